@@ -1,0 +1,267 @@
+/**
+ * The app's configuration: one zod schema over the environment, parsed once at start.
+ * Nothing else in the app reads `process.env`. Problems are reported one line per variable,
+ * naming what it expects and never echoing the value (several are secrets).
+ */
+import { z } from 'zod';
+import { parseAmount } from './money.js';
+
+/** Who may do something: everyone, or listed users and members of listed user groups. */
+export interface AccessList {
+  everyone: boolean;
+  users: ReadonlySet<string>;
+  groups: ReadonlySet<string>;
+}
+
+/** Amount per currency, in minor units (`USD:1000` → USD → 100000). */
+export type CurrencyAmounts = ReadonlyMap<string, number>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const url = (what: string) =>
+  z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/.test(value), `expected ${what}`);
+
+const integer = (min: number, max: number, fallback: number) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+      ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+const channelId = optionalText.refine(
+  (value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value),
+  'expected a Slack channel ID such as C0123456789',
+);
+
+const accessList = optionalText.transform((value, ctx): AccessList => {
+  const users = new Set<string>();
+  const groups = new Set<string>();
+  let everyone = false;
+  for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    if (entry === '*') everyone = true;
+    else if (/^[UW][A-Z0-9]{2,}$/.test(entry)) users.add(entry);
+    else if (/^S[A-Z0-9]{2,}$/.test(entry)) groups.add(entry);
+    else {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a comma list of Slack user IDs (U…, W…), user-group IDs (S…) or *; one entry is neither',
+      });
+      return z.NEVER;
+    }
+  }
+  return { everyone, users, groups };
+});
+
+const currencyList = (fallback: string[]) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const codes = value.split(',').map((part) => part.trim().toUpperCase()).filter(Boolean);
+    if (codes.length === 0 || codes.some((code) => !/^[A-Z]{3}$/.test(code))) {
+      ctx.addIssue({ code: 'custom', message: 'expected a comma list of three-letter currency codes, like USD,EUR,CDF' });
+      return z.NEVER;
+    }
+    return [...new Set(codes)];
+  });
+
+const codeList = (fallback: string[]) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const codes = value.split(',').map((part) => part.trim()).filter(Boolean);
+    if (codes.length === 0 || codes.some((code) => !/^[A-Za-z0-9_-]{1,40}$/.test(code))) {
+      ctx.addIssue({ code: 'custom', message: 'expected a comma list of codes (letters, digits, _ or -), like VODACOM_MPESA,ORANGE_MONEY' });
+      return z.NEVER;
+    }
+    return [...new Set(codes)];
+  });
+
+const currencyAmounts = (fallback: string) =>
+  optionalText.transform((value, ctx): CurrencyAmounts => {
+    const amounts = new Map<string, number>();
+    for (const entry of (value ?? fallback).split(',').map((part) => part.trim()).filter(Boolean)) {
+      const match = /^([A-Za-z]{3}):(.+)$/.exec(entry);
+      const currency = match?.[1]?.toUpperCase() ?? '';
+      const parsed = match ? parseAmount(match[2] ?? '', currency) : undefined;
+      if (!parsed?.ok) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected CURRENCY:AMOUNT pairs separated by commas, like USD:1000,EUR:1000 (amounts with a dot, positive)',
+        });
+        return z.NEVER;
+      }
+      amounts.set(currency, parsed.minor);
+    }
+    return amounts;
+  });
+
+export const envSchema = z
+  .object({
+    SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
+      .trim()
+      .refine((value) => /^xoxb-\S+$/.test(value), 'expected a bot token starting with xoxb-'),
+    SLACK_SIGNING_SECRET: optionalText.refine(
+      (value) => value === undefined || /^[A-Za-z0-9]{16,}$/.test(value),
+      'expected the app\'s signing secret (letters and digits, from Basic Information)',
+    ),
+    SLACK_APP_TOKEN: optionalText.refine(
+      (value) => value === undefined || /^xapp-\S+$/.test(value),
+      'expected an app-level token starting with xapp-',
+    ),
+    SLACK_API_URL: optionalText.pipe(z.union([z.undefined(), url('an http(s) URL such as https://slack.com/api/')])),
+    PORT: integer(0, 65535, 3000),
+    HOST: optionalText,
+    FLEET_API_URL: z.string({ error: 'required: the Fleet API base URL, or the word sandbox' })
+      .trim()
+      .refine((value) => value === 'sandbox' || /^https?:\/\/[^\s]+$/.test(value), 'expected an http(s) URL or the word sandbox'),
+    FLEET_API_KEY: optionalText,
+    FLEET_VIEWERS: accessList,
+    FLEET_REQUESTERS: accessList,
+    FLEET_APPROVERS: accessList,
+    LOG_LEVEL: optionalText.pipe(z.union([z.undefined(), z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })])),
+    NODE_ENV: optionalText,
+    DATABASE_URL: optionalText.refine(
+      (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+      'expected a postgres:// connection URL',
+    ),
+    DATA_DIR: optionalText,
+    APPROVAL_CHANNEL_ID: channelId,
+    PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
+    PAYOUT_CURRENCIES: currencyList(['USD', 'EUR', 'CDF']),
+    PAYOUT_MAX_AMOUNT: currencyAmounts('USD:50000,EUR:50000,CDF:100000000'),
+    PAYOUT_DAILY_LIMIT: currencyAmounts('USD:100000,EUR:100000,CDF:250000000'),
+    PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts('USD:1000,EUR:1000,CDF:2500000'),
+    PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
+    PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
+    FEED_CHANNEL_ID: channelId,
+    FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
+    FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
+    FEED_BACKFILL: integer(0, 10_000, 0),
+    BALANCE_ALERT_BELOW: currencyAmounts(''),
+    ALERT_CHANNEL_ID: channelId,
+    SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'required in HTTP mode (when SLACK_APP_TOKEN is not set): the app\'s signing secret',
+      });
+    }
+    if (env.FLEET_API_URL !== 'sandbox' && !env.FLEET_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['FLEET_API_KEY'], message: 'required unless FLEET_API_URL=sandbox: the partner API key' });
+    }
+    for (const [name, amounts] of [
+      ['PAYOUT_MAX_AMOUNT', env.PAYOUT_MAX_AMOUNT],
+      ['PAYOUT_DAILY_LIMIT', env.PAYOUT_DAILY_LIMIT],
+    ] as const) {
+      const missing = env.PAYOUT_CURRENCIES.filter((currency) => !amounts.has(currency));
+      if (missing.length > 0) {
+        ctx.addIssue({ code: 'custom', path: [name], message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
+      }
+    }
+  });
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  slack: {
+    botToken: string;
+    signingSecret: string | undefined;
+    /** Set: Socket Mode. Unset: HTTP mode on `port`. */
+    appToken: string | undefined;
+    apiUrl: string | undefined;
+    port: number;
+    host: string | undefined;
+  };
+  fleet: {
+    /** `'sandbox'` starts the embedded sandbox API. */
+    url: string;
+    apiKey: string | undefined;
+    sandboxActivitySeconds: number;
+  };
+  access: { viewers: AccessList; requesters: AccessList; approvers: AccessList };
+  logLevel: (typeof LOG_LEVELS)[number];
+  prettyLogs: boolean;
+  store: { databaseUrl: string | undefined; dataDir: string };
+  payouts: {
+    approvalChannelId: string | undefined;
+    operators: string[];
+    currencies: string[];
+    maxAmount: CurrencyAmounts;
+    dailyLimit: CurrencyAmounts;
+    dualApprovalAbove: CurrencyAmounts;
+    requestTtlHours: number;
+    reconcileWindowMinutes: number;
+  };
+  feed: {
+    channelId: string | undefined;
+    pollIntervalSeconds: number;
+    maxBacklog: number;
+    backfill: number;
+    balanceAlertBelow: CurrencyAmounts;
+    alertChannelId: string | undefined;
+  };
+}
+
+/** Raised when the environment is unusable; `problems` has one line per variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const message = issue.code === 'invalid_type' && env[name] === undefined ? issue.message.replace(/^Invalid input.*$/, 'required') : issue.message;
+      return `${name}: ${message}`;
+    });
+    throw new ConfigError([...new Set(problems)]);
+  }
+  const e = result.data;
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+      port: e.PORT,
+      host: e.HOST,
+    },
+    fleet: { url: e.FLEET_API_URL, apiKey: e.FLEET_API_KEY, sandboxActivitySeconds: e.SANDBOX_ACTIVITY_SECONDS },
+    access: { viewers: e.FLEET_VIEWERS, requesters: e.FLEET_REQUESTERS, approvers: e.FLEET_APPROVERS },
+    logLevel: e.LOG_LEVEL ?? 'info',
+    prettyLogs: e.NODE_ENV === 'development',
+    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR ?? './data' },
+    payouts: {
+      approvalChannelId: e.APPROVAL_CHANNEL_ID,
+      operators: e.PAYOUT_OPERATORS,
+      currencies: e.PAYOUT_CURRENCIES,
+      maxAmount: e.PAYOUT_MAX_AMOUNT,
+      dailyLimit: e.PAYOUT_DAILY_LIMIT,
+      dualApprovalAbove: e.PAYOUT_DUAL_APPROVAL_ABOVE,
+      requestTtlHours: e.PAYOUT_REQUEST_TTL_HOURS,
+      reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
+    },
+    feed: {
+      channelId: e.FEED_CHANNEL_ID,
+      pollIntervalSeconds: e.FEED_POLL_INTERVAL_SECONDS,
+      maxBacklog: e.FEED_MAX_BACKLOG,
+      backfill: e.FEED_BACKFILL,
+      balanceAlertBelow: e.BALANCE_ALERT_BELOW,
+      alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
+    },
+  };
+}

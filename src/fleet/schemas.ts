@@ -1,0 +1,90 @@
+/**
+ * The Fleet API's wire format as zod schemas; the TypeScript types come from these.
+ * Values the spec lists only as "seen" (currencies, transaction type and status) stay plain strings.
+ */
+import { z } from 'zod';
+
+export const balanceResponseSchema = z.object({
+  success: z.literal(true),
+  balances: z.record(z.string(), z.number()),
+});
+export type Balances = z.infer<typeof balanceResponseSchema>['balances'];
+
+export const transactionSchema = z.object({
+  reference: z.string(),
+  type: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  // The spec types it as a string; a missing or null description is shown as empty rather than failing the page.
+  description: z.string().nullish().transform((value) => value ?? ''),
+  date: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp'),
+  status: z.string(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+
+export const transactionListResponseSchema = z.object({
+  success: z.literal(true),
+  transactions: z.array(transactionSchema),
+});
+
+export const mobileMoneyRecipientSchema = z.object({
+  phone: z.string(),
+  name: z.string(),
+  countryCode: z.string(),
+});
+export type MobileMoneyRecipient = z.infer<typeof mobileMoneyRecipientSchema>;
+
+export const bankAccountRecipientSchema = z.object({
+  accountNumber: z.string(),
+  bankCode: z.string(),
+  name: z.string(),
+  countryCode: z.string(),
+});
+export type BankAccountRecipient = z.infer<typeof bankAccountRecipientSchema>;
+
+export const mobileMoneyPayoutRequestSchema = z.object({
+  recipient: mobileMoneyRecipientSchema,
+  amount: z.number(),
+  currency: z.string(),
+  reference: z.string(),
+  operator: z.string(),
+});
+export type MobileMoneyPayoutRequest = z.infer<typeof mobileMoneyPayoutRequestSchema>;
+
+export const bankAccountPayoutRequestSchema = z.object({
+  recipient: bankAccountRecipientSchema,
+  amount: z.number(),
+  currency: z.string(),
+  reference: z.string(),
+});
+export type BankAccountPayoutRequest = z.infer<typeof bankAccountPayoutRequestSchema>;
+
+export const mobileMoneyPayoutResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string().optional(),
+  transactionId: z.string().min(1),
+});
+
+// The bank endpoint's response is "not shown" in the spec: we accept the mobile money shape with
+// every field but `success` optional; a success without a transactionId is reconciled by reference.
+export const bankAccountPayoutResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string().optional(),
+  transactionId: z.string().min(1).optional(),
+});
+
+export interface PayoutResult {
+  /** The service's unique reference for the payout; absent only when the bank endpoint omits it. */
+  transactionId: string | undefined;
+  message: string | undefined;
+}
+
+/** What the rest of the app needs from the Fleet API; the HTTP client and test doubles implement it. */
+export interface FleetApi {
+  getBalance(options?: { signal?: AbortSignal }): Promise<Balances>;
+  /** Newest first. `limit` is clamped to 1–100 (default 50), `offset` to ≥ 0. */
+  listTransactions(page?: { limit?: number; offset?: number }, options?: { signal?: AbortSignal }): Promise<Transaction[]>;
+  /** Never retried: a failure that may have reached the service throws with `outcomeUnknown` set. */
+  payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult>;
+  payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult>;
+}
