@@ -1,0 +1,98 @@
+/**
+ * Assembles the running bot from its configuration: the Fleet API (or the embedded sandbox),
+ * the account reader, access control and the Slack app with its listeners. `main.ts` calls it;
+ * integration tests call it too, with their own logger and clock.
+ */
+import type { App } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountReader } from './account/account-reader.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { FleetClient } from './fleet/client.js';
+import type { Logger } from './logger.js';
+import { startSandbox, type Sandbox } from './sandbox/server.js';
+import { AccessControl } from './slack/access.js';
+import { createSlackApp } from './slack/app.js';
+import type { SlackContext, Subcommand } from './slack/context.js';
+import { registerAccountActions } from './slack/listeners/account.js';
+import { registerFleetCommand } from './slack/listeners/fleet-command.js';
+
+export interface BotOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface RunningBot {
+  app: App;
+  /** HTTP mode only: where Slack sends requests, e.g. http://127.0.0.1:3000/slack/events. */
+  eventsUrl: string | undefined;
+  /** Present when FLEET_API_URL=sandbox. */
+  sandbox: Sandbox | undefined;
+  close(): Promise<void>;
+}
+
+export async function startBot({ config, logger, clock = systemClock }: BotOptions): Promise<RunningBot> {
+  const closers: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) {
+      try {
+        await closer();
+      } catch (error) {
+        logger.warn({ err: error }, 'error while stopping');
+      }
+    }
+  };
+
+  try {
+    let sandbox: Sandbox | undefined;
+    let fleetUrl = config.fleet.url;
+    let fleetKey = config.fleet.apiKey ?? '';
+    if (config.fleet.url === 'sandbox') {
+      sandbox = await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 });
+      closers.push(() => sandbox?.close());
+      fleetUrl = sandbox.url;
+      fleetKey = sandbox.apiKey;
+      logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
+    }
+
+    const fleet = new FleetClient({ baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock });
+    closers.push(() => fleet.close());
+    const account = new AccountReader(fleet, clock);
+    closers.push(() => account.close());
+
+    const app = createSlackApp({ slack: config.slack, logger });
+    const access = new AccessControl(app.client, logger);
+    closers.push(() => access.close());
+
+    const ctx: SlackContext = {
+      account,
+      access,
+      accessLists: config.access,
+      surface: { sandbox: sandbox !== undefined },
+      logger,
+      readTimeoutMs: 20_000,
+    };
+    const subcommands: Record<string, Subcommand> = {};
+    registerFleetCommand(app, ctx, subcommands);
+    registerAccountActions(app, ctx);
+
+    let eventsUrl: string | undefined;
+    if (config.slack.appToken) {
+      await app.start();
+      logger.info('connected to Slack in Socket Mode');
+    } else {
+      const server = (await app.start({ port: config.slack.port, host: config.slack.host })) as Server;
+      const { port } = server.address() as AddressInfo;
+      eventsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${port}/slack/events`;
+      logger.info({ port }, 'listening for Slack requests on POST /slack/events');
+    }
+    closers.push(() => app.stop() as Promise<void>);
+
+    return { app, eventsUrl, sandbox, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

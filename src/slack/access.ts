@@ -1,0 +1,54 @@
+/**
+ * Who may do what: a user is allowed when an access list names them, names a user group they are
+ * in, or is `*`. Group membership comes from `usergroups.users.list`, cached for a minute and
+ * fetched once however many checks wait for it.
+ */
+import NodeCache from 'node-cache';
+import type { WebClient } from '@slack/web-api';
+import type { AccessList } from '../config.js';
+import type { Logger } from '../logger.js';
+
+export class AccessControl {
+  private readonly members = new NodeCache({ stdTTL: 60, useClones: false });
+  private readonly inFlight = new Map<string, Promise<ReadonlySet<string>>>();
+
+  constructor(
+    private readonly client: WebClient,
+    private readonly logger: Logger,
+  ) {}
+
+  async allows(list: AccessList, userId: string): Promise<boolean> {
+    if (list.everyone || list.users.has(userId)) return true;
+    for (const group of list.groups) {
+      if ((await this.groupMembers(group)).has(userId)) return true;
+    }
+    return false;
+  }
+
+  private async groupMembers(group: string): Promise<ReadonlySet<string>> {
+    const cached = this.members.get<ReadonlySet<string>>(group);
+    if (cached) return cached;
+    let pending = this.inFlight.get(group);
+    if (!pending) {
+      pending = this.client.usergroups.users
+        .list({ usergroup: group })
+        .then((answer) => {
+          const users = new Set(answer.users ?? []);
+          this.members.set(group, users);
+          return users;
+        })
+        .catch((error: unknown) => {
+          // Failing closed: an unreadable group grants nothing, and is not cached so it is retried.
+          this.logger.warn({ err: error, group }, 'could not read user group members');
+          return new Set<string>();
+        })
+        .finally(() => this.inFlight.delete(group));
+      this.inFlight.set(group, pending);
+    }
+    return pending;
+  }
+
+  close(): void {
+    this.members.close();
+  }
+}

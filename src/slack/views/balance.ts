@@ -1,0 +1,43 @@
+/** The `/fleet balance` reply: every currency the API returns, when it was read, Refresh and Share. */
+import type { KnownBlock, SectionBlock } from '@slack/types';
+import type { BalanceReading } from '../../account/account-reader.js';
+import { formatAmount } from '../../money.js';
+import { ACTIONS, BLOCKS } from '../ids.js';
+import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { footer, type Reply, type Surface } from './common.js';
+
+export interface BalanceMessageOptions {
+  /** Set when the message is shared in the channel: no buttons, and who shared it. */
+  sharedBy?: string;
+}
+
+export function buildBalanceMessage(surface: Surface, reading: BalanceReading, options: BalanceMessageOptions = {}): Reply {
+  const currencies = Object.keys(reading.balances).sort();
+  const lines = currencies.map((currency) => `${escapeMrkdwn(currency)}: ${formatAmount(reading.balances[currency] ?? 0, escapeMrkdwn(currency))}`);
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Fleet account balance' } }];
+  if (currencies.length === 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'The Fleet API returned no balances.' } });
+  }
+  // A section holds at most 10 fields.
+  for (let start = 0; start < currencies.length; start += 10) {
+    const fields = currencies.slice(start, start + 10).map((currency) => ({
+      type: 'mrkdwn' as const,
+      text: `*${escapeMrkdwn(currency)}*\n${escapeMrkdwn(formatAmount(reading.balances[currency] ?? 0, currency))}`,
+    }));
+    blocks.push({ type: 'section', fields } satisfies SectionBlock);
+  }
+  const readAt = `Read ${slackDate(reading.readAt)}`;
+  blocks.push(footer(surface, options.sharedBy ? `${readAt} · shared by ${mentionUser(options.sharedBy)}` : readAt));
+  if (!options.sharedBy) {
+    blocks.push({
+      type: 'actions',
+      block_id: BLOCKS.accountActions,
+      elements: [
+        { type: 'button', action_id: ACTIONS.balanceRefresh, text: { type: 'plain_text', text: 'Refresh' }, value: 'refresh' },
+        { type: 'button', action_id: ACTIONS.balanceShare, text: { type: 'plain_text', text: 'Share in channel' }, value: 'share' },
+      ],
+    });
+  }
+  const text = `Fleet account balance${surface.sandbox ? ' (SANDBOX)' : ''}: ${lines.join(', ') || 'none'}`;
+  return { text, blocks };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const minimal = { SLACK_BOT_TOKEN: 'xoxb-123-456-abc', SLACK_SIGNING_SECRET: 'a1b2c3d4e5f6a7b8c9d0', FLEET_API_URL: 'sandbox' };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('configuration', () => {
+  it('starts in HTTP mode with defaults from the minimal environment', () => {
+    const config = loadConfig(minimal);
+    expect(config.slack.appToken).toBeUndefined();
+    expect(config.slack.port).toBe(3000);
+    expect(config.logLevel).toBe('info');
+    expect(config.access.viewers.everyone).toBe(false);
+    expect(config.access.viewers.users.size).toBe(0);
+    expect(config.feed.pollIntervalSeconds).toBe(15);
+  });
+
+  it('reads access lists of users, user groups and everyone', () => {
+    const config = loadConfig({ ...minimal, FLEET_VIEWERS: 'U012AB, W0XYZ ,S0GROUP', FLEET_APPROVERS: '*' });
+    expect([...config.access.viewers.users]).toEqual(['U012AB', 'W0XYZ']);
+    expect([...config.access.viewers.groups]).toEqual(['S0GROUP']);
+    expect(config.access.approvers.everyone).toBe(true);
+  });
+
+  it('reads per-currency amounts in minor units', () => {
+    const config = loadConfig({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:1000,eur:999.99' });
+    expect(config.payouts.dualApprovalAbove.get('USD')).toBe(100000);
+    expect(config.payouts.dualApprovalAbove.get('EUR')).toBe(99999);
+  });
+
+  it('names each bad variable once with what it expects', () => {
+    const problems = problemsOf({ FLEET_API_URL: 'ftp://fleet', PORT: 'eighty', FLEET_VIEWERS: 'U1,alice', FEED_POLL_INTERVAL_SECONDS: '2' });
+    expect(problems).toContain('SLACK_BOT_TOKEN: required: the bot token, starting with xoxb-');
+    expect(problems).toContain('FLEET_API_URL: expected an http(s) URL or the word sandbox');
+    expect(problems).toContain('PORT: expected a whole number from 0 to 65535');
+    expect(problems).toContain('FEED_POLL_INTERVAL_SECONDS: expected a whole number from 5 to 3600');
+    expect(problems.some((line) => line.startsWith('FLEET_VIEWERS: expected a comma list'))).toBe(true);
+  });
+
+  it('requires the signing secret in HTTP mode and the API key for a real Fleet API', () => {
+    const problems = problemsOf({ SLACK_BOT_TOKEN: 'xoxb-1', FLEET_API_URL: 'https://fleet.example.com' });
+    expect(problems.some((line) => line.startsWith('SLACK_SIGNING_SECRET: required in HTTP mode'))).toBe(true);
+    expect(problems.some((line) => line.startsWith('FLEET_API_KEY: required unless FLEET_API_URL=sandbox'))).toBe(true);
+  });
+
+  it('never echoes a secret value in its messages', () => {
+    const secret = 'xoxp-this-is-a-user-token-not-a-bot-token';
+    const problems = problemsOf({ ...minimal, SLACK_BOT_TOKEN: secret, SLACK_APP_TOKEN: 'bad-app-token-value' });
+    expect(problems.join('\n')).not.toContain(secret);
+    expect(problems.join('\n')).not.toContain('bad-app-token-value');
+    expect(problems).toContain('SLACK_BOT_TOKEN: expected a bot token starting with xoxb-');
+  });
+
+  it('accepts Socket Mode without a signing secret', () => {
+    const config = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-abc', FLEET_API_URL: 'sandbox' });
+    expect(config.slack.appToken).toBe('xapp-1-abc');
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { Transaction } from '../../../src/fleet/schemas.js';
+import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
+import { buildHelpMessage, ACCOUNT_HELP } from '../../../src/slack/views/help.js';
+import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
+import { checkMessage } from '../../../src/workspace/block-kit-limits.js';
+
+const readAt = new Date('2026-11-21T10:00:00.000Z');
+
+function tx(index: number, overrides: Partial<Transaction> = {}): Transaction {
+  return {
+    reference: `TXN-${index}`,
+    type: index % 2 ? 'PAYMENT' : 'B2B_JIT_FUNDING',
+    amount: index % 2 ? 150.5 : -20,
+    currency: 'USD',
+    description: `Entry ${index}`,
+    date: new Date(readAt.getTime() - index * 60_000).toISOString(),
+    status: 'Completed',
+    ...overrides,
+  };
+}
+
+const texts = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
+
+describe('balance message', () => {
+  it('shows every currency with its decimals, the reading time and Refresh', () => {
+    const reply = buildBalanceMessage({ sandbox: false }, { balances: { USD: 1234.5, CDF: 25000000, EUR: 0.1 }, readAt });
+    expect(reply.text).toBe('Fleet account balance: CDF: 25,000,000.00 CDF, EUR: 0.10 EUR, USD: 1,234.50 USD');
+    expect(texts(reply)).toContain(`<!date^${readAt.getTime() / 1000}^`);
+    expect(texts(reply)).toContain('"action_id":"balance_refresh"');
+    expect(texts(reply)).not.toContain('SANDBOX');
+    expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+  });
+
+  it('says SANDBOX when the data comes from the sandbox', () => {
+    const reply = buildBalanceMessage({ sandbox: true }, { balances: { USD: 1 }, readAt });
+    expect(reply.text).toContain('SANDBOX');
+    expect(texts(reply)).toContain('SANDBOX');
+  });
+
+  it('drops the buttons and names the sharer when shared', () => {
+    const reply = buildBalanceMessage({ sandbox: false }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
+    expect(texts(reply)).toContain('shared by <@U0ALICE>');
+    expect(texts(reply)).not.toContain('balance_refresh');
+  });
+
+  it('keeps within the field limit with many currencies', () => {
+    const balances = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [`C${String.fromCharCode(65 + i)}X`, i]));
+    const reply = buildBalanceMessage({ sandbox: false }, { balances, readAt });
+    expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+  });
+});
+
+describe('transactions message', () => {
+  it('shows which items it holds and each row with sign, type, status, reference and localised date', () => {
+    const page = { page: 2, pageSize: 10, firstItem: 11, transactions: [tx(1), tx(2)], hasNext: true, readAt };
+    const reply = buildTransactionsMessage({ sandbox: false }, page);
+    expect(reply.text).toContain('Showing 11–12, newest first (page 2, 10 per page)');
+    const blocks = texts(reply);
+    expect(blocks).toContain('*+150.50 USD* · PAYMENT · Completed');
+    expect(blocks).toContain('*-20.00 USD* · B2B_JIT_FUNDING · Completed');
+    expect(blocks).toContain('`TXN-1`');
+    expect(blocks).toContain(`<!date^${Math.floor(Date.parse(tx(1).date) / 1000)}^`);
+    expect(blocks).toContain('"text":"Previous"');
+    expect(blocks).toContain('"text":"Next"');
+  });
+
+  it('escapes descriptions so they cannot ping the channel or disguise a link', () => {
+    const page = { page: 1, pageSize: 10, firstItem: 1, transactions: [tx(1, { description: '<!channel> pay <http://evil|here> & now' })], hasNext: false, readAt };
+    const blocks = texts(buildTransactionsMessage({ sandbox: false }, page));
+    expect(blocks).toContain('&lt;!channel&gt; pay &lt;http://evil|here&gt; &amp; now');
+    expect(blocks).not.toContain('<!channel>');
+  });
+
+  it('says so when a page is empty and offers no Next', () => {
+    const empty = buildTransactionsMessage({ sandbox: false }, { page: 40, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    expect(empty.text).toContain('Page 40 is empty');
+    expect(texts(empty)).not.toContain('"Next"');
+    const none = buildTransactionsMessage({ sandbox: false }, { page: 1, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    expect(none.text).toContain('no transactions yet');
+  });
+
+  it('stays within Block Kit limits with 25 long rows', () => {
+    const rows = Array.from({ length: 25 }, (_, i) => tx(i, { description: 'x'.repeat(5000) }));
+    const reply = buildTransactionsMessage({ sandbox: true }, { page: 1, pageSize: 25, firstItem: 1, transactions: rows, hasNext: true, readAt });
+    expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+  });
+});
+
+describe('help message', () => {
+  it('lists what the bot can do and names an unknown subcommand safely', () => {
+    const reply = buildHelpMessage({ sandbox: false }, ACCOUNT_HELP, '<!here>');
+    expect(reply.text).toContain("I don't know `&lt;!here&gt;`");
+    expect(reply.text).toContain('/fleet balance');
+    expect(reply.text).toContain('/fleet transactions');
+  });
+});
