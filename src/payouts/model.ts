@@ -1,0 +1,189 @@
+/**
+ * The payout domain's vocabulary: what a payout request is, the states it moves through, the
+ * events written to its audit log, and the typed results every service method returns.
+ */
+import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
+
+export type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
+
+export const PAYOUT_KINDS = ['mobile_money', 'bank_account'] as const;
+export type PayoutKind = (typeof PAYOUT_KINDS)[number];
+
+export const PAYOUT_STATES = [
+  'pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled',
+] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+/**
+ * The only moves a request can make. `unknown → executing` is an approver's explicit retry after
+ * review; `unknown → completed` is reconciliation finding the payout; `unknown → failed` never happens
+ * because a missing transaction is not proof that no money moved.
+ */
+export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
+  pending: ['approved', 'rejected', 'expired', 'cancelled'],
+  approved: ['executing'],
+  executing: ['completed', 'failed', 'unknown'],
+  unknown: ['completed', 'executing'],
+  completed: [],
+  failed: [],
+  rejected: [],
+  expired: [],
+  cancelled: [],
+};
+
+export function canTransition(from: PayoutState, to: PayoutState): boolean {
+  return PAYOUT_TRANSITIONS[from].includes(to);
+}
+
+/** States after which nothing more can happen: the Slack message drops its buttons. */
+export function isFinalState(state: PayoutState): boolean {
+  return PAYOUT_TRANSITIONS[state].length === 0;
+}
+
+/** States whose amount still counts towards the requester's daily limit. */
+export const STATES_COUNTING_TOWARDS_LIMIT: readonly PayoutState[] = ['pending', 'approved', 'executing', 'completed', 'unknown'];
+
+export const PAYOUT_EVENT_NAMES = [
+  'requested', 'approved', 'rejected', 'executing', 'completed', 'failed', 'unknown',
+  'needs_review', 'reconciled', 'expired', 'cancelled', 'retried',
+] as const;
+/**
+ * One line of the audit log. `needs_review` (an unknown payout that reconciliation did not find within
+ * the window) is the only name beyond the issue's list: the approval message must change at that moment.
+ */
+export type PayoutEventName = (typeof PAYOUT_EVENT_NAMES)[number];
+
+/** What the requester typed, validated and normalised: everything needed to send the payout. */
+interface DraftCommon {
+  amountMinor: number;
+  currency: string;
+  /** The partner reference sent to the Fleet API; unique across all requests. */
+  reference: string;
+  /** For the approver; empty string when none. */
+  note: string;
+}
+
+export interface MobileMoneyDraft extends DraftCommon {
+  kind: 'mobile_money';
+  recipient: MobileMoneyRecipient;
+  operator: string;
+}
+
+export interface BankAccountDraft extends DraftCommon {
+  kind: 'bank_account';
+  recipient: BankAccountRecipient;
+}
+
+/** Narrow on `kind`: mobile money has `operator` and a phone; bank has an account number and BIC. */
+export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
+
+export interface PayoutApproval {
+  userId: string;
+  at: Date;
+}
+
+/** Where the approval message lives in Slack, so that it can be updated on every change. */
+export interface ApprovalMessageRef {
+  channel: string;
+  ts: string;
+}
+
+/** The lifecycle half of a stored request. */
+export interface PayoutLifecycle {
+  /** Short and readable, like `PR-7K3F9Q`. */
+  id: string;
+  requestedBy: string;
+  requestedAt: Date;
+  /** A pending request past this moment can no longer be approved and is expired by maintenance. */
+  expiresAt: Date;
+  state: PayoutState;
+  /** In order of approval; never contains the requester. */
+  approvals: PayoutApproval[];
+  /** 2 when the amount is above the dual-approval threshold for its currency. */
+  requiredApprovals: 1 | 2;
+  /** The Fleet API's id once known (from the POST response or reconciliation). */
+  transactionId: string | undefined;
+  /** Plain words for people: why it failed, or why its outcome is unknown. */
+  failureReason: string | undefined;
+  rejectedBy: string | undefined;
+  rejectReason: string | undefined;
+  approvalMessage: ApprovalMessageRef | undefined;
+  /** Unknown and not found within the reconcile window: an approver must look, then may retry. */
+  needsReview: boolean;
+  /** How many times the payout was sent (1, or more after explicit retries). */
+  attempts: number;
+  updatedAt: Date;
+  /** Increases with every change; lets a caller detect that what it showed is stale. */
+  version: number;
+}
+
+/** A stored payout request; narrow on `kind` for the recipient's shape and `operator`. */
+export type PayoutRequest = PayoutDraft & PayoutLifecycle;
+
+export interface PayoutEvent {
+  /** Increasing: the order in which events happened. */
+  id: number;
+  requestId: string;
+  event: PayoutEventName;
+  /** The Slack user who caused it; undefined for the app's own moves (expiry, reconciliation). */
+  userId: string | undefined;
+  at: Date;
+  details: Record<string, unknown>;
+}
+
+/** Every reason an action can be refused; each comes with a message safe to show the person who tried. */
+export type PayoutRefusalCode =
+  | 'not_found'
+  | 'not_requester'
+  | 'not_approver'
+  | 'own_request'
+  | 'already_approved'
+  | 'not_pending'
+  | 'expired'
+  | 'invalid'
+  | 'duplicate_reference'
+  | 'over_max_amount'
+  | 'over_daily_limit'
+  | 'reason_required'
+  | 'not_cancellable'
+  | 'not_retryable'
+  | 'fleet_unavailable';
+
+/** The names of the form fields, shared with the Slack layer so that errors land under the right block. */
+export const PAYOUT_FIELDS = {
+  phone: 'phone',
+  name: 'name',
+  countryCode: 'countryCode',
+  operator: 'operator',
+  accountNumber: 'accountNumber',
+  bankCode: 'bankCode',
+  amount: 'amount',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
+} as const;
+export type PayoutFieldName = keyof typeof PAYOUT_FIELDS;
+
+/** The fields of each form, in the order they are shown. */
+export const MOBILE_MONEY_FIELDS = ['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
+export const BANK_ACCOUNT_FIELDS = ['accountNumber', 'bankCode', 'name', 'countryCode', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
+
+/** One message per field with a problem. */
+export type FieldErrors = Partial<Record<PayoutFieldName, string>>;
+
+export interface PayoutRefusal {
+  ok: false;
+  code: PayoutRefusalCode;
+  /** Says why, in words for the person who tried; contains nothing they may not see. */
+  message: string;
+  /** Per-field messages when `code` is `invalid`, `duplicate_reference` or `over_max_amount`. */
+  errors?: FieldErrors;
+  /** The request as stored now, when there is one: lets the caller refresh a stale message. */
+  request?: PayoutRequest;
+}
+
+export type PayoutActionResult = { ok: true; request: PayoutRequest } | PayoutRefusal;
+
+export function refusal(code: PayoutRefusalCode, message: string, extra: Omit<PayoutRefusal, 'ok' | 'code' | 'message'> = {}): PayoutRefusal {
+  return { ok: false, code, message, ...extra };
+}
