@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandPrefill } from '../../src/payouts/prefill.js';
+
+describe('parseCommandPrefill', () => {
+  it('reads phone, amount and currency for mobile money', () => {
+    expect(parseCommandPrefill('mobile_money', '243812345678 150 USD')).toEqual({ phone: '243812345678', amount: '150', currency: 'USD' });
+  });
+
+  it('skips the command words when given the whole text', () => {
+    expect(parseCommandPrefill('mobile_money', 'payout mobile 243812345678 150.50 usd')).toEqual({
+      phone: '243812345678', amount: '150.50', currency: 'USD',
+    });
+  });
+
+  it('keeps a phone written with spaces together', () => {
+    expect(parseCommandPrefill('mobile_money', '+243 812 345 678 150 USD')).toEqual({ phone: '+243 812 345 678', amount: '150', currency: 'USD' });
+  });
+
+  it('reads account, BIC, amount and currency for a bank payout', () => {
+    expect(parseCommandPrefill('bank_account', 'bank 000123456789 BCDCCDKI 2500 EUR')).toEqual({
+      accountNumber: '000123456789', bankCode: 'BCDCCDKI', amount: '2500', currency: 'EUR',
+    });
+  });
+
+  it('prefills only what was given', () => {
+    expect(parseCommandPrefill('mobile_money', '')).toEqual({});
+    expect(parseCommandPrefill('mobile_money', '243812345678')).toEqual({ phone: '243812345678' });
+    expect(parseCommandPrefill('bank_account', '000123456789')).toEqual({ accountNumber: '000123456789' });
+  });
+
+  it('passes an ambiguous amount through so that the form can explain the problem', () => {
+    expect(parseCommandPrefill('mobile_money', '243812345678 1,5 USD')).toEqual({ phone: '243812345678', amount: '1,5', currency: 'USD' });
+  });
+});

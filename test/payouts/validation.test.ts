@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { MOBILE_MONEY_FIELDS, BANK_ACCOUNT_FIELDS } from '../../src/payouts/model.js';
+import { draftToFields, revalidateDraft, validatePayoutForm, type PayoutFormFields, type ValidationContext } from '../../src/payouts/validation.js';
+
+const context: ValidationContext = {
+  settings: {
+    operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
+    currencies: ['USD', 'EUR', 'CDF', 'XAF'],
+    maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000], ['XAF', 1_000_000]]),
+  },
+  now: new Date('2025-03-14T23:30:00Z'),
+};
+
+const mobile: PayoutFormFields = {
+  phone: '243812345678', name: 'Amani Kabila', countryCode: 'cd', operator: 'VODACOM_MPESA',
+  amount: '150', currency: 'USD', reference: '', note: 'March stipend',
+};
+const bank: PayoutFormFields = {
+  accountNumber: '0001 2345 6789', bankCode: 'bcdccdki', name: 'Ndaya Logistics SARL', countryCode: 'CD',
+  amount: '2500.50', currency: 'EUR', reference: 'INV-2025-031', note: '',
+};
+
+function errorsFor(kind: 'mobile_money' | 'bank_account', fields: PayoutFormFields) {
+  const result = validatePayoutForm(kind, fields, context);
+  if (result.ok) throw new Error('expected validation errors');
+  return result.errors;
+}
+
+describe('validatePayoutForm', () => {
+  it('turns a valid mobile money form into a normalised draft with a generated reference', () => {
+    const result = validatePayoutForm('mobile_money', mobile, context);
+    expect(result).toEqual({
+      ok: true,
+      draft: {
+        kind: 'mobile_money',
+        recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+        operator: 'VODACOM_MPESA',
+        amountMinor: 15000,
+        currency: 'USD',
+        reference: expect.stringMatching(/^PAY-20250314-[0-9A-Z]{6}$/) as string,
+        note: 'March stipend',
+      },
+    });
+  });
+
+  it('turns a valid bank form into a draft with the account number cleaned and the BIC upper-cased', () => {
+    const result = validatePayoutForm('bank_account', bank, context);
+    expect(result.ok && result.draft).toEqual({
+      kind: 'bank_account',
+      recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
+      amountMinor: 250050,
+      currency: 'EUR',
+      reference: 'INV-2025-031',
+      note: '',
+    });
+  });
+
+  it('cleans a phone number written with a plus and spaces', () => {
+    const result = validatePayoutForm('mobile_money', { ...mobile, phone: '+243 812 345 678' }, context);
+    expect(result.ok && result.draft.kind === 'mobile_money' && result.draft.recipient.phone).toBe('243812345678');
+  });
+
+  it('cleans dashes out of a phone number', () => {
+    const result = validatePayoutForm('mobile_money', { ...mobile, phone: '243-812-345-678' }, context);
+    expect(result.ok && result.draft.kind === 'mobile_money' && result.draft.recipient.phone).toBe('243812345678');
+  });
+
+  it('refuses a phone number with letters', () => {
+    expect(errorsFor('mobile_money', { ...mobile, phone: '24381234567O' })).toEqual({ phone: 'A phone number has digits only: remove the letters.' });
+  });
+
+  it('refuses a phone number that is too short or too long', () => {
+    expect(errorsFor('mobile_money', { ...mobile, phone: '1234567' }).phone).toMatch(/8 to 15 digits/);
+    expect(errorsFor('mobile_money', { ...mobile, phone: '1234567890123456' }).phone).toMatch(/8 to 15 digits/);
+  });
+
+  it('asks for a phone number when it is empty', () => {
+    expect(errorsFor('mobile_money', { ...mobile, phone: null }).phone).toBe('Enter the phone number with its country prefix, like 243812345678.');
+  });
+
+  it('refuses a three-letter country code', () => {
+    expect(errorsFor('mobile_money', { ...mobile, countryCode: 'XYZ' })).toEqual({ countryCode: 'Enter a two-letter country code, like CD.' });
+  });
+
+  it('refuses a name that is too short or too long', () => {
+    expect(errorsFor('mobile_money', { ...mobile, name: 'A' }).name).toBe('Enter a name of 2 to 100 characters.');
+    expect(errorsFor('mobile_money', { ...mobile, name: 'A'.repeat(101) }).name).toBe('Enter a name of 2 to 100 characters.');
+    expect(errorsFor('mobile_money', { ...mobile, name: '  ' }).name).toBe('Enter the recipient\'s name.');
+  });
+
+  it('refuses an operator that is not configured', () => {
+    expect(errorsFor('mobile_money', { ...mobile, operator: 'MTN' })).toEqual({ operator: 'Choose an operator: VODACOM_MPESA, ORANGE_MONEY.' });
+  });
+
+  it('refuses a BIC of 9 characters', () => {
+    expect(errorsFor('bank_account', { ...bank, bankCode: 'BCDCCDKIX' })).toEqual({
+      bankCode: 'Enter the bank code as a BIC of 8 or 11 characters, like BCDCCDKI.',
+    });
+  });
+
+  it('accepts an 11-character BIC', () => {
+    const result = validatePayoutForm('bank_account', { ...bank, bankCode: 'BCDCCDKI XXX' }, context);
+    expect(result.ok && result.draft.kind === 'bank_account' && result.draft.recipient.bankCode).toBe('BCDCCDKIXXX');
+  });
+
+  it('refuses an account number with symbols or of the wrong length', () => {
+    expect(errorsFor('bank_account', { ...bank, accountNumber: '1234/5678' }).accountNumber).toBe('An account number has letters and digits only.');
+    expect(errorsFor('bank_account', { ...bank, accountNumber: '1234' }).accountNumber).toBe('Enter 5 to 34 letters or digits.');
+    expect(errorsFor('bank_account', { ...bank, accountNumber: '1'.repeat(35) }).accountNumber).toBe('Enter 5 to 34 letters or digits.');
+  });
+
+  it('refuses an amount with a decimal comma as ambiguous', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1,5' }).amount).toMatch(/"1,5" is ambiguous/);
+  });
+
+  it('refuses an amount with thousands dots and a decimal comma as ambiguous', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.000,00' }).amount).toMatch(/"1.000,00" is ambiguous/);
+  });
+
+  it('refuses a zero amount', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '0' }).amount).toBe('The amount must be more than zero.');
+  });
+
+  it('refuses more decimals than the currency has', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.234' }).amount).toBe('USD has 2 decimals at most.');
+    expect(errorsFor('mobile_money', { ...mobile, amount: '10.5', currency: 'XAF' }).amount).toBe('XAF has no decimals: enter a whole amount.');
+  });
+
+  it('refuses an amount over the per-payout maximum for the currency', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '50000.01' }).amount).toBe('One payout can send at most 50,000.00 USD.');
+    expect(validatePayoutForm('mobile_money', { ...mobile, amount: '50000' }, context).ok).toBe(true);
+  });
+
+  it('refuses a currency that is not configured', () => {
+    expect(errorsFor('mobile_money', { ...mobile, currency: 'GBP' })).toEqual({ currency: 'Choose one of USD, EUR, CDF, XAF.' });
+  });
+
+  it('refuses a reference with spaces or that is too short', () => {
+    const message = 'Use 4 to 40 letters, digits, - or _ for the reference, or leave it empty.';
+    expect(errorsFor('mobile_money', { ...mobile, reference: 'my ref' }).reference).toBe(message);
+    expect(errorsFor('mobile_money', { ...mobile, reference: 'abc' }).reference).toBe(message);
+  });
+
+  it('refuses a note longer than 500 characters', () => {
+    expect(errorsFor('mobile_money', { ...mobile, note: 'x'.repeat(501) }).note).toBe('Keep the note to 500 characters.');
+  });
+
+  it('reports every wrong field at once, one message each, in form order', () => {
+    const errors = errorsFor('mobile_money', { phone: 'abc', name: '', countryCode: 'XYZ', operator: '', amount: '1,5', currency: 'USD' });
+    expect(Object.keys(errors)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount']);
+    expect(MOBILE_MONEY_FIELDS).toContain('operator');
+    expect(BANK_ACCOUNT_FIELDS).not.toContain('operator');
+  });
+
+  it('gives the form back unchanged from a draft, so that Back keeps what was typed', () => {
+    const first = validatePayoutForm('bank_account', bank, context);
+    if (!first.ok) throw new Error('expected a draft');
+    const again = validatePayoutForm('bank_account', draftToFields(first.draft), context);
+    expect(again).toEqual(first);
+    expect(draftToFields(first.draft).amount).toBe('2500.50');
+  });
+
+  it('refuses a draft that comes back tampered with an amount over the maximum', () => {
+    const first = validatePayoutForm('mobile_money', { ...mobile, reference: 'REF-0001' }, context);
+    if (!first.ok) throw new Error('expected a draft');
+    const result = revalidateDraft({ ...first.draft, amountMinor: 999_999_999 }, context);
+    expect(result).toEqual({ ok: false, errors: { amount: 'One payout can send at most 50,000.00 USD.' } });
+  });
+
+  it('refuses a draft without a reference instead of making one up at submission', () => {
+    const first = validatePayoutForm('mobile_money', mobile, context);
+    if (!first.ok) throw new Error('expected a draft');
+    const result = revalidateDraft({ ...first.draft, reference: '' }, context);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.errors.reference).toMatch(/reference is missing/);
+  });
+});
