@@ -1,0 +1,145 @@
+/**
+ * Who may do what to a payout request, as pure functions of the stored request, the actor and the
+ * time. Each refusal carries a code and a message for the person who tried.
+ */
+import { formatMinor } from '../money.js';
+import type { PayoutRefusalCode, PayoutRequest, PayoutState } from './model.js';
+
+/** The person acting, with the roles the Slack layer resolved for them (access lists, user groups). */
+export interface PayoutActor {
+  userId: string;
+  canRequest: boolean;
+  canApprove: boolean;
+}
+
+export type PolicyDecision = { ok: true } | { ok: false; code: PayoutRefusalCode; message: string };
+
+const allowed: PolicyDecision = { ok: true };
+const refuse = (code: PayoutRefusalCode, message: string): PolicyDecision => ({ ok: false, code, message });
+
+const STATE_WORDS: Record<PayoutState, string> = {
+  pending: 'is waiting for approval',
+  approved: 'is already approved',
+  executing: 'is being sent',
+  completed: 'was already sent',
+  failed: 'has failed',
+  unknown: 'is being checked with the Fleet API',
+  rejected: 'was rejected',
+  expired: 'has expired',
+  cancelled: 'was cancelled',
+};
+
+/** `This payout was rejected.`: how refusals describe a request that has moved on. */
+export function describeState(request: Pick<PayoutRequest, 'id' | 'state'>): string {
+  return `Payout ${request.id} ${STATE_WORDS[request.state]}.`;
+}
+
+/** 2 approvers strictly above the currency's threshold; 1 otherwise (and when none is configured). */
+export function requiredApprovalsFor(amountMinor: number, currency: string, dualApprovalAbove: ReadonlyMap<string, number>): 1 | 2 {
+  const threshold = dualApprovalAbove.get(currency);
+  return threshold !== undefined && amountMinor > threshold ? 2 : 1;
+}
+
+/** Distinct approvers other than the requester: the only approvals that count. */
+export function countingApprovers(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): string[] {
+  return [...new Set(request.approvals.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
+}
+
+export function hasEnoughApprovals(request: Pick<PayoutRequest, 'approvals' | 'requestedBy' | 'requiredApprovals'>): boolean {
+  return countingApprovers(request).length >= request.requiredApprovals;
+}
+
+export function canRequest(actor: PayoutActor): PolicyDecision {
+  return actor.canRequest ? allowed : refuse('not_requester', 'You are not on the list of people who may request payouts.');
+}
+
+function pendingAndCurrent(request: PayoutRequest, now: Date): PolicyDecision {
+  if (request.state !== 'pending') return refuse('not_pending', describeState(request));
+  if (now.getTime() >= request.expiresAt.getTime()) return refuse('expired', `Payout ${request.id} has expired.`);
+  return allowed;
+}
+
+export function canApprove(request: PayoutRequest, actor: PayoutActor, now: Date): PolicyDecision {
+  if (!actor.canApprove) return refuse('not_approver', 'You are not on the list of people who may approve payouts.');
+  if (actor.userId === request.requestedBy) {
+    return refuse('own_request', 'You requested this payout, so your approval cannot count: another approver must approve it.');
+  }
+  const state = pendingAndCurrent(request, now);
+  if (!state.ok) return state;
+  if (request.approvals.some((approval) => approval.userId === actor.userId)) {
+    return refuse('already_approved', 'You have already approved this payout: a second approval must come from someone else.');
+  }
+  return allowed;
+}
+
+/** Approvers may reject; a requester withdraws their own request with cancel instead. */
+export function canReject(request: PayoutRequest, actor: PayoutActor, now: Date): PolicyDecision {
+  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can reject a payout.');
+  if (actor.userId === request.requestedBy) {
+    return refuse('own_request', 'You requested this payout: cancel it instead of rejecting it.');
+  }
+  return pendingAndCurrent(request, now);
+}
+
+export function canCancel(request: PayoutRequest, actor: Pick<PayoutActor, 'userId'>): PolicyDecision {
+  if (actor.userId !== request.requestedBy) return refuse('not_cancellable', 'Only the person who requested this payout can cancel it.');
+  if (request.state !== 'pending') return refuse('not_pending', describeState(request));
+  if (request.approvals.length > 0) {
+    return refuse('not_cancellable', 'This payout already has an approval, so it can no longer be cancelled: ask an approver to reject it.');
+  }
+  return allowed;
+}
+
+/**
+ * Sending again is for an approver other than the requester (the same separation as approving),
+ * and only once reconciliation gave up: before that, the first attempt may still show up.
+ */
+export function canRetry(request: PayoutRequest, actor: PayoutActor): PolicyDecision {
+  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can send a payout again.');
+  if (actor.userId === request.requestedBy) return refuse('own_request', 'You requested this payout, so another approver must send it again.');
+  if (request.state !== 'unknown' || !request.needsReview) {
+    return refuse('not_retryable', request.state === 'unknown'
+      ? `Payout ${request.id} is still being looked for in the Fleet API's transactions; it can be sent again only if it is not found.`
+      : describeState(request));
+  }
+  return allowed;
+}
+
+/** Reason for a rejection: told to the requester, so it must say something. */
+export function checkRejectReason(reason: string): PolicyDecision {
+  const length = reason.trim().length;
+  if (length < 3) return refuse('reason_required', 'Give a reason for the rejection (at least 3 characters): the requester will see it.');
+  if (length > 500) return refuse('reason_required', 'Keep the reason to 500 characters.');
+  return allowed;
+}
+
+export function checkMaxAmount(amountMinor: number, currency: string, maxAmount: ReadonlyMap<string, number>): PolicyDecision {
+  const max = maxAmount.get(currency);
+  if (max === undefined) return refuse('over_max_amount', `Payouts in ${currency} have no maximum set, so they cannot be sent.`);
+  if (amountMinor > max) return refuse('over_max_amount', `One payout can send at most ${formatMinor(max, currency)}.`);
+  return allowed;
+}
+
+/**
+ * The requester's total for the currency on this UTC day, this request included, must stay within
+ * the limit. `alreadyRequestedMinor` counts only requests in `STATES_COUNTING_TOWARDS_LIMIT`.
+ */
+export function checkDailyLimit(
+  input: { alreadyRequestedMinor: number; amountMinor: number; currency: string },
+  dailyLimit: ReadonlyMap<string, number>,
+): PolicyDecision {
+  const limit = dailyLimit.get(input.currency);
+  if (limit === undefined) return refuse('over_daily_limit', `No daily limit is set for ${input.currency}, so payouts in it cannot be requested.`);
+  if (input.alreadyRequestedMinor + input.amountMinor <= limit) return allowed;
+  const left = Math.max(0, limit - input.alreadyRequestedMinor);
+  return refuse(
+    'over_daily_limit',
+    `This would take you over your daily limit of ${formatMinor(limit, input.currency)} (UTC day): you can still request ${formatMinor(left, input.currency)} today.`,
+  );
+}
+
+/** The UTC day containing `at`, as [start, end). */
+export function utcDay(at: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
+}

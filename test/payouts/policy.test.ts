@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { canTransition, isFinalState, PAYOUT_STATES, type PayoutRequest } from '../../src/payouts/model.js';
+import {
+  canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
+  countingApprovers, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor,
+} from '../../src/payouts/policy.js';
+
+const now = new Date('2025-03-14T12:00:00Z');
+
+function pendingRequest(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
+  return {
+    kind: 'mobile_money',
+    recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+    operator: 'VODACOM_MPESA',
+    amountMinor: 15000,
+    currency: 'USD',
+    reference: 'PAY-20250314-ABCDEF',
+    note: '',
+    id: 'PR-7K3F9Q',
+    requestedBy: 'UREQUESTER',
+    requestedAt: new Date('2025-03-14T11:00:00Z'),
+    expiresAt: new Date('2025-03-15T11:00:00Z'),
+    state: 'pending',
+    approvals: [],
+    requiredApprovals: 1,
+    transactionId: undefined,
+    failureReason: undefined,
+    rejectedBy: undefined,
+    rejectReason: undefined,
+    approvalMessage: undefined,
+    needsReview: false,
+    attempts: 0,
+    updatedAt: new Date('2025-03-14T11:00:00Z'),
+    version: 1,
+    ...overrides,
+  } as PayoutRequest;
+}
+
+const approver = (userId: string): PayoutActor => ({ userId, canRequest: false, canApprove: true });
+const requesterWhoIsApprover: PayoutActor = { userId: 'UREQUESTER', canRequest: true, canApprove: true };
+const bystander: PayoutActor = { userId: 'UBYSTANDER', canRequest: true, canApprove: false };
+
+describe('payout policy', () => {
+  it('refuses a request from someone who is not a requester', () => {
+    expect(canRequest(approver('UAPPROVER'))).toEqual({ ok: false, code: 'not_requester', message: expect.stringMatching(/request payouts/) as string });
+    expect(canRequest(bystander)).toEqual({ ok: true });
+  });
+
+  it('refuses an approval by the requester even when they are an approver', () => {
+    const decision = canApprove(pendingRequest(), requesterWhoIsApprover, now);
+    expect(decision).toMatchObject({ ok: false, code: 'own_request' });
+    expect(!decision.ok && decision.message).toMatch(/another approver/);
+  });
+
+  it('refuses an approval by someone who is not an approver', () => {
+    expect(canApprove(pendingRequest(), bystander, now)).toMatchObject({ ok: false, code: 'not_approver' });
+  });
+
+  it('allows an approver other than the requester', () => {
+    expect(canApprove(pendingRequest(), approver('UAPPROVER'), now)).toEqual({ ok: true });
+  });
+
+  it('refuses the same approver twice', () => {
+    const request = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UAPPROVER', at: now }] });
+    expect(canApprove(request, approver('UAPPROVER'), now)).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(canApprove(request, approver('USECOND'), now)).toEqual({ ok: true });
+  });
+
+  it('refuses an approval after expiry or once the request has moved on', () => {
+    expect(canApprove(pendingRequest(), approver('UAPPROVER'), new Date('2025-03-15T11:00:00Z'))).toMatchObject({ ok: false, code: 'expired' });
+    const decision = canApprove(pendingRequest({ state: 'completed' }), approver('UAPPROVER'), now);
+    expect(decision).toEqual({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was already sent.' });
+  });
+
+  it('needs two different approvers above the dual-approval threshold', () => {
+    const thresholds = new Map([['USD', 100_000]]);
+    expect(requiredApprovalsFor(100_000, 'USD', thresholds)).toBe(1);
+    expect(requiredApprovalsFor(100_001, 'USD', thresholds)).toBe(2);
+    expect(requiredApprovalsFor(100_001, 'EUR', thresholds)).toBe(1);
+
+    const one = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] });
+    expect(hasEnoughApprovals(one)).toBe(false);
+    const sameTwice = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UA', at: now }] });
+    expect(hasEnoughApprovals(sameTwice)).toBe(false);
+    const withRequester = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UREQUESTER', at: now }] });
+    expect(countingApprovers(withRequester)).toEqual(['UA']);
+    expect(hasEnoughApprovals(withRequester)).toBe(false);
+    const two = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UB', at: now }] });
+    expect(hasEnoughApprovals(two)).toBe(true);
+  });
+
+  it('lets approvers other than the requester reject a pending request', () => {
+    expect(canReject(pendingRequest(), approver('UAPPROVER'), now)).toEqual({ ok: true });
+    expect(canReject(pendingRequest(), requesterWhoIsApprover, now)).toMatchObject({ ok: false, code: 'own_request', message: expect.stringMatching(/cancel it/) as string });
+    expect(canReject(pendingRequest(), bystander, now)).toMatchObject({ ok: false, code: 'not_approver' });
+    expect(canReject(pendingRequest({ state: 'approved' }), approver('UAPPROVER'), now)).toMatchObject({ ok: false, code: 'not_pending' });
+  });
+
+  it('requires a rejection reason of 3 to 500 characters', () => {
+    expect(checkRejectReason('  no ')).toMatchObject({ ok: false, code: 'reason_required' });
+    expect(checkRejectReason('Wrong recipient')).toEqual({ ok: true });
+    expect(checkRejectReason('x'.repeat(501))).toMatchObject({ ok: false, code: 'reason_required' });
+  });
+
+  it('lets only the requester cancel, and only before any approval', () => {
+    expect(canCancel(pendingRequest(), { userId: 'UREQUESTER' })).toEqual({ ok: true });
+    expect(canCancel(pendingRequest(), { userId: 'UAPPROVER' })).toMatchObject({ ok: false, code: 'not_cancellable' });
+    expect(canCancel(pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] }), { userId: 'UREQUESTER' }))
+      .toMatchObject({ ok: false, code: 'not_cancellable', message: expect.stringMatching(/already has an approval/) as string });
+    expect(canCancel(pendingRequest({ state: 'rejected' }), { userId: 'UREQUESTER' })).toMatchObject({ ok: false, code: 'not_pending' });
+  });
+
+  it('allows a retry only for an unknown payout that needs review, by an approver other than the requester', () => {
+    const review = pendingRequest({ state: 'unknown', needsReview: true });
+    expect(canRetry(review, approver('UAPPROVER'))).toEqual({ ok: true });
+    expect(canRetry(review, requesterWhoIsApprover)).toMatchObject({ ok: false, code: 'own_request' });
+    expect(canRetry(review, bystander)).toMatchObject({ ok: false, code: 'not_approver' });
+    expect(canRetry(pendingRequest({ state: 'unknown' }), approver('UAPPROVER'))).toMatchObject({ ok: false, code: 'not_retryable' });
+    expect(canRetry(pendingRequest({ state: 'failed' }), approver('UAPPROVER'))).toMatchObject({ ok: false, code: 'not_retryable' });
+  });
+
+  it('refuses an amount over the maximum for its currency', () => {
+    const max = new Map([['USD', 5_000_000]]);
+    expect(checkMaxAmount(5_000_000, 'USD', max)).toEqual({ ok: true });
+    expect(checkMaxAmount(5_000_001, 'USD', max)).toEqual({ ok: false, code: 'over_max_amount', message: 'One payout can send at most 50,000.00 USD.' });
+    expect(checkMaxAmount(1, 'EUR', max)).toMatchObject({ ok: false, code: 'over_max_amount' });
+  });
+
+  it('refuses a request that takes the requester over the daily limit, counting the new one', () => {
+    const limits = new Map([['USD', 100_000]]);
+    expect(checkDailyLimit({ alreadyRequestedMinor: 60_000, amountMinor: 40_000, currency: 'USD' }, limits)).toEqual({ ok: true });
+    expect(checkDailyLimit({ alreadyRequestedMinor: 60_000, amountMinor: 40_001, currency: 'USD' }, limits)).toEqual({
+      ok: false,
+      code: 'over_daily_limit',
+      message: 'This would take you over your daily limit of 1,000.00 USD (UTC day): you can still request 400.00 USD today.',
+    });
+  });
+
+  it('computes the UTC day around a moment', () => {
+    expect(utcDay(new Date('2025-03-14T23:59:59.999Z'))).toEqual({ start: new Date('2025-03-14T00:00:00Z'), end: new Date('2025-03-15T00:00:00Z') });
+  });
+
+  it('allows only the documented state transitions', () => {
+    expect(canTransition('pending', 'approved')).toBe(true);
+    expect(canTransition('approved', 'executing')).toBe(true);
+    expect(canTransition('executing', 'unknown')).toBe(true);
+    expect(canTransition('unknown', 'completed')).toBe(true);
+    expect(canTransition('pending', 'executing')).toBe(false);
+    expect(canTransition('completed', 'executing')).toBe(false);
+    expect(canTransition('unknown', 'failed')).toBe(false);
+    expect(PAYOUT_STATES.filter(isFinalState)).toEqual(['completed', 'failed', 'rejected', 'expired', 'cancelled']);
+  });
+});
