@@ -1,0 +1,104 @@
+/**
+ * Reads what is new since the cursor: a small first page, then larger pages only while every entry
+ * on a page is new, up to the backlog limit. Pages overlap when entries arrive mid-read (the list
+ * shifts down); overlapping entries are recognised by key and kept once.
+ */
+import type { FleetApi, Transaction } from '../fleet/schemas.js';
+import { entryKey, entryMs, isNewEntry, type FeedCursor } from './cursor.js';
+
+export const FIRST_PAGE_SIZE = 10;
+export const PAGE_SIZE = 100;
+/** Beyond the backlog, pages read only to count what is left out; past this, the count says "at least". */
+export const MAX_COUNTING_PAGES = 20;
+
+export interface CollectOptions {
+  maxBacklog: number;
+  signal?: AbortSignal;
+}
+
+export interface CollectedEntries {
+  /** New entries to post, oldest first, at most `maxBacklog` (the newest ones when there were more). */
+  entries: Transaction[];
+  /** Older new entries left out because of the backlog limit. */
+  skipped: number;
+  /** True when counting stopped before reaching the cursor: `skipped` is a lower bound. */
+  skippedAtLeast: boolean;
+  /** Keys of left-out entries sharing the oldest posted entry's millisecond (so they stay left out). */
+  skippedKeysAtBoundary: Map<string, number>;
+  fleetRequests: number;
+}
+
+export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, options: CollectOptions): Promise<CollectedEntries> {
+  const found = new Map<string, Transaction>();
+  let offset = 0;
+  let limit = FIRST_PAGE_SIZE;
+  let fleetRequests = 0;
+  let reachedCursor = false;
+  // Read one entry past the backlog so that we know whether anything was left out.
+  while (!reachedCursor && found.size <= options.maxBacklog) {
+    const page = await fleet.listTransactions({ limit, offset }, { signal: options.signal });
+    fleetRequests += 1;
+    reachedCursor = addNewEntries(page, cursor, found) || page.length < limit;
+    offset += page.length;
+    limit = PAGE_SIZE;
+  }
+
+  const newestFirst = [...found.values()];
+  const entries = oldestFirst(newestFirst.slice(0, options.maxBacklog));
+  const leftOut = newestFirst.slice(options.maxBacklog);
+  const boundaryMs = entries[0] ? entryMs(entries[0]) : undefined;
+  const skippedKeysAtBoundary = new Map<string, number>();
+  const noteIfAtBoundary = (tx: Transaction) => {
+    if (entryMs(tx) === boundaryMs) skippedKeysAtBoundary.set(entryKey(tx), entryMs(tx));
+  };
+  leftOut.forEach(noteIfAtBoundary);
+
+  let skipped = leftOut.length;
+  let skippedAtLeast = false;
+  if (leftOut.length > 0 && !reachedCursor) {
+    const counted = new Set(found.keys());
+    for (let pages = 0; ; pages += 1) {
+      if (pages === MAX_COUNTING_PAGES) {
+        skippedAtLeast = true;
+        break;
+      }
+      const page = await fleet.listTransactions({ limit: PAGE_SIZE, offset }, { signal: options.signal });
+      fleetRequests += 1;
+      offset += page.length;
+      let sawOld = false;
+      for (const tx of page) {
+        const key = entryKey(tx);
+        if (!isNewEntry(cursor, tx)) sawOld = true;
+        else if (!counted.has(key)) {
+          counted.add(key);
+          skipped += 1;
+          noteIfAtBoundary(tx);
+        }
+      }
+      if (sawOld || page.length < PAGE_SIZE) break;
+    }
+  }
+
+  return { entries, skipped, skippedAtLeast, skippedKeysAtBoundary, fleetRequests };
+}
+
+/** Adds the page's new entries to `found`; returns true when the page also held an entry already posted. */
+function addNewEntries(page: Transaction[], cursor: FeedCursor, found: Map<string, Transaction>): boolean {
+  let sawOld = false;
+  for (const tx of page) {
+    if (!isNewEntry(cursor, tx)) sawOld = true;
+    else {
+      const key = entryKey(tx);
+      if (!found.has(key)) found.set(key, tx);
+    }
+  }
+  return sawOld;
+}
+
+/** The API lists newest first; the channel reads oldest first. Same-millisecond entries keep list order reversed. */
+function oldestFirst(newestFirst: Transaction[]): Transaction[] {
+  return newestFirst
+    .map((tx, index) => ({ tx, ms: entryMs(tx), index }))
+    .sort((a, b) => a.ms - b.ms || b.index - a.index)
+    .map(({ tx }) => tx);
+}

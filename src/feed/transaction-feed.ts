@@ -1,0 +1,251 @@
+/**
+ * The live transaction feed: polls the Fleet API's newest-first list and posts every new entry to
+ * one channel exactly once, oldest first, in batches. One replica polls at a time (a lease); the
+ * cursor lives in the store and moves only after Slack accepted the message that carries an entry.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { FleetApi, Transaction } from '../fleet/schemas.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../store/db.js';
+import { releaseLease, tryAcquireLease } from '../store/leases.js';
+import { checkBalanceAlerts } from './balance-alerts.js';
+import { ChannelPoster, LostFeedLeaseError } from './channel-poster.js';
+import { collectNewEntries, FIRST_PAGE_SIZE, type CollectedEntries } from './collect.js';
+import { advanceCursor, cursorAtNewest, cursorForBackfill, entryMs, type FeedCursor } from './cursor.js';
+import { createFeedCursor, loadFeedState, recordPollFailure, recordPollSuccess, saveCursor, type FeedState } from './feed-store.js';
+import type { FeedNote, FeedPublisher, FeedStatus, PollReport } from './types.js';
+
+type StartedFeed = FeedState & { cursor: FeedCursor };
+
+export const MAX_ENTRIES_PER_MESSAGE = 20;
+/** The balance is read on one poll in this many. */
+export const BALANCE_CHECK_EVERY_POLLS = 4;
+/** Longest wait between polls while the Fleet API or Slack keeps failing. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+/** A catch-up note is added when the channel was behind for more than this many intervals. */
+export const CATCH_UP_NOTE_AFTER_INTERVALS = 3;
+/** `/fleet feed` reports the feed as behind past this many intervals without a complete poll. */
+const BEHIND_AFTER_INTERVALS = 2;
+/** The lease outlives one interval by half of one, so a dead poller is replaced about one interval later. */
+const LEASE_TTL_INTERVALS = 1.5;
+
+export interface TransactionFeedOptions {
+  fleet: FleetApi;
+  db: Db;
+  clock: Clock;
+  publisher: FeedPublisher;
+  settings: Config['feed'];
+  logger: Logger;
+  /** For jitter; defaults to Math.random. */
+  random?: () => number;
+  /** Names this replica in the lease; defaults to a random id. */
+  instanceId?: string;
+}
+
+export class TransactionFeed {
+  private readonly channelId: string;
+  private readonly alertChannelId: string;
+  private readonly intervalMs: number;
+  private readonly leaseName: string;
+  private readonly instanceId: string;
+  private readonly random: () => number;
+  private readonly poster: ChannelPoster;
+  private abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private polls = 0;
+  private failuresInARow = 0;
+
+  constructor(private readonly options: TransactionFeedOptions) {
+    const { settings } = options;
+    if (!settings.channelId) throw new Error('The transaction feed needs FEED_CHANNEL_ID');
+    this.channelId = settings.channelId;
+    this.alertChannelId = settings.alertChannelId ?? settings.channelId;
+    this.intervalMs = settings.pollIntervalSeconds * 1000;
+    this.leaseName = `feed:${settings.channelId}`;
+    this.instanceId = options.instanceId ?? `feed-${randomUUID()}`;
+    this.random = options.random ?? Math.random;
+    this.poster = new ChannelPoster({
+      publisher: options.publisher,
+      clock: options.clock,
+      logger: options.logger,
+      stillInCharge: () => this.holdLease(),
+    });
+  }
+
+  /** Starts polling in the background until `stop()`. Calling it twice does nothing more. */
+  start(): void {
+    if (this.loop) return;
+    this.abort = new AbortController();
+    this.loop = this.run(this.abort.signal);
+  }
+
+  /** Stops promptly (waits end at once; a message already sent is finished) and frees the lease. */
+  async stop(): Promise<void> {
+    this.abort.abort(new Error('the feed is stopping'));
+    await this.loop;
+    this.loop = undefined;
+    await releaseLease(this.options.db, this.leaseName, this.instanceId).catch((error: unknown) => {
+      this.options.logger.warn({ err: error }, 'could not release the feed lease; another replica takes over when it expires');
+    });
+  }
+
+  /** One full cycle: take or renew the lease, post what is new, check balances when due. */
+  async pollOnce(): Promise<PollReport> {
+    const report: PollReport = { polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, alertsPosted: 0 };
+    const signal = this.abort.signal;
+    try {
+      if (signal.aborted || !(await this.holdLease())) return report;
+      report.polled = true;
+      await this.postNewEntries(report, signal);
+      this.polls += 1;
+      if ((this.polls - 1) % BALANCE_CHECK_EVERY_POLLS === 0) await this.checkBalances(report, signal);
+    } catch (error) {
+      report.error = errorMessage(error);
+      if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
+        this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
+        await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error).catch(() => undefined);
+      }
+    }
+    return report;
+  }
+
+  /** The feed's health as stored, so that any replica can answer `/fleet feed`. */
+  async status(): Promise<FeedStatus> {
+    const state = await loadFeedState(this.options.db, this.channelId);
+    const now = this.options.clock.now().getTime();
+    const sinceCaughtUp = state?.caughtUpAt ? now - state.caughtUpAt.getTime() : 0;
+    return {
+      channelId: this.channelId,
+      pollIntervalSeconds: this.options.settings.pollIntervalSeconds,
+      started: state?.lastPollAt !== undefined,
+      lastSuccessfulPollAt: state?.lastPollAt,
+      newestPosted: state?.newestPosted,
+      behindMs: sinceCaughtUp > BEHIND_AFTER_INTERVALS * this.intervalMs ? sinceCaughtUp : 0,
+      pendingEntries: state?.pendingEntries ?? 0,
+      lastError: state?.lastError,
+    };
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const report = await this.pollOnce();
+      try {
+        await this.options.clock.sleep(this.delayAfter(report), signal);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  /** Jitter only shortens the wait, so a new entry is never posted later than one interval (plus the work). */
+  private delayAfter(report: PollReport): number {
+    const jitter = 0.9 + 0.1 * this.random();
+    if (!report.polled && !report.error) return (this.intervalMs / 2) * jitter;
+    if (!report.error) {
+      this.failuresInARow = 0;
+      return this.intervalMs * jitter;
+    }
+    this.failuresInARow += 1;
+    return Math.min(this.intervalMs * 2 ** this.failuresInARow, Math.max(MAX_BACKOFF_MS, this.intervalMs)) * jitter;
+  }
+
+  private holdLease(): Promise<boolean> {
+    const ttlMs = this.intervalMs * LEASE_TTL_INTERVALS;
+    return tryAcquireLease(this.options.db, this.leaseName, this.instanceId, this.options.clock.now(), ttlMs);
+  }
+
+  private async postNewEntries(report: PollReport, signal: AbortSignal): Promise<void> {
+    const { db, fleet, clock, settings } = this.options;
+    const existing = await loadFeedState(db, this.channelId);
+    const started = existing?.cursor ? { ...existing, cursor: existing.cursor } : undefined;
+    const state = started ?? (await this.firstStart(report, signal));
+    // The first poll after a backfill start may need more than the usual backlog.
+    const maxBacklog = started ? settings.maxBacklog : Math.max(settings.maxBacklog, settings.backfill);
+    const collected = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
+    report.fleetRequests += collected.fleetRequests;
+    report.newEntries = collected.entries.length + collected.skipped;
+    report.skippedEntries = collected.skipped;
+
+    const notes: FeedNote[] = [];
+    const behindMs = state.caughtUpAt ? clock.now().getTime() - state.caughtUpAt.getTime() : 0;
+    if (behindMs > CATCH_UP_NOTE_AFTER_INTERVALS * this.intervalMs) notes.push({ kind: 'caught_up', behindMs });
+    if (collected.skipped > 0) notes.push({ kind: 'overflow', count: collected.skipped, atLeast: collected.skippedAtLeast });
+
+    if (collected.entries.length === 0 && notes.length > 0) {
+      await this.poster.post(this.channelId, { kind: 'notice', notes }, signal);
+      report.messages += 1;
+    }
+    await this.postInBatches(state, collected, notes, report, signal);
+    await recordPollSuccess(db, this.channelId, clock.now());
+  }
+
+  private async postInBatches(state: StartedFeed, collected: CollectedEntries, notes: FeedNote[], report: PollReport, signal: AbortSignal): Promise<void> {
+    let { cursor, version } = state;
+    const batches = chunk(collected.entries, MAX_ENTRIES_PER_MESSAGE);
+    let pending = collected.entries.length;
+    for (const [index, batch] of batches.entries()) {
+      await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: index === 0 ? notes : [] }, signal);
+      const first = index === 0 && collected.skipped > 0 && batch[0];
+      cursor = advanceCursor(cursor, batch, first ? { raiseFloorTo: entryMs(first), skippedKeys: collected.skippedKeysAtBoundary } : {});
+      pending -= batch.length;
+      const newest = newestOf(batch);
+      const moved = await saveCursor(this.options.db, this.channelId, version, {
+        cursor,
+        newest: { reference: newest.reference, date: new Date(entryMs(newest)) },
+        postedAt: this.options.clock.now(),
+        pendingEntries: pending,
+      });
+      if (!moved) throw new LostFeedLeaseError();
+      version += 1;
+      report.messages += 1;
+      report.postedEntries += batch.length;
+    }
+  }
+
+  /** No state for this channel yet: start at the newest entry, or FEED_BACKFILL entries before it. */
+  private async firstStart(report: PollReport, signal: AbortSignal): Promise<StartedFeed> {
+    const { fleet, db, clock, settings, logger } = this.options;
+    let cursor;
+    if (settings.backfill > 0) {
+      const [nth] = await fleet.listTransactions({ limit: 1, offset: settings.backfill - 1 }, { signal });
+      cursor = cursorForBackfill(nth);
+    } else {
+      const page = await fleet.listTransactions({ limit: FIRST_PAGE_SIZE, offset: 0 }, { signal });
+      cursor = cursorAtNewest(page, page.length === FIRST_PAGE_SIZE);
+    }
+    report.fleetRequests += 1;
+    logger.info({ channelId: this.channelId, backfill: settings.backfill }, 'transaction feed starting on this channel');
+    return createFeedCursor(db, this.channelId, cursor, clock.now());
+  }
+
+  private async checkBalances(report: PollReport, signal: AbortSignal): Promise<void> {
+    const thresholds = this.options.settings.balanceAlertBelow;
+    if (thresholds.size === 0) return;
+    report.fleetRequests += 1;
+    report.alertsPosted += await checkBalanceAlerts({
+      fleet: this.options.fleet,
+      db: this.options.db,
+      clock: this.options.clock,
+      thresholds,
+      post: (alert) => this.poster.post(this.alertChannelId, alert, signal),
+      signal,
+    });
+  }
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+function newestOf(batch: Transaction[]): Transaction {
+  return batch.reduce((newest, tx) => (entryMs(tx) >= entryMs(newest) ? tx : newest));
+}
+
+function errorMessage(error: unknown): string {
+  if (error && typeof error === 'object' && 'userMessage' in error && typeof error.userMessage === 'string') return error.userMessage;
+  return error instanceof Error ? error.message : String(error);
+}

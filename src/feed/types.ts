@@ -1,0 +1,69 @@
+/** The feed's vocabulary: what it posts, how it reports a poll, and what `/fleet feed` shows. */
+import type { Transaction } from '../fleet/schemas.js';
+
+/** A line added to a feed message to explain a gap or a jump. */
+export type FeedNote =
+  /** The feed was behind (outage, restart, takeover) for `behindMs` and has now caught up. */
+  | { kind: 'caught_up'; behindMs: number }
+  /** More than FEED_MAX_BACKLOG arrived at once: `count` earlier entries were not posted. */
+  | { kind: 'overflow'; count: number; atLeast: boolean };
+
+/** One Slack message the feed wants posted. The Slack adapter turns it into Block Kit. */
+export type FeedPost =
+  /** New entries, oldest first, at most `MAX_ENTRIES_PER_MESSAGE`. */
+  | { kind: 'transactions'; entries: Transaction[]; notes: FeedNote[] }
+  /** Notes with no entries, such as "caught up after an outage, nothing missed". */
+  | { kind: 'notice'; notes: FeedNote[] }
+  | { kind: 'balance_low'; currency: string; balanceMinor: number; thresholdMinor: number }
+  | { kind: 'balance_recovered'; currency: string; balanceMinor: number; thresholdMinor: number };
+
+/** Something that posts a feed message; resolves only once Slack accepted it. */
+export interface FeedPublisher {
+  publish(channelId: string, post: FeedPost): Promise<void>;
+}
+
+/** A failed post. `retryAfterMs` is set when Slack asked us to slow down (HTTP 429). */
+export class FeedPublishError extends Error {
+  constructor(
+    message: string,
+    readonly details: { retryAfterMs?: number; code?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: details.cause });
+    this.name = 'FeedPublishError';
+  }
+
+  get retryAfterMs(): number | undefined {
+    return this.details.retryAfterMs;
+  }
+}
+
+/** What one poll did; returned by `TransactionFeed.pollOnce()`. */
+export interface PollReport {
+  /** False when another replica holds the lease (or the feed is stopping): nothing was read. */
+  polled: boolean;
+  fleetRequests: number;
+  /** Entries found new in this poll (posted or not). */
+  newEntries: number;
+  postedEntries: number;
+  messages: number;
+  /** Earlier entries left out because more than FEED_MAX_BACKLOG arrived. */
+  skippedEntries: number;
+  alertsPosted: number;
+  /** Set when the poll stopped early; the cursor keeps every entry not yet posted. */
+  error?: string;
+}
+
+/** What `/fleet feed` shows; read from the database so that any replica can answer. */
+export interface FeedStatus {
+  channelId: string;
+  pollIntervalSeconds: number;
+  /** False before the feed's first successful poll on this channel. */
+  started: boolean;
+  lastSuccessfulPollAt: Date | undefined;
+  newestPosted: { reference: string; date: Date; postedAt: Date } | undefined;
+  /** How long the channel has been missing entries: 0 when up to date. */
+  behindMs: number;
+  /** Entries seen but not yet posted at the last poll (a backlog being worked through). */
+  pendingEntries: number;
+  lastError: { message: string; at: Date } | undefined;
+}

@@ -1,0 +1,174 @@
+/** Test doubles for the feed: a clock that jumps on sleep, a scripted Fleet API and a recording publisher. */
+import type { Clock } from '../../src/clock.js';
+import type { Config } from '../../src/config.js';
+import { TransactionFeed, type TransactionFeedOptions } from '../../src/feed/transaction-feed.js';
+import type { FeedPost, FeedPublisher } from '../../src/feed/types.js';
+import type { Db } from '../../src/store/db.js';
+import type { Balances, FleetApi, PayoutResult, Transaction } from '../../src/fleet/schemas.js';
+import { createLogger } from '../../src/logger.js';
+
+export const silentLogger = createLogger({ level: 'silent' });
+
+/** Time stands still until someone sleeps; a sleep moves it forward at once, so nothing really waits. */
+export class SteppingClock implements Clock {
+  readonly sleeps: number[] = [];
+  private ms: number;
+
+  constructor(start = '2025-06-01T12:00:00.000Z') {
+    this.ms = Date.parse(start);
+  }
+
+  now(): Date {
+    return new Date(this.ms);
+  }
+
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason as Error;
+    this.sleeps.push(ms);
+    this.ms += ms;
+  }
+}
+
+let sequence = 0;
+
+/** A transaction dated `date`, with a unique reference unless one is given. */
+export function transaction(date: Date, overrides: Partial<Transaction> = {}): Transaction {
+  sequence += 1;
+  return {
+    reference: `TX-${sequence}`,
+    type: 'PAYMENT',
+    amount: 10 + (sequence % 7),
+    currency: 'USD',
+    description: `Payout ${sequence}`,
+    date: date.toISOString(),
+    status: 'Completed',
+    ...overrides,
+  };
+}
+
+/** An in-memory Fleet API over a newest-first list that tests change as they like, even mid-poll. */
+export class ScriptedFleet implements FleetApi {
+  /** Newest first, as the API lists them. */
+  entries: Transaction[] = [];
+  balances: Balances = {};
+  /** Thrown by every call while set: an outage. */
+  outage: Error | undefined;
+  readonly listCalls: Array<{ limit: number; offset: number }> = [];
+  balanceCalls = 0;
+  /** Runs before each list call answers, with its number (0 first): entries arriving while the feed pages. */
+  beforeList: ((call: number) => void) | undefined;
+
+  constructor(private readonly clock: SteppingClock) {}
+
+  /** Adds `count` entries created now, one millisecond apart unless `sameMillisecond`. */
+  arrive(count: number, options: { sameMillisecond?: boolean; overrides?: Partial<Transaction> } = {}): Transaction[] {
+    const oldestFirst: Transaction[] = [];
+    for (let i = 0; i < count; i += 1) {
+      if (!options.sameMillisecond) this.clock.advance(1);
+      oldestFirst.push(transaction(this.clock.now(), options.overrides));
+    }
+    this.entries = [...[...oldestFirst].reverse(), ...this.entries];
+    return oldestFirst;
+  }
+
+  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<Transaction[]> {
+    const limit = Math.min(Math.max(page.limit ?? 50, 1), 100);
+    const offset = Math.max(page.offset ?? 0, 0);
+    this.beforeList?.(this.listCalls.length);
+    this.listCalls.push({ limit, offset });
+    if (this.outage) throw this.outage;
+    return this.entries.slice(offset, offset + limit).map((tx) => ({ ...tx }));
+  }
+
+  async getBalance(): Promise<Balances> {
+    this.balanceCalls += 1;
+    if (this.outage) throw this.outage;
+    return { ...this.balances };
+  }
+
+  async payoutMobileMoney(): Promise<PayoutResult> {
+    throw new Error('the feed never pays out');
+  }
+
+  async payoutBankAccount(): Promise<PayoutResult> {
+    throw new Error('the feed never pays out');
+  }
+}
+
+/** Records every accepted post; `failures` are thrown, one per attempt, before anything is accepted. */
+export class RecordingPublisher implements FeedPublisher {
+  readonly posts: Array<{ channelId: string; post: FeedPost; at: Date }> = [];
+  failures: Error[] = [];
+  /** Accept this many more posts, then fail every one after: Slack gone in the middle of a batch. */
+  acceptOnly: number | undefined;
+  /** Accept the post after this many more, but fail as if its answer was lost: the message in flight at a crash. */
+  loseAnswerAfter: number | undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  async publish(channelId: string, post: FeedPost): Promise<void> {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    if (this.acceptOnly !== undefined) {
+      if (this.acceptOnly === 0) throw new Error('connection reset by Slack');
+      this.acceptOnly -= 1;
+    }
+    this.posts.push({ channelId, post, at: this.clock.now() });
+    if (this.loseAnswerAfter !== undefined) {
+      if (this.loseAnswerAfter === 0) {
+        this.loseAnswerAfter = undefined;
+        this.acceptOnly = 0;
+        throw new Error('the process died before Slack answered');
+      }
+      this.loseAnswerAfter -= 1;
+    }
+  }
+
+  /** Every entry posted, in channel order. */
+  postedEntries(channelId?: string): Transaction[] {
+    return this.posts
+      .filter((record) => channelId === undefined || record.channelId === channelId)
+      .flatMap(({ post }) => (post.kind === 'transactions' ? post.entries : []));
+  }
+
+  postedReferences(channelId?: string): string[] {
+    return this.postedEntries(channelId).map((tx) => tx.reference);
+  }
+}
+
+let channelCount = 0;
+
+/** Feed settings with a channel of its own, so that tests sharing a database never share a feed. */
+export function feedSettings(overrides: Partial<Config['feed']> = {}): Config['feed'] {
+  channelCount += 1;
+  const channelId = `CFEED${String(channelCount).padStart(4, '0')}`;
+  return {
+    channelId,
+    pollIntervalSeconds: 15,
+    maxBacklog: 1000,
+    backfill: 0,
+    balanceAlertBelow: new Map(),
+    alertChannelId: channelId,
+    ...overrides,
+  };
+}
+
+/** One feed's world: its clock, API, publisher and settings, and a way to start (or restart) a poller. */
+export function feedRig(db: Db, overrides: Partial<Config['feed']> = {}) {
+  const clock = new SteppingClock();
+  const fleet = new ScriptedFleet(clock);
+  const publisher = new RecordingPublisher(clock);
+  const settings = feedSettings(overrides);
+  let replicas = 0;
+  const newFeed = (options: Partial<TransactionFeedOptions> = {}) => {
+    replicas += 1;
+    return new TransactionFeed({
+      fleet, db, clock, publisher, settings, logger: silentLogger, random: () => 1, instanceId: `replica-${replicas}`, ...options,
+    });
+  };
+  return { clock, fleet, publisher, settings, newFeed };
+}
