@@ -88,7 +88,12 @@ export class FleetBadResponseError extends FleetError {
 }
 
 export class FleetRejectedError extends FleetError {
-  constructor(status: number, apiMessage: string | undefined) {
+  constructor(
+    status: number,
+    apiMessage: string | undefined,
+    /** The API's own error code when it sent one, such as `duplicate_reference`. */
+    readonly apiCode?: string,
+  ) {
     super('rejected', apiMessage ? `The Fleet API refused the request: ${apiMessage}` : `The Fleet API refused the request (HTTP ${status}).`, { status });
     this.name = 'FleetRejectedError';
   }

@@ -1,0 +1,87 @@
+/** The Fleet API over HTTP: one thin method per endpoint on top of the request core in http.ts. */
+import { FleetHttp, type FleetHttpOptions } from './http.js';
+import {
+  balanceResponseSchema,
+  bankAccountPayoutResponseSchema,
+  mobileMoneyPayoutResponseSchema,
+  transactionListResponseSchema,
+  type Balances,
+  type BankAccountPayoutRequest,
+  type FleetApi,
+  type MobileMoneyPayoutRequest,
+  type PayoutResult,
+  type Transaction,
+} from './schemas.js';
+
+export type FleetClientOptions = FleetHttpOptions;
+
+export const TRANSACTIONS_DEFAULT_LIMIT = 50;
+export const TRANSACTIONS_MAX_LIMIT = 100;
+
+export class FleetClient implements FleetApi {
+  private readonly http: FleetHttp;
+
+  constructor(options: FleetClientOptions) {
+    this.http = new FleetHttp(options);
+  }
+
+  async getBalance(options: { signal?: AbortSignal } = {}): Promise<Balances> {
+    const response = await this.http.request({
+      method: 'GET',
+      path: '/api/v1/b2b/account/balance',
+      schema: balanceResponseSchema,
+      signal: options.signal,
+    });
+    return response.balances;
+  }
+
+  async listTransactions(
+    page: { limit?: number; offset?: number } = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Transaction[]> {
+    const response = await this.http.request({
+      method: 'GET',
+      path: '/api/v1/b2b/account/transactions',
+      query: { limit: clampLimit(page.limit), offset: clampOffset(page.offset) },
+      schema: transactionListResponseSchema,
+      signal: options.signal,
+    });
+    return response.transactions;
+  }
+
+  async payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult> {
+    const response = await this.http.request({
+      method: 'POST',
+      path: '/api/v1/b2b/payouts/mobile-money',
+      body: request,
+      schema: mobileMoneyPayoutResponseSchema,
+    });
+    return { transactionId: response.transactionId, message: response.message };
+  }
+
+  async payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult> {
+    const response = await this.http.request({
+      method: 'POST',
+      path: '/api/v1/b2b/payouts/bank-account',
+      body: request,
+      schema: bankAccountPayoutResponseSchema,
+    });
+    return { transactionId: response.transactionId, message: response.message };
+  }
+
+  /** Closes the keep-alive connections; waits for requests in flight. */
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+/** Whole numbers from 1 to 100; anything unusable falls back to the API's default of 50. */
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return TRANSACTIONS_DEFAULT_LIMIT;
+  return Math.min(TRANSACTIONS_MAX_LIMIT, Math.max(1, Math.trunc(limit)));
+}
+
+export function clampOffset(offset: number | undefined): number {
+  if (offset === undefined || !Number.isFinite(offset)) return 0;
+  return Math.max(0, Math.trunc(offset));
+}

@@ -1,0 +1,268 @@
+/**
+ * A local stand-in for the Fleet API, faithful to the spec and strict where the spec is silent,
+ * with seeded data, optional live activity and injectable faults for tests and demos.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../clock.js';
+import type { Transaction } from '../fleet/schemas.js';
+import { generateTransaction, randomCode, seedLedger, seededRandom, uniqueTransaction, type GeneratorContext } from './data.js';
+import { validatePayout, type PayoutKind } from './payouts.js';
+import { authorized, errorReply, integerParam, MAX_BODY_BYTES, methodNotAllowed, readBody, type Reply } from './replies.js';
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Generated as `sk_sandbox_…` when absent. */
+  apiKey?: string;
+  seed?: number;
+  transactionCount?: number;
+  /** Dates of seeded and new transactions. Fault latency and activity use real timers. */
+  clock?: Clock;
+  /** Seeded from `seed` when absent. */
+  random?: () => number;
+  /** 0 = off; otherwise a new random PAYMENT or B2B_JIT_FUNDING every N ms. */
+  activityIntervalMs?: number;
+  operators?: string[];
+  currencies?: string[];
+}
+
+export interface SandboxFault {
+  match?: { method?: string; path?: string };
+  latencyMs?: number;
+  status?: number;
+  retryAfterSeconds?: number;
+  /** Never answer until close(). */
+  hang?: boolean;
+  /** For payouts: do the payout, then fail or hang the response. */
+  afterProcessing?: boolean;
+  /** Applies to this many matching requests, then clears itself; forever when absent. */
+  times?: number;
+}
+
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+  at: Date;
+  status?: number;
+}
+
+export interface SandboxPayout {
+  kind: PayoutKind;
+  body: unknown;
+  transactionId: string;
+}
+
+export interface Sandbox {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+  balances(): Record<string, number>;
+  /** Newest first; a copy. */
+  transactions(): Transaction[];
+  /** Adds one (random unless given) and moves the balance of its currency. */
+  addTransaction(partial?: Partial<Transaction>): Transaction;
+  addTransactions(n: number, partial?: Partial<Transaction>): Transaction[];
+  setFault(fault: SandboxFault | null): void;
+  readonly requests: SandboxRequest[];
+  payouts(): SandboxPayout[];
+}
+
+export const DEFAULT_OPERATORS = ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY'];
+export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'CDF'];
+const TRANSACTIONS_PATHS = new Set(['/api/v1/b2b/account/transactions', '/api/b2b/account/transactions']);
+const PAYOUT_PATHS: Record<string, PayoutKind> = {
+  '/api/v1/b2b/payouts/mobile-money': 'mobile-money',
+  '/api/v1/b2b/payouts/bank-account': 'bank-account',
+};
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? systemClock;
+  const apiKey = options.apiKey ?? `sk_sandbox_${randomBytes(18).toString('base64url')}`;
+  const context: GeneratorContext = {
+    random: options.random ?? seededRandom(options.seed ?? 20261121),
+    currencies: options.currencies ?? DEFAULT_CURRENCIES,
+    operators: options.operators ?? DEFAULT_OPERATORS,
+  };
+  const ledger = seedLedger(context, clock.now(), options.transactionCount ?? 320);
+  const requests: SandboxRequest[] = [];
+  const payouts: SandboxPayout[] = [];
+  const usedReferences = new Set<string>();
+  const parked = new Set<ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
+  let fault: SandboxFault | null = null;
+  let added = 0;
+
+  const addTransaction = (partial: Partial<Transaction> = {}): Transaction => {
+    // Generate in the requested currency and kind, so that the fields not given still fit together.
+    const shaped = partial.currency ? { ...context, currencies: [partial.currency] } : context;
+    const kind = partial.type === 'PAYMENT' || partial.type === 'B2B_JIT_FUNDING' ? partial.type : undefined;
+    return ledger.add(uniqueTransaction(ledger, () => ({ ...generateTransaction(shaped, clock.now(), added++, kind), ...partial })));
+  };
+
+  const takeFault = (method: string, path: string): SandboxFault | null => {
+    const current = fault;
+    if (!current) return null;
+    const { match } = current;
+    if (match?.method && match.method.toUpperCase() !== method) return null;
+    if (match?.path && !path.startsWith(match.path)) return null;
+    if (current.times !== undefined) {
+      const remaining = current.times - 1;
+      fault = remaining > 0 ? { ...current, times: remaining } : null;
+    }
+    return current;
+  };
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  const payout = (kind: PayoutKind, body: unknown): Reply => {
+    const checked = validatePayout(kind, body, context);
+    if (!checked.ok) return errorReply(400, checked.message);
+    const { amount, currency, reference, destination } = checked.payout;
+    if (usedReferences.has(reference)) {
+      return errorReply(409, `A payout with reference ${reference} was already submitted.`, 'duplicate_reference');
+    }
+    let transactionId = `PO-${randomCode(context.random, 12)}`;
+    while (ledger.hasReference(transactionId)) transactionId = `PO-${randomCode(context.random, 12)}`;
+    const label = kind === 'mobile-money' ? 'Mobile money payout' : 'Bank payout';
+    ledger.add({
+      reference: transactionId,
+      type: 'PAYMENT',
+      amount,
+      currency,
+      description: `${label} ${reference} to ${destination}`,
+      date: clock.now().toISOString(),
+      status: 'Completed',
+    });
+    usedReferences.add(reference);
+    payouts.push({ kind, body, transactionId });
+    return { status: 200, body: { success: true, message: 'Payout processing initiated', transactionId } };
+  };
+
+  const route = (request: IncomingMessage, path: string, url: URL, body: unknown): Reply => {
+    if (!authorized(request.headers.authorization, apiKey)) return errorReply(401, 'Missing or invalid API key.');
+    const method = request.method ?? 'GET';
+    if (path === '/api/v1/b2b/account/balance') {
+      if (method !== 'GET') return methodNotAllowed('GET');
+      return { status: 200, body: { success: true, balances: ledger.balances() } };
+    }
+    if (TRANSACTIONS_PATHS.has(path)) {
+      if (method !== 'GET') return methodNotAllowed('GET');
+      const limit = integerParam(url, 'limit', 50, 1, 100);
+      if (limit === undefined) return errorReply(400, 'limit must be a whole number from 1 to 100.');
+      const offset = integerParam(url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      if (offset === undefined) return errorReply(400, 'offset must be a whole number of 0 or more.');
+      return { status: 200, body: { success: true, transactions: ledger.transactions().slice(offset, offset + limit) } };
+    }
+    const kind = PAYOUT_PATHS[path];
+    if (kind) {
+      if (method !== 'POST') return methodNotAllowed('POST');
+      if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+        return errorReply(415, 'Send the payout as JSON with Content-Type: application/json.');
+      }
+      if (body === undefined) return errorReply(400, 'The request body must be a JSON object.');
+      return payout(kind, body);
+    }
+    return errorReply(404, `No endpoint at ${path.slice(0, 100)}.`);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://sandbox.local');
+    const method = (request.method ?? 'GET').toUpperCase();
+    const record: SandboxRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), at: clock.now() };
+    requests.push(record);
+    const send = (reply: Reply) => {
+      record.status = reply.status;
+      response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+      response.end(JSON.stringify(reply.body));
+    };
+    const raw = await readBody(request);
+    if (raw === null) return send(errorReply(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`));
+    let body: unknown;
+    if (raw !== '') {
+      try {
+        body = JSON.parse(raw) as unknown;
+      } catch {
+        record.body = raw;
+        return send(errorReply(400, 'The request body is not valid JSON.'));
+      }
+      record.body = body;
+    }
+    const active = takeFault(method, url.pathname);
+    if (active?.latencyMs) await wait(active.latencyMs);
+    const misbehave = (): boolean => {
+      if (!active) return false;
+      if (active.hang) {
+        parked.add(response);
+        response.on('close', () => parked.delete(response));
+        return true;
+      }
+      if (active.status === undefined) return false;
+      const reply = errorReply(active.status, `Sandbox fault: HTTP ${active.status}.`);
+      if (active.retryAfterSeconds !== undefined) reply.headers = { 'retry-after': String(active.retryAfterSeconds) };
+      send(reply);
+      return true;
+    };
+    if (!active?.afterProcessing && misbehave()) return;
+    const reply = route(request, url.pathname, url, body);
+    if (active?.afterProcessing && misbehave()) return;
+    send(reply);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(errorReply(500, 'The sandbox failed unexpectedly.').body));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  if (options.activityIntervalMs && options.activityIntervalMs > 0) {
+    const activity = setInterval(() => addTransaction(), options.activityIntervalMs);
+    activity.unref();
+    timers.add(activity);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    apiKey,
+    requests,
+    balances: () => ledger.balances(),
+    transactions: () => ledger.transactions(),
+    addTransaction,
+    addTransactions: (n, partial) => Array.from({ length: n }, () => addTransaction(partial)),
+    setFault: (next) => {
+      fault = next ? { ...next } : null;
+    },
+    payouts: () => payouts.map((done) => ({ ...done })),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        for (const response of parked) response.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
