@@ -1,0 +1,112 @@
+/**
+ * `POST /api/<method>` as Slack serves it: form or JSON bodies, bearer-token auth, injected faults
+ * (error codes, HTTP statuses, 429 with Retry-After), and a record of every call.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObject, type Json } from './blocks.js';
+import type { ApiCall } from './types.js';
+import { SlackApiError } from './web-api.js';
+
+export interface Fault {
+  error?: string;
+  status?: number;
+  retryAfterSeconds?: number;
+}
+
+export interface ApiEndpointOptions {
+  botToken: string;
+  appToken: string | undefined;
+  handlers: Record<string, (args: Json) => Json>;
+  /** `apps.connections.open`, answered only when Socket Mode is enabled. */
+  openConnection: (() => string) | undefined;
+  record: (call: ApiCall) => void;
+  now: () => number;
+}
+
+// Fields @slack/web-api sends as JSON strings inside a form body.
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls']);
+
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify(body));
+}
+
+function parseArgs(raw: string, contentType: string): Json {
+  if (contentType.startsWith('application/json')) {
+    try {
+      const parsed: unknown = JSON.parse(raw || '{}');
+      return isObject(parsed) ? parsed : {};
+    } catch {
+      return {};
+    }
+  }
+  const args: Json = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    args[key] = JSON_FIELDS.has(key) && /^\s*[[{]/.test(value) ? tryJson(value) : value;
+  }
+  return args;
+}
+
+function tryJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+export class ApiEndpoint {
+  private readonly faults = new Map<string, Fault[]>();
+
+  constructor(private readonly options: ApiEndpointOptions) {}
+
+  failNext(method: string, fault: Fault, times = 1): void {
+    const queue = this.faults.get(method) ?? [];
+    for (let i = 0; i < times; i++) queue.push(fault);
+    this.faults.set(method, queue);
+  }
+
+  async handle(method: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { token: bodyToken, ...args } = parseArgs(await readBody(request), request.headers['content-type'] ?? '');
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
+    const record = (error?: string) => this.options.record({ method, args, at: this.options.now(), ...(error ? { error } : {}) });
+
+    const expectedToken = method === 'apps.connections.open' ? this.options.appToken : this.options.botToken;
+    if (!expectedToken || bearer !== expectedToken) {
+      record(bearer ? 'invalid_auth' : 'not_authed');
+      return sendJson(response, 200, { ok: false, error: bearer ? 'invalid_auth' : 'not_authed' });
+    }
+    const fault = this.faults.get(method)?.shift();
+    if (fault) return this.answerFault(fault, record, response);
+
+    const answer = this.answer(method, args);
+    record(answer.ok === false ? String(answer.error) : undefined);
+    sendJson(response, 200, answer);
+  }
+
+  private answer(method: string, args: Json): Json {
+    if (method === 'apps.connections.open' && this.options.openConnection) return { ok: true, url: this.options.openConnection() };
+    const handler = this.options.handlers[method];
+    if (!handler) return { ok: false, error: 'unknown_method' };
+    try {
+      return handler(args);
+    } catch (error) {
+      if (error instanceof SlackApiError) return { ok: false, error: error.code };
+      throw error;
+    }
+  }
+
+  private answerFault(fault: Fault, record: (error?: string) => void, response: ServerResponse): void {
+    const status = fault.status ?? (fault.retryAfterSeconds !== undefined ? 429 : 200);
+    const error = fault.error ?? (status === 429 ? 'ratelimited' : status === 200 ? 'internal_error' : `http_${status}`);
+    record(status === 200 ? error : `http_${status}`);
+    const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(fault.retryAfterSeconds ?? 1) } : {};
+    sendJson(response, status, { ok: false, error }, headers);
+  }
+}

@@ -1,0 +1,5 @@
+/** The local Slack workspace: start it, act as people through it, and read what they would see. */
+export { LocalSlack, startLocalSlack } from './local-slack.js';
+export { checkMessage, checkView } from './block-kit-limits.js';
+export { signRequest } from './delivery.js';
+export type * from './types.js';

@@ -1,0 +1,298 @@
+/**
+ * A local Slack workspace speaking Slack's real wire format: the Web API and response URLs for the app,
+ * signed HTTP or Socket Mode deliveries of what people do, and a queryable state with `change` events
+ * for tests and the demo page.
+ */
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiEndpoint, readBody, sendJson, type Fault } from './api-endpoint.js';
+import type { Json } from './blocks.js';
+import { FORM_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
+import * as person from './person-actions.js';
+import { handleResponseUrl } from './response-url.js';
+import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
+import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
+import type {
+  AckResult, ApiCall, LocalSlackOptions, OpenView, SlackMessage, SubmittedValues, WorkspaceChange, WorkspaceChannel, WorkspaceUser,
+} from './types.js';
+import { createWebApi } from './web-api.js';
+
+export type * from './types.js';
+
+type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
+  private readonly server: Server;
+  private readonly state: WorkspaceState;
+  private readonly api: ApiEndpoint;
+  private readonly hub: SocketModeHub | undefined;
+  private readonly calls: ApiCall[] = [];
+  private readonly violations: string[] = [];
+  private readonly routes: Array<{ prefix: string; handler: RouteHandler }> = [];
+  private appUrl: string | undefined;
+  private baseUrl = '';
+
+  constructor(private readonly options: LocalSlackOptions) {
+    super();
+    this.setMaxListeners(100);
+    const now = options.now ?? Date.now;
+    const onChange = (change: WorkspaceChange) => this.emit('change', change);
+    this.state = new WorkspaceState(
+      {
+        teamId: options.teamId ?? 'T0DEMO', teamDomain: 'fleet-treasury-local', botUserId: options.botUserId ?? 'U0FLEETBOT',
+        botId: options.botId ?? 'B0FLEETBOT', appId: options.appId ?? 'A0FLEETAPP',
+      },
+      { users: options.users ?? DEFAULT_USERS, channels: options.channels ?? DEFAULT_CHANNELS, usergroups: options.usergroups ?? {} },
+      now,
+      onChange,
+    );
+    this.appUrl = options.appUrl;
+    const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
+    const hub = options.appToken
+      ? new SocketModeHub({ appId: this.state.identity.appId, ackTimeoutMs, nextId: (prefix) => this.state.nextId(prefix), onChange })
+      : undefined;
+    this.hub = hub;
+    this.api = new ApiEndpoint({
+      botToken: options.botToken,
+      appToken: options.appToken,
+      handlers: createWebApi({ state: this.state, report: this.report }),
+      openConnection: hub && (() => hub.issueUrl(this.url)),
+      record: (call) => {
+        this.calls.push(call);
+        this.emit('change', { type: 'api_call', method: call.method });
+      },
+      now,
+    });
+    this.server = createServer((request, response) => {
+      this.route(request, response).catch((error: unknown) => {
+        if (!response.headersSent) sendJson(response, 500, { ok: false, error: 'internal_error', detail: String(error) });
+      });
+    });
+    this.server.on('upgrade', (request, socket, head) => {
+      if (this.hub) this.hub.handleUpgrade(request, socket, head);
+      else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    });
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/`;
+  }
+
+  async listen(): Promise<void> {
+    const host = this.options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, host, () => resolve());
+    });
+    this.baseUrl = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  setAppUrl(url: string): void {
+    this.appUrl = url;
+  }
+
+  /** Serves extra routes (the demo page) under a path prefix. */
+  mount(prefix: string, handler: RouteHandler): void {
+    this.routes.push({ prefix, handler });
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const apiMethod = /^\/api\/([\w.]+)$/.exec(path)?.[1];
+    if (request.method === 'POST' && apiMethod) return this.api.handle(apiMethod, request, response);
+    const responseId = /^\/response\/([\w-]+)$/.exec(path)?.[1];
+    if (request.method === 'POST' && responseId) {
+      const raw = await readBody(request);
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJson(response, 400, { ok: false, error: 'invalid_payload' });
+      }
+      const answer = handleResponseUrl(this.state, responseId, body, this.report);
+      return sendJson(response, answer.status, answer.body);
+    }
+    const mounted = this.routes.find((route) => path.startsWith(route.prefix));
+    if (mounted) return mounted.handler(request, response);
+    sendJson(response, 404, { ok: false, error: 'not_found' });
+  }
+
+  private readonly report = (source: string, violations: string[]): void => {
+    for (const violation of violations) {
+      const line = `${source}: ${violation}`;
+      this.violations.push(line);
+      this.emit('change', { type: 'limit_violation', violation: line });
+    }
+  };
+
+  // Acting as a person
+
+  private get personContext(): person.PersonContext {
+    return {
+      state: this.state,
+      responseUrlBase: `${this.url}/response/`,
+      deliver: (type, payload) => this.deliver(type, payload),
+      report: this.report,
+    };
+  }
+
+  /** Over Socket Mode when an app is connected, else signed and form-encoded to the app's URL. */
+  private async deliver(type: EnvelopeType, payload: Json): Promise<AckResult> {
+    if (this.hub?.connected) return this.hub.deliver(type, payload);
+    if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
+    const form = type === 'slash_commands'
+      ? new URLSearchParams(payload as Record<string, string>)
+      : new URLSearchParams({ payload: JSON.stringify(payload) });
+    return toAckResult(await postSigned({
+      url: this.appUrl, body: form.toString(), secret: this.options.signingSecret,
+      timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
+    }));
+  }
+
+  runCommand(input: { userId: string; channelId: string; text?: string; command?: string }): Promise<AckResult> {
+    return person.runCommand(this.personContext, input);
+  }
+
+  clickButton(input: { userId: string; actionId: string; channelId?: string; messageTs?: string; viewId?: string; value?: string }): Promise<AckResult> {
+    return person.clickButton(this.personContext, input);
+  }
+
+  selectOption(input: { userId: string; actionId: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<AckResult> {
+    return person.selectOption(this.personContext, input);
+  }
+
+  submitView(input: { userId: string; viewId: string; values?: SubmittedValues }): Promise<AckResult> {
+    return person.submitView(this.personContext, input);
+  }
+
+  closeView(input: { userId: string; viewId: string }): Promise<AckResult> {
+    return person.closeView(this.personContext, input);
+  }
+
+  /** Posts a raw body to the app URL, signed unless told otherwise; `timestamp` is in Unix seconds. */
+  async sendSigned(
+    body: string,
+    options: { contentType?: string; timestamp?: number; signature?: string; secret?: string } = {},
+  ): Promise<{ status: number; body: string }> {
+    if (!this.appUrl) throw new Error('sendSigned needs an appUrl');
+    const answer = await postSigned({
+      url: this.appUrl, body, secret: options.secret ?? this.options.signingSecret, contentType: options.contentType ?? FORM_CONTENT_TYPE,
+      timestampSeconds: options.timestamp ?? Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
+      ...(options.signature !== undefined ? { signature: options.signature } : {}),
+    });
+    return { status: answer.status, body: answer.text };
+  }
+
+  /** Asks connected Socket Mode apps to reconnect (Slack's `disconnect` message). */
+  disconnectSocketApps(reason = 'refresh_requested'): void {
+    this.hub?.disconnectAll(reason);
+  }
+
+  // Observing
+
+  get apiCalls(): ReadonlyArray<ApiCall> {
+    return this.calls;
+  }
+
+  get limitViolations(): string[] {
+    return this.violations;
+  }
+
+  get socketAppConnected(): boolean {
+    return this.hub?.connected ?? false;
+  }
+
+  /** The team, the bot, people and conversations (channels and any DMs opened so far). */
+  directory(): { teamId: string; botUserId: string; users: WorkspaceUser[]; channels: WorkspaceChannel[]; usergroups: Record<string, string[]> } {
+    return structuredClone({
+      teamId: this.state.identity.teamId,
+      botUserId: this.state.identity.botUserId,
+      users: [...this.state.users.values()],
+      channels: [...this.state.channels.values()],
+      usergroups: Object.fromEntries(this.state.usergroups),
+    });
+  }
+
+  /** Oldest first. Ephemeral messages only for `visibleTo`; deleted ones only with `includeDeleted`. */
+  messages(channelId: string, options: { visibleTo?: string; includeDeleted?: boolean } = {}): SlackMessage[] {
+    return structuredClone(this.state.listMessages(channelId, options));
+  }
+
+  /** Any stored message, deleted or ephemeral included. */
+  message(channelId: string, ts: string): SlackMessage | undefined {
+    const found = this.state.findMessage(channelId, ts);
+    return found && structuredClone(found);
+  }
+
+  views(userId: string): OpenView[] {
+    return structuredClone(this.state.stack(userId));
+  }
+
+  view(viewId: string): OpenView | undefined {
+    const found = this.state.findView(viewId);
+    return found && structuredClone(found.open);
+  }
+
+  failNext(method: string, error: Fault, times = 1): void {
+    this.api.failNext(method, error, times);
+  }
+
+  /** Resolves with the probe's first truthy answer, re-checked on every change; a thrown probe counts as not yet. */
+  waitFor<T>(probe: () => T | undefined | false | null, options: { timeoutMs?: number; message?: string } = {}): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? 5000;
+    return new Promise<T>((resolve, reject) => {
+      let lastError: unknown;
+      const check = (): void => {
+        try {
+          const value = probe();
+          if (value !== undefined && value !== null && value !== false) {
+            stop();
+            resolve(value);
+          }
+        } catch (error) {
+          lastError = error;
+        }
+      };
+      const poll = setInterval(check, 25);
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(this.describeTimeout(timeoutMs, options.message, lastError)));
+      }, timeoutMs);
+      const stop = () => {
+        this.off('change', check);
+        clearInterval(poll);
+        clearTimeout(timer);
+      };
+      this.on('change', check);
+      check();
+    });
+  }
+
+  private describeTimeout(timeoutMs: number, message: string | undefined, lastError: unknown): string {
+    const recent = this.calls.slice(-5).map((call) => `${call.method}${call.error ? ` (${call.error})` : ''}`).join(', ');
+    return [
+      `waitFor gave up after ${timeoutMs} ms: ${message ?? 'the probe never returned a value'}`,
+      lastError instanceof Error ? `last probe error: ${lastError.message}` : undefined,
+      `last Web API calls: ${recent || 'none'}`,
+    ].filter(Boolean).join('\n');
+  }
+
+  async close(): Promise<void> {
+    await this.hub?.close();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+export async function startLocalSlack(options: LocalSlackOptions): Promise<LocalSlack> {
+  const slack = new LocalSlack(options);
+  await slack.listen();
+  return slack;
+}

@@ -1,0 +1,149 @@
+/**
+ * The payloads Slack sends to an app when a person acts, with Slack's real field names and shapes:
+ * slash command form fields, `block_actions`, `view_submission` and `view_closed`.
+ */
+import type { Json } from './blocks.js';
+import type { WorkspaceState } from './state.js';
+import type { SlackMessage, WorkspaceUser } from './types.js';
+
+// Slack still sends the deprecated verification token; apps must not rely on it.
+export const VERIFICATION_TOKEN = 'local-verification-token';
+
+function userObject(state: WorkspaceState, user: WorkspaceUser): Json {
+  return { id: user.id, username: user.name, name: user.name, team_id: state.identity.teamId };
+}
+
+function team(state: WorkspaceState): Json {
+  return { id: state.identity.teamId, domain: state.identity.teamDomain };
+}
+
+function channelName(state: WorkspaceState, channelId: string): string {
+  return state.isDm(channelId) ? 'directmessage' : (state.channels.get(channelId)?.name ?? channelId);
+}
+
+/** A stored message as the Web API and payloads show it. */
+export function messageObject(state: WorkspaceState, message: SlackMessage): Json {
+  const fromBot = message.botId !== undefined;
+  return {
+    type: 'message',
+    ...(fromBot ? { bot_id: message.botId, app_id: state.identity.appId } : {}),
+    text: message.text,
+    user: message.userId,
+    ts: message.ts,
+    blocks: message.blocks,
+    team: state.identity.teamId,
+    ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+    ...(message.edited ? { edited: { user: message.userId, ts: message.ts } } : {}),
+  };
+}
+
+export function slashCommandFields(
+  state: WorkspaceState,
+  input: { user: WorkspaceUser; channelId: string; command: string; text: string; responseUrl: string; triggerId: string },
+): Record<string, string> {
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: state.identity.teamId,
+    team_domain: state.identity.teamDomain,
+    channel_id: input.channelId,
+    channel_name: channelName(state, input.channelId),
+    user_id: input.user.id,
+    user_name: input.user.name,
+    command: input.command,
+    text: input.text,
+    api_app_id: state.identity.appId,
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl,
+    trigger_id: input.triggerId,
+  };
+}
+
+function common(state: WorkspaceState, type: string, user: WorkspaceUser): Json {
+  return {
+    type,
+    user: userObject(state, user),
+    api_app_id: state.identity.appId,
+    token: VERIFICATION_TOKEN,
+  };
+}
+
+/** `block_actions` from a message. Slack leaves `message` out when the message is ephemeral. */
+export function messageActionPayload(
+  state: WorkspaceState,
+  input: { user: WorkspaceUser; message: SlackMessage; action: Json; triggerId: string; responseUrl: string },
+): Json {
+  const { message } = input;
+  const ephemeral = message.ephemeralTo !== undefined;
+  return {
+    ...common(state, 'block_actions', input.user),
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: ephemeral,
+      ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+    },
+    trigger_id: input.triggerId,
+    team: team(state),
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: message.channel, name: channelName(state, message.channel) },
+    ...(ephemeral ? {} : { message: messageObject(state, message) }),
+    state: { values: {} },
+    response_url: input.responseUrl,
+    actions: [input.action],
+  };
+}
+
+/** `block_actions` from a modal: the container is the view, and there is no response_url. */
+export function viewActionPayload(
+  state: WorkspaceState,
+  input: { user: WorkspaceUser; view: Json; action: Json; triggerId: string },
+): Json {
+  return {
+    ...common(state, 'block_actions', input.user),
+    container: { type: 'view', view_id: input.view.id },
+    trigger_id: input.triggerId,
+    team: team(state),
+    enterprise: null,
+    is_enterprise_install: false,
+    view: input.view,
+    actions: [input.action],
+  };
+}
+
+export function viewSubmissionPayload(
+  state: WorkspaceState,
+  input: { user: WorkspaceUser; view: Json; triggerId: string; responseUrls: Json[] },
+): Json {
+  return {
+    ...common(state, 'view_submission', input.user),
+    team: team(state),
+    trigger_id: input.triggerId,
+    view: input.view,
+    response_urls: input.responseUrls,
+    enterprise: null,
+    is_enterprise_install: false,
+  };
+}
+
+export function viewClosedPayload(state: WorkspaceState, input: { user: WorkspaceUser; view: Json; isCleared: boolean }): Json {
+  return {
+    ...common(state, 'view_closed', input.user),
+    team: team(state),
+    view: input.view,
+    is_cleared: input.isCleared,
+    enterprise: null,
+    is_enterprise_install: false,
+  };
+}
+
+/** The `actions[]` entry for an element: buttons carry value and text, selects what was selected. */
+export function actionEntry(element: Json, blockId: string, actionTs: string, selection?: Json): Json {
+  const base: Json = { type: element.type, action_id: element.action_id, block_id: blockId, action_ts: actionTs };
+  if (element.type === 'button') {
+    return { ...base, text: element.text, ...(element.value !== undefined ? { value: element.value } : {}), ...(element.style ? { style: element.style } : {}) };
+  }
+  const { type: _type, ...selected } = selection ?? {};
+  return { ...base, ...selected, ...(element.placeholder ? { placeholder: element.placeholder } : {}) };
+}

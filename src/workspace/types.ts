@@ -1,0 +1,97 @@
+/** The public shapes of the local Slack workspace: its directory, options, stored messages and open views. */
+
+export interface WorkspaceUser {
+  id: string;
+  name: string;
+  realName?: string;
+  isAdmin?: boolean;
+}
+
+export interface WorkspaceChannel {
+  id: string;
+  name: string;
+}
+
+export interface LocalSlackOptions {
+  /** Defaults to 0 (any free port). */
+  port?: number;
+  /** Defaults to 127.0.0.1. */
+  host?: string;
+  /** Signs every request sent to the app. */
+  signingSecret: string;
+  /** The only bearer token the Web API accepts; anything else gets `invalid_auth`. */
+  botToken: string;
+  /** An `xapp-` token: enables Socket Mode (`apps.connections.open` and the WebSocket). */
+  appToken?: string;
+  /** The app's request URL in HTTP mode, e.g. http://127.0.0.1:3000/slack/events. */
+  appUrl?: string;
+  users?: WorkspaceUser[];
+  channels?: WorkspaceChannel[];
+  /** User-group id (S…) → member user ids. */
+  usergroups?: Record<string, string[]>;
+  teamId?: string;
+  botUserId?: string;
+  botId?: string;
+  appId?: string;
+  /** Milliseconds clock for trigger and response_url expiry, message ts and signing timestamps. */
+  now?: () => number;
+  /** How long the app has to acknowledge a request; Slack gives it 3 seconds. */
+  ackTimeoutMs?: number;
+}
+
+/** What the app answered to a request we delivered: HTTP status (0 when it never answered) and body. */
+export interface AckResult {
+  status: number;
+  /** Parsed JSON, or text, or undefined for an empty answer. */
+  body: unknown;
+  elapsedMs: number;
+}
+
+export interface SlackMessage {
+  channel: string;
+  ts: string;
+  threadTs?: string;
+  /** Who posted it: a person's id, or the bot user id for the app's messages. */
+  userId?: string;
+  botId?: string;
+  text: string;
+  blocks: unknown[];
+  /** Set for an ephemeral message: the only user who sees it. */
+  ephemeralTo?: string;
+  edited?: boolean;
+  deleted?: boolean;
+  /** Set for messages that came through a response_url or a slash command's acknowledgement. */
+  responseType?: 'ephemeral' | 'in_channel';
+}
+
+export interface OpenView {
+  id: string;
+  hash: string;
+  userId: string;
+  /** The view as the app sent it (blocks without ids get generated `block_id`/`action_id`, as Slack does). */
+  view: Record<string, unknown>;
+  /** Errors from the last `response_action: "errors"`, keyed by block_id. */
+  errors?: Record<string, string>;
+  rootViewId: string;
+  previousViewId?: string;
+}
+
+export interface ApiCall {
+  method: string;
+  /** Arguments without the token; JSON-string fields such as `blocks` and `view` are parsed. */
+  args: Record<string, unknown>;
+  at: number;
+  /** The `ok:false` error code (or `http_<status>`) when the call failed. */
+  error?: string;
+}
+
+/** Emitted as `change` whenever something a person could see (or a test could wait for) changed. */
+export type WorkspaceChange =
+  | { type: 'message_posted' | 'message_updated' | 'message_deleted'; channel: string; ts: string }
+  | { type: 'view_opened' | 'view_updated' | 'view_closed'; viewId: string; userId: string }
+  | { type: 'api_call'; method: string }
+  | { type: 'limit_violation'; violation: string }
+  | { type: 'app_connected' | 'app_disconnected' };
+
+/** Submitted values by block_id → action_id: a plain value, or the selected option value(s), user(s), date, … */
+export type SubmittedValues = Record<string, Record<string, string | string[]>>;

@@ -1,0 +1,180 @@
+/**
+ * The Web API methods the app may call, answering as Slack does (`{ok:true, ...}` or `{ok:false, error}`)
+ * and changing the workspace state. Transport, authentication and fault injection live in the server.
+ */
+import { checkMessage, checkView } from './block-kit-limits.js';
+import { isObject, type Json } from './blocks.js';
+import { messageObject } from './payloads.js';
+import { MAX_VIEW_STACK, type StoredView, type WorkspaceState } from './state.js';
+import type { SlackMessage } from './types.js';
+
+export interface WebApiContext {
+  state: WorkspaceState;
+  /** Records Block Kit limit violations found in what the app sent. */
+  report: (source: string, violations: string[]) => void;
+}
+
+type Handler = (args: Json) => Json;
+
+/** An `ok:false` answer; thrown by a handler and turned into `{ok:false, error}` by the dispatcher. */
+export class SlackApiError extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+const fail = (error: string): never => {
+  throw new SlackApiError(error);
+};
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+export function createWebApi(context: WebApiContext): Record<string, Handler> {
+  const { state } = context;
+  const { identity } = state;
+
+  const channelArg = (args: Json) => state.resolveChannel(text(args.channel) ?? '') ?? fail('channel_not_found');
+
+  const botMessage = (args: Json, method: string): { text: string; blocks: unknown } => {
+    const body = text(args.text);
+    if (args.blocks !== undefined && !Array.isArray(args.blocks)) fail('invalid_blocks_format');
+    if (!body && !(Array.isArray(args.blocks) && args.blocks.length > 0)) fail('no_text');
+    context.report(method, checkMessage(args.blocks ?? [], body));
+    return { text: body ?? '', blocks: args.blocks };
+  };
+
+  const liveBotMessage = (args: Json): SlackMessage => {
+    const message = state.findMessage(channelArg(args).id, text(args.ts) ?? '');
+    if (!message || message.deleted || message.ephemeralTo !== undefined) return fail('message_not_found');
+    if (message.botId !== identity.botId) fail('cant_update_message');
+    return message;
+  };
+
+  const userJson = (userId: string): Json | undefined => {
+    if (userId === identity.botUserId) {
+      return { id: userId, team_id: identity.teamId, name: 'fleet', is_bot: true, deleted: false, profile: { bot_id: identity.botId } };
+    }
+    const user = state.users.get(userId);
+    if (!user) return undefined;
+    const realName = user.realName ?? user.name;
+    return {
+      id: user.id, team_id: identity.teamId, name: user.name, real_name: realName, deleted: false, is_bot: false,
+      is_admin: user.isAdmin ?? false, tz: 'Africa/Kinshasa',
+      profile: { real_name: realName, display_name: user.name, real_name_normalized: realName, display_name_normalized: user.name },
+    };
+  };
+
+  const viewArg = (args: Json, method: string): Json => {
+    if (!isObject(args.view)) return fail('invalid_arguments');
+    context.report(method, checkView(args.view));
+    return args.view;
+  };
+
+  const redeem = (args: Json): string => {
+    const trigger = state.redeemTrigger(args.trigger_id);
+    return trigger.ok ? trigger.userId : fail(trigger.error);
+  };
+
+  const viewAnswer = (stored: StoredView | undefined): Json => ({ ok: true, view: state.fullView(stored ?? fail('not_found')) });
+
+  return {
+    'auth.test': () => ({
+      ok: true, url: `https://${identity.teamDomain}.slack.com/`, team: 'Fleet Treasury (local)', user: 'fleet',
+      team_id: identity.teamId, user_id: identity.botUserId, bot_id: identity.botId, is_enterprise_install: false,
+    }),
+
+    'chat.postMessage': (args) => {
+      const channel = channelArg(args);
+      const content = botMessage(args, 'chat.postMessage');
+      const threadTs = text(args.thread_ts);
+      const message = state.postMessage({
+        channel: channel.id, userId: identity.botUserId, botId: identity.botId, ...content, ...(threadTs ? { threadTs } : {}),
+      });
+      return { ok: true, channel: channel.id, ts: message.ts, message: messageObject(state, message) };
+    },
+
+    'chat.update': (args) => {
+      const message = liveBotMessage(args);
+      state.updateMessage(message, botMessage({ ...args, text: args.text ?? message.text }, 'chat.update'));
+      return { ok: true, channel: message.channel, ts: message.ts, text: message.text, message: messageObject(state, message) };
+    },
+
+    'chat.delete': (args) => {
+      const message = liveBotMessage(args);
+      state.deleteMessage(message);
+      return { ok: true, channel: message.channel, ts: message.ts };
+    },
+
+    'chat.postEphemeral': (args) => {
+      const channel = channelArg(args);
+      const userId = text(args.user) ?? '';
+      if (!state.users.has(userId)) fail('user_not_found');
+      const content = botMessage(args, 'chat.postEphemeral');
+      const threadTs = text(args.thread_ts);
+      const message = state.postMessage({
+        channel: channel.id, userId: identity.botUserId, botId: identity.botId, ...content, ephemeralTo: userId,
+        ...(threadTs ? { threadTs } : {}),
+      });
+      return { ok: true, message_ts: message.ts };
+    },
+
+    'views.open': (args) => {
+      const view = viewArg(args, 'views.open');
+      const open = state.openView(redeem(args), view);
+      return viewAnswer(state.findView(open.id));
+    },
+
+    'views.push': (args) => {
+      const view = viewArg(args, 'views.push');
+      const userId = redeem(args);
+      if (state.stack(userId).length >= MAX_VIEW_STACK) fail('push_limit_reached');
+      const open = state.pushView(userId, view);
+      return viewAnswer(open && state.findView(open.id));
+    },
+
+    'views.update': (args) => {
+      const view = viewArg(args, 'views.update');
+      const viewId = text(args.view_id);
+      const externalId = text(args.external_id);
+      const stored = (viewId ? state.findView(viewId) : externalId ? state.findViewByExternalId(externalId) : undefined) ?? fail('not_found');
+      const hash = text(args.hash);
+      if (hash && hash !== stored.open.hash) fail('hash_conflict');
+      state.updateView(stored, view);
+      return viewAnswer(stored);
+    },
+
+    'usergroups.users.list': (args) => {
+      const members = state.usergroups.get(text(args.usergroup) ?? '');
+      return { ok: true, users: [...(members ?? fail('no_such_subteam'))] };
+    },
+
+    'users.info': (args) => {
+      return { ok: true, user: userJson(text(args.user) ?? '') ?? fail('user_not_found') };
+    },
+
+    'conversations.open': (args) => {
+      const channelId = text(args.channel);
+      if (channelId) return { ok: true, channel: { id: channelArg(args).id } };
+      const users = (text(args.users) ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+      // Group DMs are not modelled: the app only ever opens a DM with one person.
+      if (users.length !== 1) fail(users.length === 0 ? 'users_list_not_supplied' : 'not_supported');
+      return { ok: true, channel: { id: (state.dmWith(users[0] ?? '') ?? fail('user_not_found')).id } };
+    },
+
+    'conversations.info': (args) => {
+      const channel = channelArg(args);
+      const isIm = state.isDm(channel.id);
+      return {
+        ok: true,
+        channel: {
+          id: channel.id, name: isIm ? undefined : channel.name, is_channel: !isIm, is_group: false, is_im: isIm,
+          is_private: false, is_archived: false, is_member: true, ...(isIm ? { user: channel.name } : {}),
+        },
+      };
+    },
+  };
+}
