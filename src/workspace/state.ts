@@ -66,6 +66,7 @@ export class WorkspaceState {
     private readonly onChange: (change: WorkspaceChange) => void,
   ) {
     for (const user of directory.users) this.users.set(user.id, user);
+    for (const user of directory.users) this.dmWith(user.id);
     for (const channel of directory.channels) this.channels.set(channel.id, channel);
     for (const [id, members] of Object.entries(directory.usergroups)) this.usergroups.set(id, [...members]);
   }
@@ -87,7 +88,7 @@ export class WorkspaceState {
 
   // Directory
 
-  /** The bot's DM with a person: `D` followed by the user id without its `U`. */
+  /** The bot's DM with a person (named after their user id): `D` followed by the user id without its `U`. */
   dmWith(userId: string): WorkspaceChannel | undefined {
     if (!this.users.has(userId)) return undefined;
     const id = `D${userId.slice(1)}`;
