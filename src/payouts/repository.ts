@@ -1,0 +1,338 @@
+/**
+ * SQL for payout requests, approvals and the audit log. Holds no rules: every change is a
+ * conditional UPDATE whose WHERE states what must still be true, and the caller learns whether it won.
+ */
+import type { Queryable } from '../store/db.js';
+import type { PayoutDraft, PayoutEvent, PayoutEventName, PayoutRequest, PayoutState } from './model.js';
+
+type Timestamp = Date | string;
+
+/** A `payout_requests` row as either driver returns it (bigint may arrive as a string). */
+interface PayoutRow {
+  id: string;
+  kind: string;
+  recipient_name: string;
+  country_code: string;
+  phone: string | null;
+  operator: string | null;
+  account_number: string | null;
+  bank_code: string | null;
+  amount_minor: string | number;
+  currency: string;
+  reference: string;
+  note: string;
+  requested_by: string;
+  requested_at: Timestamp;
+  expires_at: Timestamp;
+  state: string;
+  required_approvals: number;
+  transaction_id: string | null;
+  failure_reason: string | null;
+  rejected_by: string | null;
+  reject_reason: string | null;
+  approval_channel: string | null;
+  approval_ts: string | null;
+  needs_review: boolean;
+  attempts: number;
+  last_sent_at: Timestamp | null;
+  unknown_since: Timestamp | null;
+  updated_at: Timestamp;
+  version: number;
+}
+
+interface EventRow {
+  id: string | number;
+  request_id: string;
+  event: string;
+  user_id: string | null;
+  at: Timestamp;
+  details: unknown;
+}
+
+/** What a request is created with; the lifecycle columns start at their defaults. */
+export interface NewPayoutRow {
+  id: string;
+  draft: PayoutDraft;
+  requestedBy: string;
+  requestedAt: Date;
+  expiresAt: Date;
+  requiredApprovals: 1 | 2;
+}
+
+/** Columns a transition may set, by their names in the model. `null` clears a column. */
+export interface PayoutChanges {
+  state?: PayoutState;
+  transactionId?: string | null;
+  failureReason?: string | null;
+  rejectedBy?: string;
+  rejectReason?: string;
+  needsReview?: boolean;
+  attempts?: number;
+  lastSentAt?: Date;
+  unknownSince?: Date;
+  nextCheckAt?: Date | null;
+}
+
+/** What must still hold for a change to apply; `states` is required so no change ignores the state. */
+export interface PayoutExpectation {
+  states: readonly PayoutState[];
+  version?: number;
+  /** The actor must not be the requester (a second guard behind the policy). */
+  notRequestedBy?: string;
+  /** Not yet expired at this moment. */
+  unexpiredAt?: Date;
+  needsReview?: boolean;
+  attempts?: number;
+}
+
+const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
+  state: 'state',
+  transactionId: 'transaction_id',
+  failureReason: 'failure_reason',
+  rejectedBy: 'rejected_by',
+  rejectReason: 'reject_reason',
+  needsReview: 'needs_review',
+  attempts: 'attempts',
+  lastSentAt: 'last_sent_at',
+  unknownSince: 'unknown_since',
+  nextCheckAt: 'next_check_at',
+};
+
+/** Times a request needs for execution bookkeeping, not part of the public model. */
+export interface ExecutionTimes {
+  lastSentAt: Date | undefined;
+  unknownSince: Date | undefined;
+}
+
+export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'inserted' | 'duplicate_id' | 'duplicate_reference'> {
+  const { draft } = row;
+  const mobile = draft.kind === 'mobile_money' ? draft : undefined;
+  const bank = draft.kind === 'bank_account' ? draft : undefined;
+  const inserted = await q.query(
+    `INSERT INTO payout_requests (
+       id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
+       reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14)
+     ON CONFLICT DO NOTHING
+     RETURNING id`,
+    [
+      row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, mobile?.recipient.phone ?? null, mobile?.operator ?? null,
+      bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
+      draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
+    ],
+  );
+  if (inserted.rowCount > 0) return 'inserted';
+  return (await referenceExists(q, draft.reference)) ? 'duplicate_reference' : 'duplicate_id';
+}
+
+export async function referenceExists(q: Queryable, reference: string): Promise<boolean> {
+  const { rowCount } = await q.query('SELECT 1 FROM payout_requests WHERE reference = $1', [reference]);
+  return rowCount > 0;
+}
+
+export async function findRequest(q: Queryable, id: string): Promise<PayoutRequest | undefined> {
+  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests WHERE id = $1', [id]);
+  const row = rows[0];
+  return row ? withApprovals(q, row) : undefined;
+}
+
+export async function executionTimes(q: Queryable, id: string): Promise<ExecutionTimes> {
+  const { rows } = await q.query<Pick<PayoutRow, 'last_sent_at' | 'unknown_since'>>('SELECT last_sent_at, unknown_since FROM payout_requests WHERE id = $1', [id]);
+  return { lastSentAt: optionalDate(rows[0]?.last_sent_at), unknownSince: optionalDate(rows[0]?.unknown_since) };
+}
+
+/**
+ * Applies `changes` only if `expected` still holds, bumping `version` and `updated_at`; returns the
+ * updated request, or undefined when someone else got there first (or the request does not exist).
+ */
+export async function updateRequest(
+  q: Queryable,
+  id: string,
+  expected: PayoutExpectation,
+  changes: PayoutChanges,
+  now: Date,
+): Promise<PayoutRequest | undefined> {
+  const params: unknown[] = [id, [...expected.states], now];
+  const assignments = ['version = version + 1', 'updated_at = $3'];
+  for (const [key, value] of Object.entries(changes) as Array<[keyof PayoutChanges, unknown]>) {
+    if (value === undefined) continue;
+    params.push(value);
+    assignments.push(`${CHANGE_COLUMNS[key]} = $${params.length}`);
+  }
+  const conditions = ['id = $1', 'state = ANY($2::text[])'];
+  const condition = (sql: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql(`$${params.length}`));
+  };
+  if (expected.version !== undefined) condition((p) => `version = ${p}`, expected.version);
+  if (expected.notRequestedBy !== undefined) condition((p) => `requested_by <> ${p}`, expected.notRequestedBy);
+  if (expected.unexpiredAt !== undefined) condition((p) => `expires_at > ${p}`, expected.unexpiredAt);
+  if (expected.needsReview !== undefined) condition((p) => `needs_review = ${p}`, expected.needsReview);
+  if (expected.attempts !== undefined) condition((p) => `attempts = ${p}`, expected.attempts);
+
+  const { rows } = await q.query<PayoutRow>(
+    `UPDATE payout_requests SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING *`,
+    params,
+  );
+  const row = rows[0];
+  return row ? withApprovals(q, row) : undefined;
+}
+
+/** Moves every row matching `where` at once (expiry, recovery); returns those it moved. */
+export async function updateWhere(
+  q: Queryable,
+  where: { state: PayoutState; column: 'expires_at' | 'last_sent_at'; atOrBefore: Date },
+  changes: PayoutChanges & { state: PayoutState },
+  now: Date,
+  limit: number,
+): Promise<PayoutRequest[]> {
+  const params: unknown[] = [where.state, where.atOrBefore, now, limit];
+  const assignments = ['version = version + 1', 'updated_at = $3'];
+  for (const [key, value] of Object.entries(changes) as Array<[keyof PayoutChanges, unknown]>) {
+    if (value === undefined) continue;
+    params.push(value);
+    assignments.push(`${CHANGE_COLUMNS[key]} = $${params.length}`);
+  }
+  // The state is re-checked by the UPDATE itself, so a row that moved meanwhile is left alone.
+  const { rows } = await q.query<PayoutRow>(
+    `UPDATE payout_requests SET ${assignments.join(', ')}
+     WHERE state = $1 AND id IN (
+       SELECT id FROM payout_requests WHERE state = $1 AND ${where.column} <= $2 ORDER BY ${where.column} LIMIT $4
+     )
+     RETURNING *`,
+    params,
+  );
+  return Promise.all(rows.map((row) => withApprovals(q, row)));
+}
+
+/** Records an approval; false when this person had already approved (the primary key says so). */
+export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)
+     ON CONFLICT (request_id, user_id) DO NOTHING`,
+    [requestId, userId, at],
+  );
+  return rowCount > 0;
+}
+
+export async function setApprovalMessage(q: Queryable, id: string, channel: string, ts: string, now: Date): Promise<PayoutRequest | undefined> {
+  const { rows } = await q.query<PayoutRow>(
+    'UPDATE payout_requests SET approval_channel = $2, approval_ts = $3, updated_at = $4 WHERE id = $1 RETURNING *',
+    [id, channel, ts, now],
+  );
+  const row = rows[0];
+  return row ? withApprovals(q, row) : undefined;
+}
+
+/** Serialises daily-limit checks per requester and currency until the transaction ends. */
+export async function lockRequesterDay(q: Queryable, requestedBy: string, currency: string): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`payout-daily-limit:${requestedBy}:${currency}`]);
+}
+
+export async function sumRequested(
+  q: Queryable,
+  input: { requestedBy: string; currency: string; from: Date; to: Date; states: readonly PayoutState[] },
+): Promise<number> {
+  const { rows } = await q.query<{ total: unknown }>(
+    `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM payout_requests
+     WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
+    [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
+  );
+  return Number(rows[0]?.total ?? 0);
+}
+
+export async function appendEvent(
+  q: Queryable,
+  event: { requestId: string; event: PayoutEventName; userId?: string | undefined; at: Date; details?: Record<string, unknown> },
+): Promise<void> {
+  await q.query(
+    'INSERT INTO payout_events (request_id, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)',
+    [event.requestId, event.event, event.userId ?? null, event.at, JSON.stringify(event.details ?? {})],
+  );
+}
+
+export async function listEvents(q: Queryable, requestId: string): Promise<PayoutEvent[]> {
+  const { rows } = await q.query<EventRow>('SELECT * FROM payout_events WHERE request_id = $1 ORDER BY id', [requestId]);
+  return rows.map((row) => ({
+    id: Number(row.id),
+    requestId: row.request_id,
+    event: row.event as PayoutEventName,
+    userId: row.user_id ?? undefined,
+    at: toDate(row.at),
+    details: parseDetails(row.details),
+  }));
+}
+
+export async function listRecentRequests(q: Queryable, limit: number): Promise<PayoutRequest[]> {
+  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests ORDER BY requested_at DESC, id LIMIT $1', [limit]);
+  return Promise.all(rows.map((row) => withApprovals(q, row)));
+}
+
+/** Approved requests that no process has started sending since `before` (their process died). */
+export async function listStaleApproved(q: Queryable, before: Date, limit: number): Promise<string[]> {
+  const { rows } = await q.query(
+    `SELECT id FROM payout_requests WHERE state = 'approved' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
+    [before, limit],
+  );
+  return rows.map((row) => String(row.id));
+}
+
+/** Unknown requests whose next reconciliation check is due, oldest first. */
+export async function listDueForCheck(q: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await q.query(
+    `SELECT id FROM payout_requests WHERE state = 'unknown' AND NOT needs_review AND next_check_at <= $1
+     ORDER BY next_check_at LIMIT $2`,
+    [now, limit],
+  );
+  return rows.map((row) => String(row.id));
+}
+
+async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutRequest> {
+  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp }>(
+    'SELECT user_id, approved_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
+    [row.id],
+  );
+  return toRequest(row, rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) })));
+}
+
+function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals']): PayoutRequest {
+  const common = {
+    amountMinor: Number(row.amount_minor),
+    currency: row.currency,
+    reference: row.reference,
+    note: row.note,
+    id: row.id,
+    requestedBy: row.requested_by,
+    requestedAt: toDate(row.requested_at),
+    expiresAt: toDate(row.expires_at),
+    state: row.state as PayoutState,
+    approvals,
+    requiredApprovals: Number(row.required_approvals) === 2 ? 2 as const : 1 as const,
+    transactionId: row.transaction_id ?? undefined,
+    failureReason: row.failure_reason ?? undefined,
+    rejectedBy: row.rejected_by ?? undefined,
+    rejectReason: row.reject_reason ?? undefined,
+    approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
+    needsReview: row.needs_review,
+    attempts: Number(row.attempts),
+    updatedAt: toDate(row.updated_at),
+    version: Number(row.version),
+  };
+  const { recipient_name: name, country_code: countryCode } = row;
+  return row.kind === 'mobile_money'
+    ? { kind: 'mobile_money', recipient: { phone: row.phone ?? '', name, countryCode }, operator: row.operator ?? '', ...common }
+    : { kind: 'bank_account', recipient: { accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '', name, countryCode }, ...common };
+}
+
+function toDate(value: Timestamp): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+function optionalDate(value: Timestamp | null | undefined): Date | undefined {
+  return value === null || value === undefined ? undefined : toDate(value);
+}
+
+function parseDetails(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {};
+}
