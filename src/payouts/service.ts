@@ -1,0 +1,336 @@
+/**
+ * The payout domain's front door for the Slack layer: request, approve, reject, cancel, retry and
+ * read payouts. Every rule is checked here against the stored record; expected refusals come back
+ * as `{ ok: false, code, message }`, never as exceptions.
+ */
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { FleetApi } from '../fleet/schemas.js';
+import type { Logger } from '../logger.js';
+import type { Db, Queryable } from '../store/db.js';
+import { generateReference, newPayoutId } from './identifiers.js';
+import {
+  refusal, STATES_COUNTING_TOWARDS_LIMIT,
+  type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest,
+} from './model.js';
+import {
+  canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkRejectReason, countingApprovers,
+  describeState, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor, type PolicyDecision,
+} from './policy.js';
+import {
+  findRequest, insertApproval, insertRequest, listEvents, listRecentRequests, lockRequesterDay,
+  referenceExists, setApprovalMessage, sumRequested, updateRequest, type NewPayoutRow,
+} from './repository.js';
+import { PayoutSettlement } from './settlement.js';
+import { TransitionRecorder, type PayoutNotifier } from './transitions.js';
+import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
+
+/** Who may request and approve; the Slack layer answers from access lists and user groups. */
+export interface PayoutRoles {
+  canRequest(userId: string): Promise<boolean>;
+  canApprove(userId: string): Promise<boolean>;
+}
+
+export interface PayoutServiceOptions {
+  db: Db;
+  fleet: FleetApi;
+  clock: Clock;
+  roles: PayoutRoles;
+  settings: Config['payouts'];
+  logger: Logger;
+  /** Request ids; defaults to `PR-XXXXXX`. */
+  newId?: () => string;
+  /** References for forms that left it empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
+  newReference?: (now: Date) => string;
+  notifier?: PayoutNotifier;
+  /** Pause between two looks for the same unknown payout (default 30 s). */
+  recheckEveryMs?: number;
+  /** A row left `executing`/`approved` this long belongs to a dead process (default 5 min, above any HTTP timeout). */
+  staleAfterMs?: number;
+}
+
+/** What one `runMaintenance()` did, for logs and tests. */
+export interface MaintenanceReport {
+  recovered: PayoutRequest[];
+  expired: PayoutRequest[];
+  reconciled: PayoutRequest[];
+}
+
+/** Raised inside a transaction to roll it back and hand a refusal to the caller. */
+class Refused extends Error {
+  constructor(readonly refusal: PayoutRefusal) {
+    super(refusal.message);
+  }
+}
+
+/** Raised inside a transaction whose conditional update found the request moved on. */
+class LostRace extends Error {}
+
+export class PayoutService {
+  private readonly recorder: TransitionRecorder;
+  private readonly settlement: PayoutSettlement;
+
+  constructor(private readonly options: PayoutServiceOptions) {
+    this.recorder = new TransitionRecorder(options.db, options.logger, options.notifier);
+    this.settlement = new PayoutSettlement({
+      db: options.db,
+      fleet: options.fleet,
+      clock: options.clock,
+      logger: options.logger,
+      recorder: this.recorder,
+      reconcileWindowMs: options.settings.reconcileWindowMinutes * 60_000,
+      recheckEveryMs: options.recheckEveryMs ?? 30_000,
+      staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
+    });
+  }
+
+  private now(): Date {
+    return this.options.clock.now();
+  }
+
+  /** The roles of a user as the policy sees them. */
+  async actor(userId: string): Promise<PayoutActor> {
+    const [requester, approver] = await Promise.all([this.options.roles.canRequest(userId), this.options.roles.canApprove(userId)]);
+    return { userId, canRequest: requester, canApprove: approver };
+  }
+
+  /** `/fleet payouts` and a request's history are for requesters and approvers only. */
+  async canView(userId: string): Promise<boolean> {
+    const actor = await this.actor(userId);
+    return actor.canRequest || actor.canApprove;
+  }
+
+  /**
+   * Checks a submitted form: field rules, a reference not used before, and (when `userId` is
+   * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
+   */
+  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
+    const result = validatePayoutForm(kind, fields, this.validationContext());
+    if (!result.ok) return result;
+    if (await referenceExists(this.options.db, result.draft.reference)) {
+      return { ok: false, errors: { reference: 'This reference was already used: choose another, or leave it empty.' } };
+    }
+    if (userId !== undefined) {
+      const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft);
+      if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
+    }
+    return result;
+  }
+
+  /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
+  async submit(userId: string, draft: PayoutDraft): Promise<PayoutActionResult> {
+    const role = canRequest(await this.actor(userId));
+    if (!role.ok) return refusal(role.code, role.message);
+    const checked = revalidateDraft(draft, this.validationContext());
+    if (!checked.ok) {
+      return refusal('invalid', 'Some details of the payout are not valid; correct them and submit again.', { errors: checked.errors });
+    }
+    const valid = checked.draft;
+    const now = this.now();
+    const { settings } = this.options;
+    const requiredApprovals = requiredApprovalsFor(valid.amountMinor, valid.currency, settings.dualApprovalAbove);
+    const expiresAt = new Date(now.getTime() + settings.requestTtlHours * 3_600_000);
+    try {
+      const request = await this.options.db.transaction(async (tx) => {
+        // Two submissions at once must not both squeeze under the daily limit.
+        await lockRequesterDay(tx, userId, valid.currency);
+        const limit = await this.dailyLimitDecision(tx, userId, valid);
+        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
+        const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
+        const stored = await findRequest(tx, id);
+        if (!stored) throw new Error(`payout ${id} vanished right after insert`);
+        await this.recorder.record(tx, stored, {
+          event: 'requested', userId, details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals },
+        }, now);
+        return stored;
+      });
+      await this.recorder.announce(request, { event: 'requested', userId });
+      return { ok: true, request };
+    } catch (error) {
+      if (error instanceof Refused) return error.refusal;
+      throw error;
+    }
+  }
+
+  /**
+   * Records an approval. With enough approvals the request becomes `approved` and is sent at once;
+   * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
+   */
+  async approve(id: string, userId: string): Promise<PayoutActionResult> {
+    const request = await this.get(id);
+    if (!request) return notFound(id);
+    const decision = canApprove(request, await this.actor(userId), this.now());
+    if (!decision.ok) return refused(decision, request);
+
+    const now = this.now();
+    let result: { request: PayoutRequest; approved: boolean };
+    try {
+      result = await this.options.db.transaction(async (tx) => {
+        // Locks the row: approvals of one request queue here, and a moved request stops them.
+        const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
+        if (!touched) throw new LostRace();
+        if (!(await insertApproval(tx, id, userId, now))) {
+          throw new Refused(refusal('already_approved', 'You have already approved this payout: a second approval must come from someone else.', { request: touched }));
+        }
+        const withApproval = (await findRequest(tx, id)) ?? touched;
+        const details = { approvals: countingApprovers(withApproval).length, required: withApproval.requiredApprovals };
+        await this.recorder.record(tx, withApproval, { event: 'approved', userId, details }, now);
+        if (!hasEnoughApprovals(withApproval)) return { request: withApproval, approved: false };
+        const approved = await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
+        return { request: approved ?? withApproval, approved: approved !== undefined };
+      });
+    } catch (error) {
+      if (error instanceof Refused) return error.refusal;
+      if (error instanceof LostRace) return this.lostRace(id);
+      throw error;
+    }
+    await this.recorder.announce(result.request, { event: 'approved', userId });
+    if (!result.approved) return { ok: true, request: result.request };
+    return this.settlement.execute(result.request, userId);
+  }
+
+  /** An approver other than the requester turns the request down; the reason goes to the requester. */
+  async reject(id: string, userId: string, reason: string): Promise<PayoutActionResult> {
+    const request = await this.get(id);
+    if (!request) return notFound(id);
+    const decision = canReject(request, await this.actor(userId), this.now());
+    if (!decision.ok) return refused(decision, request);
+    const because = checkRejectReason(reason);
+    if (!because.ok) return refused(because, request);
+    const now = this.now();
+    const text = reason.trim();
+    const rejected = await this.recorder.move(
+      id,
+      { states: ['pending'], notRequestedBy: userId, unexpiredAt: now },
+      { state: 'rejected', rejectedBy: userId, rejectReason: text },
+      { event: 'rejected', userId, details: { reason: text } },
+      now,
+    );
+    return rejected ? { ok: true, request: rejected } : this.lostRace(id);
+  }
+
+  /** The requester withdraws a pending request that nobody has approved yet. */
+  async cancel(id: string, userId: string): Promise<PayoutActionResult> {
+    const request = await this.get(id);
+    if (!request) return notFound(id);
+    const decision = canCancel(request, { userId });
+    if (!decision.ok) return refused(decision, request);
+    const now = this.now();
+    // The version guard loses to an approval committed since we read the request.
+    const cancelled = await this.recorder.move(
+      id,
+      { states: ['pending'], version: request.version },
+      { state: 'cancelled' },
+      { event: 'cancelled', userId },
+      now,
+    );
+    if (cancelled) return { ok: true, request: cancelled };
+    const current = await this.get(id);
+    const again = current ? canCancel(current, { userId }) : undefined;
+    return current && again && !again.ok ? refused(again, current) : this.lostRace(id);
+  }
+
+  /**
+   * Sends an unknown payout that reconciliation could not find again, with the same reference.
+   * Only for approvers other than the requester, and only once it needs review; the Slack layer
+   * warns first. One last look at the transactions is made before sending.
+   */
+  async retryUnknown(id: string, userId: string): Promise<PayoutActionResult> {
+    const request = await this.get(id);
+    if (!request) return notFound(id);
+    const decision = canRetry(request, await this.actor(userId));
+    if (!decision.ok) return refused(decision, request);
+    return this.settlement.retry(request, userId);
+  }
+
+  /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */
+  async reconcile(id: string): Promise<PayoutActionResult> {
+    return this.settlement.reconcile(id);
+  }
+
+  async get(id: string): Promise<PayoutRequest | undefined> {
+    return findRequest(this.options.db, id.trim().toUpperCase());
+  }
+
+  /** The audit log of one request, oldest first. */
+  async history(id: string): Promise<PayoutEvent[]> {
+    return listEvents(this.options.db, id.trim().toUpperCase());
+  }
+
+  /** Newest first; `limit` is clamped to 1–100. */
+  async listRecent(options: { limit?: number } = {}): Promise<PayoutRequest[]> {
+    const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
+    return listRecentRequests(this.options.db, limit);
+  }
+
+  /** Remembers where the approval message was posted, so that later changes can update it. */
+  async setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined> {
+    return setApprovalMessage(this.options.db, id, channel, ts, this.now());
+  }
+
+  /** pending past `expiresAt` → expired; returns the requests it expired. */
+  async expireDue(): Promise<PayoutRequest[]> {
+    return this.settlement.expireDue();
+  }
+
+  /**
+   * At start (and in maintenance): rows a dead process left `executing` become unknown and are
+   * reconciled; rows left `approved` are sent. `staleAfterMs: 0` takes every such row at once,
+   * which is right only when no other replica can be mid-payout.
+   */
+  async recoverInterrupted(options: { staleAfterMs?: number } = {}): Promise<PayoutRequest[]> {
+    return this.settlement.recoverInterrupted(options);
+  }
+
+  /** For a periodic timer: recovery, expiry, and reconciliation of unknown payouts that are due. */
+  async runMaintenance(): Promise<MaintenanceReport> {
+    const recovered = await this.settlement.recoverInterrupted();
+    const expired = await this.settlement.expireDue();
+    const reconciled = await this.settlement.reconcileDue();
+    return { recovered, expired, reconciled };
+  }
+
+  private validationContext() {
+    return { settings: this.options.settings, now: this.now(), newReference: this.options.newReference ?? ((now: Date) => generateReference(now)) };
+  }
+
+  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft): Promise<PolicyDecision> {
+    const day = utcDay(this.now());
+    const alreadyRequestedMinor = await sumRequested(q, {
+      requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
+    });
+    return checkDailyLimit({ alreadyRequestedMinor, amountMinor: draft.amountMinor, currency: draft.currency }, this.options.settings.dailyLimit);
+  }
+
+  private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {
+    const newId = this.options.newId ?? newPayoutId;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const id = newId();
+      const outcome = await insertRequest(tx, { id, ...row });
+      if (outcome === 'inserted') return id;
+      if (outcome === 'duplicate_reference') {
+        const message = 'This reference was already used: choose another, or leave it empty.';
+        throw new Refused(refusal('duplicate_reference', message, { errors: { reference: message } }));
+      }
+    }
+    throw new Error('could not find a free payout id after 5 attempts');
+  }
+
+  /** Explains why a conditional update found the request no longer as expected. */
+  private async lostRace(id: string): Promise<PayoutRefusal> {
+    const current = await findRequest(this.options.db, id);
+    if (!current) return notFound(id);
+    if (current.state === 'pending' && current.expiresAt.getTime() <= this.now().getTime()) {
+      return refusal('expired', `Payout ${id} has expired.`, { request: current });
+    }
+    return refusal('not_pending', describeState(current), { request: current });
+  }
+}
+
+function notFound(id: string): PayoutRefusal {
+  return refusal('not_found', `There is no payout ${id}.`);
+}
+
+function refused(decision: Exclude<PolicyDecision, { ok: true }>, request: PayoutRequest): PayoutRefusal {
+  return refusal(decision.code, decision.message, { request });
+}

@@ -1,0 +1,62 @@
+/**
+ * Commits a state change and its audit event together, then tells the notifier. The one place
+ * where a request moves, so that "conditional update + event + notify" is never half done.
+ */
+import type { Logger } from '../logger.js';
+import type { Db, Queryable } from '../store/db.js';
+import type { PayoutEventName, PayoutRequest } from './model.js';
+import { appendEvent, findRequest, updateRequest, type PayoutChanges, type PayoutExpectation } from './repository.js';
+
+/** Told about every committed change, e.g. to update the approval message and DM the requester. */
+export interface PayoutNotifier {
+  /** Its failure is logged and never undoes the change. */
+  changed(request: PayoutRequest, event: PayoutEventName, actor?: string): Promise<void>;
+}
+
+export interface RecordedEvent {
+  event: PayoutEventName;
+  /** The Slack user who caused it; omitted for the app's own moves. */
+  userId?: string | undefined;
+  details?: Record<string, unknown>;
+}
+
+export class TransitionRecorder {
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly notifier: PayoutNotifier | undefined,
+  ) {}
+
+  /**
+   * One conditional UPDATE plus its event in one transaction. Returns the moved request, or
+   * undefined when `expected` no longer held: someone else won, and nothing was written.
+   */
+  async move(id: string, expected: PayoutExpectation, changes: PayoutChanges, recorded: RecordedEvent, now: Date): Promise<PayoutRequest | undefined> {
+    const moved = await this.db.transaction(async (tx) => {
+      const request = await updateRequest(tx, id, expected, changes, now);
+      if (request) await appendEvent(tx, { requestId: id, at: now, ...recorded });
+      return request;
+    });
+    if (moved) await this.announce(moved, recorded);
+    return moved;
+  }
+
+  /** Records an event for changes already made inside `tx` (the caller commits, then announces). */
+  async record(tx: Queryable, request: PayoutRequest, recorded: RecordedEvent, now: Date): Promise<void> {
+    await appendEvent(tx, { requestId: request.id, at: now, ...recorded });
+  }
+
+  async announce(request: PayoutRequest, recorded: RecordedEvent): Promise<void> {
+    this.logger.info({ payoutId: request.id, state: request.state, event: recorded.event, actor: recorded.userId }, 'payout changed');
+    if (!this.notifier) return;
+    try {
+      await this.notifier.changed(request, recorded.event, recorded.userId);
+    } catch (error) {
+      this.logger.error({ err: error, payoutId: request.id, event: recorded.event }, 'payout notifier failed; the change itself is kept');
+    }
+  }
+
+  async current(id: string): Promise<PayoutRequest | undefined> {
+    return findRequest(this.db, id);
+  }
+}

@@ -1,0 +1,156 @@
+/** Test doubles for the payout domain: a hand-moved clock, a Fleet API that records calls, fixed roles. */
+import type { Clock } from '../../src/clock.js';
+import type { Config } from '../../src/config.js';
+import { FleetError } from '../../src/fleet/errors.js';
+import type { BankAccountPayoutRequest, FleetApi, MobileMoneyPayoutRequest, PayoutResult, Transaction } from '../../src/fleet/schemas.js';
+import { createLogger } from '../../src/logger.js';
+import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
+import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';
+import type { Db } from '../../src/store/db.js';
+
+export class ManualClock implements Clock {
+  constructor(private current: Date) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  async sleep(): Promise<void> {}
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(at: Date): void {
+    this.current = new Date(at);
+  }
+}
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+type PayoutCall =
+  | { endpoint: 'mobile-money'; body: MobileMoneyPayoutRequest }
+  | { endpoint: 'bank-account'; body: BankAccountPayoutRequest };
+
+/** What the next payout POST does: answer, throw, or wait for the test to let it go. */
+export type PayoutBehaviour = PayoutResult | FleetError | ((call: PayoutCall) => Promise<PayoutResult>);
+
+export class RecordingFleet implements FleetApi {
+  readonly payoutCalls: PayoutCall[] = [];
+  readonly listCalls: Array<{ limit?: number; offset?: number }> = [];
+  /** Newest first, like the API. */
+  transactions: Transaction[] = [];
+  listFailure: FleetError | undefined;
+  private behaviours: PayoutBehaviour[] = [];
+  private counter = 0;
+
+  /** Queue what the next POSTs do; when the queue is empty a POST succeeds with a fresh id. */
+  willAnswer(...behaviours: PayoutBehaviour[]): void {
+    this.behaviours.push(...behaviours);
+  }
+
+  addTransaction(transaction: Partial<Transaction> & Pick<Transaction, 'reference'>): void {
+    this.transactions.unshift({
+      type: 'PAYMENT', amount: 150, currency: 'USD', description: '', date: new Date().toISOString(), status: 'Completed', ...transaction,
+    });
+  }
+
+  async getBalance() {
+    return { USD: 1_000_000 };
+  }
+
+  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<Transaction[]> {
+    this.listCalls.push(page);
+    if (this.listFailure) throw this.listFailure;
+    const offset = page.offset ?? 0;
+    return this.transactions.slice(offset, offset + (page.limit ?? 50));
+  }
+
+  payoutMobileMoney(body: MobileMoneyPayoutRequest): Promise<PayoutResult> {
+    return this.answer({ endpoint: 'mobile-money', body });
+  }
+
+  payoutBankAccount(body: BankAccountPayoutRequest): Promise<PayoutResult> {
+    return this.answer({ endpoint: 'bank-account', body });
+  }
+
+  private async answer(call: PayoutCall): Promise<PayoutResult> {
+    this.payoutCalls.push(call);
+    const behaviour = this.behaviours.shift();
+    if (behaviour === undefined) {
+      this.counter += 1;
+      return { transactionId: `TX-${this.counter}`, message: 'Payout processing initiated' };
+    }
+    if (behaviour instanceof FleetError) throw behaviour;
+    if (typeof behaviour === 'function') return behaviour(call);
+    return behaviour;
+  }
+}
+
+export const settings: Config['payouts'] = {
+  approvalChannelId: 'C0APPROVALS',
+  operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
+  currencies: ['USD', 'EUR', 'CDF'],
+  maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000]]),
+  dailyLimit: new Map([['USD', 10_000_000], ['EUR', 10_000_000], ['CDF', 25_000_000_000]]),
+  dualApprovalAbove: new Map([['USD', 100_000], ['EUR', 100_000], ['CDF', 250_000_000]]),
+  requestTtlHours: 24,
+  reconcileWindowMinutes: 10,
+};
+
+export const REQUESTER = 'UREQUESTER';
+export const APPROVER = 'UAPPROVER1';
+export const SECOND_APPROVER = 'UAPPROVER2';
+/** Allowed to do both; still never approves their own request. */
+export const REQUESTER_APPROVER = 'UBOTHROLES';
+export const OUTSIDER = 'UOUTSIDER';
+
+export function rolesFor(requesters: string[], approvers: string[]) {
+  return {
+    canRequest: async (userId: string) => requesters.includes(userId),
+    canApprove: async (userId: string) => approvers.includes(userId),
+  };
+}
+
+const approverIds = Array.from({ length: 20 }, (_, index) => `UAPPROVER${index + 1}`);
+
+export interface Notification {
+  id: string;
+  state: string;
+  event: PayoutEventName;
+  actor: string | undefined;
+}
+
+export function createService(db: Db, overrides: Partial<PayoutServiceOptions> = {}) {
+  const clock = new ManualClock(new Date('2025-03-14T10:00:00Z'));
+  const fleet = new RecordingFleet();
+  const notifications: Notification[] = [];
+  const service = new PayoutService({
+    db,
+    fleet,
+    clock,
+    roles: rolesFor([REQUESTER, REQUESTER_APPROVER], [...approverIds, REQUESTER_APPROVER]),
+    settings,
+    logger: createLogger({ level: 'silent' }),
+    notifier: {
+      changed: async (request: PayoutRequest, event: PayoutEventName, actor?: string) => {
+        notifications.push({ id: request.id, state: request.state, event, actor });
+      },
+    },
+    ...overrides,
+  });
+  return { service, clock, fleet, notifications };
+}
+
+/** Forms as a person would fill them in. */
+export const mobileForm = {
+  phone: '+243 812 345 678', name: 'Amani Kabila', countryCode: 'CD', operator: 'VODACOM_MPESA',
+  amount: '150', currency: 'USD', reference: '', note: 'March stipend',
+};
+
+export const bankForm = {
+  accountNumber: '0001 2345 6789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD',
+  amount: '750.50', currency: 'EUR', reference: '', note: '',
+};
+
+/** Empties the payout tables between tests sharing one database (TRUNCATE passes the append-only trigger). */
+export async function resetPayouts(db: Db): Promise<void> {
+  await db.query('TRUNCATE payout_events, payout_approvals, payout_requests');
+}
