@@ -1,0 +1,17 @@
+/**
+ * Every schema migration, in the order they apply. To add one: create `NNN_name.ts` exporting a
+ * `Migration`, then add one import line and one array entry below (ids ascend, never reused).
+ */
+import { core } from './001_core.js';
+
+export interface Migration {
+  /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
+  id: number;
+  name: string;
+  /** One or more statements; runs in its own transaction, so it either fully applies or not at all. */
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  core,
+];

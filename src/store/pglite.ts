@@ -1,0 +1,72 @@
+/**
+ * The Db over embedded PGlite (Postgres in WebAssembly), for single-instance deployments without
+ * DATABASE_URL. PGlite has one connection; its own `transaction()` holds a lock that plain queries
+ * also take, so a query never lands inside someone else's transaction.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import type { Logger } from '../logger.js';
+import type { Db, Queryable, QueryResult } from './db.js';
+import { createTransactionScope } from './transaction-scope.js';
+
+const DATE_OID = 1082;
+
+/** `dataDir` values that keep the database in memory only (tests). */
+export const IN_MEMORY_DATA_DIRS: readonly string[] = [':memory:', 'memory://'];
+
+export interface PgliteOptions {
+  logger?: Logger;
+  /** Starts from this dump (`dumpDataDir()`) instead of a new cluster: tests use it to skip initdb's seconds. */
+  loadDataDir?: Blob;
+}
+
+export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Db> {
+  const { logger, loadDataDir } = options;
+  const inMemory = IN_MEMORY_DATA_DIRS.includes(dataDir);
+  const location = inMemory ? undefined : path.resolve(dataDir);
+  if (location) await mkdir(location, { recursive: true });
+  const lite = await PGlite.create({
+    ...(location ? { dataDir: location } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
+    parsers: { [DATE_OID]: (value: string) => value },
+  });
+  logger?.info({ kind: 'pglite', dataDir: location ?? 'memory' }, 'opened database');
+
+  const scope = createTransactionScope();
+  let closed = false;
+  return {
+    kind: 'pglite',
+    query(sql, params) {
+      scope.assertOutside();
+      return run(lite, sql, params);
+    },
+    async transaction(work) {
+      scope.assertOutside();
+      return lite.transaction((tx) => scope.run(() => work(wrapTransaction(tx))));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await lite.close();
+    },
+  };
+}
+
+function wrapTransaction(tx: Transaction): Queryable {
+  return { query: (sql, params) => run(tx, sql, params) };
+}
+
+/** Without parameters a query may hold several statements, as with `pg`; the last one's result is returned. */
+async function run<Row>(target: PGlite | Transaction, sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
+  if (params && params.length > 0) return toQueryResult(await target.query<Row>(sql, params));
+  const results = await target.exec(sql);
+  const last = results.at(-1);
+  return last ? toQueryResult(last as Results<Row>) : { rows: [], rowCount: 0 };
+}
+
+function toQueryResult<Row>(result: Results<Row>): QueryResult<Row> {
+  // rowCount is the statement's own count (rows returned or changed); affectedRows is the fallback.
+  return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? 0 };
+}
