@@ -1,0 +1,114 @@
+/**
+ * Ack latency benchmark: 200 concurrent signed `/fleet balance` commands against the real bot in
+ * HTTP mode (sandbox Fleet API with 2 s of added latency), next to a bare Bolt app that only acks,
+ * measured in the same run. Also counts how many balance calls reached the Fleet API.
+ */
+import { App } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { startBot } from '../src/bot.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { startLocalSlack, type LocalSlack } from '../src/workspace/index.js';
+
+const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
+const BOT_TOKEN = 'xoxb-bench-0000-token';
+const CONCURRENCY = 200;
+const ROUNDS = 3;
+const BALANCE_PATH = '/api/v1/b2b/account/balance';
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+async function burst(slack: LocalSlack, users: string[]): Promise<number[]> {
+  const results = await Promise.all(
+    Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' })),
+  );
+  const failed = results.filter((result) => result.status !== 200);
+  if (failed.length > 0) throw new Error(`${failed.length} of ${CONCURRENCY} commands were not acknowledged with 200`);
+  return results.map((result) => result.elapsedMs);
+}
+
+function replies(slack: LocalSlack, users: string[]): number {
+  return users.reduce((sum, user) => sum + slack.messages('C0TREASURY', { visibleTo: user }).filter((m) => m.text.startsWith('Fleet account balance')).length, 0);
+}
+
+export interface AckBenchResult {
+  bot_ack_p50_ms: number;
+  bot_ack_p99_ms: number;
+  bare_ack_p50_ms: number;
+  bare_ack_p99_ms: number;
+  p99_ratio: number;
+  p50_ratio: number;
+  fleet_balance_calls_per_burst: number;
+  commands_per_burst: number;
+}
+
+export async function runAckBench(): Promise<AckBenchResult> {
+  const sandbox = await startSandbox({ seed: 1 });
+  sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: 2000 });
+  const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
+  const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
+  const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
+    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
+  });
+  const bot = await startBot({ config, logger: createLogger({ level: 'warn', destination: silent }) });
+  botSlack.setAppUrl(bot.eventsUrl!);
+
+  const bare = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: bareSlack.apiUrl }, logLevel: undefined });
+  bare.command('/fleet', async ({ ack }) => ack());
+  const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as Server;
+  bareSlack.setAppUrl(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`);
+
+  const users = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
+  try {
+    // Warm both paths (JIT, keep-alive sockets), then alternate rounds so both see the same machine load.
+    await burst(botSlack, users);
+    await burst(bareSlack, users);
+    await new Promise((resolve) => setTimeout(resolve, 7500));
+    const botSamples: number[] = [];
+    const bareSamples: number[] = [];
+    const callsPerBurst: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      bareSamples.push(...(await burst(bareSlack, users)));
+      const repliesBefore = replies(botSlack, users);
+      const before = sandbox.requests.filter((request) => request.path === BALANCE_PATH).length;
+      botSamples.push(...(await burst(botSlack, users)));
+      // Let the replies land (2 s of API latency) before counting upstream calls and starting the next round.
+      await botSlack.waitFor(() => replies(botSlack, users) >= repliesBefore + CONCURRENCY || undefined, { timeoutMs: 20_000, message: 'every command answered' });
+      // Let the short balance cache expire so that every round starts cold.
+      await new Promise((resolve) => setTimeout(resolve, 5500));
+      callsPerBurst.push(sandbox.requests.filter((request) => request.path === BALANCE_PATH).length - before);
+    }
+    botSamples.sort((a, b) => a - b);
+    bareSamples.sort((a, b) => a - b);
+    const result: AckBenchResult = {
+      bot_ack_p50_ms: round2(percentile(botSamples, 50)),
+      bot_ack_p99_ms: round2(percentile(botSamples, 99)),
+      bare_ack_p50_ms: round2(percentile(bareSamples, 50)),
+      bare_ack_p99_ms: round2(percentile(bareSamples, 99)),
+      p99_ratio: round2(percentile(botSamples, 99) / percentile(bareSamples, 99)),
+      p50_ratio: round2(percentile(botSamples, 50) / percentile(bareSamples, 50)),
+      fleet_balance_calls_per_burst: Math.max(...callsPerBurst),
+      commands_per_burst: CONCURRENCY,
+    };
+    return result;
+  } finally {
+    await bare.stop();
+    await bot.close();
+    await botSlack.close();
+    await bareSlack.close();
+    await sandbox.close();
+  }
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
