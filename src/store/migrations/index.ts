@@ -3,6 +3,7 @@
  * `Migration`, then add one import line and one array entry below (ids ascend, never reused).
  */
 import { core } from './001_core.js';
+import { payouts } from './002_payouts.js';
 
 export interface Migration {
   /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
@@ -14,4 +15,5 @@ export interface Migration {
 
 export const migrations: Migration[] = [
   core,
+  payouts,
 ];
