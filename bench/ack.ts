@@ -57,7 +57,7 @@ export async function runAckBench(): Promise<AckBenchResult> {
 
   const config = loadConfig({
     SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
+    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn', DATA_DIR: ':memory:',
   });
   const bot = await startBot({ config, logger: createLogger({ level: 'warn', destination: silent }) });
   botSlack.setAppUrl(bot.eventsUrl!);

@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { FleetClient } from './fleet/client.js';
 import type { Logger } from './logger.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
+import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { createSlackApp } from './slack/app.js';
 import type { SlackContext, Subcommand } from './slack/context.js';
@@ -22,6 +23,8 @@ export interface BotOptions {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /** An already open, migrated database; by default one is opened from the configuration and closed with the bot. */
+  db?: Db;
 }
 
 export interface RunningBot {
@@ -30,10 +33,11 @@ export interface RunningBot {
   eventsUrl: string | undefined;
   /** Present when FLEET_API_URL=sandbox. */
   sandbox: Sandbox | undefined;
+  db: Db;
   close(): Promise<void>;
 }
 
-export async function startBot({ config, logger, clock = systemClock }: BotOptions): Promise<RunningBot> {
+export async function startBot({ config, logger, clock = systemClock, db: givenDb }: BotOptions): Promise<RunningBot> {
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const closer of closers.reverse()) {
@@ -55,6 +59,14 @@ export async function startBot({ config, logger, clock = systemClock }: BotOptio
       fleetUrl = sandbox.url;
       fleetKey = sandbox.apiKey;
       logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
+    }
+
+    let db = givenDb;
+    if (!db) {
+      db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
+      const opened = db;
+      closers.push(() => opened.close());
+      logger.info({ kind: db.kind }, 'database ready');
     }
 
     const fleet = new FleetClient({ baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock });
@@ -90,7 +102,7 @@ export async function startBot({ config, logger, clock = systemClock }: BotOptio
     }
     closers.push(() => app.stop() as Promise<void>);
 
-    return { app, eventsUrl, sandbox, close };
+    return { app, eventsUrl, sandbox, db, close };
   } catch (error) {
     await close();
     throw error;

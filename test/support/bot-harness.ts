@@ -8,7 +8,9 @@ import { startBot, type RunningBot } from '../../src/bot.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import type { Db } from '../../src/store/index.js';
 import { startLocalSlack, type LocalSlack } from '../../src/workspace/index.js';
+import { testDatabases } from './databases.js';
 import type { LocalSlackOptions, SlackMessage } from '../../src/workspace/types.js';
 
 export const SIGNING_SECRET = 'c0ffee0ddba11c0ffee0ddba11c0ffee';
@@ -44,6 +46,8 @@ export interface HarnessOptions {
   socketMode?: boolean;
   /** Use an existing sandbox (e.g. to restart the bot against the same data). */
   existingSandbox?: Sandbox;
+  /** Use an existing database (e.g. to restart the bot on the same rows); closing the harness leaves it open. */
+  existingDb?: Db;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -79,10 +83,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     destination,
     secrets: [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.fleet.apiKey],
   });
+  const db = options.existingDb ?? (await testDatabases()[0]!.open());
   let bot: RunningBot;
   try {
-    bot = await startBot({ config, logger });
+    bot = await startBot({ config, logger, db });
   } catch (error) {
+    if (!options.existingDb) await db.close();
     await slack.close();
     if (!options.existingSandbox) await sandbox.close();
     throw error;
@@ -102,6 +108,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       }),
     close: async () => {
       await bot.close();
+      if (!options.existingDb) await db.close();
       await slack.close();
       if (!options.existingSandbox) await sandbox.close();
     },
