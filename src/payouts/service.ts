@@ -111,7 +111,7 @@ export class PayoutService {
       return { ok: false, errors: { reference: 'This reference was already used: choose another, or leave it empty.' } };
     }
     if (userId !== undefined) {
-      const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft);
+      const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.now());
       if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
     }
     return result;
@@ -134,7 +134,7 @@ export class PayoutService {
       const request = await this.options.db.transaction(async (tx) => {
         // Two submissions at once must not both squeeze under the daily limit.
         await lockRequesterDay(tx, userId, valid.currency);
-        const limit = await this.dailyLimitDecision(tx, userId, valid);
+        const limit = await this.dailyLimitDecision(tx, userId, valid, now);
         if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
         const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
         const stored = await findRequest(tx, id);
@@ -159,10 +159,10 @@ export class PayoutService {
   async approve(id: string, userId: string): Promise<PayoutActionResult> {
     const request = await this.get(id);
     if (!request) return notFound(id);
-    const decision = canApprove(request, await this.actor(userId), this.now());
+    const now = this.now();
+    const decision = canApprove(request, await this.actor(userId), now);
     if (!decision.ok) return refused(decision, request);
 
-    const now = this.now();
     let result: { request: PayoutRequest; approved: boolean };
     try {
       result = await this.options.db.transaction(async (tx) => {
@@ -193,11 +193,11 @@ export class PayoutService {
   async reject(id: string, userId: string, reason: string): Promise<PayoutActionResult> {
     const request = await this.get(id);
     if (!request) return notFound(id);
-    const decision = canReject(request, await this.actor(userId), this.now());
+    const now = this.now();
+    const decision = canReject(request, await this.actor(userId), now);
     if (!decision.ok) return refused(decision, request);
     const because = checkRejectReason(reason);
     if (!because.ok) return refused(because, request);
-    const now = this.now();
     const text = reason.trim();
     const rejected = await this.recorder.move(
       id,
@@ -294,8 +294,8 @@ export class PayoutService {
     return { settings: this.options.settings, now: this.now(), newReference: this.options.newReference ?? ((now: Date) => generateReference(now)) };
   }
 
-  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft): Promise<PolicyDecision> {
-    const day = utcDay(this.now());
+  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
+    const day = utcDay(now);
     const alreadyRequestedMinor = await sumRequested(q, {
       requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
     });
