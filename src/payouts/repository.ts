@@ -4,50 +4,7 @@
  */
 import type { Queryable } from '../store/db.js';
 import type { PayoutDraft, PayoutEvent, PayoutEventName, PayoutRequest, PayoutState } from './model.js';
-
-type Timestamp = Date | string;
-
-/** A `payout_requests` row as either driver returns it (bigint may arrive as a string). */
-interface PayoutRow {
-  id: string;
-  kind: string;
-  recipient_name: string;
-  country_code: string;
-  phone: string | null;
-  operator: string | null;
-  account_number: string | null;
-  bank_code: string | null;
-  amount_minor: string | number;
-  currency: string;
-  reference: string;
-  note: string;
-  requested_by: string;
-  requested_at: Timestamp;
-  expires_at: Timestamp;
-  state: string;
-  required_approvals: number;
-  transaction_id: string | null;
-  failure_reason: string | null;
-  rejected_by: string | null;
-  reject_reason: string | null;
-  approval_channel: string | null;
-  approval_ts: string | null;
-  needs_review: boolean;
-  attempts: number;
-  last_sent_at: Timestamp | null;
-  unknown_since: Timestamp | null;
-  updated_at: Timestamp;
-  version: number;
-}
-
-interface EventRow {
-  id: string | number;
-  request_id: string;
-  event: string;
-  user_id: string | null;
-  at: Timestamp;
-  details: unknown;
-}
+import { optionalDate, toDate, toRequest, type EventRow, type PayoutRow, type Timestamp } from './rows.js';
 
 /** What a request is created with; the lifecycle columns start at their defaults. */
 export interface NewPayoutRow {
@@ -293,43 +250,6 @@ async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutReques
     [row.id],
   );
   return toRequest(row, rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) })));
-}
-
-function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals']): PayoutRequest {
-  const common = {
-    amountMinor: Number(row.amount_minor),
-    currency: row.currency,
-    reference: row.reference,
-    note: row.note,
-    id: row.id,
-    requestedBy: row.requested_by,
-    requestedAt: toDate(row.requested_at),
-    expiresAt: toDate(row.expires_at),
-    state: row.state as PayoutState,
-    approvals,
-    requiredApprovals: Number(row.required_approvals) === 2 ? 2 as const : 1 as const,
-    transactionId: row.transaction_id ?? undefined,
-    failureReason: row.failure_reason ?? undefined,
-    rejectedBy: row.rejected_by ?? undefined,
-    rejectReason: row.reject_reason ?? undefined,
-    approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
-    needsReview: row.needs_review,
-    attempts: Number(row.attempts),
-    updatedAt: toDate(row.updated_at),
-    version: Number(row.version),
-  };
-  const { recipient_name: name, country_code: countryCode } = row;
-  return row.kind === 'mobile_money'
-    ? { kind: 'mobile_money', recipient: { phone: row.phone ?? '', name, countryCode }, operator: row.operator ?? '', ...common }
-    : { kind: 'bank_account', recipient: { accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '', name, countryCode }, ...common };
-}
-
-function toDate(value: Timestamp): Date {
-  return value instanceof Date ? value : new Date(value);
-}
-
-function optionalDate(value: Timestamp | null | undefined): Date | undefined {
-  return value === null || value === undefined ? undefined : toDate(value);
 }
 
 function parseDetails(value: unknown): Record<string, unknown> {

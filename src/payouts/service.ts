@@ -66,6 +66,11 @@ class Refused extends Error {
 /** Raised inside a transaction whose conditional update found the request moved on. */
 class LostRace extends Error {}
 
+/**
+ * Wiring for the Slack layer: call `recoverInterrupted()` once at start, `runMaintenance()` on a
+ * timer (every 30 s or so), and ack Slack before `approve`/`retryUnknown`, which wait for the Fleet
+ * API. Every method re-reads the stored request, so stale buttons and private_metadata decide nothing.
+ */
 export class PayoutService {
   private readonly recorder: TransitionRecorder;
   private readonly settlement: PayoutSettlement;
