@@ -30,6 +30,8 @@ export class SteppingClock implements Clock {
     if (signal?.aborted) throw signal.reason as Error;
     this.sleeps.push(ms);
     this.ms += ms;
+    // Like a real sleep, give timers and I/O a turn: a poll loop on PGlite would otherwise never yield.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

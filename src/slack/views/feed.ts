@@ -1,0 +1,117 @@
+/** Feed messages as Block Kit: batches of new entries with totals, notes on gaps, balance alerts. */
+import type { ContextBlock, KnownBlock } from '@slack/types';
+import type { Transaction } from '../../fleet/schemas.js';
+import type { FeedNote, FeedPost } from '../../feed/types.js';
+import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
+import { formatAmount, formatMinor } from '../../money.js';
+import { escapeMrkdwn, slackDate } from '../mrkdwn.js';
+import { footer, type Reply, type Surface } from './common.js';
+
+// Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
+const DESCRIPTION_MAX = 200;
+const REFERENCE_MAX = 80;
+const TYPE_MAX = 40;
+const CONTEXT_ELEMENTS_MAX = 10;
+
+export function buildFeedMessage(surface: Surface, post: FeedPost): Reply {
+  switch (post.kind) {
+    case 'transactions':
+      return buildTransactionsPost(surface, post.entries, post.notes);
+    case 'notice':
+      return withFooter(surface, post.notes.map((note) => noteText(note, false)), post.notes.map((note) => noteText(note, false)).join(' '));
+    case 'balance_low': {
+      const line = `:warning: *${escapeMrkdwn(post.currency)} balance is low*: ${escapeMrkdwn(formatMinor(post.balanceMinor, post.currency))}, below the alert threshold of ${escapeMrkdwn(formatMinor(post.thresholdMinor, post.currency))}.`;
+      return withFooter(surface, [line], `Low ${post.currency} balance: ${formatMinor(post.balanceMinor, post.currency)}`);
+    }
+    case 'balance_recovered': {
+      const line = `:white_check_mark: *${escapeMrkdwn(post.currency)} balance has recovered*: ${escapeMrkdwn(formatMinor(post.balanceMinor, post.currency))}, back at or above the alert threshold of ${escapeMrkdwn(formatMinor(post.thresholdMinor, post.currency))}.`;
+      return withFooter(surface, [line], `${post.currency} balance recovered: ${formatMinor(post.balanceMinor, post.currency)}`);
+    }
+  }
+}
+
+function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: FeedNote[]): Reply {
+  const totals = totalsByCurrency(entries);
+  const credits = entries.filter((tx) => tx.amount >= 0).length;
+  const debits = entries.length - credits;
+  const headline = `*${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}*  ·  :large_green_circle: ${credits} in  ·  :red_circle: ${debits} out`;
+  const blocks: KnownBlock[] = [
+    ...notes.map((note): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: noteText(note, true) } })),
+    { type: 'section', text: { type: 'mrkdwn', text: headline } },
+    ...entries.map((tx): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: feedEntryLine(tx) } })),
+    totalsBlock(totals),
+  ];
+  blocks.push(footer(surface, 'Oldest first · `/fleet transactions` for the full list'));
+  const net = totals.map((row) => formatMinor(row.netMinor, row.currency, { signed: true })).join(', ');
+  const text = `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}${surface.sandbox ? ' (SANDBOX)' : ''}: net ${escapeMrkdwn(net)}`;
+  return { text, blocks };
+}
+
+/** One entry: direction marker and signed amount first, so credits and debits read at a glance. */
+export function feedEntryLine(tx: Transaction): string {
+  const credit = tx.amount >= 0;
+  const marker = credit ? ':large_green_circle:' : ':red_circle:';
+  const amount = escapeMrkdwn(formatAmount(tx.amount, tx.currency, { signed: true }));
+  const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
+  const reference = escapeWithin(tx.reference.replace(/`/g, "'"), REFERENCE_MAX);
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n\`${reference}\``;
+}
+
+function totalsBlock(totals: CurrencyTotals[]): ContextBlock {
+  const lines = totals.map((row) => {
+    const parts = [`*${escapeMrkdwn(row.currency)}*`];
+    if (row.creditCount > 0) parts.push(`in ${escapeMrkdwn(formatMinor(row.creditMinor, row.currency, { signed: true }))} (${row.creditCount})`);
+    if (row.debitCount > 0) parts.push(`out ${escapeMrkdwn(formatMinor(row.debitMinor, row.currency, { signed: true }))} (${row.debitCount})`);
+    parts.push(`net ${escapeMrkdwn(formatMinor(row.netMinor, row.currency, { signed: true }))}`);
+    return parts.join(' · ');
+  });
+  // A context block holds at most 10 elements: beyond that, currencies share an element.
+  const perElement = Math.max(1, Math.ceil(lines.length / CONTEXT_ELEMENTS_MAX));
+  const elements: ContextBlock['elements'] = [];
+  for (let i = 0; i < lines.length; i += perElement) {
+    elements.push({ type: 'mrkdwn', text: `${i === 0 ? 'Totals: ' : ''}${lines.slice(i, i + perElement).join('\n')}` });
+  }
+  return { type: 'context', elements: elements.length > 0 ? elements : [{ type: 'mrkdwn', text: 'Totals: none' }] };
+}
+
+function noteText(note: FeedNote, withEntries: boolean): string {
+  switch (note.kind) {
+    case 'caught_up':
+      return `:hourglass_flowing_sand: The feed was *${formatDuration(note.behindMs)} behind* (an outage or a restart) and has caught up: ${withEntries ? 'the entries below arrived meanwhile.' : 'no transactions arrived meanwhile.'}`;
+    case 'overflow': {
+      const count = `${note.atLeast ? 'at least ' : ''}${note.count.toLocaleString('en-US')}`;
+      return `:fast_forward: *${count} earlier ${note.count === 1 && !note.atLeast ? 'transaction was' : 'transactions were'} not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See \`/fleet transactions\` for the full list.`;
+    }
+  }
+}
+
+function withFooter(surface: Surface, lines: string[], text: string): Reply {
+  const blocks: KnownBlock[] = lines.map((line) => ({ type: 'section', text: { type: 'mrkdwn', text: line } }));
+  if (surface.sandbox) blocks.push(footer(surface));
+  return { text: `${text}${surface.sandbox ? ' (SANDBOX)' : ''}`, blocks };
+}
+
+/** `3 min`, `2 h 5 min`, `45 s`: durations a person reads at a glance. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Escapes, then cuts to `max` characters without splitting an entity such as `&amp;`. */
+function escapeWithin(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (escaped.length <= max) return escaped;
+  let cut = escaped.slice(0, max - 1);
+  const amp = cut.lastIndexOf('&');
+  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
+  return `${cut}…`;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { advanceCursor, cursorAtNewest, EMPTY_CURSOR, entryKey, isNewEntry, MAX_KEYS } from '../../src/feed/cursor.js';
+import { totalsByCurrency } from '../../src/feed/totals.js';
+import { transaction } from './support.js';
+
+const at = (ms: number) => new Date(Date.parse('2025-06-01T12:00:00.000Z') + ms);
+
+describe('feed cursor', () => {
+  it('tells apart entries that share a reference but differ in amount, date, currency or type', () => {
+    const base = transaction(at(0), { reference: 'SAME' });
+    const keys = [
+      base,
+      { ...base, amount: base.amount + 1 },
+      { ...base, date: at(1).toISOString() },
+      { ...base, currency: 'EUR' },
+      { ...base, type: 'B2B_JIT_FUNDING' },
+    ].map(entryKey);
+    expect(new Set(keys).size).toBe(5);
+  });
+
+  it('counts an unseen entry in the newest posted millisecond as new, and a posted one as old', () => {
+    const posted = transaction(at(10));
+    const sibling = transaction(at(10));
+    const cursor = advanceCursor(EMPTY_CURSOR, [posted]);
+    expect(isNewEntry(cursor, posted)).toBe(false);
+    expect(isNewEntry(cursor, sibling)).toBe(true);
+    expect(isNewEntry(cursor, transaction(at(11)))).toBe(true);
+  });
+
+  it('treats everything on the newest page as past when starting without backfill', () => {
+    const page = [transaction(at(5)), transaction(at(4)), transaction(at(3))];
+    const cursor = cursorAtNewest(page, true);
+    expect(page.map((tx) => isNewEntry(cursor, tx))).toEqual([false, false, false]);
+    expect(isNewEntry(cursor, transaction(at(2)))).toBe(false);
+    expect(isNewEntry(cursor, transaction(at(6)))).toBe(true);
+  });
+
+  it('keeps at most MAX_KEYS keys, yet never forgets the newest millisecond', () => {
+    const older = Array.from({ length: MAX_KEYS }, (_, i) => transaction(at(i)));
+    const newestMoment = Array.from({ length: 30 }, () => transaction(at(MAX_KEYS + 1)));
+    const cursor = advanceCursor(advanceCursor(EMPTY_CURSOR, older), newestMoment);
+    expect(cursor.keys.size).toBeLessThanOrEqual(MAX_KEYS);
+    expect(newestMoment.every((tx) => !isNewEntry(cursor, tx))).toBe(true);
+    expect(older.every((tx) => !isNewEntry(cursor, tx))).toBe(true);
+  });
+});
+
+describe('batch totals', () => {
+  it('adds credits and debits per currency in exact minor units', () => {
+    const totals = totalsByCurrency([
+      transaction(at(0), { amount: 0.1, currency: 'USD' }),
+      transaction(at(1), { amount: 0.2, currency: 'USD' }),
+      transaction(at(2), { amount: -1.05, currency: 'USD' }),
+      transaction(at(3), { amount: 1500, currency: 'CDF' }),
+    ]);
+    expect(totals).toEqual([
+      { currency: 'USD', creditCount: 2, creditMinor: 30, debitCount: 1, debitMinor: -105, netMinor: -75 },
+      { currency: 'CDF', creditCount: 1, creditMinor: 150_000, debitCount: 0, debitMinor: 0, netMinor: 150_000 },
+    ]);
+  });
+});

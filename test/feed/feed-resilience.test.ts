@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FeedPublishError } from '../../src/feed/types.js';
+import { FleetUnavailableError } from '../../src/fleet/errors.js';
+import type { Db } from '../../src/store/db.js';
+import { testDatabases } from '../support/databases.js';
+import { feedRig, RecordingPublisher } from './support.js';
+
+const INTERVAL_MS = 15_000;
+
+/** Lets the background loop run until `done()` holds (the stepping clock makes its waits instant). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !done(); i += 1) await new Promise((resolve) => setTimeout(resolve, 2));
+  expect(done()).toBe(true);
+}
+
+describe.each(testDatabases())('transaction feed resilience on $name', ({ open }) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('keeps its cursor through a Fleet API outage, then catches up and says how long it was behind', async () => {
+    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const feed = newFeed();
+    await feed.pollOnce();
+    fleet.outage = new FleetUnavailableError(503, false);
+    const missed = fleet.arrive(30);
+    for (let i = 0; i < 8; i += 1) {
+      const report = await feed.pollOnce();
+      expect(report.error).toBe('The Fleet API is unavailable right now. Try again in a few minutes.');
+      clock.advance(INTERVAL_MS);
+    }
+    const during = await feed.status();
+    expect(during.behindMs).toBeGreaterThanOrEqual(8 * INTERVAL_MS);
+    expect(during.lastError?.message).toMatch(/Fleet API is unavailable/);
+
+    fleet.outage = undefined;
+    await feed.pollOnce();
+
+    expect(publisher.postedReferences()).toEqual(missed.map((tx) => tx.reference));
+    const first = publisher.posts[0]!.post;
+    expect(first.kind === 'transactions' && first.notes[0]).toMatchObject({ kind: 'caught_up' });
+    expect(first.kind === 'transactions' && first.notes[0]?.kind === 'caught_up' && first.notes[0].behindMs).toBeGreaterThanOrEqual(8 * INTERVAL_MS);
+    expect((await feed.status()).behindMs).toBe(0);
+  });
+
+  it('backs off between failed polls up to five minutes, and returns to its interval after recovery', async () => {
+    const { fleet, clock, newFeed } = feedRig(db);
+    const unavailable = new FleetUnavailableError(503, false);
+    // The first seven polls fail, the ones after succeed.
+    fleet.beforeList = (call) => {
+      fleet.outage = call < 7 ? unavailable : undefined;
+    };
+    const feed = newFeed();
+    feed.start();
+    await until(() => clock.sleeps.length >= 9);
+    await feed.stop();
+
+    expect(clock.sleeps.slice(0, 9)).toEqual([30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000, INTERVAL_MS, INTERVAL_MS]);
+  });
+
+  it('waits out a Slack 429 for as long as Retry-After says, then posts the same message once', async () => {
+    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const feed = newFeed();
+    await feed.pollOnce();
+    const arrived = fleet.arrive(3);
+    publisher.failures = [new FeedPublishError('Slack is rate limiting the feed', { retryAfterMs: 7_000 })];
+    const sleepsBefore = clock.sleeps.length;
+
+    const report = await feed.pollOnce();
+
+    expect(report.error).toBeUndefined();
+    expect(clock.sleeps.slice(sleepsBefore)).toContain(7_000);
+    expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+    expect(publisher.posts).toHaveLength(1);
+  });
+
+  it('after a restart in the middle of a batch posts the rest, repeating only the message in flight', async () => {
+    const { fleet, clock, settings, publisher, newFeed } = feedRig(db);
+    const crashing = newFeed();
+    await crashing.pollOnce();
+    const burst = fleet.arrive(100);
+    // Slack accepts the third message, then the process dies before it hears so.
+    publisher.loseAnswerAfter = 2;
+    const crashed = await crashing.pollOnce();
+    expect(crashed.error).toBeDefined();
+
+    clock.advance(settings.pollIntervalSeconds * 1500);
+    const afterRestart = new RecordingPublisher(clock);
+    await newFeed({ publisher: afterRestart }).pollOnce();
+
+    const all = [...publisher.postedReferences(), ...afterRestart.postedReferences()];
+    expect(new Set(all)).toEqual(new Set(burst.map((tx) => tx.reference)));
+    const inFlight = publisher.posts[2]!.post;
+    const repeated = all.length - burst.length;
+    expect(repeated).toBe(inFlight.kind === 'transactions' ? inFlight.entries.length : -1);
+    expect(afterRestart.postedReferences()).toEqual(burst.slice(40).map((tx) => tx.reference));
+  });
+
+  it('posts each entry once with two pollers on one database, and the survivor takes over when one dies', async () => {
+    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const replicas = [newFeed(), newFeed()];
+    const arrived = [];
+    let holder = -1;
+    await Promise.all(replicas.map((replica) => replica.pollOnce()));
+    for (let round = 0; round < 5; round += 1) {
+      arrived.push(...fleet.arrive(30));
+      const reports = await Promise.all(replicas.map((replica) => replica.pollOnce()));
+      expect(reports.filter((report) => report.polled)).toHaveLength(1);
+      holder = reports.findIndex((report) => report.polled);
+      clock.advance(INTERVAL_MS);
+    }
+    const lastRenewal = clock.now().getTime() - INTERVAL_MS;
+
+    // The poller dies without letting go of its lease; the other polls until it may take over.
+    const survivor = replicas[1 - holder]!;
+    arrived.push(...fleet.arrive(30));
+    let takeoverAt = clock.now().getTime();
+    while (!(await survivor.pollOnce()).polled) {
+      clock.advance(1_000);
+      takeoverAt = clock.now().getTime();
+    }
+
+    expect(takeoverAt - lastRenewal).toBeGreaterThan(INTERVAL_MS);
+    expect(takeoverAt - lastRenewal).toBeLessThanOrEqual(1.5 * INTERVAL_MS + 1_000);
+    expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+  });
+
+  it('stops promptly and lets another replica poll at once', async () => {
+    const { fleet, publisher, newFeed } = feedRig(db);
+    const stopping = newFeed();
+    stopping.start();
+    await until(() => fleet.listCalls.length > 0);
+    await stopping.stop();
+
+    const next = newFeed();
+    const arrived = fleet.arrive(2);
+    expect((await next.pollOnce()).polled).toBe(true);
+    expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+  });
+});
