@@ -97,25 +97,42 @@ describe.each(testDatabases())('PayoutService under concurrent clicks on $name',
   });
 });
 
-describe.runIf(testPostgresUrl)('PayoutService on two replicas sharing one Postgres', () => {
-  let drop: () => Promise<void>;
-  let replicaA: Db;
-  let replicaB: Db;
+/** Two app instances over one database: two pools on one Postgres schema, or (PGlite) two services on one database. */
+function replicaPairs(): Array<{ name: string; open: () => Promise<{ a: Db; b: Db; close: () => Promise<void> }> }> {
+  const pairs = [{
+    name: 'pglite',
+    open: async () => {
+      const db = await openDatabase({ dataDir: ':memory:' });
+      return { a: db, b: db, close: () => db.close() };
+    },
+  }];
+  const baseUrl = testPostgresUrl;
+  if (baseUrl) {
+    pairs.push({
+      name: 'postgres',
+      open: async () => {
+        const schema = await createTestSchema(baseUrl);
+        const a = await openDatabase({ databaseUrl: schema.databaseUrl });
+        const b = await openDatabase({ databaseUrl: schema.databaseUrl });
+        return { a, b, close: async () => { await a.close(); await b.close(); await schema.drop(); } };
+      },
+    });
+  }
+  return pairs;
+}
+
+describe.each(replicaPairs())('PayoutService on two replicas sharing one database on $name', ({ open: openPair }) => {
+  let replicas: Awaited<ReturnType<typeof openPair>>;
   beforeAll(async () => {
-    const schema = await createTestSchema(testPostgresUrl ?? '');
-    drop = schema.drop;
-    replicaA = await openDatabase({ databaseUrl: schema.databaseUrl });
-    replicaB = await openDatabase({ databaseUrl: schema.databaseUrl });
+    replicas = await openPair();
   });
   afterAll(async () => {
-    await replicaA.close();
-    await replicaB.close();
-    await drop();
+    await replicas.close();
   });
 
   it('makes one payout call in total when approvals reach both replicas at once', async () => {
-    const a = createService(replicaA);
-    const b = createService(replicaB);
+    const a = createService(replicas.a);
+    const b = createService(replicas.b);
     const request = await submitted(a.service);
     const results = await Promise.all(approvers.map((userId, index) => (index % 2 === 0 ? a : b).service.approve(request.id, userId)));
     expect(a.fleet.payoutCalls.length + b.fleet.payoutCalls.length).toBe(1);
