@@ -4,6 +4,7 @@
  */
 import { core } from './001_core.js';
 import { payouts } from './002_payouts.js';
+import { feed } from './003_feed.js';
 
 export interface Migration {
   /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
@@ -16,4 +17,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   core,
   payouts,
+  feed,
 ];
