@@ -166,6 +166,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return person.selectOption(this.personContext, input);
   }
 
+  /** Records what the person typed into an open view so far; the app sees it in the view's state of the next action. */
+  enterValues(input: { userId: string; viewId: string; values: SubmittedValues }): void {
+    person.enterValues(this.personContext, input);
+  }
+
   submitView(input: { userId: string; viewId: string; values?: SubmittedValues }): Promise<AckResult> {
     return person.submitView(this.personContext, input);
   }

@@ -161,6 +161,11 @@ function enterSubmittedValues(state: WorkspaceState, stored: StoredView, values:
   }
 }
 
+/** What the person typed or picked so far, without submitting: Slack's client keeps it in the view's state. */
+export function enterValues(context: PersonContext, input: { userId: string; viewId: string; values: SubmittedValues }): void {
+  enterSubmittedValues(context.state, requireView(context.state, input.userId, input.viewId), input.values);
+}
+
 export async function submitView(
   context: PersonContext,
   input: { userId: string; viewId: string; values?: SubmittedValues },
