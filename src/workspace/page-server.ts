@@ -1,0 +1,198 @@
+/**
+ * The local workspace's browser page: static files, a small JSON API through which the page acts as a
+ * person (each action goes through LocalSlack, which signs it and sends Slack's wire format to the app),
+ * and Server-Sent Events so the page refreshes when anything a person could see changes.
+ */
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { readBody, sendJson } from './api-endpoint.js';
+import type { LocalSlack } from './local-slack.js';
+import type { AckResult, SlackMessage, WorkspaceChange } from './types.js';
+
+/** A person the page offers in its switcher, with what their role lets them do. */
+export interface PagePerson {
+  id: string;
+  role: string;
+}
+
+export interface PageOptions {
+  /** Who can be played, in switcher order; defaults to every user with no role. */
+  people?: PagePerson[];
+  /** Shown in the composer as the usage hint. */
+  commandHint?: string;
+  /** The newest messages kept per channel in the page's state. */
+  messagesPerChannel?: number;
+}
+
+const PAGE_DIR = new URL('./page/', import.meta.url);
+const STATIC_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/page/app.js': 'app.js',
+  '/page/blocks.js': 'blocks.js',
+  '/page/mrkdwn.js': 'mrkdwn.js',
+  '/page/style.css': 'style.css',
+};
+const CONTENT_TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
+};
+
+const valuesSchema = z.record(z.string(), z.record(z.string(), z.union([z.string(), z.array(z.string())])));
+const ACTIONS = {
+  command: z.object({ as: z.string(), channel: z.string(), text: z.string().max(4000) }),
+  click: z.object({
+    as: z.string(), actionId: z.string(), value: z.string().optional(),
+    channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional(),
+  }),
+  select: z.object({
+    as: z.string(), actionId: z.string(), value: z.string(),
+    channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional(), values: valuesSchema.optional(),
+  }),
+  submit: z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }),
+  close: z.object({ as: z.string(), viewId: z.string() }),
+} as const;
+type ActionName = keyof typeof ACTIONS;
+
+/** Serves the page at `/` and its API under `/workspace/` on the workspace's own server. */
+export function mountPage(slack: LocalSlack, options: PageOptions = {}): void {
+  const page = new WorkspacePage(slack, options);
+  slack.mount('/', (request, response) => page.handle(request, response));
+}
+
+class WorkspacePage {
+  constructor(private readonly slack: LocalSlack, private readonly options: PageOptions) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const file = STATIC_FILES[url.pathname];
+    if (request.method === 'GET' && file) return serveFile(response, file);
+    if (request.method === 'GET' && url.pathname === '/workspace/state') {
+      return sendJson(response, 200, this.stateFor(url.searchParams.get('as') ?? ''));
+    }
+    if (request.method === 'GET' && url.pathname === '/workspace/events') return this.streamChanges(request, response);
+    const action = /^\/workspace\/(\w+)$/.exec(url.pathname)?.[1];
+    if (request.method === 'POST' && action && action in ACTIONS) return this.act(action as ActionName, request, response);
+    sendJson(response, 404, { ok: false, error: 'not_found' });
+  }
+
+  private people(): Array<PagePerson & { name: string; realName: string }> {
+    const users = this.slack.directory().users;
+    const people = this.options.people ?? users.map((user) => ({ id: user.id, role: '' }));
+    return people.flatMap((person) => {
+      const user = users.find((candidate) => candidate.id === person.id);
+      return user ? [{ ...person, name: user.name, realName: user.realName ?? user.name }] : [];
+    });
+  }
+
+  /** Everything one person sees: conversations, their messages (ephemeral ones included), open modals. */
+  private stateFor(userId: string) {
+    const directory = this.slack.directory();
+    const people = this.people();
+    const me = people.find((person) => person.id === userId) ?? people[0];
+    // The workspace names a DM with the bot after the person's user id.
+    const myDm = directory.channels.find((channel) => channel.id.startsWith('D') && channel.name === me?.id)?.id;
+    const conversations = [
+      ...directory.channels.filter((channel) => !channel.id.startsWith('D')).map((channel) => ({ id: channel.id, name: channel.name, dm: false })),
+      ...(myDm ? [{ id: myDm, name: 'Fleet Treasury', dm: true }] : []),
+    ];
+    const limit = this.options.messagesPerChannel ?? 200;
+    const messages: Record<string, SlackMessage[]> = {};
+    for (const conversation of conversations) {
+      messages[conversation.id] = me ? this.slack.messages(conversation.id, { visibleTo: me.id }).slice(-limit) : [];
+    }
+    const names: Record<string, string> = { [directory.botUserId]: 'Fleet Treasury' };
+    for (const user of directory.users) names[user.id] = user.realName ?? user.name;
+    return {
+      me: me ?? null,
+      people,
+      botUserId: directory.botUserId,
+      conversations,
+      channelNames: Object.fromEntries(directory.channels.map((channel) => [channel.id, channel.name])),
+      userNames: names,
+      messages,
+      views: me ? this.slack.views(me.id) : [],
+      violations: this.slack.limitViolations,
+      commandHint: this.options.commandHint ?? '',
+    };
+  }
+
+  private streamChanges(request: IncomingMessage, response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    response.write('retry: 1000\n\n');
+    const send = (change: WorkspaceChange) => {
+      // Web API calls alone change nothing a person sees; what they changed has its own event.
+      if (change.type !== 'api_call') response.write(`data: ${JSON.stringify(change)}\n\n`);
+    };
+    this.slack.on('change', send);
+    request.on('close', () => this.slack.off('change', send));
+  }
+
+  private async act(action: ActionName, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A JSON content type forces a CORS preflight, so another site open in the browser cannot act as a person here.
+    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+      return sendJson(response, 415, { ok: false, error: 'expected application/json' });
+    }
+    let input: unknown;
+    try {
+      input = JSON.parse(await readBody(request));
+    } catch {
+      return sendJson(response, 400, { ok: false, error: 'invalid JSON' });
+    }
+    const parsed = ACTIONS[action].safeParse(input);
+    if (!parsed.success) return sendJson(response, 400, { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid input' });
+    try {
+      const ack = await this.perform(action, parsed.data);
+      sendJson(response, 200, { ok: true, status: ack.status, elapsedMs: ack.elapsedMs });
+    } catch (error) {
+      sendJson(response, 400, { ok: false, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private perform(action: ActionName, data: Record<string, unknown>): Promise<AckResult> {
+    const slack = this.slack;
+    switch (action) {
+      case 'command': {
+        const input = data as z.infer<typeof ACTIONS.command>;
+        const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
+        if (!match) throw new Error('The composer sends slash commands: start with /fleet');
+        return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
+      }
+      case 'click': {
+        const input = data as z.infer<typeof ACTIONS.click>;
+        return slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value) });
+      }
+      case 'select': {
+        const input = data as z.infer<typeof ACTIONS.select>;
+        if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
+        return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input) });
+      }
+      case 'submit': {
+        const input = data as z.infer<typeof ACTIONS.submit>;
+        return slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values });
+      }
+      case 'close': {
+        const input = data as z.infer<typeof ACTIONS.close>;
+        return slack.closeView({ userId: input.as, viewId: input.viewId });
+      }
+    }
+  }
+}
+
+/** The message or view an action came from, as LocalSlack's person methods take it. */
+function where(input: { channel?: string | undefined; ts?: string | undefined; viewId?: string | undefined }) {
+  if (input.viewId) return { viewId: input.viewId };
+  return { ...optional('channelId', input.channel), ...optional('messageTs', input.ts) };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+async function serveFile(response: ServerResponse, name: string): Promise<void> {
+  const body = await readFile(new URL(name, PAGE_DIR));
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+  });
+  response.end(body);
+}

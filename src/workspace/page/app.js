@@ -1,0 +1,241 @@
+// The local workspace page: one person at a time sees their conversations, messages and modals,
+// runs slash commands and acts on Block Kit. Every action goes to /workspace/*, where the local
+// workspace sends it to the app in Slack's wire format; Server-Sent Events say when to refresh.
+import { h, renderBlocks } from './blocks.js';
+import { mrkdwn } from './mrkdwn.js';
+
+const page = {
+  as: new URLSearchParams(location.search).get('as') ?? '',
+  channel: decodeURIComponent(location.hash.slice(1)) || '',
+  data: undefined,
+  /** Entered values of open views, by view id, then `block_id/action_id`. */
+  drafts: new Map(),
+  /** Messages seen per channel, for unread counts. */
+  seen: {},
+  rendered: { messages: '', modal: '' },
+};
+
+const $ = (selector) => document.querySelector(selector);
+const names = () => ({ users: page.data.userNames, channels: page.data.channelNames });
+
+async function call(action, body) {
+  const response = await fetch(`/workspace/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ as: page.as, ...body }),
+  });
+  const answer = await response.json();
+  if (!answer.ok) toast(answer.error);
+  else if (answer.status !== 200 && answer.status !== 0) toast(`Fleet Treasury answered HTTP ${answer.status}: Slack would show “dispatch_failed”.`);
+  else if (answer.status === 0 && answer.elapsedMs > 0) toast('Fleet Treasury did not answer in 3 seconds: Slack would show “operation_timeout”.');
+  return answer;
+}
+
+function toast(text) {
+  const note = h('div', { class: 'toast', role: 'status' }, text);
+  $('#toasts').append(note);
+  setTimeout(() => note.remove(), 6000);
+}
+
+let refreshing;
+let again = false;
+async function refresh() {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      again = false;
+      const response = await fetch(`/workspace/state?as=${encodeURIComponent(page.as)}`);
+      page.data = await response.json();
+      render();
+    } while (again);
+  })().finally(() => {
+    refreshing = undefined;
+  });
+  return refreshing;
+}
+
+function render() {
+  const data = page.data;
+  if (!data.me) return;
+  page.as = data.me.id;
+  if (!data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
+  history.replaceState(null, '', `?as=${page.as}#${page.channel}`);
+  const counts = Object.fromEntries(data.conversations.map((c) => [c.id, data.messages[c.id]?.length ?? 0]));
+  page.seen[page.channel] = counts[page.channel];
+  for (const [id, count] of Object.entries(counts)) page.seen[id] ??= count;
+  renderSidebar(counts);
+  renderViolations();
+  renderMessages();
+  renderModal();
+  document.body.dataset.ready = 'true';
+}
+
+function renderSidebar(counts) {
+  const data = page.data;
+  const switcher = $('#person');
+  if (switcher.options.length === 0) {
+    for (const person of data.people) switcher.append(h('option', { value: person.id }, person.realName));
+  }
+  switcher.value = page.as;
+  $('#role').textContent = data.me.role;
+  const entry = (conversation) => {
+    const unread = counts[conversation.id] - (page.seen[conversation.id] ?? 0);
+    return h('li', {},
+      h('a', {
+        href: `#${conversation.id}`,
+        class: `${conversation.id === page.channel ? 'active' : ''}${unread > 0 ? ' unread' : ''}`,
+        'data-conversation': conversation.id,
+        onclick: (event) => {
+          event.preventDefault();
+          page.channel = conversation.id;
+          render();
+          $('#composer-input').focus();
+        },
+      }, conversation.dm ? `● ${conversation.name}` : `# ${conversation.name}`, unread > 0 && h('span', { class: 'badge' }, String(unread))));
+  };
+  $('#channels').replaceChildren(...data.conversations.filter((c) => !c.dm).map(entry));
+  $('#dms').replaceChildren(...data.conversations.filter((c) => c.dm).map(entry));
+  const current = data.conversations.find((c) => c.id === page.channel);
+  $('#channel-title').textContent = current ? (current.dm ? current.name : `# ${current.name}`) : '';
+  $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;
+}
+
+function renderViolations() {
+  const violations = page.data.violations;
+  const banner = $('#violations');
+  banner.hidden = violations.length === 0;
+  banner.replaceChildren(
+    h('strong', {}, `${violations.length} Block Kit limit violation${violations.length === 1 ? '' : 's'}: real Slack would refuse these.`),
+    h('ul', {}, violations.slice(-10).map((line) => h('li', {}, line))));
+}
+
+function renderMessages() {
+  const messages = page.data.messages[page.channel] ?? [];
+  const signature = `${page.as}|${page.channel}|${JSON.stringify(messages)}`;
+  if (signature === page.rendered.messages) return;
+  page.rendered.messages = signature;
+  const list = $('#messages');
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
+  list.replaceChildren(...(messages.length === 0 ? [h('p', { class: 'empty' }, 'No messages yet. Try /fleet help below.')] : messages.map(renderMessage)));
+  if (atBottom || page.channel !== list.dataset.channel) list.scrollTop = list.scrollHeight;
+  list.dataset.channel = page.channel;
+}
+
+function renderMessage(message) {
+  const data = page.data;
+  const fromBot = message.userId === data.botUserId || message.botId !== undefined;
+  const author = data.userNames[message.userId] ?? message.userId ?? 'unknown';
+  const time = new Date(Number(message.ts.split('.')[0]) * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const ctx = {
+    names: names(), people: data.people, conversations: data.conversations,
+    act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, value, channel: message.channel, ts: message.ts }),
+  };
+  const body = message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : [h('div', { class: 'text', html: mrkdwn(message.text, names()) })];
+  return h('article', { class: `message${message.ephemeralTo ? ' ephemeral' : ''}`, 'data-ts': message.ts },
+    h('div', { class: `avatar${fromBot ? ' bot' : ''}` }, fromBot ? 'FT' : author.slice(0, 1)),
+    h('div', { class: 'message-body' },
+      h('div', { class: 'meta' }, h('strong', {}, author), fromBot && h('span', { class: 'app-badge' }, 'APP'),
+        h('span', { class: 'time' }, time), message.edited && h('span', { class: 'edited' }, '(edited)'),
+        message.threadTs && h('span', { class: 'thread' }, '↳ in thread')),
+      message.ephemeralTo && h('div', { class: 'ephemeral-note' }, '👁 Only visible to you'),
+      ...body));
+}
+
+function renderModal() {
+  const views = page.data.views;
+  const top = views.at(-1);
+  const signature = top ? `${page.as}|${top.id}|${top.hash}|${JSON.stringify(top.errors ?? {})}|${views.length}` : '';
+  if (signature === page.rendered.modal) return;
+  page.rendered.modal = signature;
+  const root = $('#modal-root');
+  for (const id of page.drafts.keys()) if (!views.some((view) => view.id === id)) page.drafts.delete(id);
+  if (!top) return root.replaceChildren();
+  const drafts = page.drafts.get(top.id) ?? new Map();
+  page.drafts.set(top.id, drafts);
+  const view = top.view;
+  const inputs = [];
+  const values = () => {
+    const collected = {};
+    for (const input of inputs) {
+      const value = input.read();
+      if (value !== undefined) (collected[input.blockId] ??= {})[input.actionId] = value;
+    }
+    return collected;
+  };
+  const ctx = {
+    names: names(), people: page.data.people, conversations: page.data.conversations, inputs, idPrefix: top.id,
+    errors: top.errors ?? {}, draft: { get: (key) => drafts.get(key), set: (key, value) => drafts.set(key, value) },
+    act: (kind, element, blockId, value) =>
+      call(kind, { actionId: element.action_id, value, viewId: top.id, ...(kind === 'select' ? { values: values() } : {}) }),
+  };
+  const blocks = renderBlocks(view.blocks, ctx);
+  const knownBlocks = new Set((view.blocks ?? []).filter((block) => block.type === 'input').map((block) => block.block_id));
+  const strayErrors = Object.entries(top.errors ?? {}).filter(([blockId]) => !knownBlocks.has(blockId));
+  const submit = async (event) => {
+    event.preventDefault();
+    const button = event.submitter ?? $('#modal-submit');
+    if (button) button.disabled = true;
+    try {
+      await call('submit', { viewId: top.id, values: values() });
+    } finally {
+      if (button) button.disabled = false;
+    }
+  };
+  root.replaceChildren(h('div', { class: 'overlay' },
+    h('form', { class: 'modal', id: 'modal', role: 'dialog', 'aria-label': view.title?.text ?? 'Modal', 'data-view-id': top.id, 'data-callback-id': view.callback_id ?? '', onsubmit: submit, novalidate: true },
+      h('header', { class: 'modal-header' },
+        views.length > 1 && h('button', { type: 'button', class: 'icon', title: 'Back', 'aria-label': 'Back', onclick: () => call('close', { viewId: top.id }) }, '←'),
+        h('h2', { class: 'modal-title' }, view.title?.text ?? ''),
+        views.length > 1 && h('span', { class: 'stack-depth' }, `${views.length} of ${views.length}`),
+        h('button', { type: 'button', class: 'icon', title: 'Close', 'aria-label': 'Close', onclick: () => call('close', { viewId: views[0].id }) }, '✕')),
+      h('div', { class: 'modal-body' },
+        strayErrors.map(([blockId, text]) => h('div', { class: 'field-error', role: 'alert' }, `${text} (error for block “${blockId}”, which is not an input block: real Slack would refuse it)`)),
+        ...blocks),
+      h('footer', { class: 'modal-footer' },
+        h('button', { type: 'button', class: 'btn', onclick: () => call('close', { viewId: top.id }) }, view.close?.text ?? 'Cancel'),
+        view.submit && h('button', { type: 'submit', class: 'btn primary', id: 'modal-submit' }, view.submit.text)))));
+}
+
+function bindComposer() {
+  const form = $('#composer');
+  const input = $('#composer-input');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (!text.startsWith('/')) {
+      toast('This workspace only sends slash commands to the app: try /fleet help');
+      return;
+    }
+    const answer = await call('command', { channel: page.channel, text });
+    if (answer.ok) input.value = '';
+  });
+  $('#person').addEventListener('change', (event) => {
+    page.as = event.target.value;
+    page.seen = {};
+    page.rendered = { messages: '', modal: '' };
+    void refresh();
+  });
+  window.addEventListener('hashchange', () => {
+    page.channel = decodeURIComponent(location.hash.slice(1));
+    render();
+  });
+}
+
+function listen() {
+  const events = new EventSource('/workspace/events');
+  let timer;
+  events.onmessage = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), 30);
+  };
+  events.onopen = () => void refresh();
+}
+
+bindComposer();
+await refresh();
+$('#hint').textContent = page.data.commandHint;
+listen();
