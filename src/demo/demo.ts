@@ -1,0 +1,100 @@
+/**
+ * The whole product on one computer with nothing configured: the sandbox Fleet API with live activity,
+ * PGlite in a temporary folder, the real bot in HTTP mode, and the local Slack workspace with its page.
+ * Secrets are generated per run; the workspace signs what people do with the bot's signing secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { startBot, type RunningBot } from '../bot.js';
+import { loadConfig } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { Db } from '../store/index.js';
+import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
+import { mountPage } from '../workspace/page-server.js';
+import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
+import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+
+export interface DemoOptions {
+  /** The page's port; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** Default 127.0.0.1: the demo is for this computer only. */
+  host?: string;
+  /** A new transaction in the sandbox every N seconds; default 4. */
+  activitySeconds?: number;
+  /** How often the feed asks the Fleet API for new transactions; default 5 (the shortest the bot allows). */
+  feedPollSeconds?: number;
+  /** An open, migrated database, left open on close (tests); by default PGlite in a temporary folder removed on close. */
+  db?: Db;
+  /** Tests pass their own; otherwise pretty logs at `logLevel` (default warn), scrubbed of this run's secrets. */
+  logger?: Logger;
+  logLevel?: string;
+}
+
+export interface Demo {
+  /** The page, e.g. http://127.0.0.1:3000 */
+  url: string;
+  slack: LocalSlack;
+  bot: RunningBot;
+  close(): Promise<void>;
+}
+
+export const COMMAND_HINT =
+  '/fleet balance · /fleet transactions [page] [size] · /fleet payout mobile [phone] [amount] [currency] · /fleet payout bank · /fleet help';
+
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const signingSecret = randomBytes(16).toString('hex');
+  const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
+  const logger = options.logger ?? createLogger({ level: options.logLevel ?? 'warn', pretty: true, secrets: [signingSecret, botToken] });
+
+  let slack: LocalSlack | undefined;
+  let database: DemoDatabase | undefined;
+  try {
+    const db = options.db ?? (database = await openDemoDatabase(logger.child({ component: 'store' }))).db;
+    slack = await startLocalSlack({
+      port: options.port ?? 3000,
+      host: options.host ?? '127.0.0.1',
+      signingSecret,
+      botToken,
+      users: Object.values(DEMO_PEOPLE).map(({ role: _role, ...user }) => user),
+      channels: Object.values(DEMO_CHANNELS),
+    });
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: 'sandbox',
+      SANDBOX_ACTIVITY_SECONDS: String(options.activitySeconds ?? 4),
+      FEED_POLL_INTERVAL_SECONDS: String(options.feedPollSeconds ?? 5),
+      ...demoRoleEnv(),
+    });
+    const bot = await startBot({ config, logger, db });
+    if (bot.eventsUrl) slack.setAppUrl(bot.eventsUrl);
+    // Bolt checks its token with auth.test in the background; a stop before it is answered would crash the process.
+    await slack.waitFor(() => slack?.apiCalls.some((call) => call.method === 'auth.test'), { message: 'the bot calling auth.test' });
+    mountPage(slack, {
+      people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
+      commandHint: COMMAND_HINT,
+    });
+    const running = slack;
+    const openDatabase = database;
+    let closing: Promise<void> | undefined;
+    return {
+      url: slack.url,
+      slack,
+      bot,
+      close: () => {
+        closing ??= (async () => {
+          await bot.close();
+          await running.close();
+          await openDatabase?.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await slack?.close();
+    await database?.close();
+    throw error;
+  }
+}

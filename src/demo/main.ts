@@ -1,0 +1,58 @@
+/** `npm run demo`: starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
+import { startDemo } from './demo.js';
+import { DEMO_PEOPLE } from './people.js';
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** DEMO_PORT and LOG_LEVEL are the demo's only settings; everything else is generated. */
+export function demoSettings(env: Record<string, string | undefined>): { port: number; logLevel: string } {
+  const rawPort = env.DEMO_PORT?.trim() || '3000';
+  const port = Number(rawPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('DEMO_PORT must be a port number from 0 to 65535.');
+  const logLevel = env.LOG_LEVEL?.trim() || 'warn';
+  if (!LOG_LEVELS.has(logLevel)) throw new Error(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}.`);
+  return { port, logLevel };
+}
+
+function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const settings = demoSettings(process.env);
+  say('Starting the Fleet Treasury demo: sandbox Fleet API, embedded database, bot and local Slack workspace…');
+  const demo = await startDemo({ port: settings.port, logLevel: settings.logLevel }).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+      throw new Error(`port ${settings.port} is in use: run with DEMO_PORT=<another port>`, { cause: error });
+    }
+    throw error;
+  });
+  const pageUrl = demo.url.replace('://127.0.0.1:', '://localhost:');
+  say();
+  say(`  Open ${pageUrl}`);
+  say();
+  for (const person of Object.values(DEMO_PEOPLE)) say(`  ${person.realName.padEnd(15)} ${person.role}`);
+  say();
+  say('  Type /fleet help in #treasury. Sandbox data, no real money. Ctrl-C stops.');
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    say(`\n${signal}: stopping the demo.`);
+    demo.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('The demo did not stop cleanly:', error instanceof Error ? error.message : error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error('The demo failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
