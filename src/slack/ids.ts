@@ -1,4 +1,5 @@
 /** Every action_id, block_id and callback_id the app uses, in one place. */
+import type { PayoutFieldName } from '../payouts/index.js';
 
 export const COMMAND = '/fleet';
 
@@ -11,4 +12,49 @@ export const ACTIONS = {
 
 export const BLOCKS = {
   accountActions: 'account_actions',
+} as const;
+
+/** Modals of the payout flow, by `callback_id`. */
+export const PAYOUT_VIEWS = {
+  chooser: 'payout_chooser',
+  form: 'payout_form',
+  review: 'payout_review',
+  submitted: 'payout_submitted',
+  approve: 'payout_approve_modal',
+  reject: 'payout_reject_modal',
+  notice: 'payout_notice',
+} as const;
+
+/** Buttons of the payout flow. Their `value` is at most a request id: everything else is read from the store. */
+export const PAYOUT_ACTIONS = {
+  chooseMobileMoney: 'payout_choose_mobile_money',
+  chooseBankAccount: 'payout_choose_bank_account',
+  backToForm: 'payout_back_to_form',
+  approve: 'payout_approve',
+  reject: 'payout_reject',
+  cancel: 'payout_cancel',
+  retry: 'payout_retry_same_reference',
+  /** The action_id of every input inside its block; the block_id says which field it is. */
+  input: 'value',
+} as const;
+
+/** One block per form field, named after the domain's field so that its errors land under it. */
+export const PAYOUT_FIELD_BLOCKS = {
+  phone: 'payout_phone',
+  name: 'payout_name',
+  countryCode: 'payout_country_code',
+  operator: 'payout_operator',
+  accountNumber: 'payout_account_number',
+  bankCode: 'payout_bank_code',
+  amount: 'payout_amount',
+  currency: 'payout_currency',
+  reference: 'payout_reference',
+  note: 'payout_note',
+} as const satisfies Record<PayoutFieldName, string>;
+
+export const PAYOUT_BLOCKS = {
+  chooser: 'payout_chooser_actions',
+  reviewActions: 'payout_review_actions',
+  messageActions: 'payout_message_actions',
+  rejectReason: 'payout_reject_reason',
 } as const;

@@ -1,0 +1,129 @@
+/**
+ * The approvers' side: the message in the approval channel (always the request's current state, with
+ * only the buttons that can still do something), the approve and reject modals, and the outcome of
+ * an approval as the approver sees it.
+ */
+import type { Button, KnownBlock, ModalView } from '@slack/types';
+import { countingApprovers, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
+import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { footer, type Reply, type Surface } from './common.js';
+import { amountText, approvalLines, detailBlocks, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
+import { buildPayoutNotice } from './payout-form.js';
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+function button(actionId: string, label: string, requestId: string, style?: 'primary' | 'danger'): Button {
+  return { type: 'button', action_id: actionId, text: plain(label), value: requestId, ...(style ? { style } : {}) };
+}
+
+/** The buttons that can still change something; none once the request is final. */
+function messageButtons(request: PayoutRequest): Button[] {
+  if (request.state === 'pending') {
+    const buttons = [
+      button(PAYOUT_ACTIONS.approve, 'Approve', request.id, 'primary'),
+      button(PAYOUT_ACTIONS.reject, 'Reject', request.id, 'danger'),
+    ];
+    if (request.approvals.length === 0) buttons.push(button(PAYOUT_ACTIONS.cancel, 'Cancel request', request.id));
+    return buttons;
+  }
+  if (request.state === 'unknown' && request.needsReview) {
+    return [{
+      ...button(PAYOUT_ACTIONS.retry, 'Retry with the same reference', request.id, 'danger'),
+      confirm: {
+        title: plain('Send this payout again?'),
+        text: plain(
+          `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.`,
+        ),
+        confirm: plain('Send again'),
+        deny: plain('Not yet'),
+        style: 'danger',
+      },
+    }];
+  }
+  return [];
+}
+
+/** The approval channel's message for one request: details, approvals, state or outcome, buttons. */
+export function buildApprovalMessage(surface: Surface, request: PayoutRequest): Reply {
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: plain(`Payout ${request.id} · ${amountText(request)}`) },
+    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
+    ...detailBlocks(request),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
+  ];
+  const buttons = messageButtons(request);
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
+  blocks.push(footer(surface, `Requested ${slackDate(request.requestedAt)} · \`/fleet payouts ${request.id}\` for its history`));
+  const outcome = request.state === 'completed' && request.transactionId ? ` (transaction ${escapeMrkdwn(request.transactionId)})` : '';
+  const text = `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}${outcome}`;
+  return { text, blocks };
+}
+
+/** Step two of the confirmation: the approver sees every detail again; only submitting approves. */
+export function buildApproveModal(surface: Surface, request: PayoutRequest): ModalView {
+  const counted = countingApprovers(request).length;
+  const last = counted + 1 >= request.requiredApprovals;
+  const consequence = last
+    ? ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send.*'
+    : ':information_source: This amount needs two approvers. After yours, one more approver must approve before anything is sent.';
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
+    ...detailBlocks(request),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
+    { type: 'section', text: { type: 'mrkdwn', text: consequence } },
+  ];
+  if (surface.sandbox) blocks.push(footer(surface));
+  return {
+    type: 'modal',
+    callback_id: PAYOUT_VIEWS.approve,
+    title: plain(`Approve ${request.id}`),
+    submit: plain(last ? 'Approve and send' : 'Approve'),
+    close: plain('Cancel'),
+    // Only which request; the request itself is read from the store again on submission.
+    private_metadata: request.id,
+    blocks,
+  };
+}
+
+/** Rejecting needs a reason, which the requester is sent. */
+export function buildRejectModal(surface: Surface, request: PayoutRequest): ModalView {
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
+    ...detailBlocks(request),
+    {
+      type: 'input',
+      block_id: PAYOUT_BLOCKS.rejectReason,
+      label: plain('Reason'),
+      hint: plain('The requester sees it.'),
+      element: { type: 'plain_text_input', action_id: PAYOUT_ACTIONS.input, multiline: true, max_length: 500 },
+    },
+  ];
+  if (surface.sandbox) blocks.push(footer(surface));
+  return {
+    type: 'modal',
+    callback_id: PAYOUT_VIEWS.reject,
+    title: plain(`Reject ${request.id}`),
+    submit: plain('Reject'),
+    close: plain('Cancel'),
+    private_metadata: request.id,
+    blocks,
+  };
+}
+
+/** What the approver is told once their approval was handled: a title and mrkdwn text. */
+export function approvalOutcome(result: PayoutActionResult): { title: string; text: string } {
+  if (!result.ok) return { title: 'Not approved', text: `:no_entry: ${escapeMrkdwn(result.message)}\nNothing was changed.` };
+  const request = result.request;
+  const title = `Payout ${request.id}`;
+  if (request.state === 'pending') {
+    return { title, text: ':white_check_mark: Your approval is recorded. One more approver must approve before anything is sent.' };
+  }
+  return { title, text: `Your approval is recorded.\n${stateLine(request)}` };
+}
+
+export function buildApprovalOutcome(surface: Surface, result: PayoutActionResult): ModalView {
+  const outcome = approvalOutcome(result);
+  return buildPayoutNotice(surface, outcome.title, outcome.text);
+}

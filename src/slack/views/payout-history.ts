@@ -1,0 +1,105 @@
+/** `/fleet payouts`: recent requests with their state, and one request's audit history. */
+import type { KnownBlock } from '@slack/types';
+import type { PayoutEvent, PayoutRequest } from '../../payouts/index.js';
+import { escapeAndTruncate, escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { footer, type Reply, type Surface } from './common.js';
+import { approvalLines, detailBlocks, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
+
+const MAX_EVENTS = 40;
+
+export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Reply {
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Recent payouts' } }];
+  if (requests.length === 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'No payout has been requested yet. Start one with `/fleet payout`.' } });
+  }
+  for (const request of requests) {
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `\`${request.id}\` · ${payoutSummary(request)} · *${stateWord(request)}*\nRequested by ${mentionUser(request.requestedBy)} ${slackDate(request.requestedAt)}`,
+      },
+    });
+  }
+  blocks.push(footer(surface, 'Newest first · `/fleet payouts PR-…` shows one request\'s history'));
+  const text = `Recent payouts${surface.sandbox ? ' (SANDBOX)' : ''}: ${requests.map((request) => `${request.id} ${stateWord(request)}`).join(', ') || 'none'}`;
+  return { text, blocks };
+}
+
+export function buildPayoutHistory(surface: Surface, request: PayoutRequest, events: PayoutEvent[]): Reply {
+  const shown = events.slice(-MAX_EVENTS);
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: `Payout ${request.id}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `Requested by ${mentionUser(request.requestedBy)}: ${payoutSummary(request)}.` } },
+    ...detailBlocks(request),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
+    { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `*History*${events.length > shown.length ? ` (last ${shown.length} of ${events.length})` : ''}\n${shown.map(eventLine).join('\n')}`,
+      },
+    },
+    footer(surface, 'The history is append-only: every line was recorded when it happened.'),
+  ];
+  return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}`, blocks };
+}
+
+function detail(event: PayoutEvent, key: string): string | undefined {
+  const value = event.details[key];
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** One audit event in words: when, who, what, and the details that matter. */
+export function eventLine(event: PayoutEvent): string {
+  const who = event.userId ? ` by ${mentionUser(event.userId)}` : '';
+  const code = (value: string | undefined) => (value ? ` \`${escapeMrkdwn(value.replace(/`/g, "'"))}\`` : '');
+  const words = (value: string | undefined) => (value ? `: ${escapeAndTruncate(value, 200)}` : '');
+  let what: string;
+  switch (event.event) {
+    case 'requested':
+      what = `Requested${who}`;
+      break;
+    case 'approved': {
+      const count = detail(event, 'approvals');
+      const required = detail(event, 'required');
+      what = `Approved${who}${count && required ? ` (${count} of ${required})` : ''}`;
+      break;
+    }
+    case 'rejected':
+      what = `Rejected${who}${words(detail(event, 'reason'))}`;
+      break;
+    case 'executing':
+      what = `Sent to the Fleet API${detail(event, 'attempt') ? ` (attempt ${detail(event, 'attempt')})` : ''}`;
+      break;
+    case 'completed':
+      what = `Completed: transaction${code(detail(event, 'transactionId')) || ' id not given'}`;
+      break;
+    case 'failed':
+      what = `Failed${words(detail(event, 'reason'))}`;
+      break;
+    case 'unknown':
+      // Recovery records `reason: 'interrupted'` for a row a stopped process left behind.
+      what = `Outcome unknown${words(detail(event, 'reason') === 'interrupted' ? 'the app stopped while sending' : detail(event, 'reason'))}`;
+      break;
+    case 'needs_review':
+      what = 'Not found in the Fleet API\'s transactions in time: needs review';
+      break;
+    case 'reconciled':
+      what = `Found in the Fleet API's transactions: transaction${code(detail(event, 'transactionId'))}`;
+      break;
+    case 'expired':
+      what = 'Expired without enough approvals';
+      break;
+    case 'cancelled':
+      what = `Cancelled${who}`;
+      break;
+    case 'retried':
+      what = `Sent again with the same reference${who}`;
+      break;
+  }
+  return `• ${slackDate(event.at)} ${what}`;
+}

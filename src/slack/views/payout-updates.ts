@@ -1,0 +1,66 @@
+/** The direct messages a requester receives: the receipt, each approval, and every outcome. */
+import type { KnownBlock } from '@slack/types';
+import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
+import { escapeAndTruncate, escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
+import { footer, type Reply, type Surface } from './common.js';
+import { payoutSummary, plainSummary } from './payout-details.js';
+
+/**
+ * The message for one event, or undefined when the requester need not hear of it (sending has
+ * started, or an approval that only leads straight to the outcome, which gets its own message).
+ */
+export function buildRequesterUpdate(
+  surface: Surface,
+  request: PayoutRequest,
+  event: PayoutEventName,
+  actor: string | undefined,
+  approvalChannelId?: string,
+): Reply | undefined {
+  const payout = `*${request.id}* (${payoutSummary(request)})`;
+  const by = actor ? mentionUser(actor) : 'An approver';
+  const transaction = request.transactionId ? ` Transaction \`${escapeMrkdwn(request.transactionId)}\`.` : '';
+  const reason = (text: string | undefined) => escapeAndTruncate(text ?? 'no reason given', 400);
+  let line: string;
+  switch (event) {
+    case 'requested': {
+      const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
+      line = `:inbox_tray: Your payout request ${payout} is waiting for approval${where}. Reference \`${escapeMrkdwn(request.reference)}\`. You can cancel it from the approval message until someone approves it.`;
+      break;
+    }
+    case 'approved':
+      if (request.state !== 'pending') return undefined;
+      line = `:+1: ${by} approved your payout ${payout}. One more approver must approve it before it is sent.`;
+      break;
+    case 'executing':
+      return undefined;
+    case 'completed':
+    case 'reconciled':
+      line = `:white_check_mark: Your payout ${payout} was sent.${transaction}`;
+      break;
+    case 'failed':
+      line = `:x: Your payout ${payout} failed: ${reason(request.failureReason)} No money moved.`;
+      break;
+    case 'unknown':
+      line = `:grey_question: The Fleet API gave no clear answer for your payout ${payout} (${reason(request.failureReason)}). It may have gone through: the app is checking the Fleet API's transactions and will tell you.`;
+      break;
+    case 'needs_review':
+      line = `:warning: Your payout ${payout} was not found in the Fleet API's transactions. It may or may not have gone through; an approver will check and may send it again with the same reference.`;
+      break;
+    case 'retried':
+      line = `:repeat: ${by} sent your payout ${payout} again with the same reference, after review.`;
+      break;
+    case 'rejected':
+      line = `:no_entry: ${request.rejectedBy ? mentionUser(request.rejectedBy) : by} rejected your payout ${payout}: ${reason(request.rejectReason)}`;
+      break;
+    case 'expired':
+      line = `:hourglass: Your payout request ${payout} expired without enough approvals. Nothing was sent; request it again if it is still needed.`;
+      break;
+    case 'cancelled':
+      line = `:heavy_multiplication_x: Your payout request ${payout} is cancelled. Nothing was sent.`;
+      break;
+  }
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
+  if (surface.sandbox) blocks.push(footer(surface));
+  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled') ? ` (transaction ${escapeMrkdwn(request.transactionId)})` : '';
+  return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
+}
