@@ -10,7 +10,9 @@ import { AccountReader } from './account/account-reader.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { FleetClient } from './fleet/client.js';
+import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
+import { PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
@@ -18,6 +20,8 @@ import { createSlackApp } from './slack/app.js';
 import type { SlackContext, Subcommand } from './slack/context.js';
 import { registerAccountActions } from './slack/listeners/account.js';
 import { registerFleetCommand } from './slack/listeners/fleet-command.js';
+import { payoutSubcommands, registerPayoutListeners } from './slack/listeners/payouts.js';
+import { SlackPayoutNotifier } from './slack/payout-notifier.js';
 
 export interface BotOptions {
   config: Config;
@@ -25,6 +29,10 @@ export interface BotOptions {
   clock?: Clock;
   /** An already open, migrated database; by default one is opened from the configuration and closed with the bot. */
   db?: Db;
+  /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
+  fleetTimeouts?: FleetHttpOptions['timeouts'];
+  /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
 }
 
 export interface RunningBot {
@@ -34,10 +42,12 @@ export interface RunningBot {
   /** Present when FLEET_API_URL=sandbox. */
   sandbox: Sandbox | undefined;
   db: Db;
+  payouts: PayoutService;
   close(): Promise<void>;
 }
 
-export async function startBot({ config, logger, clock = systemClock, db: givenDb }: BotOptions): Promise<RunningBot> {
+export async function startBot(options: BotOptions): Promise<RunningBot> {
+  const { config, logger, clock = systemClock, db: givenDb } = options;
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
     for (const closer of closers.reverse()) {
@@ -69,8 +79,12 @@ export async function startBot({ config, logger, clock = systemClock, db: givenD
       logger.info({ kind: db.kind }, 'database ready');
     }
 
-    const fleet = new FleetClient({ baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock });
-    closers.push(() => fleet.close());
+    const fleet = new FleetClient({
+      baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock,
+      ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
+    });
+    const fleetCloser = () => fleet.close();
+    closers.push(fleetCloser);
     const account = new AccountReader(fleet, clock);
     closers.push(() => account.close());
 
@@ -86,9 +100,24 @@ export async function startBot({ config, logger, clock = systemClock, db: givenD
       logger,
       readTimeoutMs: 20_000,
     };
-    const subcommands: Record<string, Subcommand> = {};
+    const payoutNotifier = new SlackPayoutNotifier({
+      client: app.client, surface: ctx.surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+    });
+    const payouts = new PayoutService({
+      db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifier: payoutNotifier,
+      roles: {
+        canRequest: (userId) => access.allows(config.access.requesters, userId),
+        canApprove: (userId) => access.allows(config.access.approvers, userId),
+      },
+      ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
+    });
+    payoutNotifier.attach(payouts);
+    const payoutDeps = { service: payouts, settings: config.payouts, surface: ctx.surface, logger, clock };
+
+    const subcommands: Record<string, Subcommand> = { ...payoutSubcommands(payoutDeps) };
     registerFleetCommand(app, ctx, subcommands);
     registerAccountActions(app, ctx);
+    registerPayoutListeners(app, payoutDeps);
 
     let eventsUrl: string | undefined;
     if (config.slack.appToken) {
@@ -101,10 +130,44 @@ export async function startBot({ config, logger, clock = systemClock, db: givenD
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
     closers.push(() => app.stop() as Promise<void>);
+    closers.splice(closers.indexOf(fleetCloser) + 1, 0, runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
 
-    return { app, eventsUrl, sandbox, db, close };
+    return { app, eventsUrl, sandbox, db, payouts, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Settles what a stopped process left behind (at once, in the background), then runs payout
+ * maintenance (recovery, expiry, reconciliation) on a timer. Returns the closer that stops it.
+ */
+function runPayoutMaintenance(
+  payouts: PayoutService,
+  notifier: SlackPayoutNotifier,
+  db: Db,
+  logger: Logger,
+  everyMs = 30_000,
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const guard = (what: string, work: () => Promise<unknown>) => {
+    running = running.then(work).catch((error: unknown) => logger.error({ err: error }, `payout ${what} failed`));
+  };
+  // PGlite belongs to this one process, so anything left executing or approved is from a process that died.
+  guard('recovery', () => payouts.recoverInterrupted(db.kind === 'pglite' ? { staleAfterMs: 0 } : {}));
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    guard('maintenance', () => payouts.runMaintenance().finally(() => {
+      busy = false;
+    }));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+    await notifier.idle();
+  };
 }

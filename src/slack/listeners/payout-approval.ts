@@ -1,0 +1,117 @@
+/**
+ * The approval message's buttons and the approve and reject modals. A button carries only a request
+ * id: the request is read from the store and the policy checked before a modal opens, and the
+ * service checks everything again when the modal is submitted. A refusal is told only to the person
+ * who tried (ephemeral message or their modal) and changes nothing.
+ */
+import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { PayoutActionResult, PayoutRequest } from '../../payouts/index.js';
+import { canApprove, canReject, type PolicyDecision } from '../../payouts/policy.js';
+import type { PayoutActor } from '../../payouts/index.js';
+import { describeFailure } from '../failures.js';
+import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { refusalText, tellPrivately } from '../payout-refusals.js';
+import { approvalOutcome, buildApproveModal, buildRejectModal } from '../views/payout-approval.js';
+import { buildPayoutNotice } from '../views/payout-form.js';
+import { readPayoutId, type PayoutSlackDeps } from './payouts.js';
+
+type Check = (request: PayoutRequest, actor: PayoutActor, now: Date) => PolicyDecision;
+
+export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps): void {
+  const { service, surface, logger, clock } = deps;
+
+  /** Reads the request a button names, checks the policy, then opens its modal with the click's trigger id. */
+  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: string) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+      await ack();
+      const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
+      try {
+        const request = await requestFrom(deps, action.value);
+        if (!request) return await tell(refusalText({ message: 'There is no such payout.' }));
+        const decision = check(request, await service.actor(body.user.id), clock.now());
+        if (!decision.ok) return await tell(refusalText(decision));
+        await client.views.open({ trigger_id: body.trigger_id, view: modal(surface, request) });
+      } catch (error) {
+        await tell(describeFailure(error, what, logger));
+      }
+    });
+  };
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, canApprove, buildApproveModal, 'open the approval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, canReject, buildRejectModal, 'open the rejection');
+
+  /** Buttons that act at once: the service decides, and only a refusal needs words here. */
+  const actOnClick = (actionId: string, act: (id: string, userId: string) => Promise<PayoutActionResult>, what: string) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+      await ack();
+      const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
+      try {
+        const id = readPayoutId(action.value);
+        if (!id) return await tell(refusalText({ message: 'There is no such payout.' }));
+        const result = await act(id, body.user.id);
+        if (!result.ok) await tell(refusalText(result));
+      } catch (error) {
+        await tell(describeFailure(error, what, logger));
+      }
+    });
+  };
+  actOnClick(PAYOUT_ACTIONS.cancel, (id, userId) => service.cancel(id, userId), 'cancel the payout');
+  actOnClick(PAYOUT_ACTIONS.retry, (id, userId) => service.retryUnknown(id, userId), 'send the payout again');
+
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
+    const id = readPayoutId(view.private_metadata);
+    if (!id) return ack(notice(deps, 'Approve payout', 'This approval is out of date. Use the buttons on the approval message.'));
+    // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
+    await ack(notice(deps, `Payout ${id}`, ':hourglass_flowing_sand: Recording your approval…'));
+    let outcome: { title: string; text: string };
+    try {
+      outcome = approvalOutcome(await service.approve(id, body.user.id));
+    } catch (error) {
+      outcome = { title: `Payout ${id}`, text: describeFailure(error, 'record your approval', logger) };
+    }
+    await showOutcome(client, deps, { viewId: view.id, userId: body.user.id, channel: deps.settings.approvalChannelId }, outcome);
+  });
+
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view }) => {
+    const id = readPayoutId(view.private_metadata);
+    let answer: ViewResponseAction;
+    if (!id) {
+      answer = notice(deps, 'Reject payout', 'This rejection is out of date. Use the buttons on the approval message.');
+    } else {
+      try {
+        const reason = view.state.values[PAYOUT_BLOCKS.rejectReason]?.[PAYOUT_ACTIONS.input]?.value ?? '';
+        const result = await service.reject(id, body.user.id, reason);
+        if (result.ok) answer = notice(deps, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
+        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: result.message } };
+        else answer = notice(deps, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
+      } catch (error) {
+        answer = notice(deps, `Payout ${id}`, describeFailure(error, 'reject the payout', logger));
+      }
+    }
+    await ack(answer);
+  });
+}
+
+function notice(deps: PayoutSlackDeps, title: string, text: string): ViewResponseAction {
+  return { response_action: 'update', view: buildPayoutNotice(deps.surface, title, text) };
+}
+
+async function requestFrom(deps: PayoutSlackDeps, value: string | undefined): Promise<PayoutRequest | undefined> {
+  const id = readPayoutId(value);
+  return id ? deps.service.get(id) : undefined;
+}
+
+/** Shows the approver what became of their approval; if their modal is gone, tells them privately instead. */
+async function showOutcome(
+  client: WebClient,
+  deps: PayoutSlackDeps,
+  target: { viewId: string; userId: string; channel: string | undefined },
+  outcome: { title: string; text: string },
+): Promise<void> {
+  try {
+    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(deps.surface, outcome.title, outcome.text) });
+  } catch (error) {
+    deps.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
+    await tellPrivately(client, deps.logger, deps.surface, { channel: target.channel, user: target.userId }, outcome.text);
+  }
+}

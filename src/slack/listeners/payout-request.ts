@@ -1,0 +1,190 @@
+/**
+ * Requesting a payout: `/fleet payout [mobile|bank] …` opens the form at once, the form's submission
+ * is validated by the domain (errors under their fields), the review screen shows exactly what will
+ * be stored, and its submission stores the request, which the notifier then posts for approval.
+ */
+import type { App, BlockAction, ButtonAction, ViewOutput, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import { z } from 'zod';
+import {
+  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS,
+  type PayoutFormFields, type PayoutKind,
+} from '../../payouts/index.js';
+import { canRequest } from '../../payouts/policy.js';
+import type { Subcommand } from '../context.js';
+import { describeFailure } from '../failures.js';
+import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refusals.js';
+import { notice } from '../views/common.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../views/payout-form.js';
+import type { PayoutSlackDeps } from './payouts.js';
+
+const KIND_WORDS: Record<string, PayoutKind> = {
+  mobile: 'mobile_money', momo: 'mobile_money', mobile_money: 'mobile_money', 'mobile-money': 'mobile_money',
+  bank: 'bank_account', bank_account: 'bank_account', 'bank-account': 'bank_account',
+};
+
+const NOT_CONFIGURED =
+  ':construction: Payouts are not configured here yet: an admin needs to set APPROVAL_CHANNEL_ID to the channel where approvers confirm payouts.';
+
+// What comes back in private_metadata is only a convenience: every value is validated again by the domain.
+const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS) });
+const text = (max: number) => z.string().max(max);
+const draftCommon = {
+  amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000),
+};
+const draftSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('mobile_money'),
+    recipient: z.object({ phone: text(50), name: text(300), countryCode: text(10) }),
+    operator: text(100),
+    ...draftCommon,
+  }),
+  z.object({
+    kind: z.literal('bank_account'),
+    recipient: z.object({ accountNumber: text(100), bankCode: text(30), name: text(300), countryCode: text(10) }),
+    ...draftCommon,
+  }),
+]);
+const reviewMetadataSchema = z.object({ draft: draftSchema });
+
+function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw ?? ''));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The form's values by field name, from Slack's `state.values` keyed by block id. */
+function readForm(kind: PayoutKind, view: ViewOutput): PayoutFormFields {
+  const fields: PayoutFormFields = {};
+  for (const field of kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS) {
+    const entry = view.state.values[PAYOUT_FIELD_BLOCKS[field]]?.[PAYOUT_ACTIONS.input];
+    fields[field] = entry?.selected_option?.value ?? entry?.value ?? undefined;
+  }
+  return fields;
+}
+
+export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
+  const { service, settings, surface, logger } = deps;
+  return {
+    help: [{
+      usage: '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
+      description: 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',
+    }],
+    async run({ command, args, respond, client }) {
+      if (!settings.approvalChannelId) {
+        await respond({ response_type: 'ephemeral', ...notice(surface, NOT_CONFIGURED) });
+        return;
+      }
+      const kind = KIND_WORDS[(args[0] ?? '').toLowerCase()];
+      const view = kind
+        ? buildPayoutForm(surface, kind, settings, parseCommandPrefill(kind, args.join(' ')))
+        : buildPayoutChooser(surface, args.join(' '));
+      let viewId: string | undefined;
+      try {
+        // First, before anything slow: the trigger id expires about 3 seconds after the command.
+        viewId = (await client.views.open({ trigger_id: command.trigger_id, view })).view?.id;
+      } catch (error) {
+        await respond({ response_type: 'ephemeral', ...notice(surface, describeFailure(error, 'open the payout form', logger)) });
+        return;
+      }
+      try {
+        // The role lookup may ask Slack for user-group members, so it runs after the modal is open.
+        const decision = canRequest(await service.actor(command.user_id));
+        if (!decision.ok && viewId) {
+          await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, 'New payout', refusalText(decision)) });
+        }
+      } catch (error) {
+        logger.error({ err: error }, 'could not check whether a person may request payouts');
+      }
+    },
+  };
+}
+
+/** The form's answer: its errors under their fields, or the review screen. */
+async function checkForm(deps: PayoutSlackDeps, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
+  const decision = canRequest(await deps.service.actor(userId));
+  if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(deps.surface, 'New payout', refusalText(decision)) };
+  const validation = await deps.service.validate(kind, readForm(kind, view), userId);
+  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors) };
+  return { response_action: 'update', view: buildPayoutReview(deps.surface, validation.draft, deps.settings.approvalChannelId) };
+}
+
+export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps): void {
+  const { service, settings, surface, logger } = deps;
+  const showNotice = (title: string, message: string): ViewResponseAction =>
+    ({ response_action: 'update', view: buildPayoutNotice(surface, title, message) });
+
+  for (const [actionId, kind] of [
+    [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
+    [PAYOUT_ACTIONS.chooseBankAccount, 'bank_account'],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client }) => {
+      await ack();
+      if (!body.view) return;
+      const form = buildPayoutForm(surface, kind, settings, parseCommandPrefill(kind, body.view.private_metadata));
+      await updateView(client, body.view, form, logger);
+    });
+  }
+
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view }) => {
+    let answer: ViewResponseAction;
+    const metadata = readMetadata(view.private_metadata, formMetadataSchema);
+    if (!metadata) {
+      answer = showNotice('New payout', 'This form is out of date. Start again with `/fleet payout`.');
+    } else {
+      try {
+        answer = await checkForm(deps, body.user.id, metadata.kind, view);
+      } catch (error) {
+        answer = showNotice('New payout', describeFailure(error, 'check the payout', logger));
+      }
+    }
+    await ack(answer);
+  });
+
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client }) => {
+    await ack();
+    const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
+    if (!body.view || !metadata) return;
+    const { draft } = metadata;
+    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, settings, draftToFields(draft)), logger);
+  });
+
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
+    let answer: ViewResponseAction;
+    const metadata = readMetadata(view.private_metadata, reviewMetadataSchema);
+    if (!metadata) {
+      answer = showNotice('New payout', 'This review is out of date. Start again with `/fleet payout`.');
+    } else {
+      try {
+        // The draft came back from the client: `submit` checks the role and every field again.
+        const result = await service.submit(body.user.id, metadata.draft);
+        if (result.ok) answer = { response_action: 'update', view: buildPayoutSubmitted(surface, result.request, settings.approvalChannelId) };
+        else if (result.errors) {
+          const form = buildPayoutForm(surface, metadata.draft.kind, settings, draftToFields(metadata.draft), refusalProblems(result));
+          answer = { response_action: 'update', view: form };
+        } else answer = showNotice('New payout', refusalText(result));
+      } catch (error) {
+        answer = showNotice('New payout', describeFailure(error, 'store the payout request', logger));
+      }
+    }
+    await ack(answer);
+  });
+}
+
+/** Replaces a modal the person is looking at; `hash` stops us overwriting a newer version of it. */
+async function updateView(
+  client: App['client'],
+  current: { id: string; hash: string },
+  view: ModalView,
+  logger: PayoutSlackDeps['logger'],
+): Promise<void> {
+  try {
+    await client.views.update({ view_id: current.id, hash: current.hash, view });
+  } catch (error) {
+    logger.warn({ err: error }, 'could not update a payout modal');
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The payout domain's notifier over Slack: keeps the approval message true to the stored request
+ * (posting it on the first change, updating it on every later one) and sends the requester a
+ * direct message for each event they should hear of. Slack work runs in a queue per request, so
+ * that a slow Slack never holds up a domain change or a 3-second acknowledgement, and a failure is
+ * logged without undoing anything.
+ */
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../logger.js';
+import type { PayoutEventName, PayoutNotifier, PayoutRequest } from '../payouts/index.js';
+import type { Surface } from './views/common.js';
+import { buildApprovalMessage } from './views/payout-approval.js';
+import { buildRequesterUpdate } from './views/payout-updates.js';
+
+/** How the notifier reads the latest stored request and remembers where its message is. */
+export interface PayoutRecords {
+  get(id: string): Promise<PayoutRequest | undefined>;
+  setApprovalMessage(id: string, channel: string, ts: string): Promise<unknown>;
+}
+
+export interface SlackPayoutNotifierOptions {
+  client: WebClient;
+  surface: Surface;
+  logger: Logger;
+  /** Unset: no approval message is posted (payouts are not configured), DMs still are. */
+  approvalChannelId: string | undefined;
+}
+
+export class SlackPayoutNotifier implements PayoutNotifier {
+  private readonly queues = new Map<string, Promise<void>>();
+  private records: PayoutRecords | undefined;
+
+  constructor(private readonly options: SlackPayoutNotifierOptions) {}
+
+  /** The service is built with this notifier, so it is attached afterwards. */
+  attach(records: PayoutRecords): void {
+    this.records = records;
+  }
+
+  async changed(request: PayoutRequest, event: PayoutEventName, actor?: string): Promise<void> {
+    const previous = this.queues.get(request.id) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.publish(request, event, actor))
+      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: request.id, event }, 'payout notification failed'));
+    this.queues.set(request.id, next);
+    void next.finally(() => {
+      if (this.queues.get(request.id) === next) this.queues.delete(request.id);
+    });
+  }
+
+  /** Resolves once every queued Slack update has been tried (used when stopping and by tests). */
+  async idle(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
+  private async publish(snapshot: PayoutRequest, event: PayoutEventName, actor: string | undefined): Promise<void> {
+    await this.refreshApprovalMessage(snapshot);
+    await this.tellRequester(snapshot, event, actor);
+  }
+
+  /** Renders the request as stored now, not as it was at the event: the message must show the truth. */
+  private async refreshApprovalMessage(snapshot: PayoutRequest): Promise<void> {
+    const { client, surface, logger, approvalChannelId } = this.options;
+    let request = snapshot;
+    try {
+      request = (await this.records?.get(snapshot.id)) ?? snapshot;
+    } catch (error) {
+      logger.warn({ err: error, payoutId: snapshot.id }, 'could not re-read a payout for its approval message; showing the change as notified');
+    }
+    const message = buildApprovalMessage(surface, request);
+    try {
+      if (request.approvalMessage) {
+        await client.chat.update({ channel: request.approvalMessage.channel, ts: request.approvalMessage.ts, text: message.text, blocks: message.blocks });
+        return;
+      }
+      if (!approvalChannelId) return;
+      const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+      if (posted.channel && posted.ts) await this.records?.setApprovalMessage(request.id, posted.channel, posted.ts);
+    } catch (error) {
+      logger.error({ err: error, payoutId: request.id, state: request.state }, 'could not update the payout approval message; the payout itself is unaffected');
+    }
+  }
+
+  private async tellRequester(request: PayoutRequest, event: PayoutEventName, actor: string | undefined): Promise<void> {
+    const { client, surface, logger, approvalChannelId } = this.options;
+    const update = buildRequesterUpdate(surface, request, event, actor, approvalChannelId);
+    if (!update) return;
+    try {
+      // A user id as the channel is the bot's direct message with that person (chat:write suffices).
+      await client.chat.postMessage({ channel: request.requestedBy, text: update.text, blocks: update.blocks, unfurl_links: false });
+    } catch (error) {
+      logger.error({ err: error, payoutId: request.id, event }, 'could not send the requester a direct message about their payout');
+    }
+  }
+}
