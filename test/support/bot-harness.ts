@@ -4,7 +4,7 @@
  * Tests then act as people through the workspace and read what those people would see.
  */
 import { Writable } from 'node:stream';
-import { startBot, type RunningBot } from '../../src/bot.js';
+import { startBot, type BotOptions, type RunningBot } from '../../src/bot.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
@@ -48,11 +48,15 @@ export interface HarnessOptions {
   existingSandbox?: Sandbox;
   /** Use an existing database (e.g. to restart the bot on the same rows); closing the harness leaves it open. */
   existingDb?: Db;
+  /** Use an existing workspace (a restarted bot keeps its messages); closing the harness leaves it open. */
+  existingSlack?: LocalSlack;
+  /** Passed to startBot: an injected clock, short Fleet API timeouts, fast payout maintenance. */
+  bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers'>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = options.existingSandbox ?? (await startSandbox({ seed: 7, ...options.sandbox }));
-  const slack = await startLocalSlack({
+  const slack = options.existingSlack ?? await startLocalSlack({
     signingSecret: SIGNING_SECRET,
     botToken: BOT_TOKEN,
     ...(options.socketMode ? { appToken: APP_TOKEN } : {}),
@@ -86,10 +90,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const db = options.existingDb ?? (await testDatabases()[0]!.open());
   let bot: RunningBot;
   try {
-    bot = await startBot({ config, logger, db });
+    bot = await startBot({ config, logger, db, ...options.bot });
   } catch (error) {
     if (!options.existingDb) await db.close();
-    await slack.close();
+    if (!options.existingSlack) await slack.close();
     if (!options.existingSandbox) await sandbox.close();
     throw error;
   }
@@ -109,7 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await bot.close();
       if (!options.existingDb) await db.close();
-      await slack.close();
+      if (!options.existingSlack) await slack.close();
       if (!options.existingSandbox) await sandbox.close();
     },
   };
