@@ -91,6 +91,8 @@ export async function requestPayout(
   const done = h.slack.view(review.id)!;
   const id = /PR-[A-Z0-9]{6}/.exec(viewText(done))?.[0];
   expect(id, viewText(done)).toBeDefined();
+  await h.slack.closeView({ userId, viewId: review.id });
+  await h.slack.waitFor(() => approvalMessage(h, id!), { message: `the approval message of ${id}` });
   return id!;
 }
 
