@@ -119,7 +119,7 @@ describe('payout rules, enforced through Slack', () => {
   it('makes exactly one payout call when 20 approvers submit at the same moment', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '14' });
     const before = payoutPosts(h);
-    const modals = [];
+    const modals: Array<{ id: string }> = [];
     for (const approver of CROWD) modals.push(await openApproveModal(h, approver, id));
     const outcomes = await Promise.all(CROWD.map((approver, index) => submitApproval(h, approver, modals[index]!.id)));
     expect(payoutPosts(h) - before).toBe(1);
