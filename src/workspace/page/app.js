@@ -216,7 +216,7 @@ function bindComposer() {
   $('#person').addEventListener('change', (event) => {
     page.as = event.target.value;
     page.seen = {};
-    page.rendered = { messages: '', modal: '' };
+    page.rendered = { messages: undefined, modal: undefined };
     void refresh();
   });
   window.addEventListener('hashchange', () => {

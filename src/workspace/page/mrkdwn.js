@@ -12,7 +12,7 @@ const EMOJI = {
   clock3: '🕒', stopwatch: '⏱️', large_blue_circle: '🔵', large_yellow_circle: '🟡', white_circle: '⚪',
   black_circle: '⚫', heavy_minus_sign: '➖', heavy_plus_sign: '➕', arrow_right: '➡️', arrow_left: '⬅️',
   inbox_tray: '📥', outbox_tray: '📤', mag: '🔍', gear: '⚙️', wave: '👋', raised_hand: '✋', sos: '🆘',
-  leftwards_arrow_with_hook: '↩️', repeat: '🔁', satellite: '📡', link: '🔗', pencil2: '✏️', wastebasket: '🗑️',
+  grey_question: '❔', question: '❓', heavy_multiplication_x: '✖️', leftwards_arrow_with_hook: '↩️', repeat: '🔁', satellite: '📡', link: '🔗', pencil2: '✏️', wastebasket: '🗑️',
 };
 
 export function escapeHtml(text) {
