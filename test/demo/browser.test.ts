@@ -1,0 +1,221 @@
+/**
+ * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
+ * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel.
+ * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { startDemo, type Demo } from '../../src/demo/demo.js';
+import { DEMO_CHANNELS, DEMO_PEOPLE } from '../../src/demo/people.js';
+import { createLogger } from '../../src/logger.js';
+import { formatAmount } from '../../src/money.js';
+import { NO_ACCESS_MESSAGE } from '../../src/slack/listeners/account.js';
+import type { Db } from '../../src/store/index.js';
+import { checkMessage, checkView } from '../../src/workspace/index.js';
+import { testDatabases } from '../support/databases.js';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const SCREENSHOTS = 'test-output/demo';
+
+describe('the demo page in a real browser', () => {
+  let db: Db;
+  let demo: Demo;
+  let browser: Browser;
+  let page: Page;
+  const logs: string[] = [];
+  let shots = 0;
+
+  beforeAll(async () => {
+    await mkdir(SCREENSHOTS, { recursive: true });
+    db = await testDatabases()[0]!.open();
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    });
+    // No background activity: the balance and the transaction pages stay what the sandbox says they are.
+    demo = await startDemo({ port: 0, db, activitySeconds: 0, logger: createLogger({ level: 'warn', destination }) });
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.setDefaultTimeout(10_000);
+    await page.goto(demo.url);
+    await page.waitForSelector('body[data-ready]');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    await db?.close();
+  });
+
+  const sandbox = () => demo.bot.sandbox!;
+  const screenshot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}/${String(++shots).padStart(2, '0')}-${name}.png` });
+  const showLogsOnFailure = () => onTestFailed(() => console.log(`bot logs (warn and above):\n${logs.join('')}`));
+  const message = (text: string | RegExp) => page.locator('article.message', { hasText: text });
+  const modal = () => page.locator('#modal');
+
+  async function run(command: string): Promise<void> {
+    await page.getByLabel('Slash command').fill(command);
+    await page.getByLabel('Slash command').press('Enter');
+  }
+
+  async function become(personId: string, channelId: string): Promise<void> {
+    await page.locator('#person').selectOption(personId);
+    const conversation = page.locator(`[data-conversation="${channelId}"]`);
+    await conversation.click();
+    await expect.poll(() => conversation.getAttribute('class')).toContain('active');
+  }
+
+  it('shows Rita the balance in every currency, only to her', async () => {
+    showLogsOnFailure();
+    await run('/fleet balance');
+    const reply = message('Fleet account balance');
+    await expect.poll(() => reply.count()).toBe(1);
+    await expect.poll(() => reply.innerText()).toContain('Only visible to you');
+    for (const [currency, amount] of Object.entries(sandbox().balances())) {
+      expect(await reply.innerText()).toContain(formatAmount(amount, currency));
+    }
+    await screenshot('balance');
+  });
+
+  it('pages Rita through the transactions with Next, updating the message in place', async () => {
+    showLogsOnFailure();
+    const newest = sandbox().transactions().slice(0, 20).map((tx) => tx.reference);
+    await run('/fleet transactions');
+    const list = message('Fleet account transactions');
+    await expect.poll(() => list.innerText()).toContain('Showing 1–10');
+    for (const reference of newest.slice(0, 10)) expect(await list.innerText()).toContain(reference);
+    await screenshot('transactions-page-1');
+
+    await list.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => list.innerText()).toContain('Showing 11–20');
+    expect(await list.count()).toBe(1);
+    const second = await list.innerText();
+    for (const reference of newest.slice(10, 20)) expect(second).toContain(reference);
+    expect(second).not.toContain(newest[0]);
+    await screenshot('transactions-page-2');
+  });
+
+  let requestId = '';
+
+  it('lets Rita request a mobile money payout, correct the field the app refused, review and submit it', async () => {
+    showLogsOnFailure();
+    await run('/fleet payout');
+    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('New payout');
+    await modal().getByRole('button', { name: 'Mobile money' }).click();
+    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+
+    await modal().getByLabel('Phone number').fill('24381234567O');
+    await modal().getByLabel('Recipient name').fill('Amani Kabila');
+    await modal().getByLabel('Country').fill('CD');
+    await modal().getByLabel('Mobile money operator').selectOption('VODACOM_MPESA');
+    await modal().getByLabel('Amount').fill('150');
+    await modal().getByLabel('Currency', { exact: true }).selectOption('USD');
+    await screenshot('payout-form');
+    await modal().getByRole('button', { name: 'Review' }).click();
+
+    const phoneError = modal().locator('.block.input', { hasText: 'Phone number' }).locator('.field-error');
+    await expect.poll(() => phoneError.innerText()).toContain('digits only');
+    expect(await modal().locator('.field-error').count()).toBe(1);
+    await screenshot('payout-form-error');
+
+    await modal().getByLabel('Phone number').fill('243812345670');
+    await modal().getByRole('button', { name: 'Review' }).click();
+    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    const review = await modal().innerText();
+    for (const detail of ['243812345670', 'Amani Kabila', 'VODACOM_MPESA', '150.00 USD']) expect(review).toContain(detail);
+    await screenshot('payout-review');
+
+    await modal().getByRole('button', { name: 'Submit for approval' }).click();
+    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    requestId = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
+    expect(requestId).not.toBe('');
+    await screenshot('payout-requested');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => modal().count()).toBe(0);
+    expect(sandbox().payouts()).toHaveLength(0);
+  });
+
+  it('lets Abel approve it in the modal, after which the approval message ends with the transaction id', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.abel.id, DEMO_CHANNELS.approvals.id);
+    const approval = message(requestId);
+    await expect.poll(() => approval.innerText()).toContain('Waiting for approval');
+    await screenshot('approval-waiting');
+
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
+    await screenshot('approval-modal');
+    await modal().getByRole('button', { name: 'Approve and send' }).click();
+    await expect.poll(() => modal().innerText()).toContain('Sent.');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    const [payout] = sandbox().payouts();
+    expect(payout?.body).toMatchObject({ amount: 150, currency: 'USD', operator: 'VODACOM_MPESA' });
+    const transactionId = payout!.transactionId;
+    const status = approval.locator('.section-text', { hasText: 'Status' });
+    await expect.poll(() => status.innerText()).toMatch(new RegExp(`Transaction ${transactionId}\\.?$`));
+    expect(await approval.innerText()).toContain('(edited)');
+    expect(await approval.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await screenshot('approval-sent');
+  });
+
+  it('tells Nico the newcomer that he has no access', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.nico.id, DEMO_CHANNELS.treasury.id);
+    await run('/fleet balance');
+    const refusal = NO_ACCESS_MESSAGE.replace(':lock: ', '').split('.')[0]!;
+    await expect.poll(() => message(refusal).count()).toBe(1);
+    expect(await page.locator('article.message', { hasText: 'Fleet account balance' }).count()).toBe(0);
+    await screenshot('newcomer-refused');
+  });
+
+  it('sent nothing during the run that breaks a Block Kit limit', () => {
+    const checked = { messages: 0, views: 0 };
+    for (const call of demo.slack.apiCalls) {
+      if (call.error) continue;
+      if (call.method.startsWith('chat.') && call.method !== 'chat.delete') {
+        checked.messages += 1;
+        expect(checkMessage(call.args.blocks ?? [], typeof call.args.text === 'string' ? call.args.text : undefined), call.method).toEqual([]);
+      }
+      if (call.method.startsWith('views.')) {
+        checked.views += 1;
+        expect(checkView(call.args.view as Record<string, unknown>), call.method).toEqual([]);
+      }
+    }
+    // Replies through response URLs and view_submission answers are checked by the workspace as they arrive.
+    expect(demo.slack.limitViolations).toEqual([]);
+    expect(checked.messages).toBeGreaterThanOrEqual(2);
+    expect(checked.views).toBeGreaterThanOrEqual(3);
+  });
+
+  // Runs last: it makes the bot send what real Slack would refuse.
+  it('shows a block it does not know as a placeholder naming its type, and a limit violation as a banner', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita.id, DEMO_CHANNELS.treasury.id);
+    await demo.bot.app.client.chat.postMessage({
+      channel: DEMO_CHANNELS.treasury.id,
+      text: 'A message the page cannot fully show',
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: 'H'.repeat(151) } },
+        { type: 'rich_text', elements: [] },
+        { type: 'actions', elements: [{ type: 'workflow_button', text: { type: 'plain_text', text: 'Run' } }] },
+      ] as never,
+    });
+    const posted = message('HHHH');
+    await expect.poll(() => posted.locator('.unknown').allInnerTexts()).toEqual([
+      'Unsupported block: rich_text', 'Unsupported element: workflow_button',
+    ]);
+    const banner = page.locator('#violations');
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    expect(await banner.innerText()).toContain('151 chars (limit 150)');
+    await screenshot('placeholder-and-violation');
+  });
+});
