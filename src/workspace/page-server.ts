@@ -38,20 +38,40 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const valuesSchema = z.record(z.string(), z.record(z.string(), z.union([z.string(), z.array(z.string())])));
-const ACTIONS = {
-  command: z.object({ as: z.string(), channel: z.string(), text: z.string().max(4000) }),
-  click: z.object({
-    as: z.string(), actionId: z.string(), value: z.string().optional(),
-    channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional(),
+const source = { channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional() };
+
+/** One thing a person can do on the page: its input, checked, and the LocalSlack call that does it. */
+interface PageAction {
+  run(slack: LocalSlack, input: unknown): Promise<AckResult>;
+}
+
+function pageAction<S extends z.ZodType>(schema: S, run: (slack: LocalSlack, input: z.infer<S>) => Promise<AckResult>): PageAction {
+  return {
+    run: (slack, input) => {
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) throw new Error(`invalid input: ${parsed.error.issues[0]?.message ?? 'unknown problem'}`);
+      return run(slack, parsed.data);
+    },
+  };
+}
+
+const ACTIONS = new Map<string, PageAction>(Object.entries({
+  command: pageAction(z.object({ as: z.string(), channel: z.string(), text: z.string().max(4000) }), (slack, input) => {
+    const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
+    if (!match) throw new Error('The composer sends slash commands: start with /fleet');
+    return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
   }),
-  select: z.object({
-    as: z.string(), actionId: z.string(), value: z.string(),
-    channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional(), values: valuesSchema.optional(),
+  click: pageAction(z.object({ as: z.string(), actionId: z.string(), value: z.string().optional(), ...source }), (slack, input) =>
+    slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value) })),
+  select: pageAction(z.object({ as: z.string(), actionId: z.string(), value: z.string(), values: valuesSchema.optional(), ...source }), (slack, input) => {
+    if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
+    return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input) });
   }),
-  submit: z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }),
-  close: z.object({ as: z.string(), viewId: z.string() }),
-} as const;
-type ActionName = keyof typeof ACTIONS;
+  submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
+    slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),
+  close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>
+    slack.closeView({ userId: input.as, viewId: input.viewId })),
+}));
 
 /** Serves the page at `/` and its API under `/workspace/` on the workspace's own server. */
 export function mountPage(slack: LocalSlack, options: PageOptions = {}): void {
@@ -70,8 +90,8 @@ class WorkspacePage {
       return sendJson(response, 200, this.stateFor(url.searchParams.get('as') ?? ''));
     }
     if (request.method === 'GET' && url.pathname === '/workspace/events') return this.streamChanges(request, response);
-    const action = /^\/workspace\/(\w+)$/.exec(url.pathname)?.[1];
-    if (request.method === 'POST' && action && action in ACTIONS) return this.act(action as ActionName, request, response);
+    const action = ACTIONS.get(/^\/workspace\/(\w+)$/.exec(url.pathname)?.[1] ?? '');
+    if (request.method === 'POST' && action) return this.act(action, request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
   }
 
@@ -127,7 +147,7 @@ class WorkspacePage {
     request.on('close', () => this.slack.off('change', send));
   }
 
-  private async act(action: ActionName, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async act(action: PageAction, request: IncomingMessage, response: ServerResponse): Promise<void> {
     // A JSON content type forces a CORS preflight, so another site open in the browser cannot act as a person here.
     if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
       return sendJson(response, 415, { ok: false, error: 'expected application/json' });
@@ -138,42 +158,11 @@ class WorkspacePage {
     } catch {
       return sendJson(response, 400, { ok: false, error: 'invalid JSON' });
     }
-    const parsed = ACTIONS[action].safeParse(input);
-    if (!parsed.success) return sendJson(response, 400, { ok: false, error: parsed.error.issues[0]?.message ?? 'invalid input' });
     try {
-      const ack = await this.perform(action, parsed.data);
+      const ack = await action.run(this.slack, input);
       sendJson(response, 200, { ok: true, status: ack.status, elapsedMs: ack.elapsedMs });
     } catch (error) {
       sendJson(response, 400, { ok: false, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  private perform(action: ActionName, data: Record<string, unknown>): Promise<AckResult> {
-    const slack = this.slack;
-    switch (action) {
-      case 'command': {
-        const input = data as z.infer<typeof ACTIONS.command>;
-        const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
-        if (!match) throw new Error('The composer sends slash commands: start with /fleet');
-        return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
-      }
-      case 'click': {
-        const input = data as z.infer<typeof ACTIONS.click>;
-        return slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value) });
-      }
-      case 'select': {
-        const input = data as z.infer<typeof ACTIONS.select>;
-        if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
-        return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input) });
-      }
-      case 'submit': {
-        const input = data as z.infer<typeof ACTIONS.submit>;
-        return slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values });
-      }
-      case 'close': {
-        const input = data as z.infer<typeof ACTIONS.close>;
-        return slack.closeView({ userId: input.as, viewId: input.viewId });
-      }
     }
   }
 }
