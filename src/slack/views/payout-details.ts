@@ -2,11 +2,24 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { formatMinor, fromMinor } from '../../money.js';
 import type { PayoutDraft, PayoutKind, PayoutRequest } from '../../payouts/index.js';
-import { escapeAndTruncate, escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 
 export const KIND_WORDS: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
 
 type Field = NonNullable<SectionBlock['fields']>[number];
+
+/**
+ * Escapes text people typed, then cuts it to `max` characters without splitting an entity such as
+ * `&amp;`: the budget holds after escaping, however many `<` or `&` the text has.
+ */
+export function escapeWithin(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (escaped.length <= max) return escaped;
+  let cut = escaped.slice(0, max - 1);
+  const amp = cut.lastIndexOf('&');
+  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
+  return `${cut}…`;
+}
 
 const field = (label: string, value: string): Field => ({ type: 'mrkdwn', text: `*${label}*\n${value}` });
 
@@ -17,12 +30,12 @@ export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>
 
 /** `*150.00 USD* by mobile money to *Amani Kabila*`: the one-line summary used in headlines and lists. */
 export function payoutSummary(payout: PayoutDraft): string {
-  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_WORDS[payout.kind]} to *${escapeAndTruncate(payout.recipient.name, 100)}*`;
+  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_WORDS[payout.kind]} to *${escapeWithin(payout.recipient.name, 100)}*`;
 }
 
 /** The same without formatting, for notification text. */
 export function plainSummary(payout: PayoutDraft): string {
-  return `${amountText(payout)} by ${KIND_WORDS[payout.kind]} to ${escapeAndTruncate(payout.recipient.name, 100)}`;
+  return `${amountText(payout)} by ${KIND_WORDS[payout.kind]} to ${escapeWithin(payout.recipient.name, 100)}`;
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
@@ -33,7 +46,7 @@ export function detailFields(payout: PayoutDraft): Field[] {
   const country = field('Country', escapeMrkdwn(payout.recipient.countryCode));
   if (payout.kind === 'mobile_money') {
     return [
-      field('Recipient', escapeAndTruncate(payout.recipient.name, 100)),
+      field('Recipient', escapeWithin(payout.recipient.name, 100)),
       field('Phone', code(payout.recipient.phone)),
       field('Operator', escapeMrkdwn(payout.operator)),
       country,
@@ -42,7 +55,7 @@ export function detailFields(payout: PayoutDraft): Field[] {
     ];
   }
   return [
-    field('Account holder', escapeAndTruncate(payout.recipient.name, 100)),
+    field('Account holder', escapeWithin(payout.recipient.name, 100)),
     field('Account number', code(payout.recipient.accountNumber)),
     field('Bank code (BIC)', code(payout.recipient.bankCode)),
     country,
@@ -58,7 +71,7 @@ export function detailFields(payout: PayoutDraft): Field[] {
 export function detailBlocks(payout: PayoutDraft): KnownBlock[] {
   const blocks: KnownBlock[] = [{ type: 'section', fields: detailFields(payout) }];
   if (payout.note.trim() !== '') {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Note for the approver*\n${escapeAndTruncate(payout.note, 600)}` } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Note for the approver*\n${escapeWithin(payout.note, 600)}` } });
   }
   const sent = JSON.stringify(fromMinor(payout.amountMinor, payout.currency));
   blocks.push({
@@ -85,7 +98,7 @@ export function approvalLines(request: PayoutRequest): string {
 
 /** The current state in plain words, with the outcome when there is one. */
 export function stateLine(request: PayoutRequest): string {
-  const reason = (text: string | undefined) => escapeAndTruncate(text ?? 'no reason given', 400);
+  const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
   const again = request.attempts > 1 ? ` (sent ${request.attempts} times with the same reference after review)` : '';
   switch (request.state) {
     case 'pending':

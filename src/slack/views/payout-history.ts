@@ -1,11 +1,15 @@
 /** `/fleet payouts`: recent requests with their state, and one request's audit history. */
 import type { KnownBlock } from '@slack/types';
 import type { PayoutEvent, PayoutRequest } from '../../payouts/index.js';
-import { escapeAndTruncate, escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { approvalLines, detailBlocks, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
+import { approvalLines, detailBlocks, escapeWithin, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
 
-const MAX_EVENTS = 40;
+// A long history is cut to its latest events, and its lines shared across sections of at most
+// SECTION_MAX characters, to stay inside Slack's per-section and per-message text limits.
+const MAX_EVENTS = 25;
+const SECTION_MAX = 2900;
+const DETAIL_MAX = 120;
 
 export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Reply {
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Recent payouts' } }];
@@ -34,16 +38,24 @@ export function buildPayoutHistory(surface: Surface, request: PayoutRequest, eve
     ...detailBlocks(request),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
     { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
-    {
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: `*History*${events.length > shown.length ? ` (last ${shown.length} of ${events.length})` : ''}\n${shown.map(eventLine).join('\n')}`,
-      },
-    },
+    ...sections([`*History*${events.length > shown.length ? ` (last ${shown.length} of ${events.length})` : ''}`, ...shown.map(eventLine)]),
     footer(surface, 'The history is append-only: every line was recorded when it happened.'),
   ];
   return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}`, blocks };
+}
+
+function sections(lines: string[]): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current !== '' && current.length + 1 + line.length > SECTION_MAX) {
+      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
+  return blocks;
 }
 
 function detail(event: PayoutEvent, key: string): string | undefined {
@@ -57,7 +69,7 @@ function detail(event: PayoutEvent, key: string): string | undefined {
 export function eventLine(event: PayoutEvent): string {
   const who = event.userId ? ` by ${mentionUser(event.userId)}` : '';
   const code = (value: string | undefined) => (value ? ` \`${escapeMrkdwn(value.replace(/`/g, "'"))}\`` : '');
-  const words = (value: string | undefined) => (value ? `: ${escapeAndTruncate(value, 200)}` : '');
+  const words = (value: string | undefined) => (value ? `: ${escapeWithin(value, DETAIL_MAX)}` : '');
   let what: string;
   switch (event.event) {
     case 'requested':

@@ -1,9 +1,9 @@
 /** The direct messages a requester receives: the receipt, each approval, and every outcome. */
 import type { KnownBlock } from '@slack/types';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
-import { escapeAndTruncate, escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
+import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { payoutSummary, plainSummary } from './payout-details.js';
+import { escapeWithin, payoutSummary, plainSummary } from './payout-details.js';
 
 /**
  * The message for one event, or undefined when the requester need not hear of it (sending has
@@ -19,7 +19,7 @@ export function buildRequesterUpdate(
   const payout = `*${request.id}* (${payoutSummary(request)})`;
   const by = actor ? mentionUser(actor) : 'An approver';
   const transaction = request.transactionId ? ` Transaction \`${escapeMrkdwn(request.transactionId)}\`.` : '';
-  const reason = (text: string | undefined) => escapeAndTruncate(text ?? 'no reason given', 400);
+  const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
   let line: string;
   switch (event) {
     case 'requested': {

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import type { PayoutEvent, PayoutRequest, PayoutState } from '../../../src/payouts/index.js';
+import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
+import { buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutReview } from '../../../src/slack/views/payout-form.js';
+import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
+import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
+import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
+
+const surface = { sandbox: false };
+const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY'], currencies: ['USD', 'EUR', 'CDF'] };
+const at = new Date('2026-11-21T10:00:00.000Z');
+
+function request(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
+  return {
+    kind: 'mobile_money',
+    recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+    operator: 'VODACOM_MPESA',
+    amountMinor: 150_050,
+    currency: 'USD',
+    reference: 'INV-2025-0042',
+    note: 'March stipend',
+    id: 'PR-7K3F9Q',
+    requestedBy: 'U0REQUESTER',
+    requestedAt: at,
+    expiresAt: new Date(at.getTime() + 24 * 3_600_000),
+    state: 'pending',
+    approvals: [],
+    requiredApprovals: 2,
+    transactionId: undefined,
+    failureReason: undefined,
+    rejectedBy: undefined,
+    rejectReason: undefined,
+    approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' },
+    needsReview: false,
+    attempts: 0,
+    updatedAt: at,
+    version: 1,
+    ...overrides,
+  } as PayoutRequest;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const buttons = (blocks: unknown) => Object.values(PAYOUT_ACTIONS).filter((id) => json(blocks).includes(`"action_id":"${id}"`));
+
+describe('payout request modals', () => {
+  it('lays out the mobile money form in order, prefilled, with one block per field', () => {
+    const view = buildPayoutForm(surface, 'mobile_money', choices, { phone: '243812345678', amount: '150', currency: 'usd' });
+    const blockIds = view.blocks.map((block) => block.block_id).filter(Boolean);
+    expect(blockIds).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
+    expect(json(view)).toContain('"initial_value":"243812345678"');
+    expect(json(view)).toContain('"initial_option":{"text":{"type":"plain_text","text":"USD","emoji":true},"value":"USD"}');
+    expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
+  it('offers only configured currencies and never preselects one it does not offer', () => {
+    const view = buildPayoutForm(surface, 'bank_account', choices, { currency: 'GBP' });
+    expect(json(view)).not.toContain('initial_option');
+    expect(json(view)).toContain('Bank code (BIC)');
+    expect(json(view)).not.toContain(PAYOUT_FIELD_BLOCKS.operator);
+  });
+
+  it('offers both kinds in the chooser and keeps the command text only as a prefill', () => {
+    const view = buildPayoutChooser(surface, '243812345678 150 USD');
+    expect(buttons(view.blocks)).toEqual([PAYOUT_ACTIONS.chooseMobileMoney, PAYOUT_ACTIONS.chooseBankAccount]);
+    expect(view.private_metadata).toBe('243812345678 150 USD');
+  });
+
+  it('reviews the amount exactly as sent and escapes what people typed', () => {
+    const draft = request({ recipient: { phone: '243812345678', name: '<!channel> & co', countryCode: 'CD' }, note: '<'.repeat(500) });
+    const view = buildPayoutReview(surface, draft, 'C0APPROVALS');
+    expect(json(view)).toContain('*1,500.50 USD*');
+    expect(json(view)).toContain('amount `1500.5`');
+    expect(json(view)).toContain('&lt;!channel&gt; &amp; co');
+    expect(json(view.blocks)).not.toContain('<!channel>');
+    expect(view.submit?.text).toBe('Submit for approval');
+    expect(buttons(view.blocks)).toEqual([PAYOUT_ACTIONS.backToForm]);
+    expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);
+  });
+});
+
+describe('approval message', () => {
+  it('offers Approve, Reject and Cancel only while nothing is approved', () => {
+    expect(buttons(buildApprovalMessage(surface, request()).blocks)).toEqual([PAYOUT_ACTIONS.approve, PAYOUT_ACTIONS.reject, PAYOUT_ACTIONS.cancel]);
+    const half = buildApprovalMessage(surface, request({ approvals: [{ userId: 'U0APPROVER', at }] }));
+    expect(buttons(half.blocks)).toEqual([PAYOUT_ACTIONS.approve, PAYOUT_ACTIONS.reject]);
+    expect(json(half.blocks)).toContain('Approved by <@U0APPROVER>');
+    expect(json(half.blocks)).toContain('(1 of 2; this amount needs two different approvers)');
+  });
+
+  it('drops every button once nothing more can be done', () => {
+    const finals: Array<Partial<PayoutRequest>> = [
+      { state: 'completed', transactionId: 'PO-1' }, { state: 'failed', failureReason: 'Refused.' }, { state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'No' },
+      { state: 'expired' }, { state: 'cancelled' }, { state: 'executing' }, { state: 'unknown', needsReview: false },
+    ];
+    for (const change of finals) expect(buttons(buildApprovalMessage(surface, request(change)).blocks), change.state).toEqual([]);
+  });
+
+  it('offers a retry with a warning only for an unknown payout that needs review', () => {
+    const message = buildApprovalMessage(surface, request({ state: 'unknown', needsReview: true, failureReason: 'The Fleet API took too long to answer.' }));
+    expect(buttons(message.blocks)).toEqual([PAYOUT_ACTIONS.retry]);
+    expect(json(message.blocks)).toContain('"confirm":{"title":{"type":"plain_text","text":"Send this payout again?"');
+    expect(json(message.blocks)).toContain('same reference, INV-2025-0042');
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+  });
+
+  it('ends with the transaction id once sent, and the failure in words when refused', () => {
+    const sent = buildApprovalMessage(surface, request({ state: 'completed', transactionId: 'PO-ABC' }));
+    expect(sent.text).toContain('sent (transaction PO-ABC)');
+    expect(json(sent.blocks)).toContain('*Sent.* Transaction `PO-ABC`.');
+    const failed = buildApprovalMessage(surface, request({ state: 'failed', failureReason: 'The Fleet API refused the request: <b>bad</b>' }));
+    expect(json(failed.blocks)).toContain('&lt;b&gt;bad&lt;/b&gt;');
+    expect(json(failed.blocks)).toContain('no money moved');
+  });
+
+  const states: PayoutState[] = ['pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled'];
+  it.each(states)('stays within Block Kit limits with the longest values when %s', (state) => {
+    const long = request({
+      state, note: '&'.repeat(500), recipient: { phone: '243812345678', name: 'N'.repeat(100), countryCode: 'CD' }, reference: 'R'.repeat(40),
+      failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(100), approvals: [{ userId: 'U1', at }, { userId: 'U2', at }],
+    });
+    const message = buildApprovalMessage({ sandbox: true }, long);
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    expect(checkView(buildApproveModal({ sandbox: true }, long) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildRejectModal({ sandbox: true }, long) as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
+  it('tells the approver whether their approval sends the payout', () => {
+    expect(json(buildApproveModal(surface, request({ requiredApprovals: 1 })))).toContain('the payout is sent to the Fleet API as soon as you press Approve and send');
+    expect(buildApproveModal(surface, request({ requiredApprovals: 2 })).submit?.text).toBe('Approve');
+  });
+});
+
+describe('requester messages and history', () => {
+  it('says nothing when sending starts, and gives the reason of a rejection escaped', () => {
+    expect(buildRequesterUpdate(surface, request({ state: 'executing' }), 'executing', 'U0APPROVER')).toBeUndefined();
+    expect(buildRequesterUpdate(surface, request({ state: 'approved' }), 'approved', 'U0APPROVER')).toBeUndefined();
+    const rejected = buildRequesterUpdate(surface, request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Wrong <@U0BOSS>' }), 'rejected', 'U0APPROVER');
+    expect(json(rejected?.blocks)).toContain('<@U0APPROVER> rejected your payout');
+    expect(json(rejected?.blocks)).toContain('Wrong &lt;@U0BOSS&gt;');
+  });
+
+  it('lists recent payouts and one history within Block Kit limits', () => {
+    const list = buildPayoutList(surface, Array.from({ length: 15 }, (_, index) => request({ id: `PR-AAAAA${index}`, recipient: { phone: '1', name: '<'.repeat(100), countryCode: 'CD' } })));
+    expect(checkMessage(list.blocks, list.text)).toEqual([]);
+    const events: PayoutEvent[] = Array.from({ length: 60 }, (_, index) => ({
+      id: index, requestId: 'PR-7K3F9Q', event: 'unknown', userId: undefined, at, details: { reason: '<'.repeat(500) },
+    }));
+    const history = buildPayoutHistory(surface, request({ note: '&'.repeat(500) }), events);
+    expect(json(history.blocks)).toContain('last 25 of 60');
+    expect(checkMessage(history.blocks, history.text)).toEqual([]);
+  });
+});
