@@ -40,6 +40,18 @@ export interface Demo {
 export const COMMAND_HINT =
   '/fleet balance · /fleet transactions [page] [size] · /fleet payout mobile [phone] [amount] [currency] · /fleet payout bank · /fleet help';
 
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** DEMO_PORT and LOG_LEVEL are the demo's only settings; everything else is generated. */
+export function demoSettings(env: Record<string, string | undefined>): { port: number; logLevel: string } {
+  const rawPort = env.DEMO_PORT?.trim() || '3000';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) throw new Error('DEMO_PORT must be a port number from 0 to 65535.');
+  const logLevel = env.LOG_LEVEL?.trim() || 'warn';
+  if (!LOG_LEVELS.has(logLevel)) throw new Error(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}.`);
+  return { port, logLevel };
+}
+
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const signingSecret = randomBytes(16).toString('hex');
   const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;

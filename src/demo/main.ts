@@ -1,18 +1,6 @@
 /** `npm run demo`: starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
-import { startDemo } from './demo.js';
+import { demoSettings, startDemo } from './demo.js';
 import { DEMO_PEOPLE } from './people.js';
-
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-/** DEMO_PORT and LOG_LEVEL are the demo's only settings; everything else is generated. */
-export function demoSettings(env: Record<string, string | undefined>): { port: number; logLevel: string } {
-  const rawPort = env.DEMO_PORT?.trim() || '3000';
-  const port = Number(rawPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('DEMO_PORT must be a port number from 0 to 65535.');
-  const logLevel = env.LOG_LEVEL?.trim() || 'warn';
-  if (!LOG_LEVELS.has(logLevel)) throw new Error(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}.`);
-  return { port, logLevel };
-}
 
 function say(line = ''): void {
   process.stdout.write(`${line}\n`);
