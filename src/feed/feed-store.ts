@@ -1,5 +1,5 @@
 /** The feed's rows in the store: cursor and health per channel, and balance alert states. */
-import type { Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import { deserializeCursor, serializeCursor, type FeedCursor, type StoredCursor } from './cursor.js';
 
 export interface FeedState {
@@ -74,6 +74,14 @@ export async function saveCursor(db: Queryable, channelId: string, fromVersion: 
     ],
   );
   return result.rowCount === 1;
+}
+
+/**
+ * Every cursor move leaves a dead row version behind (a few KB of JSON). Postgres's autovacuum
+ * reclaims them; embedded PGlite has no autovacuum, so the feed vacuums its table now and then.
+ */
+export async function reclaimFeedStateSpace(db: Db): Promise<void> {
+  if (db.kind === 'pglite') await db.query('VACUUM feed_state');
 }
 
 export async function recordPollSuccess(db: Queryable, channelId: string, now: Date): Promise<void> {

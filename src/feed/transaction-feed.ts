@@ -14,7 +14,7 @@ import { checkBalanceAlerts } from './balance-alerts.js';
 import { ChannelPoster, LostFeedLeaseError } from './channel-poster.js';
 import { collectNewEntries, FIRST_PAGE_SIZE, type CollectedEntries } from './collect.js';
 import { advanceCursor, cursorAtNewest, cursorForBackfill, entryMs, type FeedCursor } from './cursor.js';
-import { createFeedCursor, loadFeedState, recordPollFailure, recordPollSuccess, saveCursor, type FeedState } from './feed-store.js';
+import { createFeedCursor, loadFeedState, reclaimFeedStateSpace, recordPollFailure, recordPollSuccess, saveCursor, type FeedState } from './feed-store.js';
 import type { FeedNote, FeedPublisher, FeedStatus, PollReport } from './types.js';
 
 type StartedFeed = FeedState & { cursor: FeedCursor };
@@ -30,6 +30,8 @@ export const CATCH_UP_NOTE_AFTER_INTERVALS = 3;
 const BEHIND_AFTER_INTERVALS = 2;
 /** The lease outlives one interval by half of one, so a dead poller is replaced about one interval later. */
 const LEASE_TTL_INTERVALS = 1.5;
+/** Dead row versions left by cursor moves are reclaimed after this many moves (PGlite only). */
+const CURSOR_MOVES_PER_VACUUM = 200;
 
 export interface TransactionFeedOptions {
   fleet: FleetApi;
@@ -56,6 +58,7 @@ export class TransactionFeed {
   private loop: Promise<void> | undefined;
   private polls = 0;
   private failuresInARow = 0;
+  private cursorMovesSinceVacuum = 0;
 
   constructor(private readonly options: TransactionFeedOptions) {
     const { settings } = options;
@@ -179,6 +182,11 @@ export class TransactionFeed {
     }
     await this.postInBatches(state, collected, notes, report, signal);
     await recordPollSuccess(db, this.channelId, clock.now());
+    this.cursorMovesSinceVacuum += report.messages;
+    if (this.cursorMovesSinceVacuum >= CURSOR_MOVES_PER_VACUUM) {
+      this.cursorMovesSinceVacuum = 0;
+      await reclaimFeedStateSpace(db);
+    }
   }
 
   private async postInBatches(state: StartedFeed, collected: CollectedEntries, notes: FeedNote[], report: PollReport, signal: AbortSignal): Promise<void> {
