@@ -160,9 +160,15 @@ function runPayoutMaintenance(
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    guard('maintenance', () => payouts.runMaintenance().finally(() => {
-      busy = false;
-    }));
+    guard('maintenance', async () => {
+      try {
+        await payouts.runMaintenance();
+        // An approval message whose first post failed is posted again, so approvers still see the request.
+        for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
+      } finally {
+        busy = false;
+      }
+    });
   }, everyMs);
   timer.unref();
   return async () => {

@@ -38,13 +38,26 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   }
 
   async changed(request: PayoutRequest, event: PayoutEventName, actor?: string): Promise<void> {
-    const previous = this.queues.get(request.id) ?? Promise.resolve();
+    this.enqueue(request.id, () => this.publish(request, event, actor));
+  }
+
+  /**
+   * Posts the approval message of a pending request that has none (its first post failed), so that
+   * approvers still see it. Queued behind the request's other updates, so it never posts twice.
+   */
+  repostIfMissing(request: PayoutRequest): void {
+    if (request.state !== 'pending' || request.approvalMessage || !this.options.approvalChannelId) return;
+    this.enqueue(request.id, () => this.refreshApprovalMessage(request));
+  }
+
+  private enqueue(id: string, work: () => Promise<void>): void {
+    const previous = this.queues.get(id) ?? Promise.resolve();
     const next = previous
-      .then(() => this.publish(request, event, actor))
-      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: request.id, event }, 'payout notification failed'));
-    this.queues.set(request.id, next);
+      .then(work)
+      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: id }, 'payout notification failed'));
+    this.queues.set(id, next);
     void next.finally(() => {
-      if (this.queues.get(request.id) === next) this.queues.delete(request.id);
+      if (this.queues.get(id) === next) this.queues.delete(id);
     });
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { HOUR, ManualClock, MINUTE } from '../payouts/doubles.js';
 import {
   approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV,
@@ -85,6 +85,14 @@ describe('payout outcomes that are not a plain success', () => {
     expect(posts[1]!.body).toEqual(posts[0]!.body);
     const history = (await h.bot.payouts.history(id)).map((event) => event.event);
     expect(history).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retried', 'completed']);
+  });
+
+  it('posts the approval message again when Slack refused it the first time', async () => {
+    h.slack.failNext('chat.postMessage', { error: 'not_in_channel' });
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '25' });
+    expect(h.slack.apiCalls.filter((call) => call.method === 'chat.postMessage' && call.error === 'not_in_channel')).toHaveLength(1);
+    expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(id))).toHaveLength(1);
+    expect(buttonsOf(approvalMessage(h, id)!)).toContain(PAYOUT_ACTIONS.approve);
   });
 
   it('expires a request nobody approved in time, telling the channel and the requester', async () => {
