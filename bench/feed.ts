@@ -233,7 +233,7 @@ export async function runFeedBench(): Promise<Record<string, number>> {
   return { ...(await sandboxPart()), ...(await memoryPart()) };
 }
 
-function printFeedBench(result: Record<string, number>): void {
+export function printFeedBench(result: Record<string, number>): void {
   console.log('\nLive feed: sandbox over HTTP, 1,000-entry burst then a trickle of 200 (one every ~3 s), then 20 idle polls');
   console.log('(simulated clock: 15 s poll interval, 1 message/s pacing; delays are exact virtual times)');
   console.table({

@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
+import { printFeedBench, runFeedBench } from './feed.js';
 
 const ack = await runAckBench();
 console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 3 rounds each');
@@ -8,4 +9,8 @@ console.table({
   'bare Bolt (ack only)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms },
 });
 console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`);
-console.log(JSON.stringify({ ack }));
+
+const feed = await runFeedBench();
+printFeedBench(feed);
+
+console.log(JSON.stringify({ ack, feed }));

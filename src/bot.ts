@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
+import { TransactionFeed } from './feed/index.js';
 import { PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { openDatabase, type Db } from './store/index.js';
@@ -19,6 +20,8 @@ import { AccessControl } from './slack/access.js';
 import { createSlackApp } from './slack/app.js';
 import type { SlackContext, Subcommand } from './slack/context.js';
 import { registerAccountActions } from './slack/listeners/account.js';
+import { feedSubcommand } from './slack/listeners/feed.js';
+import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerFleetCommand } from './slack/listeners/fleet-command.js';
 import { payoutSubcommands, registerPayoutListeners } from './slack/listeners/payouts.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
@@ -43,6 +46,8 @@ export interface RunningBot {
   sandbox: Sandbox | undefined;
   db: Db;
   payouts: PayoutService;
+  /** Present when FEED_CHANNEL_ID is set. */
+  feed: TransactionFeed | undefined;
   close(): Promise<void>;
 }
 
@@ -114,7 +119,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     payoutNotifier.attach(payouts);
     const payoutDeps = { service: payouts, settings: config.payouts, surface: ctx.surface, logger, clock };
 
-    const subcommands: Record<string, Subcommand> = { ...payoutSubcommands(payoutDeps) };
+    const feed = config.feed.channelId
+      ? new TransactionFeed({
+          fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+          publisher: createSlackFeedPublisher(app.client, { surface: ctx.surface, logger: logger.child({ component: 'feed' }) }),
+        })
+      : undefined;
+
+    const subcommands: Record<string, Subcommand> = { ...payoutSubcommands(payoutDeps), feed: feedSubcommand(ctx, feed, clock) };
     registerFleetCommand(app, ctx, subcommands);
     registerAccountActions(app, ctx);
     registerPayoutListeners(app, payoutDeps);
@@ -131,8 +143,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     }
     closers.push(() => app.stop() as Promise<void>);
     closers.splice(closers.indexOf(fleetCloser) + 1, 0, runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    if (feed) {
+      feed.start();
+      // Stops before the Fleet client and the database it uses are closed.
+      closers.splice(closers.indexOf(fleetCloser) + 1, 0, () => feed.stop());
+      logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
+    }
 
-    return { app, eventsUrl, sandbox, db, payouts, close };
+    return { app, eventsUrl, sandbox, db, payouts, feed, close };
   } catch (error) {
     await close();
     throw error;
