@@ -100,6 +100,19 @@ describe('payouts from request to money moved, through the real receiver', () =>
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: back.id });
   });
 
+  it('stores one request when the review is submitted twice at once, and shows both submissions its id', async () => {
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    const review = await submitForm(h, PEOPLE.requester, form.id, { ...MOBILE_FIELDS, amount: '17', reference: 'TWICE-0001' });
+    const acks = await Promise.all([1, 2].map(() => h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id })));
+    const ids = acks.map((ack) => /PR-[A-Z0-9]{6}/.exec(JSON.stringify(ack.body))?.[0]);
+    expect(ids[0]).toBeDefined();
+    expect(ids[1]).toBe(ids[0]);
+    const stored = (await h.bot.payouts.listRecent({ limit: 100 })).filter((request) => request.reference === 'TWICE-0001');
+    expect(stored.map((request) => request.id)).toEqual([ids[0]]);
+    await waitForApprovalMessage(h, ids[0]!, 'Waiting for approval');
+    expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(ids[0]!))).toHaveLength(1);
+  });
+
   it('lets the requester cancel while nothing is approved, and then nobody can approve it', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '20' });
     await clickOnApproval(h, PEOPLE.approver, id, PAYOUT_ACTIONS.cancel);

@@ -8,7 +8,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS,
-  type PayoutFormFields, type PayoutKind,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
 } from '../../payouts/index.js';
 import { canRequest } from '../../payouts/policy.js';
 import type { Subcommand } from '../context.js';
@@ -114,7 +114,7 @@ async function checkForm(deps: PayoutSlackDeps, userId: string, kind: PayoutKind
 }
 
 export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps): void {
-  const { service, settings, surface, logger } = deps;
+  const { settings, surface, logger } = deps;
   const showNotice = (title: string, message: string): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutNotice(surface, title, message) });
 
@@ -160,19 +160,40 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
       answer = showNotice('New payout', 'This review is out of date. Start again with `/fleet payout`.');
     } else {
       try {
-        // The draft came back from the client: `submit` checks the role and every field again.
-        const result = await service.submit(body.user.id, metadata.draft);
-        if (result.ok) answer = { response_action: 'update', view: buildPayoutSubmitted(surface, result.request, settings.approvalChannelId) };
-        else if (result.errors) {
-          const form = buildPayoutForm(surface, metadata.draft.kind, settings, draftToFields(metadata.draft), refusalProblems(result));
-          answer = { response_action: 'update', view: form };
-        } else answer = showNotice('New payout', refusalText(result));
+        answer = await submitReview(deps, body.user.id, metadata.draft);
       } catch (error) {
         answer = showNotice('New payout', describeFailure(error, 'store the payout request', logger));
       }
     }
     await ack(answer);
   });
+}
+
+/** The review's answer: the stored request, or the form again with what stopped it. */
+async function submitReview(deps: PayoutSlackDeps, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
+  const { service, surface, settings } = deps;
+  // The draft came back from the client: `submit` checks the role and every field again.
+  const submitted = (request: PayoutRequest): ViewResponseAction =>
+    ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, settings.approvalChannelId) });
+  const result = await service.submit(userId, draft);
+  if (result.ok) return submitted(result.request);
+  const stored = await alreadyStored(deps, userId, draft, result.code);
+  if (stored) return submitted(stored);
+  if (result.errors) {
+    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, settings, draftToFields(draft), refusalProblems(result)) };
+  }
+  return { response_action: 'update', view: buildPayoutNotice(surface, 'New payout', refusalText(result)) };
+}
+
+/**
+ * A review submitted twice (a redelivered request, a double click) finds its own reference taken:
+ * when the request holding it is this person's and says the same, the first submission stored it.
+ */
+async function alreadyStored(deps: PayoutSlackDeps, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
+  if (code !== 'duplicate_reference') return undefined;
+  const recent = await deps.service.listRecent({ limit: 100 });
+  return recent.find((request) => request.reference === draft.reference && request.requestedBy === userId && request.kind === draft.kind
+    && request.amountMinor === draft.amountMinor && request.currency === draft.currency);
 }
 
 /** Replaces a modal the person is looking at; `hash` stops us overwriting a newer version of it. */
