@@ -66,9 +66,10 @@ describe('the demo page in a real browser', () => {
     await page.getByLabel('Slash command').press('Enter');
   }
 
-  async function become(personId: string, channelId: string): Promise<void> {
+  /** Switches the page to another person and opens a channel, or their direct messages with the bot. */
+  async function become(personId: string, channelId: string | 'direct messages'): Promise<void> {
     await page.locator('#person').selectOption(personId);
-    const conversation = page.locator(`[data-conversation="${channelId}"]`);
+    const conversation = channelId === 'direct messages' ? page.locator('#dms a') : page.locator(`[data-conversation="${channelId}"]`);
     await conversation.click();
     await expect.poll(() => conversation.getAttribute('class')).toContain('active');
   }
@@ -165,6 +166,17 @@ describe('the demo page in a real browser', () => {
     expect(await approval.innerText()).toContain('(edited)');
     expect(await approval.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await screenshot('approval-sent');
+  });
+
+  it('tells Rita in her direct messages with the bot that her payout was sent', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita.id, 'direct messages');
+    const transactionId = sandbox().payouts()[0]!.transactionId;
+    const sent = message('was sent');
+    await expect.poll(() => sent.count()).toBe(1);
+    expect(await sent.innerText()).toContain(requestId);
+    expect(await sent.innerText()).toContain(transactionId);
+    await screenshot('requester-told');
   });
 
   it('tells Nico the newcomer that he has no access', async () => {
