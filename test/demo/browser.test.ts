@@ -67,9 +67,9 @@ describe('the demo page in a real browser', () => {
   }
 
   /** Switches the page to another person and opens a channel, or their direct messages with the bot. */
-  async function become(personId: string, channelId: string | 'direct messages'): Promise<void> {
+  async function become(personId: string, where: { channelId: string } | 'direct messages'): Promise<void> {
     await page.locator('#person').selectOption(personId);
-    const conversation = channelId === 'direct messages' ? page.locator('#dms a') : page.locator(`[data-conversation="${channelId}"]`);
+    const conversation = where === 'direct messages' ? page.locator('#dms a') : page.locator(`[data-conversation="${where.channelId}"]`);
     await conversation.click();
     await expect.poll(() => conversation.getAttribute('class')).toContain('active');
   }
@@ -146,7 +146,7 @@ describe('the demo page in a real browser', () => {
 
   it('lets Abel approve it in the modal, after which the approval message ends with the transaction id', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.abel.id, DEMO_CHANNELS.approvals.id);
+    await become(DEMO_PEOPLE.abel.id, { channelId: DEMO_CHANNELS.approvals.id });
     const approval = message(requestId);
     await expect.poll(() => approval.innerText()).toContain('Waiting for approval');
     await screenshot('approval-waiting');
@@ -181,7 +181,7 @@ describe('the demo page in a real browser', () => {
 
   it('tells Nico the newcomer that he has no access', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.nico.id, DEMO_CHANNELS.treasury.id);
+    await become(DEMO_PEOPLE.nico.id, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet balance');
     const refusal = NO_ACCESS_MESSAGE.replace(':lock: ', '').split('.')[0]!;
     await expect.poll(() => message(refusal).count()).toBe(1);
@@ -211,7 +211,7 @@ describe('the demo page in a real browser', () => {
   // Runs last: it makes the bot send what real Slack would refuse.
   it('shows a block it does not know as a placeholder naming its type, and a limit violation as a banner', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.rita.id, DEMO_CHANNELS.treasury.id);
+    await become(DEMO_PEOPLE.rita.id, { channelId: DEMO_CHANNELS.treasury.id });
     await demo.bot.app.client.chat.postMessage({
       channel: DEMO_CHANNELS.treasury.id,
       text: 'A message the page cannot fully show',
