@@ -17,7 +17,7 @@ import { PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
-import { createSlackApp } from './slack/app.js';
+import { createSlackApp, initSlackApp } from './slack/app.js';
 import type { SlackContext, Subcommand } from './slack/context.js';
 import { registerAccountActions } from './slack/listeners/account.js';
 import { feedSubcommand } from './slack/listeners/feed.js';
@@ -94,6 +94,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     closers.push(() => account.close());
 
     const app = createSlackApp({ slack: config.slack, logger });
+    await initSlackApp(app, logger);
     const access = new AccessControl(app.client, logger);
     closers.push(() => access.close());
 

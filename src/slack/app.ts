@@ -16,6 +16,8 @@ export function createSlackApp({ slack, logger }: SlackAppOptions): App {
   const app = new App({
     token: slack.botToken,
     logger: boltLogger,
+    // initSlackApp() runs the token check, so that its failure is ours to report.
+    deferInitialization: true,
     clientOptions: {
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       logger: boltLogger,
@@ -42,6 +44,26 @@ export function createSlackApp({ slack, logger }: SlackAppOptions): App {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   return app;
+}
+
+const REFUSED_TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
+
+/**
+ * Finishes Bolt's initialisation, which asks Slack who the bot token belongs to, so that a wrong
+ * token or an unreachable Slack stops the app at start with a clear message instead of failing
+ * on every command.
+ */
+export async function initSlackApp(app: App, logger: Logger): Promise<void> {
+  try {
+    await app.init();
+  } catch (error) {
+    const code = (error as { data?: { error?: unknown } }).data?.error;
+    if (typeof code === 'string' && REFUSED_TOKEN_ERRORS.has(code)) {
+      throw new Error(`SLACK_BOT_TOKEN was refused by Slack (${code}): expected the Bot User OAuth Token of an installed app`);
+    }
+    logger.error({ err: error }, 'could not check the bot token with Slack');
+    throw new Error('Could not reach Slack to check SLACK_BOT_TOKEN: check the network, or SLACK_API_URL when it is set');
+  }
 }
 
 /** Bolt's Logger interface over pino; Bolt passes several values, which are joined into one line. */
