@@ -59,10 +59,10 @@ export async function initSlackApp(app: App, logger: Logger): Promise<void> {
   } catch (error) {
     const code = (error as { data?: { error?: unknown } }).data?.error;
     if (typeof code === 'string' && REFUSED_TOKEN_ERRORS.has(code)) {
-      throw new Error(`SLACK_BOT_TOKEN was refused by Slack (${code}): expected the Bot User OAuth Token of an installed app`);
+      throw new Error(`SLACK_BOT_TOKEN was refused by Slack (${code}): expected the Bot User OAuth Token of an installed app`, { cause: error });
     }
     logger.error({ err: error }, 'could not check the bot token with Slack');
-    throw new Error('Could not reach Slack to check SLACK_BOT_TOKEN: check the network, or SLACK_API_URL when it is set');
+    throw new Error('Could not reach Slack to check SLACK_BOT_TOKEN: check the network, or SLACK_API_URL when it is set', { cause: error });
   }
 }
 
