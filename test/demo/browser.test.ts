@@ -1,6 +1,7 @@
 /**
  * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
- * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel.
+ * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
+ * then the payout in the feed channel.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
  */
 import { mkdir } from 'node:fs/promises';
@@ -166,6 +167,19 @@ describe('the demo page in a real browser', () => {
     expect(await approval.innerText()).toContain('(edited)');
     expect(await approval.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await screenshot('approval-sent');
+  });
+
+  it('shows the sent payout in the feed channel once the feed polls the Fleet API', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.abel.id, { channelId: DEMO_CHANNELS.feed.id });
+    const payout = sandbox().payouts()[0]!;
+    // The feed polls every 5 seconds.
+    const post = message(payout.transactionId);
+    await expect.poll(() => post.count(), { timeout: 15_000 }).toBe(1);
+    const text = await post.innerText();
+    expect(text).toContain('150.00 USD');
+    expect(text).toContain((payout.body as { reference: string }).reference);
+    await screenshot('feed');
   });
 
   it('tells Rita in her direct messages with the bot that her payout was sent', async () => {
