@@ -16,15 +16,11 @@
  * When TEST_DATABASE_URL is set but unreachable, `open()` rejects, so the tests fail: never skip.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase, migrate, type Db, type Migration } from '../../src/store/index.js';
 import { migrations as appMigrations } from '../../src/store/migrations/index.js';
 import { openPglite } from '../../src/store/pglite.js';
+import { blankPgliteCluster } from '../../src/store/pglite-blank.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'postgres';
@@ -95,35 +91,4 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
   } finally {
     await client.end();
   }
-}
-
-// A new PGlite cluster spends seconds in initdb; loading a dump of a blank one takes a fraction.
-// The dump is kept in the temp folder per PGlite version, so test files share it across processes.
-let blankCluster: Promise<Blob> | undefined;
-
-function blankPgliteCluster(): Promise<Blob> {
-  blankCluster ??= loadOrMakeBlankCluster();
-  return blankCluster;
-}
-
-async function loadOrMakeBlankCluster(): Promise<Blob> {
-  const file = path.join(os.tmpdir(), `fleet-treasury-bot-pglite-${await pgliteVersion()}-blank.tar`);
-  try {
-    return new Blob([await readFile(file)]);
-  } catch {
-    const lite = await PGlite.create();
-    const dump = await lite.dumpDataDir('none');
-    await lite.close();
-    // Written aside and renamed, so a parallel test file never reads half a dump.
-    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, file);
-    return dump;
-  }
-}
-
-async function pgliteVersion(): Promise<string> {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const manifest = JSON.parse(await readFile(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version?: unknown };
-  return String(manifest.version);
 }
