@@ -25,6 +25,11 @@ export async function sendPayout(fleet: FleetApi, draft: PayoutDraft): Promise<S
   } catch (thrown) {
     // Anything that is not a FleetError is treated as "may have been sent": the safe assumption.
     const error = asFleetError(thrown);
+    // A conflict means the API already holds a payout with this reference (the spec does not say
+    // how duplicates are answered): that earlier payout may have moved money, so "failed" would lie.
+    if (error.status === 409) {
+      return { outcome: 'unknown', reason: `${error.userMessage} A payout with this reference may already exist.`, code: 'conflict' };
+    }
     return error.outcomeUnknown
       ? { outcome: 'unknown', reason: error.userMessage, code: error.code }
       : { outcome: 'failed', reason: error.userMessage, code: error.code };

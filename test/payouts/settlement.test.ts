@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FleetConnectionError, FleetTimeoutError, FleetUnavailableError } from '../../src/fleet/errors.js';
+import { FleetConnectionError, FleetRejectedError, FleetTimeoutError, FleetUnavailableError } from '../../src/fleet/errors.js';
 import type { PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
@@ -132,6 +132,15 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     fleet.willAnswer(new FleetConnectionError(false));
     const request = await submitted(service);
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'Could not reach the Fleet API.' } });
+  });
+
+  it('treats a conflict on the reference as unknown, never as failed, since an earlier payout may exist', async () => {
+    const { service, fleet } = createService(db);
+    fleet.willAnswer(new FleetRejectedError(409, 'reference already used', 'duplicate_reference'));
+    const request = await submitted(service);
+    const result = await service.approve(request.id, APPROVER);
+    expect(result).toMatchObject({ ok: true, request: { state: 'unknown' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
   });
 
   it('treats an unexpected exception from the client as an unknown outcome', async () => {
