@@ -99,7 +99,9 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
 
     'chat.update': (args) => {
       const message = liveBotMessage(args);
-      state.updateMessage(message, botMessage({ ...args, text: args.text ?? message.text }, 'chat.update'));
+      // Slack keeps what the call leaves out: without `blocks` the old blocks (buttons included) stay.
+      const kept = { text: args.text ?? message.text, blocks: args.blocks ?? message.blocks };
+      state.updateMessage(message, botMessage({ ...args, ...kept }, 'chat.update'));
       return { ok: true, channel: message.channel, ts: message.ts, text: message.text, message: messageObject(state, message) };
     },
 

@@ -211,6 +211,16 @@ describe('the local Slack Web API and response URLs', () => {
     expect((await call('chat.postMessage', { channel: TREASURY, text: 'hi' })).body.ok).toBe(true);
   });
 
+  it('keeps a message\'s buttons when chat.update sends new text without blocks, as Slack does, and drops them for an empty list', async () => {
+    const blocks = [{ type: 'actions', elements: [{ type: 'button', action_id: 'approve', text: { type: 'plain_text', text: 'Approve' } }] }];
+    const posted = await call('chat.postMessage', { channel: TREASURY, text: 'Waiting', blocks: JSON.stringify(blocks) });
+    const ts = String(posted.body.ts);
+    expect((await call('chat.update', { channel: TREASURY, ts, text: 'Sent' })).body.ok).toBe(true);
+    expect(slack.message(TREASURY, ts)).toMatchObject({ text: 'Sent', blocks: [{ type: 'actions', elements: [{ action_id: 'approve' }] }] });
+    expect((await call('chat.update', { channel: TREASURY, ts, text: 'Sent', blocks: '[]' })).body.ok).toBe(true);
+    expect(slack.message(TREASURY, ts)?.blocks).toEqual([]);
+  });
+
   it('stops honouring a response_url after five uses', async () => {
     const payloads: Array<{ response_url: string }> = [];
     const appServer = createServer((request, response) => {
