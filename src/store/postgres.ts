@@ -52,12 +52,20 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
     async transaction(work) {
       scope.assertOutside();
       const client = await pool.connect();
+      let broken: Error | undefined;
+      // A checked-out client has no pool listener: without this, a connection the server ends
+      // mid-transaction (restart, failover) would be an unhandled 'error' event and end the process.
+      // The pending query fails with the error; the client is destroyed on release.
+      const onError = (error: Error) => {
+        broken ??= error;
+        logger?.warn({ reason: hide(reasonOf(error)) }, 'a database connection failed during a transaction');
+      };
+      client.on('error', onError);
       let ended = false;
       // Refuses queries once the transaction is over, so a stray late query cannot run on a pooled client.
       const tx: Queryable = {
         query: (sql, params) => (ended ? Promise.reject(new Error('Transaction is closed')) : run(client, sql, params)),
       };
-      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await scope.run(() => work(tx));
@@ -70,7 +78,8 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
         throw error;
       } finally {
         ended = true;
-        // A client that could not roll back is in an unknown state: destroy it rather than reuse it.
+        client.off('error', onError);
+        // A client that failed or could not roll back is in an unknown state: destroy it rather than reuse it.
         client.release(broken);
       }
     },

@@ -173,4 +173,29 @@ if (testPostgresUrl) {
       }
     });
   });
+
+  describe('a Postgres connection lost in the middle of a transaction', () => {
+    it('fails that transaction only, and the store keeps serving queries', async () => {
+      const schema = await createTestSchema(baseUrl);
+      const db = await openDatabase({ databaseUrl: schema.databaseUrl });
+      const admin = await openDatabase({ databaseUrl: schema.databaseUrl });
+      try {
+        // The server ends the connection while the work is between two queries (a restart, a failover).
+        const outcome = await db
+          .transaction(async (tx) => {
+            const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await tx.query('SELECT 1');
+            return 'committed';
+          })
+          .catch((error: unknown) => error);
+        expect(outcome).toBeInstanceOf(Error);
+        expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      } finally {
+        await Promise.all([db.close(), admin.close()]);
+        await schema.drop();
+      }
+    });
+  });
 }
