@@ -93,6 +93,13 @@ export async function findRequest(q: Queryable, id: string): Promise<PayoutReque
   return row ? withApprovals(q, row) : undefined;
 }
 
+/** The request holding a partner reference (references are unique). */
+export async function findRequestByReference(q: Queryable, reference: string): Promise<PayoutRequest | undefined> {
+  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests WHERE reference = $1', [reference]);
+  const row = rows[0];
+  return row ? withApprovals(q, row) : undefined;
+}
+
 export async function executionTimes(q: Queryable, id: string): Promise<ExecutionTimes> {
   const { rows } = await q.query<Pick<PayoutRow, 'last_sent_at' | 'unknown_since'>>('SELECT last_sent_at, unknown_since FROM payout_requests WHERE id = $1', [id]);
   return { lastSentAt: optionalDate(rows[0]?.last_sent_at), unknownSince: optionalDate(rows[0]?.unknown_since) };

@@ -18,7 +18,7 @@ import {
   describeState, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor, type PolicyDecision,
 } from './policy.js';
 import {
-  findRequest, insertApproval, insertRequest, listEvents, listRecentRequests, lockRequesterDay,
+  findRequest, findRequestByReference, insertApproval, insertRequest, listEvents, listRecentRequests, lockRequesterDay,
   referenceExists, setApprovalMessage, sumRequested, updateRequest, type NewPayoutRow,
 } from './repository.js';
 import { PayoutSettlement } from './settlement.js';
@@ -65,6 +65,8 @@ class Refused extends Error {
 
 /** Raised inside a transaction whose conditional update found the request moved on. */
 class LostRace extends Error {}
+
+const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
 
 /**
  * Wiring for the Slack layer: call `recoverInterrupted()` once at start, `runMaintenance()` on a
@@ -113,7 +115,7 @@ export class PayoutService {
     const result = validatePayoutForm(kind, fields, this.validationContext());
     if (!result.ok) return result;
     if (await referenceExists(this.options.db, result.draft.reference)) {
-      return { ok: false, errors: { reference: 'This reference was already used: choose another, or leave it empty.' } };
+      return { ok: false, errors: { reference: REFERENCE_USED } };
     }
     if (userId !== undefined) {
       const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.now());
@@ -139,6 +141,9 @@ export class PayoutService {
       const request = await this.options.db.transaction(async (tx) => {
         // Two submissions at once must not both squeeze under the daily limit.
         await lockRequesterDay(tx, userId, valid.currency);
+        // Before the limit: a second submission of the same review is a used reference, which the
+        // caller can recognise, even when the first one used up the day's allowance.
+        if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
         if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
         const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
@@ -257,6 +262,11 @@ export class PayoutService {
     return findRequest(this.options.db, id.trim().toUpperCase());
   }
 
+  /** The request that holds a partner reference, if any. */
+  async getByReference(reference: string): Promise<PayoutRequest | undefined> {
+    return findRequestByReference(this.options.db, reference);
+  }
+
   /** The audit log of one request, oldest first. */
   async history(id: string): Promise<PayoutEvent[]> {
     return listEvents(this.options.db, id.trim().toUpperCase());
@@ -313,10 +323,7 @@ export class PayoutService {
       const id = newId();
       const outcome = await insertRequest(tx, { id, ...row });
       if (outcome === 'inserted') return id;
-      if (outcome === 'duplicate_reference') {
-        const message = 'This reference was already used: choose another, or leave it empty.';
-        throw new Refused(refusal('duplicate_reference', message, { errors: { reference: message } }));
-      }
+      if (outcome === 'duplicate_reference') throw new Refused(duplicateReference());
     }
     throw new Error('could not find a free payout id after 5 attempts');
   }
@@ -330,6 +337,10 @@ export class PayoutService {
     }
     return refusal('not_pending', describeState(current), { request: current });
   }
+}
+
+function duplicateReference(): PayoutRefusal {
+  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: REFERENCE_USED } });
 }
 
 function notFound(id: string): PayoutRefusal {

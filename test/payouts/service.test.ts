@@ -74,6 +74,19 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(await service.listRecent()).toHaveLength(1);
   });
 
+  it('answers a second submission of a review that used up the day\'s allowance as a used reference, and finds the stored request by it', async () => {
+    const { service } = createService(db);
+    // The limit is 100,000 USD a day, the maximum 50,000 a payout: the second review takes what is left.
+    await submitted(service, { ...mobileForm, amount: '50000' });
+    const last = await draftFrom(service, { ...mobileForm, amount: '50000', reference: 'LAST-OF-DAY' });
+    const first = await service.submit(REQUESTER, last);
+    expect(first.ok).toBe(true);
+    const again = await service.submit(REQUESTER, last);
+    expect(again).toMatchObject({ ok: false, code: 'duplicate_reference' });
+    expect(await service.getByReference('LAST-OF-DAY')).toEqual(first.ok ? first.request : undefined);
+    expect(await service.getByReference('NOT-USED')).toBeUndefined();
+  });
+
   it('refuses a draft tampered on its way back with an amount over the maximum', async () => {
     const { service } = createService(db);
     const draft = await draftFrom(service);

@@ -10,7 +10,8 @@ describe('payouts from request to money moved, through the real receiver', () =>
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { ...PAYOUT_ENV } });
+    // A small CDF allowance lets one request use up the day (the other tests pay in USD and EUR).
+    h = await startHarness({ env: { ...PAYOUT_ENV, PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:5000' } });
   });
   afterAll(async () => h?.close());
   afterEach(() => {
@@ -111,6 +112,21 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(stored.map((request) => request.id)).toEqual([ids[0]]);
     await waitForApprovalMessage(h, ids[0]!, 'Waiting for approval');
     expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(ids[0]!))).toHaveLength(1);
+  });
+
+  it('shows both submissions of a review the stored id when that request used up the day\'s allowance', async () => {
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    const review = await submitForm(h, PEOPLE.requester, form.id, { ...MOBILE_FIELDS, amount: '5000', currency: 'CDF', reference: 'WHOLE-DAY-01' });
+    expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
+    const acks = await Promise.all([1, 2].map(() => h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id })));
+    const answers = acks.map((ack) => JSON.stringify(ack.body));
+    const id = /PR-[A-Z0-9]{6}/.exec(answers[0]!)?.[0];
+    expect(id, answers[0]).toBeDefined();
+    for (const answer of answers) {
+      expect(answer).toContain(id);
+      expect(answer).not.toContain('daily limit');
+    }
+    await waitForApprovalMessage(h, id!, 'Waiting for approval');
   });
 
   it('lets the requester cancel while nothing is approved, and then nobody can approve it', async () => {

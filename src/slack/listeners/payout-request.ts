@@ -187,13 +187,13 @@ async function submitReview(deps: PayoutSlackDeps, userId: string, draft: Payout
 
 /**
  * A review submitted twice (a redelivered request, a double click) finds its own reference taken:
- * when the request holding it is this person's and says the same, the first submission stored it.
+ * when the request holding it is this person's and says exactly the same, the first submission stored it.
  */
 async function alreadyStored(deps: PayoutSlackDeps, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
   if (code !== 'duplicate_reference') return undefined;
-  const recent = await deps.service.listRecent({ limit: 100 });
-  return recent.find((request) => request.reference === draft.reference && request.requestedBy === userId && request.kind === draft.kind
-    && request.amountMinor === draft.amountMinor && request.currency === draft.currency);
+  const stored = await deps.service.getByReference(draft.reference);
+  if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
+  return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
 }
 
 /** Replaces a modal the person is looking at; `hash` stops us overwriting a newer version of it. */
