@@ -152,7 +152,7 @@ export class FleetHttp {
       const parsed = parseJson(text);
       if (!parsed.ok) return { ok: false, error: new FleetBadResponseError('not JSON', status, isPost), retryable: false };
       const result = request.schema.safeParse(parsed.value);
-      if (!result.success) return { ok: false, error: new FleetBadResponseError(describeIssue(result.error), status, isPost), retryable: false };
+      if (!result.success) return { ok: false, error: new FleetBadResponseError(describeIssue(result.error, this.apiKey), status, isPost), retryable: false };
       return { ok: true, value: result.data };
     }
     if (status === 401 || status === 403) return { ok: false, error: new FleetAuthError(status), retryable: false };
@@ -219,16 +219,24 @@ function parseJson(text: string | undefined): { ok: true; value: unknown } | { o
   }
 }
 
-/** Names where the answer went wrong (`transactions[3].amount`) without quoting any of it. */
-function describeIssue(error: z.ZodError): string {
+/**
+ * Names where the answer went wrong (`transactions[3].amount`) without quoting any of it. Map keys are the
+ * server's choice (an echoed key, mrkdwn): an odd-looking one shows as `[…]`, and a path holding the key is dropped.
+ */
+function describeIssue(error: z.ZodError, apiKey: string): string {
   const [first] = error.issues;
   if (!first) return 'unexpected shape';
   const path = first.path.reduce<string>(
-    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${String(key)}`),
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${plainName(key)}`),
     '',
   );
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
-  return `${path || 'body'}: ${first.message.slice(0, 100)}${more}`;
+  const described = `${path || 'body'}: ${first.message.slice(0, 100)}${more}`;
+  return echoesKey(described, apiKey) ? `unexpected shape${more}` : described;
+}
+
+function plainName(key: PropertyKey): string {
+  return typeof key === 'string' && /^[A-Za-z_]\w{0,31}$/.test(key) ? key : '[…]';
 }
 
 /** Finds the API's own message (`message`, `error`, or `error.message`) and its code, safe to show. */

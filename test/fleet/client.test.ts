@@ -147,6 +147,27 @@ describe('FleetClient reading the account', () => {
     }
   });
 
+  it('keeps names chosen by the server, such as an echoed key used as a currency, out of a bad-response error', async () => {
+    const stub = await startStubServer((request, response) =>
+      json(response, 200, {
+        success: true,
+        balances: !request.url.startsWith('/odd')
+          ? { USD: 1, [request.headers.authorization?.replace('Bearer ', '') ?? '']: 'lots' }
+          : { USD: 1, '<!channel>': 'x' },
+      }),
+    );
+    try {
+      const echoed = await failure(client({ baseUrl: stub.url }).getBalance());
+      expect(echoed).toBeInstanceOf(FleetBadResponseError);
+      expect(echoed.message).not.toContain(API_KEY.slice(8, 20));
+      const odd = await failure(client({ baseUrl: `${stub.url}/odd` }).getBalance());
+      expect(odd.message).toContain('balances.[…]');
+      expect(odd.message).not.toContain('<!channel>');
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('reports a 2xx answer that is not JSON as a bad response', async () => {
     const stub = await startStubServer((_request, response) => json(response, 200, '<html>maintenance</html>'));
     try {
