@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedPublishError } from '../../src/feed/types.js';
+import { FeedPublishError, type FeedPublisher } from '../../src/feed/types.js';
 import { FleetUnavailableError } from '../../src/fleet/errors.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
@@ -127,6 +127,37 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     expect(takeoverAt - lastRenewal).toBeGreaterThan(INTERVAL_MS);
     expect(takeoverAt - lastRenewal).toBeLessThanOrEqual(1.5 * INTERVAL_MS + 1_000);
     expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+  });
+
+  it('lets a replica that lost its lease during a long Retry-After post nothing more, and the new holder posts the rest once', async () => {
+    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const taker = newFeed();
+    let attempts = 0;
+    let takerReport: Awaited<ReturnType<typeof taker.pollOnce>> | undefined;
+    // The first poller's second message is rate limited for longer than its lease lives; while it
+    // waits, the other replica's poll finds the lease expired and takes the feed over.
+    const slowed: FeedPublisher = {
+      async publish(channelId, post) {
+        attempts += 1;
+        if (attempts === 2) {
+          clock.advance(INTERVAL_MS * 2);
+          takerReport = await taker.pollOnce();
+          throw new FeedPublishError('Slack is rate limiting the feed', { retryAfterMs: 1_000 });
+        }
+        await publisher.publish(channelId, post);
+      },
+    };
+    const loser = newFeed({ publisher: slowed });
+    await loser.pollOnce();
+    const burst = fleet.arrive(100);
+
+    const lost = await loser.pollOnce();
+
+    expect(takerReport?.polled).toBe(true);
+    expect(lost.error).toMatch(/another replica/);
+    expect(attempts).toBe(2);
+    expect(publisher.postedReferences()).toEqual(burst.map((tx) => tx.reference));
+    expect((await loser.pollOnce()).polled).toBe(false);
   });
 
   it('stops promptly and lets another replica poll at once', async () => {
