@@ -65,7 +65,7 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
     await ack(notice(deps, `Payout ${id}`, ':hourglass_flowing_sand: Recording your approval…'));
     let outcome: { title: string; text: string };
     try {
-      outcome = approvalOutcome(await service.approve(id, body.user.id));
+      outcome = approvalOutcome(await service.approve(id, body.user.id), body.user.id);
     } catch (error) {
       outcome = { title: `Payout ${id}`, text: describeFailure(error, 'record your approval', logger) };
     }

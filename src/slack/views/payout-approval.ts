@@ -9,7 +9,6 @@ import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import { amountText, approvalLines, detailBlocks, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
-import { buildPayoutNotice } from './payout-form.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
@@ -112,18 +111,22 @@ export function buildRejectModal(surface: Surface, request: PayoutRequest): Moda
   };
 }
 
-/** What the approver is told once their approval was handled: a title and mrkdwn text. */
-export function approvalOutcome(result: PayoutActionResult): { title: string; text: string } {
-  if (!result.ok) return { title: 'Not approved', text: `:no_entry: ${escapeMrkdwn(result.message)}\nNothing was changed.` };
-  const request = result.request;
+/**
+ * What the approver is told once their approval was handled: a title and mrkdwn text. A refusal of a
+ * request that already holds their approval (the same submission delivered twice) is no refusal to
+ * them: their approval stands, and they see where the request is now.
+ */
+export function approvalOutcome(result: PayoutActionResult, approverId: string): { title: string; text: string } {
+  if (result.ok) return approvalRecorded(result.request);
+  const standing = result.request?.approvals.some((approval) => approval.userId === approverId) ? result.request : undefined;
+  if (standing) return approvalRecorded(standing);
+  return { title: 'Not approved', text: `:no_entry: ${escapeMrkdwn(result.message)}\nNothing was changed.` };
+}
+
+function approvalRecorded(request: PayoutRequest): { title: string; text: string } {
   const title = `Payout ${request.id}`;
   if (request.state === 'pending') {
     return { title, text: ':white_check_mark: Your approval is recorded. One more approver must approve before anything is sent.' };
   }
   return { title, text: `Your approval is recorded.\n${stateLine(request)}` };
-}
-
-export function buildApprovalOutcome(surface: Surface, result: PayoutActionResult): ModalView {
-  const outcome = approvalOutcome(result);
-  return buildPayoutNotice(surface, outcome.title, outcome.text);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PayoutEvent, PayoutRequest, PayoutState } from '../../../src/payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
-import { buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
+import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutReview } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
@@ -128,6 +128,19 @@ describe('approval message', () => {
   it('tells the approver whether their approval sends the payout', () => {
     expect(json(buildApproveModal(surface, request({ requiredApprovals: 1 })))).toContain('the payout is sent to the Fleet API as soon as you press Approve and send');
     expect(buildApproveModal(surface, request({ requiredApprovals: 2 })).submit?.text).toBe('Approve');
+  });
+
+  it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
+    const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
+    const again = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was already sent.', request: sent }, 'U0APPROVER');
+    expect(again.title).toBe('Payout PR-7K3F9Q');
+    expect(again.text).toContain('Your approval is recorded.\n:white_check_mark: *Sent.* Transaction `PO-ABC`');
+    const waiting = request({ approvals: [{ userId: 'U0APPROVER', at }] });
+    const twice = approvalOutcome({ ok: false, code: 'already_approved', message: 'You have already approved this payout.', request: waiting }, 'U0APPROVER');
+    expect(twice.text).toContain('Your approval is recorded. One more approver must approve');
+
+    const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was <already> sent.', request: sent }, 'U0OTHER');
+    expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was &lt;already&gt; sent.\nNothing was changed.' });
   });
 });
 
