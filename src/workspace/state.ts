@@ -3,6 +3,7 @@
  * channel, each person's modal stack, and the short-lived trigger ids and response URLs Slack hands out.
  * No transport here; every change is reported through `onChange`.
  */
+import { randomBytes } from 'node:crypto';
 import { withGeneratedIds, type Json } from './blocks.js';
 import { buildStateValues } from './view-state.js';
 import type { OpenView, SlackMessage, SubmittedValues, WorkspaceChange, WorkspaceChannel, WorkspaceUser } from './types.js';
@@ -175,8 +176,9 @@ export class WorkspaceState {
     return { ok: true, userId: trigger.userId };
   }
 
+  /** Unguessable like Slack's hooks URLs, so a web page open in the same browser cannot post as the bot. */
   issueResponseUrl(record: Omit<ResponseUrlRecord, 'createdAt' | 'uses'>): string {
-    const id = this.nextId('R');
+    const id = `${this.nextId('R')}-${randomBytes(12).toString('hex')}`;
     this.responseUrls.set(id, { ...record, createdAt: this.now(), uses: 0 });
     return id;
   }

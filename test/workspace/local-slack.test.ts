@@ -221,7 +221,7 @@ describe('the local Slack Web API and response URLs', () => {
     expect(slack.message(TREASURY, ts)?.blocks).toEqual([]);
   });
 
-  it('stops honouring a response_url after five uses', async () => {
+  it('stops honouring a response_url after five uses, and makes each one impossible to guess from another', async () => {
     const payloads: Array<{ response_url: string }> = [];
     const appServer = createServer((request, response) => {
       let raw = '';
@@ -245,6 +245,16 @@ describe('the local Slack Web API and response URLs', () => {
         statuses.push(response.status);
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 404]);
+
+      // Like Slack's hooks URLs, one cannot be guessed from another: a web page could otherwise post as the bot.
+      await slack.clickButton({ userId: RITA, actionId: 'pick', channelId: TREASURY, messageTs: String(posted.body.ts) });
+      const [first, second] = payloads.map((each) => new URL(each.response_url).pathname);
+      expect(second).toMatch(/^\/response\/[\w-]*[0-9a-f]{24}$/);
+      expect(first!.slice(-24)).not.toBe(second!.slice(-24));
+      const guessed = await fetch(`${slack.url}${second!.slice(0, -1)}${second!.endsWith('0') ? '1' : '0'}`, {
+        method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ text: 'forged' }),
+      });
+      expect(guessed.status).toBe(404);
       expect(slack.messages(TREASURY, { visibleTo: RITA }).filter((m) => m.text.startsWith('reply')).map((m) => m.ephemeralTo)).toEqual(Array(5).fill(RITA));
     } finally {
       appServer.close();
