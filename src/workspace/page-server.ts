@@ -37,6 +37,8 @@ const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
 };
 
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+
 const valuesSchema = z.record(z.string(), z.record(z.string(), z.union([z.string(), z.array(z.string())])));
 const source = { channel: z.string().optional(), ts: z.string().optional(), viewId: z.string().optional() };
 
@@ -83,6 +85,8 @@ class WorkspacePage {
   constructor(private readonly slack: LocalSlack, private readonly options: PageOptions) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A page on another site can rebind its own name to 127.0.0.1; its requests still name that site as Host.
+    if (!LOOPBACK_HOST.test(request.headers.host ?? '')) return sendJson(response, 403, { ok: false, error: 'not a local address' });
     const url = new URL(request.url ?? '/', 'http://localhost');
     const file = STATIC_FILES[url.pathname];
     if (request.method === 'GET' && file) return serveFile(response, file);

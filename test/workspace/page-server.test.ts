@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '../../src/workspace/index.js';
 import { mountPage } from '../../src/workspace/page-server.js';
@@ -52,6 +53,23 @@ describe('the workspace page server', () => {
       method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ as: RITA, channel: 'C0TREASURY', text: '/fleet balance' }),
     });
     expect(answer.status).toBe(415);
+  });
+
+  it('refuses a request naming another host, so a DNS-rebinding web page cannot read or act on the page', async () => {
+    const statusFor = (host: string, path: string, method = 'GET') =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = request(`${slack.url}${path}`, { method, headers: { host, 'content-type': 'application/json' } }, (answer) => {
+          answer.resume();
+          resolve(answer.statusCode ?? 0);
+        });
+        outgoing.on('error', reject);
+        outgoing.end(method === 'POST' ? JSON.stringify({ as: RITA, channel: 'C0TREASURY', text: 'hello' }) : undefined);
+      });
+    const port = new URL(slack.url).port;
+    expect(await statusFor(`rebound.example.com:${port}`, `/workspace/state?as=${RITA}`)).toBe(403);
+    expect(await statusFor(`rebound.example.com:${port}`, '/workspace/command', 'POST')).toBe(403);
+    expect(await statusFor(`localhost:${port}`, `/workspace/state?as=${RITA}`)).toBe(200);
+    expect(await statusFor(`127.0.0.1:${port}`, '/')).toBe(200);
   });
 
   it('answers an unknown action, a malformed one and a plain message with a readable error', async () => {
