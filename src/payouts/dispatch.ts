@@ -4,7 +4,7 @@
  */
 import { asFleetError } from '../fleet/errors.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
-import { fromMinor } from '../money.js';
+import { fromMinor, toMinor } from '../money.js';
 import type { PayoutDraft } from './model.js';
 
 export type SendOutcome =
@@ -48,19 +48,26 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /**
  * Pages through the transaction list (newest first) back to just before `sentAt`, looking for the
- * payout by its transaction id, its reference, or its reference quoted in the description.
+ * payout by its transaction id, or by its reference (in the reference or quoted in the description)
+ * on a transaction of the same amount and currency.
  */
 export async function findPayoutTransaction(
   fleet: FleetApi,
-  payout: { reference: string; transactionId: string | undefined },
+  payout: Pick<PayoutDraft, 'reference' | 'amountMinor' | 'currency'> & { transactionId: string | undefined },
   sentAt: Date,
 ): Promise<FoundPayout | undefined> {
   const oldest = sentAt.getTime() - CLOCK_SKEW_MS;
   const inDescription = referencePattern(payout.reference);
+  // A reference people chose (an invoice number) may be quoted by other transactions too: only one
+  // for this payout's amount and currency is taken as proof that it was sent. Either sign counts,
+  // since the spec has a payout credit the fleet account.
+  const sameMoney = (transaction: Transaction) =>
+    transaction.currency === payout.currency && Math.abs(toMinor(transaction.amount, payout.currency)) === payout.amountMinor;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const transactions = await fleet.listTransactions({ limit: PAGE_SIZE, offset: page * PAGE_SIZE });
     for (const transaction of transactions) {
       if (payout.transactionId !== undefined && transaction.reference === payout.transactionId) return { transaction, matchedBy: 'transactionId' };
+      if (!sameMoney(transaction)) continue;
       if (transaction.reference === payout.reference) return { transaction, matchedBy: 'reference' };
       if (inDescription.test(transaction.description)) return { transaction, matchedBy: 'description' };
     }

@@ -70,6 +70,18 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown' } });
   });
 
+  it('does not take another transaction that quotes the reference, for another amount or currency, as this payout', async () => {
+    const { service, fleet, clock } = createService(db);
+    fleet.willAnswer(new FleetTimeoutError(true));
+    const request = await submitted(service, { ...mobileForm, reference: 'INV-42' });
+    fleet.addTransaction({ reference: 'FLT-IN', amount: 99, description: 'Customer payment for INV-42', date: clock.now().toISOString() });
+    fleet.addTransaction({ reference: 'INV-42', currency: 'EUR', date: clock.now().toISOString() });
+    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', transactionId: undefined } });
+
+    fleet.addTransaction({ reference: 'FLT-OUT', amount: 150, currency: 'USD', description: 'Mobile money payout INV-42 to 243812345678', date: clock.now().toISOString() });
+    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-OUT' } });
+  });
+
   it('asks for review when the payout is not found within the window, then a retry sends once more with the same reference', async () => {
     const { service, fleet, clock, notifications } = createService(db);
     fleet.willAnswer(new FleetTimeoutError(true));
