@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FleetClient, type FleetClientOptions } from '../../src/fleet/client.js';
 import {
   FleetAuthError,
@@ -253,9 +253,12 @@ describe('FleetClient retrying reads', () => {
   it('stops a read when its signal aborts', async () => {
     sandbox.setFault({ hang: true });
     const controller = new AbortController();
+    const start = sandbox.requests.length;
     const reading = client().getBalance({ signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user left')), 50);
+    await vi.waitFor(() => expect(sandbox.requests.length).toBeGreaterThan(start));
+    controller.abort(new Error('user left'));
     await expect(reading).rejects.toThrow('user left');
+    expect(sandbox.requests.length).toBe(start + 1);
   });
 });
 
