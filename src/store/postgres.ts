@@ -24,6 +24,11 @@ export class DatabaseConnectionError extends Error {
 }
 
 export async function openPostgres(databaseUrl: string, logger?: Logger): Promise<Db> {
+  // Anything else (a missing scheme, say) is read with the password where the host or user should
+  // be, where neither the scrubber nor describeUrl would find it; config.ts refuses it the same way.
+  if (!/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new DatabaseConnectionError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
   const hide = secretScrubber(databaseUrl);
   let pool: pg.Pool;
   try {

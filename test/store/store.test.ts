@@ -153,6 +153,14 @@ describe('opening the store', () => {
     expect((failure as Error).message).toContain('postgres://treasurer@127.0.0.1:1/fleet');
     expect((failure as Error).message).not.toContain('pa55w0rd-secret');
   });
+
+  it('keeps the password out of the message when DATABASE_URL lacks its postgres:// prefix', async () => {
+    // Read as a URL of scheme "treasurer:", whose host part is the password.
+    const failure = await openDatabase({ databaseUrl: 'treasurer:pa55w0rd-secret@127.0.0.1:1/fleet' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('DATABASE_URL');
+    expect((failure as Error).message).not.toContain('pa55w0rd-secret');
+  });
 });
 
 // Only where a Postgres is given: PGlite is one process's database, so it has no replicas.
