@@ -44,6 +44,7 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
   let clockOffsetMs = 0;
   const submissions: SlackViewAction[] = [];
   const apiErrors: string[] = [];
+  const staleCalls: string[] = [];
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, now: () => Date.now() + clockOffsetMs });
@@ -66,6 +67,14 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
         await client.views.open({ trigger_id: command.trigger_id, view: amountModal() }).catch((error: { data?: { error?: string } }) => {
           apiErrors.push(error.data?.error ?? 'unknown');
         });
+      } else if (command.text === 'modal twice') {
+        const opened = await client.views.open({ trigger_id: command.trigger_id, view: amountModal() });
+        const viewId = opened.view?.id ?? '';
+        const outcome = (call: Promise<unknown>) => call.then(() => 'ok', (error: { data?: { error?: string } }) => error.data?.error ?? 'unknown');
+        const reuse = await outcome(client.views.open({ trigger_id: command.trigger_id, view: amountModal() }));
+        await client.views.update({ view_id: viewId, hash: opened.view?.hash, view: amountModal('First update') });
+        const stale = await outcome(client.views.update({ view_id: viewId, hash: opened.view?.hash, view: amountModal('Stale update') }));
+        staleCalls.push(reuse, stale);
       } else if (command.text === 'oversized') {
         await client.chat.postMessage({
           channel: command.channel_id,
@@ -158,6 +167,13 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     await slack.runCommand({ userId: ABEL, channelId: TREASURY, text: 'slow modal' });
     await slack.waitFor(() => apiErrors.length > 0);
     expect(apiErrors).toEqual(['expired_trigger_id']);
+  });
+
+  it('refuses a trigger used twice and a views.update carrying an outdated hash, keeping the newer view', async () => {
+    await slack.runCommand({ userId: RITA, channelId: TREASURY, text: 'modal twice' });
+    await slack.waitFor(() => staleCalls.length === 2);
+    expect(staleCalls).toEqual(['exchanged_trigger_id', 'hash_conflict']);
+    expect(slack.views(RITA).map((view) => view.view.title)).toEqual([{ type: 'plain_text', text: 'First update' }]);
   });
 
   it('gets 401 from Bolt for a request signed with the wrong secret', async () => {
