@@ -26,6 +26,9 @@ export interface SlackPayoutNotifierOptions {
   approvalChannelId: string | undefined;
 }
 
+// Enough to catch up with a change made by another replica during an update, without looping on a busy request.
+const MAX_REFRESHES = 3;
+
 export class SlackPayoutNotifier implements PayoutNotifier {
   private readonly queues = new Map<string, Promise<void>>();
   private records: PayoutRecords | undefined;
@@ -71,26 +74,47 @@ export class SlackPayoutNotifier implements PayoutNotifier {
     await this.tellRequester(snapshot, event, actor);
   }
 
-  /** Renders the request as stored now, not as it was at the event: the message must show the truth. */
+  /**
+   * Renders the request as stored now, not as it was at the event: the message must show the truth.
+   * Another replica may change the request and update the message while this update is on its way,
+   * and Slack keeps whichever update lands last; so after each update the request is read again,
+   * and shown again if it changed meanwhile.
+   */
   private async refreshApprovalMessage(snapshot: PayoutRequest): Promise<void> {
-    const { client, surface, logger, approvalChannelId } = this.options;
-    let request = snapshot;
-    try {
-      request = (await this.records?.get(snapshot.id)) ?? snapshot;
-    } catch (error) {
-      logger.warn({ err: error, payoutId: snapshot.id }, 'could not re-read a payout for its approval message; showing the change as notified');
+    let shown = (await this.latest(snapshot.id)) ?? snapshot;
+    for (let round = 0; round < MAX_REFRESHES; round += 1) {
+      if (!(await this.showApprovalMessage(shown))) return;
+      const stored = await this.latest(snapshot.id);
+      if (!stored || stored.version === shown.version) return;
+      shown = stored;
     }
+  }
+
+  private async latest(id: string): Promise<PayoutRequest | undefined> {
+    try {
+      return await this.records?.get(id);
+    } catch (error) {
+      this.options.logger.warn({ err: error, payoutId: id }, 'could not re-read a payout for its approval message');
+      return undefined;
+    }
+  }
+
+  /** Posts or updates the approval message; false when Slack refused or there is nowhere to post. */
+  private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
+    const { client, surface, logger, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request);
     try {
       if (request.approvalMessage) {
         await client.chat.update({ channel: request.approvalMessage.channel, ts: request.approvalMessage.ts, text: message.text, blocks: message.blocks });
-        return;
+        return true;
       }
-      if (!approvalChannelId) return;
+      if (!approvalChannelId) return false;
       const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
       if (posted.channel && posted.ts) await this.records?.setApprovalMessage(request.id, posted.channel, posted.ts);
+      return true;
     } catch (error) {
       logger.error({ err: error, payoutId: request.id, state: request.state }, 'could not update the payout approval message; the payout itself is unaffected');
+      return false;
     }
   }
 

@@ -1,0 +1,60 @@
+import type { WebClient } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import type { PayoutRequest } from '../../src/payouts/index.js';
+import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
+
+const at = new Date('2026-11-21T10:00:00.000Z');
+const pending = {
+  kind: 'mobile_money',
+  recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+  operator: 'VODACOM_MPESA',
+  amountMinor: 15_000,
+  currency: 'USD',
+  reference: 'INV-2025-0042',
+  note: '',
+  id: 'PR-7K3F9Q',
+  requestedBy: 'U0REQUESTER',
+  requestedAt: at,
+  expiresAt: new Date(at.getTime() + 24 * 3_600_000),
+  state: 'pending',
+  approvals: [],
+  requiredApprovals: 1,
+  transactionId: undefined,
+  failureReason: undefined,
+  rejectedBy: undefined,
+  rejectReason: undefined,
+  approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' },
+  needsReview: false,
+  attempts: 0,
+  updatedAt: at,
+  version: 2,
+} satisfies PayoutRequest;
+
+describe('payout approval message updates', () => {
+  it('shows the request again when another replica changed it while the message was being updated', async () => {
+    let stored: PayoutRequest = pending;
+    const updates: string[] = [];
+    const client = {
+      chat: {
+        update: async (message: { text: string }) => {
+          // Meanwhile another replica sends the payout and updates the message first; ours lands last.
+          if (updates.length === 0) {
+            stored = { ...pending, state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }], version: 5 };
+          }
+          updates.push(message.text);
+          return { ok: true };
+        },
+        postMessage: async () => ({ ok: true }),
+      },
+    } as unknown as WebClient;
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
+    notifier.attach({ get: async () => stored, setApprovalMessage: async () => undefined });
+
+    await notifier.changed(pending, 'requested', 'U0REQUESTER');
+    await notifier.idle();
+
+    expect(updates).toHaveLength(2);
+    expect(updates.at(-1)).toContain('sent (transaction PO-ABC)');
+  });
+});
