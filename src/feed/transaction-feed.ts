@@ -164,8 +164,9 @@ export class TransactionFeed {
     const existing = await loadFeedState(db, this.channelId);
     const started = existing?.cursor ? { ...existing, cursor: existing.cursor } : undefined;
     const state = started ?? (await this.firstStart(report, signal));
-    // The first poll after a backfill start may need more than the usual backlog.
-    const maxBacklog = started ? settings.maxBacklog : Math.max(settings.maxBacklog, settings.backfill);
+    // Until its first message went out (version 0), even after a failed first poll, the feed is still
+    // posting its backfill, which may be longer than the usual backlog.
+    const maxBacklog = state.version === 0 ? Math.max(settings.maxBacklog, settings.backfill) : settings.maxBacklog;
     const collected = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
     report.fleetRequests += collected.fleetRequests;
     report.newEntries = collected.entries.length + collected.skipped;

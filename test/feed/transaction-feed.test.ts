@@ -33,6 +33,21 @@ describe.each(testDatabases())('transaction feed on $name', ({ open }) => {
     expect(publisher.postedReferences()).toEqual(history.slice(-5).map((tx) => tx.reference));
   });
 
+  it('still posts all FEED_BACKFILL entries when the first poll failed after choosing where to start', async () => {
+    const { fleet, publisher, newFeed } = feedRig(db, { backfill: 30, maxBacklog: 10 });
+    const history = fleet.arrive(50);
+    const firstCall = fleet.listCalls.length;
+    // The start point is read, then the Fleet API fails before the entries are.
+    fleet.beforeList = (call) => {
+      fleet.outage = call === firstCall + 1 ? new Error('socket hang up') : undefined;
+    };
+    const feed = newFeed();
+    expect((await feed.pollOnce()).error).toBeDefined();
+    await feed.pollOnce();
+
+    expect(publisher.postedReferences()).toEqual(history.slice(-30).map((tx) => tx.reference));
+  });
+
   it('posts 250 entries that arrived between two polls, oldest first, at most 20 per message', async () => {
     const { fleet, publisher, settings, newFeed } = feedRig(db);
     fleet.arrive(10);
