@@ -203,6 +203,34 @@ describe('the demo page in a real browser', () => {
     await screenshot('newcomer-refused');
   });
 
+  it('keeps the person chosen in the switcher when an answer for the previous person arrives late', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.nico.id, { channelId: DEMO_CHANNELS.treasury.id });
+    let arrived!: () => void;
+    let release!: () => void;
+    const nicoAsked = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const nicoState = `**/workspace/state?as=${DEMO_PEOPLE.nico.id}`;
+    await page.route(nicoState, async (route) => {
+      arrived();
+      await released;
+      await route.continue();
+    });
+    try {
+      // Anything new in the workspace makes the page ask for Nico's state again; that answer is held back.
+      await demo.bot.app.client.chat.postMessage({ channel: DEMO_CHANNELS.treasury.id, text: 'Treasury stand-up at 10:00' });
+      await nicoAsked;
+      await page.locator('#person').selectOption(DEMO_PEOPLE.abel.id);
+      release();
+      await expect.poll(() => page.locator('#role').innerText()).toBe(DEMO_PEOPLE.abel.role);
+      expect(await page.locator('#person').inputValue()).toBe(DEMO_PEOPLE.abel.id);
+      await expect.poll(() => page.locator('#dms a').getAttribute('data-conversation')).toBe(`D${DEMO_PEOPLE.abel.id.slice(1)}`);
+    } finally {
+      release();
+      await page.unroute(nicoState);
+    }
+  });
+
   it('sent nothing during the run that breaks a Block Kit limit', () => {
     const checked = { messages: 0, views: 0 };
     for (const call of demo.slack.apiCalls) {

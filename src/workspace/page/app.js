@@ -47,8 +47,17 @@ async function refresh() {
   refreshing = (async () => {
     do {
       again = false;
-      const response = await fetch(`/workspace/state?as=${encodeURIComponent(page.as)}`);
-      page.data = await response.json();
+      const as = page.as;
+      const response = await fetch(`/workspace/state?as=${encodeURIComponent(as)}`);
+      const data = await response.json();
+      // The person was switched while this was on its way: it shows someone else, so ask again.
+      if (as !== page.as) {
+        again = true;
+        continue;
+      }
+      page.data = data;
+      // An empty or unknown `as` gets the first person.
+      if (data.me) page.as = data.me.id;
       render();
     } while (again);
   })().finally(() => {
@@ -60,7 +69,6 @@ async function refresh() {
 function render() {
   const data = page.data;
   if (!data.me) return;
-  page.as = data.me.id;
   if (!data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
   history.replaceState(null, '', `?as=${page.as}#${page.channel}`);
   const counts = Object.fromEntries(data.conversations.map((c) => [c.id, data.messages[c.id]?.length ?? 0]));
