@@ -179,9 +179,13 @@ export async function insertApproval(q: Queryable, requestId: string, userId: st
   return rowCount > 0;
 }
 
+/**
+ * Remembers the request's approval message, only if it has none yet; undefined when another
+ * process posted one first (its poster then removes its own copy) or the request does not exist.
+ */
 export async function setApprovalMessage(q: Queryable, id: string, channel: string, ts: string, now: Date): Promise<PayoutRequest | undefined> {
   const { rows } = await q.query<PayoutRow>(
-    'UPDATE payout_requests SET approval_channel = $2, approval_ts = $3, updated_at = $4 WHERE id = $1 RETURNING *',
+    'UPDATE payout_requests SET approval_channel = $2, approval_ts = $3, updated_at = $4 WHERE id = $1 AND approval_ts IS NULL RETURNING *',
     [id, channel, ts, now],
   );
   const row = rows[0];

@@ -278,7 +278,10 @@ export class PayoutService {
     return listRecentRequests(this.options.db, limit);
   }
 
-  /** Remembers where the approval message was posted, so that later changes can update it. */
+  /**
+   * Remembers where the approval message was posted, so that later changes can update it. Only the
+   * first one counts: undefined when the request already had a message.
+   */
   async setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined> {
     return setApprovalMessage(this.options.db, id, channel, ts, this.now());
   }

@@ -15,7 +15,8 @@ import { buildRequesterUpdate } from './views/payout-updates.js';
 /** How the notifier reads the latest stored request and remembers where its message is. */
 export interface PayoutRecords {
   get(id: string): Promise<PayoutRequest | undefined>;
-  setApprovalMessage(id: string, channel: string, ts: string): Promise<unknown>;
+  /** Undefined when the request already has a message (another replica posted it first). */
+  setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined>;
 }
 
 export interface SlackPayoutNotifierOptions {
@@ -110,7 +111,12 @@ export class SlackPayoutNotifier implements PayoutNotifier {
       }
       if (!approvalChannelId) return false;
       const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
-      if (posted.channel && posted.ts) await this.records?.setApprovalMessage(request.id, posted.channel, posted.ts);
+      if (!posted.channel || !posted.ts || !this.records) return true;
+      if (!(await this.records.setApprovalMessage(request.id, posted.channel, posted.ts))) {
+        // Another replica posted first and keeps its message up to date: a second copy would go stale.
+        logger.info({ payoutId: request.id }, 'another process posted this approval message first; removing ours');
+        await client.chat.delete({ channel: posted.channel, ts: posted.ts });
+      }
       return true;
     } catch (error) {
       logger.error({ err: error, payoutId: request.id, state: request.state }, 'could not update the payout approval message; the payout itself is unaffected');

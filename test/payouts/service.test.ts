@@ -253,6 +253,9 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const updated = await service.setApprovalMessage(first.id, 'C0APPROVALS', '1710410400.000100');
     expect(updated?.approvalMessage).toEqual({ channel: 'C0APPROVALS', ts: '1710410400.000100' });
     expect((await service.get(first.id))?.approvalMessage).toEqual({ channel: 'C0APPROVALS', ts: '1710410400.000100' });
+    // A second message for the same request (another replica's) is not remembered over the first.
+    expect(await service.setApprovalMessage(first.id, 'C0APPROVALS', '1710410400.000200')).toBeUndefined();
+    expect((await service.get(first.id))?.approvalMessage).toEqual({ channel: 'C0APPROVALS', ts: '1710410400.000100' });
   });
 
   it('keeps a change when the notifier fails', async () => {

@@ -57,4 +57,44 @@ describe('payout approval message updates', () => {
     expect(updates).toHaveLength(2);
     expect(updates.at(-1)).toContain('sent (transaction PO-ABC)');
   });
+
+  it('leaves one approval message when two replicas post it at the same moment', async () => {
+    let stored: PayoutRequest = { ...pending, approvalMessage: undefined };
+    const live = new Set<string>();
+    let posts = 0;
+    const client = {
+      chat: {
+        postMessage: async () => {
+          posts += 1;
+          const ts = `1.00000${posts}`;
+          live.add(ts);
+          return { ok: true, channel: 'C0APPROVALS', ts };
+        },
+        update: async () => ({ ok: true }),
+        delete: async ({ ts }: { ts: string }) => {
+          live.delete(ts);
+          return { ok: true };
+        },
+      },
+    } as unknown as WebClient;
+    const records = {
+      get: async () => stored,
+      setApprovalMessage: async (_id: string, channel: string, ts: string) => {
+        if (stored.approvalMessage) return undefined;
+        stored = { ...stored, approvalMessage: { channel, ts } };
+        return stored;
+      },
+    };
+    const replicas = [1, 2].map(() => {
+      const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
+      notifier.attach(records);
+      return notifier;
+    });
+
+    for (const notifier of replicas) notifier.repostIfMissing(stored);
+    await Promise.all(replicas.map((notifier) => notifier.idle()));
+
+    expect(posts).toBe(2);
+    expect([...live]).toEqual([stored.approvalMessage?.ts]);
+  });
 });
