@@ -53,33 +53,47 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
   };
   leftOut.forEach(noteIfAtBoundary);
 
-  let skipped = leftOut.length;
-  let skippedAtLeast = false;
-  if (leftOut.length > 0 && !reachedCursor) {
-    const counted = new Set(found.keys());
-    for (let pages = 0; ; pages += 1) {
-      if (pages === MAX_COUNTING_PAGES) {
-        skippedAtLeast = true;
-        break;
-      }
-      const page = await fleet.listTransactions({ limit: PAGE_SIZE, offset }, { signal: options.signal });
-      fleetRequests += 1;
-      offset += page.length;
-      let sawOld = false;
-      for (const tx of page) {
-        const key = entryKey(tx);
-        if (!isNewEntry(cursor, tx)) sawOld = true;
-        else if (!counted.has(key)) {
-          counted.add(key);
-          skipped += 1;
-          noteIfAtBoundary(tx);
-        }
-      }
-      if (sawOld || page.length < PAGE_SIZE) break;
-    }
-  }
+  const rest = leftOut.length > 0 && !reachedCursor
+    ? await countRestOfBacklog(fleet, cursor, { offset, counted: new Set(found.keys()), onLeftOut: noteIfAtBoundary, signal: options.signal })
+    : { count: 0, atLeast: false, fleetRequests: 0 };
+  return {
+    entries,
+    skipped: leftOut.length + rest.count,
+    skippedAtLeast: rest.atLeast,
+    skippedKeysAtBoundary,
+    fleetRequests: fleetRequests + rest.fleetRequests,
+  };
+}
 
-  return { entries, skipped, skippedAtLeast, skippedKeysAtBoundary, fleetRequests };
+interface CountOptions {
+  /** Where reading stopped. */
+  offset: number;
+  /** Keys of the new entries already read (pages shift while entries arrive). */
+  counted: Set<string>;
+  onLeftOut: (tx: Transaction) => void;
+  signal?: AbortSignal;
+}
+
+/** Beyond the backlog, reads on only to count the new entries left out, up to MAX_COUNTING_PAGES. */
+async function countRestOfBacklog(fleet: FleetApi, cursor: FeedCursor, options: CountOptions) {
+  let { offset } = options;
+  let count = 0;
+  for (let pages = 0; pages < MAX_COUNTING_PAGES; pages += 1) {
+    const page = await fleet.listTransactions({ limit: PAGE_SIZE, offset }, { signal: options.signal });
+    offset += page.length;
+    let sawOld = false;
+    for (const tx of page) {
+      const key = entryKey(tx);
+      if (!isNewEntry(cursor, tx)) sawOld = true;
+      else if (!options.counted.has(key)) {
+        options.counted.add(key);
+        count += 1;
+        options.onLeftOut(tx);
+      }
+    }
+    if (sawOld || page.length < PAGE_SIZE) return { count, atLeast: false, fleetRequests: pages + 1 };
+  }
+  return { count, atLeast: true, fleetRequests: MAX_COUNTING_PAGES };
 }
 
 /** Adds the page's new entries to `found`; returns true when the page also held an entry already posted. */

@@ -142,6 +142,22 @@ describe.each(testDatabases())('transaction feed on $name', ({ open }) => {
     expect(first.kind === 'transactions' && first.notes).toEqual([{ kind: 'overflow', count: 80, atLeast: false }]);
   });
 
+  it('says "at least" when too many entries arrived to count them all, and never posts the left-out ones later', async () => {
+    const { fleet, publisher, newFeed } = feedRig(db, { maxBacklog: 10 });
+    fleet.arrive(3);
+    const feed = newFeed();
+    await feed.pollOnce();
+    const flood = fleet.arrive(2_500);
+
+    const report = await feed.pollOnce();
+    await feed.pollOnce();
+
+    expect(publisher.postedReferences()).toEqual(flood.slice(-10).map((tx) => tx.reference));
+    expect(report.skippedEntries).toBeLessThan(2_490);
+    const first = publisher.posts[0]!.post;
+    expect(first.kind === 'transactions' && first.notes).toEqual([{ kind: 'overflow', count: report.skippedEntries, atLeast: true }]);
+  });
+
   it('reports in its status the newest entry posted and when it last checked', async () => {
     const { fleet, clock, settings, newFeed } = feedRig(db);
     const feed = newFeed();
