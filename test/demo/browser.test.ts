@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDemo, type Demo } from '../../src/demo/demo.js';
-import { DEMO_CHANNELS, DEMO_PEOPLE } from '../../src/demo/people.js';
+import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
 import { createLogger } from '../../src/logger.js';
 import { formatAmount } from '../../src/money.js';
 import { NO_ACCESS_MESSAGE } from '../../src/slack/listeners/account.js';
@@ -61,6 +61,8 @@ describe('the demo page in a real browser', () => {
   const showLogsOnFailure = () => onTestFailed(() => console.log(`bot logs (warn and above):\n${logs.join('')}`));
   const message = (text: string | RegExp) => page.locator('article.message', { hasText: text });
   const modal = () => page.locator('#modal');
+  /** `expect.poll` as patient as the page's own actions: vitest gives up after one second, short for a slow machine. */
+  const eventually = <T>(probe: () => T | Promise<T>) => expect.poll(probe, { timeout: 10_000 });
 
   async function run(command: string): Promise<void> {
     await page.getByLabel('Slash command').fill(command);
@@ -68,19 +70,21 @@ describe('the demo page in a real browser', () => {
   }
 
   /** Switches the page to another person and opens a channel, or their direct messages with the bot. */
-  async function become(personId: string, where: { channelId: string } | 'direct messages'): Promise<void> {
-    await page.locator('#person').selectOption(personId);
+  async function become(person: DemoPerson, where: { channelId: string } | 'direct messages'): Promise<void> {
+    await page.locator('#person').selectOption(person.id);
+    // Their sidebar (their own DM) is drawn once the page shows their role.
+    await eventually(() => page.locator('#role').innerText()).toBe(person.role);
     const conversation = where === 'direct messages' ? page.locator('#dms a') : page.locator(`[data-conversation="${where.channelId}"]`);
     await conversation.click();
-    await expect.poll(() => conversation.getAttribute('class')).toContain('active');
+    await eventually(() => conversation.getAttribute('class')).toContain('active');
   }
 
   it('shows Rita the balance in every currency, only to her', async () => {
     showLogsOnFailure();
     await run('/fleet balance');
     const reply = message('Fleet account balance');
-    await expect.poll(() => reply.count()).toBe(1);
-    await expect.poll(() => reply.innerText()).toContain('Only visible to you');
+    await eventually(() => reply.count()).toBe(1);
+    await eventually(() => reply.innerText()).toContain('Only visible to you');
     for (const [currency, amount] of Object.entries(sandbox().balances())) {
       expect(await reply.innerText()).toContain(formatAmount(amount, currency));
     }
@@ -92,12 +96,12 @@ describe('the demo page in a real browser', () => {
     const newest = sandbox().transactions().slice(0, 20).map((tx) => tx.reference);
     await run('/fleet transactions');
     const list = message('Fleet account transactions');
-    await expect.poll(() => list.innerText()).toContain('Showing 1–10');
+    await eventually(() => list.innerText()).toContain('Showing 1–10');
     for (const reference of newest.slice(0, 10)) expect(await list.innerText()).toContain(reference);
     await screenshot('transactions-page-1');
 
     await list.getByRole('button', { name: 'Next' }).click();
-    await expect.poll(() => list.innerText()).toContain('Showing 11–20');
+    await eventually(() => list.innerText()).toContain('Showing 11–20');
     expect(await list.count()).toBe(1);
     const second = await list.innerText();
     for (const reference of newest.slice(10, 20)) expect(second).toContain(reference);
@@ -110,9 +114,9 @@ describe('the demo page in a real browser', () => {
   it('lets Rita request a mobile money payout, correct the field the app refused, review and submit it', async () => {
     showLogsOnFailure();
     await run('/fleet payout');
-    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('New payout');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('New payout');
     await modal().getByRole('button', { name: 'Mobile money' }).click();
-    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
 
     await modal().getByLabel('Phone number').fill('24381234567O');
     await modal().getByLabel('Recipient name').fill('Amani Kabila');
@@ -124,46 +128,46 @@ describe('the demo page in a real browser', () => {
     await modal().getByRole('button', { name: 'Review' }).click();
 
     const phoneError = modal().locator('.block.input', { hasText: 'Phone number' }).locator('.field-error');
-    await expect.poll(() => phoneError.innerText()).toContain('digits only');
+    await eventually(() => phoneError.innerText()).toContain('digits only');
     expect(await modal().locator('.field-error').count()).toBe(1);
     await screenshot('payout-form-error');
 
     await modal().getByLabel('Phone number').fill('243812345670');
     await modal().getByRole('button', { name: 'Review' }).click();
-    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
     const review = await modal().innerText();
     for (const detail of ['243812345670', 'Amani Kabila', 'VODACOM_MPESA', '150.00 USD']) expect(review).toContain(detail);
     await screenshot('payout-review');
 
     await modal().getByRole('button', { name: 'Submit for approval' }).click();
-    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
     requestId = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
     expect(requestId).not.toBe('');
     await screenshot('payout-requested');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => modal().count()).toBe(0);
+    await eventually(() => modal().count()).toBe(0);
     expect(sandbox().payouts()).toHaveLength(0);
   });
 
   it('lets Abel approve it in the modal, after which the approval message ends with the transaction id', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.abel.id, { channelId: DEMO_CHANNELS.approvals.id });
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.approvals.id });
     const approval = message(requestId);
-    await expect.poll(() => approval.innerText()).toContain('Waiting for approval');
+    await eventually(() => approval.innerText()).toContain('Waiting for approval');
     await screenshot('approval-waiting');
 
     await approval.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
     await screenshot('approval-modal');
     await modal().getByRole('button', { name: 'Approve and send' }).click();
-    await expect.poll(() => modal().innerText()).toContain('Sent.');
+    await eventually(() => modal().innerText()).toContain('Sent.');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
 
     const [payout] = sandbox().payouts();
     expect(payout?.body).toMatchObject({ amount: 150, currency: 'USD', operator: 'VODACOM_MPESA' });
     const transactionId = payout!.transactionId;
     const status = approval.locator('.section-text', { hasText: 'Status' });
-    await expect.poll(() => status.innerText()).toMatch(new RegExp(`Transaction ${transactionId}\\.?$`));
+    await eventually(() => status.innerText()).toMatch(new RegExp(`Transaction ${transactionId}\\.?$`));
     expect(await approval.innerText()).toContain('(edited)');
     expect(await approval.getByRole('button', { name: 'Approve' }).count()).toBe(0);
     await screenshot('approval-sent');
@@ -171,7 +175,7 @@ describe('the demo page in a real browser', () => {
 
   it('shows the sent payout in the feed channel once the feed polls the Fleet API', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.abel.id, { channelId: DEMO_CHANNELS.feed.id });
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.feed.id });
     const payout = sandbox().payouts()[0]!;
     // The feed polls every 5 seconds.
     const post = message(payout.transactionId);
@@ -184,10 +188,10 @@ describe('the demo page in a real browser', () => {
 
   it('tells Rita in her direct messages with the bot that her payout was sent', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.rita.id, 'direct messages');
+    await become(DEMO_PEOPLE.rita, 'direct messages');
     const transactionId = sandbox().payouts()[0]!.transactionId;
     const sent = message('was sent');
-    await expect.poll(() => sent.count()).toBe(1);
+    await eventually(() => sent.count()).toBe(1);
     expect(await sent.innerText()).toContain(requestId);
     expect(await sent.innerText()).toContain(transactionId);
     await screenshot('requester-told');
@@ -195,17 +199,17 @@ describe('the demo page in a real browser', () => {
 
   it('tells Nico the newcomer that he has no access', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.nico.id, { channelId: DEMO_CHANNELS.treasury.id });
+    await become(DEMO_PEOPLE.nico, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet balance');
     const refusal = NO_ACCESS_MESSAGE.replace(':lock: ', '').split('.')[0]!;
-    await expect.poll(() => message(refusal).count()).toBe(1);
+    await eventually(() => message(refusal).count()).toBe(1);
     expect(await page.locator('article.message', { hasText: 'Fleet account balance' }).count()).toBe(0);
     await screenshot('newcomer-refused');
   });
 
   it('keeps the person chosen in the switcher when an answer for the previous person arrives late', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.nico.id, { channelId: DEMO_CHANNELS.treasury.id });
+    await become(DEMO_PEOPLE.nico, { channelId: DEMO_CHANNELS.treasury.id });
     let arrived!: () => void;
     let release!: () => void;
     const nicoAsked = new Promise<void>((resolve) => (arrived = resolve));
@@ -222,9 +226,9 @@ describe('the demo page in a real browser', () => {
       await nicoAsked;
       await page.locator('#person').selectOption(DEMO_PEOPLE.abel.id);
       release();
-      await expect.poll(() => page.locator('#role').innerText()).toBe(DEMO_PEOPLE.abel.role);
+      await eventually(() => page.locator('#role').innerText()).toBe(DEMO_PEOPLE.abel.role);
       expect(await page.locator('#person').inputValue()).toBe(DEMO_PEOPLE.abel.id);
-      await expect.poll(() => page.locator('#dms a').getAttribute('data-conversation')).toBe(`D${DEMO_PEOPLE.abel.id.slice(1)}`);
+      await eventually(() => page.locator('#dms a').getAttribute('data-conversation')).toBe(`D${DEMO_PEOPLE.abel.id.slice(1)}`);
     } finally {
       release();
       await page.unroute(nicoState);
@@ -253,7 +257,7 @@ describe('the demo page in a real browser', () => {
   // Runs last: it makes the bot send what real Slack would refuse.
   it('shows a block it does not know as a placeholder naming its type, and a limit violation as a banner', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.rita.id, { channelId: DEMO_CHANNELS.treasury.id });
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
     await demo.bot.app.client.chat.postMessage({
       channel: DEMO_CHANNELS.treasury.id,
       text: 'A message the page cannot fully show',
@@ -264,11 +268,11 @@ describe('the demo page in a real browser', () => {
       ] as never,
     });
     const posted = message('HHHH');
-    await expect.poll(() => posted.locator('.unknown').allInnerTexts()).toEqual([
+    await eventually(() => posted.locator('.unknown').allInnerTexts()).toEqual([
       'Unsupported block: rich_text', 'Unsupported element: workflow_button',
     ]);
     const banner = page.locator('#violations');
-    await expect.poll(() => banner.isVisible()).toBe(true);
+    await eventually(() => banner.isVisible()).toBe(true);
     expect(await banner.innerText()).toContain('151 chars (limit 150)');
     await screenshot('placeholder-and-violation');
   });
