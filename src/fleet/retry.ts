@@ -27,13 +27,15 @@ export function backoffDelayMs(attempt: number, policy: RetryPolicy, random: () 
 }
 
 /**
- * Reads a Retry-After header, given either as seconds or as an HTTP-date, as milliseconds from `now`.
+ * Reads a Retry-After header, given either as seconds (fractions tolerated) or as an HTTP-date, as milliseconds from `now`.
  * Returns undefined when absent or unreadable; a date in the past counts as zero.
  */
 export function parseRetryAfter(header: string | string[] | undefined, now: Date): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  // Only a real HTTP-date names a day or month: V8 would read "-1" or "2.5" as a date in 2001.
+  if (!/[a-z]/i.test(value)) return undefined;
   const at = Date.parse(value);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now.getTime());

@@ -206,6 +206,22 @@ describe('FleetClient retrying reads', () => {
     }
   });
 
+  it('reads a Retry-After in fractional seconds as seconds, not as a date long past that means retry at once', async () => {
+    const clock = recordingClock();
+    let calls = 0;
+    const stub = await startStubServer((_request, response) =>
+      ++calls === 1
+        ? json(response, 503, { error: 'busy' }, { 'retry-after': '1.5' })
+        : json(response, 200, { success: true, balances: { USD: 5 } }),
+    );
+    try {
+      expect(await client({ baseUrl: stub.url, clock }).getBalance()).toEqual({ USD: 5 });
+      expect(clock.sleeps).toEqual([1500]);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('gives up at once when Retry-After is longer than it is willing to wait', async () => {
     const clock = recordingClock();
     sandbox.setFault({ status: 429, retryAfterSeconds: 120 });
