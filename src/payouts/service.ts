@@ -166,9 +166,10 @@ export class PayoutService {
    * Records an approval. With enough approvals the request becomes `approved` and is sent at once;
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
-  async approve(id: string, userId: string): Promise<PayoutActionResult> {
-    const request = await this.get(id);
-    if (!request) return notFound(id);
+  async approve(requestId: string, userId: string): Promise<PayoutActionResult> {
+    const request = await this.get(requestId);
+    if (!request) return notFound(requestId);
+    const { id } = request;
     const now = this.now();
     const decision = canApprove(request, await this.actor(userId), now);
     if (!decision.ok) return refused(decision, request);
@@ -200,9 +201,10 @@ export class PayoutService {
   }
 
   /** An approver other than the requester turns the request down; the reason goes to the requester. */
-  async reject(id: string, userId: string, reason: string): Promise<PayoutActionResult> {
-    const request = await this.get(id);
-    if (!request) return notFound(id);
+  async reject(requestId: string, userId: string, reason: string): Promise<PayoutActionResult> {
+    const request = await this.get(requestId);
+    if (!request) return notFound(requestId);
+    const { id } = request;
     const now = this.now();
     const decision = canReject(request, await this.actor(userId), now);
     if (!decision.ok) return refused(decision, request);
@@ -220,9 +222,10 @@ export class PayoutService {
   }
 
   /** The requester withdraws a pending request that nobody has approved yet. */
-  async cancel(id: string, userId: string): Promise<PayoutActionResult> {
-    const request = await this.get(id);
-    if (!request) return notFound(id);
+  async cancel(requestId: string, userId: string): Promise<PayoutActionResult> {
+    const request = await this.get(requestId);
+    if (!request) return notFound(requestId);
+    const { id } = request;
     const decision = canCancel(request, { userId });
     if (!decision.ok) return refused(decision, request);
     const now = this.now();

@@ -55,6 +55,17 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(notifications).toEqual([{ id: request.id, state: 'pending', event: 'requested', actor: REQUESTER }]);
   });
 
+  it('acts on a request named by its id in lower case, as it reads it', async () => {
+    const { service, fleet } = createService(db);
+    const sent = await submitted(service);
+    expect(await service.approve(sent.id.toLowerCase(), APPROVER)).toMatchObject({ ok: true, request: { id: sent.id, state: 'completed' } });
+    const rejected = await submitted(service);
+    expect(await service.reject(` ${rejected.id.toLowerCase()}`, APPROVER, 'Not this month')).toMatchObject({ ok: true, request: { state: 'rejected' } });
+    const cancelled = await submitted(service);
+    expect(await service.cancel(cancelled.id.toLowerCase(), REQUESTER)).toMatchObject({ ok: true, request: { state: 'cancelled' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
   it('refuses a submission from someone who may not request payouts', async () => {
     const { service } = createService(db);
     const result = await service.submit(OUTSIDER, await draftFrom(service));
