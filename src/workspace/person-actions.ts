@@ -208,8 +208,14 @@ function applySubmissionAck(context: PersonContext, stored: StoredView, body: un
   if (body === undefined) return state.closeView(stored.open.id);
   const answer = isObject(body) ? body : {};
   switch (answer.response_action) {
-    case 'errors':
-      return state.setViewErrors(stored, isObject(answer.errors) ? (answer.errors as Record<string, string>) : {});
+    case 'errors': {
+      const errors = isObject(answer.errors) ? (answer.errors as Record<string, string>) : {};
+      const inputs = new Set(interactiveElements(stored.open.view.blocks).filter(({ block }) => block.type === 'input').map(({ blockId }) => blockId));
+      const stray = Object.keys(errors).filter((blockId) => !inputs.has(blockId));
+      context.report('view_submission ack', stray.map((blockId) =>
+        `errors for "${blockId}", which is not an input block of the view: Slack shows "We had some trouble connecting" instead`));
+      return state.setViewErrors(stored, errors);
+    }
     case 'update':
     case 'push': {
       if (!isObject(answer.view)) return context.report('view_submission ack', [`response_action ${answer.response_action} without a view`]);

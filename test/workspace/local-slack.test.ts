@@ -92,6 +92,7 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
       submissions.push(body);
       const amount = view.state.values.amount?.value?.value ?? '';
       if (amount === 'more') await ack({ response_action: 'update', view: amountModal('More details') });
+      else if (amount === 'stray') await ack({ response_action: 'errors', errors: { amount_block: 'Enter a whole number' } });
       else if (!/^\d+$/.test(amount)) await ack({ response_action: 'errors', errors: { amount: 'Enter a whole number' } });
       else await ack({ response_action: 'clear' });
     });
@@ -161,6 +162,18 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(ack.status).toBe(0);
     expect(submissions.length).toBe(before);
     expect(slack.view(opened.id)?.errors).toEqual({ amount: 'Please complete this required field.' });
+  });
+
+  it('reports errors acknowledged for a block that is not an input of the modal, which Slack refuses whole', async () => {
+    const earlier = slack.views(ABEL).map((view) => view.id);
+    await slack.runCommand({ userId: ABEL, channelId: TREASURY, text: 'modal' });
+    const opened = await slack.waitFor(() => slack.views(ABEL).find((view) => !earlier.includes(view.id)));
+    await slack.submitView({ userId: ABEL, viewId: opened.id, values: { amount: { value: 'stray' } } });
+    expect(slack.limitViolations.filter((line) => line.startsWith('view_submission ack'))).toEqual([
+      'view_submission ack: errors for "amount_block", which is not an input block of the view: Slack shows "We had some trouble connecting" instead',
+    ]);
+    expect(slack.views(ABEL).map((view) => view.id)).toEqual([opened.id]);
+    await slack.closeView({ userId: ABEL, viewId: opened.id });
   });
 
   it('answers views.open with expired_trigger_id when the trigger is more than 3 seconds old', async () => {
