@@ -125,9 +125,12 @@ export class PayoutSettlement {
 
     const times = await executionTimes(db, id);
     const sentAt = times.lastSentAt ?? request.requestedAt;
+    // After a retry either attempt may be the one that shows up: look back to before the first,
+    // which the last approval precedes.
+    const firstSentAfter = request.approvals.at(-1)?.at ?? sentAt;
     let found: FoundPayout | undefined;
     try {
-      found = await findPayoutTransaction(this.options.fleet, request, sentAt);
+      found = await findPayoutTransaction(this.options.fleet, request, firstSentAfter);
     } catch (thrown) {
       const error = asFleetError(thrown);
       this.options.logger.warn({ payoutId: id, code: error.code }, 'could not list transactions to settle an unknown payout');

@@ -125,6 +125,27 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
+  it('still finds the first attempt after a retry whose outcome is unknown too, however many transactions came since', async () => {
+    const { service, fleet, clock } = createService(db);
+    const firstSentAt = clock.now();
+    fleet.willAnswer(new FleetTimeoutError(true), async () => {
+      // While the retry is on its way, the first attempt shows up, dated when it was sent, under a
+      // full page of other transactions from the minutes after it.
+      fleet.addTransaction({ reference: 'FLT-FIRST', description: `Payout ${request.reference}`, date: firstSentAt.toISOString() });
+      for (let index = 0; index < 100; index += 1) {
+        fleet.addTransaction({ reference: `FLT-OTHER-${index}`, amount: 7, date: new Date(firstSentAt.getTime() + 2 * MINUTE).toISOString() });
+      }
+      throw new FleetTimeoutError(true);
+    });
+    const request = await submitted(service);
+    await service.approve(request.id, APPROVER);
+    clock.advance(11 * MINUTE);
+    await service.runMaintenance();
+    const retried = await service.retryUnknown(request.id, SECOND_APPROVER);
+    expect(retried).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-FIRST', attempts: 2 } });
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
   it('sends nothing again when the transaction list cannot be read before a retry', async () => {
     const { service, fleet, clock } = createService(db);
     fleet.willAnswer(new FleetTimeoutError(true));
