@@ -7,9 +7,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.js';
 import type { Transaction } from '../fleet/schemas.js';
-import { generateTransaction, randomCode, seedLedger, seededRandom, uniqueTransaction, type GeneratorContext } from './data.js';
-import { validatePayout, type PayoutKind } from './payouts.js';
-import { authorized, errorReply, integerParam, MAX_BODY_BYTES, methodNotAllowed, readBody, type Reply } from './replies.js';
+import { generateTransaction, seedLedger, seededRandom, uniqueTransaction, type GeneratorContext } from './data.js';
+import { errorReply, MAX_BODY_BYTES, readBody, type Reply } from './replies.js';
+import { createRouter, type SandboxPayout } from './routes.js';
+
+export type { SandboxPayout } from './routes.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -51,12 +53,6 @@ export interface SandboxRequest {
   status?: number;
 }
 
-export interface SandboxPayout {
-  kind: PayoutKind;
-  body: unknown;
-  transactionId: string;
-}
-
 export interface Sandbox {
   url: string;
   apiKey: string;
@@ -74,11 +70,7 @@ export interface Sandbox {
 
 export const DEFAULT_OPERATORS = ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY'];
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'CDF'];
-const TRANSACTIONS_PATHS = new Set(['/api/v1/b2b/account/transactions', '/api/b2b/account/transactions']);
-const PAYOUT_PATHS: Record<string, PayoutKind> = {
-  '/api/v1/b2b/payouts/mobile-money': 'mobile-money',
-  '/api/v1/b2b/payouts/bank-account': 'bank-account',
-};
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;
   const apiKey = options.apiKey ?? `sk_sandbox_${randomBytes(18).toString('base64url')}`;
@@ -90,7 +82,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ledger = seedLedger(context, clock.now(), options.transactionCount ?? 320);
   const requests: SandboxRequest[] = [];
   const payouts: SandboxPayout[] = [];
-  const usedReferences = new Set<string>();
   const parked = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   let fault: SandboxFault | null = null;
@@ -125,56 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer);
     });
 
-  const payout = (kind: PayoutKind, body: unknown): Reply => {
-    const checked = validatePayout(kind, body, context);
-    if (!checked.ok) return errorReply(400, checked.message);
-    const { amount, currency, reference, destination } = checked.payout;
-    if (usedReferences.has(reference)) {
-      return errorReply(409, `A payout with reference ${reference} was already submitted.`, 'duplicate_reference');
-    }
-    let transactionId = `PO-${randomCode(context.random, 12)}`;
-    while (ledger.hasReference(transactionId)) transactionId = `PO-${randomCode(context.random, 12)}`;
-    const label = kind === 'mobile-money' ? 'Mobile money payout' : 'Bank payout';
-    ledger.add({
-      reference: transactionId,
-      type: 'PAYMENT',
-      amount,
-      currency,
-      description: `${label} ${reference} to ${destination}`,
-      date: clock.now().toISOString(),
-      status: 'Completed',
-    });
-    usedReferences.add(reference);
-    payouts.push({ kind, body, transactionId });
-    return { status: 200, body: { success: true, message: 'Payout processing initiated', transactionId } };
-  };
-
-  const route = (request: IncomingMessage, path: string, url: URL, body: unknown): Reply => {
-    if (!authorized(request.headers.authorization, apiKey)) return errorReply(401, 'Missing or invalid API key.');
-    const method = request.method ?? 'GET';
-    if (path === '/api/v1/b2b/account/balance') {
-      if (method !== 'GET') return methodNotAllowed('GET');
-      return { status: 200, body: { success: true, balances: ledger.balances() } };
-    }
-    if (TRANSACTIONS_PATHS.has(path)) {
-      if (method !== 'GET') return methodNotAllowed('GET');
-      const limit = integerParam(url, 'limit', 50, 1, 100);
-      if (limit === undefined) return errorReply(400, 'limit must be a whole number from 1 to 100.');
-      const offset = integerParam(url, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
-      if (offset === undefined) return errorReply(400, 'offset must be a whole number of 0 or more.');
-      return { status: 200, body: { success: true, transactions: ledger.transactions().slice(offset, offset + limit) } };
-    }
-    const kind = PAYOUT_PATHS[path];
-    if (kind) {
-      if (method !== 'POST') return methodNotAllowed('POST');
-      if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-        return errorReply(415, 'Send the payout as JSON with Content-Type: application/json.');
-      }
-      if (body === undefined) return errorReply(400, 'The request body must be a JSON object.');
-      return payout(kind, body);
-    }
-    return errorReply(404, `No endpoint at ${path.slice(0, 100)}.`);
-  };
+  const route = createRouter({ apiKey, ledger, context, clock, payouts });
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://sandbox.local');
@@ -214,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return true;
     };
     if (!active?.afterProcessing && misbehave()) return;
-    const reply = route(request, url.pathname, url, body);
+    const reply = route({ method, headers: request.headers, url, body });
     if (active?.afterProcessing && misbehave()) return;
     send(reply);
   };
