@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PayoutEvent, PayoutRequest, PayoutState } from '../../../src/payouts/index.js';
+import { PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutReview } from '../../../src/slack/views/payout-form.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
@@ -164,3 +164,32 @@ describe('requester messages and history', () => {
     expect(checkMessage(history.blocks, history.text)).toEqual([]);
   });
 });
+
+describe('text people or the Fleet API wrote', () => {
+  const hostile = '<!channel> <http://evil.example|bank> <@U0BOSS> &';
+  const typed = request({
+    recipient: { phone: '243812345678', name: hostile, countryCode: 'CD' }, note: hostile, rejectReason: hostile, failureReason: hostile,
+    transactionId: hostile, rejectedBy: 'U0APPROVER', approvals: [{ userId: 'U0APPROVER', at }],
+  });
+  const surfaces = (state: PayoutState, needsReview = false) => {
+    const shown: PayoutRequest = { ...typed, state, needsReview };
+    const events: PayoutEvent[] = PAYOUT_EVENT_NAMES
+      .map((event, index) => ({ id: index, requestId: shown.id, event, userId: 'U0APPROVER', at, details: { reason: hostile, transactionId: hostile } }));
+    return [
+      buildApprovalMessage(surface, shown), buildApproveModal(surface, shown), buildRejectModal(surface, shown), buildPayoutReview(surface, shown, 'C0APPROVALS'),
+      buildPayoutSubmitted(surface, shown, 'C0APPROVALS'), buildPayoutList(surface, [shown]), buildPayoutHistory(surface, shown, events),
+      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER'), approvalOutcome({ ok: false, code: 'not_pending', message: hostile }, 'U0APPROVER'),
+      ...events.map((event) => buildRequesterUpdate(surface, shown, event.event, 'U0APPROVER', 'C0APPROVALS')),
+    ];
+  };
+
+  it('can never ping, link or mention from any payout surface, in any state', () => {
+    for (const [state, needsReview] of [...PAYOUT_STATES.map((state) => [state, false] as const), ['unknown', true] as const]) {
+      // private_metadata is never shown: the review keeps the draft there as typed.
+      const text = JSON.stringify(surfaces(state, needsReview), (key, value: unknown) => (key === 'private_metadata' ? undefined : value));
+      expect(text, state).toContain('&lt;!channel&gt;');
+      for (const raw of ['<!channel>', '<http://evil', '<@U0BOSS>']) expect(text, `${state}: ${raw}`).not.toContain(raw);
+    }
+  });
+});
+
