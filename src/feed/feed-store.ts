@@ -91,12 +91,16 @@ export async function recordPollSuccess(db: Queryable, channelId: string, now: D
   );
 }
 
-/** Also creates the row when the very first start fails, so that `/fleet feed` can show why. */
-export async function recordPollFailure(db: Queryable, channelId: string, now: Date, message: string): Promise<void> {
+/**
+ * Also creates the row when the very first start fails, so that `/fleet feed` can show why.
+ * `pendingEntries` is the count the failed poll found still unposted; undefined keeps the stored one.
+ */
+export async function recordPollFailure(db: Queryable, channelId: string, now: Date, message: string, pendingEntries?: number): Promise<void> {
   await db.query(
-    `INSERT INTO feed_state (channel_id, last_error, last_error_at, created_at) VALUES ($1, $2, $3, $3)
-     ON CONFLICT (channel_id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at`,
-    [channelId, message, now.toISOString()],
+    `INSERT INTO feed_state (channel_id, last_error, last_error_at, pending_entries, created_at) VALUES ($1, $2, $3, COALESCE($4, 0), $3)
+     ON CONFLICT (channel_id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at,
+       pending_entries = COALESCE($4, feed_state.pending_entries)`,
+    [channelId, message, now.toISOString(), pendingEntries ?? null],
   );
 }
 

@@ -108,7 +108,9 @@ export class TransactionFeed {
       report.error = errorMessage(error);
       if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
         this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
-        await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error).catch(() => undefined);
+        // Entries found but not posted (Slack refusing, say) are what `/fleet feed` shows as waiting.
+        const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - report.postedEntries : undefined;
+        await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error, pending).catch(() => undefined);
       }
     }
     return report;

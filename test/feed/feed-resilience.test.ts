@@ -47,6 +47,23 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     expect((await feed.status()).behindMs).toBe(0);
   });
 
+  it('shows in its status how many entries wait while Slack refuses every message, and why', async () => {
+    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const feed = newFeed();
+    await feed.pollOnce();
+    fleet.arrive(30);
+    publisher.acceptOnly = 0;
+    for (let i = 0; i < 4; i += 1) {
+      await feed.pollOnce();
+      clock.advance(INTERVAL_MS);
+    }
+
+    const status = await feed.status();
+    expect(status.pendingEntries).toBe(30);
+    expect(status.behindMs).toBeGreaterThan(0);
+    expect(status.lastError?.message).toBe('connection reset by Slack');
+  });
+
   it('backs off between failed polls up to five minutes, and returns to its interval after recovery', async () => {
     const { fleet, clock, newFeed } = feedRig(db);
     const unavailable = new FleetUnavailableError(503, false);
