@@ -6,6 +6,7 @@ import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { formatAmount, formatMinor } from '../../money.js';
 import { escapeMrkdwn, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
+import { escapeWithin } from './payout-details.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
 const DESCRIPTION_MAX = 200;
@@ -104,14 +105,4 @@ export function formatDuration(ms: number): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Escapes, then cuts to `max` characters without splitting an entity such as `&amp;`. */
-function escapeWithin(text: string, max: number): string {
-  const escaped = escapeMrkdwn(text);
-  if (escaped.length <= max) return escaped;
-  let cut = escaped.slice(0, max - 1);
-  const amp = cut.lastIndexOf('&');
-  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  return `${cut}…`;
 }
