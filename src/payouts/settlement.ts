@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { findPayoutTransaction, sendPayout, type FoundPayout } from './dispatch.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
+import { describeState } from './policy.js';
 import { executionTimes, listDueForCheck, listStaleApproved, updateRequest, updateWhere } from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
 
@@ -68,8 +69,9 @@ export class PayoutSettlement {
       now,
     );
     if (!executing) {
+      // Another click (perhaps this person's own, delivered twice) moved it first: say where it is now.
       const current = await this.options.recorder.current(request.id);
-      return refusal('not_retryable', 'Someone else has just acted on this payout.', current ? { request: current } : {});
+      return current ? refusal('not_retryable', describeState(current), { request: current }) : refusal('not_found', `There is no payout ${request.id}.`);
     }
     return this.send(executing, actor);
   }

@@ -146,6 +146,20 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
+  it('sends once when the same retry click arrives twice, and tells the second where the payout is', async () => {
+    const { service, fleet, clock } = createService(db);
+    fleet.willAnswer(new FleetTimeoutError(true));
+    const request = await submitted(service);
+    await service.approve(request.id, APPROVER);
+    clock.advance(11 * MINUTE);
+    await service.runMaintenance();
+    const results = await Promise.all([service.retryUnknown(request.id, SECOND_APPROVER), service.retryUnknown(request.id, SECOND_APPROVER)]);
+    expect(fleet.payoutCalls).toHaveLength(2);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    const second = results.find((result) => !result.ok);
+    expect(second?.ok === false && second.message).toMatch(new RegExp(`^Payout ${request.id} (is being sent|was already sent)\\.$`));
+  });
+
   it('sends nothing again when the transaction list cannot be read before a retry', async () => {
     const { service, fleet, clock } = createService(db);
     fleet.willAnswer(new FleetTimeoutError(true));
