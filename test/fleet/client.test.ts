@@ -113,6 +113,18 @@ describe('FleetClient reading the account', () => {
     }
   });
 
+  it('reuses kept-alive connections across calls instead of opening one per call', async () => {
+    const stub = await startStubServer((_request, response) => json(response, 200, { success: true, balances: { USD: 1 } }));
+    try {
+      const fleet = client({ baseUrl: stub.url });
+      const calls = 4;
+      for (let call = 0; call < calls; call++) await fleet.getBalance();
+      expect(new Set(stub.requests.map((each) => each.remotePort)).size).toBeLessThan(calls);
+    } finally {
+      await stub.close();
+    }
+  });
+
   it('reports a wrong key as an auth error without retrying', async () => {
     const start = sandbox.requests.length;
     const error = await failure(client({ apiKey: 'sk_wrong_key_000000000000' }).getBalance());

@@ -28,6 +28,8 @@ export interface StubRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The client's end of the connection: equal ports mean one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 /** A loopback server that answers each request with `respond`; it sees every header the client sent. */
@@ -38,7 +40,7 @@ export async function startStubServer(respond: (request: StubRequest, response: 
     incoming.setEncoding('utf8');
     incoming.on('data', (chunk: string) => (body += chunk));
     incoming.on('end', () => {
-      const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body };
+      const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body, remotePort: incoming.socket.remotePort };
       requests.push(request);
       respond(request, response);
     });
