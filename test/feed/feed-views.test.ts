@@ -39,6 +39,18 @@ describe('feed message builder', () => {
     for (const block of context) expect(block.type === 'context' && block.elements.length).toBeLessThanOrEqual(10);
   });
 
+  it('stays within Slack\'s limits when the Fleet API sends absurdly long currency codes', () => {
+    // A message Slack refuses for its size would be retried at every poll, and the feed would stall on it.
+    const entries = Array.from({ length: 20 }, (_, i) => transaction(at(i), { currency: `${String(i).padStart(2, '0')}${'<&'.repeat(1500)}` }));
+    const message = buildFeedMessage(live, { kind: 'transactions', entries, notes: [] });
+    for (const text of sectionTexts(message.blocks)) expect(text.length).toBeLessThanOrEqual(3000);
+    for (const block of message.blocks) {
+      if (block.type === 'context') for (const element of block.elements) expect('text' in element && element.text.length).toBeLessThanOrEqual(3000);
+    }
+    expect(JSON.stringify(message.blocks).length).toBeLessThan(13_000);
+    expect(message.text.length).toBeLessThan(4_000);
+  });
+
   it('shows credits and debits apart, with totals per currency', () => {
     const message = buildFeedMessage(live, {
       kind: 'transactions',

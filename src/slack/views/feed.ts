@@ -3,7 +3,7 @@ import type { ContextBlock, KnownBlock } from '@slack/types';
 import type { Transaction } from '../../fleet/schemas.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
-import { formatAmount, formatMinor } from '../../money.js';
+import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
 import { escapeMrkdwn, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import { escapeWithin } from './payout-details.js';
@@ -12,6 +12,7 @@ import { escapeWithin } from './payout-details.js';
 const DESCRIPTION_MAX = 200;
 const REFERENCE_MAX = 80;
 const TYPE_MAX = 40;
+const CURRENCY_MAX = 12;
 const CONTEXT_ELEMENTS_MAX = 10;
 
 export function buildFeedMessage(surface: Surface, post: FeedPost): Reply {
@@ -43,8 +44,8 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
     totalsBlock(totals),
   ];
   blocks.push(footer(surface, 'Oldest first · `/fleet transactions` for the full list'));
-  const net = totals.map((row) => formatMinor(row.netMinor, row.currency, { signed: true })).join(', ');
-  const text = `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}${surface.sandbox ? ' (SANDBOX)' : ''}: net ${escapeMrkdwn(net)}`;
+  const net = totals.map((row) => money(row.netMinor, row.currency, { signed: true })).join(', ');
+  const text = `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}${surface.sandbox ? ' (SANDBOX)' : ''}: net ${net}`;
   return { text, blocks };
 }
 
@@ -52,7 +53,7 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
 export function feedEntryLine(tx: Transaction): string {
   const credit = tx.amount >= 0;
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
-  const amount = escapeMrkdwn(formatAmount(tx.amount, tx.currency, { signed: true }));
+  const amount = money(toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
   const reference = escapeWithin(tx.reference.replace(/`/g, "'"), REFERENCE_MAX);
   return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n\`${reference}\``;
@@ -60,10 +61,10 @@ export function feedEntryLine(tx: Transaction): string {
 
 function totalsBlock(totals: CurrencyTotals[]): ContextBlock {
   const lines = totals.map((row) => {
-    const parts = [`*${escapeMrkdwn(row.currency)}*`];
-    if (row.creditCount > 0) parts.push(`in ${escapeMrkdwn(formatMinor(row.creditMinor, row.currency, { signed: true }))} (${row.creditCount})`);
-    if (row.debitCount > 0) parts.push(`out ${escapeMrkdwn(formatMinor(row.debitMinor, row.currency, { signed: true }))} (${row.debitCount})`);
-    parts.push(`net ${escapeMrkdwn(formatMinor(row.netMinor, row.currency, { signed: true }))}`);
+    const parts = [`*${escapeWithin(row.currency, CURRENCY_MAX)}*`];
+    if (row.creditCount > 0) parts.push(`in ${money(row.creditMinor, row.currency, { signed: true })} (${row.creditCount})`);
+    if (row.debitCount > 0) parts.push(`out ${money(row.debitMinor, row.currency, { signed: true })} (${row.debitCount})`);
+    parts.push(`net ${money(row.netMinor, row.currency, { signed: true })}`);
     return parts.join(' · ');
   });
   // A context block holds at most 10 elements: beyond that, currencies share an element.
@@ -73,6 +74,15 @@ function totalsBlock(totals: CurrencyTotals[]): ContextBlock {
     elements.push({ type: 'mrkdwn', text: `${i === 0 ? 'Totals: ' : ''}${lines.slice(i, i + perElement).join('\n')}` });
   }
   return { type: 'context', elements: elements.length > 0 ? elements : [{ type: 'mrkdwn', text: 'Totals: none' }] };
+}
+
+/**
+ * An amount with its currency, escaped. Currency codes come from the Fleet API unchecked; one long
+ * enough to push a message past Slack's limits would be refused at every poll and stall the feed.
+ */
+function money(minor: number, currency: string, options: FormatOptions): string {
+  const formatted = formatMinor(minor, currency, options);
+  return `${escapeMrkdwn(formatted.slice(0, formatted.length - currency.length))}${escapeWithin(currency, CURRENCY_MAX)}`;
 }
 
 function noteText(note: FeedNote, withEntries: boolean): string {
