@@ -181,11 +181,17 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
+// The page shows text from the bot and the sandbox: should any of it ever slip past escaping, no script of
+// its own may run, and no other site may frame the page to steer a click on Approve.
+const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 async function serveFile(response: ServerResponse, name: string): Promise<void> {
   const body = await readFile(new URL(name, PAGE_DIR));
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[name.split('.').pop() ?? ''] ?? 'application/octet-stream',
     'cache-control': 'no-store',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
   });
   response.end(body);
 }

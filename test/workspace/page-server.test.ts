@@ -31,6 +31,10 @@ describe('the workspace page server', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('/page/app.js');
     expect((await fetch(`${slack.url}/page/blocks.js`)).headers.get('content-type')).toContain('javascript');
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-inline');
     expect((await fetch(`${slack.url}/page/../page-server.ts`)).status).toBe(404);
     expect((await fetch(`${slack.url}/page/page-server.ts`)).status).toBe(404);
   });
