@@ -153,6 +153,17 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     await service.approve(request.id, APPROVER);
     clock.advance(11 * MINUTE);
     await service.runMaintenance();
+    // Both deliveries pass every check and take their last look before either sends.
+    const list = fleet.listTransactions.bind(fleet);
+    let arrived = 0;
+    let bothLooking: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => { bothLooking = resolve; });
+    fleet.listTransactions = async (page) => {
+      arrived += 1;
+      if (arrived === 2) bothLooking();
+      await barrier;
+      return list(page);
+    };
     const results = await Promise.all([service.retryUnknown(request.id, SECOND_APPROVER), service.retryUnknown(request.id, SECOND_APPROVER)]);
     expect(fleet.payoutCalls).toHaveLength(2);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
