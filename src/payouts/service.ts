@@ -1,29 +1,25 @@
 /**
- * The payout domain's front door for the Slack layer: request, approve, reject, cancel, retry and
- * read payouts. Every rule is checked here against the stored record; expected refusals come back
- * as `{ ok: false, code, message }`, never as exceptions.
+ * The payout domain's front door for the Slack layer: request (through the intake), approve,
+ * reject, cancel, retry and read payouts. Every rule is checked against the stored record; expected
+ * refusals come back as `{ ok: false, code, message }`, never as exceptions.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
-import type { Db, Queryable } from '../store/db.js';
-import { generateReference, newPayoutId } from './identifiers.js';
+import type { Db } from '../store/db.js';
+import { PayoutIntake, Refused } from './intake.js';
+import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import {
-  refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest,
-} from './model.js';
-import {
-  canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkRejectReason, countingApprovers,
-  describeState, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor, type PolicyDecision,
+  canApprove, canCancel, canReject, canRetry, checkRejectReason, countingApprovers, describeState, hasEnoughApprovals,
+  type PayoutActor, type PolicyDecision,
 } from './policy.js';
 import {
-  findRequest, findRequestByReference, insertApproval, insertRequest, listEvents, listRecentRequests, lockRequesterDay,
-  referenceExists, setApprovalMessage, sumRequested, updateRequest, type NewPayoutRow,
+  findRequest, findRequestByReference, insertApproval, listEvents, listRecentRequests, setApprovalMessage, updateRequest,
 } from './repository.js';
 import { PayoutSettlement } from './settlement.js';
 import { TransitionRecorder, type PayoutNotifier } from './transitions.js';
-import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
+import type { PayoutFormFields, PayoutValidation } from './validation.js';
 
 /** Who may request and approve; the Slack layer answers from access lists and user groups. */
 export interface PayoutRoles {
@@ -56,17 +52,8 @@ export interface MaintenanceReport {
   reconciled: PayoutRequest[];
 }
 
-/** Raised inside a transaction to roll it back and hand a refusal to the caller. */
-class Refused extends Error {
-  constructor(readonly refusal: PayoutRefusal) {
-    super(refusal.message);
-  }
-}
-
 /** Raised inside a transaction whose conditional update found the request moved on. */
 class LostRace extends Error {}
-
-const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
 
 /**
  * Wiring for the Slack layer: call `recoverInterrupted()` once at start, `runMaintenance()` on a
@@ -76,9 +63,13 @@ const REFERENCE_USED = 'This reference was already used: choose another, or leav
 export class PayoutService {
   private readonly recorder: TransitionRecorder;
   private readonly settlement: PayoutSettlement;
+  private readonly intake: PayoutIntake;
 
   constructor(private readonly options: PayoutServiceOptions) {
     this.recorder = new TransitionRecorder(options.db, options.logger, options.notifier);
+    this.intake = new PayoutIntake({
+      db: options.db, clock: options.clock, settings: options.settings, recorder: this.recorder, newId: options.newId, newReference: options.newReference,
+    });
     this.settlement = new PayoutSettlement({
       db: options.db,
       fleet: options.fleet,
@@ -112,54 +103,12 @@ export class PayoutService {
    * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
    */
   async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
-    const result = validatePayoutForm(kind, fields, this.validationContext());
-    if (!result.ok) return result;
-    if (await referenceExists(this.options.db, result.draft.reference)) {
-      return { ok: false, errors: { reference: REFERENCE_USED } };
-    }
-    if (userId !== undefined) {
-      const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.now());
-      if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
-    }
-    return result;
+    return this.intake.validate(kind, fields, userId);
   }
 
   /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
   async submit(userId: string, draft: PayoutDraft): Promise<PayoutActionResult> {
-    const role = canRequest(await this.actor(userId));
-    if (!role.ok) return refusal(role.code, role.message);
-    const checked = revalidateDraft(draft, this.validationContext());
-    if (!checked.ok) {
-      return refusal('invalid', 'Some details of the payout are not valid; correct them and submit again.', { errors: checked.errors });
-    }
-    const valid = checked.draft;
-    const now = this.now();
-    const { settings } = this.options;
-    const requiredApprovals = requiredApprovalsFor(valid.amountMinor, valid.currency, settings.dualApprovalAbove);
-    const expiresAt = new Date(now.getTime() + settings.requestTtlHours * 3_600_000);
-    try {
-      const request = await this.options.db.transaction(async (tx) => {
-        // Two submissions at once must not both squeeze under the daily limit.
-        await lockRequesterDay(tx, userId, valid.currency);
-        // Before the limit: a second submission of the same review is a used reference, which the
-        // caller can recognise, even when the first one used up the day's allowance.
-        if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
-        const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
-        const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
-        const stored = await findRequest(tx, id);
-        if (!stored) throw new Error(`payout ${id} vanished right after insert`);
-        await this.recorder.record(tx, stored, {
-          event: 'requested', userId, details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals },
-        }, now);
-        return stored;
-      });
-      await this.recorder.announce(request, { event: 'requested', userId });
-      return { ok: true, request };
-    } catch (error) {
-      if (error instanceof Refused) return error.refusal;
-      throw error;
-    }
+    return this.intake.submit(await this.actor(userId), draft);
   }
 
   /**
@@ -311,29 +260,6 @@ export class PayoutService {
     return { recovered, expired, reconciled };
   }
 
-  private validationContext() {
-    return { settings: this.options.settings, now: this.now(), newReference: this.options.newReference ?? ((now: Date) => generateReference(now)) };
-  }
-
-  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = utcDay(now);
-    const alreadyRequestedMinor = await sumRequested(q, {
-      requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
-    });
-    return checkDailyLimit({ alreadyRequestedMinor, amountMinor: draft.amountMinor, currency: draft.currency }, this.options.settings.dailyLimit);
-  }
-
-  private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {
-    const newId = this.options.newId ?? newPayoutId;
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const id = newId();
-      const outcome = await insertRequest(tx, { id, ...row });
-      if (outcome === 'inserted') return id;
-      if (outcome === 'duplicate_reference') throw new Refused(duplicateReference());
-    }
-    throw new Error('could not find a free payout id after 5 attempts');
-  }
-
   /** Explains why a conditional update found the request no longer as expected. */
   private async lostRace(id: string): Promise<PayoutRefusal> {
     const current = await findRequest(this.options.db, id);
@@ -343,10 +269,6 @@ export class PayoutService {
     }
     return refusal('not_pending', describeState(current), { request: current });
   }
-}
-
-function duplicateReference(): PayoutRefusal {
-  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: REFERENCE_USED } });
 }
 
 function notFound(id: string): PayoutRefusal {

@@ -1,0 +1,127 @@
+/**
+ * Taking a payout request in: checking a form for the review screen, and storing a reviewed draft
+ * once its fields, its reference and the requester's daily limit all still allow it.
+ */
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Db, Queryable } from '../store/db.js';
+import { generateReference, newPayoutId } from './identifiers.js';
+import {
+  refusal, STATES_COUNTING_TOWARDS_LIMIT,
+  type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal,
+} from './model.js';
+import { canRequest, checkDailyLimit, requiredApprovalsFor, utcDay, type PayoutActor, type PolicyDecision } from './policy.js';
+import { findRequest, insertRequest, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow } from './repository.js';
+import type { TransitionRecorder } from './transitions.js';
+import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
+
+export interface IntakeOptions {
+  db: Db;
+  clock: Clock;
+  settings: Config['payouts'];
+  recorder: TransitionRecorder;
+  /** Request ids; defaults to `PR-XXXXXX`. */
+  newId?: (() => string) | undefined;
+  /** References for forms that left it empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
+  newReference?: ((now: Date) => string) | undefined;
+}
+
+/** Raised inside a transaction to roll it back and hand a refusal to the caller. */
+export class Refused extends Error {
+  constructor(readonly refusal: PayoutRefusal) {
+    super(refusal.message);
+  }
+}
+
+const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
+
+export class PayoutIntake {
+  constructor(private readonly options: IntakeOptions) {}
+
+  /**
+   * Checks a submitted form: field rules, a reference not used before, and (when `userId` is
+   * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
+   */
+  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
+    const result = validatePayoutForm(kind, fields, this.validationContext());
+    if (!result.ok) return result;
+    if (await referenceExists(this.options.db, result.draft.reference)) {
+      return { ok: false, errors: { reference: REFERENCE_USED } };
+    }
+    if (userId !== undefined) {
+      const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.options.clock.now());
+      if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
+    }
+    return result;
+  }
+
+  /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
+  async submit(actor: PayoutActor, draft: PayoutDraft): Promise<PayoutActionResult> {
+    const role = canRequest(actor);
+    if (!role.ok) return refusal(role.code, role.message);
+    const checked = revalidateDraft(draft, this.validationContext());
+    if (!checked.ok) {
+      return refusal('invalid', 'Some details of the payout are not valid; correct them and submit again.', { errors: checked.errors });
+    }
+    const valid = checked.draft;
+    const { userId } = actor;
+    const now = this.options.clock.now();
+    const { settings, recorder } = this.options;
+    const requiredApprovals = requiredApprovalsFor(valid.amountMinor, valid.currency, settings.dualApprovalAbove);
+    const expiresAt = new Date(now.getTime() + settings.requestTtlHours * 3_600_000);
+    try {
+      const request = await this.options.db.transaction(async (tx) => {
+        // Two submissions at once must not both squeeze under the daily limit.
+        await lockRequesterDay(tx, userId, valid.currency);
+        // Before the limit: a second submission of the same review is a used reference, which the
+        // caller can recognise, even when the first one used up the day's allowance.
+        if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
+        const limit = await this.dailyLimitDecision(tx, userId, valid, now);
+        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
+        const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
+        const stored = await findRequest(tx, id);
+        if (!stored) throw new Error(`payout ${id} vanished right after insert`);
+        await recorder.record(tx, stored, {
+          event: 'requested', userId, details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals },
+        }, now);
+        return stored;
+      });
+      await recorder.announce(request, { event: 'requested', userId });
+      return { ok: true, request };
+    } catch (error) {
+      if (error instanceof Refused) return error.refusal;
+      throw error;
+    }
+  }
+
+  private validationContext() {
+    return {
+      settings: this.options.settings,
+      now: this.options.clock.now(),
+      newReference: this.options.newReference ?? ((now: Date) => generateReference(now)),
+    };
+  }
+
+  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
+    const day = utcDay(now);
+    const alreadyRequestedMinor = await sumRequested(q, {
+      requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
+    });
+    return checkDailyLimit({ alreadyRequestedMinor, amountMinor: draft.amountMinor, currency: draft.currency }, this.options.settings.dailyLimit);
+  }
+
+  private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {
+    const newId = this.options.newId ?? newPayoutId;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const id = newId();
+      const outcome = await insertRequest(tx, { id, ...row });
+      if (outcome === 'inserted') return id;
+      if (outcome === 'duplicate_reference') throw new Refused(duplicateReference());
+    }
+    throw new Error('could not find a free payout id after 5 attempts');
+  }
+}
+
+function duplicateReference(): PayoutRefusal {
+  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: REFERENCE_USED } });
+}
