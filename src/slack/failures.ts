@@ -2,12 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { FleetError } from '../fleet/errors.js';
 import type { Logger } from '../logger.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 
 /** `what` completes "Could not …", e.g. "read the balance". */
 export function describeFailure(error: unknown, what: string, logger: Logger): string {
   if (error instanceof FleetError) {
     logger.warn({ err: error, code: error.code, status: error.status }, `could not ${what}`);
-    return `:warning: Could not ${what}. ${error.userMessage}`;
+    // A rejection quotes the Fleet API's own message: untrusted text in mrkdwn.
+    return `:warning: Could not ${what}. ${escapeMrkdwn(error.userMessage)}`;
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
     logger.warn({ err: error }, `could not ${what}: gave up waiting`);
