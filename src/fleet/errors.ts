@@ -1,5 +1,6 @@
 /**
- * Typed Fleet API errors. Each has a stable `code` and a `userMessage` safe to show in Slack;
+ * Typed Fleet API errors. Each has a stable `code` and a plain-text `userMessage` for people (a rejection
+ * quotes the API's own message, so escape it before putting it in mrkdwn);
  * `outcomeUnknown` tells payouts whether the request may have been processed despite the error.
  * No message ever contains the API key or a response body verbatim.
  */
