@@ -58,7 +58,13 @@ describe('the demo page in a real browser', () => {
 
   const sandbox = () => demo.bot.sandbox!;
   const screenshot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}/${String(++shots).padStart(2, '0')}-${name}.png` });
-  const showLogsOnFailure = () => onTestFailed(() => console.log(`bot logs (warn and above):\n${logs.join('')}`));
+  /** On failure: the bot's warnings, and a screenshot of what the page showed then. */
+  const showLogsOnFailure = () =>
+    onTestFailed(async ({ task }) => {
+      console.log(`bot logs (warn and above):\n${logs.join('')}`);
+      const name = task.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
+      await page.screenshot({ path: `${SCREENSHOTS}/failed-${name}.png` }).catch(() => undefined);
+    });
   const message = (text: string | RegExp) => page.locator('article.message', { hasText: text });
   const modal = () => page.locator('#modal');
   /** `expect.poll` as patient as the page's own actions: vitest gives up after one second, short for a slow machine. */
