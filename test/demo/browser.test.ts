@@ -4,7 +4,7 @@
  * then the payout in the feed channel.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -33,6 +33,8 @@ describe('the demo page in a real browser', () => {
   let shots = 0;
 
   beforeAll(async () => {
+    // Only this run's screenshots, so a failure's picture from an earlier run cannot mislead.
+    await rm(SCREENSHOTS, { recursive: true, force: true });
     await mkdir(SCREENSHOTS, { recursive: true });
     db = await testDatabases()[0]!.open();
     const destination = new Writable({
