@@ -154,3 +154,33 @@ export const bankForm = {
 export async function resetPayouts(db: Db): Promise<void> {
   await db.query('TRUNCATE payout_events, payout_approvals, payout_requests');
 }
+
+/** A stored request waiting for approval, for tests of pure functions; override what the test is about. */
+export function pendingRequest(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
+  return {
+    kind: 'mobile_money',
+    recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+    operator: 'VODACOM_MPESA',
+    amountMinor: 15000,
+    currency: 'USD',
+    reference: 'PAY-20250314-ABCDEF',
+    note: '',
+    id: 'PR-7K3F9Q',
+    requestedBy: 'UREQUESTER',
+    requestedAt: new Date('2025-03-14T11:00:00Z'),
+    expiresAt: new Date('2025-03-15T11:00:00Z'),
+    state: 'pending',
+    approvals: [],
+    requiredApprovals: 1,
+    transactionId: undefined,
+    failureReason: undefined,
+    rejectedBy: undefined,
+    rejectReason: undefined,
+    approvalMessage: undefined,
+    needsReview: false,
+    attempts: 0,
+    updatedAt: new Date('2025-03-14T11:00:00Z'),
+    version: 1,
+    ...overrides,
+  } as PayoutRequest;
+}

@@ -1,40 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, isFinalState, PAYOUT_STATES, type PayoutRequest } from '../../src/payouts/model.js';
+import { canTransition, isFinalState, PAYOUT_STATES } from '../../src/payouts/model.js';
 import {
   canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
   countingApprovers, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor,
 } from '../../src/payouts/policy.js';
+import { pendingRequest } from './doubles.js';
 
 const now = new Date('2025-03-14T12:00:00Z');
-
-function pendingRequest(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
-  return {
-    kind: 'mobile_money',
-    recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
-    operator: 'VODACOM_MPESA',
-    amountMinor: 15000,
-    currency: 'USD',
-    reference: 'PAY-20250314-ABCDEF',
-    note: '',
-    id: 'PR-7K3F9Q',
-    requestedBy: 'UREQUESTER',
-    requestedAt: new Date('2025-03-14T11:00:00Z'),
-    expiresAt: new Date('2025-03-15T11:00:00Z'),
-    state: 'pending',
-    approvals: [],
-    requiredApprovals: 1,
-    transactionId: undefined,
-    failureReason: undefined,
-    rejectedBy: undefined,
-    rejectReason: undefined,
-    approvalMessage: undefined,
-    needsReview: false,
-    attempts: 0,
-    updatedAt: new Date('2025-03-14T11:00:00Z'),
-    version: 1,
-    ...overrides,
-  } as PayoutRequest;
-}
 
 const approver = (userId: string): PayoutActor => ({ userId, canRequest: false, canApprove: true });
 const requesterWhoIsApprover: PayoutActor = { userId: 'UREQUESTER', canRequest: true, canApprove: true };

@@ -3,33 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutRequest } from '../../src/payouts/index.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
+import { pendingRequest } from '../payouts/doubles.js';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
-const pending = {
-  kind: 'mobile_money',
-  recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
-  operator: 'VODACOM_MPESA',
-  amountMinor: 15_000,
-  currency: 'USD',
-  reference: 'INV-2025-0042',
-  note: '',
-  id: 'PR-7K3F9Q',
-  requestedBy: 'U0REQUESTER',
-  requestedAt: at,
-  expiresAt: new Date(at.getTime() + 24 * 3_600_000),
-  state: 'pending',
-  approvals: [],
-  requiredApprovals: 1,
-  transactionId: undefined,
-  failureReason: undefined,
-  rejectedBy: undefined,
-  rejectReason: undefined,
-  approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' },
-  needsReview: false,
-  attempts: 0,
-  updatedAt: at,
-  version: 2,
-} satisfies PayoutRequest;
+const pending = pendingRequest({ approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' }, version: 2 });
 
 describe('payout approval message updates', () => {
   it('shows the request again when another replica changed it while the message was being updated', async () => {

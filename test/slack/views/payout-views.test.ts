@@ -6,38 +6,25 @@ import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubm
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
+import { pendingRequest } from '../../payouts/doubles.js';
 
 const surface = { sandbox: false };
 const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY'], currencies: ['USD', 'EUR', 'CDF'] };
 const at = new Date('2026-11-21T10:00:00.000Z');
 
 function request(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
-  return {
-    kind: 'mobile_money',
-    recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
-    operator: 'VODACOM_MPESA',
+  return pendingRequest({
     amountMinor: 150_050,
-    currency: 'USD',
     reference: 'INV-2025-0042',
     note: 'March stipend',
-    id: 'PR-7K3F9Q',
     requestedBy: 'U0REQUESTER',
     requestedAt: at,
     expiresAt: new Date(at.getTime() + 24 * 3_600_000),
-    state: 'pending',
-    approvals: [],
     requiredApprovals: 2,
-    transactionId: undefined,
-    failureReason: undefined,
-    rejectedBy: undefined,
-    rejectReason: undefined,
     approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' },
-    needsReview: false,
-    attempts: 0,
     updatedAt: at,
-    version: 1,
     ...overrides,
-  } as PayoutRequest;
+  });
 }
 
 const json = (value: unknown) => JSON.stringify(value);
