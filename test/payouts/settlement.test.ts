@@ -32,6 +32,16 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     return service.history(id).then((list) => list.map((event) => event.event));
   }
 
+  /** A payout whose POST timed out and that was not found within the window: it needs review. */
+  async function needingReview(setup: ReturnType<typeof createService>): Promise<PayoutRequest> {
+    const { service, clock } = setup;
+    const request = await submitted(service);
+    await service.approve(request.id, APPROVER);
+    clock.advance(11 * MINUTE);
+    await service.runMaintenance();
+    return request;
+  }
+
   it('turns a timed-out payout into unknown, then completed once the transaction appears in the list', async () => {
     const { service, fleet, clock, notifications } = createService(db);
     fleet.willAnswer(new FleetTimeoutError(true));
@@ -112,12 +122,10 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
   });
 
   it('does not send again when the last look before a retry finds the first payout', async () => {
-    const { service, fleet, clock } = createService(db);
+    const setup = createService(db);
+    const { service, fleet, clock } = setup;
     fleet.willAnswer(new FleetTimeoutError(true));
-    const request = await submitted(service);
-    await service.approve(request.id, APPROVER);
-    clock.advance(11 * MINUTE);
-    await service.runMaintenance();
+    const request = await needingReview(setup);
     expect((await service.get(request.id))?.needsReview).toBe(true);
     fleet.addTransaction({ reference: 'FLT-LATE', description: `Payout ${request.reference}`, date: clock.now().toISOString() });
     const result = await service.retryUnknown(request.id, SECOND_APPROVER);
@@ -126,7 +134,8 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
   });
 
   it('still finds the first attempt after a retry whose outcome is unknown too, however many transactions came since', async () => {
-    const { service, fleet, clock } = createService(db);
+    const setup = createService(db);
+    const { service, fleet, clock } = setup;
     const firstSentAt = clock.now();
     fleet.willAnswer(new FleetTimeoutError(true), async () => {
       // While the retry is on its way, the first attempt shows up, dated when it was sent, under a
@@ -137,22 +146,17 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
       }
       throw new FleetTimeoutError(true);
     });
-    const request = await submitted(service);
-    await service.approve(request.id, APPROVER);
-    clock.advance(11 * MINUTE);
-    await service.runMaintenance();
+    const request = await needingReview(setup);
     const retried = await service.retryUnknown(request.id, SECOND_APPROVER);
     expect(retried).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-FIRST', attempts: 2 } });
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
   it('sends once when the same retry click arrives twice, and tells the second where the payout is', async () => {
-    const { service, fleet, clock } = createService(db);
+    const setup = createService(db);
+    const { service, fleet } = setup;
     fleet.willAnswer(new FleetTimeoutError(true));
-    const request = await submitted(service);
-    await service.approve(request.id, APPROVER);
-    clock.advance(11 * MINUTE);
-    await service.runMaintenance();
+    const request = await needingReview(setup);
     // Both deliveries pass every check and take their last look before either sends.
     const list = fleet.listTransactions.bind(fleet);
     let arrived = 0;
@@ -172,12 +176,10 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
   });
 
   it('sends nothing again when the transaction list cannot be read before a retry', async () => {
-    const { service, fleet, clock } = createService(db);
+    const setup = createService(db);
+    const { service, fleet } = setup;
     fleet.willAnswer(new FleetTimeoutError(true));
-    const request = await submitted(service);
-    await service.approve(request.id, APPROVER);
-    clock.advance(11 * MINUTE);
-    await service.runMaintenance();
+    const request = await needingReview(setup);
     fleet.listFailure = new FleetConnectionError(false);
     const result = await service.retryUnknown(request.id, SECOND_APPROVER);
     expect(result).toMatchObject({ ok: false, code: 'fleet_unavailable', message: expect.stringMatching(/Nothing was sent again/) as string });
