@@ -147,6 +147,20 @@ describe('payout rules, enforced through Slack', () => {
 
     expect(payoutPosts(h)).toBe(before);
   });
+
+  it('tells an approver whose rejection arrived twice that it is rejected, not that nothing changed', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '41' });
+    await clickOnApproval(h, PEOPLE.approver, id, PAYOUT_ACTIONS.reject);
+    const modal = await waitForView(h, PEOPLE.approver, (view) => view.view.callback_id === PAYOUT_VIEWS.reject, 'the reject modal');
+    const values = { [PAYOUT_BLOCKS.rejectReason]: { [PAYOUT_ACTIONS.input]: 'Paid by cheque already' } };
+    const acks = await Promise.all([1, 2].map(() => h.slack.submitView({ userId: PEOPLE.approver, viewId: modal.id, values })));
+    for (const ack of acks) {
+      expect(JSON.stringify(ack.body)).toContain('Rejected. The requester has been sent your reason.');
+      expect(JSON.stringify(ack.body)).not.toContain('Nothing was changed');
+    }
+    await waitForApprovalMessage(h, id, 'Rejected');
+    expect((await h.bot.payouts.history(id)).filter((event) => event.event === 'rejected')).toHaveLength(1);
+  });
 });
 
 describe('payouts without an approval channel', () => {

@@ -81,7 +81,9 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       try {
         const reason = view.state.values[PAYOUT_BLOCKS.rejectReason]?.[PAYOUT_ACTIONS.input]?.value ?? '';
         const result = await service.reject(id, body.user.id, reason);
-        if (result.ok) answer = notice(deps, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
+        // The same submission delivered twice finds the request already rejected by this person.
+        const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
+        if (rejectedByThem) answer = notice(deps, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
         else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: result.message } };
         else answer = notice(deps, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
       } catch (error) {
