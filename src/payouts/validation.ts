@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { formatMinor, minorToPlain, parseAmount } from '../money.js';
+import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
 import { generateReference } from './identifiers.js';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
@@ -124,8 +124,22 @@ function amountSchema(currency: string, maxMinor: number | undefined) {
       ctx.addIssue({ code: 'custom', message: `One payout can send at most ${formatMinor(maxMinor, currency)}.` });
       return z.NEVER;
     }
+    if (!sentExactly(parsed.minor, currency)) {
+      ctx.addIssue({ code: 'custom', message: 'That amount has too many digits to be sent exactly.' });
+      return z.NEVER;
+    }
     return parsed.minor;
   });
+}
+
+/**
+ * The API takes the amount as a JSON number: beyond about 15 significant digits the number that
+ * goes out is not the one typed (90071992547409.91 is sent as 90071992547409.9).
+ */
+function sentExactly(minor: number, currency: string): boolean {
+  const plain = minorToPlain(minor, currency);
+  const withoutTrailingZeros = plain.includes('.') ? plain.replace(/0+$/, '').replace(/\.$/, '') : plain;
+  return JSON.stringify(fromMinor(minor, currency)) === withoutTrailingZeros;
 }
 
 /** Validates one form. Every field is checked, so the person sees all problems at once. */

@@ -131,6 +131,13 @@ describe('validatePayoutForm', () => {
     expect(validatePayoutForm('mobile_money', { ...mobile, amount: '50000' }, context).ok).toBe(true);
   });
 
+  it('refuses an amount the Fleet API cannot be sent exactly as a JSON number, whatever the maximum', () => {
+    const generous: ValidationContext = { ...context, settings: { ...context.settings, maxAmount: new Map([['USD', Number.MAX_SAFE_INTEGER]]) } };
+    const result = (amount: string) => validatePayoutForm('mobile_money', { ...mobile, amount }, generous);
+    expect(result('90071992547409.91')).toEqual({ ok: false, errors: { amount: 'That amount has too many digits to be sent exactly.' } });
+    expect(result('9007199254740.99')).toMatchObject({ ok: true, draft: { amountMinor: 900_719_925_474_099 } });
+  });
+
   it('refuses a currency that is not configured', () => {
     expect(errorsFor('mobile_money', { ...mobile, currency: 'GBP' })).toEqual({ currency: 'Choose one of USD, EUR, CDF, XAF.' });
   });
