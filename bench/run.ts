@@ -3,7 +3,7 @@ import { runAckBench } from './ack.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 
 const ack = await runAckBench();
-console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 3 rounds each');
+console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating');
 console.table({
   bot: { p50_ms: ack.bot_ack_p50_ms, p99_ms: ack.bot_ack_p99_ms },
   'bare Bolt (ack only)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms },
