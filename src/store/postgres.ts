@@ -9,6 +9,7 @@ import { createTransactionScope } from './transaction-scope.js';
 
 const POOL_SIZE = 10;
 const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 30_000;
 const OID = { int8: 20, textArray: 1009, int8Array: 1016, date: 1082 } as const;
 
 /**
@@ -32,7 +33,11 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
   const hide = secretScrubber(databaseUrl);
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: { getTypeParser } });
+    pool = new pg.Pool({
+      connectionString: databaseUrl, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: { getTypeParser },
+      // A silently cut network must not leave a query (and the payout or feed step behind it) waiting for ever.
+      keepAlive: true, statement_timeout: STATEMENT_TIMEOUT_MS,
+    });
   } catch (error) {
     throw new DatabaseConnectionError(`DATABASE_URL is not a usable postgres:// URL: ${hide(reasonOf(error))}`);
   }
