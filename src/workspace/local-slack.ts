@@ -255,6 +255,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       const check = (): void => {
         try {
           const value = probe();
+          if (value instanceof Promise) {
+            // A promise is always "a value": the wait would end at once, having checked nothing.
+            stop();
+            reject(new Error('waitFor needs a synchronous probe; it got a promise'));
+            return;
+          }
           if (value !== undefined && value !== null && value !== false) {
             stop();
             resolve(value);

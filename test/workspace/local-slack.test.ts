@@ -115,6 +115,10 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(slack.messages(TREASURY).some((m) => m.text === 'Hello there')).toBe(false);
   });
 
+  it('refuses an asynchronous probe in waitFor instead of returning at once having checked nothing', async () => {
+    await expect(slack.waitFor(async () => true)).rejects.toThrow('waitFor needs a synchronous probe');
+  });
+
   it('replaces the clicked ephemeral message when the button handler responds with replace_original', async () => {
     const original = slack.messages(TREASURY, { visibleTo: RITA }).find((m) => m.text === 'Hello there')!;
     const ack = await slack.clickButton({ userId: RITA, actionId: 'wave', channelId: TREASURY, messageTs: original.ts });
