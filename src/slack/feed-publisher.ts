@@ -9,9 +9,11 @@ import { FeedPublishError, type FeedPublisher } from '../feed/types.js';
 import type { Logger } from '../logger.js';
 import { toBoltLogger } from './app.js';
 import type { Surface } from './views/common.js';
-import { buildFeedMessage } from './views/feed.js';
+import { buildFeedFallbackText, buildFeedMessage } from './views/feed.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** Slack's answers when it refuses a message's content rather than the call: the text alone may still go. */
+const CONTENT_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long', 'msg_too_long']);
 /** When Slack says "rate limited" without saying for how long. */
 const DEFAULT_RETRY_AFTER_MS = 30_000;
 
@@ -36,6 +38,15 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
       const message = buildFeedMessage(options.surface, post);
       try {
         await feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+        return;
+      } catch (error) {
+        const failure = toFeedPublishError(error);
+        if (!CONTENT_ERRORS.has(failure.details.code ?? '')) throw failure;
+        // Refused, so nothing was posted: sending the text alone cannot post the entries twice.
+        options.logger.warn({ code: failure.details.code }, 'Slack refused the feed blocks; posting the entries as text');
+      }
+      try {
+        await feedClient.chat.postMessage({ channel: channelId, text: buildFeedFallbackText(options.surface, post), unfurl_links: false, unfurl_media: false });
       } catch (error) {
         throw toFeedPublishError(error);
       }

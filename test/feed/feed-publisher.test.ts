@@ -71,6 +71,24 @@ describe('Slack feed publisher', () => {
     expect(received).toHaveLength(1);
   });
 
+  it('posts the entries as text when Slack refuses the blocks, so one bad message cannot stall the feed', async () => {
+    answers = [{ status: 200, body: { ok: false, error: 'invalid_blocks' } }];
+    const entry = transaction(new Date(), { reference: 'TXN-FALLBACK-1', description: 'Fuel <!here>' });
+    await publisher().publish('C0FEED', { kind: 'transactions', entries: [entry], notes: [] });
+    expect(received).toHaveLength(2);
+    expect(received[1]!.form.get('blocks')).toBeNull();
+    const text = received[1]!.form.get('text') ?? '';
+    expect(text).toContain('TXN-FALLBACK-1');
+    expect(text).toContain('Fuel &lt;!here&gt;');
+  });
+
+  it('does not post again when the text is refused too, and reports the refusal', async () => {
+    answers = [{ status: 200, body: { ok: false, error: 'invalid_blocks' } }, { status: 200, body: { ok: false, error: 'msg_too_long' } }];
+    const failure = await publisher().publish('C0FEED', { kind: 'transactions', entries: [transaction(new Date())], notes: [] }).catch((error: unknown) => error);
+    expect((failure as FeedPublishError).details.code).toBe('msg_too_long');
+    expect(received).toHaveLength(2);
+  });
+
   it('does not retry a server error on its own: the feed decides when to try again', async () => {
     answers = [{ status: 503, body: { ok: false } }];
     const failure = await publisher().publish('C0FEED', { kind: 'notice', notes: [] }).catch((error: unknown) => error);

@@ -4,7 +4,7 @@ import type { Transaction } from '../../fleet/schemas.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
-import { escapeMrkdwn, slackDate } from '../mrkdwn.js';
+import { escapeMrkdwn, slackDate, truncate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import { escapeWithin } from './payout-details.js';
 
@@ -14,6 +14,8 @@ const REFERENCE_MAX = 80;
 const TYPE_MAX = 40;
 const CURRENCY_MAX = 12;
 const CONTEXT_ELEMENTS_MAX = 10;
+// Slack cuts message text beyond 40,000 characters; stay well inside it.
+const FALLBACK_TEXT_MAX = 30_000;
 
 export function buildFeedMessage(surface: Surface, post: FeedPost): Reply {
   switch (post.kind) {
@@ -47,6 +49,21 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
   const net = totals.map((row) => money(row.netMinor, row.currency, { signed: true })).join(', ');
   const text = `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}${surface.sandbox ? ' (SANDBOX)' : ''}: net ${net}`;
   return { text, blocks };
+}
+
+/**
+ * The same post as mrkdwn text without blocks, for when Slack refuses the blocks: an unpostable
+ * message would otherwise be retried at every poll and hold the feed up for good.
+ */
+export function buildFeedFallbackText(surface: Surface, post: FeedPost): string {
+  const message = buildFeedMessage(surface, post);
+  if (post.kind !== 'transactions') return message.text;
+  const lines = [
+    ...post.notes.map((note) => noteText(note, true)),
+    `*${escapeMrkdwn(message.text)}*`,
+    ...post.entries.map(feedEntryLine),
+  ];
+  return truncate(lines.join('\n'), FALLBACK_TEXT_MAX);
 }
 
 /** One entry: direction marker and signed amount first, so credits and debits read at a glance. */
