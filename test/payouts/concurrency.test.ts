@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
 import type { PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { openDatabase } from '../../src/store/index.js';
 import { createTestSchema, testDatabases, testPostgresUrl } from '../support/databases.js';
-import { APPROVER, createService, mobileForm, REQUESTER, resetPayouts } from './doubles.js';
+import { APPROVER, createService, mobileForm, REQUESTER, usePayoutDatabase } from './doubles.js';
 
 const approvers = Array.from({ length: 20 }, (_, index) => `UAPPROVER${index + 1}`);
 
@@ -19,14 +19,8 @@ async function submitted(service: PayoutService, fields: Record<string, string> 
 
 describe.each(testDatabases())('PayoutService under concurrent clicks on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  beforeEach(async () => {
-    await resetPayouts(db);
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
   });
 
   it('makes exactly one payout call when 20 approvers approve at once', async () => {

@@ -1,4 +1,5 @@
 /** Test doubles for the payout domain: a hand-moved clock, a Fleet API that records calls, fixed roles. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { FleetError } from '../../src/fleet/errors.js';
@@ -151,6 +152,24 @@ export const bankForm = {
 };
 
 /** Empties the payout tables between tests sharing one database (TRUNCATE passes the append-only trigger). */
+/**
+ * One database for a describe block (opened before it, closed after it), with the payout tables
+ * emptied before each test. `use` receives the database once it is open.
+ */
+export function usePayoutDatabase(open: () => Promise<Db>, use: (db: Db) => void): void {
+  let db: Db | undefined;
+  beforeAll(async () => {
+    db = await open();
+    use(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    if (db) await resetPayouts(db);
+  });
+}
+
 export async function resetPayouts(db: Db): Promise<void> {
   await db.query('TRUNCATE payout_events, payout_approvals, payout_requests');
 }

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../src/payouts/model.js';
 import { findRequest, insertApproval, insertRequest, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { resetPayouts } from './doubles.js';
+import { usePayoutDatabase } from './doubles.js';
 
 const draft: PayoutDraft = {
   kind: 'bank_account',
@@ -20,14 +20,8 @@ const row = (id: string, reference = draft.reference): NewPayoutRow => ({
 
 describe.each(testDatabases())('payout repository on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  beforeEach(async () => {
-    await resetPayouts(db);
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
   });
 
   it('stores and reads back a bank request exactly, amounts up to the largest safe integer included', async () => {

@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetRejectedError } from '../../src/fleet/errors.js';
 import type { PayoutDraft } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, resetPayouts, SECOND_APPROVER, settings,
+  APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, settings,
 } from './doubles.js';
 
 describe.each(testDatabases())('PayoutService requests and approvals on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  beforeEach(async () => {
-    await resetPayouts(db);
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
   });
 
   async function draftFrom(service: PayoutService, fields: Record<string, string> = mobileForm, kind: 'mobile_money' | 'bank_account' = 'mobile_money'): Promise<PayoutDraft> {

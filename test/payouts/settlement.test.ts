@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FleetConnectionError, FleetRejectedError, FleetTimeoutError, FleetUnavailableError } from '../../src/fleet/errors.js';
 import type { PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, resetPayouts, SECOND_APPROVER,
+  APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER,
 } from './doubles.js';
 
 describe.each(testDatabases())('PayoutService outcomes, reconciliation and maintenance on $name', ({ open }) => {
   let db: Db;
-  beforeAll(async () => {
-    db = await open();
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  beforeEach(async () => {
-    await resetPayouts(db);
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
   });
 
   async function submitted(service: PayoutService, fields: Record<string, string> = mobileForm): Promise<PayoutRequest> {
