@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
-import type { PayoutRequest } from '../../src/payouts/model.js';
-import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { openDatabase } from '../../src/store/index.js';
 import { createTestSchema, testDatabases, testPostgresUrl } from '../support/databases.js';
-import { APPROVER, createService, mobileForm, REQUESTER, usePayoutDatabase } from './doubles.js';
+import { APPROVER, createService, mobileForm, REQUESTER, submitted, usePayoutDatabase } from './doubles.js';
 
 const approvers = Array.from({ length: 20 }, (_, index) => `UAPPROVER${index + 1}`);
-
-async function submitted(service: PayoutService, fields: Record<string, string> = mobileForm): Promise<PayoutRequest> {
-  const validation = await service.validate('mobile_money', fields);
-  if (!validation.ok) throw new Error('expected a valid form');
-  const result = await service.submit(REQUESTER, validation.draft);
-  if (!result.ok) throw new Error(result.message);
-  return result.request;
-}
 
 describe.each(testDatabases())('PayoutService under concurrent clicks on $name', ({ open }) => {
   let db: Db;

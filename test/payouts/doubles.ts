@@ -152,6 +152,16 @@ export const bankForm = {
 };
 
 /** Empties the payout tables between tests sharing one database (TRUNCATE passes the append-only trigger). */
+/** A form validated and submitted by `by`, as a stored pending request; bank or mobile from its fields. */
+export async function submitted(service: PayoutService, fields: Record<string, string> = mobileForm, by = REQUESTER): Promise<PayoutRequest> {
+  const kind = 'accountNumber' in fields ? 'bank_account' : 'mobile_money';
+  const validation = await service.validate(kind, fields);
+  if (!validation.ok) throw new Error(`expected a valid form: ${JSON.stringify(validation.errors)}`);
+  const result = await service.submit(by, validation.draft);
+  if (!result.ok) throw new Error(`expected the submission to be stored: ${result.message}`);
+  return result.request;
+}
+
 /**
  * One database for a describe block (opened before it, closed after it), with the payout tables
  * emptied before each test. `use` receives the database once it is open.

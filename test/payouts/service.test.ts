@@ -5,7 +5,7 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, settings,
+  APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, settings, submitted,
 } from './doubles.js';
 
 describe.each(testDatabases())('PayoutService requests and approvals on $name', ({ open }) => {
@@ -18,12 +18,6 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const result = await service.validate(kind, fields);
     if (!result.ok) throw new Error(`expected a valid form: ${JSON.stringify(result.errors)}`);
     return result.draft;
-  }
-
-  async function submitted(service: PayoutService, fields: Record<string, string> = mobileForm, by = REQUESTER) {
-    const result = await service.submit(by, await draftFrom(service, fields, 'accountNumber' in fields ? 'bank_account' : 'mobile_money'));
-    if (!result.ok) throw new Error(`expected the submission to be stored: ${result.message}`);
-    return result.request;
   }
 
   it('stores a submitted request as pending, with a readable id, the expiry and the requested event', async () => {

@@ -5,7 +5,7 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER,
+  APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, submitted,
 } from './doubles.js';
 
 describe.each(testDatabases())('PayoutService outcomes, reconciliation and maintenance on $name', ({ open }) => {
@@ -13,14 +13,6 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
   usePayoutDatabase(open, (opened) => {
     db = opened;
   });
-
-  async function submitted(service: PayoutService, fields: Record<string, string> = mobileForm): Promise<PayoutRequest> {
-    const validation = await service.validate('mobile_money', fields);
-    if (!validation.ok) throw new Error('expected a valid form');
-    const result = await service.submit(REQUESTER, validation.draft);
-    if (!result.ok) throw new Error(result.message);
-    return result.request;
-  }
 
   function events(service: PayoutService, id: string) {
     return service.history(id).then((list) => list.map((event) => event.event));
