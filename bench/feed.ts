@@ -18,7 +18,7 @@ import type { Config } from '../src/config.js';
 import { TransactionFeed } from '../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher, PollReport } from '../src/feed/types.js';
 import { FleetClient } from '../src/fleet/client.js';
-import type { Balances, FleetApi, PayoutResult, Transaction } from '../src/fleet/schemas.js';
+import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../src/fleet/schemas.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase } from '../src/store/index.js';
@@ -91,10 +91,10 @@ class WindowedFleet implements FleetApi {
       this.created += 1;
     }
   }
-  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<Transaction[]> {
+  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<TransactionListPage> {
     this.materialize();
     const offset = page.offset ?? 0;
-    return this.newestFirst.slice(offset, offset + (page.limit ?? 50)).map((tx) => ({ ...tx }));
+    return wholePage(this.newestFirst.slice(offset, offset + (page.limit ?? 50)).map((tx) => ({ ...tx })));
   }
   async getBalance(): Promise<Balances> {
     return {};

@@ -61,14 +61,14 @@ export class AccountReader {
     const size = Math.min(Math.max(Math.trunc(pageSize), 1), MAX_PAGE_SIZE);
     const number = Math.max(Math.trunc(page), 1);
     const offset = (number - 1) * size;
-    const items = await this.fleet.listTransactions({ limit: size + 1, offset }, { signal: options.signal });
-    const transactions = items.slice(0, size);
+    const read = await this.fleet.listTransactions({ limit: size + 1, offset }, { signal: options.signal });
+    const transactions = read.transactions.slice(0, size);
     return {
       page: number,
       pageSize: size,
       firstItem: transactions.length > 0 ? offset + 1 : 0,
       transactions,
-      hasNext: items.length > size,
+      hasNext: read.received > size,
       readAt: this.clock.now(),
     };
   }

@@ -38,8 +38,8 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
   while (!reachedCursor && found.size <= options.maxBacklog) {
     const page = await fleet.listTransactions({ limit, offset }, { signal: options.signal });
     fleetRequests += 1;
-    reachedCursor = addNewEntries(page, cursor, found) || page.length < limit;
-    offset += page.length;
+    reachedCursor = addNewEntries(page.transactions, cursor, found) || page.received < limit;
+    offset += page.received;
     limit = PAGE_SIZE;
   }
 
@@ -80,9 +80,9 @@ async function countRestOfBacklog(fleet: FleetApi, cursor: FeedCursor, options: 
   let count = 0;
   for (let pages = 0; pages < MAX_COUNTING_PAGES; pages += 1) {
     const page = await fleet.listTransactions({ limit: PAGE_SIZE, offset }, { signal: options.signal });
-    offset += page.length;
+    offset += page.received;
     let sawOld = false;
-    for (const tx of page) {
+    for (const tx of page.transactions) {
       const key = entryKey(tx);
       if (!isNewEntry(cursor, tx)) sawOld = true;
       else if (!options.counted.has(key)) {
@@ -91,7 +91,7 @@ async function countRestOfBacklog(fleet: FleetApi, cursor: FeedCursor, options: 
         options.onLeftOut(tx);
       }
     }
-    if (sawOld || page.length < PAGE_SIZE) return { count, atLeast: false, fleetRequests: pages + 1 };
+    if (sawOld || page.received < PAGE_SIZE) return { count, atLeast: false, fleetRequests: pages + 1 };
   }
   return { count, atLeast: true, fleetRequests: MAX_COUNTING_PAGES };
 }

@@ -220,11 +220,11 @@ export class TransactionFeed {
     const { fleet, db, clock, settings, logger } = this.options;
     let cursor;
     if (settings.backfill > 0) {
-      const [nth] = await fleet.listTransactions({ limit: 1, offset: settings.backfill - 1 }, { signal });
+      const [nth] = (await fleet.listTransactions({ limit: 1, offset: settings.backfill - 1 }, { signal })).transactions;
       cursor = cursorForBackfill(nth);
     } else {
       const page = await fleet.listTransactions({ limit: FIRST_PAGE_SIZE, offset: 0 }, { signal });
-      cursor = cursorAtNewest(page, page.length === FIRST_PAGE_SIZE);
+      cursor = cursorAtNewest(page.transactions, page.received === FIRST_PAGE_SIZE);
     }
     report.fleetRequests += 1;
     logger.info({ channelId: this.channelId, backfill: settings.backfill }, 'transaction feed starting on this channel');

@@ -1,4 +1,5 @@
 /** The Fleet API over HTTP: one thin method per endpoint on top of the request core in http.ts. */
+import type { Logger } from '../logger.js';
 import { FleetHttp, type FleetHttpOptions } from './http.js';
 import {
   balanceResponseSchema,
@@ -11,6 +12,8 @@ import {
   type MobileMoneyPayoutRequest,
   type PayoutResult,
   type Transaction,
+  type TransactionListPage,
+  transactionSchema,
 } from './schemas.js';
 
 export type FleetClientOptions = FleetHttpOptions;
@@ -20,9 +23,11 @@ export const TRANSACTIONS_MAX_LIMIT = 100;
 
 export class FleetClient implements FleetApi {
   private readonly http: FleetHttp;
+  private readonly logger: Logger | undefined;
 
   constructor(options: FleetClientOptions) {
     this.http = new FleetHttp(options);
+    this.logger = options.logger;
   }
 
   async getBalance(options: { signal?: AbortSignal } = {}): Promise<Balances> {
@@ -38,15 +43,29 @@ export class FleetClient implements FleetApi {
   async listTransactions(
     page: { limit?: number; offset?: number } = {},
     options: { signal?: AbortSignal } = {},
-  ): Promise<Transaction[]> {
+  ): Promise<TransactionListPage> {
+    const offset = clampOffset(page.offset);
     const response = await this.http.request({
       method: 'GET',
       path: '/api/v1/b2b/account/transactions',
-      query: { limit: clampLimit(page.limit), offset: clampOffset(page.offset) },
+      query: { limit: clampLimit(page.limit), offset },
       schema: transactionListResponseSchema,
       signal: options.signal,
     });
-    return response.transactions;
+    const transactions: Transaction[] = [];
+    let malformed = 0;
+    response.transactions.forEach((entry, index) => {
+      const parsed = transactionSchema.safeParse(entry);
+      if (parsed.success) {
+        transactions.push(parsed.data);
+        return;
+      }
+      malformed += 1;
+      // Field names and zod's codes only: an entry's values may hold people's names and numbers.
+      const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.map(String).join('.') || 'entry'}: ${issue.code}`);
+      this.logger?.warn({ position: offset + index, problems }, 'skipped a malformed transaction list entry');
+    });
+    return { transactions, received: response.transactions.length, malformed };
   }
 
   async payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult> {

@@ -22,10 +22,25 @@ export const transactionSchema = z.object({
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
+// Entries are checked one by one (see FleetClient.listTransactions): one malformed entry must not
+// make the whole page, and with it the feed, the transaction list and settlement, unreadable.
 export const transactionListResponseSchema = z.object({
   success: z.literal(true),
-  transactions: z.array(transactionSchema),
+  transactions: z.array(z.unknown()),
 });
+
+/** One page of the newest-first transaction list, as the API sent it. */
+export interface TransactionListPage {
+  /** The well-formed entries, in the API's order. */
+  transactions: Transaction[];
+  /**
+   * How many entries the API sent, malformed ones included: compare this, not `transactions.length`,
+   * with the limit asked for to know whether the list goes on.
+   */
+  received: number;
+  /** Entries that could not be read and were left out (logged without their content). */
+  malformed: number;
+}
 
 export const mobileMoneyRecipientSchema = z.object({
   phone: z.string(),
@@ -82,9 +97,17 @@ export interface PayoutResult {
 /** What the rest of the app needs from the Fleet API; the HTTP client and test doubles implement it. */
 export interface FleetApi {
   getBalance(options?: { signal?: AbortSignal }): Promise<Balances>;
-  /** Newest first. `limit` is clamped to 1–100 (default 50), `offset` to ≥ 0. */
-  listTransactions(page?: { limit?: number; offset?: number }, options?: { signal?: AbortSignal }): Promise<Transaction[]>;
+  /**
+   * Newest first. `limit` is clamped to 1–100 (default 50), `offset` to ≥ 0. A malformed entry is
+   * left out and counted in `malformed`; the rest of the page is still returned.
+   */
+  listTransactions(page?: { limit?: number; offset?: number }, options?: { signal?: AbortSignal }): Promise<TransactionListPage>;
   /** Never retried: a failure that may have reached the service throws with `outcomeUnknown` set. */
   payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult>;
   payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult>;
+}
+
+/** A page in which every entry was well formed (for stand-ins of the API that build entries themselves). */
+export function wholePage(transactions: Transaction[]): TransactionListPage {
+  return { transactions, received: transactions.length, malformed: 0 };
 }

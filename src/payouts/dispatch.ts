@@ -64,7 +64,7 @@ export async function findPayoutTransaction(
   const sameMoney = (transaction: Transaction) =>
     transaction.currency === payout.currency && Math.abs(toMinor(transaction.amount, payout.currency)) === payout.amountMinor;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const transactions = await fleet.listTransactions({ limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+    const { transactions, received } = await fleet.listTransactions({ limit: PAGE_SIZE, offset: page * PAGE_SIZE });
     for (const transaction of transactions) {
       if (payout.transactionId !== undefined && transaction.reference === payout.transactionId) return { transaction, matchedBy: 'transactionId' };
       if (!sameMoney(transaction)) continue;
@@ -72,7 +72,7 @@ export async function findPayoutTransaction(
       if (inDescription.test(transaction.description)) return { transaction, matchedBy: 'description' };
     }
     const last = transactions.at(-1);
-    if (transactions.length < PAGE_SIZE || !last || Date.parse(last.date) < oldest) return undefined;
+    if (received < PAGE_SIZE || !last || Date.parse(last.date) < oldest) return undefined;
   }
   return undefined;
 }

@@ -157,6 +157,19 @@ export class SandboxLedger {
     return this.references.has(reference);
   }
 
+  /**
+   * Puts an entry the real API should never send (fields replaced by `broken`, e.g. a text amount)
+   * into the list, leaving the balances alone: for tests of how the app reads a damaged page.
+   */
+  addMalformed(transaction: Transaction, broken: Record<string, unknown>): void {
+    // Typed as a Transaction only to share the list; its fields are whatever `broken` says.
+    const damaged: Transaction = { ...transaction, ...broken };
+    const entry = { transaction: damaged, time: Date.parse(transaction.date), sequence: this.nextSequence++ };
+    const at = this.entries.findIndex((other) => other.time < entry.time || (other.time === entry.time && other.sequence < entry.sequence));
+    if (at === -1) this.entries.push(entry);
+    else this.entries.splice(at, 0, entry);
+  }
+
   add(transaction: Transaction): Transaction {
     const copy = { ...transaction };
     const entry = { transaction: copy, time: Date.parse(copy.date), sequence: this.nextSequence++ };

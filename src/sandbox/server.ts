@@ -63,6 +63,8 @@ export interface Sandbox {
   /** Adds one (random unless given) and moves the balance of its currency. */
   addTransaction(partial?: Partial<Transaction>): Transaction;
   addTransactions(n: number, partial?: Partial<Transaction>): Transaction[];
+  /** A new entry with some fields replaced by values the spec does not allow (`{ amount: '1,50' }`); balances unchanged. */
+  addMalformedTransaction(broken: Record<string, unknown>): void;
   setFault(fault: SandboxFault | null): void;
   readonly requests: SandboxRequest[];
   payouts(): SandboxPayout[];
@@ -192,6 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     transactions: () => ledger.transactions(),
     addTransaction,
     addTransactions: (n, partial) => Array.from({ length: n }, () => addTransaction(partial)),
+    addMalformedTransaction: (broken) => ledger.addMalformed(generateTransaction(context, clock.now(), added++), broken),
     setFault: (next) => {
       fault = next ? { ...next } : null;
     },

@@ -4,7 +4,7 @@ import type { Config } from '../../src/config.js';
 import { TransactionFeed, type TransactionFeedOptions } from '../../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher } from '../../src/feed/types.js';
 import type { Db } from '../../src/store/db.js';
-import type { Balances, FleetApi, PayoutResult, Transaction } from '../../src/fleet/schemas.js';
+import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
 
 export const silentLogger = createLogger({ level: 'silent' });
@@ -77,13 +77,13 @@ export class ScriptedFleet implements FleetApi {
     return oldestFirst;
   }
 
-  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<Transaction[]> {
+  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<TransactionListPage> {
     const limit = Math.min(Math.max(page.limit ?? 50, 1), 100);
     const offset = Math.max(page.offset ?? 0, 0);
     this.beforeList?.(this.listCalls.length);
     this.listCalls.push({ limit, offset });
     if (this.outage) throw this.outage;
-    return this.entries.slice(offset, offset + limit).map((tx) => ({ ...tx }));
+    return wholePage(this.entries.slice(offset, offset + limit).map((tx) => ({ ...tx })));
   }
 
   async getBalance(): Promise<Balances> {

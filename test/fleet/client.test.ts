@@ -71,6 +71,36 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+describe('FleetClient reading a transaction page with a malformed entry', () => {
+  let damaged: Sandbox;
+  beforeAll(async () => {
+    damaged = await startSandbox({ apiKey: API_KEY, seed: 11, transactionCount: 30 });
+    damaged.addMalformedTransaction({ amount: '1 234,50', description: 'Amani Kabila 243812345678' });
+    damaged.addTransaction({ reference: 'NEWEST-OK' });
+  });
+  afterAll(async () => {
+    await damaged.close();
+  });
+
+  it('returns every well-formed entry, counts the malformed one, and says how many the API sent', async () => {
+    const page = await client({ baseUrl: damaged.url }).listTransactions({ limit: 10 });
+    expect(page.received).toBe(10);
+    expect(page.malformed).toBe(1);
+    expect(page.transactions).toHaveLength(9);
+    expect(page.transactions[0]?.reference).toBe('NEWEST-OK');
+  });
+
+  it('logs where the entry was and which field was wrong, never its values', async () => {
+    const { logger, lines } = capturingLogger([API_KEY]);
+    await client({ baseUrl: damaged.url, logger }).listTransactions({ limit: 5 });
+    const warning = lines.find((line) => line.includes('malformed transaction'));
+    expect(warning).toContain('"position":1');
+    expect(warning).toContain('amount: invalid_type');
+    expect(lines.join('\n')).not.toContain('243812345678');
+    expect(lines.join('\n')).not.toContain('1 234,50');
+  });
+});
+
 describe('FleetClient reading the account', () => {
   it('returns the balance of every currency the sandbox holds', async () => {
     expect(await client().getBalance()).toEqual(sandbox.balances());
@@ -78,22 +108,22 @@ describe('FleetClient reading the account', () => {
 
   it('returns the page asked for, newest first', async () => {
     const page = await client().listTransactions({ limit: 10, offset: 20 });
-    expect(page.map((each) => each.reference)).toEqual(sandbox.transactions().slice(20, 30).map((each) => each.reference));
+    expect(page.transactions.map((each) => each.reference)).toEqual(sandbox.transactions().slice(20, 30).map((each) => each.reference));
   });
 
   it('asks for 50 from the start when no page is given', async () => {
     const start = sandbox.requests.length;
     const page = await client().listTransactions();
-    expect(page).toHaveLength(50);
+    expect(page.transactions).toHaveLength(50);
     expect(requestsSince(start)[0]?.query).toEqual({ limit: '50', offset: '0' });
   });
 
   it('clamps the limit to 1–100 and the offset to 0 or more, in whole numbers', async () => {
     const start = sandbox.requests.length;
     const fleet = client();
-    expect(await fleet.listTransactions({ limit: 500 })).toHaveLength(100);
-    expect(await fleet.listTransactions({ limit: 0, offset: -5 })).toHaveLength(1);
-    expect(await fleet.listTransactions({ limit: 2.7, offset: 3.9 })).toHaveLength(2);
+    expect((await fleet.listTransactions({ limit: 500 })).transactions).toHaveLength(100);
+    expect((await fleet.listTransactions({ limit: 0, offset: -5 })).transactions).toHaveLength(1);
+    expect((await fleet.listTransactions({ limit: 2.7, offset: 3.9 })).transactions).toHaveLength(2);
     expect(requestsSince(start).map((each) => each.query)).toEqual([
       { limit: '100', offset: '0' },
       { limit: '1', offset: '0' },
@@ -140,18 +170,12 @@ describe('FleetClient reading the account', () => {
 
   it('names the field that does not match the schema and quotes none of the body', async () => {
     const stub = await startStubServer((_request, response) =>
-      json(response, 200, {
-        success: true,
-        transactions: [
-          { reference: 'TXN-1', type: 'PAYMENT', amount: 10, currency: 'USD', description: 'ok', date: '2026-11-20T10:00:00.000Z', status: 'Completed' },
-          { reference: 'TXN-2', type: 'PAYMENT', amount: 'twelve-dollars-secretvalue', currency: 'USD', description: 'x', date: '2026-11-20T09:00:00.000Z', status: 'Completed' },
-        ],
-      }),
+      json(response, 200, { success: true, balances: { USD: 10, CDF: 'twelve-francs-secretvalue' } }),
     );
     try {
-      const error = await failure(client({ baseUrl: stub.url }).listTransactions());
+      const error = await failure(client({ baseUrl: stub.url }).getBalance());
       expect(error).toBeInstanceOf(FleetBadResponseError);
-      expect(error.message).toContain('transactions[1].amount');
+      expect(error.message).toContain('balances.CDF');
       expect(error.message).not.toContain('secretvalue');
       expect(stub.requests).toHaveLength(1);
     } finally {
@@ -250,7 +274,7 @@ describe('FleetClient retrying reads', () => {
     sandbox.setFault({ status: 503, times: 2 });
     const start = sandbox.requests.length;
     const page = await client({ clock, retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 } }).listTransactions({ limit: 5 });
-    expect(page).toHaveLength(5);
+    expect(page.transactions).toHaveLength(5);
     expect(requestsSince(start).map((each) => each.status)).toEqual([503, 503, 200]);
     // random() = 0.5 takes half of each step: 100 ms, then 200 ms.
     expect(clock.sleeps).toEqual([50, 100]);

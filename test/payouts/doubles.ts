@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { FleetError } from '../../src/fleet/errors.js';
-import type { BankAccountPayoutRequest, FleetApi, MobileMoneyPayoutRequest, PayoutResult, Transaction } from '../../src/fleet/schemas.js';
+import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
 import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';
@@ -57,11 +57,11 @@ export class RecordingFleet implements FleetApi {
     return { USD: 1_000_000 };
   }
 
-  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<Transaction[]> {
+  async listTransactions(page: { limit?: number; offset?: number } = {}): Promise<TransactionListPage> {
     this.listCalls.push(page);
     if (this.listFailure) throw this.listFailure;
     const offset = page.offset ?? 0;
-    return this.transactions.slice(offset, offset + (page.limit ?? 50));
+    return wholePage(this.transactions.slice(offset, offset + (page.limit ?? 50)));
   }
 
   payoutMobileMoney(body: MobileMoneyPayoutRequest): Promise<PayoutResult> {
