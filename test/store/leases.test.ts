@@ -73,5 +73,4 @@ describe.each(testDatabases())('leases on $name', ({ open }) => {
   it('rejects a lease length that is not positive', async () => {
     await expect(tryAcquireLease(db, 'feed-bad', 'replica-a', 0)).rejects.toThrow(RangeError);
   });
-
 });
