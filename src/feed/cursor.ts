@@ -107,14 +107,16 @@ export function advanceCursor(cursor: FeedCursor, posted: Transaction[], nowMs: 
 }
 
 /**
- * Drops keys older than the window, then whole milliseconds beyond MAX_KEYS, moving the floor up;
- * past that, the furthest future-dated keys (the store's posted entries still know them).
+ * Drops keys older than the window; beyond MAX_KEYS, the furthest future-dated keys first (the
+ * store's posted entries still know them), then whole milliseconds, oldest first, moving the floor up.
  */
 export function trimCursor(cursor: FeedCursor): FeedCursor {
   let floorMs = Math.max(cursor.floorMs, cursor.newestMs - KEY_WINDOW_MS);
   let kept = [...cursor.keys].filter(([, ms]) => ms >= floorMs);
   if (kept.length > MAX_KEYS) {
     kept.sort((a, b) => a[1] - b[1]);
+    const future = kept.filter(([, ms]) => ms > cursor.newestMs).length;
+    kept = kept.slice(0, kept.length - Math.min(future, kept.length - MAX_KEYS));
     let drop = 0;
     while (kept.length - drop > MAX_KEYS) {
       const ms = kept[drop]?.[1] ?? cursor.newestMs;
@@ -124,8 +126,6 @@ export function trimCursor(cursor: FeedCursor): FeedCursor {
       floorMs = ms + 1;
     }
     kept = kept.slice(drop);
-    const future = kept.filter(([, ms]) => ms > cursor.newestMs).length;
-    kept = kept.slice(0, kept.length - Math.min(future, Math.max(0, kept.length - MAX_KEYS)));
   }
   return { newestMs: cursor.newestMs, floorMs, keys: new Map(kept), sweepFromMs: cursor.sweepFromMs };
 }

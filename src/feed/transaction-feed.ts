@@ -118,7 +118,7 @@ export class TransactionFeed {
       if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
         this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
         // Entries found but not posted (Slack refusing, say) are what `/fleet feed` shows as waiting.
-        const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - report.postedEntries : undefined;
+        const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - (report.postedEntries - report.lateEntries) : undefined;
         await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error, pending).catch(() => undefined);
       }
     }
@@ -219,7 +219,8 @@ export class TransactionFeed {
     ];
     let pending = collected.entries.length;
     for (const [index, { entries: batch, futureDated }] of batches.entries()) {
-      const batchNotes: FeedNote[] = [...(index === 0 ? notes : []), ...(futureDated ? [{ kind: 'future_dated', count: batch.length } as const] : [])];
+      const batchNotes: FeedNote[] = index === 0 ? [...notes] : [];
+      if (futureDated) batchNotes.push({ kind: 'future_dated', count: batch.length });
       await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: batchNotes }, signal);
       const first = index === 0 && collected.skipped > 0 && batch[0];
       cursor = advanceCursor(cursor, batch, nowMs, first ? { raiseFloorTo: entryMs(first), skippedKeys: collected.skippedKeysAtBoundary } : {});

@@ -54,6 +54,15 @@ describe('feed cursor', () => {
     expect(isNewEntry(cursor, transaction(at(6)))).toBe(true);
   });
 
+  it('keeps at most MAX_KEYS keys when many future-dated entries were posted, forgetting the furthest ahead first', () => {
+    const posted = Array.from({ length: 50 }, (_, i) => transaction(at(i)));
+    const ahead = Array.from({ length: MAX_KEYS }, (_, i) => transaction(new Date(NOW + 60 * 60 * 1000 + i)));
+    const cursor = advanceCursor(advanceCursor(EMPTY_CURSOR, posted, NOW), ahead, NOW);
+    expect(cursor.keys.size).toBeLessThanOrEqual(MAX_KEYS);
+    expect(isNewEntry(cursor, ahead[0]!)).toBe(false);
+    expect(posted.every((tx) => cursor.keys.has(entryKey(tx)))).toBe(true);
+  });
+
   it('keeps at most MAX_KEYS keys, yet never forgets the newest millisecond', () => {
     const older = Array.from({ length: MAX_KEYS }, (_, i) => transaction(at(i)));
     const newestMoment = Array.from({ length: 30 }, () => transaction(at(MAX_KEYS + 1)));
