@@ -75,6 +75,30 @@ describe.each(testDatabases())('transaction feed against odd dates on $name', (d
     expect(noteKinds(messageWith(publisher, late))).toContain('late');
     expect((await feed.status()).lateEntries).toBe(1);
   });
+
+  it('forgets posted entries after their retention, and the sweep never posts entries older than it looks back', async () => {
+    const now = await databaseTime(db);
+    const { fleet, clock, publisher, settings, newFeed } = feedRig(db, {}, { startAt: new Date(now.getTime() - 26 * HOUR_MS) });
+    fleet.arrive(3);
+    const feed = newFeed();
+    await feed.pollOnce();
+    const old = fleet.arrive(5);
+    await feed.pollOnce();
+    // Newer entries push the old ones out of the cursor's short memory.
+    clock.advance(11 * 60_000);
+    const newer = fleet.arrive(1);
+    await feed.pollOnce();
+    await db.query("UPDATE feed_posted_entries SET keep_until = clock_timestamp() - interval '1 second' WHERE channel_id = $1", [settings.channelId]);
+
+    for (let poll = 0; poll < 40; poll += 1) {
+      clock.advance(INTERVAL_MS);
+      await feed.pollOnce();
+    }
+
+    expect(publisher.postedReferences()).toEqual([...old, ...newer].map((tx) => tx.reference));
+    const { rows } = await db.query('SELECT entry_key FROM feed_posted_entries WHERE channel_id = $1', [settings.channelId]);
+    expect(rows).toEqual([]);
+  });
 });
 
 describe.each(testDatabases())('feed replicas with skewed clocks on $name', (database) => {
