@@ -1,6 +1,13 @@
-/** The feed's rows in the store: cursor and health per channel, and balance alert states. */
+/** The feed's rows in the store: cursor and health per channel, posted entries, and balance alert states. */
+import type { Transaction } from '../fleet/schemas.js';
 import type { Db, Queryable } from '../store/db.js';
-import { deserializeCursor, serializeCursor, type FeedCursor, type StoredCursor } from './cursor.js';
+import { deserializeCursor, entryKey, entryMs, serializeCursor, type FeedCursor, type StoredCursor } from './cursor.js';
+
+/**
+ * A posted entry's key is kept this long past the later of its date and its posting: longer than
+ * the late sweep looks back (LATE_SWEEP_HORIZON_MS), so the sweep never takes a posted entry for unposted.
+ */
+export const POSTED_ENTRY_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 
 export interface FeedState {
   channelId: string;
@@ -10,6 +17,10 @@ export interface FeedState {
   cursor: FeedCursor | undefined;
   newestPosted: { reference: string; date: Date; postedAt: Date } | undefined;
   pendingEntries: number;
+  /** Entries posted late (dated before entries already posted), since the feed started. */
+  lateEntries: number;
+  /** Entries posted that were dated in the future, since the feed started. */
+  futureDatedEntries: number;
   lastPollAt: Date | undefined;
   caughtUpAt: Date | undefined;
   lastError: { message: string; at: Date } | undefined;
@@ -24,6 +35,8 @@ interface FeedStateRow {
   newest_entry_at: Date | null;
   newest_posted_at: Date | null;
   pending_entries: number;
+  late_entries: number;
+  future_dated_entries: number;
   last_poll_at: Date | null;
   caught_up_at: Date | null;
   last_error: string | null;
@@ -50,30 +63,87 @@ export async function createFeedCursor(db: Queryable, channelId: string, cursor:
 
 export interface CursorMove {
   cursor: FeedCursor;
+  /** The entries the accepted message carried. */
+  posted: Transaction[];
+  /** How many of them were dated in the future. */
+  futureDated: number;
   newest: { reference: string; date: Date };
   postedAt: Date;
   /** Entries found in this poll and still waiting for their message. */
   pendingEntries: number;
 }
 
-/** Saves the cursor after a message was accepted; false when another poller moved it meanwhile. */
-export async function saveCursor(db: Queryable, channelId: string, fromVersion: number, move: CursorMove): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE feed_state
-        SET version = version + 1, cursor = $3::jsonb, newest_reference = $4, newest_entry_at = $5,
-            newest_posted_at = $6, pending_entries = $7
-      WHERE channel_id = $1 AND version = $2`,
-    [
-      channelId,
-      fromVersion,
-      JSON.stringify(serializeCursor(move.cursor)),
-      move.newest.reference,
-      move.newest.date.toISOString(),
-      move.postedAt.toISOString(),
-      move.pendingEntries,
-    ],
+/**
+ * Saves the cursor after a message was accepted, and remembers its entries as posted; false (and
+ * nothing saved) when another poller moved the cursor meanwhile.
+ */
+export async function saveCursor(db: Db, channelId: string, fromVersion: number, move: CursorMove): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const result = await tx.query(
+      `UPDATE feed_state
+          SET version = version + 1, cursor = $3::jsonb, newest_reference = $4, newest_entry_at = $5,
+              newest_posted_at = $6, pending_entries = $7, future_dated_entries = future_dated_entries + $8
+        WHERE channel_id = $1 AND version = $2`,
+      [
+        channelId,
+        fromVersion,
+        JSON.stringify(serializeCursor(move.cursor)),
+        move.newest.reference,
+        move.newest.date.toISOString(),
+        move.postedAt.toISOString(),
+        move.pendingEntries,
+        move.futureDated,
+      ],
+    );
+    if (result.rowCount !== 1) return false;
+    await rememberPosted(tx, channelId, move.posted);
+    return true;
+  });
+}
+
+/**
+ * Records late entries that Slack accepted: counted, and remembered as posted. Moves the version
+ * like a cursor move, so that a replica that lost the lease meanwhile cannot save after it; false
+ * (and nothing saved) when another poller moved the cursor meanwhile.
+ */
+export async function saveLatePosted(db: Db, channelId: string, fromVersion: number, posted: Transaction[]): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const result = await tx.query(
+      'UPDATE feed_state SET version = version + 1, late_entries = late_entries + $3 WHERE channel_id = $1 AND version = $2',
+      [channelId, fromVersion, posted.length],
+    );
+    if (result.rowCount !== 1) return false;
+    await rememberPosted(tx, channelId, posted);
+    return true;
+  });
+}
+
+async function rememberPosted(db: Queryable, channelId: string, posted: Transaction[]): Promise<void> {
+  if (posted.length === 0) return;
+  await db.query(
+    `INSERT INTO feed_posted_entries (channel_id, entry_key, entry_at, posted_at, keep_until)
+     SELECT $1, entry.key, entry.at, clock_timestamp(), GREATEST(entry.at, clock_timestamp()) + $4 * interval '1 millisecond'
+       FROM unnest($2::text[], $3::timestamptz[]) AS entry (key, at)
+     ON CONFLICT (channel_id, entry_key) DO NOTHING`,
+    [channelId, posted.map(entryKey), posted.map((tx) => new Date(entryMs(tx)).toISOString()), POSTED_ENTRY_RETENTION_MS],
   );
-  return result.rowCount === 1;
+}
+
+/** Which of `keys` the feed posted on this channel (within the retention). */
+export async function postedKeysAmong(db: Queryable, channelId: string, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { rows } = await db.query<{ entry_key: string }>(
+    'SELECT entry_key FROM feed_posted_entries WHERE channel_id = $1 AND entry_key = ANY($2::text[])',
+    [channelId, keys],
+  );
+  return new Set(rows.map((row) => row.entry_key));
+}
+
+/** Forgets posted entries past their retention (every channel's); PGlite, without autovacuum, gets the space back too. */
+export async function prunePostedEntries(db: Db): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM feed_posted_entries WHERE keep_until < clock_timestamp()');
+  if (rowCount > 0 && db.kind === 'pglite') await db.query('VACUUM feed_posted_entries');
+  return rowCount;
 }
 
 /**
@@ -114,6 +184,8 @@ function toFeedState(row: FeedStateRow): FeedState {
       ? { reference: row.newest_reference, date: row.newest_entry_at, postedAt: row.newest_posted_at }
       : undefined,
     pendingEntries: row.pending_entries,
+    lateEntries: row.late_entries,
+    futureDatedEntries: row.future_dated_entries,
     lastPollAt: row.last_poll_at ?? undefined,
     caughtUpAt: row.caught_up_at ?? undefined,
     lastError: row.last_error !== null && row.last_error_at ? { message: row.last_error, at: row.last_error_at } : undefined,

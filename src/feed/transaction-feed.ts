@@ -1,7 +1,9 @@
 /**
  * The live transaction feed: polls the Fleet API's newest-first list and posts every new entry to
- * one channel exactly once, oldest first, in batches. One replica polls at a time (a lease); the
- * cursor lives in the store and moves only after Slack accepted the message that carries an entry.
+ * one channel exactly once, oldest first, in batches. One replica polls at a time (a lease judged by
+ * the database's clock); the cursor lives in the store and moves only after Slack accepted the
+ * message that carries an entry. Future-dated entries are posted at once, marked; entries that show
+ * up late are found by an occasional sweep and posted, marked.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
@@ -9,12 +11,16 @@ import type { Config } from '../config.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
-import { releaseLease, tryAcquireLease } from '../store/leases.js';
+import { databaseNow, releaseLease, tryAcquireLease } from '../store/leases.js';
 import { checkBalanceAlerts } from './balance-alerts.js';
 import { ChannelPoster, LostFeedLeaseError } from './channel-poster.js';
 import { collectNewEntries, FIRST_PAGE_SIZE, type CollectedEntries } from './collect.js';
-import { advanceCursor, cursorAtNewest, cursorForBackfill, entryMs, type FeedCursor } from './cursor.js';
-import { createFeedCursor, loadFeedState, reclaimFeedStateSpace, recordPollFailure, recordPollSuccess, saveCursor, type FeedState } from './feed-store.js';
+import { advanceCursor, cursorAtNewest, cursorForBackfill, entryKey, entryMs, isFutureDated, type FeedCursor } from './cursor.js';
+import {
+  createFeedCursor, loadFeedState, postedKeysAmong, prunePostedEntries, reclaimFeedStateSpace, recordPollFailure, recordPollSuccess, saveCursor,
+  saveLatePosted, type FeedState,
+} from './feed-store.js';
+import { findLateEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
 import type { FeedNote, FeedPublisher, FeedStatus, PollReport } from './types.js';
 
 type StartedFeed = FeedState & { cursor: FeedCursor };
@@ -96,20 +102,23 @@ export class TransactionFeed {
 
   /** One full cycle: take or renew the lease, post what is new, check balances when due. */
   async pollOnce(): Promise<PollReport> {
-    const report: PollReport = { polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, alertsPosted: 0 };
+    const report: PollReport = {
+      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, alertsPosted: 0,
+    };
     const signal = this.abort.signal;
     try {
       if (signal.aborted || !(await this.holdLease())) return report;
       report.polled = true;
       await this.postNewEntries(report, signal);
       this.polls += 1;
+      if (this.polls % LATE_SWEEP_EVERY_POLLS === 0) await this.sweepLateEntries(report, signal);
       if ((this.polls - 1) % BALANCE_CHECK_EVERY_POLLS === 0) await this.checkBalances(report, signal);
     } catch (error) {
       report.error = errorMessage(error);
       if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
         this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
         // Entries found but not posted (Slack refusing, say) are what `/fleet feed` shows as waiting.
-        const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - report.postedEntries : undefined;
+        const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - (report.postedEntries - report.lateEntries) : undefined;
         await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error, pending).catch(() => undefined);
       }
     }
@@ -129,6 +138,8 @@ export class TransactionFeed {
       newestPosted: state?.newestPosted,
       behindMs: sinceCaughtUp > BEHIND_AFTER_INTERVALS * this.intervalMs ? sinceCaughtUp : 0,
       pendingEntries: state?.pendingEntries ?? 0,
+      lateEntries: state?.lateEntries ?? 0,
+      futureDatedEntries: state?.futureDatedEntries ?? 0,
       lastError: state?.lastError,
     };
   }
@@ -158,7 +169,7 @@ export class TransactionFeed {
 
   private holdLease(): Promise<boolean> {
     const ttlMs = this.intervalMs * LEASE_TTL_INTERVALS;
-    return tryAcquireLease(this.options.db, this.leaseName, this.instanceId, this.options.clock.now(), ttlMs);
+    return tryAcquireLease(this.options.db, this.leaseName, this.instanceId, ttlMs);
   }
 
   private async postNewEntries(report: PollReport, signal: AbortSignal): Promise<void> {
@@ -169,8 +180,11 @@ export class TransactionFeed {
     // Until its first message went out (version 0), even after a failed first poll, the feed is still
     // posting its backfill, which may be longer than the usual backlog.
     const maxBacklog = state.version === 0 ? Math.max(settings.maxBacklog, settings.backfill) : settings.maxBacklog;
-    const collected = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
-    report.fleetRequests += collected.fleetRequests;
+    const found = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
+    report.fleetRequests += found.fleetRequests;
+    // A future-dated entry already posted is above the cursor's newest date; the store knows it.
+    const posted = await postedKeysAmong(db, this.channelId, found.entries.map(entryKey));
+    const collected = { ...found, entries: found.entries.filter((tx) => !posted.has(entryKey(tx))) };
     report.newEntries = collected.entries.length + collected.skipped;
     report.skippedEntries = collected.skipped;
 
@@ -192,18 +206,30 @@ export class TransactionFeed {
     }
   }
 
+  /** Future-dated entries go last, in messages of their own that say so. */
   private async postInBatches(state: StartedFeed, collected: CollectedEntries, notes: FeedNote[], report: PollReport, signal: AbortSignal): Promise<void> {
+    if (collected.entries.length === 0) return;
     let { cursor, version } = state;
-    const batches = chunk(collected.entries, MAX_ENTRIES_PER_MESSAGE);
+    const nowMs = (await databaseNow(this.options.db)).getTime();
+    const future = collected.entries.filter((tx) => isFutureDated(tx, nowMs));
+    const current = collected.entries.filter((tx) => !isFutureDated(tx, nowMs));
+    const batches = [
+      ...chunk(current, MAX_ENTRIES_PER_MESSAGE).map((entries) => ({ entries, futureDated: false })),
+      ...chunk(future, MAX_ENTRIES_PER_MESSAGE).map((entries) => ({ entries, futureDated: true })),
+    ];
     let pending = collected.entries.length;
-    for (const [index, batch] of batches.entries()) {
-      await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: index === 0 ? notes : [] }, signal);
+    for (const [index, { entries: batch, futureDated }] of batches.entries()) {
+      const batchNotes: FeedNote[] = index === 0 ? [...notes] : [];
+      if (futureDated) batchNotes.push({ kind: 'future_dated', count: batch.length });
+      await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: batchNotes }, signal);
       const first = index === 0 && collected.skipped > 0 && batch[0];
-      cursor = advanceCursor(cursor, batch, first ? { raiseFloorTo: entryMs(first), skippedKeys: collected.skippedKeysAtBoundary } : {});
+      cursor = advanceCursor(cursor, batch, nowMs, first ? { raiseFloorTo: entryMs(first), skippedKeys: collected.skippedKeysAtBoundary } : {});
       pending -= batch.length;
       const newest = newestOf(batch);
       const moved = await saveCursor(this.options.db, this.channelId, version, {
         cursor,
+        posted: batch,
+        futureDated: futureDated ? batch.length : 0,
         newest: { reference: newest.reference, date: new Date(entryMs(newest)) },
         postedAt: this.options.clock.now(),
         pendingEntries: pending,
@@ -212,6 +238,27 @@ export class TransactionFeed {
       version += 1;
       report.messages += 1;
       report.postedEntries += batch.length;
+      if (futureDated) report.futureDatedEntries += batch.length;
+    }
+  }
+
+  /** Posts entries that showed up after newer ones were posted, in messages that say they are late. */
+  private async sweepLateEntries(report: PollReport, signal: AbortSignal): Promise<void> {
+    const { db, fleet } = this.options;
+    await prunePostedEntries(db);
+    const state = await loadFeedState(db, this.channelId);
+    if (!state?.cursor) return;
+    const nowMs = (await databaseNow(db)).getTime();
+    const late = await findLateEntries({ fleet, db, channelId: this.channelId, cursor: state.cursor, nowMs, signal });
+    report.fleetRequests += late.fleetRequests;
+    let { version } = state;
+    for (const batch of chunk(late.entries, MAX_ENTRIES_PER_MESSAGE)) {
+      await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: [{ kind: 'late', count: batch.length }] }, signal);
+      if (!(await saveLatePosted(db, this.channelId, version, batch))) throw new LostFeedLeaseError();
+      version += 1;
+      report.messages += 1;
+      report.postedEntries += batch.length;
+      report.lateEntries += batch.length;
     }
   }
 
@@ -221,10 +268,10 @@ export class TransactionFeed {
     let cursor;
     if (settings.backfill > 0) {
       const [nth] = (await fleet.listTransactions({ limit: 1, offset: settings.backfill - 1 }, { signal })).transactions;
-      cursor = cursorForBackfill(nth);
+      cursor = cursorForBackfill(nth, (await databaseNow(db)).getTime());
     } else {
       const page = await fleet.listTransactions({ limit: FIRST_PAGE_SIZE, offset: 0 }, { signal });
-      cursor = cursorAtNewest(page.transactions, page.received === FIRST_PAGE_SIZE);
+      cursor = cursorAtNewest(page.transactions, page.received === FIRST_PAGE_SIZE, (await databaseNow(db)).getTime());
     }
     report.fleetRequests += 1;
     logger.info({ channelId: this.channelId, backfill: settings.backfill }, 'transaction feed starting on this channel');

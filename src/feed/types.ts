@@ -6,7 +6,11 @@ export type FeedNote =
   /** The feed was behind (outage, restart, takeover) for `behindMs` and has now caught up. */
   | { kind: 'caught_up'; behindMs: number }
   /** More than FEED_MAX_BACKLOG arrived at once: `count` earlier entries were not posted. */
-  | { kind: 'overflow'; count: number; atLeast: boolean };
+  | { kind: 'overflow'; count: number; atLeast: boolean }
+  /** The message's `count` entries showed up in the list after newer entries had been posted. */
+  | { kind: 'late'; count: number }
+  /** The message's `count` entries are dated more than MAX_CLOCK_SKEW_MS ahead of the database's clock. */
+  | { kind: 'future_dated'; count: number };
 
 /** One Slack message the feed wants posted. The Slack adapter turns it into Block Kit. */
 export type FeedPost =
@@ -48,6 +52,10 @@ export interface PollReport {
   messages: number;
   /** Earlier entries left out because more than FEED_MAX_BACKLOG arrived. */
   skippedEntries: number;
+  /** Posted entries dated in the future (included in `postedEntries`). */
+  futureDatedEntries: number;
+  /** Entries the late sweep found and posted (included in `postedEntries`). */
+  lateEntries: number;
   alertsPosted: number;
   /** Set when the poll stopped early; the cursor keeps every entry not yet posted. */
   error?: string;
@@ -65,5 +73,9 @@ export interface FeedStatus {
   behindMs: number;
   /** Entries seen but not yet posted at the last poll (a backlog being worked through). */
   pendingEntries: number;
+  /** Entries posted late (dated before entries already posted) since the feed started. */
+  lateEntries: number;
+  /** Entries posted that were dated in the future since the feed started. */
+  futureDatedEntries: number;
   lastError: { message: string; at: Date } | undefined;
 }

@@ -3,7 +3,7 @@ import { FeedPublishError, type FeedPublisher } from '../../src/feed/types.js';
 import { FleetUnavailableError } from '../../src/fleet/errors.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { feedRig, RecordingPublisher } from './support.js';
+import { expireFeedLease, feedRig, RecordingPublisher } from './support.js';
 
 const INTERVAL_MS = 15_000;
 
@@ -105,7 +105,8 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     const crashed = await crashing.pollOnce();
     expect(crashed.error).toBeDefined();
 
-    clock.advance(settings.pollIntervalSeconds * 1500);
+    // The crashed process never released its lease: it runs out (by the database clock) before the restart polls.
+    await expireFeedLease(db, settings);
     const afterRestart = new RecordingPublisher(clock);
     await newFeed({ publisher: afterRestart }).pollOnce();
 
@@ -118,7 +119,7 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
   });
 
   it('posts each entry once with two pollers on one database, and the survivor takes over when one dies', async () => {
-    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const { fleet, clock, publisher, settings, newFeed } = feedRig(db);
     const replicas = [newFeed(), newFeed()];
     const arrived = [];
     let holder = -1;
@@ -130,34 +131,35 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
       holder = reports.findIndex((report) => report.polled);
       clock.advance(INTERVAL_MS);
     }
-    const lastRenewal = clock.now().getTime() - INTERVAL_MS;
+    // The lease outlives one interval by half of one, by the database clock.
+    const { rows } = await db.query<{ left: number | string }>(
+      'SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS left FROM app_leases WHERE name = $1', [`feed:${settings.channelId}`],
+    );
+    expect(Number(rows[0]?.left)).toBeGreaterThan(INTERVAL_MS);
+    expect(Number(rows[0]?.left)).toBeLessThanOrEqual(1.5 * INTERVAL_MS);
 
-    // The poller dies without letting go of its lease; the other polls until it may take over.
+    // The poller dies without letting go of its lease: the other may not poll until it runs out.
     const survivor = replicas[1 - holder]!;
     arrived.push(...fleet.arrive(30));
-    let takeoverAt = clock.now().getTime();
-    while (!(await survivor.pollOnce()).polled) {
-      clock.advance(1_000);
-      takeoverAt = clock.now().getTime();
-    }
+    expect((await survivor.pollOnce()).polled).toBe(false);
+    await expireFeedLease(db, settings);
+    expect((await survivor.pollOnce()).polled).toBe(true);
 
-    expect(takeoverAt - lastRenewal).toBeGreaterThan(INTERVAL_MS);
-    expect(takeoverAt - lastRenewal).toBeLessThanOrEqual(1.5 * INTERVAL_MS + 1_000);
     expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
   });
 
   it('lets a replica that lost its lease during a long Retry-After post nothing more, and the new holder posts the rest once', async () => {
-    const { fleet, clock, publisher, newFeed } = feedRig(db);
+    const { fleet, publisher, settings, newFeed } = feedRig(db);
     const taker = newFeed();
     let attempts = 0;
     let takerReport: Awaited<ReturnType<typeof taker.pollOnce>> | undefined;
     // The first poller's second message is rate limited for longer than its lease lives; while it
-    // waits, the other replica's poll finds the lease expired and takes the feed over.
+    // waits, its lease runs out and the other replica's poll takes the feed over.
     const slowed: FeedPublisher = {
       async publish(channelId, post) {
         attempts += 1;
         if (attempts === 2) {
-          clock.advance(INTERVAL_MS * 2);
+          await expireFeedLease(db, settings);
           takerReport = await taker.pollOnce();
           throw new FeedPublishError('Slack is rate limiting the feed', { retryAfterMs: 1_000 });
         }

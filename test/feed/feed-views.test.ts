@@ -77,6 +77,13 @@ describe('feed message builder', () => {
     expect(sectionTexts(message.blocks)[0]).toContain('/fleet transactions');
   });
 
+  it('says above the entries when they showed up late or are dated in the future', () => {
+    const late = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0))], notes: [{ kind: 'late', count: 1 }] });
+    expect(sectionTexts(late.blocks)[0]).toContain('*1 transaction late*: dated before entries already posted');
+    const ahead = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0)), transaction(at(1))], notes: [{ kind: 'future_dated', count: 2 }] });
+    expect(sectionTexts(ahead.blocks)[0]).toContain('*2 transactions dated in the future*, more than 2 min ahead');
+  });
+
   it('words a balance alert with the balance and its threshold', () => {
     const message = buildFeedMessage(live, { kind: 'balance_low', currency: 'USD', balanceMinor: 499_999, thresholdMinor: 500_000 });
     expect(sectionTexts(message.blocks)[0]).toContain('4,999.99 USD, below the alert threshold of 5,000.00 USD');
@@ -93,6 +100,8 @@ describe('feed status builder', () => {
     newestPosted: { reference: 'TX-9', date: at(3_500_000), postedAt: at(3_505_000) },
     behindMs: 0,
     pendingEntries: 0,
+    lateEntries: 0,
+    futureDatedEntries: 0,
     lastError: undefined,
   };
 
@@ -111,6 +120,16 @@ describe('feed status builder', () => {
     expect(text).toContain('*12 min behind*');
     expect(text).toContain('Fleet API &lt;!here&gt; unavailable');
     expect(text).not.toContain('resolved since');
+  });
+
+  it('counts the entries posted late and those dated in the future, and says nothing of them when there were none', () => {
+    const odd = { ...status, lateEntries: 3, futureDatedEntries: 1 };
+    const text = sectionTexts(buildFeedStatusMessage(live, odd, now).blocks).join('\n');
+    expect(text).toContain('*Posted late:* 3 entries');
+    expect(text).toContain('*Dated in the future:* 1 entries');
+    const plain = sectionTexts(buildFeedStatusMessage(live, status, now).blocks).join('\n');
+    expect(plain).not.toContain('late');
+    expect(plain).not.toContain('future');
   });
 
   it('marks an error followed by a successful check as resolved', () => {

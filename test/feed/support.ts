@@ -3,9 +3,11 @@ import type { Clock } from '../../src/clock.js';
 import type { Config } from '../../src/config.js';
 import { TransactionFeed, type TransactionFeedOptions } from '../../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher } from '../../src/feed/types.js';
+import { openDatabase } from '../../src/store/index.js';
 import type { Db } from '../../src/store/db.js';
 import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
+import { createTestSchema, testPostgresUrl, type TestDatabase } from '../support/databases.js';
 
 export const silentLogger = createLogger({ level: 'silent' });
 
@@ -65,6 +67,14 @@ export class ScriptedFleet implements FleetApi {
   beforeList: ((call: number) => void) | undefined;
 
   constructor(private readonly clock: SteppingClock) {}
+
+  /** Adds one entry dated `date` where the newest-first list puts it: an entry that shows up late, or dated ahead. */
+  appearDated(date: Date): Transaction {
+    const entry = transaction(date);
+    const at = this.entries.findIndex((tx) => Date.parse(tx.date) < date.getTime());
+    this.entries.splice(at === -1 ? this.entries.length : at, 0, entry);
+    return entry;
+  }
 
   /** Adds `count` entries created now, one millisecond apart unless `sameMillisecond`. */
   arrive(count: number, options: { sameMillisecond?: boolean; overrides?: Partial<Transaction> } = {}): Transaction[] {
@@ -159,9 +169,13 @@ export function feedSettings(overrides: Partial<Config['feed']> = {}): Config['f
   };
 }
 
-/** One feed's world: its clock, API, publisher and settings, and a way to start (or restart) a poller. */
-export function feedRig(db: Db, overrides: Partial<Config['feed']> = {}) {
-  const clock = new SteppingClock();
+/**
+ * One feed's world: its clock, API, publisher and settings, and a way to start (or restart) a poller.
+ * The clock starts in the past (June 2025) unless `startAt` says otherwise; the database's own clock
+ * (leases, the feed's idea of "now") is the real one.
+ */
+export function feedRig(db: Db, overrides: Partial<Config['feed']> = {}, options: { startAt?: Date } = {}) {
+  const clock = new SteppingClock(options.startAt?.toISOString());
   const fleet = new ScriptedFleet(clock);
   const publisher = new RecordingPublisher(clock);
   const settings = feedSettings(overrides);
@@ -173,4 +187,38 @@ export function feedRig(db: Db, overrides: Partial<Config['feed']> = {}) {
     });
   };
   return { clock, fleet, publisher, settings, newFeed };
+}
+
+/** The database's clock, which every replica shares. */
+export async function databaseTime(db: Db): Promise<Date> {
+  const { rows } = await db.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  return new Date(rows[0]!.now);
+}
+
+/** Ends the feed's lease at once, as if its holder had died and its time had run out by the database clock. */
+export async function expireFeedLease(db: Db, settings: Config['feed']): Promise<void> {
+  await db.query("UPDATE app_leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE name = $1", [`feed:${settings.channelId}`]);
+}
+
+/**
+ * Two handles on one database, as two replicas have: two pools on one Postgres schema, or the one
+ * in-memory PGlite twice (it cannot be shared between handles). `close()` closes both.
+ */
+export async function openReplicaDatabases(database: TestDatabase): Promise<{ first: Db; second: Db; close: () => Promise<void> }> {
+  if (database.name === 'pglite' || !testPostgresUrl) {
+    const db = await database.open();
+    return { first: db, second: db, close: () => db.close() };
+  }
+  const schema = await createTestSchema(testPostgresUrl);
+  try {
+    const first = await openDatabase({ databaseUrl: schema.databaseUrl });
+    const second = await openDatabase({ databaseUrl: schema.databaseUrl }).catch(async (error: unknown) => {
+      await first.close();
+      throw error;
+    });
+    return { first, second, close: () => Promise.all([first.close(), second.close()]).then(() => schema.drop()) };
+  } catch (error) {
+    await schema.drop();
+    throw error;
+  }
 }

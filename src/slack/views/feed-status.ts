@@ -23,6 +23,8 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
       : 'none yet'}`,
   ];
   if (status.pendingEntries > 0) lines.push(`*Waiting to be posted:* ${status.pendingEntries.toLocaleString('en-US')} entries`);
+  if (status.lateEntries > 0) lines.push(`*Posted late:* ${status.lateEntries.toLocaleString('en-US')} entries that showed up after newer ones were posted`);
+  if (status.futureDatedEntries > 0) lines.push(`*Dated in the future:* ${status.futureDatedEntries.toLocaleString('en-US')} entries, posted marked`);
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;
     lines.push(`*Last error:* ${escapeAndTruncate(status.lastError.message, 300)} (${slackDate(status.lastError.at)}${resolved ? ', resolved since' : ''})`);

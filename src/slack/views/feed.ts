@@ -1,6 +1,7 @@
 /** Feed messages as Block Kit: batches of new entries with totals, notes on gaps, balance alerts. */
 import type { ContextBlock, KnownBlock } from '@slack/types';
 import type { Transaction } from '../../fleet/schemas.js';
+import { MAX_CLOCK_SKEW_MS } from '../../feed/cursor.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
@@ -110,7 +111,15 @@ function noteText(note: FeedNote, withEntries: boolean): string {
       const count = `${note.atLeast ? 'at least ' : ''}${note.count.toLocaleString('en-US')}`;
       return `:fast_forward: *${count} earlier ${note.count === 1 && !note.atLeast ? 'transaction was' : 'transactions were'} not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See \`/fleet transactions\` for the full list.`;
     }
+    case 'late':
+      return `:rewind: *${countOf(note.count)} late*: dated before entries already posted, ${note.count === 1 ? 'it' : 'they'} showed up in the list only now.`;
+    case 'future_dated':
+      return `:warning: *${countOf(note.count)} dated in the future*, more than ${formatDuration(MAX_CLOCK_SKEW_MS)} ahead of the database clock: posted now, marked, and not used to judge what is new.`;
   }
+}
+
+function countOf(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`;
 }
 
 function withFooter(surface: Surface, lines: string[], text: string): Reply {
