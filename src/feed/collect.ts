@@ -26,6 +26,8 @@ export interface CollectedEntries {
   /** Keys of left-out entries sharing the oldest posted entry's millisecond (so they stay left out). */
   skippedKeysAtBoundary: Map<string, number>;
   fleetRequests: number;
+  /** Entries of the pages read that could not be read (malformed) and were left out. */
+  unreadable: number;
 }
 
 export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, options: CollectOptions): Promise<CollectedEntries> {
@@ -33,11 +35,13 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
   let offset = 0;
   let limit = FIRST_PAGE_SIZE;
   let fleetRequests = 0;
+  let unreadable = 0;
   let reachedCursor = false;
   // Read one entry past the backlog so that we know whether anything was left out.
   while (!reachedCursor && found.size <= options.maxBacklog) {
     const page = await fleet.listTransactions({ limit, offset }, { signal: options.signal });
     fleetRequests += 1;
+    unreadable += page.malformed;
     reachedCursor = addNewEntries(page.transactions, cursor, found) || page.received < limit;
     offset += page.received;
     limit = PAGE_SIZE;
@@ -62,6 +66,7 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
     skippedAtLeast: rest.atLeast,
     skippedKeysAtBoundary,
     fleetRequests: fleetRequests + rest.fleetRequests,
+    unreadable,
   };
 }
 

@@ -19,6 +19,7 @@ export interface FeedState {
   pendingEntries: number;
   /** Entries posted late (dated before entries already posted), since the feed started. */
   lateEntries: number;
+  unreadableEntries: number;
   /** Entries posted that were dated in the future, since the feed started. */
   futureDatedEntries: number;
   lastPollAt: Date | undefined;
@@ -36,6 +37,7 @@ interface FeedStateRow {
   newest_posted_at: Date | null;
   pending_entries: number;
   late_entries: number;
+  unreadable_entries: number;
   future_dated_entries: number;
   last_poll_at: Date | null;
   caught_up_at: Date | null;
@@ -154,10 +156,11 @@ export async function reclaimFeedStateSpace(db: Db): Promise<void> {
   if (db.kind === 'pglite') await db.query('VACUUM feed_state');
 }
 
-export async function recordPollSuccess(db: Queryable, channelId: string, now: Date): Promise<void> {
+/** `unreadableEntries`: malformed entries this poll left out. */
+export async function recordPollSuccess(db: Queryable, channelId: string, now: Date, unreadableEntries: number): Promise<void> {
   await db.query(
-    'UPDATE feed_state SET last_poll_at = $2, caught_up_at = $2, pending_entries = 0 WHERE channel_id = $1',
-    [channelId, now.toISOString()],
+    'UPDATE feed_state SET last_poll_at = $2, caught_up_at = $2, pending_entries = 0, unreadable_entries = $3 WHERE channel_id = $1',
+    [channelId, now.toISOString(), unreadableEntries],
   );
 }
 
@@ -185,6 +188,7 @@ function toFeedState(row: FeedStateRow): FeedState {
       : undefined,
     pendingEntries: row.pending_entries,
     lateEntries: row.late_entries,
+    unreadableEntries: row.unreadable_entries,
     futureDatedEntries: row.future_dated_entries,
     lastPollAt: row.last_poll_at ?? undefined,
     caughtUpAt: row.caught_up_at ?? undefined,

@@ -103,7 +103,7 @@ export class TransactionFeed {
   /** One full cycle: take or renew the lease, post what is new, check balances when due. */
   async pollOnce(): Promise<PollReport> {
     const report: PollReport = {
-      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, alertsPosted: 0,
+      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, unreadableEntries: 0, alertsPosted: 0,
     };
     const signal = this.abort.signal;
     try {
@@ -140,6 +140,7 @@ export class TransactionFeed {
       pendingEntries: state?.pendingEntries ?? 0,
       lateEntries: state?.lateEntries ?? 0,
       futureDatedEntries: state?.futureDatedEntries ?? 0,
+      unreadableEntries: state?.unreadableEntries ?? 0,
       lastError: state?.lastError,
     };
   }
@@ -182,6 +183,7 @@ export class TransactionFeed {
     const maxBacklog = state.version === 0 ? Math.max(settings.maxBacklog, settings.backfill) : settings.maxBacklog;
     const found = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
     report.fleetRequests += found.fleetRequests;
+    report.unreadableEntries = found.unreadable;
     // A future-dated entry already posted is above the cursor's newest date; the store knows it.
     const posted = await postedKeysAmong(db, this.channelId, found.entries.map(entryKey));
     const collected = { ...found, entries: found.entries.filter((tx) => !posted.has(entryKey(tx))) };
@@ -198,7 +200,7 @@ export class TransactionFeed {
       report.messages += 1;
     }
     await this.postInBatches(state, collected, notes, report, signal);
-    await recordPollSuccess(db, this.channelId, clock.now());
+    await recordPollSuccess(db, this.channelId, clock.now(), report.unreadableEntries);
     this.cursorMovesSinceVacuum += report.messages;
     if (this.cursorMovesSinceVacuum >= CURSOR_MOVES_PER_VACUUM) {
       this.cursorMovesSinceVacuum = 0;

@@ -56,6 +56,8 @@ export interface PollReport {
   futureDatedEntries: number;
   /** Entries the late sweep found and posted (included in `postedEntries`). */
   lateEntries: number;
+  /** Malformed entries in the pages this poll read, left out (the client logs each one). */
+  unreadableEntries: number;
   alertsPosted: number;
   /** Set when the poll stopped early; the cursor keeps every entry not yet posted. */
   error?: string;
@@ -77,5 +79,7 @@ export interface FeedStatus {
   lateEntries: number;
   /** Entries posted that were dated in the future since the feed started. */
   futureDatedEntries: number;
+  /** Malformed entries left out in the last complete poll. */
+  unreadableEntries: number;
   lastError: { message: string; at: Date } | undefined;
 }

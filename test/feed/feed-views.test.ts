@@ -102,6 +102,7 @@ describe('feed status builder', () => {
     pendingEntries: 0,
     lateEntries: 0,
     futureDatedEntries: 0,
+    unreadableEntries: 0,
     lastError: undefined,
   };
 

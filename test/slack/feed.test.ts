@@ -36,4 +36,20 @@ describe('the live feed in the running bot', () => {
     await h.waitForMessage(PEOPLE.newcomer, "don't have access");
     expect(h.visibleTo(PEOPLE.newcomer).some((m) => m.text.includes('Transaction feed'))).toBe(false);
   });
+
+  it('keeps posting around an entry the Fleet API sent malformed, and counts it in /fleet feed', async () => {
+    const before = h.sandbox.addTransaction({ reference: 'BEFORE-DAMAGED' });
+    h.sandbox.addMalformedTransaction({ currency: 42 });
+    const after = h.sandbox.addTransaction({ reference: 'AFTER-DAMAGED' });
+    const feedText = () => h.slack.messages(CHANNELS.feed).map(blockText).join('\n');
+    await h.slack.waitFor(() => [before, after].every((tx) => feedText().includes(tx.reference)) || undefined, { timeoutMs: 20_000 });
+    // The poll records its count just after its last message went out.
+    for (let tries = 0; (await h.bot.feed!.status()).unreadableEntries === 0; tries += 1) {
+      if (tries > 100) throw new Error('the feed never recorded the malformed entry');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'feed' });
+    const status = await h.waitForMessage(PEOPLE.approver2, 'Transaction feed');
+    expect(blockText(status)).toContain('*Unreadable entries:* 1 in the last check');
+  });
 });

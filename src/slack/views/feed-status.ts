@@ -24,6 +24,9 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   ];
   if (status.pendingEntries > 0) lines.push(`*Waiting to be posted:* ${status.pendingEntries.toLocaleString('en-US')} entries`);
   if (status.lateEntries > 0) lines.push(`*Posted late:* ${status.lateEntries.toLocaleString('en-US')} entries that showed up after newer ones were posted`);
+  if (status.unreadableEntries > 0) {
+    lines.push(`*Unreadable entries:* ${status.unreadableEntries.toLocaleString('en-US')} in the last check did not match the Fleet API's format and were skipped (the logs say which field)`);
+  }
   if (status.futureDatedEntries > 0) lines.push(`*Dated in the future:* ${status.futureDatedEntries.toLocaleString('en-US')} entries, posted marked`);
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;

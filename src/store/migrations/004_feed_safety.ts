@@ -22,5 +22,7 @@ export const feedSafety: Migration = {
     -- counted for /fleet feed.
     ALTER TABLE feed_state ADD COLUMN late_entries integer NOT NULL DEFAULT 0;
     ALTER TABLE feed_state ADD COLUMN future_dated_entries integer NOT NULL DEFAULT 0;
+    -- Entries of the Fleet API's list that could not be read (malformed) in the last complete poll.
+    ALTER TABLE feed_state ADD COLUMN unreadable_entries integer NOT NULL DEFAULT 0;
   `,
 };
