@@ -112,8 +112,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifier: payoutNotifier,
       roles: {
-        canRequest: (userId) => access.allows(config.access.requesters, userId),
-        canApprove: (userId) => access.allows(config.access.approvers, userId),
+        canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
+        canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
       },
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });

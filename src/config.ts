@@ -61,6 +61,21 @@ const accessList = optionalText.transform((value, ctx): AccessList => {
   return { everyone, users, groups };
 });
 
+/**
+ * Each default payout currency with its maximum, daily limit and dual-approval threshold, in one
+ * table so that the defaults of PAYOUT_CURRENCIES and of the three amounts always cover each other.
+ */
+const PAYOUT_DEFAULTS = {
+  USD: { max: '50000', daily: '100000', dual: '1000' },
+  EUR: { max: '50000', daily: '100000', dual: '1000' },
+  CDF: { max: '100000000', daily: '250000000', dual: '2500000' },
+} as const;
+const defaultAmounts = (pick: (amounts: (typeof PAYOUT_DEFAULTS)[keyof typeof PAYOUT_DEFAULTS]) => string) =>
+  Object.entries(PAYOUT_DEFAULTS).map(([currency, amounts]) => `${currency}:${pick(amounts)}`).join(',');
+
+/** Every payout currency needs all three, or a payout in it could go out unchecked. */
+const PER_CURRENCY_PAYOUT_SETTINGS = ['PAYOUT_MAX_AMOUNT', 'PAYOUT_DAILY_LIMIT', 'PAYOUT_DUAL_APPROVAL_ABOVE'] as const;
+
 const currencyList = (fallback: string[]) =>
   optionalText.transform((value, ctx) => {
     if (value === undefined) return fallback;
@@ -134,10 +149,10 @@ export const envSchema = z
     DATA_DIR: optionalText,
     APPROVAL_CHANNEL_ID: channelId,
     PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
-    PAYOUT_CURRENCIES: currencyList(['USD', 'EUR', 'CDF']),
-    PAYOUT_MAX_AMOUNT: currencyAmounts('USD:50000,EUR:50000,CDF:100000000'),
-    PAYOUT_DAILY_LIMIT: currencyAmounts('USD:100000,EUR:100000,CDF:250000000'),
-    PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts('USD:1000,EUR:1000,CDF:2500000'),
+    PAYOUT_CURRENCIES: currencyList(Object.keys(PAYOUT_DEFAULTS)),
+    PAYOUT_MAX_AMOUNT: currencyAmounts(defaultAmounts((amounts) => amounts.max)),
+    PAYOUT_DAILY_LIMIT: currencyAmounts(defaultAmounts((amounts) => amounts.daily)),
+    PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts(defaultAmounts((amounts) => amounts.dual)),
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
     FEED_CHANNEL_ID: channelId,
@@ -159,11 +174,8 @@ export const envSchema = z
     if (env.FLEET_API_URL !== 'sandbox' && !env.FLEET_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['FLEET_API_KEY'], message: 'required unless FLEET_API_URL=sandbox: the partner API key' });
     }
-    for (const [name, amounts] of [
-      ['PAYOUT_MAX_AMOUNT', env.PAYOUT_MAX_AMOUNT],
-      ['PAYOUT_DAILY_LIMIT', env.PAYOUT_DAILY_LIMIT],
-    ] as const) {
-      const missing = env.PAYOUT_CURRENCIES.filter((currency) => !amounts.has(currency));
+    for (const name of PER_CURRENCY_PAYOUT_SETTINGS) {
+      const missing = env.PAYOUT_CURRENCIES.filter((currency) => !env[name].has(currency));
       if (missing.length > 0) {
         ctx.addIssue({ code: 'custom', path: [name], message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
       }

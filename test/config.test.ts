@@ -32,9 +32,27 @@ describe('configuration', () => {
   });
 
   it('reads per-currency amounts in minor units', () => {
-    const config = loadConfig({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:1000,eur:999.99' });
+    const config = loadConfig({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:1000,eur:999.99,CDF:2500000' });
     expect(config.payouts.dualApprovalAbove.get('USD')).toBe(100000);
     expect(config.payouts.dualApprovalAbove.get('EUR')).toBe(99999);
+  });
+
+  it('refuses to start when a payout currency has no dual-approval threshold, naming the variable and the currency', () => {
+    expect(problemsOf({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:500' })).toEqual([
+      'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',
+    ]);
+    expect(problemsOf({ ...minimal, PAYOUT_CURRENCIES: 'USD,EUR,CDF,GBP' })).toEqual([
+      'PAYOUT_MAX_AMOUNT: expected an amount for every payout currency; missing GBP',
+      'PAYOUT_DAILY_LIMIT: expected an amount for every payout currency; missing GBP',
+      'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing GBP',
+    ]);
+  });
+
+  it('has a maximum, a daily limit and a dual-approval threshold by default for every default payout currency', () => {
+    const { payouts } = loadConfig(minimal);
+    for (const currency of payouts.currencies) {
+      expect([payouts.maxAmount.has(currency), payouts.dailyLimit.has(currency), payouts.dualApprovalAbove.has(currency)], currency).toEqual([true, true, true]);
+    }
   });
 
   it('names each bad variable once with what it expects', () => {

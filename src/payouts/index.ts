@@ -1,10 +1,10 @@
 /** The payout domain's public surface, for the Slack layer and main.ts; nothing here knows Slack. */
 export {
-  BANK_ACCOUNT_FIELDS, canTransition, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
+  BANK_ACCOUNT_FIELDS, canTransition, DUAL_APPROVAL_RULES, PAYOUT_HOLDS, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
   PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export type {
-  ApprovalMessageRef, BankAccountDraft, BankAccountRecipient, FieldErrors, MobileMoneyDraft, MobileMoneyRecipient,
+  ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
   PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState,
 } from './model.js';
@@ -12,8 +12,9 @@ export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill } from './prefill.js';
-export { countingApprovers, describeState } from './policy.js';
+export { countingApprovers, describeState, revokedApprovals } from './policy.js';
+export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor } from './policy.js';
 export { PayoutService } from './service.js';
-export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions } from './service.js';
+export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';

@@ -1,6 +1,7 @@
 /**
  * Taking a payout request in: checking a form for the review screen, and storing a reviewed draft
- * once its fields, its reference and the requester's daily limit all still allow it.
+ * once its fields, its reference and the requester's daily limit all still allow it, with the
+ * number of approvers it needs decided under the same locks.
  */
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -10,8 +11,13 @@ import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
   type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal,
 } from './model.js';
-import { canRequest, checkDailyLimit, requiredApprovalsFor, utcDay, type PayoutActor, type PolicyDecision } from './policy.js';
-import { findRequest, insertRequest, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow } from './repository.js';
+import {
+  approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
+  type ApprovalRequirement, type PayoutActor, type PolicyDecision,
+} from './policy.js';
+import {
+  findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, sumRequestedToRecipient, type NewPayoutRow,
+} from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
 import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
@@ -67,22 +73,26 @@ export class PayoutIntake {
     const { userId } = actor;
     const now = this.options.clock.now();
     const { settings, recorder } = this.options;
-    const requiredApprovals = requiredApprovalsFor(valid.amountMinor, valid.currency, settings.dualApprovalAbove);
     const expiresAt = new Date(now.getTime() + settings.requestTtlHours * 3_600_000);
     try {
       const request = await this.options.db.transaction(async (tx) => {
-        // Two submissions at once must not both squeeze under the daily limit.
-        await lockRequesterDay(tx, userId, valid.currency);
+        // Two submissions at once must not both squeeze under the daily limit or the dual-approval threshold.
+        await this.lockDay(tx, { ...valid, requestedBy: userId });
         // Before the limit: a second submission of the same review is a used reference, which the
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
         if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
-        const id = await this.insertWithFreshId(tx, { draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals });
+        const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
+        const id = await this.insertWithFreshId(tx, {
+          draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason,
+        });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
         await recorder.record(tx, stored, {
-          event: 'requested', userId, details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals },
+          event: 'requested',
+          userId,
+          details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}) },
         }, now);
         return stored;
       });
@@ -92,6 +102,38 @@ export class PayoutIntake {
       if (error instanceof Refused) return error.refusal;
       throw error;
     }
+  }
+
+  /** Takes the requester's and the recipient's day locks for `payout`'s currency, in the one order every caller uses. */
+  async lockDay(tx: Queryable, payout: PayoutDraft & { requestedBy: string }): Promise<void> {
+    await lockRequesterDay(tx, payout.requestedBy, payout.currency);
+    await lockRecipientDay(tx, recipientKey(payout), payout.currency);
+  }
+
+  /** What the review screen says about approvers: the requirement if the draft were stored now. */
+  async previewRequirement(userId: string, draft: PayoutDraft): Promise<ApprovalRequirement> {
+    return this.measure(this.options.db, { ...draft, requestedBy: userId, requestedAt: this.options.clock.now() }, false);
+  }
+
+  /**
+   * How many approvers a payout needs from the totals of its UTC day (requests in
+   * `STATES_COUNTING_TOWARDS_LIMIT`). `stored`: the payout is already among them (at approval);
+   * otherwise its amount is added (at submission). Callers that decide hold the day locks.
+   */
+  async measure(
+    q: Queryable,
+    payout: PayoutDraft & { requestedBy: string; requestedAt: Date },
+    stored: boolean,
+  ): Promise<ApprovalRequirement> {
+    const day = utcDay(payout.requestedAt);
+    const window = { currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT };
+    const own = stored ? 0 : payout.amountMinor;
+    const requesterTotalMinor = (await sumRequested(q, { requestedBy: payout.requestedBy, ...window })) + own;
+    const recipientTotalMinor = (await sumRequestedToRecipient(q, { recipientKey: recipientKey(payout), ...window })) + own;
+    return approvalRequirement(
+      { amountMinor: payout.amountMinor, requesterTotalMinor, recipientTotalMinor, currency: payout.currency },
+      this.options.settings.dualApprovalAbove,
+    );
   }
 
   private validationContext() {

@@ -46,10 +46,13 @@ export const STATES_COUNTING_TOWARDS_LIMIT: readonly PayoutState[] = ['pending',
 export const PAYOUT_EVENT_NAMES = [
   'requested', 'approved', 'rejected', 'executing', 'completed', 'failed', 'unknown',
   'needs_review', 'reconciled', 'expired', 'cancelled', 'retried',
+  'approvals_raised', 'approval_revoked', 'held',
 ] as const;
 /**
- * One line of the audit log. `needs_review` (an unknown payout that reconciliation did not find within
- * the window) is the only name beyond the issue's list: the approval message must change at that moment.
+ * One line of the audit log. Beyond the issue's list: `needs_review` (an unknown payout that
+ * reconciliation did not find within the window), and the approval checks' `approvals_raised` (a
+ * day total now needs two approvers), `approval_revoked` (its giver is no longer an approver) and
+ * `held` (fully approved but not sent): the approval message must change at each of those moments.
  */
 export type PayoutEventName = (typeof PAYOUT_EVENT_NAMES)[number];
 
@@ -80,7 +83,24 @@ export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
 export interface PayoutApproval {
   userId: string;
   at: Date;
+  /** Set when its giver was no longer an approver as the payout was about to be sent: it no longer counts. */
+  revokedAt?: Date | undefined;
 }
+
+/** What makes two approvers necessary: this request alone, or a day total in its currency. */
+export const DUAL_APPROVAL_RULES = ['amount', 'requester_total', 'recipient_total'] as const;
+export type DualApprovalRule = (typeof DUAL_APPROVAL_RULES)[number];
+
+/** Why a request needs two approvers: the rule, the amount or day total it measured, the threshold it is above. */
+export interface DualApprovalReason {
+  rule: DualApprovalRule;
+  totalMinor: number;
+  thresholdMinor: number;
+}
+
+/** Why a request with all its approvals was not sent. */
+export const PAYOUT_HOLDS = ['requester_not_allowed', 'roles_unavailable'] as const;
+export type PayoutHold = (typeof PAYOUT_HOLDS)[number];
 
 /** Where the approval message lives in Slack, so that it can be updated on every change. */
 export interface ApprovalMessageRef {
@@ -99,8 +119,15 @@ export interface PayoutLifecycle {
   state: PayoutState;
   /** In order of approval; never contains the requester. */
   approvals: PayoutApproval[];
-  /** 2 when the amount is above the dual-approval threshold for its currency. */
+  /**
+   * How many distinct approvers this payout needs: 2 when the amount, or the requester's or the
+   * recipient's day total in its currency, is above the threshold. Raised at approval, never lowered.
+   */
   requiredApprovals: 1 | 2;
+  /** Why two approvers are needed; undefined when one is enough (and on requests stored before the rule). */
+  dualApproval?: DualApprovalReason | undefined;
+  /** Set while the request has its approvals but was not sent; cleared when it is sent. */
+  hold?: PayoutHold | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */
   transactionId: string | undefined;
   /** Plain words for people: why it failed, or why its outcome is unknown. */

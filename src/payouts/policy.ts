@@ -3,7 +3,7 @@
  * time. Each refusal carries a code and a message for the person who tried.
  */
 import { formatMinor } from '../money.js';
-import type { PayoutRefusalCode, PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, PayoutState } from './model.js';
 
 /** The person acting, with the roles the Slack layer resolved for them (access lists, user groups). */
 export interface PayoutActor {
@@ -34,15 +34,62 @@ export function describeState(request: Pick<PayoutRequest, 'id' | 'state'>): str
   return `Payout ${request.id} ${STATE_WORDS[request.state]}.`;
 }
 
-/** 2 approvers strictly above the currency's threshold; 1 otherwise (and when none is configured). */
+/**
+ * 2 approvers strictly above the currency's threshold; 1 otherwise. A currency without a threshold
+ * needs 2 (configuration refuses to start without one, so this only guards against a gap).
+ */
 export function requiredApprovalsFor(amountMinor: number, currency: string, dualApprovalAbove: ReadonlyMap<string, number>): 1 | 2 {
   const threshold = dualApprovalAbove.get(currency);
-  return threshold !== undefined && amountMinor > threshold ? 2 : 1;
+  return threshold === undefined || amountMinor > threshold ? 2 : 1;
 }
 
-/** Distinct approvers other than the requester: the only approvals that count. */
+/** How many approvers a request needs, and why two when it does. */
+export interface ApprovalRequirement {
+  required: 1 | 2;
+  reason: DualApprovalReason | undefined;
+}
+
+/**
+ * Two approvers when the request alone, or the requester's or the recipient's total in its currency
+ * for its UTC day (each including this request), is above the currency's threshold. The first rule
+ * that applies, in that order, is the reason given.
+ */
+export function approvalRequirement(
+  input: { amountMinor: number; requesterTotalMinor: number; recipientTotalMinor: number; currency: string },
+  dualApprovalAbove: ReadonlyMap<string, number>,
+): ApprovalRequirement {
+  // No threshold: fail closed, as if it were zero.
+  const thresholdMinor = dualApprovalAbove.get(input.currency) ?? 0;
+  const measured: Array<[DualApprovalReason['rule'], number]> = [
+    ['amount', input.amountMinor],
+    ['requester_total', input.requesterTotalMinor],
+    ['recipient_total', input.recipientTotalMinor],
+  ];
+  const over = measured.find(([, totalMinor]) => totalMinor > thresholdMinor);
+  return over ? { required: 2, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } } : { required: 1, reason: undefined };
+}
+
+/**
+ * Who a payout goes to, across requests and requesters: a wallet by its phone number (a number is
+ * one wallet, so another operator code does not make a new recipient), a bank account by its bank
+ * (the BIC's first 8 characters: the XXX or branch suffix does not) and its account number without
+ * leading zeros. Migration 006 computes the same key in SQL for older rows.
+ */
+export function recipientKey(draft: PayoutDraft): string {
+  if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
+  const account = draft.recipient.accountNumber.replace(/^0+/, '');
+  return `bank:${draft.recipient.bankCode.slice(0, 8)}:${account}`;
+}
+
+/** Distinct approvers other than the requester whose approval was not revoked: the only approvals that count. */
 export function countingApprovers(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): string[] {
-  return [...new Set(request.approvals.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
+  const standing = request.approvals.filter((approval) => approval.revokedAt === undefined);
+  return [...new Set(standing.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
+}
+
+/** Approvals that no longer count because their giver was no longer an approver when it mattered. */
+export function revokedApprovals(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): PayoutApproval[] {
+  return request.approvals.filter((approval) => approval.revokedAt !== undefined && approval.userId !== request.requestedBy);
 }
 
 export function hasEnoughApprovals(request: Pick<PayoutRequest, 'approvals' | 'requestedBy' | 'requiredApprovals'>): boolean {
@@ -66,10 +113,41 @@ export function canApprove(request: PayoutRequest, actor: PayoutActor, now: Date
   }
   const state = pendingAndCurrent(request, now);
   if (!state.ok) return state;
-  if (request.approvals.some((approval) => approval.userId === actor.userId)) {
+  // On a held request, an approver whose approval stands may press Approve again to have it checked again.
+  if (countingApprovers(request).includes(actor.userId) && !(request.hold && hasEnoughApprovals(request))) {
     return refuse('already_approved', 'You have already approved this payout: a second approval must come from someone else.');
   }
   return allowed;
+}
+
+/** What the fresh role lookups at release answered; `unreadable` when any of them failed. */
+export interface ReleaseRoles {
+  requesterMayRequest: boolean;
+  /** Each approver looked up, and whether they may still approve. */
+  approvers: ReadonlyMap<string, boolean>;
+  unreadable: boolean;
+}
+
+export interface ReleaseDecision {
+  /** Approvals that stop counting: their givers are no longer approvers. */
+  revoke: string[];
+  hold: PayoutHold | undefined;
+  release: boolean;
+}
+
+/**
+ * The check on the approval that would release a payout, with roles read fresh: an approver who is
+ * no longer one stops counting; a requester who may no longer request, or roles that could not be
+ * read, hold the payout (nothing sent, nothing revoked on a failed read). `required` is the number
+ * of approvers the request needs now.
+ */
+export function decideRelease(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>, roles: ReleaseRoles, required: 1 | 2): ReleaseDecision {
+  const counting = countingApprovers(request);
+  if (roles.unreadable) return { revoke: [], hold: 'roles_unavailable', release: false };
+  const revoke = counting.filter((userId) => roles.approvers.get(userId) !== true);
+  const hold = roles.requesterMayRequest ? undefined : 'requester_not_allowed';
+  const enough = counting.length - revoke.length >= required;
+  return { revoke, hold, release: enough && hold === undefined };
 }
 
 /** Approvers may reject; a requester withdraws their own request with cancel instead. */

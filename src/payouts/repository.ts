@@ -3,7 +3,8 @@
  * conditional UPDATE whose WHERE states what must still be true, and the caller learns whether it won.
  */
 import type { Queryable } from '../store/db.js';
-import type { PayoutDraft, PayoutEvent, PayoutEventName, PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState } from './model.js';
+import { recipientKey } from './policy.js';
 import { optionalDate, toDate, toRequest, type EventRow, type PayoutRow, type Timestamp } from './rows.js';
 
 /** What a request is created with; the lifecycle columns start at their defaults. */
@@ -14,6 +15,9 @@ export interface NewPayoutRow {
   requestedAt: Date;
   expiresAt: Date;
   requiredApprovals: 1 | 2;
+  /** Identifies the recipient across requests; defaults to `recipientKey(draft)`. */
+  recipientKey?: string;
+  dualApproval?: DualApprovalReason | undefined;
 }
 
 /** Columns a transition may set, by their names in the model. `null` clears a column. */
@@ -28,6 +32,12 @@ export interface PayoutChanges {
   lastSentAt?: Date;
   unknownSince?: Date;
   nextCheckAt?: Date | null;
+  /** Raised at approval when a day total now needs two approvers; never lowered. */
+  requiredApprovals?: 1 | 2;
+  dualApprovalRule?: DualApprovalReason['rule'];
+  dualApprovalTotalMinor?: number;
+  dualApprovalThresholdMinor?: number;
+  holdReason?: PayoutHold | null;
 }
 
 /** What must still hold for a change to apply; `states` is required so no change ignores the state. */
@@ -53,6 +63,11 @@ const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
   lastSentAt: 'last_sent_at',
   unknownSince: 'unknown_since',
   nextCheckAt: 'next_check_at',
+  requiredApprovals: 'required_approvals',
+  dualApprovalRule: 'dual_approval_rule',
+  dualApprovalTotalMinor: 'dual_approval_total_minor',
+  dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
+  holdReason: 'hold_reason',
 };
 
 /** Times a request needs for execution bookkeeping, not part of the public model. */
@@ -68,14 +83,16 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
   const inserted = await q.query(
     `INSERT INTO payout_requests (
        id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
-       reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14)
+       reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at,
+       recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
       row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, mobile?.recipient.phone ?? null, mobile?.operator ?? null,
       bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
+      row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, row.dualApproval?.totalMinor ?? null, row.dualApproval?.thresholdMinor ?? null,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';
@@ -169,14 +186,27 @@ export async function updateWhere(
   return Promise.all(rows.map((row) => withApprovals(q, row)));
 }
 
-/** Records an approval; false when this person had already approved (the primary key says so). */
+/**
+ * Records an approval; false when this person's approval already stands (the primary key says so).
+ * An approval of theirs that was revoked is given again: it counts from `at`.
+ */
 export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date): Promise<boolean> {
   const { rowCount } = await q.query(
     `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)
-     ON CONFLICT (request_id, user_id) DO NOTHING`,
+     ON CONFLICT (request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL
+       WHERE payout_approvals.revoked_at IS NOT NULL`,
     [requestId, userId, at],
   );
   return rowCount > 0;
+}
+
+/** Marks approvals that no longer count (their givers are no longer approvers); kept as evidence. */
+export async function revokeApprovals(q: Queryable, requestId: string, userIds: readonly string[], at: Date): Promise<void> {
+  if (userIds.length === 0) return;
+  await q.query(
+    'UPDATE payout_approvals SET revoked_at = $3 WHERE request_id = $1 AND user_id = ANY($2::text[]) AND revoked_at IS NULL',
+    [requestId, [...userIds], at],
+  );
 }
 
 /**
@@ -195,6 +225,28 @@ export async function setApprovalMessage(q: Queryable, id: string, channel: stri
 /** Serialises daily-limit checks per requester and currency until the transaction ends. */
 export async function lockRequesterDay(q: Queryable, requestedBy: string, currency: string): Promise<void> {
   await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`payout-daily-limit:${requestedBy}:${currency}`]);
+}
+
+/**
+ * Serialises the dual-approval decision per recipient and currency until the transaction ends: two
+ * requesters paying one wallet at once must not both see the other's request missing. Taken after
+ * `lockRequesterDay`, always in that order. Two-key advisory locks live apart from one-key ones.
+ */
+export async function lockRecipientDay(q: Queryable, recipientKey: string, currency: string): Promise<void> {
+  await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext($1))", [`${recipientKey}:${currency}`]);
+}
+
+/** The total requested for one recipient in `currency` over [from, to), counting only `states`. */
+export async function sumRequestedToRecipient(
+  q: Queryable,
+  input: { recipientKey: string; currency: string; from: Date; to: Date; states: readonly PayoutState[] },
+): Promise<number> {
+  const { rows } = await q.query<{ total: unknown }>(
+    `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM payout_requests
+     WHERE recipient_key = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
+    [input.recipientKey, input.currency, input.from, input.to, [...input.states]],
+  );
+  return Number(rows[0]?.total ?? 0);
 }
 
 export async function sumRequested(
@@ -256,11 +308,15 @@ export async function listDueForCheck(q: Queryable, now: Date, limit: number): P
 }
 
 async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutRequest> {
-  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp }>(
-    'SELECT user_id, approved_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
+  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp; revoked_at: Timestamp | null }>(
+    'SELECT user_id, approved_at, revoked_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
     [row.id],
   );
-  return toRequest(row, rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) })));
+  return toRequest(row, rows.map((approval) => ({
+    userId: approval.user_id,
+    at: toDate(approval.approved_at),
+    ...(approval.revoked_at ? { revokedAt: toDate(approval.revoked_at) } : {}),
+  })));
 }
 
 function parseDetails(value: unknown): Record<string, unknown> {

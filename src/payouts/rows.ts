@@ -1,5 +1,5 @@
 /** How rows of the payout tables arrive from either driver, and how they become model objects. */
-import type { PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalRule, PayoutHold, PayoutRequest, PayoutState } from './model.js';
 
 export type Timestamp = Date | string;
 
@@ -34,6 +34,11 @@ export interface PayoutRow {
   unknown_since: Timestamp | null;
   updated_at: Timestamp;
   version: number;
+  recipient_key?: string | null;
+  dual_approval_rule?: string | null;
+  dual_approval_total_minor?: string | number | null;
+  dual_approval_threshold_minor?: string | number | null;
+  hold_reason?: string | null;
 }
 
 export interface EventRow {
@@ -67,6 +72,14 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'])
     attempts: Number(row.attempts),
     updatedAt: toDate(row.updated_at),
     version: Number(row.version),
+    dualApproval: row.dual_approval_rule
+      ? {
+        rule: row.dual_approval_rule as DualApprovalRule,
+        totalMinor: Number(row.dual_approval_total_minor ?? 0),
+        thresholdMinor: Number(row.dual_approval_threshold_minor ?? 0),
+      }
+      : undefined,
+    hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;
   return row.kind === 'mobile_money'

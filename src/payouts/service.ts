@@ -7,24 +7,33 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import { PayoutIntake, Refused } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import {
-  canApprove, canCancel, canReject, canRetry, checkRejectReason, countingApprovers, describeState, hasEnoughApprovals,
-  type PayoutActor, type PolicyDecision,
+  canApprove, canCancel, canReject, canRetry, checkRejectReason, countingApprovers, decideRelease, describeState,
+  type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
-  findRequest, findRequestByReference, insertApproval, listEvents, listRecentRequests, setApprovalMessage, updateRequest,
+  findRequest, findRequestByReference, insertApproval, listEvents, listRecentRequests, revokeApprovals, setApprovalMessage, updateRequest,
+  type PayoutChanges,
 } from './repository.js';
 import { PayoutSettlement } from './settlement.js';
-import { TransitionRecorder, type PayoutNotifier } from './transitions.js';
+import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
 import type { PayoutFormFields, PayoutValidation } from './validation.js';
 
 /** Who may request and approve; the Slack layer answers from access lists and user groups. */
 export interface PayoutRoles {
-  canRequest(userId: string): Promise<boolean>;
-  canApprove(userId: string): Promise<boolean>;
+  canRequest(userId: string, lookup?: RoleLookup): Promise<boolean>;
+  canApprove(userId: string, lookup?: RoleLookup): Promise<boolean>;
+}
+
+/**
+ * `fresh`: answer from the source now, past any cache, for the approval that would release a
+ * payout. A fresh lookup that cannot be answered rejects rather than guessing either way.
+ */
+export interface RoleLookup {
+  fresh?: boolean;
 }
 
 export interface PayoutServiceOptions {
@@ -54,6 +63,12 @@ export interface MaintenanceReport {
 
 /** Raised inside a transaction whose conditional update found the request moved on. */
 class LostRace extends Error {}
+
+/** Raised inside an approval's transaction that would release the payout without fresh role lookups for every counted approver. */
+class NeedsFreshRoles extends Error {}
+
+// A round is lost only to another approval of the same request landing meanwhile; each one moves it on.
+const MAX_APPROVAL_ROUNDS = 5;
 
 /**
  * Wiring for the Slack layer: call `recoverInterrupted()` once at start, `runMaintenance()` on a
@@ -112,41 +127,119 @@ export class PayoutService {
   }
 
   /**
-   * Records an approval. With enough approvals the request becomes `approved` and is sent at once;
+   * Records an approval. The approval that would release the payout first has the requester and
+   * every counted approver looked up again with fresh roles: an approver who no longer is one stops
+   * counting, a requester who may no longer request (or roles that cannot be read) hold the payout.
+   * The number of approvers needed is measured again from the day's totals, under the same locks as
+   * submissions, and never lowered. Released, the request becomes `approved` and is sent at once;
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
   async approve(requestId: string, userId: string): Promise<PayoutActionResult> {
-    const request = await this.get(requestId);
-    if (!request) return notFound(requestId);
-    const { id } = request;
-    const now = this.now();
-    const decision = canApprove(request, await this.actor(userId), now);
-    if (!decision.ok) return refused(decision, request);
-
-    let result: { request: PayoutRequest; approved: boolean };
-    try {
-      result = await this.options.db.transaction(async (tx) => {
-        // Locks the row: approvals of one request queue here, and a moved request stops them.
-        const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
-        if (!touched) throw new LostRace();
-        if (!(await insertApproval(tx, id, userId, now))) {
-          throw new Refused(refusal('already_approved', 'You have already approved this payout: a second approval must come from someone else.', { request: touched }));
-        }
-        const withApproval = (await findRequest(tx, id)) ?? touched;
-        const details = { approvals: countingApprovers(withApproval).length, required: withApproval.requiredApprovals };
-        await this.recorder.record(tx, withApproval, { event: 'approved', userId, details }, now);
-        if (!hasEnoughApprovals(withApproval)) return { request: withApproval, approved: false };
-        const approved = await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
-        return { request: approved ?? withApproval, approved: approved !== undefined };
-      });
-    } catch (error) {
-      if (error instanceof Refused) return error.refusal;
-      if (error instanceof LostRace) return this.lostRace(id);
-      throw error;
+    const found = await this.get(requestId);
+    if (!found) return notFound(requestId);
+    const { id } = found;
+    let request: PayoutRequest | undefined = found;
+    for (let round = 0; round < MAX_APPROVAL_ROUNDS && request; round += 1) {
+      const now = this.now();
+      const decision = canApprove(request, await this.actor(userId), now);
+      if (!decision.ok) return refused(decision, request);
+      const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
+      const roles = releasing ? await this.freshRoles(request, userId) : undefined;
+      if (roles && !roles.unreadable && roles.approvers.get(userId) !== true) {
+        // The cached role said yes; the fresh lookup says they are no longer an approver.
+        const noLonger = canApprove(request, { userId, canRequest: false, canApprove: false }, now);
+        if (!noLonger.ok) return refused(noLonger, request);
+      }
+      const pending: PayoutRequest = request;
+      let outcome: { request: PayoutRequest; events: RecordedEvent[] };
+      try {
+        outcome = await this.options.db.transaction((tx) => this.recordApproval(tx, pending, userId, roles, now));
+      } catch (error) {
+        if (error instanceof Refused) return error.refusal;
+        if (error instanceof LostRace) return this.lostRace(id);
+        if (!(error instanceof NeedsFreshRoles)) throw error;
+        request = await findRequest(this.options.db, id);
+        continue;
+      }
+      for (const event of outcome.events) await this.recorder.announce(outcome.request, event);
+      if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
+      return this.settlement.execute(outcome.request, userId);
     }
-    await this.recorder.announce(result.request, { event: 'approved', userId });
-    if (!result.approved) return { ok: true, request: result.request };
-    return this.settlement.execute(result.request, userId);
+    return this.lostRace(id);
+  }
+
+  /** What the review screen tells the requester about approvers, were the draft stored now. */
+  async previewApprovals(userId: string, draft: PayoutDraft): Promise<ApprovalRequirement> {
+    return this.intake.previewRequirement(userId, draft);
+  }
+
+  /**
+   * One approval in one transaction: the day locks (as submissions take them), then the row. Raises
+   * the requirement when the day's totals now call for two approvers; with enough approvals, applies
+   * the release check to the fresh `roles` (or asks for them with `NeedsFreshRoles`).
+   */
+  private async recordApproval(
+    tx: Queryable,
+    request: PayoutRequest,
+    userId: string,
+    roles: ReleaseRoles | undefined,
+    now: Date,
+  ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
+    const { id } = request;
+    await this.intake.lockDay(tx, request);
+    // Locks the row: approvals of one request queue here, and a moved request stops them.
+    const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
+    if (!touched) throw new LostRace();
+    const recorded = await insertApproval(tx, id, userId, now);
+    if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
+      throw new Refused(refusal('already_approved', 'You have already approved this payout: a second approval must come from someone else.', { request: touched }));
+    }
+    const current = (await findRequest(tx, id)) ?? touched;
+    const events: RecordedEvent[] = [];
+    const changes: PayoutChanges = {};
+    const measured = await this.intake.measure(tx, current, true);
+    if (measured.required > current.requiredApprovals && measured.reason) {
+      Object.assign(changes, {
+        requiredApprovals: measured.required,
+        dualApprovalRule: measured.reason.rule,
+        dualApprovalTotalMinor: measured.reason.totalMinor,
+        dualApprovalThresholdMinor: measured.reason.thresholdMinor,
+      } satisfies PayoutChanges);
+      events.push({ event: 'approvals_raised', details: { required: measured.required, currency: current.currency, ...measured.reason } });
+    }
+    const required = Math.max(current.requiredApprovals, measured.required) as 1 | 2;
+    const counting = countingApprovers(current);
+    if (counting.length >= required) {
+      if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();
+      const release = decideRelease(current, roles, required);
+      await revokeApprovals(tx, id, release.revoke, now);
+      for (const approver of release.revoke) events.push({ event: 'approval_revoked', userId, details: { approver, reason: 'not_approver' } });
+      changes.holdReason = release.hold ?? null;
+      if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
+      if (release.release) changes.state = 'approved';
+    }
+    const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
+    const final = (await findRequest(tx, id)) ?? updated ?? current;
+    if (recorded) events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals } });
+    for (const event of events) await this.recorder.record(tx, final, event, now);
+    return { request: final, events };
+  }
+
+  /** The requester's and each approver's roles, looked up fresh; `unreadable` when any lookup failed. */
+  private async freshRoles(request: PayoutRequest, actorId: string): Promise<ReleaseRoles> {
+    const { roles, logger } = this.options;
+    const approvers = [...new Set([...countingApprovers(request), actorId])];
+    try {
+      const [requesterMayRequest, ...answers] = await Promise.all([
+        roles.canRequest(request.requestedBy, { fresh: true }),
+        ...approvers.map((approver) => roles.canApprove(approver, { fresh: true })),
+      ]);
+      return { requesterMayRequest, approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])), unreadable: false };
+    } catch (error) {
+      // Failing closed: nothing is sent, and nobody's approval is revoked on a failed read.
+      logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout; it waits');
+      return { requesterMayRequest: false, approvers: new Map(), unreadable: true };
+    }
   }
 
   /** An approver other than the requester turns the request down; the reason goes to the requester. */

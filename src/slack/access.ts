@@ -1,7 +1,8 @@
 /**
  * Who may do what: a user is allowed when an access list names them, names a user group they are
  * in, or is `*`. Group membership comes from `usergroups.users.list`, cached for a minute and
- * fetched once however many checks wait for it.
+ * fetched once however many checks wait for it; a `fresh` check (the approval that releases a
+ * payout) asks Slack again, past the cache.
  */
 import NodeCache from 'node-cache';
 import type { WebClient } from '@slack/web-api';
@@ -17,12 +18,25 @@ export class AccessControl {
     private readonly logger: Logger,
   ) {}
 
-  async allows(list: AccessList, userId: string): Promise<boolean> {
+  /**
+   * Whether `list` allows `userId`. With `fresh`, every group is read from Slack now (refreshing
+   * the cache) and a group that cannot be read rejects, so that the caller can tell "no" from
+   * "could not check"; without it, an unreadable group grants nothing.
+   */
+  async allows(list: AccessList, userId: string, options: { fresh?: boolean } = {}): Promise<boolean> {
     if (list.everyone || list.users.has(userId)) return true;
     for (const group of list.groups) {
-      if ((await this.groupMembers(group)).has(userId)) return true;
+      const members = options.fresh ? await this.freshGroupMembers(group) : await this.groupMembers(group);
+      if (members.has(userId)) return true;
     }
     return false;
+  }
+
+  private async freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
+    const answer = await this.client.usergroups.users.list({ usergroup: group });
+    const users = new Set(answer.users ?? []);
+    this.members.set(group, users);
+    return users;
   }
 
   private async groupMembers(group: string): Promise<ReadonlySet<string>> {

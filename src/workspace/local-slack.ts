@@ -243,6 +243,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return found && structuredClone(found.open);
   }
 
+  /** An admin changes a user group's members (as in Slack's admin pages): `usergroups.users.list` answers the new list. */
+  setUsergroupMembers(groupId: string, members: string[]): void {
+    this.state.usergroups.set(groupId, [...members]);
+  }
+
   failNext(method: string, error: Fault, times = 1): void {
     this.api.failNext(method, error, times);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canTransition, isFinalState, PAYOUT_STATES } from '../../src/payouts/model.js';
 import {
   canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
-  countingApprovers, hasEnoughApprovals, requiredApprovalsFor, utcDay, type PayoutActor,
+  approvalRequirement, countingApprovers, decideRelease, hasEnoughApprovals, recipientKey, requiredApprovalsFor, utcDay, type PayoutActor,
 } from '../../src/payouts/policy.js';
 import { pendingRequest } from './doubles.js';
 
@@ -48,7 +48,8 @@ describe('payout policy', () => {
     const thresholds = new Map([['USD', 100_000]]);
     expect(requiredApprovalsFor(100_000, 'USD', thresholds)).toBe(1);
     expect(requiredApprovalsFor(100_001, 'USD', thresholds)).toBe(2);
-    expect(requiredApprovalsFor(100_001, 'EUR', thresholds)).toBe(1);
+    // A currency without a threshold fails closed (configuration refuses to start without one).
+    expect(requiredApprovalsFor(1, 'EUR', thresholds)).toBe(2);
 
     const one = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] });
     expect(hasEnoughApprovals(one)).toBe(false);
@@ -59,6 +60,43 @@ describe('payout policy', () => {
     expect(hasEnoughApprovals(withRequester)).toBe(false);
     const two = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UB', at: now }] });
     expect(hasEnoughApprovals(two)).toBe(true);
+  });
+
+  it('needs two approvers when the amount, the requester\'s day total or the recipient\'s day total is above the threshold, naming the first', () => {
+    const thresholds = new Map([['USD', 100_000]]);
+    const measure = (amountMinor: number, requesterTotalMinor: number, recipientTotalMinor: number, currency = 'USD') =>
+      approvalRequirement({ amountMinor, requesterTotalMinor, recipientTotalMinor, currency }, thresholds);
+    expect(measure(100_000, 100_000, 100_000)).toEqual({ required: 1, reason: undefined });
+    expect(measure(100_001, 300_000, 300_000)).toEqual({ required: 2, reason: { rule: 'amount', totalMinor: 100_001, thresholdMinor: 100_000 } });
+    expect(measure(50_000, 150_000, 300_000)).toEqual({ required: 2, reason: { rule: 'requester_total', totalMinor: 150_000, thresholdMinor: 100_000 } });
+    expect(measure(50_000, 50_000, 100_001)).toEqual({ required: 2, reason: { rule: 'recipient_total', totalMinor: 100_001, thresholdMinor: 100_000 } });
+    expect(measure(1, 1, 1, 'EUR')).toEqual({ required: 2, reason: { rule: 'amount', totalMinor: 1, thresholdMinor: 0 } });
+  });
+
+  it('knows a recipient however its wallet or account was written', () => {
+    const mobile = { kind: 'mobile_money', recipient: { phone: '243812345678', name: 'X', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 1, currency: 'USD', reference: 'R', note: '' } as const;
+    expect(recipientKey(mobile)).toBe('mobile:243812345678');
+    expect(recipientKey({ ...mobile, operator: 'ORANGE_MONEY' })).toBe('mobile:243812345678');
+    const bank = (accountNumber: string, bankCode: string) =>
+      recipientKey({ kind: 'bank_account', recipient: { accountNumber, bankCode, name: 'X', countryCode: 'CD' }, amountMinor: 1, currency: 'USD', reference: 'R', note: '' });
+    expect(bank('000123456789', 'BCDCCDKI')).toBe(bank('123456789', 'BCDCCDKIXXX'));
+    expect(bank('123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'RAWBCDKI'));
+  });
+
+  it('releases only with enough approvers who still are ones, and a requester who still may request', () => {
+    const two = pendingRequest({ approvals: [{ userId: 'UA', at: now }, { userId: 'UB', at: now }] });
+    const roles = (requesterMayRequest: boolean, approvers: Record<string, boolean>, unreadable = false) =>
+      ({ requesterMayRequest, approvers: new Map(Object.entries(approvers)), unreadable });
+    expect(decideRelease(two, roles(true, { UA: true, UB: true }), 2)).toEqual({ revoke: [], hold: undefined, release: true });
+    expect(decideRelease(two, roles(true, { UA: false, UB: true }), 2)).toEqual({ revoke: ['UA'], hold: undefined, release: false });
+    expect(decideRelease(two, roles(true, { UA: false, UB: true }), 1)).toEqual({ revoke: ['UA'], hold: undefined, release: true });
+    expect(decideRelease(two, roles(false, { UA: true, UB: true }), 2)).toEqual({ revoke: [], hold: 'requester_not_allowed', release: false });
+    expect(decideRelease(two, roles(true, {}, true), 2)).toEqual({ revoke: [], hold: 'roles_unavailable', release: false });
+    const revoked = pendingRequest({ approvals: [{ userId: 'UA', at: now, revokedAt: now }, { userId: 'UB', at: now }] });
+    expect(countingApprovers(revoked)).toEqual(['UB']);
+    expect(canApprove(revoked, approver('UA'), now)).toEqual({ ok: true });
+    expect(canApprove(revoked, approver('UB'), now)).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(canApprove({ ...revoked, requiredApprovals: 1, hold: 'roles_unavailable' }, approver('UB'), now)).toEqual({ ok: true });
   });
 
   it('lets approvers other than the requester reject a pending request', () => {

@@ -95,10 +95,10 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
 
   it('needs two approvals above the dual-approval threshold', async () => {
     const { service } = createService(db);
-    const request = await submitted(service, { ...mobileForm, amount: '1000.01' });
-    expect(request.requiredApprovals).toBe(2);
     const small = await submitted(service, { ...mobileForm, amount: '1000' });
-    expect(small.requiredApprovals).toBe(1);
+    expect(small).toMatchObject({ requiredApprovals: 1, dualApproval: undefined });
+    const request = await submitted(service, { ...mobileForm, amount: '1000.01', currency: 'EUR' });
+    expect(request).toMatchObject({ requiredApprovals: 2, dualApproval: { rule: 'amount', totalMinor: 100_001, thresholdMinor: 100_000 } });
   });
 
   it('counts the daily limit per requester, per currency, per UTC day, leaving out rejected, cancelled, expired and failed requests', async () => {

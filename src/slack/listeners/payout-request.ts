@@ -110,7 +110,8 @@ async function checkForm(deps: PayoutSlackDeps, userId: string, kind: PayoutKind
   if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(deps.surface, 'New payout', refusalText(decision)) };
   const validation = await deps.service.validate(kind, readForm(kind, view), userId);
   if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors) };
-  return { response_action: 'update', view: buildPayoutReview(deps.surface, validation.draft, deps.settings.approvalChannelId) };
+  const approvals = await deps.service.previewApprovals(userId, validation.draft);
+  return { response_action: 'update', view: buildPayoutReview(deps.surface, validation.draft, deps.settings.approvalChannelId, approvals) };
 }
 
 export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps): void {

@@ -4,11 +4,13 @@
  * an approval as the approver sees it.
  */
 import type { Button, KnownBlock, ModalView } from '@slack/types';
-import { countingApprovers, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { amountText, approvalLines, detailBlocks, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
+import {
+  amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+} from './payout-details.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
@@ -63,10 +65,13 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
 /** Step two of the confirmation: the approver sees every detail again; only submitting approves. */
 export function buildApproveModal(surface: Surface, request: PayoutRequest): ModalView {
   const counted = countingApprovers(request).length;
+  const held = counted >= request.requiredApprovals ? holdLine(request) : undefined;
   const last = counted + 1 >= request.requiredApprovals;
-  const consequence = last
-    ? ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send.*'
-    : ':information_source: This amount needs two approvers. After yours, one more approver must approve before anything is sent.';
+  const consequence = held
+    ? `:no_entry: ${held}\n:warning: *Approve and send checks everyone's roles again and sends the payout to the Fleet API if they allow it.*`
+    : last
+      ? ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send*, once the roles of the requester and approvers are checked again with Slack.'
+      : `:information_source: ${dualApprovalLine(request.dualApproval, request.currency)} After yours, one more approver must approve before anything is sent.`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
     ...detailBlocks(request),
@@ -125,8 +130,14 @@ export function approvalOutcome(result: PayoutActionResult, approverId: string):
 
 function approvalRecorded(request: PayoutRequest): { title: string; text: string } {
   const title = `Payout ${request.id}`;
-  if (request.state === 'pending') {
-    return { title, text: ':white_check_mark: Your approval is recorded. One more approver must approve before anything is sent.' };
-  }
-  return { title, text: `Your approval is recorded.\n${stateLine(request)}` };
+  if (request.state !== 'pending') return { title, text: `Your approval is recorded.\n${stateLine(request)}` };
+  const held = holdLine(request);
+  if (held) return { title, text: `:no_entry: Your approval is recorded, but nothing was sent. ${held}` };
+  const missing = Math.max(1, request.requiredApprovals - countingApprovers(request).length);
+  const lines = [
+    `:white_check_mark: Your approval is recorded. ${missing === 1 ? 'One more approver' : `${missing} more approvers`} must approve before anything is sent.`,
+  ];
+  if (request.requiredApprovals === 2) lines.push(dualApprovalLine(request.dualApproval, request.currency));
+  for (const approval of revokedApprovals(request)) lines.push(`${revokedLine(approval.userId)}.`);
+  return { title, text: lines.join('\n') };
 }

@@ -1,7 +1,7 @@
 /** How a payout reads on every payout surface: its recipient, its amount as sent, its state in words. */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { formatMinor, fromMinor } from '../../money.js';
-import type { PayoutDraft, PayoutKind, PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 
 export const KIND_WORDS: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
@@ -84,16 +84,61 @@ export function detailBlocks(payout: PayoutDraft): KnownBlock[] {
   return blocks;
 }
 
-/** Who approved and when, and how many approvals are still needed. */
+const RULE_WORDS: Record<DualApprovalReason['rule'], (currency: string) => string> = {
+  amount: () => 'this amount',
+  requester_total: (currency) => `the requester's ${currency} total for the day (UTC)`,
+  recipient_total: (currency) => `the recipient's ${currency} total for the day (UTC)`,
+};
+
+/** `Needs 2 approvers: the requester's USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.` */
+export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string): string {
+  if (!reason) return 'Needs 2 different approvers.';
+  const words = `${RULE_WORDS[reason.rule](currency)}, ${formatMinor(reason.totalMinor, currency)}, is above ${formatMinor(reason.thresholdMinor, currency)}`;
+  return `Needs 2 approvers: ${escapeMrkdwn(words)}.`;
+}
+
+/** An approval that stopped counting, as approvers read it. */
+export function revokedLine(userId: string): string {
+  return `${mentionUser(userId)}'s approval no longer counts: no longer an approver`;
+}
+
+/** Why a request with its approvals was not sent, for approvers; undefined when it was not held. */
+export function holdLine(request: PayoutRequest): string | undefined {
+  switch (request.hold) {
+    case 'requester_not_allowed':
+      return `Not sent: ${mentionUser(request.requestedBy)} may no longer request payouts. If their access is restored, an approver who approved can press Approve again; otherwise reject it.`;
+    case 'roles_unavailable':
+      return 'Not sent: the app could not check with Slack that the requester and approvers still have their roles. An approver who approved can press Approve again to check again.';
+    default:
+      return undefined;
+  }
+}
+
+/** Who approved and when, approvals that no longer count, why two are needed, and how many are still missing. */
 export function approvalLines(request: PayoutRequest): string {
-  const counted = request.approvals.filter((approval) => approval.userId !== request.requestedBy);
+  const counting = new Set(countingApprovers(request));
+  const counted = request.approvals.filter((approval) => counting.has(approval.userId) && approval.revokedAt === undefined);
   const lines = counted.map((approval) => `:white_check_mark: Approved by ${mentionUser(approval.userId)} · ${slackDate(approval.at)}`);
+  for (const approval of revokedApprovals(request)) lines.push(`:heavy_multiplication_x: ${revokedLine(approval.userId)} · approved ${slackDate(approval.at)}`);
   const missing = Math.max(0, request.requiredApprovals - counted.length);
-  const needed = request.requiredApprovals === 2 ? 'two different approvers' : 'one approver';
-  const head = `*Approvals* (${counted.length} of ${request.requiredApprovals}; this amount needs ${needed})`;
+  const head = `*Approvals* (${counted.length} of ${request.requiredApprovals})`;
+  const why = request.requiredApprovals === 2 ? `\n${dualApprovalLine(request.dualApproval, request.currency)}` : '';
   if (request.state === 'pending' && missing > 0) lines.push(`:hourglass_flowing_sand: Waiting for ${missing === 1 ? 'one more approval' : `${missing} approvals`}`);
   if (lines.length === 0) lines.push('None.');
-  return `${head}\n${lines.join('\n')}`;
+  return withinSection(`${head}${why}`, lines);
+}
+
+// A section's text holds 3,000 characters; many approvals (some no longer counting) must still fit.
+const SECTION_BUDGET = 2900;
+
+function withinSection(head: string, lines: string[]): string {
+  let text = head;
+  for (const [index, line] of lines.entries()) {
+    const rest = lines.length - index;
+    if (text.length + line.length + 1 > SECTION_BUDGET - 40) return `${text}\n…and ${rest} more`;
+    text = `${text}\n${line}`;
+  }
+  return text;
 }
 
 /** The current state in plain words, with the outcome when there is one. */
@@ -101,8 +146,12 @@ export function stateLine(request: PayoutRequest): string {
   const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
   const again = request.attempts > 1 ? ` (sent ${request.attempts} times with the same reference after review)` : '';
   switch (request.state) {
-    case 'pending':
-      return `:hourglass_flowing_sand: *Waiting for approval.* Expires ${slackDate(request.expiresAt)}.`;
+    case 'pending': {
+      const held = holdLine(request);
+      return held
+        ? `:no_entry: *Held.* ${held} Expires ${slackDate(request.expiresAt)}.`
+        : `:hourglass_flowing_sand: *Waiting for approval.* Expires ${slackDate(request.expiresAt)}.`;
+    }
     case 'approved':
     case 'executing':
       return ':outbox_tray: *Approved: sending to the Fleet API…*';
@@ -126,10 +175,10 @@ export function stateLine(request: PayoutRequest): string {
 }
 
 /** The state as one or two words, for lists and notification text. */
-export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview'>): string {
+export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold'>): string {
   if (request.state === 'unknown') return request.needsReview ? 'needs review' : 'outcome unknown';
   if (request.state === 'approved' || request.state === 'executing') return 'sending';
   if (request.state === 'completed') return 'sent';
-  if (request.state === 'pending') return 'waiting for approval';
+  if (request.state === 'pending') return request.hold ? 'held, not sent' : 'waiting for approval';
   return request.state;
 }

@@ -5,13 +5,13 @@
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
-  type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
+  type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { escapeMrkdwn, mentionChannel, truncate } from '../mrkdwn.js';
 import type { Surface } from './common.js';
 import { footer } from './common.js';
-import { detailBlocks, payoutSummary } from './payout-details.js';
+import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
 
 /** What the selects offer: from configuration (PAYOUT_OPERATORS, PAYOUT_CURRENCIES). */
 export interface PayoutFormChoices {
@@ -163,12 +163,18 @@ export function buildPayoutForm(
   };
 }
 
-/** Step one of the confirmation: every detail as it will be stored and sent; Back or Submit for approval. */
-export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approvalChannelId: string | undefined): ModalView {
+/**
+ * Step one of the confirmation: every detail as it will be stored and sent, and why it needs two
+ * approvers when it does (`approvals`, as it would be decided now); Back or Submit for approval.
+ */
+export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approvalChannelId: string | undefined, approvals?: ApprovalRequirement): ModalView {
   const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: `Check the payout: ${payoutSummary(draft)}.` } },
     ...detailBlocks(draft),
+    ...(approvals?.required === 2
+      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency)}` } } satisfies KnownBlock]
+      : []),
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.reviewActions,

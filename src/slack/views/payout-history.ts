@@ -1,9 +1,11 @@
 /** `/fleet payouts`: recent requests with their state, and one request's audit history. */
 import type { KnownBlock } from '@slack/types';
-import type { PayoutEvent, PayoutRequest } from '../../payouts/index.js';
+import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { approvalLines, detailBlocks, escapeWithin, payoutSummary, plainSummary, stateLine, stateWord } from './payout-details.js';
+import {
+  approvalLines, detailBlocks, dualApprovalLine, escapeWithin, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+} from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
 // SECTION_MAX characters, to stay inside Slack's per-section and per-message text limits.
@@ -111,6 +113,23 @@ export function eventLine(event: PayoutEvent): string {
       break;
     case 'retried':
       what = `Sent again with the same reference${who}`;
+      break;
+    case 'approvals_raised': {
+      const rule = detail(event, 'rule');
+      const total = Number(event.details.totalMinor);
+      const threshold = Number(event.details.thresholdMinor);
+      const known = (DUAL_APPROVAL_RULES as readonly string[]).includes(rule ?? '') && Number.isFinite(total) && Number.isFinite(threshold);
+      const currency = detail(event, 'currency');
+      what = known && currency
+        ? dualApprovalLine({ rule: rule as DualApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency)
+        : 'Now needs 2 different approvers';
+      break;
+    }
+    case 'approval_revoked':
+      what = `${revokedLine(detail(event, 'approver') ?? 'an approver')} (checked${who})`;
+      break;
+    case 'held':
+      what = `Not sent${who ? ` on the approval${who}` : ''}: ${detail(event, 'reason') === 'requester_not_allowed' ? 'the requester may no longer request payouts' : 'the roles could not be checked with Slack'}`;
       break;
   }
   return `• ${slackDate(event.at)} ${what}`;

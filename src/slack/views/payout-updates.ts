@@ -3,7 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
 import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { escapeWithin, payoutSummary, plainSummary } from './payout-details.js';
+import { dualApprovalLine, escapeWithin, payoutSummary, plainSummary } from './payout-details.js';
 
 /**
  * The message for one event, or undefined when the requester need not hear of it (sending has
@@ -28,8 +28,19 @@ export function buildRequesterUpdate(
       break;
     }
     case 'approved':
-      if (request.state !== 'pending') return undefined;
+      // Sent at once (the outcome has its own message), or held (the held message says why).
+      if (request.state !== 'pending' || request.hold) return undefined;
       line = `:+1: ${by} approved your payout ${payout}. One more approver must approve it before it is sent.`;
+      break;
+    case 'approvals_raised':
+      line = `:busts_in_silhouette: Your payout ${payout} now needs two approvers. ${dualApprovalLine(request.dualApproval, request.currency)}`;
+      break;
+    case 'approval_revoked':
+      return undefined;
+    case 'held':
+      // A failed role lookup is for approvers to retry; the requester hears only of their own access.
+      if (request.hold !== 'requester_not_allowed') return undefined;
+      line = `:no_entry: Your payout ${payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.`;
       break;
     case 'executing':
       return undefined;

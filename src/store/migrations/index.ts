@@ -6,6 +6,7 @@ import { core } from './001_core.js';
 import { payouts } from './002_payouts.js';
 import { feed } from './003_feed.js';
 import { feedSafety } from './004_feed_safety.js';
+import { approvalRules } from './006_approval_rules.js';
 
 export interface Migration {
   /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   payouts,
   feed,
   feedSafety,
+  approvalRules,
 ];

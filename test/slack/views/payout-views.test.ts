@@ -72,7 +72,8 @@ describe('approval message', () => {
     const half = buildApprovalMessage(surface, request({ approvals: [{ userId: 'U0APPROVER', at }] }));
     expect(buttons(half.blocks)).toEqual([PAYOUT_ACTIONS.approve, PAYOUT_ACTIONS.reject]);
     expect(json(half.blocks)).toContain('Approved by <@U0APPROVER>');
-    expect(json(half.blocks)).toContain('(1 of 2; this amount needs two different approvers)');
+    expect(json(half.blocks)).toContain('(1 of 2)');
+    expect(json(half.blocks)).toContain('Needs 2 different approvers.');
   });
 
   it('drops every button once nothing more can be done', () => {
@@ -128,6 +129,74 @@ describe('approval message', () => {
 
     const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was <already> sent.', request: sent }, 'U0OTHER');
     expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was &lt;already&gt; sent.\nNothing was changed.' });
+  });
+});
+
+describe('why two approvers are needed, and approvals that no longer count', () => {
+  const byTotal = request({
+    amountMinor: 100_000, dualApproval: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 },
+    approvals: [{ userId: 'U0ABEL', at, revokedAt: at }, { userId: 'U0ADA', at }],
+  });
+
+  it('names the rule, the total and the threshold on the approval message, the approve modal and the review', () => {
+    const reason = 'Needs 2 approvers: the requester\'s USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.';
+    const message = buildApprovalMessage(surface, byTotal);
+    expect(json(message.blocks)).toContain(reason);
+    expect(json(buildApproveModal(surface, request({ dualApproval: byTotal.dualApproval })))).toContain(reason);
+    expect(json(buildPayoutReview(surface, byTotal, 'C0APPROVALS', { required: 2, reason: { rule: 'recipient_total', totalMinor: 120_000, thresholdMinor: 100_000 } })))
+      .toContain('Needs 2 approvers: the recipient\'s USD total for the day (UTC), 1,200.00 USD, is above 1,000.00 USD.');
+    expect(json(buildPayoutReview(surface, byTotal, 'C0APPROVALS', { required: 1, reason: undefined }))).not.toContain('Needs 2');
+  });
+
+  it('shows an approval that no longer counts as such, and waits for another', () => {
+    const message = buildApprovalMessage(surface, byTotal);
+    expect(json(message.blocks)).toContain('(1 of 2)');
+    expect(json(message.blocks)).toContain('<@U0ABEL>\'s approval no longer counts: no longer an approver');
+    expect(json(message.blocks)).toContain('Approved by <@U0ADA>');
+    expect(json(message.blocks)).not.toContain('Approved by <@U0ABEL>');
+    expect(json(message.blocks)).toContain('Waiting for one more approval');
+    expect(buttons(message.blocks)).toEqual([PAYOUT_ACTIONS.approve, PAYOUT_ACTIONS.reject]);
+    const outcome = approvalOutcome({ ok: true, request: byTotal }, 'U0ADA');
+    expect(outcome.text).toContain('One more approver must approve before anything is sent.');
+    expect(outcome.text).toContain('<@U0ABEL>\'s approval no longer counts: no longer an approver.');
+  });
+
+  it('says a fully approved request was held and why, to approvers and to the requester', () => {
+    const held = request({ requiredApprovals: 1, approvals: [{ userId: 'U0ADA', at }], hold: 'requester_not_allowed' });
+    const message = buildApprovalMessage(surface, held);
+    expect(json(message.blocks)).toContain('*Held.* Not sent: <@U0REQUESTER> may no longer request payouts.');
+    expect(message.text).toContain('held, not sent');
+    expect(buttons(message.blocks)).toEqual([PAYOUT_ACTIONS.approve, PAYOUT_ACTIONS.reject]);
+    expect(json(buildApproveModal(surface, held))).toContain('checks everyone\'s roles again');
+    expect(approvalOutcome({ ok: true, request: held }, 'U0ADA').text).toContain('Your approval is recorded, but nothing was sent.');
+    expect(json(buildRequesterUpdate(surface, held, 'held', 'U0ADA')?.blocks)).toContain('was not sent: you may no longer request payouts');
+    expect(buildRequesterUpdate(surface, held, 'approved', 'U0ADA')).toBeUndefined();
+    expect(buildRequesterUpdate(surface, { ...held, hold: 'roles_unavailable' }, 'held', 'U0ADA')).toBeUndefined();
+    expect(buildRequesterUpdate(surface, byTotal, 'approval_revoked', 'U0ADA')).toBeUndefined();
+    expect(json(buildRequesterUpdate(surface, byTotal, 'approvals_raised', undefined)?.blocks)).toContain('now needs two approvers. Needs 2 approvers: the requester');
+  });
+
+  it('tells the history of raised requirements, revoked approvals and holds', () => {
+    const events: PayoutEvent[] = [
+      { id: 1, requestId: byTotal.id, event: 'approvals_raised', userId: undefined, at, details: { required: 2, currency: 'USD', rule: 'recipient_total', totalMinor: 250_000, thresholdMinor: 100_000 } },
+      { id: 2, requestId: byTotal.id, event: 'approval_revoked', userId: 'U0ADA', at, details: { approver: 'U0ABEL', reason: 'not_approver' } },
+      { id: 3, requestId: byTotal.id, event: 'held', userId: 'U0ADA', at, details: { reason: 'requester_not_allowed' } },
+    ];
+    const history = json(buildPayoutHistory(surface, byTotal, events).blocks);
+    expect(history).toContain('Needs 2 approvers: the recipient\'s USD total for the day (UTC), 2,500.00 USD, is above 1,000.00 USD.');
+    expect(history).toContain('<@U0ABEL>\'s approval no longer counts: no longer an approver (checked by <@U0ADA>)');
+    expect(history).toContain('Not sent on the approval by <@U0ADA>: the requester may no longer request payouts');
+  });
+
+  it('stays within Block Kit limits with many approvals that no longer count', () => {
+    const crowded = request({
+      state: 'pending', hold: 'roles_unavailable', note: '<'.repeat(500), recipient: { phone: '243812345678', name: 'N'.repeat(100), countryCode: 'CD' },
+      approvals: Array.from({ length: 20 }, (_, index) => ({ userId: `U0CROWD${index}`, at, revokedAt: index % 2 === 0 ? at : undefined })),
+      dualApproval: { rule: 'recipient_total', totalMinor: Number.MAX_SAFE_INTEGER, thresholdMinor: 100_000 },
+    });
+    const message = buildApprovalMessage({ sandbox: true }, crowded);
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    expect(checkView(buildApproveModal({ sandbox: true }, crowded) as unknown as Record<string, unknown>)).toEqual([]);
   });
 });
 

@@ -1,0 +1,54 @@
+import type { WebClient } from '@slack/web-api';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AccessList } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { AccessControl } from '../../src/slack/access.js';
+
+/** A Web API that answers `usergroups.users.list` from a table the test changes, counting calls. */
+function slackWithGroups(groups: Record<string, string[]>) {
+  const calls: string[] = [];
+  let failing = false;
+  const client = {
+    usergroups: {
+      users: {
+        list: async ({ usergroup }: { usergroup: string }) => {
+          calls.push(usergroup);
+          if (failing) throw new Error('ratelimited');
+          return { ok: true, users: [...(groups[usergroup] ?? [])] };
+        },
+      },
+    },
+  } as unknown as WebClient;
+  return { client, calls, fail: (value: boolean) => { failing = value; } };
+}
+
+const approvers: AccessList = { everyone: false, users: new Set(['U0DIRECT']), groups: new Set(['S0APPROVERS']) };
+
+describe('access checks', () => {
+  let access: AccessControl | undefined;
+  afterEach(() => access?.close());
+
+  it('answers from the cached group, but a fresh check sees a removal at once and refreshes the cache', async () => {
+    const groups = { S0APPROVERS: ['U0ABEL', 'U0ADA'] };
+    const slack = slackWithGroups(groups);
+    access = new AccessControl(slack.client, createLogger({ level: 'silent' }));
+    expect(await access.allows(approvers, 'U0ABEL')).toBe(true);
+    groups.S0APPROVERS = ['U0ADA'];
+    expect(await access.allows(approvers, 'U0ABEL')).toBe(true);
+    expect(slack.calls).toHaveLength(1);
+
+    expect(await access.allows(approvers, 'U0ABEL', { fresh: true })).toBe(false);
+    expect(slack.calls).toHaveLength(2);
+    expect(await access.allows(approvers, 'U0ABEL')).toBe(false);
+    expect(slack.calls).toHaveLength(2);
+  });
+
+  it('rejects a fresh check it cannot answer, where a cached check grants nothing', async () => {
+    const slack = slackWithGroups({ S0APPROVERS: ['U0ABEL'] });
+    access = new AccessControl(slack.client, createLogger({ level: 'silent' }));
+    slack.fail(true);
+    expect(await access.allows(approvers, 'U0ABEL')).toBe(false);
+    await expect(access.allows(approvers, 'U0ABEL', { fresh: true })).rejects.toThrow('ratelimited');
+    expect(await access.allows(approvers, 'U0DIRECT', { fresh: true })).toBe(true);
+  });
+});
