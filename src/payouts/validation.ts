@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import { findHiddenCharacters, type HiddenCharacterKind } from '../hidden-text.js';
 import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
 import { generateReference } from './identifiers.js';
 import {
@@ -36,12 +37,33 @@ export const LIMITS = {
 
 const BIC_PATTERN = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const REFERENCE_PATTERN = /^[A-Za-z0-9_-]{4,40}$/;
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 const formText = z
   .union([z.string(), z.null(), z.undefined()])
   .transform((value) => (value ?? '').trim());
+
+const HIDDEN_PROBLEMS: Record<HiddenCharacterKind, string> = {
+  invisible: 'contains invisible characters (direction marks or zero-width spaces) that would make it read differently from what is sent: type it again without them.',
+  control: 'contains control characters that cannot be sent: type it again without them.',
+  broken: 'contains a broken character that cannot be sent: type it again.',
+};
+
+/**
+ * Text a person typed that approvers will read: refused when it holds a character that changes how
+ * it reads (checked before trimming or collapsing spaces, which would hide some of them).
+ */
+function typedText(what: string, options: { lineBreaks?: boolean } = {}) {
+  return z
+    .union([z.string(), z.null(), z.undefined()])
+    .transform((value, ctx) => {
+      const hidden = findHiddenCharacters(value ?? '', options);
+      if (hidden) {
+        ctx.addIssue({ code: 'custom', message: `The ${what} ${HIDDEN_PROBLEMS[hidden]}` });
+        return z.NEVER;
+      }
+      return (value ?? '').trim();
+    });
+}
 
 const phoneSchema = formText
   .refine((value) => value !== '', 'Enter the phone number with its country prefix, like 243812345678.')
@@ -53,14 +75,13 @@ const phoneSchema = formText
     `Enter ${LIMITS.phoneDigits.min} to ${LIMITS.phoneDigits.max} digits, country prefix included, like 243812345678.`,
   );
 
-const nameSchema = formText
+const nameSchema = typedText('name')
   .transform((value) => value.replace(/\s+/g, ' '))
   .refine((value) => value !== '', 'Enter the recipient\'s name.')
   .refine(
     (value) => value.length >= LIMITS.name.min && value.length <= LIMITS.name.max,
     `Enter a name of ${LIMITS.name.min} to ${LIMITS.name.max} characters.`,
-  )
-  .refine((value) => !CONTROL_CHARACTERS.test(value), 'The name contains characters that cannot be sent.');
+  );
 
 const countryCodeSchema = formText
   .transform((value) => value.toUpperCase())
@@ -79,7 +100,7 @@ const bankCodeSchema = formText
   .transform((value) => value.replace(/\s+/g, '').toUpperCase())
   .refine((value) => BIC_PATTERN.test(value), 'Enter the bank code as a BIC of 8 or 11 characters, like BCDCCDKI.');
 
-const noteSchema = formText.refine(
+const noteSchema = typedText('note', { lineBreaks: true }).refine(
   (value) => value.length <= LIMITS.note.max,
   `Keep the note to ${LIMITS.note.max} characters.`,
 );
@@ -96,7 +117,7 @@ function oneOf(allowed: readonly string[], message: string) {
 }
 
 function referenceSchema(generate: () => string) {
-  return formText.transform((value, ctx) => {
+  return typedText('reference').transform((value, ctx) => {
     if (value === '') return generate();
     if (!REFERENCE_PATTERN.test(value)) {
       ctx.addIssue({

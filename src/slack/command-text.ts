@@ -8,12 +8,13 @@ export type FleetCommand =
   | { name: 'invalid'; message: string }
   | { name: 'other'; subcommand: string; args: string[] };
 
-const ALIASES: Record<string, string> = { tx: 'transactions', txs: 'transactions', bal: 'balance' };
+// A Map, not an object: `/fleet constructor` or `/fleet __proto__` must not find Object.prototype's members.
+const ALIASES = new Map([['tx', 'transactions'], ['txs', 'transactions'], ['bal', 'balance']]);
 
 export function parseFleetCommand(text: string): FleetCommand {
   const words = text.trim().split(/\s+/).filter(Boolean);
   const first = words[0]?.toLowerCase() ?? 'help';
-  const name = ALIASES[first] ?? first;
+  const name = ALIASES.get(first) ?? first;
   const args = words.slice(1);
   switch (name) {
     case 'help':

@@ -1,18 +1,49 @@
-/** Safe mrkdwn: escaping of text we did not write, and Slack's localised date tokens. */
+/** Safe mrkdwn: escaping and cutting of text we did not write, and Slack's localised date tokens. */
+import { neutraliseHiddenCharacters } from '../hidden-text.js';
 
-/** Escapes `&`, `<`, `>` so that text from the API or a person cannot ping, link or format as us. */
+/**
+ * Escapes `&`, `<`, `>` so that text from the API or a person cannot ping, link or format as us,
+ * and shows hidden characters (bidi overrides, zero-width, controls) as a visible marker.
+ */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return neutraliseHiddenCharacters(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Plain-text fields (`plain_text`) need no escaping, but must stay within Slack's length limits. */
+/** Cuts `text` to `max` UTF-16 units with an ellipsis, never between the halves of a surrogate pair. */
 export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+  if (text.length <= max) return text;
+  let cut = text.slice(0, Math.max(0, max - 1));
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }
 
-/** Escapes and truncates in one step, keeping entities whole. */
-export function escapeAndTruncate(text: string, max: number): string {
-  return escapeMrkdwn(truncate(text, max));
+/** Plain text (`plain_text`) we did not write: hidden characters shown as a marker, cut to `max`. */
+export function plainWithin(text: string, max: number): string {
+  return truncate(neutraliseHiddenCharacters(text), max);
+}
+
+/** Cuts mrkdwn that is already escaped to `max` characters without splitting an entity such as `&amp;`. */
+export function cutMrkdwn(mrkdwn: string, max: number): string {
+  if (mrkdwn.length <= max) return mrkdwn;
+  let cut = truncate(mrkdwn, max).slice(0, -1);
+  const amp = cut.lastIndexOf('&');
+  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
+  return `${cut}…`;
+}
+
+/**
+ * The one way to put text from the API or a person into mrkdwn: hidden characters neutralised,
+ * escaped, THEN cut, so that `max` holds after escaping however many `<` or `&` the text has.
+ * `oneLine` turns line breaks and tabs into spaces (references, ids, types).
+ */
+export function escapeWithin(text: string, max: number, options: { oneLine?: boolean } = {}): string {
+  const flat = options.oneLine ? text.replace(/[\r\n\t]+/g, ' ') : text;
+  return cutMrkdwn(escapeMrkdwn(flat), max);
+}
+
+/** A reference or id as inline code, on one line, cut to `max` characters inside the backticks. */
+export function codeSpan(text: string, max: number): string {
+  return `\`${escapeWithin(text.replace(/`/g, "'"), max, { oneLine: true })}\``;
 }
 
 /**

@@ -181,4 +181,37 @@ describe('validatePayoutForm', () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.errors.reference).toMatch(/reference is missing/);
   });
+
+  describe('characters that would make what approvers read differ from what is sent', () => {
+    const hidden: Array<[string, string]> = [
+      ['right-to-left override', '\u202E'], ['left-to-right embedding', '\u202A'], ['pop directional isolate', '\u2069'],
+      ['first strong isolate', '\u2068'], ['right-to-left mark', '\u200F'], ['Arabic letter mark', '\u061C'],
+      ['zero-width space', '\u200B'], ['zero-width joiner', '\u200D'], ['word joiner', '\u2060'], ['byte order mark', '\uFEFF'],
+    ];
+
+    it.each(hidden)('refuses a %s in the name, the note and the reference, each with its own message', (_label, char) => {
+      const errors = errorsFor('mobile_money', { ...mobile, name: `Amani${char} Kabila`, note: `For ${char}March`, reference: `INV-${char}42` });
+      expect(errors.name).toMatch(/invisible/);
+      expect(errors.note).toMatch(/invisible/);
+      expect(errors.reference).toMatch(/invisible/);
+    });
+
+    it('refuses control characters in the name and the note, but keeps line breaks in the note', () => {
+      const errors = errorsFor('bank_account', { ...bank, name: 'Ndaya\u0007 Logistics', note: `Line one\u0000\u001b[31m` });
+      expect(errors.name).toMatch(/control/);
+      expect(errors.note).toMatch(/control/);
+      expect(validatePayoutForm('bank_account', { ...bank, note: 'Line one\nLine two' }, context)).toMatchObject({ ok: true, draft: { note: 'Line one\nLine two' } });
+    });
+
+    it('refuses half of a surrogate pair, which no keyboard types', () => {
+      expect(errorsFor('mobile_money', { ...mobile, note: 'broken \uD800 pair' }).note).toMatch(/cannot be sent/);
+    });
+
+    it('refuses a draft that comes back with a hidden character', () => {
+      const result = validatePayoutForm('mobile_money', mobile, context);
+      if (!result.ok || result.draft.kind !== 'mobile_money') throw new Error('expected a valid mobile money form');
+      const tampered = { ...result.draft, recipient: { ...result.draft.recipient, name: 'Amani \u202EalibaK' } };
+      expect(revalidateDraft(tampered, context)).toMatchObject({ ok: false, errors: { name: expect.stringMatching(/invisible/) as string } });
+    });
+  });
 });

@@ -34,4 +34,10 @@ describe('parseFleetCommand', () => {
       args: ['mobile', '243812345678', '150', 'USD'],
     });
   });
+
+  it('treats names of built-in object properties as unknown subcommands, not as aliases', () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(parseFleetCommand(word)).toEqual({ name: 'other', subcommand: word.toLowerCase(), args: [] });
+    }
+  });
 });

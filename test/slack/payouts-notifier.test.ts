@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutRequest } from '../../src/payouts/index.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
-import { pendingRequest } from '../payouts/doubles.js';
+import { checkMessage } from '../../src/workspace/block-kit-limits.js';
+import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../payouts/doubles.js';
+import { testDatabases } from '../support/databases.js';
+import type { Db } from '../../src/store/db.js';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 const pending = pendingRequest({ approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' }, version: 2 });
@@ -73,5 +76,43 @@ describe('payout approval message updates', () => {
 
     expect(posts).toBe(2);
     expect([...live]).toEqual([stored.approvalMessage?.ts]);
+  });
+});
+
+describe.each(testDatabases())('a payout the Fleet API answers with a 500-character transactionId, on $name', ({ open }) => {
+  let db: Db;
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
+  });
+
+  it('is sent once and every message about it stays within Slack limits, the id cut and neutralised', async () => {
+    const sent: Array<{ method: string; text: string; blocks: unknown[] }> = [];
+    const record = (method: string) => async (message: { text: string; blocks: unknown[] }) => {
+      sent.push({ method, text: message.text, blocks: message.blocks });
+      return { ok: true, channel: 'C0APPROVALS', ts: `1.${sent.length}` };
+    };
+    const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
+    const { service, fleet } = createService(db, { notifier });
+    notifier.attach(service);
+    const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
+    fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });
+
+    const request = await submitted(service);
+    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed', transactionId } });
+    await notifier.idle();
+
+    expect(fleet.payoutCalls).toHaveLength(1);
+    // The approval message is updated and the requester gets a direct message, both naming the transaction.
+    const aboutTheOutcome = sent.filter((message) => message.text.includes('(transaction '));
+    expect(new Set(aboutTheOutcome.map((message) => message.method))).toEqual(new Set(['chat.postMessage', 'chat.update']));
+    for (const message of sent) {
+      expect(checkMessage(message.blocks, message.text), message.method).toEqual([]);
+      const everything = `${message.text}\n${JSON.stringify(message.blocks)}`;
+      expect(everything).not.toContain(transactionId);
+      expect(everything).not.toContain('&lt;&amp;'.repeat(100));
+      expect(everything).not.toMatch(/[\u202A-\u202E]/);
+    }
+    expect(JSON.stringify(aboutTheOutcome[0]!.blocks)).toContain('PO-&lt;&amp;');
   });
 });

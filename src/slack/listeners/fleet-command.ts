@@ -34,7 +34,8 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: R
           }
           return;
         case 'other': {
-          const subcommand = subcommands[parsed.subcommand];
+          // Own properties only: `/fleet constructor` must not reach Object.prototype.constructor.
+          const subcommand = Object.hasOwn(subcommands, parsed.subcommand) ? subcommands[parsed.subcommand] : undefined;
           if (subcommand) await subcommand.run({ command, args: parsed.args, respond, client });
           else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, help, parsed.subcommand) });
           return;

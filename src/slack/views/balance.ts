@@ -3,7 +3,7 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 
 export interface BalanceMessageOptions {
@@ -11,9 +11,15 @@ export interface BalanceMessageOptions {
   sharedBy?: string;
 }
 
+// Currency codes come from the API unchecked: each shown one is cut, so a long one cannot break the message.
+const CURRENCY_MAX = 12;
+const AMOUNT_MAX = 60;
+const currencyText = (currency: string) => escapeWithin(currency, CURRENCY_MAX, { oneLine: true });
+const amountText = (amount: number, currency: string) => escapeWithin(formatAmount(amount, currency), AMOUNT_MAX, { oneLine: true });
+
 export function buildBalanceMessage(surface: Surface, reading: BalanceReading, options: BalanceMessageOptions = {}): Reply {
   const currencies = Object.keys(reading.balances).sort();
-  const lines = currencies.map((currency) => `${escapeMrkdwn(currency)}: ${formatAmount(reading.balances[currency] ?? 0, escapeMrkdwn(currency))}`);
+  const lines = currencies.map((currency) => `${currencyText(currency)}: ${amountText(reading.balances[currency] ?? 0, currency)}`);
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Fleet account balance' } }];
   if (currencies.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'The Fleet API returned no balances.' } });
@@ -22,7 +28,7 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
   for (let start = 0; start < currencies.length; start += 10) {
     const fields = currencies.slice(start, start + 10).map((currency) => ({
       type: 'mrkdwn' as const,
-      text: `*${escapeMrkdwn(currency)}*\n${escapeMrkdwn(formatAmount(reading.balances[currency] ?? 0, currency))}`,
+      text: `*${currencyText(currency)}*\n${amountText(reading.balances[currency] ?? 0, currency)}`,
     }));
     blocks.push({ type: 'section', fields } satisfies SectionBlock);
   }

@@ -1,7 +1,7 @@
 /** The `/fleet feed` reply: where the feed posts, how often, and whether it is keeping up. */
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
-import { escapeAndTruncate, escapeMrkdwn, mentionChannel, slackDate } from '../mrkdwn.js';
+import { escapeWithin, escapeMrkdwn, mentionChannel, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import { formatDuration } from './feed.js';
 
@@ -19,7 +19,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
     `*Health:* ${health(status)}`,
     `*Last successful check:* ${status.lastSuccessfulPollAt ? `${slackDate(status.lastSuccessfulPollAt)} (${formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime())} ago)` : 'none yet'}`,
     `*Newest entry posted:* ${status.newestPosted
-      ? `\`${escapeAndTruncate(status.newestPosted.reference.replace(/`/g, "'"), 80)}\` dated ${slackDate(status.newestPosted.date)}, posted ${slackDate(status.newestPosted.postedAt)}`
+      ? `\`${escapeWithin(status.newestPosted.reference.replace(/`/g, "'"), 80)}\` dated ${slackDate(status.newestPosted.date)}, posted ${slackDate(status.newestPosted.postedAt)}`
       : 'none yet'}`,
   ];
   if (status.pendingEntries > 0) lines.push(`*Waiting to be posted:* ${status.pendingEntries.toLocaleString('en-US')} entries`);
@@ -30,7 +30,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   if (status.futureDatedEntries > 0) lines.push(`*Dated in the future:* ${status.futureDatedEntries.toLocaleString('en-US')} entries, posted marked`);
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;
-    lines.push(`*Last error:* ${escapeAndTruncate(status.lastError.message, 300)} (${slackDate(status.lastError.at)}${resolved ? ', resolved since' : ''})`);
+    lines.push(`*Last error:* ${escapeWithin(status.lastError.message, 300)} (${slackDate(status.lastError.at)}${resolved ? ', resolved since' : ''})`);
   }
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: headline } },

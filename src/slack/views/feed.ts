@@ -5,9 +5,8 @@ import { MAX_CLOCK_SKEW_MS } from '../../feed/cursor.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
-import { escapeMrkdwn, slackDate, truncate } from '../mrkdwn.js';
+import { escapeMrkdwn, escapeWithin, slackDate, truncate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { escapeWithin } from './payout-details.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
 const DESCRIPTION_MAX = 200;

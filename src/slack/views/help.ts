@@ -1,6 +1,6 @@
 /** The `/fleet help` reply: what the bot can do, with examples. */
 import type { KnownBlock } from '@slack/types';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { codeSpan } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 
 export interface HelpEntry {
@@ -14,9 +14,12 @@ export const ACCOUNT_HELP: HelpEntry[] = [
   { usage: '/fleet help', description: 'This list.' },
 ];
 
+// What a person typed is quoted back; 900 `<` would otherwise make a 3,600-character section.
+const UNKNOWN_MAX = 60;
+
 export function buildHelpMessage(surface: Surface, entries: HelpEntry[], unknown?: string): Reply {
   const intro = unknown
-    ? `I don't know \`${escapeMrkdwn(unknown)}\`. Here is what I can do:`
+    ? `I don't know ${codeSpan(unknown, UNKNOWN_MAX)}. Here is what I can do:`
     : 'Here is what I can do:';
   const lines = entries.map((entry) => `• \`${entry.usage}\` — ${entry.description}`).join('\n');
   const blocks: KnownBlock[] = [

@@ -6,7 +6,7 @@
 import type { Button, KnownBlock, ModalView } from '@slack/types';
 import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { escapeWithin, mentionUser, plainWithin, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
@@ -33,9 +33,10 @@ function messageButtons(request: PayoutRequest): Button[] {
       ...button(PAYOUT_ACTIONS.retry, 'Retry with the same reference', request.id, 'danger'),
       confirm: {
         title: plain('Send this payout again?'),
-        text: plain(
+        text: plain(plainWithin(
           `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.`,
-        ),
+          300,
+        )),
         confirm: plain('Send again'),
         deny: plain('Not yet'),
         style: 'danger',
@@ -57,7 +58,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
   const buttons = messageButtons(request);
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
   blocks.push(footer(surface, `Requested ${slackDate(request.requestedAt)} · \`/fleet payouts ${request.id}\` for its history`));
-  const outcome = request.state === 'completed' && request.transactionId ? ` (transaction ${escapeMrkdwn(request.transactionId)})` : '';
+  const outcome = request.state === 'completed' && request.transactionId ? ` (transaction ${escapeWithin(request.transactionId, 80, { oneLine: true })})` : '';
   const text = `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}${outcome}`;
   return { text, blocks };
 }
@@ -125,7 +126,7 @@ export function approvalOutcome(result: PayoutActionResult, approverId: string):
   if (result.ok) return approvalRecorded(result.request);
   const standing = result.request?.approvals.some((approval) => approval.userId === approverId) ? result.request : undefined;
   if (standing) return approvalRecorded(standing);
-  return { title: 'Not approved', text: `:no_entry: ${escapeMrkdwn(result.message)}\nNothing was changed.` };
+  return { title: 'Not approved', text: `:no_entry: ${escapeWithin(result.message, 2000)}\nNothing was changed.` };
 }
 
 function approvalRecorded(request: PayoutRequest): { title: string; text: string } {

@@ -1,25 +1,21 @@
 /** How a payout reads on every payout surface: its recipient, its amount as sent, its state in words. */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { formatMinor, fromMinor } from '../../money.js';
-import { countingApprovers, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
-import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { countingApprovers, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
 
 export const KIND_WORDS: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
 
 type Field = NonNullable<SectionBlock['fields']>[number];
 
-/**
- * Escapes text people typed, then cuts it to `max` characters without splitting an entity such as
- * `&amp;`: the budget holds after escaping, however many `<` or `&` the text has.
- */
-export function escapeWithin(text: string, max: number): string {
-  const escaped = escapeMrkdwn(text);
-  if (escaped.length <= max) return escaped;
-  let cut = escaped.slice(0, max - 1);
-  const amp = cut.lastIndexOf('&');
-  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  return `${cut}…`;
-}
+// Budgets after escaping (`&` becomes five characters). A valid name or note is always shown whole:
+// approvers must read all of what they approve. Codes and ids (validated, or from the API) are cut.
+const ESCAPED = 5;
+const NAME_MAX = PAYOUT_FIELD_LIMITS.name.max * ESCAPED;
+const NOTE_MAX = PAYOUT_FIELD_LIMITS.note.max * ESCAPED;
+const SUMMARY_NAME_MAX = 100;
+const CODE_MAX = 80;
+const WORD_MAX = 40;
 
 const field = (label: string, value: string): Field => ({ type: 'mrkdwn', text: `*${label}*\n${value}` });
 
@@ -30,25 +26,36 @@ export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>
 
 /** `*150.00 USD* by mobile money to *Amani Kabila*`: the one-line summary used in headlines and lists. */
 export function payoutSummary(payout: PayoutDraft): string {
-  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_WORDS[payout.kind]} to *${escapeWithin(payout.recipient.name, 100)}*`;
+  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_WORDS[payout.kind]} to *${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}*`;
 }
 
 /** The same without formatting, for notification text. */
 export function plainSummary(payout: PayoutDraft): string {
-  return `${amountText(payout)} by ${KIND_WORDS[payout.kind]} to ${escapeWithin(payout.recipient.name, 100)}`;
+  return `${amountText(payout)} by ${KIND_WORDS[payout.kind]} to ${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}`;
+}
+
+/**
+ * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
+ * and the fleet account credited; the partner then credits its own customer, the recipient.
+ */
+export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>): string {
+  const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
+  return `Sending this payout debits the platform's wallet user and credits the fleet account with *${escapeMrkdwn(amountText(payout))}*: `
+    + `the fleet account's ${currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.`;
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
 export function detailFields(payout: PayoutDraft): Field[] {
-  const code = (value: string) => `\`${escapeMrkdwn(value.replace(/`/g, "'"))}\``;
+  const code = (value: string) => codeSpan(value, CODE_MAX);
+  const word = (value: string) => escapeWithin(value, WORD_MAX, { oneLine: true });
   const amount = field('Amount', `*${escapeMrkdwn(amountText(payout))}*`);
   const reference = field('Reference', code(payout.reference));
-  const country = field('Country', escapeMrkdwn(payout.recipient.countryCode));
+  const country = field('Country', word(payout.recipient.countryCode));
   if (payout.kind === 'mobile_money') {
     return [
-      field('Recipient', escapeWithin(payout.recipient.name, 100)),
+      field('Recipient', escapeWithin(payout.recipient.name, NAME_MAX)),
       field('Phone', code(payout.recipient.phone)),
-      field('Operator', escapeMrkdwn(payout.operator)),
+      field('Operator', word(payout.operator)),
       country,
       amount,
       reference,
@@ -69,16 +76,19 @@ export function detailFields(payout: PayoutDraft): Field[] {
  * person approves is what is sent.
  */
 export function detailBlocks(payout: PayoutDraft): KnownBlock[] {
-  const blocks: KnownBlock[] = [{ type: 'section', fields: detailFields(payout) }];
+  const blocks: KnownBlock[] = [
+    { type: 'section', fields: detailFields(payout) },
+    { type: 'section', text: { type: 'mrkdwn', text: moneyFlowText(payout) } },
+  ];
   if (payout.note.trim() !== '') {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Note for the approver*\n${escapeWithin(payout.note, 600)}` } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Note for the approver*\n${escapeWithin(payout.note, NOTE_MAX)}` } });
   }
   const sent = JSON.stringify(fromMinor(payout.amountMinor, payout.currency));
   blocks.push({
     type: 'context',
     elements: [{
       type: 'mrkdwn',
-      text: `Sent to the Fleet API as amount \`${sent}\`, currency \`${escapeMrkdwn(payout.currency)}\`, reference \`${escapeMrkdwn(payout.reference)}\`${payout.kind === 'mobile_money' ? `, operator \`${escapeMrkdwn(payout.operator)}\`` : ''}.`,
+      text: `Sent to the Fleet API as amount \`${sent}\`, currency ${codeSpan(payout.currency, WORD_MAX)}, reference ${codeSpan(payout.reference, CODE_MAX)}${payout.kind === 'mobile_money' ? `, operator ${codeSpan(payout.operator, CODE_MAX)}` : ''}.`,
     }],
   });
   return blocks;
@@ -157,14 +167,14 @@ export function stateLine(request: PayoutRequest): string {
       return ':outbox_tray: *Approved: sending to the Fleet API…*';
     case 'completed':
       return request.transactionId
-        ? `:white_check_mark: *Sent.* Transaction \`${escapeMrkdwn(request.transactionId)}\`${again}.`
-        : `:white_check_mark: *Sent.* The Fleet API gave no transaction id; it accepted reference \`${escapeMrkdwn(request.reference)}\`${again}.`;
+        ? `:white_check_mark: *Sent.* Transaction ${codeSpan(request.transactionId, CODE_MAX)}${again}.`
+        : `:white_check_mark: *Sent.* The Fleet API gave no transaction id; it accepted reference ${codeSpan(request.reference, CODE_MAX)}${again}.`;
     case 'failed':
       return `:x: *Failed:* ${reason(request.failureReason)} The Fleet API did not take the payout: no money moved.`;
     case 'unknown':
       return request.needsReview
         ? `:warning: *Needs review.* The Fleet API gave no clear answer (${reason(request.failureReason)}) and the payout was not found in its transactions. It may or may not have gone through: check with the Fleet provider before sending it again.`
-        : `:grey_question: *Outcome unknown:* ${reason(request.failureReason)} Looking for reference \`${escapeMrkdwn(request.reference)}\` in the Fleet API's transactions…`;
+        : `:grey_question: *Outcome unknown:* ${reason(request.failureReason)} Looking for reference ${codeSpan(request.reference, CODE_MAX)} in the Fleet API's transactions…`;
     case 'rejected':
       return `:no_entry: *Rejected* by ${request.rejectedBy ? mentionUser(request.rejectedBy) : 'an approver'}: ${reason(request.rejectReason)}`;
     case 'expired':

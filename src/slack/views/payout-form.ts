@@ -8,7 +8,7 @@ import {
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { escapeMrkdwn, mentionChannel, truncate } from '../mrkdwn.js';
+import { cutMrkdwn, escapeMrkdwn, mentionChannel, plainWithin, truncate } from '../mrkdwn.js';
 import type { Surface } from './common.js';
 import { footer } from './common.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
@@ -69,7 +69,7 @@ function fieldSpec(field: PayoutFieldName, kind: PayoutKind, choices: PayoutForm
 }
 
 function option(value: string): PlainTextOption {
-  return { text: plain(truncate(value, 75)), value };
+  return { text: plain(plainWithin(value, 75)), value };
 }
 
 function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | undefined): InputBlock {
@@ -145,7 +145,7 @@ export function buildPayoutForm(
   const blocks: KnownBlock[] = [];
   if (problems.length > 0) {
     const lines = problems.map((problem) => `• ${escapeMrkdwn(problem)}`).join('\n');
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `:warning: *The request was not stored:*\n${truncate(lines, 2800)}` } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `:warning: *The request was not stored:*\n${cutMrkdwn(lines, 2800)}` } });
   }
   for (const field of fields) {
     const value = values[field];
@@ -188,9 +188,21 @@ export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approval
     title: plain('Check the payout'),
     submit: plain('Submit for approval'),
     close: plain('Cancel'),
-    private_metadata: JSON.stringify({ draft } satisfies PayoutReviewMetadata),
+    private_metadata: reviewMetadata(draft),
     blocks,
   };
+}
+
+const PRIVATE_METADATA_MAX = 3000;
+
+/**
+ * The draft, for Back and Submit (both check it again). A validated draft always fits: its fields
+ * are bounded and hold no control characters, which JSON would write as six characters each. One
+ * that does not fit is left out, and submitting it asks the person to start again.
+ */
+function reviewMetadata(draft: PayoutDraft): string {
+  const metadata = JSON.stringify({ draft } satisfies PayoutReviewMetadata);
+  return metadata.length <= PRIVATE_METADATA_MAX ? metadata : '';
 }
 
 /** What the requester sees once the request is stored. */
@@ -202,7 +214,7 @@ export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, a
 
 /** A modal that only says something: a refusal, progress, or an outcome. */
 export function buildPayoutNotice(surface: Surface, title: string, text: string, callbackId: string = PAYOUT_VIEWS.notice): ModalView {
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }];
   if (surface.sandbox) blocks.push(footer(surface));
-  return { type: 'modal', callback_id: callbackId, title: plain(truncate(title, 24)), close: plain('Close'), blocks };
+  return { type: 'modal', callback_id: callbackId, title: plain(plainWithin(title, 24)), close: plain('Close'), blocks };
 }

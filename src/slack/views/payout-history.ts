@@ -1,10 +1,10 @@
 /** `/fleet payouts`: recent requests with their state, and one request's audit history. */
 import type { KnownBlock } from '@slack/types';
 import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
-import { escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { codeSpan, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import {
-  approvalLines, detailBlocks, dualApprovalLine, escapeWithin, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  approvalLines, detailBlocks, dualApprovalLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
@@ -12,6 +12,7 @@ import {
 const MAX_EVENTS = 25;
 const SECTION_MAX = 2900;
 const DETAIL_MAX = 120;
+const CODE_MAX = 80;
 
 export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Reply {
   const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Recent payouts' } }];
@@ -70,7 +71,7 @@ function detail(event: PayoutEvent, key: string): string | undefined {
 /** One audit event in words: when, who, what, and the details that matter. */
 export function eventLine(event: PayoutEvent): string {
   const who = event.userId ? ` by ${mentionUser(event.userId)}` : '';
-  const code = (value: string | undefined) => (value ? ` \`${escapeMrkdwn(value.replace(/`/g, "'"))}\`` : '');
+  const code = (value: string | undefined) => (value ? ` ${codeSpan(value, CODE_MAX)}` : '');
   const words = (value: string | undefined) => (value ? `: ${escapeWithin(value, DETAIL_MAX)}` : '');
   let what: string;
   switch (event.event) {
@@ -86,9 +87,11 @@ export function eventLine(event: PayoutEvent): string {
     case 'rejected':
       what = `Rejected${who}${words(detail(event, 'reason'))}`;
       break;
-    case 'executing':
-      what = `Sent to the Fleet API${detail(event, 'attempt') ? ` (attempt ${detail(event, 'attempt')})` : ''}`;
+    case 'executing': {
+      const attempt = detail(event, 'attempt');
+      what = `Sent to the Fleet API${attempt ? ` (attempt ${escapeWithin(attempt, 10, { oneLine: true })})` : ''}`;
       break;
+    }
     case 'completed':
       what = `Completed: transaction${code(detail(event, 'transactionId')) || ' id not given'}`;
       break;

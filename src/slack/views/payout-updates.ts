@@ -1,9 +1,12 @@
 /** The direct messages a requester receives: the receipt, each approval, and every outcome. */
 import type { KnownBlock } from '@slack/types';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
-import { escapeMrkdwn, mentionChannel, mentionUser } from '../mrkdwn.js';
+import { codeSpan, escapeWithin, mentionChannel, mentionUser } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
-import { dualApprovalLine, escapeWithin, payoutSummary, plainSummary } from './payout-details.js';
+import { dualApprovalLine, payoutSummary, plainSummary } from './payout-details.js';
+
+// Transaction ids come from the Fleet API and references may be long: both are cut where shown.
+const CODE_MAX = 80;
 
 /**
  * The message for one event, or undefined when the requester need not hear of it (sending has
@@ -18,13 +21,13 @@ export function buildRequesterUpdate(
 ): Reply | undefined {
   const payout = `*${request.id}* (${payoutSummary(request)})`;
   const by = actor ? mentionUser(actor) : 'An approver';
-  const transaction = request.transactionId ? ` Transaction \`${escapeMrkdwn(request.transactionId)}\`.` : '';
+  const transaction = request.transactionId ? ` Transaction ${codeSpan(request.transactionId, CODE_MAX)}.` : '';
   const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
   let line: string;
   switch (event) {
     case 'requested': {
       const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
-      line = `:inbox_tray: Your payout request ${payout} is waiting for approval${where}. Reference \`${escapeMrkdwn(request.reference)}\`. You can cancel it from the approval message until someone approves it.`;
+      line = `:inbox_tray: Your payout request ${payout} is waiting for approval${where}. Reference ${codeSpan(request.reference, CODE_MAX)}. You can cancel it from the approval message until someone approves it.`;
       break;
     }
     case 'approved':
@@ -72,6 +75,6 @@ export function buildRequesterUpdate(
   }
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
   if (surface.sandbox) blocks.push(footer(surface));
-  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled') ? ` (transaction ${escapeMrkdwn(request.transactionId)})` : '';
+  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled') ? ` (transaction ${escapeWithin(request.transactionId, CODE_MAX, { oneLine: true })})` : '';
   return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
 }

@@ -4,7 +4,7 @@ import type { TransactionPage } from '../../account/account-reader.js';
 import type { Transaction } from '../../fleet/schemas.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import { escapeAndTruncate, escapeMrkdwn, mentionUser, slackDate } from '../mrkdwn.js';
+import { codeSpan, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 
 /** What a paging button carries: only where to go, never who may look (checked on every click). */
@@ -18,16 +18,20 @@ export function encodePageRequest(request: PageRequest): string {
 }
 
 // Slack refuses messages whose blocks carry much more than ~12k characters: long descriptions
-// share a budget across the page.
-const DESCRIPTION_BUDGET = 6000;
+// share a budget across the page, and every other field from the API has its own cap (after escaping),
+// so that 25 rows of the longest values stay near 10k.
+const DESCRIPTION_BUDGET = 4000;
+const REFERENCE_MAX = 60;
+const WORD_MAX = 30;
+const AMOUNT_MAX = 40;
 
 export function transactionLine(tx: Transaction, descriptionMax = 500): string {
   const credit = tx.amount >= 0;
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
-  const amount = escapeMrkdwn(formatAmount(tx.amount, tx.currency, { signed: true }));
-  const description = tx.description ? `\n${escapeAndTruncate(tx.description, descriptionMax)}` : '';
-  const reference = escapeMrkdwn(tx.reference.replace(/`/g, "'"));
-  return `${marker} *${amount}* · ${escapeMrkdwn(tx.type)} · ${escapeMrkdwn(tx.status)}${description}\n\`${reference}\` · ${slackDate(tx.date)}`;
+  const amount = escapeWithin(formatAmount(tx.amount, tx.currency, { signed: true }), AMOUNT_MAX, { oneLine: true });
+  const description = tx.description ? `\n${escapeWithin(tx.description, descriptionMax)}` : '';
+  const word = (text: string) => escapeWithin(text, WORD_MAX, { oneLine: true });
+  return `${marker} *${amount}* · ${word(tx.type)} · ${word(tx.status)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date)}`;
 }
 
 export function buildTransactionsMessage(surface: Surface, page: TransactionPage, options: { sharedBy?: string } = {}): Reply {

@@ -249,3 +249,25 @@ describe('text people or the Fleet API wrote', () => {
   });
 });
 
+describe('the money flow, as the Fleet API spec describes it', () => {
+  const flow = "Sending this payout debits the platform's wallet user and credits the fleet account with *1,500.50 USD*: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
+  const wrong = /from the fleet account|debits the fleet account|fleet account's \w+ balance goes down/i;
+
+  it('is stated on the review screen, with the effect on the fleet account\'s balance', () => {
+    const review = json(buildPayoutReview(surface, request(), 'C0APPROVALS').blocks);
+    expect(review).toContain(flow);
+    expect(review).not.toMatch(wrong);
+  });
+
+  it('is stated in the approval message and the approve modal', () => {
+    const message = buildApprovalMessage(surface, request());
+    expect(json(message.blocks)).toContain(flow);
+    expect(`${message.text}${json(message.blocks)}`).not.toMatch(wrong);
+    expect(json(buildApproveModal(surface, request()).blocks)).toContain(flow);
+  });
+
+  it('names the payout\'s own amount and currency', () => {
+    const cdf = json(buildApprovalMessage(surface, request({ amountMinor: 250_000_000, currency: 'CDF' })).blocks);
+    expect(cdf).toContain("credits the fleet account with *2,500,000.00 CDF*: the fleet account's CDF balance goes up by that amount");
+  });
+});
