@@ -4,7 +4,6 @@
  * integration tests call it too, with their own logger and clock.
  */
 import type { App } from '@slack/bolt';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountReader } from './account/account-reader.js';
 import { systemClock, type Clock } from './clock.js';
@@ -17,7 +16,8 @@ import { PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
-import { createSlackApp, initSlackApp } from './slack/app.js';
+import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
+import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import type { SlackContext, Subcommand } from './slack/context.js';
 import { registerAccountActions } from './slack/listeners/account.js';
 import { feedSubcommand } from './slack/listeners/feed.js';
@@ -36,6 +36,8 @@ export interface BotOptions {
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
+  /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface RunningBot {
@@ -93,7 +95,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const account = new AccountReader(fleet, clock);
     closers.push(() => account.close());
 
-    const app = createSlackApp({ slack: config.slack, logger });
+    const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
+    const app = createSlackApp({ slack: config.slack, logger, httpLimits });
     await initSlackApp(app, logger);
     const access = new AccessControl(app.client, logger);
     closers.push(() => access.close());
@@ -137,7 +140,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       await app.start();
       logger.info('connected to Slack in Socket Mode');
     } else {
-      const server = (await app.start({ port: config.slack.port, host: config.slack.host })) as Server;
+      const server = await startHttpApp(app, { port: config.slack.port, host: config.slack.host }, httpLimits);
       const { port } = server.address() as AddressInfo;
       eventsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${port}/slack/events`;
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');

@@ -1,17 +1,22 @@
 /**
  * Builds the Bolt app: Socket Mode when an app token is configured, HTTP mode (POST /slack/events,
- * GET /healthz) otherwise, with Bolt's own logging sent through pino.
+ * GET /healthz, with the limits of `http-limits.ts`) otherwise, with Bolt's own logging sent through pino.
  */
-import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Server } from 'node:http';
+import type { ListenOptions } from 'node:net';
+import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 
 export interface SlackAppOptions {
   slack: Config['slack'];
   logger: Logger;
+  /** HTTP mode: body size and timeout limits; HTTP_LIMITS by default. */
+  httpLimits?: HttpLimits;
 }
 
-export function createSlackApp({ slack, logger }: SlackAppOptions): App {
+export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
   const app = new App({
     token: slack.botToken,
@@ -26,24 +31,41 @@ export function createSlackApp({ slack, logger }: SlackAppOptions): App {
     },
     ...(slack.appToken
       ? { socketMode: true, appToken: slack.appToken }
-      : {
-          signingSecret: slack.signingSecret ?? '',
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(200, { 'Content-Type': 'application/json' });
-                res.end('{"ok":true}');
-              },
-            },
-          ],
-        }),
+      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits) }),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   return app;
+}
+
+/** Bolt's HTTPReceiver, which buffers a body to check its signature: at most `maxBodyBytes` of it. */
+function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: HttpLimits): HTTPReceiver {
+  const receiver = new HTTPReceiver({
+    signingSecret,
+    logger,
+    // Cuts a body without a declared length as it grows past the limit (413).
+    bodyLimit: limits.maxBodyBytes,
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end('{"ok":true}');
+        },
+      },
+    ],
+  });
+  receiver.requestListener = refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes);
+  return receiver;
+}
+
+/** Starts HTTP mode's server with the header and body timeouts and the connection cap of `limits`. */
+export async function startHttpApp(app: App, listen: ListenOptions, limits: HttpLimits = HTTP_LIMITS): Promise<Server> {
+  const server = (await app.start(listen, httpServerOptions(limits))) as Server;
+  limitConnections(server, limits);
+  return server;
 }
 
 const REFUSED_TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
