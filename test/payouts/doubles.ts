@@ -181,7 +181,7 @@ export function usePayoutDatabase(open: () => Promise<Db>, use: (db: Db) => void
 }
 
 export async function resetPayouts(db: Db): Promise<void> {
-  await db.query('TRUNCATE payout_events, payout_approvals, payout_requests');
+  await db.query('TRUNCATE payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests');
 }
 
 /** A stored request waiting for approval, for tests of pure functions; override what the test is about. */
@@ -208,6 +208,10 @@ export function pendingRequest(overrides: Partial<PayoutRequest> = {}): PayoutRe
     approvalMessage: undefined,
     needsReview: false,
     attempts: 0,
+    referenceGenerated: true,
+    retryApprovals: [],
+    likelyMatch: undefined,
+    lastSearch: undefined,
     updatedAt: new Date('2025-03-14T11:00:00Z'),
     version: 1,
     ...overrides,

@@ -5,6 +5,7 @@
 import { core } from './001_core.js';
 import { payouts } from './002_payouts.js';
 import { feed } from './003_feed.js';
+import { settlement } from './005_settlement.js';
 
 export interface Migration {
   /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   core,
   payouts,
   feed,
+  settlement,
 ];
