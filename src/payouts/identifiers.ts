@@ -17,6 +17,9 @@ export function newPayoutId(): string {
 
 export const PAYOUT_ID_PATTERN = /^PR-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
+/** The shape of a generated reference: a typed one in this shape is still taken as typed unless the form left it empty. */
+export const GENERATED_REFERENCE_PATTERN = /^PAY-\d{8}-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+
 /** `PAY-20250314-7K3F9Q`, dated in UTC, for a request whose reference was left empty. */
 export function generateReference(now: Date, code: string = randomReadableCode(6)): string {
   const day = now.toISOString().slice(0, 10).replace(/-/g, '');

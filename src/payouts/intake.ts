@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db, Queryable } from '../store/db.js';
-import { generateReference, newPayoutId } from './identifiers.js';
+import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
   type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal,
@@ -84,8 +84,10 @@ export class PayoutIntake {
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
         if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
         const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
+        // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
+        const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
         const id = await this.insertWithFreshId(tx, {
-          draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason,
+          draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);

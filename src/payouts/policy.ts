@@ -169,8 +169,9 @@ export function canCancel(request: PayoutRequest, actor: Pick<PayoutActor, 'user
 }
 
 /**
- * Sending again is for an approver other than the requester (the same separation as approving),
- * and only once reconciliation gave up: before that, the first attempt may still show up.
+ * Sending again is for approvers other than the requester (the same separation as approving), as
+ * many as the payout needed, and only once reconciliation gave up: before that, the first attempt
+ * may still show up. A likely match must be answered first.
  */
 export function canRetry(request: PayoutRequest, actor: PayoutActor): PolicyDecision {
   if (!actor.canApprove) return refuse('not_approver', 'Only approvers can send a payout again.');
@@ -179,6 +180,29 @@ export function canRetry(request: PayoutRequest, actor: PayoutActor): PolicyDeci
     return refuse('not_retryable', request.state === 'unknown'
       ? `Payout ${request.id} is still being looked for in the Fleet API's transactions; it can be sent again only if it is not found.`
       : describeState(request));
+  }
+  if (request.likelyMatch) {
+    return refuse('likely_match', 'A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.');
+  }
+  const agreed = countingRetryApprovers(request);
+  if (agreed.includes(actor.userId) && agreed.length < request.requiredApprovals) {
+    return refuse('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`);
+  }
+  return allowed;
+}
+
+/** Distinct approvers other than the requester who agreed to send the next attempt. */
+export function countingRetryApprovers(request: Pick<PayoutRequest, 'retryApprovals' | 'requestedBy'>): string[] {
+  return [...new Set(request.retryApprovals.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
+}
+
+/** Confirming or turning down a likely match settles money questions: an approver other than the requester. */
+export function canDecideMatch(request: PayoutRequest, actor: PayoutActor, matchId: string): PolicyDecision {
+  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can say whether a transaction is this payout.');
+  if (actor.userId === request.requestedBy) return refuse('own_request', 'You requested this payout, so another approver must say whether this transaction is it.');
+  if (request.state !== 'unknown') return refuse('no_such_match', describeState(request));
+  if (request.likelyMatch?.id !== matchId) {
+    return refuse('no_such_match', `That transaction is no longer proposed for payout ${request.id}: look at its approval message again.`);
   }
   return allowed;
 }

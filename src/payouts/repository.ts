@@ -3,7 +3,7 @@
  * conditional UPDATE whose WHERE states what must still be true, and the caller learns whether it won.
  */
 import type { Queryable } from '../store/db.js';
-import type { DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalReason, LikelyMatch, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
 import { recipientKey } from './policy.js';
 import { optionalDate, toDate, toRequest, type EventRow, type PayoutRow, type Timestamp } from './rows.js';
 
@@ -18,6 +18,8 @@ export interface NewPayoutRow {
   /** Identifies the recipient across requests; defaults to `recipientKey(draft)`. */
   recipientKey?: string;
   dualApproval?: DualApprovalReason | undefined;
+  /** Whether the app generated the reference (see `PayoutLifecycle.referenceGenerated`). */
+  referenceGenerated?: boolean;
 }
 
 /** Columns a transition may set, by their names in the model. `null` clears a column. */
@@ -38,6 +40,8 @@ export interface PayoutChanges {
   dualApprovalTotalMinor?: number;
   dualApprovalThresholdMinor?: number;
   holdReason?: PayoutHold | null;
+  lastSearch?: SearchOutcome | null;
+  lastSearchAt?: Date | null;
 }
 
 /** What must still hold for a change to apply; `states` is required so no change ignores the state. */
@@ -68,6 +72,8 @@ const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
   dualApprovalTotalMinor: 'dual_approval_total_minor',
   dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
   holdReason: 'hold_reason',
+  lastSearch: 'last_search',
+  lastSearchAt: 'last_search_at',
 };
 
 /** Times a request needs for execution bookkeeping, not part of the public model. */
@@ -84,8 +90,8 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
     `INSERT INTO payout_requests (
        id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
        reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at,
-       recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20)
+       recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor, reference_generated)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
@@ -93,6 +99,7 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
       bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
       row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, row.dualApproval?.totalMinor ?? null, row.dualApproval?.thresholdMinor ?? null,
+      row.referenceGenerated === true,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';
@@ -312,11 +319,99 @@ async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutReques
     'SELECT user_id, approved_at, revoked_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
     [row.id],
   );
-  return toRequest(row, rows.map((approval) => ({
+  const approvals = rows.map((approval) => ({
     userId: approval.user_id,
     at: toDate(approval.approved_at),
     ...(approval.revoked_at ? { revokedAt: toDate(approval.revoked_at) } : {}),
-  })));
+  }));
+  // Only an unknown payout has retry approvals or a likely match that still matter.
+  if (row.state !== 'unknown') return toRequest(row, approvals);
+  return toRequest(row, approvals, {
+    retryApprovals: await listRetryApprovals(q, row.id, Number(row.attempts) + 1),
+    likelyMatch: await findProposedMatch(q, row.id),
+  });
+}
+
+/** Records one approver's agreement to send attempt `attempt`; false when they had already given it. */
+export async function insertRetryApproval(q: Queryable, requestId: string, attempt: number, userId: string, at: Date): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `INSERT INTO payout_retry_approvals (request_id, attempt, user_id, approved_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (request_id, attempt, user_id) DO NOTHING`,
+    [requestId, attempt, userId, at],
+  );
+  return rowCount > 0;
+}
+
+async function listRetryApprovals(q: Queryable, requestId: string, attempt: number): Promise<PayoutRequest['retryApprovals']> {
+  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp }>(
+    'SELECT user_id, approved_at FROM payout_retry_approvals WHERE request_id = $1 AND attempt = $2 ORDER BY approved_at, user_id',
+    [requestId, attempt],
+  );
+  return rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) }));
+}
+
+/** The entry fields kept for a likely match, as the transaction list gave them. */
+export type LikelyMatchEntry = Omit<LikelyMatch, 'id' | 'proposedAt'>;
+
+/**
+ * Proposes an entry as a likely match; false when it was proposed or decided before, or another
+ * proposal still waits (the partial unique index allows one).
+ */
+export async function proposeLikelyMatch(q: Queryable, requestId: string, matchId: string, entry: LikelyMatchEntry, at: Date): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `INSERT INTO payout_likely_matches (request_id, match_id, entry, status, proposed_at) VALUES ($1, $2, $3::jsonb, 'proposed', $4)
+     ON CONFLICT DO NOTHING`,
+    [requestId, matchId, JSON.stringify(entry), at],
+  );
+  return rowCount > 0;
+}
+
+/** Confirms or rejects the proposal `matchId`; false when it is not (or no longer) the one proposed. */
+export async function decideLikelyMatch(
+  q: Queryable,
+  decision: { requestId: string; matchId: string; status: 'confirmed' | 'rejected'; userId: string; at: Date },
+): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE payout_likely_matches SET status = $3, decided_by = $4, decided_at = $5
+     WHERE request_id = $1 AND match_id = $2 AND status = 'proposed'`,
+    [decision.requestId, decision.matchId, decision.status, decision.userId, decision.at],
+  );
+  return rowCount > 0;
+}
+
+/** What became of one proposal, if it exists. */
+export async function likelyMatchStatus(q: Queryable, requestId: string, matchId: string): Promise<'proposed' | 'confirmed' | 'rejected' | undefined> {
+  const { rows } = await q.query<{ status: 'proposed' | 'confirmed' | 'rejected' }>(
+    'SELECT status FROM payout_likely_matches WHERE request_id = $1 AND match_id = $2',
+    [requestId, matchId],
+  );
+  return rows[0]?.status;
+}
+
+/** Entries already proposed for this request (whatever the answer): never proposed twice. */
+export async function listProposedMatchIds(q: Queryable, requestId: string): Promise<Set<string>> {
+  const { rows } = await q.query<{ match_id: string }>('SELECT match_id FROM payout_likely_matches WHERE request_id = $1', [requestId]);
+  return new Set(rows.map((row) => row.match_id));
+}
+
+async function findProposedMatch(q: Queryable, requestId: string): Promise<LikelyMatch | undefined> {
+  const { rows } = await q.query<{ match_id: string; entry: unknown; proposed_at: Timestamp }>(
+    "SELECT match_id, entry, proposed_at FROM payout_likely_matches WHERE request_id = $1 AND status = 'proposed'",
+    [requestId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const entry = parseDetails(row.entry);
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    id: row.match_id,
+    reference: text(entry.reference),
+    date: text(entry.date),
+    amount: Number(entry.amount),
+    currency: text(entry.currency),
+    description: text(entry.description),
+    proposedAt: toDate(row.proposed_at),
+  };
 }
 
 function parseDetails(value: unknown): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** How rows of the payout tables arrive from either driver, and how they become model objects. */
-import type { DualApprovalRule, PayoutHold, PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
 
 export type Timestamp = Date | string;
 
@@ -32,6 +32,8 @@ export interface PayoutRow {
   attempts: number;
   last_sent_at: Timestamp | null;
   unknown_since: Timestamp | null;
+  reference_generated: boolean;
+  last_search: string | null;
   updated_at: Timestamp;
   version: number;
   recipient_key?: string | null;
@@ -50,7 +52,15 @@ export interface EventRow {
   details: unknown;
 }
 
-export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals']): PayoutRequest {
+/** What `toRequest` takes from tables other than `payout_requests`. */
+export interface RelatedRows {
+  retryApprovals: PayoutRequest['retryApprovals'];
+  likelyMatch: PayoutRequest['likelyMatch'];
+}
+
+const NONE_RELATED: RelatedRows = { retryApprovals: [], likelyMatch: undefined };
+
+export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'], related: RelatedRows = NONE_RELATED): PayoutRequest {
   const common = {
     amountMinor: Number(row.amount_minor),
     currency: row.currency,
@@ -70,6 +80,10 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'])
     approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
     needsReview: row.needs_review,
     attempts: Number(row.attempts),
+    referenceGenerated: row.reference_generated === true,
+    retryApprovals: related.retryApprovals,
+    likelyMatch: related.likelyMatch,
+    lastSearch: toSearchOutcome(row.last_search),
     updatedAt: toDate(row.updated_at),
     version: Number(row.version),
     dualApproval: row.dual_approval_rule
@@ -93,4 +107,8 @@ export function toDate(value: Timestamp): Date {
 
 export function optionalDate(value: Timestamp | null | undefined): Date | undefined {
   return value === null || value === undefined ? undefined : toDate(value);
+}
+
+function toSearchOutcome(value: string | null): SearchOutcome | undefined {
+  return value === 'not_found' || value === 'could_not_check' ? value : undefined;
 }

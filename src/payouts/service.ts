@@ -10,13 +10,14 @@ import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { PayoutIntake, Refused } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
+import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import {
-  canApprove, canCancel, canReject, canRetry, checkRejectReason, countingApprovers, decideRelease, describeState,
-  type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
+  canApprove, canCancel, canDecideMatch, canReject, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
+  describeState, type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
-  findRequest, findRequestByReference, insertApproval, listEvents, listRecentRequests, revokeApprovals, setApprovalMessage, updateRequest,
-  type PayoutChanges,
+  findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
+  revokeApprovals, setApprovalMessage, updateRequest, type PayoutChanges,
 } from './repository.js';
 import { PayoutSettlement } from './settlement.js';
 import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
@@ -52,6 +53,10 @@ export interface PayoutServiceOptions {
   recheckEveryMs?: number;
   /** A row left `executing`/`approved` this long belongs to a dead process (default 5 min, above any HTTP timeout). */
   staleAfterMs?: number;
+  /** Bounds of one search of the transaction list for an unknown payout (default: 2 minutes, 100 ms between pages). */
+  searchLimits?: Partial<ListSearchLimits>;
+  /** Where unknown payouts are looked for (default: the Fleet API's transaction list). */
+  search?: PayoutTransactionSearch;
 }
 
 /** What one `runMaintenance()` did, for logs and tests. */
@@ -94,6 +99,7 @@ export class PayoutService {
       reconcileWindowMs: options.settings.reconcileWindowMinutes * 60_000,
       recheckEveryMs: options.recheckEveryMs ?? 30_000,
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
+      search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
     });
   }
 
@@ -286,16 +292,97 @@ export class PayoutService {
   }
 
   /**
-   * Sends an unknown payout that reconciliation could not find again, with the same reference.
-   * Only for approvers other than the requester, and only once it needs review; the Slack layer
-   * warns first. One last look at the transactions is made before sending.
+   * An approver's agreement to send an unknown payout again, with the same reference. Only once it
+   * needs review, and it takes as many approvers other than the requester as the payout needed:
+   * agreements are stored per attempt, and the one that completes them sends, after one last
+   * complete look at the transactions. The Slack layer warns first.
    */
   async retryUnknown(id: string, userId: string): Promise<PayoutActionResult> {
     const request = await this.get(id);
     if (!request) return notFound(id);
     const decision = canRetry(request, await this.actor(userId));
     if (!decision.ok) return refused(decision, request);
-    return this.settlement.retry(request, userId);
+    const attempt = request.attempts + 1;
+    const now = this.now();
+    let agreed: { request: PayoutRequest; added: boolean };
+    try {
+      agreed = await this.options.db.transaction(async (tx) => {
+        // Locks the row: agreements of one request queue here, and a request that moved stops them.
+        const touched = await updateRequest(tx, request.id, { states: ['unknown'], needsReview: true, attempts: request.attempts, notRequestedBy: userId }, {}, now);
+        if (!touched) throw new LostRace();
+        const added = await insertRetryApproval(tx, request.id, attempt, userId, now);
+        const withAgreement = (await findRequest(tx, request.id)) ?? touched;
+        if (added) {
+          const details = { attempt, approvals: countingRetryApprovers(withAgreement).length, required: withAgreement.requiredApprovals };
+          await this.recorder.record(tx, withAgreement, { event: 'retry_approved', userId, details }, now);
+        }
+        return { request: withAgreement, added };
+      });
+    } catch (error) {
+      if (!(error instanceof LostRace)) throw error;
+      const current = await this.get(request.id);
+      return current ? refusal('not_retryable', describeState(current), { request: current }) : notFound(request.id);
+    }
+    if (agreed.added) await this.recorder.announce(agreed.request, { event: 'retry_approved', userId });
+    const agreeing = countingRetryApprovers(agreed.request);
+    if (agreeing.length < agreed.request.requiredApprovals) {
+      if (agreed.added) return { ok: true, request: agreed.request };
+      return refusal('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`, { request: agreed.request });
+    }
+    // Money may move now: roles are asked again past any cache, as for the approval that releases a
+    // payout. Someone removed since agreeing no longer counts; a requester removed gets nothing sent.
+    const fresh = await this.freshRetryRoles(agreed.request, agreeing);
+    if (!fresh.ok) return refusal('not_retryable', fresh.message, { request: agreed.request });
+    const counted = fresh.counted;
+    if (counted.length < agreed.request.requiredApprovals) {
+      if (agreed.added) return { ok: true, request: agreed.request };
+      return refusal('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`, { request: agreed.request });
+    }
+    return this.settlement.retry(agreed.request, userId, counted);
+  }
+
+  /** The agreeing approvers who still are approvers, looked up fresh; refused when the requester may no longer request or Slack cannot answer. */
+  private async freshRetryRoles(request: PayoutRequest, agreeing: string[]): Promise<{ ok: true; counted: string[] } | { ok: false; message: string }> {
+    const { roles, logger } = this.options;
+    try {
+      const [requesterMayRequest, ...answers] = await Promise.all([
+        roles.canRequest(request.requestedBy, { fresh: true }),
+        ...agreeing.map((approver) => roles.canApprove(approver, { fresh: true })),
+      ]);
+      if (!requesterMayRequest) {
+        return { ok: false, message: `Payout ${request.id} is not sent again: its requester may no longer request payouts.` };
+      }
+      return { ok: true, counted: agreeing.filter((_, index) => answers[index] === true) };
+    } catch (error) {
+      logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout again; nothing was sent');
+      return { ok: false, message: `Could not check roles with Slack, so payout ${request.id} was not sent again. Try again in a minute.` };
+    }
+  }
+
+  /** An approver confirms that the proposed likely match is this payout: it is settled as sent. */
+  async confirmLikelyMatch(id: string, userId: string, matchId: string): Promise<PayoutActionResult> {
+    return this.decideLikelyMatch(id, userId, matchId, 'confirmed');
+  }
+
+  /** An approver says the proposed likely match is not this payout: it is never proposed again. */
+  async rejectLikelyMatch(id: string, userId: string, matchId: string): Promise<PayoutActionResult> {
+    return this.decideLikelyMatch(id, userId, matchId, 'rejected');
+  }
+
+  private async decideLikelyMatch(id: string, userId: string, matchId: string, decision: 'confirmed' | 'rejected'): Promise<PayoutActionResult> {
+    const request = await this.get(id);
+    if (!request) return notFound(id);
+    const actor = await this.actor(userId);
+    const allowed = canDecideMatch(request, actor, matchId);
+    if (allowed.ok) {
+      const moved = await this.settlement.decideMatch(request, userId, decision);
+      if (moved) return { ok: true, request: moved };
+    }
+    // The same answer delivered twice (a double click, a redelivery) finds it already given.
+    const current = (await this.get(id)) ?? request;
+    if (actor.canApprove && (await likelyMatchStatus(this.options.db, current.id, matchId)) === decision) return { ok: true, request: current };
+    const again = canDecideMatch(current, actor, matchId);
+    return refused(again.ok ? { ok: false, code: 'no_such_match', message: describeState(current) } : again, current);
   }
 
   /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */

@@ -3,14 +3,16 @@
  * unknown outcome against the transaction list, and the periodic sweeps (expiry, recovery).
  */
 import type { Clock } from '../clock.js';
-import { asFleetError } from '../fleet/errors.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
-import { findPayoutTransaction, sendPayout, type FoundPayout } from './dispatch.js';
-import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
+import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch } from './dispatch.js';
+import { refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { describeState } from './policy.js';
-import { executionTimes, listDueForCheck, listStaleApproved, updateRequest, updateWhere } from './repository.js';
+import {
+  appendEvent, decideLikelyMatch, executionTimes, listDueForCheck, listProposedMatchIds, listStaleApproved, proposeLikelyMatch, updateRequest,
+  updateWhere,
+} from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
 
 export interface SettlementOptions {
@@ -25,13 +27,25 @@ export interface SettlementOptions {
   recheckEveryMs: number;
   /** A row `executing` or `approved` for longer than this belongs to a process that died. */
   staleAfterMs: number;
+  /** Where an unknown payout is looked for; defaults to reading the Fleet API's whole list back to the request. */
+  search?: PayoutTransactionSearch;
+}
+
+/** One look for an unknown payout: the request as it stands afterwards, and what the search said. */
+interface Look {
+  request: PayoutRequest;
+  search: PayoutSearchResult | undefined;
 }
 
 const BATCH = 100;
 const INTERRUPTED_REASON = 'The app stopped while sending this payout, so its outcome is not known yet.';
 
 export class PayoutSettlement {
-  constructor(private readonly options: SettlementOptions) {}
+  private readonly search: PayoutTransactionSearch;
+
+  constructor(private readonly options: SettlementOptions) {
+    this.search = options.search ?? searchTransactionList(options.fleet, options.clock);
+  }
 
   private now(): Date {
     return this.options.clock.now();
@@ -52,20 +66,24 @@ export class PayoutSettlement {
     return this.send(executing, actor);
   }
 
-  /** unknown + needs review → executing, with the same reference, after one last look. */
-  async retry(request: PayoutRequest, actor: string): Promise<PayoutActionResult> {
-    const look = await this.reconcile(request.id);
-    if (!look.ok) {
-      return refusal('fleet_unavailable', `${look.message} Nothing was sent again; try again in a few minutes.`, { request });
-    }
-    if (look.request.state !== 'unknown') return look;
-    const attempt = look.request.attempts + 1;
+  /**
+   * unknown + needs review → executing, with the same reference, after one last complete look: only
+   * "not found" after reading every entry back to the request lets it go out again.
+   */
+  async retry(request: PayoutRequest, actor: string, approvers: string[]): Promise<PayoutActionResult> {
+    const look = await this.look(request.id);
+    if (!look.ok) return look;
+    const seen = look.request;
+    if (seen.state !== 'unknown') return { ok: true, request: seen };
+    const refused = retryBlockedBy(look);
+    if (refused) return refused;
+    const attempt = seen.attempts + 1;
     const now = this.now();
     const executing = await this.options.recorder.move(
       request.id,
-      { states: ['unknown'], needsReview: true, attempts: look.request.attempts, notRequestedBy: actor },
-      { state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null },
-      { event: 'retried', userId: actor, details: { attempt, reference: request.reference } },
+      { states: ['unknown'], needsReview: true, attempts: seen.attempts, notRequestedBy: actor },
+      { state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null },
+      { event: 'retried', userId: actor, details: { attempt, reference: request.reference, approvers } },
       now,
     );
     if (!executing) {
@@ -116,73 +134,125 @@ export class PayoutSettlement {
   }
 
   /**
-   * Looks for an unknown payout in the transaction list. Found: completed (`reconciled`). Not found
-   * once the window has passed since it became unknown: needs review. Otherwise: looked at again later.
+   * Looks for an unknown payout in the transaction list. Found: completed (`reconciled`). Only quoted
+   * in a description, for a typed reference: proposed as a likely match. Not settled once the window
+   * has passed since it became unknown (not found, or the list could not be read): needs review.
+   * Otherwise: looked at again later. A check that could not read everything is a refusal.
    */
   async reconcile(id: string): Promise<PayoutActionResult> {
+    const look = await this.look(id);
+    if (!look.ok) return look;
+    const { search, request } = look;
+    if (search?.outcome === 'could_not_check') {
+      return refusal('could_not_check', `Could not check the Fleet API's transactions: ${search.reason}.`, { request });
+    }
+    return { ok: true, request };
+  }
+
+  private async look(id: string): Promise<(Look & { ok: true }) | PayoutRefusal> {
     const { recorder, db } = this.options;
     const request = await recorder.current(id);
     if (!request) return refusal('not_found', `There is no payout ${id}.`);
-    if (request.state !== 'unknown') return { ok: true, request };
+    if (request.state !== 'unknown') return { ok: true, request, search: undefined };
 
     const times = await executionTimes(db, id);
-    const sentAt = times.lastSentAt ?? request.requestedAt;
-    // After a retry either attempt may be the one that shows up: look back to before the first,
-    // which the last approval precedes.
-    const firstSentAfter = request.approvals.at(-1)?.at ?? sentAt;
-    let found: FoundPayout | undefined;
-    try {
-      found = await findPayoutTransaction(this.options.fleet, request, firstSentAfter);
-    } catch (thrown) {
-      const error = asFleetError(thrown);
-      this.options.logger.warn({ payoutId: id, code: error.code }, 'could not list transactions to settle an unknown payout');
-      await this.scheduleNextCheck(request);
-      return refusal('fleet_unavailable', `Could not check the Fleet API's transactions: ${error.userMessage}`, { request });
+    // After a retry either attempt may be the one that shows up: look back to the request itself.
+    const search = await this.search(request, { since: request.requestedAt, proposed: await listProposedMatchIds(db, id) });
+    if (search.outcome === 'could_not_check') {
+      this.options.logger.warn({ payoutId: id, reason: search.reason }, 'could not read the whole transaction list to settle an unknown payout');
     }
+    if (search.outcome === 'found') return { ok: true, request: await this.settleFound(request, search), search };
 
+    let current = request;
+    if (search.outcome === 'likely_match') current = (await this.propose(request, search)) ?? current;
+    const outcome: SearchOutcome = search.outcome === 'not_found' || (search.outcome === 'likely_match' && search.complete) ? 'not_found' : 'could_not_check';
     const now = this.now();
+    const unknownSince = times.unknownSince ?? times.lastSentAt ?? request.requestedAt;
     const still = { states: ['unknown'] as const, attempts: request.attempts };
-    if (found) {
-      const completed = await recorder.move(
-        id,
-        still,
-        { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null },
-        {
-          event: 'reconciled',
-          details: {
-            transactionId: found.transaction.reference, matchedBy: found.matchedBy, status: found.transaction.status,
-            amount: found.transaction.amount, currency: found.transaction.currency,
-          },
-        },
-        now,
-      );
-      return completed ? { ok: true, request: completed } : this.asItStands(id);
-    }
-    const unknownSince = times.unknownSince ?? sentAt;
-    if (!request.needsReview && now.getTime() - unknownSince.getTime() >= this.options.reconcileWindowMs) {
+    if (!current.needsReview && now.getTime() - unknownSince.getTime() >= this.options.reconcileWindowMs) {
+      // Also when the list could not be read: an unknown payout must not wait unseen for ever.
       const review = await recorder.move(
         id,
         { ...still, needsReview: false },
-        { needsReview: true, nextCheckAt: null },
-        { event: 'needs_review', details: { windowMinutes: Math.round(this.options.reconcileWindowMs / 60_000) } },
+        { needsReview: true, nextCheckAt: null, lastSearch: outcome, lastSearchAt: now },
+        { event: 'needs_review', details: { windowMinutes: Math.round(this.options.reconcileWindowMs / 60_000), lastSearch: outcome } },
         now,
       );
-      return review ? { ok: true, request: review } : this.asItStands(id);
+      if (review) return { ok: true, request: review, search };
+    } else {
+      await updateRequest(db, id, still, {
+        lastSearch: outcome,
+        lastSearchAt: now,
+        ...(current.needsReview ? {} : { nextCheckAt: new Date(now.getTime() + this.options.recheckEveryMs) }),
+      }, now);
     }
-    await this.scheduleNextCheck(request);
-    return this.asItStands(id);
+    const stands = await recorder.current(id);
+    return stands ? { ok: true, request: stands, search } : refusal('not_found', `There is no payout ${id}.`);
   }
 
-  private async scheduleNextCheck(request: PayoutRequest): Promise<void> {
-    if (request.needsReview) return;
+  private async settleFound(request: PayoutRequest, found: Extract<PayoutSearchResult, { outcome: 'found' }>): Promise<PayoutRequest> {
     const now = this.now();
-    await updateRequest(
-      this.options.db,
+    const completed = await this.options.recorder.move(
       request.id,
-      { states: ['unknown'], needsReview: false, attempts: request.attempts },
-      { nextCheckAt: new Date(now.getTime() + this.options.recheckEveryMs) },
+      { states: ['unknown'], attempts: request.attempts },
+      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null },
+      {
+        event: 'reconciled',
+        details: {
+          transactionId: found.transaction.reference, matchedBy: found.matchedBy, status: found.transaction.status,
+          amount: found.transaction.amount, currency: found.transaction.currency,
+        },
+      },
       now,
     );
+    return completed ?? (await this.options.recorder.current(request.id)) ?? request;
+  }
+
+  /** Shows approvers an entry that may be this payout; each entry is proposed once. */
+  private async propose(request: PayoutRequest, likely: Extract<PayoutSearchResult, { outcome: 'likely_match' }>): Promise<PayoutRequest | undefined> {
+    const now = this.now();
+    const { transaction } = likely;
+    const entry = { reference: transaction.reference, date: transaction.date, amount: transaction.amount, currency: transaction.currency, description: transaction.description };
+    const details = { transactionId: transaction.reference, amount: transaction.amount, currency: transaction.currency, date: transaction.date };
+    const proposed = await this.options.db.transaction(async (tx) => {
+      if (!(await proposeLikelyMatch(tx, request.id, likely.matchId, entry, now))) return undefined;
+      // Bumps the version, so that the approval message is drawn again with the match.
+      const moved = await updateRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts }, {}, now);
+      if (moved) await appendEvent(tx, { requestId: request.id, event: 'likely_match', at: now, details });
+      return moved;
+    });
+    if (proposed) await this.options.recorder.announce(proposed, { event: 'likely_match', details });
+    return proposed;
+  }
+
+  /**
+   * An approver's answer to a likely match: confirmed settles the payout with that entry; rejected
+   * keeps looking (or leaves it for review) and never proposes that entry again.
+   */
+  async decideMatch(request: PayoutRequest, actor: string, decision: 'confirmed' | 'rejected'): Promise<PayoutRequest | undefined> {
+    const match = request.likelyMatch;
+    if (!match) return undefined;
+    const now = this.now();
+    const event = decision === 'confirmed' ? 'match_confirmed' as const : 'match_rejected' as const;
+    const details = decision === 'confirmed'
+      ? { transactionId: match.reference, matchedBy: 'description', amount: match.amount, currency: match.currency, date: match.date }
+      : { transactionId: match.reference };
+    const changes = decision === 'confirmed'
+      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null }
+      : request.needsReview ? {} : { nextCheckAt: now };
+    const moved = await this.options.db.transaction(async (tx) => {
+      if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;
+      const updated = await updateRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts, notRequestedBy: actor }, changes, now);
+      // Rolls the decision back too: the request moved (or the actor requested it) since it was read.
+      if (!updated) throw new DecisionLost();
+      await appendEvent(tx, { requestId: request.id, event, userId: actor, at: now, details });
+      return updated;
+    }).catch((error: unknown) => {
+      if (error instanceof DecisionLost) return undefined;
+      throw error;
+    });
+    if (moved) await this.options.recorder.announce(moved, { event, userId: actor, details });
+    return moved;
   }
 
   /** pending past `expiresAt` → expired. */
@@ -251,4 +321,27 @@ export class PayoutSettlement {
     const request = await this.options.recorder.current(id);
     return request ? { ok: true, request } : refusal('not_found', `There is no payout ${id}.`);
   }
+}
+
+/** Raised inside a decision's transaction to roll it back when the request moved meanwhile. */
+class DecisionLost extends Error {}
+
+/** Why a retry may not send now, after its last look; undefined when it may. */
+function retryBlockedBy(look: Look): PayoutRefusal | undefined {
+  const { request, search } = look;
+  if (search?.outcome === 'could_not_check') {
+    return refusal(
+      'could_not_check',
+      `Could not check every transaction back to when payout ${request.id} was requested (${search.reason}), so it may have gone through. Nothing was sent again; try again in a few minutes.`,
+      { request },
+    );
+  }
+  if (request.likelyMatch || search?.outcome === 'likely_match') {
+    return refusal(
+      'likely_match',
+      `A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.`,
+      { request },
+    );
+  }
+  return undefined;
 }

@@ -203,6 +203,8 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
     currency: text('currency'),
     reference: text('reference'),
     note: text('note'),
+    // Settlement trusts a description quoting a generated reference; see PayoutLifecycle.referenceGenerated.
+    ...((fields.reference ?? '').trim() === '' ? { referenceGenerated: true } : {}),
   };
   const draft: PayoutDraft = kind === 'mobile_money'
     ? {

@@ -25,7 +25,10 @@ export const PAYOUT_VIEWS = {
   notice: 'payout_notice',
 } as const;
 
-/** Buttons of the payout flow. Their `value` is at most a request id: everything else is read from the store. */
+/**
+ * Buttons of the payout flow. Their `value` is at most a request id (and, for a likely match, which
+ * entry): everything else is read from the store.
+ */
 export const PAYOUT_ACTIONS = {
   chooseMobileMoney: 'payout_choose_mobile_money',
   chooseBankAccount: 'payout_choose_bank_account',
@@ -34,6 +37,9 @@ export const PAYOUT_ACTIONS = {
   reject: 'payout_reject',
   cancel: 'payout_cancel',
   retry: 'payout_retry_same_reference',
+  /** A likely match's buttons carry `PR-XXXXXX:<match id>`, so that a stale one never acts on another entry. */
+  confirmMatch: 'payout_confirm_likely_match',
+  rejectMatch: 'payout_reject_likely_match',
   /** The action_id of every input inside its block; the block_id says which field it is. */
   input: 'value',
 } as const;

@@ -1,51 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { recipientKey } from '../../src/payouts/policy.js';
 import { insertRequest } from '../../src/payouts/repository.js';
-import type { PayoutRoles } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, createService, mobileForm, pendingRequest, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, submitted, usePayoutDatabase,
+  APPROVER, bankForm, changingRoles, createService, mobileForm, pendingRequest, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, submitted,
+  THIRD_APPROVER, usePayoutDatabase,
 } from './doubles.js';
-
-const THIRD_APPROVER = 'UAPPROVER3';
-
-/**
- * Roles that can change during a test. `cached` answers as a cache still would (what the lists were
- * when `warm()` was last called); only a fresh lookup sees a removal at once.
- */
-function changingRoles() {
-  const requesters = new Set([REQUESTER, REQUESTER_APPROVER]);
-  const approvers = new Set([APPROVER, SECOND_APPROVER, THIRD_APPROVER, REQUESTER_APPROVER]);
-  let cachedRequesters = new Set(requesters);
-  let cachedApprovers = new Set(approvers);
-  let unreadable = false;
-  const freshLookups: string[] = [];
-  const answer = (current: Set<string>, cached: Set<string>, userId: string, options?: { fresh?: boolean }) => {
-    if (!options?.fresh) return Promise.resolve(cached.has(userId));
-    freshLookups.push(userId);
-    return unreadable ? Promise.reject(new Error('usergroups.users.list failed')) : Promise.resolve(current.has(userId));
-  };
-  const roles: PayoutRoles = {
-    canRequest: (userId, options) => answer(requesters, cachedRequesters, userId, options),
-    canApprove: (userId, options) => answer(approvers, cachedApprovers, userId, options),
-  };
-  return {
-    roles,
-    requesters,
-    approvers,
-    freshLookups,
-    warm() {
-      cachedRequesters = new Set(requesters);
-      cachedApprovers = new Set(approvers);
-    },
-    failLookups(fail: boolean) {
-      unreadable = fail;
-    },
-  };
-}
 
 const thousand = { ...mobileForm, amount: '1000' };
 

@@ -6,7 +6,7 @@ import { FleetError } from '../../src/fleet/errors.js';
 import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
-import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';
+import { PayoutService, type PayoutRoles, type PayoutServiceOptions } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 
 export class ManualClock implements Clock {
@@ -181,7 +181,7 @@ export function usePayoutDatabase(open: () => Promise<Db>, use: (db: Db) => void
 }
 
 export async function resetPayouts(db: Db): Promise<void> {
-  await db.query('TRUNCATE payout_events, payout_approvals, payout_requests');
+  await db.query('TRUNCATE payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests');
 }
 
 /** A stored request waiting for approval, for tests of pure functions; override what the test is about. */
@@ -208,8 +208,49 @@ export function pendingRequest(overrides: Partial<PayoutRequest> = {}): PayoutRe
     approvalMessage: undefined,
     needsReview: false,
     attempts: 0,
+    referenceGenerated: true,
+    retryApprovals: [],
+    likelyMatch: undefined,
+    lastSearch: undefined,
     updatedAt: new Date('2025-03-14T11:00:00Z'),
     version: 1,
     ...overrides,
   } as PayoutRequest;
+}
+
+export const THIRD_APPROVER = 'UAPPROVER3';
+
+/**
+ * Roles that can change during a test. `cached` answers as a cache still would (what the lists were
+ * when `warm()` was last called); only a fresh lookup sees a removal at once.
+ */
+export function changingRoles() {
+  const requesters = new Set([REQUESTER, REQUESTER_APPROVER]);
+  const approvers = new Set([APPROVER, SECOND_APPROVER, THIRD_APPROVER, REQUESTER_APPROVER]);
+  let cachedRequesters = new Set(requesters);
+  let cachedApprovers = new Set(approvers);
+  let unreadable = false;
+  const freshLookups: string[] = [];
+  const answer = (current: Set<string>, cached: Set<string>, userId: string, options?: { fresh?: boolean }) => {
+    if (!options?.fresh) return Promise.resolve(cached.has(userId));
+    freshLookups.push(userId);
+    return unreadable ? Promise.reject(new Error('usergroups.users.list failed')) : Promise.resolve(current.has(userId));
+  };
+  const roles: PayoutRoles = {
+    canRequest: (userId, options) => answer(requesters, cachedRequesters, userId, options),
+    canApprove: (userId, options) => answer(approvers, cachedApprovers, userId, options),
+  };
+  return {
+    roles,
+    requesters,
+    approvers,
+    freshLookups,
+    warm() {
+      cachedRequesters = new Set(requesters);
+      cachedApprovers = new Set(approvers);
+    },
+    failLookups(fail: boolean) {
+      unreadable = fail;
+    },
+  };
 }

@@ -74,8 +74,9 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     fleet.addTransaction({ reference: 'INV-42', currency: 'EUR', date: clock.now().toISOString() });
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', transactionId: undefined } });
 
+    // Same amount and currency, but the typed reference is only quoted: an approver must confirm it.
     fleet.addTransaction({ reference: 'FLT-OUT', amount: 150, currency: 'USD', description: 'Mobile money payout INV-42 to 243812345678', date: clock.now().toISOString() });
-    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-OUT' } });
+    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-OUT' } } });
   });
 
   it('asks for review when the payout is not found within the window, then a retry sends once more with the same reference', async () => {
@@ -103,7 +104,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual([request.reference, request.reference]);
     expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_retryable' });
     expect(fleet.payoutCalls).toHaveLength(2);
-    expect(await events(service, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retried', 'completed']);
+    expect(await events(service, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retry_approved', 'retried', 'completed']);
     expect((await service.history(request.id)).find((event) => event.event === 'retried')).toMatchObject({ userId: SECOND_APPROVER, details: { attempt: 2 } });
   });
 
@@ -168,7 +169,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     const request = await needingReview(setup);
     fleet.listFailure = new FleetConnectionError(false);
     const result = await service.retryUnknown(request.id, SECOND_APPROVER);
-    expect(result).toMatchObject({ ok: false, code: 'fleet_unavailable', message: expect.stringMatching(/Nothing was sent again/) as string });
+    expect(result).toMatchObject({ ok: false, code: 'could_not_check', message: expect.stringMatching(/Nothing was sent again/) as string });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect((await service.get(request.id))?.state).toBe('unknown');
   });

@@ -39,6 +39,7 @@ describe('validatePayoutForm', () => {
         currency: 'USD',
         reference: expect.stringMatching(/^PAY-20250314-[0-9A-Z]{6}$/) as string,
         note: 'March stipend',
+        referenceGenerated: true,
       },
     });
   });

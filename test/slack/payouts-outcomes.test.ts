@@ -84,7 +84,7 @@ describe('payout outcomes that are not a plain success', () => {
     expect(posts).toHaveLength(2);
     expect(posts[1]!.body).toEqual(posts[0]!.body);
     const history = (await h.bot.payouts.history(id)).map((event) => event.event);
-    expect(history).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retried', 'completed']);
+    expect(history).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retry_approved', 'retried', 'completed']);
   });
 
   it('posts the approval message again when Slack refused it the first time', async () => {

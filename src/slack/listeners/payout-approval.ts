@@ -40,23 +40,40 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
   openModalIfAllowed(PAYOUT_ACTIONS.approve, canApprove, buildApproveModal, 'open the approval');
   openModalIfAllowed(PAYOUT_ACTIONS.reject, canReject, buildRejectModal, 'open the rejection');
 
-  /** Buttons that act at once: the service decides, and only a refusal needs words here. */
-  const actOnClick = (actionId: string, act: (id: string, userId: string) => Promise<PayoutActionResult>, what: string) => {
+  /**
+   * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
+   * step that changed nothing visible yet) needs words here. `read` takes what the button carries.
+   */
+  const actOnClick = <T>(
+    actionId: string,
+    read: (value: string | undefined) => T | undefined,
+    act: (value: T, userId: string) => Promise<PayoutActionResult>,
+    what: string,
+    afterwards?: (request: PayoutRequest) => string | undefined,
+  ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
-        const id = readPayoutId(action.value);
-        if (!id) return await tell(refusalText({ message: 'There is no such payout.' }));
-        const result = await act(id, body.user.id);
-        if (!result.ok) await tell(refusalText(result));
+        const value = read(action.value);
+        if (value === undefined) return await tell(refusalText({ message: 'There is no such payout.' }));
+        const result = await act(value, body.user.id);
+        if (!result.ok) return await tell(refusalText(result));
+        const note = afterwards?.(result.request);
+        if (note) await tell(note);
       } catch (error) {
         await tell(describeFailure(error, what, logger));
       }
     });
   };
-  actOnClick(PAYOUT_ACTIONS.cancel, (id, userId) => service.cancel(id, userId), 'cancel the payout');
-  actOnClick(PAYOUT_ACTIONS.retry, (id, userId) => service.retryUnknown(id, userId), 'send the payout again');
+  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => service.cancel(id, userId), 'cancel the payout');
+  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => service.retryUnknown(id, userId), 'send the payout again', (request) =>
+    // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
+    request.state === 'unknown' && request.retryApprovals.length > 0
+      ? `:repeat: Your agreement to send payout ${request.id} again is recorded. It needs ${request.requiredApprovals} approvers, as the payout did: nothing is sent until another approver agrees.`
+      : undefined);
+  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => service.confirmLikelyMatch(id, userId, matchId), 'confirm the transaction');
+  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => service.rejectLikelyMatch(id, userId, matchId), 'turn the transaction down');
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
     const id = readPayoutId(view.private_metadata);
@@ -96,6 +113,13 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
 
 function notice(deps: PayoutSlackDeps, title: string, text: string): ViewResponseAction {
   return { response_action: 'update', view: buildPayoutNotice(deps.surface, title, text) };
+}
+
+/** `PR-XXXXXX:<match id>` from a likely match's button; only the shape is trusted. */
+function readMatchValue(value: string | undefined): { id: string; matchId: string } | undefined {
+  const [id, matchId, ...rest] = (value ?? '').split(':');
+  const payoutId = readPayoutId(id);
+  return payoutId && matchId && rest.length === 0 && /^[0-9a-f]{24}$/.test(matchId) ? { id: payoutId, matchId } : undefined;
 }
 
 async function requestFrom(deps: PayoutSlackDeps, value: string | undefined): Promise<PayoutRequest | undefined> {

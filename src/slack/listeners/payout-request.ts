@@ -31,7 +31,7 @@ const NOT_CONFIGURED =
 const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS) });
 const text = (max: number) => z.string().max(max);
 const draftCommon = {
-  amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000),
+  amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
 };
 const draftSchema = z.discriminatedUnion('kind', [
   z.object({

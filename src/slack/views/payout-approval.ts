@@ -9,7 +9,8 @@ import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { escapeWithin, mentionUser, plainWithin, slackDate } from '../mrkdwn.js';
 import { footer, type Reply, type Surface } from './common.js';
 import {
-  amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
+  stateLine, stateWord,
 } from './payout-details.js';
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
@@ -28,13 +29,29 @@ function messageButtons(request: PayoutRequest): Button[] {
     if (request.approvals.length === 0) buttons.push(button(PAYOUT_ACTIONS.cancel, 'Cancel request', request.id));
     return buttons;
   }
+  if (request.state === 'unknown' && request.likelyMatch) {
+    // Only a request id and which entry: the service reads the proposal from the store again.
+    const value = `${request.id}:${request.likelyMatch.id}`;
+    return [
+      {
+        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plain('Confirm it was sent'), value, style: 'primary',
+        confirm: {
+          title: plain('Is this the payout?'),
+          text: plain('The payout is then marked sent with this transaction, and nobody can send it again. Confirm only if you are sure this entry is this payout.'),
+          confirm: plain('It is this payout'),
+          deny: plain('Not sure'),
+        },
+      },
+      { type: 'button', action_id: PAYOUT_ACTIONS.rejectMatch, text: plain('Not this one'), value },
+    ];
+  }
   if (request.state === 'unknown' && request.needsReview) {
     return [{
       ...button(PAYOUT_ACTIONS.retry, 'Retry with the same reference', request.id, 'danger'),
       confirm: {
         title: plain('Send this payout again?'),
         text: plain(plainWithin(
-          `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.`,
+          `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.${request.requiredApprovals > 1 ? ` It needs ${request.requiredApprovals} approvers, as the payout did.` : ''}`,
           300,
         )),
         confirm: plain('Send again'),
@@ -55,6 +72,9 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
     { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
   ];
+  for (const extra of [likelyMatchLines(request), retryApprovalLine(request)]) {
+    if (extra) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: extra } });
+  }
   const buttons = messageButtons(request);
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
   blocks.push(footer(surface, `Requested ${slackDate(request.requestedAt)} · \`/fleet payouts ${request.id}\` for its history`));

@@ -172,6 +172,9 @@ export function stateLine(request: PayoutRequest): string {
     case 'failed':
       return `:x: *Failed:* ${reason(request.failureReason)} The Fleet API did not take the payout: no money moved.`;
     case 'unknown':
+      if (request.needsReview && request.lastSearch === 'could_not_check') {
+        return `:warning: *Needs review.* The Fleet API gave no clear answer (${reason(request.failureReason)}) and its transactions could not all be checked back to this request. It may or may not have gone through; it can be sent again only after a complete check finds nothing.`;
+      }
       return request.needsReview
         ? `:warning: *Needs review.* The Fleet API gave no clear answer (${reason(request.failureReason)}) and the payout was not found in its transactions. It may or may not have gone through: check with the Fleet provider before sending it again.`
         : `:grey_question: *Outcome unknown:* ${reason(request.failureReason)} Looking for reference ${codeSpan(request.reference, CODE_MAX)} in the Fleet API's transactions…`;
@@ -191,4 +194,30 @@ export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' |
   if (request.state === 'completed') return 'sent';
   if (request.state === 'pending') return request.hold ? 'held, not sent' : 'waiting for approval';
   return request.state;
+}
+
+/**
+ * A transaction that quotes the payout's typed reference only in its description: what approvers
+ * need to judge whether it is this payout. Every value came from the API, so it is escaped and cut.
+ */
+export function likelyMatchLines(request: PayoutRequest): string | undefined {
+  const match = request.state === 'unknown' ? request.likelyMatch : undefined;
+  if (!match) return undefined;
+  const amount = Number.isFinite(match.amount) ? String(match.amount) : '?';
+  return [
+    `:mag: *Likely match:* a transaction of the same amount quotes reference \`${escapeWithin(request.reference, 60)}\` in its description only. It may be this payout, or an unrelated payment that mentions it: an approver other than the requester must say which.`,
+    `*Transaction* \`${escapeWithin(match.reference.replace(/`/g, "'"), 80)}\` · ${slackDate(match.date)} · *${escapeWithin(`${amount} ${match.currency}`, 40)}*`,
+    `*Description* ${escapeWithin(match.description, 300) || '(none)'}`,
+  ].join('\n');
+}
+
+/** "Retry approved by …; one more approver needed": agreements to send an unknown payout again. */
+export function retryApprovalLine(request: PayoutRequest): string | undefined {
+  if (request.state !== 'unknown' || request.retryApprovals.length === 0) return undefined;
+  const agreed = [...new Set(request.retryApprovals.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
+  const missing = Math.max(0, request.requiredApprovals - agreed.length);
+  const who = agreed.map(mentionUser).join(' and ');
+  return missing > 0
+    ? `:repeat: Retry approved by ${who}; ${missing === 1 ? 'one more approver' : `${missing} more approvers`} needed before it is sent again.`
+    : `:repeat: Retry approved by ${who}.`;
 }

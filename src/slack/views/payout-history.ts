@@ -68,6 +68,12 @@ function detail(event: PayoutEvent, key: string): string | undefined {
   return undefined;
 }
 
+/** The transaction id an event names, cut so that a long one from the API cannot break the line. */
+function transactionRef(event: PayoutEvent): string | undefined {
+  const value = detail(event, 'transactionId');
+  return value === undefined ? undefined : value.slice(0, DETAIL_MAX);
+}
+
 /** One audit event in words: when, who, what, and the details that matter. */
 export function eventLine(event: PayoutEvent): string {
   const who = event.userId ? ` by ${mentionUser(event.userId)}` : '';
@@ -103,7 +109,9 @@ export function eventLine(event: PayoutEvent): string {
       what = `Outcome unknown${words(detail(event, 'reason') === 'interrupted' ? 'the app stopped while sending' : detail(event, 'reason'))}`;
       break;
     case 'needs_review':
-      what = 'Not found in the Fleet API\'s transactions in time: needs review';
+      what = detail(event, 'lastSearch') === 'could_not_check'
+        ? 'The Fleet API\'s transactions could not all be checked in time: needs review'
+        : 'Not found in the Fleet API\'s transactions in time: needs review';
       break;
     case 'reconciled':
       what = `Found in the Fleet API's transactions: transaction${code(detail(event, 'transactionId'))}`;
@@ -133,6 +141,21 @@ export function eventLine(event: PayoutEvent): string {
       break;
     case 'held':
       what = `Not sent${who ? ` on the approval${who}` : ''}: ${detail(event, 'reason') === 'requester_not_allowed' ? 'the requester may no longer request payouts' : 'the roles could not be checked with Slack'}`;
+      break;
+    case 'retry_approved': {
+      const count = detail(event, 'approvals');
+      const required = detail(event, 'required');
+      what = `Agreed to send it again${who}${count && required ? ` (${count} of ${required})` : ''}`;
+      break;
+    }
+    case 'likely_match':
+      what = `A transaction may be this payout: transaction${code(transactionRef(event))}; an approver must confirm it`;
+      break;
+    case 'match_confirmed':
+      what = `Confirmed as this payout${who}: transaction${code(transactionRef(event))}`;
+      break;
+    case 'match_rejected':
+      what = `Turned down as this payout${who}: transaction${code(transactionRef(event))}`;
       break;
   }
   return `• ${slackDate(event.at)} ${what}`;

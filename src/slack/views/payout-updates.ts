@@ -63,6 +63,14 @@ export function buildRequesterUpdate(
     case 'retried':
       line = `:repeat: ${by} sent your payout ${payout} again with the same reference, after review.`;
       break;
+    case 'match_confirmed':
+      line = `:white_check_mark: Your payout ${payout} was sent: ${by} confirmed its transaction in the Fleet API's list.${transaction}`;
+      break;
+    // Steps approvers take between themselves; the requester hears of the outcome.
+    case 'retry_approved':
+    case 'likely_match':
+    case 'match_rejected':
+      return undefined;
     case 'rejected':
       line = `:no_entry: ${request.rejectedBy ? mentionUser(request.rejectedBy) : by} rejected your payout ${payout}: ${reason(request.rejectReason)}`;
       break;
@@ -75,6 +83,6 @@ export function buildRequesterUpdate(
   }
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
   if (surface.sandbox) blocks.push(footer(surface));
-  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled') ? ` (transaction ${escapeWithin(request.transactionId, CODE_MAX, { oneLine: true })})` : '';
+  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed') ? ` (transaction ${escapeWithin(request.transactionId, CODE_MAX, { oneLine: true })})` : '';
   return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
 }

@@ -6,6 +6,7 @@ import { core } from './001_core.js';
 import { payouts } from './002_payouts.js';
 import { feed } from './003_feed.js';
 import { feedSafety } from './004_feed_safety.js';
+import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
 
 export interface Migration {
@@ -21,5 +22,6 @@ export const migrations: Migration[] = [
   payouts,
   feed,
   feedSafety,
+  settlement,
   approvalRules,
 ];

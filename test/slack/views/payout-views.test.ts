@@ -92,6 +92,28 @@ describe('approval message', () => {
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
   });
 
+  it('shows a likely match escaped and cut, with Confirm and Not this one instead of Retry', () => {
+    const hostile = '<!channel> <http://evil.example|statement> &';
+    const likelyMatch = {
+      id: 'a1b2c3d4e5f6a1b2c3d4e5f6', reference: `${hostile}${'R'.repeat(3100)}`, date: '2026-11-21T09:59:00.000Z', amount: 1500.5, currency: 'USD',
+      description: `Customer transfer for INV-2025-0042 ${hostile}${'<'.repeat(3000)}`, proposedAt: at,
+    };
+    const message = buildApprovalMessage(surface, request({ state: 'unknown', needsReview: true, likelyMatch }));
+    expect(buttons(message.blocks)).toEqual([PAYOUT_ACTIONS.confirmMatch, PAYOUT_ACTIONS.rejectMatch]);
+    expect(json(message.blocks)).toContain(`"value":"PR-7K3F9Q:${likelyMatch.id}"`);
+    expect(json(message.blocks)).toContain('Likely match');
+    expect(json(message.blocks)).toContain('&lt;!channel&gt;');
+    expect(json(message.blocks)).not.toContain('<!channel>');
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+  });
+
+  it('says who agreed to send again and how many more must', () => {
+    const waiting = request({ state: 'unknown', needsReview: true, attempts: 1, retryApprovals: [{ userId: 'U0ABEL', at }] });
+    expect(json(buildApprovalMessage(surface, waiting).blocks)).toContain('Retry approved by <@U0ABEL>; one more approver needed');
+    const outage = request({ state: 'unknown', needsReview: true, lastSearch: 'could_not_check' });
+    expect(json(buildApprovalMessage(surface, outage).blocks)).toContain('could not all be checked');
+  });
+
   it('ends with the transaction id once sent, and the failure in words when refused', () => {
     const sent = buildApprovalMessage(surface, request({ state: 'completed', transactionId: 'PO-ABC' }));
     expect(sent.text).toContain('sent (transaction PO-ABC)');
@@ -225,7 +247,8 @@ describe('text people or the Fleet API wrote', () => {
   const hostile = '<!channel> <http://evil.example|bank> <@U0BOSS> &';
   const typed = request({
     recipient: { phone: '243812345678', name: hostile, countryCode: 'CD' }, note: hostile, rejectReason: hostile, failureReason: hostile,
-    transactionId: hostile, rejectedBy: 'U0APPROVER', approvals: [{ userId: 'U0APPROVER', at }],
+    transactionId: hostile, rejectedBy: 'U0APPROVER', approvals: [{ userId: 'U0APPROVER', at }], retryApprovals: [{ userId: hostile, at }],
+    likelyMatch: { id: 'a'.repeat(24), reference: hostile, date: hostile, amount: 1, currency: hostile, description: hostile, proposedAt: at },
   });
   const surfaces = (state: PayoutState, needsReview = false) => {
     const shown: PayoutRequest = { ...typed, state, needsReview };

@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { ManualClock, MINUTE } from '../payouts/doubles.js';
+import {
+  approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV, payoutPosts, privateNotes, requestPayout,
+  waitForApprovalMessage,
+} from './payout-support.js';
+
+describe('settling an unknown payout with approvers', () => {
+  let h: Harness;
+  const clock = new ManualClock(new Date());
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { ...PAYOUT_ENV, PAYOUT_RECONCILE_WINDOW_MINUTES: '10' },
+      bot: { clock, fleetTimeouts: { headersMs: 500, bodyMs: 500 }, payoutTimers: { maintenanceEveryMs: 50, recheckEveryMs: 1000 } },
+    });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    h.sandbox.setFault(null);
+    expect(h.slack.limitViolations).toEqual([]);
+  });
+
+  it('shows a credit that only quotes a typed reference as a likely match, and settles it only when an approver confirms', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '31', reference: 'INV-42' });
+    const before = payoutPosts(h);
+    // The provider refused to process it, but said so unclearly: nothing moved.
+    h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 503, times: 1 });
+    await approveAs(h, PEOPLE.approver, id);
+    await waitForApprovalMessage(h, id, 'Outcome unknown');
+
+    const credit = h.sandbox.addTransaction({
+      type: 'PAYMENT', amount: 31, currency: 'USD', status: 'Completed', description: 'Customer transfer for INV-42 <!channel> <http://evil.example|statement>',
+    });
+    clock.advance(2000);
+    const proposed = await waitForApprovalMessage(h, id, 'Likely match');
+    const text = blockText(proposed);
+    expect(text).toContain(credit.reference);
+    expect(text).toContain('&lt;!channel&gt;');
+    expect(text).not.toContain('<!channel>');
+    expect(text).toContain('Outcome unknown');
+    expect(buttonsOf(proposed)).toEqual([PAYOUT_ACTIONS.confirmMatch, PAYOUT_ACTIONS.rejectMatch]);
+    expect((await h.bot.payouts.get(id))?.state).toBe('unknown');
+
+    await clickOnApproval(h, PEOPLE.requester, id, PAYOUT_ACTIONS.confirmMatch);
+    await h.slack.waitFor(() => privateNotes(h, PEOPLE.requester).find((text) => text.includes('Only approvers can say whether a transaction is this payout')));
+    expect((await h.bot.payouts.get(id))?.state).toBe('unknown');
+
+    await clickOnApproval(h, PEOPLE.approver2, id, PAYOUT_ACTIONS.confirmMatch);
+    const done = await waitForApprovalMessage(h, id, '*Sent.*');
+    expect(blockText(done)).toContain(credit.reference);
+    expect(buttonsOf(done)).toEqual([]);
+    expect(payoutPosts(h) - before).toBe(1);
+    const history = await h.bot.payouts.history(id);
+    expect(history.map((event) => event.event)).toEqual(['requested', 'approved', 'executing', 'unknown', 'likely_match', 'match_confirmed']);
+    expect(history.at(-1)?.userId).toBe(PEOPLE.approver2);
+  });
+
+  it('drops a likely match on "Not this one" and does not propose it again', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '32', reference: 'INV-43' });
+    h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 503, times: 1 });
+    await approveAs(h, PEOPLE.approver, id);
+    // Its first look must be over before the clock moves, or its next one would be scheduled past the move.
+    await waitForApprovalMessage(h, id, 'Outcome unknown');
+    h.sandbox.addTransaction({ type: 'PAYMENT', amount: 32, currency: 'USD', status: 'Completed', description: 'Refund for INV-43' });
+    clock.advance(2000);
+    await waitForApprovalMessage(h, id, 'Likely match');
+    await clickOnApproval(h, PEOPLE.approver2, id, PAYOUT_ACTIONS.rejectMatch);
+    await h.slack.waitFor(() => {
+      const message = approvalMessage(h, id);
+      return message && !blockText(message).includes('Likely match') ? message : undefined;
+    }, { message: 'the likely match to leave the approval message' });
+    expect((await h.bot.payouts.get(id))?.state).toBe('unknown');
+    clock.advance(11 * MINUTE);
+    const review = await waitForApprovalMessage(h, id, 'Needs review');
+    expect(blockText(review)).not.toContain('Likely match');
+    expect(buttonsOf(review)).toEqual([PAYOUT_ACTIONS.retry]);
+    expect((await h.bot.payouts.history(id)).filter((event) => event.event === 'likely_match')).toHaveLength(1);
+  });
+
+  it('sends a payout that needed two approvers again only when two approvers agree', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '1500' });
+    const before = payoutPosts(h);
+    h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 503, times: 1 });
+    await approveAs(h, PEOPLE.approver, id);
+    await approveAs(h, PEOPLE.approver2, id);
+    await waitForApprovalMessage(h, id, 'Outcome unknown');
+    clock.advance(11 * MINUTE);
+    await waitForApprovalMessage(h, id, 'Needs review');
+
+    await clickOnApproval(h, PEOPLE.approver, id, PAYOUT_ACTIONS.retry);
+    const waiting = await waitForApprovalMessage(h, id, 'one more approver needed');
+    expect(blockText(waiting)).toContain(`Retry approved by <@${PEOPLE.approver}>; one more approver needed`);
+    await h.slack.waitFor(() => privateNotes(h, PEOPLE.approver).find((text) => text.includes('nothing is sent until another approver agrees')));
+    expect(payoutPosts(h) - before).toBe(1);
+
+    await clickOnApproval(h, PEOPLE.approver, id, PAYOUT_ACTIONS.retry);
+    await h.slack.waitFor(() => privateNotes(h, PEOPLE.approver).find((text) => text.includes('You have already agreed to send payout')));
+    expect(payoutPosts(h) - before).toBe(1);
+
+    await clickOnApproval(h, PEOPLE.approver2, id, PAYOUT_ACTIONS.retry);
+    await waitForApprovalMessage(h, id, 'sent 2 times with the same reference');
+    expect(payoutPosts(h) - before).toBe(2);
+    const history = (await h.bot.payouts.history(id)).map((event) => event.event);
+    expect(history.slice(-4)).toEqual(['retry_approved', 'retry_approved', 'retried', 'completed']);
+  });
+});
