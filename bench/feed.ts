@@ -263,7 +263,7 @@ export function printFeedBench(result: Record<string, number>): void {
     'Slack messages for the burst': { value: result.burst_messages, target: '≤ 50' },
     'burst fully posted after (s)': { value: result.burst_drain_s, target: '' },
     'Slack messages in all': { value: result.messages_total, target: '' },
-    'Fleet API requests per idle poll': { value: result.fleet_requests_per_idle_poll, target: 1 },
+    'Fleet API requests per idle poll': { value: result.fleet_requests_per_idle_poll, target: '1.05 (1, + a late-sweep page every 20th poll)' },
     'trickle delay p50 (s)': { value: result.trickle_delay_p50_s, target: '' },
     'trickle delay p99 (s)': { value: result.trickle_delay_p99_s, target: `≤ ${INTERVAL_S + 1} (interval + 1 s)` },
   });
