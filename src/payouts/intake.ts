@@ -16,7 +16,7 @@ import {
   type ApprovalRequirement, type PayoutActor, type PolicyDecision,
 } from './policy.js';
 import {
-  findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, sumRequestedToRecipient, type NewPayoutRow,
+  findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow,
 } from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
 import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
@@ -131,7 +131,7 @@ export class PayoutIntake {
     const window = { currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT };
     const own = stored ? 0 : payout.amountMinor;
     const requesterTotalMinor = (await sumRequested(q, { requestedBy: payout.requestedBy, ...window })) + own;
-    const recipientTotalMinor = (await sumRequestedToRecipient(q, { recipientKey: recipientKey(payout), ...window })) + own;
+    const recipientTotalMinor = (await sumRequested(q, { recipientKey: recipientKey(payout), ...window })) + own;
     return approvalRequirement(
       { amountMinor: payout.amountMinor, requesterTotalMinor, recipientTotalMinor, currency: payout.currency },
       this.options.settings.dualApprovalAbove,

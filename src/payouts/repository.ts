@@ -243,27 +243,19 @@ export async function lockRecipientDay(q: Queryable, recipientKey: string, curre
   await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext($1))", [`${recipientKey}:${currency}`]);
 }
 
-/** The total requested for one recipient in `currency` over [from, to), counting only `states`. */
-export async function sumRequestedToRecipient(
-  q: Queryable,
-  input: { recipientKey: string; currency: string; from: Date; to: Date; states: readonly PayoutState[] },
-): Promise<number> {
-  const { rows } = await q.query<{ total: unknown }>(
-    `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM payout_requests
-     WHERE recipient_key = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
-    [input.recipientKey, input.currency, input.from, input.to, [...input.states]],
-  );
-  return Number(rows[0]?.total ?? 0);
-}
-
+/**
+ * The total requested in `currency` over [from, to), counting only `states`: by one requester, or to
+ * one recipient (`recipientKey`).
+ */
 export async function sumRequested(
   q: Queryable,
-  input: { requestedBy: string; currency: string; from: Date; to: Date; states: readonly PayoutState[] },
+  input: ({ requestedBy: string } | { recipientKey: string }) & { currency: string; from: Date; to: Date; states: readonly PayoutState[] },
 ): Promise<number> {
+  const [column, who] = 'requestedBy' in input ? ['requested_by', input.requestedBy] : ['recipient_key', input.recipientKey];
   const { rows } = await q.query<{ total: unknown }>(
     `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM payout_requests
-     WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
-    [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
+     WHERE ${column} = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
+    [who, input.currency, input.from, input.to, [...input.states]],
   );
   return Number(rows[0]?.total ?? 0);
 }
