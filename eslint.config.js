@@ -1,9 +1,9 @@
-// Lint rules: typescript-eslint's recommended set, type-aware, over src, test and bench.
+// Lint rules: typescript-eslint's recommended set, type-aware, over src, test, bench and packages.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-output/**', 'src/workspace/page/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-output/**', 'packages/local-slack/src/workspace/page/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -19,7 +19,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**', 'src/sandbox/cli.ts', 'src/workspace/cli.ts'],
+    files: ['test/**', 'bench/**', 'packages/*/test/**', 'src/sandbox/cli.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unsafe-member-access': 'off', '@typescript-eslint/no-unsafe-assignment': 'off' },
   },
 );

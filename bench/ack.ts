@@ -11,7 +11,7 @@ import { startBot } from '../src/bot.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { startLocalSlack, type LocalSlack } from '../src/workspace/index.js';
+import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const BOT_TOKEN = 'xoxb-bench-0000-token';

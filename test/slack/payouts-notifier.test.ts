@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutRequest } from '../../src/payouts/index.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
-import { checkMessage } from '../../src/workspace/block-kit-limits.js';
+import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../payouts/doubles.js';
 import { testDatabases } from '../support/databases.js';
 import type { Db } from '../../src/store/db.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_USERS } from '../../src/workspace/state.js';
+import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import {
   approvalMessage, approveAs, BANK_FIELDS, buttonsOf, clickOnApproval, dmTexts, fieldErrors, MOBILE_FIELDS, openApproveModal,

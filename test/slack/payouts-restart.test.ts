@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/index.js';
-import { startLocalSlack, type LocalSlack } from '../../src/workspace/index.js';
+import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { testDatabases } from '../support/databases.js';
 import { blockText, BOT_TOKEN, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../support/bot-harness.js';
 import {

@@ -9,9 +9,9 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/index.js';
-import { startLocalSlack, type LocalSlack } from '../../src/workspace/index.js';
+import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { testDatabases } from './databases.js';
-import type { LocalSlackOptions, SlackMessage } from '../../src/workspace/types.js';
+import type { LocalSlackOptions, SlackMessage } from '@fleet-treasury-bot/local-slack';
 
 export const SIGNING_SECRET = 'c0ffee0ddba11c0ffee0ddba11c0ffee';
 export const BOT_TOKEN = 'xoxb-1111-2222-harnessbottoken';

@@ -3,7 +3,7 @@ import type { Transaction } from '../../../src/fleet/schemas.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
 import { buildHelpMessage, ACCOUNT_HELP } from '../../../src/slack/views/help.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
-import { checkMessage } from '../../../src/workspace/block-kit-limits.js';
+import { checkMessage } from '@fleet-treasury-bot/local-slack';
 
 const readAt = new Date('2026-11-21T10:00:00.000Z');
 

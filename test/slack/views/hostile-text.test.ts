@@ -16,7 +16,7 @@ import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutRevi
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
-import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
+import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { pendingRequest } from '../../payouts/doubles.js';
 
 const SEED = '<!channel> <http://x|y> <@U0BOSS> & \u202Eevil\u202C \u2066i\u2069 \u200Bz\u200D\uFEFF\u2060\u200E\u200F\u061C \u0007\u001b ';

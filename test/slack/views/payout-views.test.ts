@@ -5,7 +5,7 @@ import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectMo
 import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
-import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
+import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { pendingRequest } from '../../payouts/doubles.js';
 
 const surface = { sandbox: false };

@@ -2,4 +2,5 @@
 export { LocalSlack, startLocalSlack } from './local-slack.js';
 export { checkMessage, checkView } from './block-kit-limits.js';
 export { signRequest } from './delivery.js';
+export { DEFAULT_USERS } from './state.js';
 export type * from './types.js';

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoSettings } from '../../src/demo/demo.js';
 
@@ -16,7 +17,7 @@ describe('npm run demo', () => {
   it('starts with nothing configured, prints the page address, serves it, and stops cleanly on Ctrl-C', async () => {
     const foldersBefore = await demoFolders();
     // Only what a shell needs: no Slack, Fleet or database settings.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/demo/main.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url))], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DEMO_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,14 +4,11 @@
  * Secrets are generated per run; the workspace signs what people do with the bot's signing secret.
  */
 import { randomBytes } from 'node:crypto';
-import { startBot, type RunningBot } from '../bot.js';
-import { loadConfig } from '../config.js';
-import { createLogger, type Logger } from '../logger.js';
-import type { Db } from '../store/index.js';
 import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
 import { mountPage } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+import { createLogger, loadConfig, startBot, type Db, type Logger, type RunningBot } from './product.js';
 
 export interface DemoOptions {
   /** The page's port; 0 picks a free one. Default 3000. */

@@ -10,12 +10,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDemo, type Demo } from '../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
-import { createLogger } from '../../src/logger.js';
-import { formatAmount } from '../../src/money.js';
-import { NO_ACCESS_MESSAGE } from '../../src/slack/listeners/account.js';
-import type { Db } from '../../src/store/index.js';
+import { createLogger } from '../../../../src/logger.js';
+import { formatAmount } from '../../../../src/money.js';
+import { NO_ACCESS_MESSAGE } from '../../../../src/slack/listeners/account.js';
+import type { Db } from '../../../../src/store/index.js';
 import { checkMessage, checkView } from '../../src/workspace/index.js';
-import { testDatabases } from '../support/databases.js';
+import { testDatabases } from '../../../../test/support/databases.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

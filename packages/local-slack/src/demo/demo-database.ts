@@ -5,11 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '../logger.js';
-import { migrate, type Db } from '../store/index.js';
-import { migrations } from '../store/migrations/index.js';
-import { openPglite } from '../store/pglite.js';
-import { blankPgliteCluster } from '../store/pglite-blank.js';
+import { blankPgliteCluster, migrate, migrations, openPglite, type Db, type Logger } from './product.js';
 
 export interface DemoDatabase {
   db: Db;
