@@ -22,6 +22,24 @@ describe('settling an unknown payout with approvers', () => {
     expect(h.slack.limitViolations).toEqual([]);
   });
 
+  /**
+   * Moves the clock on by 2 s at most every 250 ms until the approval message shows a likely match.
+   * The first look (which pages the list) may still run when the payout shows as unknown, and it
+   * schedules the next look from the clock as it is when it ends: one move could come too early.
+   */
+  function lookAgainUntilProposed(id: string) {
+    let lastMove = 0;
+    return h.slack.waitFor(() => {
+      const message = approvalMessage(h, id);
+      if (message && blockText(message).includes('Likely match')) return message;
+      if (Date.now() - lastMove >= 250) {
+        lastMove = Date.now();
+        clock.advance(2000);
+      }
+      return undefined;
+    }, { timeoutMs: 15_000, message: `the approval message of ${id} to say "Likely match"` });
+  }
+
   it('shows a credit that only quotes a typed reference as a likely match, and settles it only when an approver confirms', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '31', reference: 'INV-42' });
     const before = payoutPosts(h);
@@ -33,8 +51,7 @@ describe('settling an unknown payout with approvers', () => {
     const credit = h.sandbox.addTransaction({
       type: 'PAYMENT', amount: 31, currency: 'USD', status: 'Completed', description: 'Customer transfer for INV-42 <!channel> <http://evil.example|statement>',
     });
-    clock.advance(2000);
-    const proposed = await waitForApprovalMessage(h, id, 'Likely match');
+    const proposed = await lookAgainUntilProposed(id);
     const text = blockText(proposed);
     expect(text).toContain(credit.reference);
     expect(text).toContain('&lt;!channel&gt;');
@@ -61,11 +78,9 @@ describe('settling an unknown payout with approvers', () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '32', reference: 'INV-43' });
     h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 503, times: 1 });
     await approveAs(h, PEOPLE.approver, id);
-    // Its first look must be over before the clock moves, or its next one would be scheduled past the move.
     await waitForApprovalMessage(h, id, 'Outcome unknown');
     h.sandbox.addTransaction({ type: 'PAYMENT', amount: 32, currency: 'USD', status: 'Completed', description: 'Refund for INV-43' });
-    clock.advance(2000);
-    await waitForApprovalMessage(h, id, 'Likely match');
+    await lookAgainUntilProposed(id);
     await clickOnApproval(h, PEOPLE.approver2, id, PAYOUT_ACTIONS.rejectMatch);
     await h.slack.waitFor(() => {
       const message = approvalMessage(h, id);
