@@ -16,5 +16,6 @@ export { countingApprovers, describeState, revokedApprovals } from './policy.js'
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor } from './policy.js';
 export { PayoutService } from './service.js';
+export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';

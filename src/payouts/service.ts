@@ -4,7 +4,6 @@
  * refusals come back as `{ ok: false, code, message }`, never as exceptions.
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
@@ -19,6 +18,7 @@ import {
   findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
   revokeApprovals, setApprovalMessage, updateRequest, type PayoutChanges,
 } from './repository.js';
+import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
 import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
 import type { PayoutFormFields, PayoutValidation } from './validation.js';
@@ -42,7 +42,7 @@ export interface PayoutServiceOptions {
   fleet: FleetApi;
   clock: Clock;
   roles: PayoutRoles;
-  settings: Config['payouts'];
+  settings: PayoutSettings;
   logger: Logger;
   /** Request ids; defaults to `PR-XXXXXX`. */
   newId?: () => string;
