@@ -12,7 +12,7 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
-import { PayoutService } from './payouts/index.js';
+import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
@@ -111,6 +111,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     };
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface: ctx.surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifier: payoutNotifier,
@@ -120,7 +121,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
-    payoutNotifier.attach(payouts);
     const payoutDeps = { service: payouts, settings: config.payouts, surface: ctx.surface, logger, clock };
 
     const feed = config.feed.channelId

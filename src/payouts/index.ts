@@ -15,6 +15,7 @@ export { parseCommandPrefill } from './prefill.js';
 export { countingApprovers, describeState, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor } from './policy.js';
+export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
 export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
