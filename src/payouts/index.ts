@@ -14,7 +14,7 @@ export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill } from './prefill.js';
 export { countingApprovers, describeState, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
-export type { PayoutActor } from './policy.js';
+export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
 export type { PayoutSettings } from './settings.js';

@@ -6,9 +6,7 @@
  */
 import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { PayoutActionResult, PayoutRequest } from '../../payouts/index.js';
-import { canApprove, canReject, type PolicyDecision } from '../../payouts/policy.js';
-import type { PayoutActor } from '../../payouts/index.js';
+import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import { describeFailure } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { refusalText, tellPrivately } from '../payout-refusals.js';
@@ -16,10 +14,11 @@ import { approvalOutcome, buildApproveModal, buildRejectModal } from '../views/p
 import { buildPayoutNotice } from '../views/payout-form.js';
 import { readPayoutId, type PayoutSlackDeps } from './payouts.js';
 
-type Check = (request: PayoutRequest, actor: PayoutActor, now: Date) => PolicyDecision;
+/** The service's answer to "may this person do that to this request now?" */
+type Check = (request: PayoutRequest, userId: string) => Promise<PolicyDecision>;
 
 export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps): void {
-  const { service, surface, logger, clock } = deps;
+  const { service, surface, logger } = deps;
 
   /** Reads the request a button names, checks the policy, then opens its modal with the click's trigger id. */
   const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: string) => {
@@ -29,7 +28,7 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       try {
         const request = await requestFrom(deps, action.value);
         if (!request) return await tell(refusalText({ message: 'There is no such payout.' }));
-        const decision = check(request, await service.actor(body.user.id), clock.now());
+        const decision = await check(request, body.user.id);
         if (!decision.ok) return await tell(refusalText(decision));
         await client.views.open({ trigger_id: body.trigger_id, view: modal(surface, request) });
       } catch (error) {
@@ -37,8 +36,8 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       }
     });
   };
-  openModalIfAllowed(PAYOUT_ACTIONS.approve, canApprove, buildApproveModal, 'open the approval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, canReject, buildRejectModal, 'open the rejection');
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => service.mayApprove(request, userId), buildApproveModal, 'open the approval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => service.mayReject(request, userId), buildRejectModal, 'open the rejection');
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a

@@ -10,7 +10,6 @@ import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
 } from '../../payouts/index.js';
-import { canRequest } from '../../payouts/policy.js';
 import type { Subcommand } from '../context.js';
 import { describeFailure } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
@@ -93,7 +92,7 @@ export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
       }
       try {
         // The role lookup may ask Slack for user-group members, so it runs after the modal is open.
-        const decision = canRequest(await service.actor(command.user_id));
+        const decision = await service.mayRequest(command.user_id);
         if (!decision.ok && viewId) {
           await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, 'New payout', refusalText(decision)) });
         }
@@ -106,7 +105,7 @@ export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
 
 /** The form's answer: its errors under their fields, or the review screen. */
 async function checkForm(deps: PayoutSlackDeps, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
-  const decision = canRequest(await deps.service.actor(userId));
+  const decision = await deps.service.mayRequest(userId);
   if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(deps.surface, 'New payout', refusalText(decision)) };
   const validation = await deps.service.validate(kind, readForm(kind, view), userId);
   if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors) };
