@@ -18,13 +18,10 @@ import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
-import type { SlackContext, Subcommand } from './slack/context.js';
-import { registerAccountActions } from './slack/listeners/account.js';
-import { feedSubcommand } from './slack/listeners/feed.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
-import { registerFleetCommand } from './slack/listeners/fleet-command.js';
-import { payoutSubcommands, registerPayoutListeners } from './slack/listeners/payouts.js';
+import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
+import type { Surface } from './slack/views/common.js';
 
 export interface BotOptions {
   config: Config;
@@ -101,16 +98,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const access = new AccessControl(app.client, logger);
     closers.push(() => access.close());
 
-    const ctx: SlackContext = {
-      account,
-      access,
-      accessLists: config.access,
-      surface: { sandbox: sandbox !== undefined },
-      logger,
-      readTimeoutMs: 20_000,
-    };
+    const surface: Surface = { sandbox: sandbox !== undefined };
     const payoutNotifier = new SlackPayoutNotifier({
-      client: app.client, surface: ctx.surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({
@@ -121,19 +111,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
-    const payoutDeps = { service: payouts, settings: config.payouts, surface: ctx.surface, logger, clock };
 
     const feed = config.feed.channelId
       ? new TransactionFeed({
           fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
-          publisher: createSlackFeedPublisher(app.client, { surface: ctx.surface, logger: logger.child({ component: 'feed' }) }),
+          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
         })
       : undefined;
 
-    const subcommands: Record<string, Subcommand> = { ...payoutSubcommands(payoutDeps), feed: feedSubcommand(ctx, feed, clock) };
-    registerFleetCommand(app, ctx, subcommands);
-    registerAccountActions(app, ctx);
-    registerPayoutListeners(app, payoutDeps);
+    registerListeners(app, {
+      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, logger, clock, readTimeoutMs: 20_000,
+    });
 
     let eventsUrl: string | undefined;
     if (config.slack.appToken) {

@@ -10,7 +10,7 @@ import { notice } from '../../../src/slack/views/common.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
 import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
-import { ACCOUNT_HELP, buildHelpMessage } from '../../../src/slack/views/help.js';
+import { buildHelpMessage } from '../../../src/slack/views/help.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
@@ -53,7 +53,7 @@ function everything(): Built[] {
     for (const text of [HOSTILE, SHORT]) {
       message('balance', buildBalanceMessage(surface, { balances: { [text]: 1, USD: 2 }, readAt: at }));
       message('transactions', buildTransactionsMessage(surface, { page: 1, pageSize: 25, firstItem: 1, transactions: Array.from({ length: 25 }, (_, i) => tx(i, text)), hasNext: true, readAt: at }));
-      message('help', buildHelpMessage(surface, ACCOUNT_HELP, text));
+      message('help', buildHelpMessage(surface, [{ usage: '/fleet balance', description: 'The balance.' }], text));
       message('notice', notice(surface, text));
       view('chooser', buildPayoutChooser(surface, text));
       view('form', buildPayoutForm(surface, 'mobile_money', { operators: ['<!channel> \u202E\u200B'], currencies: ['USD'] }, { name: text, note: text, phone: text, operator: text }, [text, text]));
