@@ -21,7 +21,7 @@ import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
-import type { Surface } from './slack/views/common.js';
+import type { Surface } from './slack/views/text.js';
 
 export interface BotOptions {
   config: Config;

@@ -9,7 +9,7 @@ import type { TransactionFeed } from '../feed/index.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
-import type { Surface } from './views/common.js';
+import type { Surface } from './views/text.js';
 
 export interface SlackContext {
   account: AccountReader;

@@ -8,7 +8,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../payouts/index.js';
-import type { Surface } from './views/common.js';
+import type { Surface } from './views/text.js';
 import { buildApprovalMessage } from './views/payout-approval.js';
 import { buildRequesterUpdate } from './views/payout-updates.js';
 

@@ -2,7 +2,7 @@
 import type { SlackContext } from '../context.js';
 import type { Subcommand } from '../subcommands.js';
 import { describeFailure } from '../failures.js';
-import { escapeMrkdwn } from '../mrkdwn.js';
+import { codeSpan } from '../views/text.js';
 import { readPayoutId } from '../payout-values.js';
 import { notice } from '../views/common.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
@@ -27,7 +27,7 @@ export function payoutRecordsSubcommand({ payouts, surface, logger }: SlackConte
         }
         const id = readPayoutId(word);
         if (!id) {
-          await say(`\`${escapeMrkdwn(word.slice(0, 40))}\` is not a payout id. Ids look like \`PR-7K3F9Q\`; \`/fleet payouts\` lists the recent ones.`);
+          await say(`${codeSpan(word, 40)} is not a payout id. Ids look like \`PR-7K3F9Q\`; \`/fleet payouts\` lists the recent ones.`);
           return;
         }
         const request = await payouts.get(id);

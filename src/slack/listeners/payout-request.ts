@@ -7,7 +7,7 @@ import type { App, BlockAction, ButtonAction, ViewOutput, ViewResponseAction, Vi
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS,
+  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS, payoutKindFromWord,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
 } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
@@ -17,11 +17,6 @@ import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refu
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../views/payout-form.js';
-
-const KIND_WORDS: Record<string, PayoutKind> = {
-  mobile: 'mobile_money', momo: 'mobile_money', mobile_money: 'mobile_money', 'mobile-money': 'mobile_money',
-  bank: 'bank_account', bank_account: 'bank_account', 'bank-account': 'bank_account',
-};
 
 const NOT_CONFIGURED =
   ':construction: Payouts are not configured here yet: an admin needs to set APPROVAL_CHANNEL_ID to the channel where approvers confirm payouts.';
@@ -79,7 +74,7 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
         await respond({ response_type: 'ephemeral', ...notice(surface, NOT_CONFIGURED) });
         return;
       }
-      const kind = KIND_WORDS[(args[0] ?? '').toLowerCase()];
+      const kind = payoutKindFromWord(args[0]);
       const view = kind
         ? buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, args.join(' ')))
         : buildPayoutChooser(surface, args.join(' '));

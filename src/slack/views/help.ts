@@ -1,7 +1,7 @@
 /** The `/fleet help` reply: what the bot can do, with examples, from each subcommand's own help. */
 import type { KnownBlock } from '@slack/types';
-import { codeSpan } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, footer, type Surface } from './text.js';
 
 export interface HelpEntry {
   usage: string;
