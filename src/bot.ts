@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
 import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
+import { Shutdown } from './shutdown.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
@@ -52,16 +53,10 @@ export interface RunningBot {
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
-  const closers: Array<() => Promise<void> | void> = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) {
-      try {
-        await closer();
-      } catch (error) {
-        logger.warn({ err: error }, 'error while stopping');
-      }
-    }
-  };
+  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed); then
+  // what they all use: role and account caches, the Fleet client, the database, the sandbox.
+  const shutdown = new Shutdown(['slack', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
+  const close = () => shutdown.run();
 
   try {
     let sandbox: Sandbox | undefined;
@@ -69,7 +64,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let fleetKey = config.fleet.apiKey ?? '';
     if (config.fleet.url === 'sandbox') {
       sandbox = await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 });
-      closers.push(() => sandbox?.close());
+      shutdown.add('sandbox', () => sandbox?.close());
       fleetUrl = sandbox.url;
       fleetKey = sandbox.apiKey;
       logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
@@ -79,7 +74,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (!db) {
       db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
       const opened = db;
-      closers.push(() => opened.close());
+      shutdown.add('database', () => opened.close());
       logger.info({ kind: db.kind }, 'database ready');
     }
 
@@ -87,16 +82,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock,
       ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
     });
-    const fleetCloser = () => fleet.close();
-    closers.push(fleetCloser);
+    shutdown.add('fleet', () => fleet.close());
     const account = new AccountReader(fleet, clock);
-    closers.push(() => account.close());
+    shutdown.add('account', () => account.close());
 
     const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
     const app = createSlackApp({ slack: config.slack, logger, httpLimits });
     await initSlackApp(app, logger);
     const access = new AccessControl(app.client, logger);
-    closers.push(() => access.close());
+    shutdown.add('access', () => access.close());
 
     const surface: Surface = { sandbox: sandbox !== undefined };
     const payoutNotifier = new SlackPayoutNotifier({
@@ -133,12 +127,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       eventsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${port}/slack/events`;
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
-    closers.push(() => app.stop() as Promise<void>);
-    closers.splice(closers.indexOf(fleetCloser) + 1, 0, runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    shutdown.add('slack', () => app.stop());
+    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
-      // Stops before the Fleet client and the database it uses are closed.
-      closers.splice(closers.indexOf(fleetCloser) + 1, 0, () => feed.stop());
+      shutdown.add('feed', () => feed.stop());
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
 
