@@ -5,7 +5,7 @@ import { systemClock } from '../../src/clock.js';
 import { payoutRecords, type PayoutRequest } from '../../src/payouts/index.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
 import { checkMessage } from '../../src/workspace/block-kit-limits.js';
-import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../payouts/doubles.js';
+import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
 import { testDatabases } from '../support/databases.js';
 import type { Db } from '../../src/store/db.js';
 

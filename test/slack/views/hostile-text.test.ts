@@ -17,7 +17,7 @@ import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/pa
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
 import { checkMessage, checkView } from '../../../src/workspace/block-kit-limits.js';
-import { pendingRequest } from '../../payouts/doubles.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
 
 const SEED = '<!channel> <http://x|y> <@U0BOSS> & \u202Eevil\u202C \u2066i\u2069 \u200Bz\u200D\uFEFF\u2060\u200E\u200F\u061C \u0007\u001b ';
 const HOSTILE = SEED.repeat(Math.ceil(5000 / SEED.length)).slice(0, 5000);

@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/store/index.js';
 import type { Db } from '../../src/store/db.js';
 import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
-import { createTestSchema, testPostgresUrl, type TestDatabase } from '../support/databases.js';
+import { createTestSchema, testPostgresUrl, type TestDatabase } from './databases.js';
 
 export const silentLogger = createLogger({ level: 'silent' });
 
