@@ -12,19 +12,17 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
-import { PayoutService } from './payouts/index.js';
+import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
+import { Shutdown } from './shutdown.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
-import type { SlackContext, Subcommand } from './slack/context.js';
-import { registerAccountActions } from './slack/listeners/account.js';
-import { feedSubcommand } from './slack/listeners/feed.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
-import { registerFleetCommand } from './slack/listeners/fleet-command.js';
-import { payoutSubcommands, registerPayoutListeners } from './slack/listeners/payouts.js';
+import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
+import type { Surface } from './slack/views/text.js';
 
 export interface BotOptions {
   config: Config;
@@ -55,16 +53,10 @@ export interface RunningBot {
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
-  const closers: Array<() => Promise<void> | void> = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) {
-      try {
-        await closer();
-      } catch (error) {
-        logger.warn({ err: error }, 'error while stopping');
-      }
-    }
-  };
+  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed); then
+  // what they all use: role and account caches, the Fleet client, the database, the sandbox.
+  const shutdown = new Shutdown(['slack', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
+  const close = () => shutdown.run();
 
   try {
     let sandbox: Sandbox | undefined;
@@ -72,7 +64,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     let fleetKey = config.fleet.apiKey ?? '';
     if (config.fleet.url === 'sandbox') {
       sandbox = await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 });
-      closers.push(() => sandbox?.close());
+      shutdown.add('sandbox', () => sandbox?.close());
       fleetUrl = sandbox.url;
       fleetKey = sandbox.apiKey;
       logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
@@ -82,7 +74,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (!db) {
       db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
       const opened = db;
-      closers.push(() => opened.close());
+      shutdown.add('database', () => opened.close());
       logger.info({ kind: db.kind }, 'database ready');
     }
 
@@ -90,27 +82,20 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock,
       ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
     });
-    const fleetCloser = () => fleet.close();
-    closers.push(fleetCloser);
+    shutdown.add('fleet', () => fleet.close());
     const account = new AccountReader(fleet, clock);
-    closers.push(() => account.close());
+    shutdown.add('account', () => account.close());
 
     const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
     const app = createSlackApp({ slack: config.slack, logger, httpLimits });
     await initSlackApp(app, logger);
     const access = new AccessControl(app.client, logger);
-    closers.push(() => access.close());
+    shutdown.add('access', () => access.close());
 
-    const ctx: SlackContext = {
-      account,
-      access,
-      accessLists: config.access,
-      surface: { sandbox: sandbox !== undefined },
-      logger,
-      readTimeoutMs: 20_000,
-    };
+    const surface: Surface = { sandbox: sandbox !== undefined };
     const payoutNotifier = new SlackPayoutNotifier({
-      client: app.client, surface: ctx.surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifier: payoutNotifier,
@@ -120,20 +105,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
-    payoutNotifier.attach(payouts);
-    const payoutDeps = { service: payouts, settings: config.payouts, surface: ctx.surface, logger, clock };
 
     const feed = config.feed.channelId
       ? new TransactionFeed({
           fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
-          publisher: createSlackFeedPublisher(app.client, { surface: ctx.surface, logger: logger.child({ component: 'feed' }) }),
+          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
         })
       : undefined;
 
-    const subcommands: Record<string, Subcommand> = { ...payoutSubcommands(payoutDeps), feed: feedSubcommand(ctx, feed, clock) };
-    registerFleetCommand(app, ctx, subcommands);
-    registerAccountActions(app, ctx);
-    registerPayoutListeners(app, payoutDeps);
+    registerListeners(app, {
+      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, logger, clock, readTimeoutMs: 20_000,
+    });
 
     let eventsUrl: string | undefined;
     if (config.slack.appToken) {
@@ -145,12 +127,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       eventsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${port}/slack/events`;
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
-    closers.push(() => app.stop() as Promise<void>);
-    closers.splice(closers.indexOf(fleetCloser) + 1, 0, runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    shutdown.add('slack', () => app.stop());
+    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
-      // Stops before the Fleet client and the database it uses are closed.
-      closers.splice(closers.indexOf(fleetCloser) + 1, 0, () => feed.stop());
+      shutdown.add('feed', () => feed.stop());
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
 

@@ -4,7 +4,9 @@
  * naming what it expects and never echoing the value (several are secrets).
  */
 import { z } from 'zod';
-import { parseAmount } from './money.js';
+import type { FeedSettings } from './feed/settings.js';
+import { parseAmount, type CurrencyAmounts } from './money.js';
+import type { PayoutSettings } from './payouts/settings.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */
 export interface AccessList {
@@ -12,9 +14,6 @@ export interface AccessList {
   users: ReadonlySet<string>;
   groups: ReadonlySet<string>;
 }
-
-/** Amount per currency, in minor units (`USD:1000` → USD → 100000). */
-export type CurrencyAmounts = ReadonlyMap<string, number>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -204,24 +203,9 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   prettyLogs: boolean;
   store: { databaseUrl: string | undefined; dataDir: string };
-  payouts: {
-    approvalChannelId: string | undefined;
-    operators: string[];
-    currencies: string[];
-    maxAmount: CurrencyAmounts;
-    dailyLimit: CurrencyAmounts;
-    dualApprovalAbove: CurrencyAmounts;
-    requestTtlHours: number;
-    reconcileWindowMinutes: number;
-  };
-  feed: {
-    channelId: string | undefined;
-    pollIntervalSeconds: number;
-    maxBacklog: number;
-    backfill: number;
-    balanceAlertBelow: CurrencyAmounts;
-    alertChannelId: string | undefined;
-  };
+  /** The domain's settings, and where the Slack layer posts requests for approval. */
+  payouts: PayoutSettings & { approvalChannelId: string | undefined };
+  feed: FeedSettings;
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */

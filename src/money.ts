@@ -10,6 +10,9 @@ const MINOR_UNITS: Record<string, number> = {
   BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
 };
 
+/** Amount per currency, in minor units (`USD:1000` → USD → 100000). */
+export type CurrencyAmounts = ReadonlyMap<string, number>;
+
 export function currencyDecimals(currency: string): number {
   return MINOR_UNITS[currency.toUpperCase()] ?? 2;
 }

@@ -4,9 +4,8 @@
  * restarts and replicas do not repeat an alert.
  */
 import type { Clock } from '../clock.js';
-import type { CurrencyAmounts } from '../config.js';
 import type { FleetApi } from '../fleet/schemas.js';
-import { toMinor } from '../money.js';
+import { toMinor, type CurrencyAmounts } from '../money.js';
 import type { Queryable } from '../store/db.js';
 import { loadBalanceAlertStates, saveBalanceAlertState } from './feed-store.js';
 import type { FeedPost } from './types.js';

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
@@ -21,6 +20,7 @@ import {
   saveLatePosted, type FeedState,
 } from './feed-store.js';
 import { findLateEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
+import type { FeedSettings } from './settings.js';
 import type { FeedNote, FeedPublisher, FeedStatus, PollReport } from './types.js';
 
 type StartedFeed = FeedState & { cursor: FeedCursor };
@@ -44,7 +44,7 @@ export interface TransactionFeedOptions {
   db: Db;
   clock: Clock;
   publisher: FeedPublisher;
-  settings: Config['feed'];
+  settings: FeedSettings;
   logger: Logger;
   /** For jitter; defaults to Math.random. */
   random?: () => number;

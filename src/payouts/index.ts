@@ -11,10 +11,12 @@ export type {
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
-export { parseCommandPrefill } from './prefill.js';
+export { parseCommandPrefill, payoutKindFromWord } from './prefill.js';
 export { countingApprovers, describeState, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
-export type { PayoutActor } from './policy.js';
+export type { PayoutActor, PolicyDecision } from './policy.js';
+export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
+export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';

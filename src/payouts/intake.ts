@@ -4,7 +4,6 @@
  * number of approvers it needs decided under the same locks.
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
@@ -18,13 +17,14 @@ import {
 import {
   findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow,
 } from './repository.js';
+import type { PayoutSettings } from './settings.js';
 import type { TransitionRecorder } from './transitions.js';
 import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
 export interface IntakeOptions {
   db: Db;
   clock: Clock;
-  settings: Config['payouts'];
+  settings: PayoutSettings;
   recorder: TransitionRecorder;
   /** Request ids; defaults to `PR-XXXXXX`. */
   newId?: (() => string) | undefined;

@@ -5,7 +5,16 @@
 import type { PayoutFormFields } from './validation.js';
 import type { PayoutKind } from './model.js';
 
-const KIND_WORDS = new Set(['payout', 'mobile', 'mobile_money', 'mobile-money', 'momo', 'bank', 'bank_account', 'bank-account']);
+// A Map, not an object: `/fleet payout constructor` must not find Object.prototype's members.
+const KIND_BY_WORD = new Map<string, PayoutKind>([
+  ['mobile', 'mobile_money'], ['momo', 'mobile_money'], ['mobile_money', 'mobile_money'], ['mobile-money', 'mobile_money'],
+  ['bank', 'bank_account'], ['bank_account', 'bank_account'], ['bank-account', 'bank_account'],
+]);
+
+/** The payout kind a word after `/fleet payout` names (`mobile`, `momo`, `bank`, …), in any case. */
+export function payoutKindFromWord(word: string | undefined): PayoutKind | undefined {
+  return KIND_BY_WORD.get((word ?? '').toLowerCase());
+}
 
 /**
  * Mobile money: `<phone> [amount] [currency]`, e.g. `243812345678 150 USD`; the phone may contain
@@ -14,7 +23,7 @@ const KIND_WORDS = new Set(['payout', 'mobile', 'mobile_money', 'mobile-money', 
  */
 export function parseCommandPrefill(kind: PayoutKind, text: string): PayoutFormFields {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
-  while (tokens.length > 0 && KIND_WORDS.has((tokens[0] ?? '').toLowerCase())) tokens.shift();
+  while (tokens.length > 0 && (tokens[0]?.toLowerCase() === 'payout' || payoutKindFromWord(tokens[0]))) tokens.shift();
 
   const fields: PayoutFormFields = {};
   const last = tokens.at(-1);

@@ -4,7 +4,6 @@
  * refusals come back as `{ ok: false, code, message }`, never as exceptions.
  */
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
@@ -12,13 +11,14 @@ import { PayoutIntake, Refused } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import {
-  canApprove, canCancel, canDecideMatch, canReject, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
+  canApprove, canCancel, canDecideMatch, canReject, canRequest, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
   describeState, type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
   findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
   revokeApprovals, setApprovalMessage, updateRequest, type PayoutChanges,
 } from './repository.js';
+import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
 import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
 import type { PayoutFormFields, PayoutValidation } from './validation.js';
@@ -42,7 +42,7 @@ export interface PayoutServiceOptions {
   fleet: FleetApi;
   clock: Clock;
   roles: PayoutRoles;
-  settings: Config['payouts'];
+  settings: PayoutSettings;
   logger: Logger;
   /** Request ids; defaults to `PR-XXXXXX`. */
   newId?: () => string;
@@ -117,6 +117,21 @@ export class PayoutService {
   async canView(userId: string): Promise<boolean> {
     const actor = await this.actor(userId);
     return actor.canRequest || actor.canApprove;
+  }
+
+  /** Whether a person may request payouts, asked before the form opens; `submit` checks again. */
+  async mayRequest(userId: string): Promise<PolicyDecision> {
+    return canRequest(await this.actor(userId));
+  }
+
+  /** Whether a person may approve this request now, asked before the approve modal opens; `approve` checks again. */
+  async mayApprove(request: PayoutRequest, userId: string): Promise<PolicyDecision> {
+    return canApprove(request, await this.actor(userId), this.now());
+  }
+
+  /** Whether a person may reject this request now, asked before the reject modal opens; `reject` checks again. */
+  async mayReject(request: PayoutRequest, userId: string): Promise<PolicyDecision> {
+    return canReject(request, await this.actor(userId), this.now());
   }
 
   /**

@@ -3,7 +3,6 @@
  * that is wrong. Pure: the caller supplies the settings, the time and (optionally) the reference generator.
  */
 import { z } from 'zod';
-import type { Config } from '../config.js';
 import { findHiddenCharacters, type HiddenCharacterKind } from '../hidden-text.js';
 import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
 import { generateReference } from './identifiers.js';
@@ -11,11 +10,12 @@ import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
   type FieldErrors, type PayoutDraft, type PayoutFieldName, type PayoutKind,
 } from './model.js';
+import type { PayoutSettings } from './settings.js';
 
 /** The form as Slack hands it over: a missing or cleared input may be `null` or `undefined`. */
 export type PayoutFormFields = Partial<Record<PayoutFieldName, string | null | undefined>>;
 
-export type PayoutValidationSettings = Pick<Config['payouts'], 'operators' | 'currencies' | 'maxAmount'>;
+export type PayoutValidationSettings = Pick<PayoutSettings, 'operators' | 'currencies' | 'maxAmount'>;
 
 export interface ValidationContext {
   settings: PayoutValidationSettings;

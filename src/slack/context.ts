@@ -1,25 +1,28 @@
-/** What the Slack listeners share: the account reader, access checks, the surface, the logger. */
-import type { RespondFn, SlashCommand } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+/**
+ * What every Slack listener shares: the domain's front doors (account reader, payout service, live
+ * feed), access checks, the settings the Slack surface shows, the surface, the logger and the clock.
+ */
 import type { AccountReader } from '../account/account-reader.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { TransactionFeed } from '../feed/index.js';
 import type { Logger } from '../logger.js';
+import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
-import type { Surface } from './views/common.js';
-import type { HelpEntry } from './views/help.js';
+import type { Surface } from './views/text.js';
 
 export interface SlackContext {
   account: AccountReader;
+  payouts: PayoutService;
+  /** Present when FEED_CHANNEL_ID is set. */
+  feed: TransactionFeed | undefined;
   access: AccessControl;
   accessLists: Config['access'];
+  /** What the payout form offers, and the channel where requests wait for approval. */
+  payoutSettings: Config['payouts'];
   surface: Surface;
   logger: Logger;
+  clock: Clock;
   /** How long one interactive read of the Fleet API may take before the person is told it failed. */
   readTimeoutMs: number;
-}
-
-/** A `/fleet <name> …` handler, called after the command was acknowledged. */
-export interface Subcommand {
-  help: HelpEntry[];
-  run(input: { command: SlashCommand; args: string[]; respond: RespondFn; client: WebClient }): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { FleetError } from '../fleet/errors.js';
 import type { Logger } from '../logger.js';
-import { escapeMrkdwn } from './mrkdwn.js';
+import { escapeMrkdwn } from './views/text.js';
 
 /** `what` completes "Could not …", e.g. "read the balance". */
 export function describeFailure(error: unknown, what: string, logger: Logger): string {

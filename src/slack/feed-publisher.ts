@@ -8,7 +8,7 @@ import { ErrorCode, WebClient } from '@slack/web-api';
 import { FeedPublishError, type FeedPublisher } from '../feed/types.js';
 import type { Logger } from '../logger.js';
 import { toBoltLogger } from './app.js';
-import type { Surface } from './views/common.js';
+import type { Surface } from './views/text.js';
 import { buildFeedFallbackText, buildFeedMessage } from './views/feed.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;

@@ -7,22 +7,17 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
-import type { PayoutEventName, PayoutNotifier, PayoutRequest } from '../payouts/index.js';
-import type { Surface } from './views/common.js';
+import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../payouts/index.js';
+import type { Surface } from './views/text.js';
 import { buildApprovalMessage } from './views/payout-approval.js';
 import { buildRequesterUpdate } from './views/payout-updates.js';
-
-/** How the notifier reads the latest stored request and remembers where its message is. */
-export interface PayoutRecords {
-  get(id: string): Promise<PayoutRequest | undefined>;
-  /** Undefined when the request already has a message (another replica posted it first). */
-  setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined>;
-}
 
 export interface SlackPayoutNotifierOptions {
   client: WebClient;
   surface: Surface;
   logger: Logger;
+  /** Where the latest stored request is read and its approval message remembered. */
+  records: PayoutRecords;
   /** Unset: no approval message is posted (payouts are not configured), DMs still are. */
   approvalChannelId: string | undefined;
 }
@@ -32,14 +27,8 @@ const MAX_REFRESHES = 3;
 
 export class SlackPayoutNotifier implements PayoutNotifier {
   private readonly queues = new Map<string, Promise<void>>();
-  private records: PayoutRecords | undefined;
 
   constructor(private readonly options: SlackPayoutNotifierOptions) {}
-
-  /** The service is built with this notifier, so it is attached afterwards. */
-  attach(records: PayoutRecords): void {
-    this.records = records;
-  }
 
   async changed(request: PayoutRequest, event: PayoutEventName, actor?: string): Promise<void> {
     this.enqueue(request.id, () => this.publish(request, event, actor));
@@ -93,7 +82,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   private async latest(id: string): Promise<PayoutRequest | undefined> {
     try {
-      return await this.records?.get(id);
+      return await this.options.records.get(id);
     } catch (error) {
       this.options.logger.warn({ err: error, payoutId: id }, 'could not re-read a payout for its approval message');
       return undefined;
@@ -102,7 +91,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   /** Posts or updates the approval message; false when Slack refused or there is nowhere to post. */
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
-    const { client, surface, logger, approvalChannelId } = this.options;
+    const { client, surface, logger, records, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request);
     try {
       if (request.approvalMessage) {
@@ -111,8 +100,8 @@ export class SlackPayoutNotifier implements PayoutNotifier {
       }
       if (!approvalChannelId) return false;
       const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
-      if (!posted.channel || !posted.ts || !this.records) return true;
-      if (!(await this.records.setApprovalMessage(request.id, posted.channel, posted.ts))) {
+      if (!posted.channel || !posted.ts) return true;
+      if (!(await records.setApprovalMessage(request.id, posted.channel, posted.ts))) {
         // Another replica posted first and keeps its message up to date: a second copy would go stale.
         logger.info({ payoutId: request.id }, 'another process posted this approval message first; removing ours');
         await client.chat.delete({ channel: posted.channel, ts: posted.ts });

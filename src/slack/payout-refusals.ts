@@ -6,8 +6,9 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
 import type { FieldErrors, PayoutFieldName, PayoutRefusal } from '../payouts/index.js';
 import { PAYOUT_FIELD_BLOCKS } from './ids.js';
-import { escapeMrkdwn } from './mrkdwn.js';
-import { notice, type Surface } from './views/common.js';
+import { escapeMrkdwn } from './views/text.js';
+import { notice } from './views/common.js';
+import type { Surface } from './views/text.js';
 
 const FIELD_LABELS: Record<PayoutFieldName, string> = {
   phone: 'Phone number', name: 'Name', countryCode: 'Country', operator: 'Operator', accountNumber: 'Account number',

@@ -5,12 +5,13 @@
 import type { Logger } from '../logger.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
-import { migrations as appMigrations, type Migration } from './migrations/index.js';
+import { migrations as appMigrations } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
 export type { Db, Queryable, QueryResult } from './db.js';
-export type { Migration } from './migrations/index.js';
+export type { Migration } from './migrations/migration.js';
 export { migrate } from './migrate.js';
 export { releaseLease, tryAcquireLease } from './leases.js';
 export { DatabaseConnectionError } from './postgres.js';

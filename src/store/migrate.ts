@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from './db.js';
-import type { Migration } from './migrations/index.js';
+import type { Migration } from './migrations/migration.js';
 
 // Any constant this app alone uses. Replicas starting together on one Postgres queue on it, so each
 // migration is applied once; the lock ends with the transaction that took it.

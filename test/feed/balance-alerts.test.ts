@@ -3,7 +3,7 @@ import { BALANCE_CHECK_EVERY_POLLS } from '../../src/feed/transaction-feed.js';
 import type { FeedPost } from '../../src/feed/types.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { feedRig } from './support.js';
+import { feedRig } from '../support/feed-doubles.js';
 
 describe.each(testDatabases())('low-balance alerts on $name', ({ open }) => {
   let db: Db;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceCursor, cursorAtNewest, EMPTY_CURSOR, entryKey, isNewEntry, MAX_CLOCK_SKEW_MS, MAX_KEYS } from '../../src/feed/cursor.js';
 import { totalsByCurrency } from '../../src/feed/totals.js';
-import { transaction } from './support.js';
+import { transaction } from '../support/feed-doubles.js';
 
 const at = (ms: number) => new Date(Date.parse('2025-06-01T12:00:00.000Z') + ms);
 /** The database's clock in these tests: a day after every entry. */

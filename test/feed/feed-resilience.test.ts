@@ -3,7 +3,7 @@ import { FeedPublishError, type FeedPublisher } from '../../src/feed/types.js';
 import { FleetUnavailableError } from '../../src/fleet/errors.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { expireFeedLease, feedRig, RecordingPublisher } from './support.js';
+import { expireFeedLease, feedRig, RecordingPublisher } from '../support/feed-doubles.js';
 
 const INTERVAL_MS = 15_000;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../src/fleet/schemas.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { databaseTime, feedRig, openReplicaDatabases, RecordingPublisher, SteppingClock } from './support.js';
+import { databaseTime, feedRig, openReplicaDatabases, RecordingPublisher, SteppingClock } from '../support/feed-doubles.js';
 
 const INTERVAL_MS = 15_000;
 const HOUR_MS = 60 * 60_000;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { feedRig } from './support.js';
+import { feedRig } from '../support/feed-doubles.js';
 
 describe.each(testDatabases())('transaction feed on $name', ({ open }) => {
   let db: Db;

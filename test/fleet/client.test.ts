@@ -13,7 +13,7 @@ import {
 } from '../../src/fleet/errors.js';
 import type { MobileMoneyPayoutRequest } from '../../src/fleet/schemas.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { capturingLogger, closedPort, json, recordingClock, startStubServer } from './helpers.js';
+import { capturingLogger, closedPort, json, recordingClock, startStubServer } from '../support/fleet-doubles.js';
 
 const API_KEY = 'sk_test_Zq8vN3kLw7Rt2YpXc5Hd9Jf4';
 

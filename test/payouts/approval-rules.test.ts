@@ -8,7 +8,7 @@ import { testDatabases } from '../support/databases.js';
 import {
   APPROVER, bankForm, changingRoles, createService, mobileForm, pendingRequest, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, submitted,
   THIRD_APPROVER, usePayoutDatabase,
-} from './doubles.js';
+} from '../support/payout-doubles.js';
 
 const thousand = { ...mobileForm, amount: '1000' };
 

@@ -3,7 +3,7 @@ import { FleetTimeoutError } from '../../src/fleet/errors.js';
 import type { Db } from '../../src/store/db.js';
 import { openDatabase } from '../../src/store/index.js';
 import { createTestSchema, testDatabases, testPostgresUrl } from '../support/databases.js';
-import { APPROVER, createService, mobileForm, REQUESTER, submitted, usePayoutDatabase } from './doubles.js';
+import { APPROVER, createService, mobileForm, REQUESTER, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
 
 const approvers = Array.from({ length: 20 }, (_, index) => `UAPPROVER${index + 1}`);
 

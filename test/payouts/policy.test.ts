@@ -4,7 +4,7 @@ import {
   canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
   approvalRequirement, countingApprovers, decideRelease, hasEnoughApprovals, recipientKey, requiredApprovalsFor, utcDay, type PayoutActor,
 } from '../../src/payouts/policy.js';
-import { pendingRequest } from './doubles.js';
+import { pendingRequest } from '../support/payout-doubles.js';
 
 const now = new Date('2025-03-14T12:00:00Z');
 

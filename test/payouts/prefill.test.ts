@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommandPrefill } from '../../src/payouts/prefill.js';
+import { parseCommandPrefill, payoutKindFromWord } from '../../src/payouts/prefill.js';
 
 describe('parseCommandPrefill', () => {
   it('reads phone, amount and currency for mobile money', () => {
@@ -30,5 +30,18 @@ describe('parseCommandPrefill', () => {
 
   it('passes an ambiguous amount through so that the form can explain the problem', () => {
     expect(parseCommandPrefill('mobile_money', '243812345678 1,5 USD')).toEqual({ phone: '243812345678', amount: '1,5', currency: 'USD' });
+  });
+});
+
+describe('payoutKindFromWord', () => {
+  it('reads the words for each kind in any case', () => {
+    expect(['mobile', 'MoMo', 'mobile_money', 'mobile-money'].map(payoutKindFromWord)).toEqual(Array(4).fill('mobile_money'));
+    expect(['bank', 'BANK_ACCOUNT', 'bank-account'].map(payoutKindFromWord)).toEqual(Array(3).fill('bank_account'));
+  });
+
+  it('names no kind for other words, nor for names of built-in object properties', () => {
+    for (const word of [undefined, '', 'payout', 'cash', 'constructor', '__proto__', 'toString']) {
+      expect(payoutKindFromWord(word)).toBeUndefined();
+    }
   });
 });

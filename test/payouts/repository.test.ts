@@ -3,7 +3,7 @@ import type { PayoutDraft } from '../../src/payouts/model.js';
 import { findRequest, insertApproval, insertRequest, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { usePayoutDatabase } from './doubles.js';
+import { usePayoutDatabase } from '../support/payout-doubles.js';
 
 const draft: PayoutDraft = {
   kind: 'bank_account',

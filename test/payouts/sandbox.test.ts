@@ -5,7 +5,7 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/db.js';
 import { openDatabase } from '../../src/store/index.js';
-import { APPROVER, bankForm, createService, ManualClock, mobileForm, REQUESTER, resetPayouts } from './doubles.js';
+import { APPROVER, bankForm, createService, ManualClock, mobileForm, REQUESTER, resetPayouts } from '../support/payout-doubles.js';
 
 // Against the real sandbox over HTTP: the domain, the client and the sandbox agree on what is sent.
 describe('payouts against the sandbox Fleet API', () => {

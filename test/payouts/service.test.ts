@@ -6,7 +6,7 @@ import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
   APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, settings, submitted,
-} from './doubles.js';
+} from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('PayoutService requests and approvals on $name', ({ open }) => {
   let db: Db;

@@ -8,7 +8,7 @@ import { testDatabases } from '../support/databases.js';
 import {
   APPROVER, changingRoles, createService, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, RecordingFleet, SECOND_APPROVER, submitted,
   THIRD_APPROVER, usePayoutDatabase,
-} from './doubles.js';
+} from '../support/payout-doubles.js';
 
 /** `count` unrelated entries, each newer than the last, dated from `after` on: a busy account. */
 function bury(fleet: RecordingFleet, count: number, after: Date, prefix = 'FLT-BUSY'): void {

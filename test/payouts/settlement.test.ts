@@ -6,7 +6,7 @@ import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
   APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, submitted,
-} from './doubles.js';
+} from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('PayoutService outcomes, reconciliation and maintenance on $name', ({ open }) => {
   let db: Db;

@@ -1,43 +1,65 @@
 import { describe, expect, it } from 'vitest';
-import { parseFleetCommand } from '../../src/slack/command-text.js';
+import { parseTransactionArgs, splitFleetCommand } from '../../src/slack/command-text.js';
+import { SubcommandRegistry, type Subcommand } from '../../src/slack/subcommands.js';
 
-describe('parseFleetCommand', () => {
-  it('shows help for an empty command and for help', () => {
-    expect(parseFleetCommand('')).toEqual({ name: 'help' });
-    expect(parseFleetCommand('  HELP ')).toEqual({ name: 'help' });
+function subcommand(name: string, aliases: string[] = []): Subcommand {
+  return { name, aliases, help: [{ usage: `/fleet ${name}`, description: `The ${name}.` }], run: async () => undefined };
+}
+
+describe('splitFleetCommand', () => {
+  it('reads an empty command as help, and the first word in lower case', () => {
+    expect(splitFleetCommand('')).toEqual({ word: 'help', args: [] });
+    expect(splitFleetCommand('  HELP ')).toEqual({ word: 'help', args: [] });
   });
 
-  it('reads balance and its alias', () => {
-    expect(parseFleetCommand('balance')).toEqual({ name: 'balance' });
-    expect(parseFleetCommand('bal')).toEqual({ name: 'balance' });
-  });
-
-  it('reads the transaction page and size as bare numbers or named options', () => {
-    expect(parseFleetCommand('transactions')).toEqual({ name: 'transactions', page: 1, pageSize: 10 });
-    expect(parseFleetCommand('tx 3')).toEqual({ name: 'transactions', page: 3, pageSize: 10 });
-    expect(parseFleetCommand('tx 2 25')).toEqual({ name: 'transactions', page: 2, pageSize: 25 });
-    expect(parseFleetCommand('transactions page 4 size 5')).toEqual({ name: 'transactions', page: 4, pageSize: 5 });
-    expect(parseFleetCommand('transactions size=20')).toEqual({ name: 'transactions', page: 1, pageSize: 20 });
-  });
-
-  it('refuses a page size above 25 or a page below 1 with a usage hint', () => {
-    expect(parseFleetCommand('tx 1 26')).toMatchObject({ name: 'invalid', message: expect.stringContaining('from 1 to 25') });
-    expect(parseFleetCommand('tx 0')).toMatchObject({ name: 'invalid', message: expect.stringContaining('from 1') });
-    expect(parseFleetCommand('tx two')).toMatchObject({ name: 'invalid' });
-    expect(parseFleetCommand('tx 1 2 3')).toMatchObject({ name: 'invalid' });
-  });
-
-  it('passes other subcommands on with their arguments', () => {
-    expect(parseFleetCommand('payout mobile 243812345678 150 USD')).toEqual({
-      name: 'other',
-      subcommand: 'payout',
+  it('passes the words after the first on as typed', () => {
+    expect(splitFleetCommand('Payout mobile 243812345678 150 USD')).toEqual({
+      word: 'payout',
       args: ['mobile', '243812345678', '150', 'USD'],
     });
   });
+});
+
+describe('parseTransactionArgs', () => {
+  it('reads the transaction page and size as bare numbers or named options', () => {
+    expect(parseTransactionArgs([])).toEqual({ ok: true, page: 1, pageSize: 10 });
+    expect(parseTransactionArgs(['3'])).toEqual({ ok: true, page: 3, pageSize: 10 });
+    expect(parseTransactionArgs(['2', '25'])).toEqual({ ok: true, page: 2, pageSize: 25 });
+    expect(parseTransactionArgs(['page', '4', 'size', '5'])).toEqual({ ok: true, page: 4, pageSize: 5 });
+    expect(parseTransactionArgs(['size=20'])).toEqual({ ok: true, page: 1, pageSize: 20 });
+  });
+
+  it('refuses a page size above 25 or a page below 1 with a usage hint', () => {
+    expect(parseTransactionArgs(['1', '26'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1 to 25') });
+    expect(parseTransactionArgs(['0'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1') });
+    expect(parseTransactionArgs(['two'])).toMatchObject({ ok: false });
+    expect(parseTransactionArgs(['1', '2', '3'])).toMatchObject({ ok: false });
+  });
+});
+
+describe('SubcommandRegistry', () => {
+  const balance = subcommand('balance', ['bal']);
+  const transactions = subcommand('transactions', ['tx', 'txs']);
+  const registry = new SubcommandRegistry([balance, transactions, subcommand('help')]);
+
+  it('finds a subcommand by its name or an alias', () => {
+    expect(registry.find('balance')).toBe(balance);
+    expect(registry.find('bal')).toBe(balance);
+    expect(registry.find('tx')).toBe(transactions);
+    expect(registry.find('launch')).toBeUndefined();
+  });
 
   it('treats names of built-in object properties as unknown subcommands, not as aliases', () => {
-    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      expect(parseFleetCommand(word)).toEqual({ name: 'other', subcommand: word.toLowerCase(), args: [] });
+    for (const word of ['constructor', '__proto__', 'tostring', 'hasownproperty', 'valueof']) {
+      expect(registry.find(word)).toBeUndefined();
     }
+  });
+
+  it('builds help from every subcommand, in the order they were registered', () => {
+    expect(registry.help().map((entry) => entry.usage)).toEqual(['/fleet balance', '/fleet transactions', '/fleet help']);
+  });
+
+  it('refuses two subcommands answering to the same word', () => {
+    expect(() => new SubcommandRegistry([balance, subcommand('ballast', ['bal'])])).toThrow('"bal"');
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_ACCESS_MESSAGE } from '../../src/slack/listeners/account.js';
+import { NO_ACCESS_MESSAGE } from '../../src/slack/viewers.js';
 import { blockText, CHANNELS, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../support/bot-harness.js';
 
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
@@ -160,6 +160,21 @@ describe('/fleet through the real receiver', () => {
     const reply = await h.waitForMessage(PEOPLE.newcomer, "I don't know");
     expect(reply.text).toContain('`launch`');
     expect(reply.text).toContain('/fleet balance');
+  });
+
+  it('lists every subcommand in /fleet help, help itself last', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
+    const reply = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
+    const usages = [...reply.text.matchAll(/^• `(\/fleet \w+)/gm)].map((match) => match[1]);
+    expect(usages).toEqual(['/fleet balance', '/fleet transactions', '/fleet payout', '/fleet payouts', '/fleet feed', '/fleet help']);
+  });
+
+  it('answers the names of built-in object properties with the help, as unknown words', async () => {
+    for (const word of ['constructor', '__proto__']) {
+      await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: word });
+      const reply = await h.waitForMessage(PEOPLE.requester, `I don't know \`${word}\``);
+      expect(reply.text).toContain('/fleet balance');
+    }
   });
 
   it('never writes the API key, bot token or signing secret to its logs', () => {

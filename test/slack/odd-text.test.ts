@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { fieldErrors, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, submitForm, viewText } from './payout-support.js';
+import { fieldErrors, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, submitForm, viewText } from '../support/payout-flow.js';
 
 describe('odd and oversized text, through the real receiver', () => {
   let h: Harness;

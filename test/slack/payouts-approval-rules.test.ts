@@ -3,7 +3,7 @@ import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-ha
 import {
   approveAs, buttonsOf, dmTexts, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
   requestPayout, submitApproval, submitForm, viewText, waitForApprovalMessage,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 const REQUESTERS_GROUP = 'S0REQUESTERS';
 const APPROVERS_GROUP = 'S0APPROVERS';

@@ -4,7 +4,7 @@ import {
   approvalMessage, approveAs, BANK_FIELDS, BANK_PATH, buttonsOf, callbackIs, clickOnApproval, dmTexts, dmWith, MOBILE_FIELDS,
   MOBILE_PATH, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout, submitForm, topView,
   viewText, waitForApprovalMessage, waitForView,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 describe('payouts from request to money moved, through the real receiver', () => {
   let h: Harness;

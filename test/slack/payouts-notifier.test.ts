@@ -1,10 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import type { PayoutRequest } from '../../src/payouts/index.js';
+import { systemClock } from '../../src/clock.js';
+import { payoutRecords, type PayoutRequest } from '../../src/payouts/index.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
-import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../payouts/doubles.js';
+import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
 import { testDatabases } from '../support/databases.js';
 import type { Db } from '../../src/store/db.js';
 
@@ -28,8 +29,8 @@ describe('payout approval message updates', () => {
         postMessage: async () => ({ ok: true }),
       },
     } as unknown as WebClient;
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
-    notifier.attach({ get: async () => stored, setApprovalMessage: async () => undefined });
+    const records = { get: async () => stored, setApprovalMessage: async () => undefined };
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
     await notifier.idle();
@@ -66,9 +67,7 @@ describe('payout approval message updates', () => {
       },
     };
     const replicas = [1, 2].map(() => {
-      const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
-      notifier.attach(records);
-      return notifier;
+      return new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     });
 
     for (const notifier of replicas) notifier.repostIfMissing(stored);
@@ -92,9 +91,9 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
       return { ok: true, channel: 'C0APPROVALS', ts: `1.${sent.length}` };
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true }, logger: createLogger({ level: 'silent' }), approvalChannelId: 'C0APPROVALS' });
+    const records = payoutRecords(db, systemClock);
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     const { service, fleet } = createService(db, { notifier });
-    notifier.attach(service);
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });
 

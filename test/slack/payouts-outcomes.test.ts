@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { HOUR, ManualClock, MINUTE } from '../payouts/doubles.js';
+import { HOUR, ManualClock, MINUTE } from '../support/payout-doubles.js';
 import {
   approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV,
   payoutPosts, privateNotes, requestPayout, waitForApprovalMessage,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 const postsTo = (h: Harness, path: string) => h.sandbox.requests.filter((request) => request.method === 'POST' && request.path === path);
 

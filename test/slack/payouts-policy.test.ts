@@ -5,7 +5,7 @@ import {
   approvalMessage, approveAs, BANK_FIELDS, buttonsOf, clickOnApproval, dmTexts, fieldErrors, MOBILE_FIELDS, openApproveModal,
   openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, privateNotes, requestPayout, submitApproval,
   submitForm, viewText, waitForApprovalMessage, waitForView,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 const CROWD = Array.from({ length: 20 }, (_, index) => `U0CROWD${String(index + 1).padStart(2, '0')}`);
 

@@ -7,7 +7,7 @@ import { blockText, BOT_TOKEN, PEOPLE, SIGNING_SECRET, startHarness, type Harnes
 import {
   approvalMessage, buttonsOf, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ENV, payoutPosts, requestPayout,
   waitForApprovalMessage,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 describe('a payout in flight when the app restarts', () => {
   let db: Db;

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { ManualClock, MINUTE } from '../payouts/doubles.js';
+import { ManualClock, MINUTE } from '../support/payout-doubles.js';
 import {
   approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV, payoutPosts, privateNotes, requestPayout,
   waitForApprovalMessage,
-} from './payout-support.js';
+} from '../support/payout-flow.js';
 
 describe('settling an unknown payout with approvers', () => {
   let h: Harness;

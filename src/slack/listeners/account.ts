@@ -1,27 +1,52 @@
-/** Balance and transactions: the `/fleet balance` and `/fleet transactions` replies and their buttons. */
+/** Balance and transactions: the `/fleet balance` and `/fleet transactions` subcommands and their buttons. */
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import type { PageRequest } from '../views/transactions.js';
 import { buildBalanceMessage } from '../views/balance.js';
 import { buildTransactionsMessage } from '../views/transactions.js';
 import { notice } from '../views/common.js';
+import { parseTransactionArgs } from '../command-text.js';
 import { describeFailure } from '../failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
+import type { Subcommand } from '../subcommands.js';
+import { ensureViewer } from '../viewers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../account/account-reader.js';
 
-export const NO_ACCESS_MESSAGE =
-  ":lock: You don't have access to the fleet account's data. Ask your Slack admin to add you to the bot's viewers (FLEET_VIEWERS).";
-
-/** Checks the viewer list; tells the person politely when they may not look. */
-export async function ensureViewer(ctx: SlackContext, userId: string, respond: RespondFn): Promise<boolean> {
-  if (await ctx.access.allows(ctx.accessLists.viewers, userId)) return true;
-  ctx.logger.info({ userId }, 'refused account data to a non-viewer');
-  await respond({ response_type: 'ephemeral', replace_original: false, ...notice(ctx.surface, NO_ACCESS_MESSAGE) });
-  return false;
+export function balanceSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'balance',
+    aliases: ['bal'],
+    help: [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
+    async run({ command, respond }) {
+      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);
+    },
+  };
 }
 
-export async function replyWithBalance(ctx: SlackContext, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
+export function transactionsSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'transactions',
+    aliases: ['tx', 'txs'],
+    help: [{
+      usage: '/fleet transactions [page] [size]',
+      description: 'Transactions, newest first, 10 per page (up to 25). Alias `/fleet tx`. Example: `/fleet tx 2 25`.',
+    }],
+    async run({ command, args, respond }) {
+      // Options that cannot be read are explained to anyone, before the viewer check.
+      const request = parseTransactionArgs(args);
+      if (!request.ok) {
+        await respond({ response_type: 'ephemeral', ...notice(ctx.surface, request.message) });
+        return;
+      }
+      if (await ensureViewer(ctx, command.user_id, respond)) {
+        await replyWithTransactions(ctx, respond, { page: request.page, pageSize: request.pageSize });
+      }
+    },
+  };
+}
+
+async function replyWithBalance(ctx: SlackContext, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
@@ -32,7 +57,7 @@ export async function replyWithBalance(ctx: SlackContext, respond: RespondFn, op
   await respond({ response_type: 'ephemeral', replace_original: options.replace ?? false, ...reply });
 }
 
-export async function replyWithTransactions(ctx: SlackContext, respond: RespondFn, request: PageRequest, replace = false): Promise<void> {
+async function replyWithTransactions(ctx: SlackContext, respond: RespondFn, request: PageRequest, replace = false): Promise<void> {
   let reply: RespondArguments;
   try {
     const page = await ctx.account.transactions(request.page, request.pageSize, { signal: AbortSignal.timeout(ctx.readTimeoutMs) });

@@ -1,46 +1,34 @@
 /**
- * The one `/fleet` command: acknowledges at once (Slack allows 3 s), then routes the text to a
- * subcommand, which answers through `response_url`, so a slow Fleet API never times the command out.
+ * The one `/fleet` command: acknowledges at once (Slack allows 3 s), then hands the text to the
+ * subcommand it names, which answers through `response_url`, so a slow Fleet API never times the
+ * command out. `/fleet help` and any word no subcommand answers to list them all.
  */
 import type { App } from '@slack/bolt';
-import { parseFleetCommand } from '../command-text.js';
-import type { SlackContext, Subcommand } from '../context.js';
+import { splitFleetCommand } from '../command-text.js';
+import type { SlackContext } from '../context.js';
 import { describeFailure } from '../failures.js';
 import { COMMAND } from '../ids.js';
+import { SubcommandRegistry, type Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
-import { ACCOUNT_HELP, buildHelpMessage } from '../views/help.js';
-import { ensureViewer, replyWithBalance, replyWithTransactions } from './account.js';
+import { buildHelpMessage } from '../views/help.js';
 
-export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: Record<string, Subcommand>): void {
-  const help = [...ACCOUNT_HELP.slice(0, -1), ...Object.values(subcommands).flatMap((sub) => sub.help), ...ACCOUNT_HELP.slice(-1)];
+export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: readonly Subcommand[]): void {
+  const help: Subcommand = {
+    name: 'help',
+    help: [{ usage: '/fleet help', description: 'This list.' }],
+    async run({ respond }) {
+      await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help()) });
+    },
+  };
+  const registry = new SubcommandRegistry([...subcommands, help]);
 
   app.command(COMMAND, async ({ ack, command, respond, client }) => {
     await ack();
-    const parsed = parseFleetCommand(command.text);
+    const { word, args } = splitFleetCommand(command.text);
     try {
-      switch (parsed.name) {
-        case 'help':
-          await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, help) });
-          return;
-        case 'invalid':
-          await respond({ response_type: 'ephemeral', ...notice(ctx.surface, parsed.message) });
-          return;
-        case 'balance':
-          if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);
-          return;
-        case 'transactions':
-          if (await ensureViewer(ctx, command.user_id, respond)) {
-            await replyWithTransactions(ctx, respond, { page: parsed.page, pageSize: parsed.pageSize });
-          }
-          return;
-        case 'other': {
-          // Own properties only: `/fleet constructor` must not reach Object.prototype.constructor.
-          const subcommand = Object.hasOwn(subcommands, parsed.subcommand) ? subcommands[parsed.subcommand] : undefined;
-          if (subcommand) await subcommand.run({ command, args: parsed.args, respond, client });
-          else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, help, parsed.subcommand) });
-          return;
-        }
-      }
+      const subcommand = registry.find(word);
+      if (subcommand) await subcommand.run({ command, args, respond, client });
+      else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(), word) });
     } catch (error) {
       await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'answer that command', ctx.logger)) });
     }

@@ -6,20 +6,20 @@
  */
 import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { PayoutActionResult, PayoutRequest } from '../../payouts/index.js';
-import { canApprove, canReject, type PolicyDecision } from '../../payouts/policy.js';
-import type { PayoutActor } from '../../payouts/index.js';
+import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
+import type { SlackContext } from '../context.js';
 import { describeFailure } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { refusalText, tellPrivately } from '../payout-refusals.js';
+import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal } from '../views/payout-approval.js';
 import { buildPayoutNotice } from '../views/payout-form.js';
-import { readPayoutId, type PayoutSlackDeps } from './payouts.js';
 
-type Check = (request: PayoutRequest, actor: PayoutActor, now: Date) => PolicyDecision;
+/** The payout service's answer to "may this person do that to this request now?" */
+type Check = (request: PayoutRequest, userId: string) => Promise<PolicyDecision>;
 
-export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps): void {
-  const { service, surface, logger, clock } = deps;
+export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): void {
+  const { payouts, surface, logger } = ctx;
 
   /** Reads the request a button names, checks the policy, then opens its modal with the click's trigger id. */
   const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: string) => {
@@ -27,9 +27,9 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       await ack();
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
-        const request = await requestFrom(deps, action.value);
+        const request = await requestFrom(ctx, action.value);
         if (!request) return await tell(refusalText({ message: 'There is no such payout.' }));
-        const decision = check(request, await service.actor(body.user.id), clock.now());
+        const decision = await check(request, body.user.id);
         if (!decision.ok) return await tell(refusalText(decision));
         await client.views.open({ trigger_id: body.trigger_id, view: modal(surface, request) });
       } catch (error) {
@@ -37,8 +37,8 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       }
     });
   };
-  openModalIfAllowed(PAYOUT_ACTIONS.approve, canApprove, buildApproveModal, 'open the approval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, canReject, buildRejectModal, 'open the rejection');
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'open the approval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'open the rejection');
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
@@ -66,78 +66,71 @@ export function registerPayoutApprovalListeners(app: App, deps: PayoutSlackDeps)
       }
     });
   };
-  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => service.cancel(id, userId), 'cancel the payout');
-  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => service.retryUnknown(id, userId), 'send the payout again', (request) =>
+  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancel the payout');
+  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'send the payout again', (request) =>
     // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
     request.state === 'unknown' && request.retryApprovals.length > 0
       ? `:repeat: Your agreement to send payout ${request.id} again is recorded. It needs ${request.requiredApprovals} approvers, as the payout did: nothing is sent until another approver agrees.`
       : undefined);
-  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => service.confirmLikelyMatch(id, userId, matchId), 'confirm the transaction');
-  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => service.rejectLikelyMatch(id, userId, matchId), 'turn the transaction down');
+  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirm the transaction');
+  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'turn the transaction down');
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
     const id = readPayoutId(view.private_metadata);
-    if (!id) return ack(notice(deps, 'Approve payout', 'This approval is out of date. Use the buttons on the approval message.'));
+    if (!id) return ack(notice(ctx, 'Approve payout', 'This approval is out of date. Use the buttons on the approval message.'));
     // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
-    await ack(notice(deps, `Payout ${id}`, ':hourglass_flowing_sand: Recording your approval…'));
+    await ack(notice(ctx, `Payout ${id}`, ':hourglass_flowing_sand: Recording your approval…'));
     let outcome: { title: string; text: string };
     try {
-      outcome = approvalOutcome(await service.approve(id, body.user.id), body.user.id);
+      outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id);
     } catch (error) {
       outcome = { title: `Payout ${id}`, text: describeFailure(error, 'record your approval', logger) };
     }
-    await showOutcome(client, deps, { viewId: view.id, userId: body.user.id, channel: deps.settings.approvalChannelId }, outcome);
+    await showOutcome(client, ctx, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view }) => {
     const id = readPayoutId(view.private_metadata);
     let answer: ViewResponseAction;
     if (!id) {
-      answer = notice(deps, 'Reject payout', 'This rejection is out of date. Use the buttons on the approval message.');
+      answer = notice(ctx, 'Reject payout', 'This rejection is out of date. Use the buttons on the approval message.');
     } else {
       try {
         const reason = view.state.values[PAYOUT_BLOCKS.rejectReason]?.[PAYOUT_ACTIONS.input]?.value ?? '';
-        const result = await service.reject(id, body.user.id, reason);
+        const result = await payouts.reject(id, body.user.id, reason);
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
-        if (rejectedByThem) answer = notice(deps, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
+        if (rejectedByThem) answer = notice(ctx, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
         else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: result.message } };
-        else answer = notice(deps, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
+        else answer = notice(ctx, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
       } catch (error) {
-        answer = notice(deps, `Payout ${id}`, describeFailure(error, 'reject the payout', logger));
+        answer = notice(ctx, `Payout ${id}`, describeFailure(error, 'reject the payout', logger));
       }
     }
     await ack(answer);
   });
 }
 
-function notice(deps: PayoutSlackDeps, title: string, text: string): ViewResponseAction {
-  return { response_action: 'update', view: buildPayoutNotice(deps.surface, title, text) };
+function notice(ctx: SlackContext, title: string, text: string): ViewResponseAction {
+  return { response_action: 'update', view: buildPayoutNotice(ctx.surface, title, text) };
 }
 
-/** `PR-XXXXXX:<match id>` from a likely match's button; only the shape is trusted. */
-function readMatchValue(value: string | undefined): { id: string; matchId: string } | undefined {
-  const [id, matchId, ...rest] = (value ?? '').split(':');
-  const payoutId = readPayoutId(id);
-  return payoutId && matchId && rest.length === 0 && /^[0-9a-f]{24}$/.test(matchId) ? { id: payoutId, matchId } : undefined;
-}
-
-async function requestFrom(deps: PayoutSlackDeps, value: string | undefined): Promise<PayoutRequest | undefined> {
+async function requestFrom(ctx: SlackContext, value: string | undefined): Promise<PayoutRequest | undefined> {
   const id = readPayoutId(value);
-  return id ? deps.service.get(id) : undefined;
+  return id ? ctx.payouts.get(id) : undefined;
 }
 
 /** Shows the approver what became of their approval; if their modal is gone, tells them privately instead. */
 async function showOutcome(
   client: WebClient,
-  deps: PayoutSlackDeps,
+  ctx: SlackContext,
   target: { viewId: string; userId: string; channel: string | undefined },
   outcome: { title: string; text: string },
 ): Promise<void> {
   try {
-    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(deps.surface, outcome.title, outcome.text) });
+    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(ctx.surface, outcome.title, outcome.text) });
   } catch (error) {
-    deps.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
-    await tellPrivately(client, deps.logger, deps.surface, { channel: target.channel, user: target.userId }, outcome.text);
+    ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
+    await tellPrivately(client, ctx.logger, ctx.surface, { channel: target.channel, user: target.userId }, outcome.text);
   }
 }

@@ -7,22 +7,16 @@ import type { App, BlockAction, ButtonAction, ViewOutput, ViewResponseAction, Vi
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS,
+  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS, payoutKindFromWord,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
 } from '../../payouts/index.js';
-import { canRequest } from '../../payouts/policy.js';
-import type { Subcommand } from '../context.js';
+import type { SlackContext } from '../context.js';
 import { describeFailure } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refusals.js';
+import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../views/payout-form.js';
-import type { PayoutSlackDeps } from './payouts.js';
-
-const KIND_WORDS: Record<string, PayoutKind> = {
-  mobile: 'mobile_money', momo: 'mobile_money', mobile_money: 'mobile_money', 'mobile-money': 'mobile_money',
-  bank: 'bank_account', bank_account: 'bank_account', 'bank-account': 'bank_account',
-};
 
 const NOT_CONFIGURED =
   ':construction: Payouts are not configured here yet: an admin needs to set APPROVAL_CHANNEL_ID to the channel where approvers confirm payouts.';
@@ -67,21 +61,22 @@ function readForm(kind: PayoutKind, view: ViewOutput): PayoutFormFields {
   return fields;
 }
 
-export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
-  const { service, settings, surface, logger } = deps;
+export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
+  const { payouts, payoutSettings, surface, logger } = ctx;
   return {
+    name: 'payout',
     help: [{
       usage: '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
       description: 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',
     }],
     async run({ command, args, respond, client }) {
-      if (!settings.approvalChannelId) {
+      if (!payoutSettings.approvalChannelId) {
         await respond({ response_type: 'ephemeral', ...notice(surface, NOT_CONFIGURED) });
         return;
       }
-      const kind = KIND_WORDS[(args[0] ?? '').toLowerCase()];
+      const kind = payoutKindFromWord(args[0]);
       const view = kind
-        ? buildPayoutForm(surface, kind, settings, parseCommandPrefill(kind, args.join(' ')))
+        ? buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, args.join(' ')))
         : buildPayoutChooser(surface, args.join(' '));
       let viewId: string | undefined;
       try {
@@ -93,7 +88,7 @@ export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
       }
       try {
         // The role lookup may ask Slack for user-group members, so it runs after the modal is open.
-        const decision = canRequest(await service.actor(command.user_id));
+        const decision = await payouts.mayRequest(command.user_id);
         if (!decision.ok && viewId) {
           await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, 'New payout', refusalText(decision)) });
         }
@@ -105,17 +100,17 @@ export function payoutRequestSubcommand(deps: PayoutSlackDeps): Subcommand {
 }
 
 /** The form's answer: its errors under their fields, or the review screen. */
-async function checkForm(deps: PayoutSlackDeps, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
-  const decision = canRequest(await deps.service.actor(userId));
-  if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(deps.surface, 'New payout', refusalText(decision)) };
-  const validation = await deps.service.validate(kind, readForm(kind, view), userId);
+async function checkForm(ctx: SlackContext, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
+  const decision = await ctx.payouts.mayRequest(userId);
+  if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(ctx.surface, 'New payout', refusalText(decision)) };
+  const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId);
   if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors) };
-  const approvals = await deps.service.previewApprovals(userId, validation.draft);
-  return { response_action: 'update', view: buildPayoutReview(deps.surface, validation.draft, deps.settings.approvalChannelId, approvals) };
+  const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
+  return { response_action: 'update', view: buildPayoutReview(ctx.surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
 }
 
-export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps): void {
-  const { settings, surface, logger } = deps;
+export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
+  const { payoutSettings, surface, logger } = ctx;
   const showNotice = (title: string, message: string): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutNotice(surface, title, message) });
 
@@ -126,7 +121,7 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client }) => {
       await ack();
       if (!body.view) return;
-      const form = buildPayoutForm(surface, kind, settings, parseCommandPrefill(kind, body.view.private_metadata));
+      const form = buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, body.view.private_metadata));
       await updateView(client, body.view, form, logger);
     });
   }
@@ -138,7 +133,7 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
       answer = showNotice('New payout', 'This form is out of date. Start again with `/fleet payout`.');
     } else {
       try {
-        answer = await checkForm(deps, body.user.id, metadata.kind, view);
+        answer = await checkForm(ctx, body.user.id, metadata.kind, view);
       } catch (error) {
         answer = showNotice('New payout', describeFailure(error, 'check the payout', logger));
       }
@@ -151,7 +146,7 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
     const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
     if (!body.view || !metadata) return;
     const { draft } = metadata;
-    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, settings, draftToFields(draft)), logger);
+    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, draftToFields(draft)), logger);
   });
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
@@ -161,7 +156,7 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
       answer = showNotice('New payout', 'This review is out of date. Start again with `/fleet payout`.');
     } else {
       try {
-        answer = await submitReview(deps, body.user.id, metadata.draft);
+        answer = await submitReview(ctx, body.user.id, metadata.draft);
       } catch (error) {
         answer = showNotice('New payout', describeFailure(error, 'store the payout request', logger));
       }
@@ -171,17 +166,17 @@ export function registerPayoutRequestListeners(app: App, deps: PayoutSlackDeps):
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
-async function submitReview(deps: PayoutSlackDeps, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
-  const { service, surface, settings } = deps;
+async function submitReview(ctx: SlackContext, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
+  const { payouts, surface, payoutSettings } = ctx;
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, settings.approvalChannelId) });
-  const result = await service.submit(userId, draft);
+    ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
+  const result = await payouts.submit(userId, draft);
   if (result.ok) return submitted(result.request);
-  const stored = await alreadyStored(deps, userId, draft, result.code);
+  const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
   if (result.errors) {
-    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, settings, draftToFields(draft), refusalProblems(result)) };
+    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, draftToFields(draft), refusalProblems(result)) };
   }
   return { response_action: 'update', view: buildPayoutNotice(surface, 'New payout', refusalText(result)) };
 }
@@ -190,9 +185,9 @@ async function submitReview(deps: PayoutSlackDeps, userId: string, draft: Payout
  * A review submitted twice (a redelivered request, a double click) finds its own reference taken:
  * when the request holding it is this person's and says exactly the same, the first submission stored it.
  */
-async function alreadyStored(deps: PayoutSlackDeps, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
+async function alreadyStored(ctx: SlackContext, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
   if (code !== 'duplicate_reference') return undefined;
-  const stored = await deps.service.getByReference(draft.reference);
+  const stored = await ctx.payouts.getByReference(draft.reference);
   if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
   return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
 }
@@ -202,7 +197,7 @@ async function updateView(
   client: App['client'],
   current: { id: string; hash: string },
   view: ModalView,
-  logger: PayoutSlackDeps['logger'],
+  logger: SlackContext['logger'],
 ): Promise<void> {
   try {
     await client.views.update({ view_id: current.id, hash: current.hash, view });

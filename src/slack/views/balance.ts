@@ -3,8 +3,8 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import { escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
 export interface BalanceMessageOptions {
   /** Set when the message is shared in the channel: no buttons, and who shared it. */
@@ -44,6 +44,6 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
       ],
     });
   }
-  const text = `Fleet account balance${surface.sandbox ? ' (SANDBOX)' : ''}: ${lines.join(', ') || 'none'}`;
+  const text = `${sandboxMarked(surface, 'Fleet account balance')}: ${lines.join(', ') || 'none'}`;
   return { text, blocks };
 }

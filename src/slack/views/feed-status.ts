@@ -1,16 +1,14 @@
 /** The `/fleet feed` reply: where the feed posts, how often, and whether it is keeping up. */
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
-import { escapeWithin, escapeMrkdwn, mentionChannel, slackDate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
-import { formatDuration } from './feed.js';
+import type { Reply } from './common.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, slackDate, type Surface } from './text.js';
 
 /** `status` is undefined when the feed is off (no FEED_CHANNEL_ID). */
 export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | undefined, now: Date): Reply {
   if (!status) {
     const text = 'The transaction feed is off. An admin turns it on by setting FEED_CHANNEL_ID to a channel the app is in.';
-    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-    if (surface.sandbox) blocks.push(footer(surface));
+    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }, ...sandboxFooter(surface)];
     return { text, blocks };
   }
 
@@ -19,7 +17,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
     `*Health:* ${health(status)}`,
     `*Last successful check:* ${status.lastSuccessfulPollAt ? `${slackDate(status.lastSuccessfulPollAt)} (${formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime())} ago)` : 'none yet'}`,
     `*Newest entry posted:* ${status.newestPosted
-      ? `\`${escapeWithin(status.newestPosted.reference.replace(/`/g, "'"), 80)}\` dated ${slackDate(status.newestPosted.date)}, posted ${slackDate(status.newestPosted.postedAt)}`
+      ? `${codeSpan(status.newestPosted.reference, 80)} dated ${slackDate(status.newestPosted.date)}, posted ${slackDate(status.newestPosted.postedAt)}`
       : 'none yet'}`,
   ];
   if (status.pendingEntries > 0) lines.push(`*Waiting to be posted:* ${status.pendingEntries.toLocaleString('en-US')} entries`);
@@ -35,8 +33,8 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: headline } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+    ...sandboxFooter(surface),
   ];
-  if (surface.sandbox) blocks.push(footer(surface));
   const text = `Transaction feed: ${plainHealth(status)}`;
   return { text, blocks };
 }

@@ -5,8 +5,8 @@ import { MAX_CLOCK_SKEW_MS } from '../../feed/cursor.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
-import { escapeMrkdwn, escapeWithin, slackDate, truncate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, slackDate, truncate, type Surface } from './text.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
 const DESCRIPTION_MAX = 200;
@@ -47,7 +47,7 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
   ];
   blocks.push(footer(surface, 'Oldest first · `/fleet transactions` for the full list'));
   const net = totals.map((row) => money(row.netMinor, row.currency, { signed: true })).join(', ');
-  const text = `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}${surface.sandbox ? ' (SANDBOX)' : ''}: net ${net}`;
+  const text = `${sandboxMarked(surface, `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}`)}: net ${net}`;
   return { text, blocks };
 }
 
@@ -72,8 +72,7 @@ export function feedEntryLine(tx: Transaction): string {
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
   const amount = money(toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  const reference = escapeWithin(tx.reference.replace(/`/g, "'"), REFERENCE_MAX);
-  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n\`${reference}\``;
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
 }
 
 function totalsBlock(totals: CurrencyTotals[]): ContextBlock {
@@ -123,19 +122,8 @@ function countOf(count: number): string {
 
 function withFooter(surface: Surface, lines: string[], text: string): Reply {
   const blocks: KnownBlock[] = lines.map((line) => ({ type: 'section', text: { type: 'mrkdwn', text: line } }));
-  if (surface.sandbox) blocks.push(footer(surface));
-  return { text: `${text}${surface.sandbox ? ' (SANDBOX)' : ''}`, blocks };
-}
-
-/** `3 min`, `2 h 5 min`, `45 s`: durations a person reads at a glance. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 90) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 90) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  blocks.push(...sandboxFooter(surface));
+  return { text: sandboxMarked(surface, text), blocks };
 }
 
 function oneLine(text: string): string {

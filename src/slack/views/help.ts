@@ -1,18 +1,12 @@
-/** The `/fleet help` reply: what the bot can do, with examples. */
+/** The `/fleet help` reply: what the bot can do, with examples, from each subcommand's own help. */
 import type { KnownBlock } from '@slack/types';
-import { codeSpan } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, footer, type Surface } from './text.js';
 
 export interface HelpEntry {
   usage: string;
   description: string;
 }
-
-export const ACCOUNT_HELP: HelpEntry[] = [
-  { usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' },
-  { usage: '/fleet transactions [page] [size]', description: 'Transactions, newest first, 10 per page (up to 25). Alias `/fleet tx`. Example: `/fleet tx 2 25`.' },
-  { usage: '/fleet help', description: 'This list.' },
-];
 
 // What a person typed is quoted back; 900 `<` would otherwise make a 3,600-character section.
 const UNKNOWN_MAX = 60;

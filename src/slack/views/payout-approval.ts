@@ -6,17 +6,16 @@
 import type { Button, KnownBlock, ModalView } from '@slack/types';
 import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { escapeWithin, mentionUser, plainWithin, slackDate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
   stateLine, stateWord,
 } from './payout-details.js';
 
-const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
 function button(actionId: string, label: string, requestId: string, style?: 'primary' | 'danger'): Button {
-  return { type: 'button', action_id: actionId, text: plain(label), value: requestId, ...(style ? { style } : {}) };
+  return { type: 'button', action_id: actionId, text: plainText(label), value: requestId, ...(style ? { style } : {}) };
 }
 
 /** The buttons that can still change something; none once the request is final. */
@@ -34,28 +33,28 @@ function messageButtons(request: PayoutRequest): Button[] {
     const value = `${request.id}:${request.likelyMatch.id}`;
     return [
       {
-        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plain('Confirm it was sent'), value, style: 'primary',
+        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plainText('Confirm it was sent'), value, style: 'primary',
         confirm: {
-          title: plain('Is this the payout?'),
-          text: plain('The payout is then marked sent with this transaction, and nobody can send it again. Confirm only if you are sure this entry is this payout.'),
-          confirm: plain('It is this payout'),
-          deny: plain('Not sure'),
+          title: plainText('Is this the payout?'),
+          text: plainText('The payout is then marked sent with this transaction, and nobody can send it again. Confirm only if you are sure this entry is this payout.'),
+          confirm: plainText('It is this payout'),
+          deny: plainText('Not sure'),
         },
       },
-      { type: 'button', action_id: PAYOUT_ACTIONS.rejectMatch, text: plain('Not this one'), value },
+      { type: 'button', action_id: PAYOUT_ACTIONS.rejectMatch, text: plainText('Not this one'), value },
     ];
   }
   if (request.state === 'unknown' && request.needsReview) {
     return [{
       ...button(PAYOUT_ACTIONS.retry, 'Retry with the same reference', request.id, 'danger'),
       confirm: {
-        title: plain('Send this payout again?'),
-        text: plain(plainWithin(
+        title: plainText('Send this payout again?'),
+        text: plainText(
           `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.${request.requiredApprovals > 1 ? ` It needs ${request.requiredApprovals} approvers, as the payout did.` : ''}`,
           300,
-        )),
-        confirm: plain('Send again'),
-        deny: plain('Not yet'),
+        ),
+        confirm: plainText('Send again'),
+        deny: plainText('Not yet'),
         style: 'danger',
       },
     }];
@@ -66,7 +65,7 @@ function messageButtons(request: PayoutRequest): Button[] {
 /** The approval channel's message for one request: details, approvals, state or outcome, buttons. */
 export function buildApprovalMessage(surface: Surface, request: PayoutRequest): Reply {
   const blocks: KnownBlock[] = [
-    { type: 'header', text: plain(`Payout ${request.id} · ${amountText(request)}`) },
+    { type: 'header', text: plainText(`Payout ${request.id} · ${amountText(request)}`) },
     { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
     ...detailBlocks(request),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
@@ -79,7 +78,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
   blocks.push(footer(surface, `Requested ${slackDate(request.requestedAt)} · \`/fleet payouts ${request.id}\` for its history`));
   const outcome = request.state === 'completed' && request.transactionId ? ` (transaction ${escapeWithin(request.transactionId, 80, { oneLine: true })})` : '';
-  const text = `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}${outcome}`;
+  const text = `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${stateWord(request)}${outcome}`;
   return { text, blocks };
 }
 
@@ -99,13 +98,13 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
   ];
-  if (surface.sandbox) blocks.push(footer(surface));
+  blocks.push(...sandboxFooter(surface));
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.approve,
-    title: plain(`Approve ${request.id}`),
-    submit: plain(last ? 'Approve and send' : 'Approve'),
-    close: plain('Cancel'),
+    title: plainText(`Approve ${request.id}`),
+    submit: plainText(last ? 'Approve and send' : 'Approve'),
+    close: plainText('Cancel'),
     // Only which request; the request itself is read from the store again on submission.
     private_metadata: request.id,
     blocks,
@@ -120,18 +119,18 @@ export function buildRejectModal(surface: Surface, request: PayoutRequest): Moda
     {
       type: 'input',
       block_id: PAYOUT_BLOCKS.rejectReason,
-      label: plain('Reason'),
-      hint: plain('The requester sees it.'),
+      label: plainText('Reason'),
+      hint: plainText('The requester sees it.'),
       element: { type: 'plain_text_input', action_id: PAYOUT_ACTIONS.input, multiline: true, max_length: 500 },
     },
   ];
-  if (surface.sandbox) blocks.push(footer(surface));
+  blocks.push(...sandboxFooter(surface));
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.reject,
-    title: plain(`Reject ${request.id}`),
-    submit: plain('Reject'),
-    close: plain('Cancel'),
+    title: plainText(`Reject ${request.id}`),
+    submit: plainText('Reject'),
+    close: plainText('Cancel'),
     private_metadata: request.id,
     blocks,
   };

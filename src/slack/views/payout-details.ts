@@ -2,9 +2,10 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { formatMinor, fromMinor } from '../../money.js';
 import { countingApprovers, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 
-export const KIND_WORDS: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
+/** How a summary names each kind: `150.00 USD by mobile money to …`. */
+const KIND_NAMES: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
 
 type Field = NonNullable<SectionBlock['fields']>[number];
 
@@ -26,12 +27,12 @@ export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>
 
 /** `*150.00 USD* by mobile money to *Amani Kabila*`: the one-line summary used in headlines and lists. */
 export function payoutSummary(payout: PayoutDraft): string {
-  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_WORDS[payout.kind]} to *${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}*`;
+  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_NAMES[payout.kind]} to *${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}*`;
 }
 
 /** The same without formatting, for notification text. */
 export function plainSummary(payout: PayoutDraft): string {
-  return `${amountText(payout)} by ${KIND_WORDS[payout.kind]} to ${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}`;
+  return `${amountText(payout)} by ${KIND_NAMES[payout.kind]} to ${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}`;
 }
 
 /**
@@ -206,7 +207,7 @@ export function likelyMatchLines(request: PayoutRequest): string | undefined {
   const amount = Number.isFinite(match.amount) ? String(match.amount) : '?';
   return [
     `:mag: *Likely match:* a transaction of the same amount quotes reference \`${escapeWithin(request.reference, 60)}\` in its description only. It may be this payout, or an unrelated payment that mentions it: an approver other than the requester must say which.`,
-    `*Transaction* \`${escapeWithin(match.reference.replace(/`/g, "'"), 80)}\` · ${slackDate(match.date)} · *${escapeWithin(`${amount} ${match.currency}`, 40)}*`,
+    `*Transaction* ${codeSpan(match.reference, 80)} · ${slackDate(match.date)} · *${escapeWithin(`${amount} ${match.currency}`, 40)}*`,
     `*Description* ${escapeWithin(match.description, 300) || '(none)'}`,
   ].join('\n');
 }

@@ -8,9 +8,7 @@ import {
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { cutMrkdwn, escapeMrkdwn, mentionChannel, plainWithin, truncate } from '../mrkdwn.js';
-import type { Surface } from './common.js';
-import { footer } from './common.js';
+import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFooter, truncate, type Surface } from './text.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
 
 /** What the selects offer: from configuration (PAYOUT_OPERATORS, PAYOUT_CURRENCIES). */
@@ -23,7 +21,6 @@ export interface PayoutFormChoices {
 export type PayoutFormMetadata = { kind: PayoutKind };
 export type PayoutReviewMetadata = { draft: PayoutDraft };
 
-const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
 const TITLES: Record<PayoutKind, string> = { mobile_money: 'Mobile money payout', bank_account: 'Bank payout' };
 
@@ -69,18 +66,18 @@ function fieldSpec(field: PayoutFieldName, kind: PayoutKind, choices: PayoutForm
 }
 
 function option(value: string): PlainTextOption {
-  return { text: plain(plainWithin(value, 75)), value };
+  return { text: plainText(value, 75), value };
 }
 
 function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | undefined): InputBlock {
   const base = {
     type: 'input' as const,
     block_id: PAYOUT_FIELD_BLOCKS[field],
-    label: plain(spec.label),
+    label: plainText(spec.label),
     optional: spec.optional ?? false,
-    ...(spec.hint ? { hint: plain(spec.hint) } : {}),
+    ...(spec.hint ? { hint: plainText(spec.hint) } : {}),
   };
-  const placeholder = spec.placeholder ? { placeholder: plain(spec.placeholder) } : {};
+  const placeholder = spec.placeholder ? { placeholder: plainText(spec.placeholder) } : {};
   if (spec.options) {
     const initial = spec.options.find((choice) => choice.toUpperCase() === value?.trim().toUpperCase());
     return {
@@ -112,17 +109,17 @@ export function buildPayoutChooser(surface: Surface, prefillText: string): Modal
       type: 'actions',
       block_id: PAYOUT_BLOCKS.chooser,
       elements: [
-        { type: 'button', action_id: PAYOUT_ACTIONS.chooseMobileMoney, text: plain('Mobile money'), value: 'mobile_money', style: 'primary' },
-        { type: 'button', action_id: PAYOUT_ACTIONS.chooseBankAccount, text: plain('Bank account'), value: 'bank_account' },
+        { type: 'button', action_id: PAYOUT_ACTIONS.chooseMobileMoney, text: plainText('Mobile money'), value: 'mobile_money', style: 'primary' },
+        { type: 'button', action_id: PAYOUT_ACTIONS.chooseBankAccount, text: plainText('Bank account'), value: 'bank_account' },
       ],
     },
   ];
-  if (surface.sandbox) blocks.push(footer(surface));
+  blocks.push(...sandboxFooter(surface));
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.chooser,
-    title: plain('New payout'),
-    close: plain('Cancel'),
+    title: plainText('New payout'),
+    close: plainText('Cancel'),
     // Only a prefill for the form; nothing in it is trusted.
     private_metadata: truncate(prefillText, 500),
     blocks,
@@ -155,9 +152,9 @@ export function buildPayoutForm(
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.form,
-    title: plain(TITLES[kind]),
-    submit: plain('Review'),
-    close: plain('Cancel'),
+    title: plainText(TITLES[kind]),
+    submit: plainText('Review'),
+    close: plainText('Cancel'),
     private_metadata: JSON.stringify({ kind } satisfies PayoutFormMetadata),
     blocks,
   };
@@ -178,16 +175,16 @@ export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approval
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.reviewActions,
-      elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.backToForm, text: plain('Back'), value: 'back' }],
+      elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.backToForm, text: plainText('Back'), value: 'back' }],
     },
     footer(surface, `*Submit for approval* stores the request and asks an approver${where}. Nothing is sent before an approver confirms it.`),
   ];
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.review,
-    title: plain('Check the payout'),
-    submit: plain('Submit for approval'),
-    close: plain('Cancel'),
+    title: plainText('Check the payout'),
+    submit: plainText('Submit for approval'),
+    close: plainText('Cancel'),
     private_metadata: reviewMetadata(draft),
     blocks,
   };
@@ -215,6 +212,6 @@ export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, a
 /** A modal that only says something: a refusal, progress, or an outcome. */
 export function buildPayoutNotice(surface: Surface, title: string, text: string, callbackId: string = PAYOUT_VIEWS.notice): ModalView {
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }];
-  if (surface.sandbox) blocks.push(footer(surface));
-  return { type: 'modal', callback_id: callbackId, title: plain(plainWithin(title, 24)), close: plain('Close'), blocks };
+  blocks.push(...sandboxFooter(surface));
+  return { type: 'modal', callback_id: callbackId, title: plainText(title, 24), close: plainText('Close'), blocks };
 }

@@ -1,8 +1,8 @@
 /** `/fleet payouts`: recent requests with their state, and one request's audit history. */
 import type { KnownBlock } from '@slack/types';
 import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
-import { codeSpan, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
@@ -29,7 +29,7 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Re
     });
   }
   blocks.push(footer(surface, 'Newest first · `/fleet payouts PR-…` shows one request\'s history'));
-  const text = `Recent payouts${surface.sandbox ? ' (SANDBOX)' : ''}: ${requests.map((request) => `${request.id} ${stateWord(request)}`).join(', ') || 'none'}`;
+  const text = `${sandboxMarked(surface, 'Recent payouts')}: ${requests.map((request) => `${request.id} ${stateWord(request)}`).join(', ') || 'none'}`;
   return { text, blocks };
 }
 
@@ -44,7 +44,7 @@ export function buildPayoutHistory(surface: Surface, request: PayoutRequest, eve
     ...sections([`*History*${events.length > shown.length ? ` (last ${shown.length} of ${events.length})` : ''}`, ...shown.map(eventLine)]),
     footer(surface, 'The history is append-only: every line was recorded when it happened.'),
   ];
-  return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${stateWord(request)}`, blocks };
+  return { text: `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${stateWord(request)}`, blocks };
 }
 
 function sections(lines: string[]): KnownBlock[] {

@@ -1,8 +1,8 @@
 /** The direct messages a requester receives: the receipt, each approval, and every outcome. */
 import type { KnownBlock } from '@slack/types';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
-import { codeSpan, escapeWithin, mentionChannel, mentionUser } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, escapeWithin, mentionChannel, mentionUser, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { dualApprovalLine, payoutSummary, plainSummary } from './payout-details.js';
 
 // Transaction ids come from the Fleet API and references may be long: both are cut where shown.
@@ -82,7 +82,7 @@ export function buildRequesterUpdate(
       break;
   }
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
-  if (surface.sandbox) blocks.push(footer(surface));
+  blocks.push(...sandboxFooter(surface));
   const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed') ? ` (transaction ${escapeWithin(request.transactionId, CODE_MAX, { oneLine: true })})` : '';
-  return { text: `Payout ${request.id}${surface.sandbox ? ' (SANDBOX)' : ''}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
+  return { text: `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
 }

@@ -4,8 +4,8 @@ import type { TransactionPage } from '../../account/account-reader.js';
 import type { Transaction } from '../../fleet/schemas.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import { codeSpan, escapeWithin, mentionUser, slackDate } from '../mrkdwn.js';
-import { footer, type Reply, type Surface } from './common.js';
+import type { Reply } from './common.js';
+import { codeSpan, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
 /** What a paging button carries: only where to go, never who may look (checked on every click). */
 export interface PageRequest {
@@ -65,7 +65,7 @@ export function buildTransactionsMessage(surface: Surface, page: TransactionPage
     }
     if (buttons.length > 0) blocks.push({ type: 'actions', block_id: BLOCKS.accountActions, elements: buttons });
   }
-  const text = `Fleet account transactions${surface.sandbox ? ' (SANDBOX)' : ''}: ${range}`;
+  const text = `${sandboxMarked(surface, 'Fleet account transactions')}: ${range}`;
   return { text, blocks };
 }
 

@@ -1,5 +1,5 @@
 /** The tables every feature shares: leases for leader election between replicas. */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 // `schema_migrations` itself is created by the migration runner (src/store/migrate.ts), which
 // needs it before it can record this migration.

@@ -1,5 +1,5 @@
 /** Payout requests, their approvals, and the append-only audit log of everything that happened to them. */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const payouts: Migration = {
   id: 2,

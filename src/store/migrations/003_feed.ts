@@ -1,5 +1,5 @@
 /** The live feed's durable state: its cursor and health per channel, and low-balance alert states. */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const feed: Migration = {
   id: 3,

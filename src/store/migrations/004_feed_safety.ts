@@ -1,5 +1,5 @@
 /** The feed's longer memory: which entries it posted, for a few days, and counts of odd entries. */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const feedSafety: Migration = {
   id: 4,

@@ -3,7 +3,7 @@
  * last search of the transaction list ended, retry approvals per attempt, and likely matches that
  * an approver must confirm or turn down.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const settlement: Migration = {
   id: 5,

@@ -3,7 +3,7 @@
  * why two approvers are needed, why a fully approved request was not sent, and approvals that no
  * longer count because their giver is no longer an approver.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const approvalRules: Migration = {
   id: 6,

@@ -1,7 +1,9 @@
 /**
  * Every schema migration, in the order they apply. To add one: create `NNN_name.ts` exporting a
- * `Migration`, then add one import line and one array entry below (ids ascend, never reused).
+ * `Migration` (declared in `migration.ts`), then add one import line and one array entry below
+ * (ids ascend, never reused).
  */
+import type { Migration } from './migration.js';
 import { core } from './001_core.js';
 import { payouts } from './002_payouts.js';
 import { feed } from './003_feed.js';
@@ -9,13 +11,7 @@ import { feedSafety } from './004_feed_safety.js';
 import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
 
-export interface Migration {
-  /** Applied in ascending order and recorded in `schema_migrations`; never renumber a shipped one. */
-  id: number;
-  name: string;
-  /** One or more statements; runs in its own transaction, so it either fully applies or not at all. */
-  sql: string;
-}
+export type { Migration } from './migration.js';
 
 export const migrations: Migration[] = [
   core,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/fleet/schemas.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
-import { buildHelpMessage, ACCOUNT_HELP } from '../../../src/slack/views/help.js';
+import { buildHelpMessage, type HelpEntry } from '../../../src/slack/views/help.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 
@@ -88,8 +88,13 @@ describe('transactions message', () => {
 });
 
 describe('help message', () => {
+  const entries: HelpEntry[] = [
+    { usage: '/fleet balance', description: 'The fleet account balance in every currency.' },
+    { usage: '/fleet transactions [page] [size]', description: 'Transactions, newest first.' },
+  ];
+
   it('lists what the bot can do and names an unknown subcommand safely', () => {
-    const reply = buildHelpMessage({ sandbox: false }, ACCOUNT_HELP, '<!here>');
+    const reply = buildHelpMessage({ sandbox: false }, entries, '<!here>');
     expect(reply.text).toContain("I don't know `&lt;!here&gt;`");
     expect(reply.text).toContain('/fleet balance');
     expect(reply.text).toContain('/fleet transactions');

@@ -10,14 +10,14 @@ import { notice } from '../../../src/slack/views/common.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
 import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
-import { ACCOUNT_HELP, buildHelpMessage } from '../../../src/slack/views/help.js';
+import { buildHelpMessage } from '../../../src/slack/views/help.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
-import { pendingRequest } from '../../payouts/doubles.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
 
 const SEED = '<!channel> <http://x|y> <@U0BOSS> & \u202Eevil\u202C \u2066i\u2069 \u200Bz\u200D\uFEFF\u2060\u200E\u200F\u061C \u0007\u001b ';
 const HOSTILE = SEED.repeat(Math.ceil(5000 / SEED.length)).slice(0, 5000);
@@ -53,7 +53,7 @@ function everything(): Built[] {
     for (const text of [HOSTILE, SHORT]) {
       message('balance', buildBalanceMessage(surface, { balances: { [text]: 1, USD: 2 }, readAt: at }));
       message('transactions', buildTransactionsMessage(surface, { page: 1, pageSize: 25, firstItem: 1, transactions: Array.from({ length: 25 }, (_, i) => tx(i, text)), hasNext: true, readAt: at }));
-      message('help', buildHelpMessage(surface, ACCOUNT_HELP, text));
+      message('help', buildHelpMessage(surface, [{ usage: '/fleet balance', description: 'The balance.' }], text));
       message('notice', notice(surface, text));
       view('chooser', buildPayoutChooser(surface, text));
       view('form', buildPayoutForm(surface, 'mobile_money', { operators: ['<!channel> \u202E\u200B'], currencies: ['USD'] }, { name: text, note: text, phone: text, operator: text }, [text, text]));

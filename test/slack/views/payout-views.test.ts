@@ -6,7 +6,7 @@ import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubm
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
-import { pendingRequest } from '../../payouts/doubles.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
 
 const surface = { sandbox: false };
 const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY'], currencies: ['USD', 'EUR', 'CDF'] };

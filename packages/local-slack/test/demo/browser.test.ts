@@ -12,7 +12,7 @@ import { startDemo, type Demo } from '../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
 import { createLogger } from '../../../../src/logger.js';
 import { formatAmount } from '../../../../src/money.js';
-import { NO_ACCESS_MESSAGE } from '../../../../src/slack/listeners/account.js';
+import { NO_ACCESS_MESSAGE } from '../../../../src/slack/viewers.js';
 import type { Db } from '../../../../src/store/index.js';
 import { checkMessage, checkView } from '../../src/workspace/index.js';
 import { testDatabases } from '../../../../test/support/databases.js';

@@ -1,5 +1,16 @@
-/** Safe mrkdwn: escaping and cutting of text we did not write, and Slack's localised date tokens. */
-import { neutraliseHiddenCharacters } from '../hidden-text.js';
+/**
+ * The text helpers every view uses, so that a limit or an escape rule changes in one place: escaping
+ * and cutting text we did not write (mrkdwn and plain text), inline code, Slack's localised dates and
+ * mentions, durations, and the SANDBOX mark and footer.
+ */
+import type { ContextBlock, PlainTextElement } from '@slack/types';
+import { neutraliseHiddenCharacters } from '../../hidden-text.js';
+
+/** What every reply must say about where its data came from. */
+export interface Surface {
+  /** True when the app runs against the embedded sandbox: every reply then says SANDBOX. */
+  sandbox: boolean;
+}
 
 /**
  * Escapes `&`, `<`, `>` so that text from the API or a person cannot ping, link or format as us,
@@ -20,6 +31,11 @@ export function truncate(text: string, max: number): string {
 /** Plain text (`plain_text`) we did not write: hidden characters shown as a marker, cut to `max`. */
 export function plainWithin(text: string, max: number): string {
   return truncate(neutraliseHiddenCharacters(text), max);
+}
+
+/** A `plain_text` object; with `max`, the text is treated as ours to neutralise and cut (`plainWithin`). */
+export function plainText(text: string, max?: number): PlainTextElement {
+  return { type: 'plain_text', text: max === undefined ? text : plainWithin(text, max), emoji: true };
 }
 
 /** Cuts mrkdwn that is already escaped to `max` characters without splitting an entity such as `&amp;`. */
@@ -66,4 +82,35 @@ export function mentionUser(userId: string): string {
 /** A channel mention, validated like `mentionUser`. */
 export function mentionChannel(channelId: string): string {
   return /^[CGD][A-Z0-9]+$/.test(channelId) ? `<#${channelId}>` : escapeMrkdwn(channelId);
+}
+
+/** `3 min`, `2 h 5 min`, `45 s`: durations a person reads at a glance. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+export const SANDBOX_LABEL = ':test_tube: *SANDBOX* — demo data, no real money';
+
+/** `title (SANDBOX)` on the sandbox: the start of a message's fallback text, which notifications show. */
+export function sandboxMarked(surface: Surface, title: string): string {
+  return surface.sandbox ? `${title} (SANDBOX)` : title;
+}
+
+/** A context line, with the sandbox label first when it applies. */
+export function footer(surface: Surface, ...parts: string[]): ContextBlock {
+  const elements = [...(surface.sandbox ? [SANDBOX_LABEL] : []), ...parts]
+    .slice(0, 10)
+    .map((text) => ({ type: 'mrkdwn' as const, text: cutMrkdwn(text, 3000) }));
+  return { type: 'context', elements };
+}
+
+/** The sandbox label as a footer on the sandbox, nothing elsewhere: `blocks.push(...sandboxFooter(surface))`. */
+export function sandboxFooter(surface: Surface): ContextBlock[] {
+  return surface.sandbox ? [footer(surface)] : [];
 }

@@ -4,7 +4,7 @@ import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FeedPublishError } from '../../src/feed/types.js';
 import { createSlackFeedPublisher } from '../../src/slack/feed-publisher.js';
-import { silentLogger, transaction } from './support.js';
+import { silentLogger, transaction } from '../support/feed-doubles.js';
 
 interface Answer {
   status: number;

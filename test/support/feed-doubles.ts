@@ -1,13 +1,13 @@
 /** Test doubles for the feed: a clock that jumps on sleep, a scripted Fleet API and a recording publisher. */
 import type { Clock } from '../../src/clock.js';
-import type { Config } from '../../src/config.js';
+import type { FeedSettings } from '../../src/feed/index.js';
 import { TransactionFeed, type TransactionFeedOptions } from '../../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher } from '../../src/feed/types.js';
 import { openDatabase } from '../../src/store/index.js';
 import type { Db } from '../../src/store/db.js';
 import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
-import { createTestSchema, testPostgresUrl, type TestDatabase } from '../support/databases.js';
+import { createTestSchema, testPostgresUrl, type TestDatabase } from './databases.js';
 
 export const silentLogger = createLogger({ level: 'silent' });
 
@@ -155,7 +155,7 @@ export class RecordingPublisher implements FeedPublisher {
 let channelCount = 0;
 
 /** Feed settings with a channel of its own, so that tests sharing a database never share a feed. */
-export function feedSettings(overrides: Partial<Config['feed']> = {}): Config['feed'] {
+export function feedSettings(overrides: Partial<FeedSettings> = {}): FeedSettings {
   channelCount += 1;
   const channelId = `CFEED${String(channelCount).padStart(4, '0')}`;
   return {
@@ -174,7 +174,7 @@ export function feedSettings(overrides: Partial<Config['feed']> = {}): Config['f
  * The clock starts in the past (June 2025) unless `startAt` says otherwise; the database's own clock
  * (leases, the feed's idea of "now") is the real one.
  */
-export function feedRig(db: Db, overrides: Partial<Config['feed']> = {}, options: { startAt?: Date } = {}) {
+export function feedRig(db: Db, overrides: Partial<FeedSettings> = {}, options: { startAt?: Date } = {}) {
   const clock = new SteppingClock(options.startAt?.toISOString());
   const fleet = new ScriptedFleet(clock);
   const publisher = new RecordingPublisher(clock);
@@ -196,7 +196,7 @@ export async function databaseTime(db: Db): Promise<Date> {
 }
 
 /** Ends the feed's lease at once, as if its holder had died and its time had run out by the database clock. */
-export async function expireFeedLease(db: Db, settings: Config['feed']): Promise<void> {
+export async function expireFeedLease(db: Db, settings: FeedSettings): Promise<void> {
   await db.query("UPDATE app_leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE name = $1", [`feed:${settings.channelId}`]);
 }
 

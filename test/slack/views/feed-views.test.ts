@@ -1,9 +1,9 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { FeedStatus } from '../../src/feed/types.js';
-import { buildFeedStatusMessage } from '../../src/slack/views/feed-status.js';
-import { buildFeedMessage } from '../../src/slack/views/feed.js';
-import { transaction } from './support.js';
+import type { FeedStatus } from '../../../src/feed/types.js';
+import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
+import { buildFeedMessage } from '../../../src/slack/views/feed.js';
+import { transaction } from '../../support/feed-doubles.js';
 
 const at = (ms: number) => new Date(Date.parse('2025-06-01T12:00:00.000Z') + ms);
 const live = { sandbox: false };

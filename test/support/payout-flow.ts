@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
 import type { PayoutFieldName } from '../../src/payouts/index.js';
 import type { OpenView, SlackMessage, SubmittedValues } from '@fleet-treasury-bot/local-slack';
-import { blockText, CHANNELS, PEOPLE, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, type Harness } from './bot-harness.js';
 
 export const PAYOUT_ENV = {
   APPROVAL_CHANNEL_ID: CHANNELS.approvals,

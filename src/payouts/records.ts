@@ -1,0 +1,21 @@
+/**
+ * The stored requests as a notifier reads them: the latest version of one, and where its approval
+ * message is. Given to the notifier at construction, so that it never calls back into the service.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../store/db.js';
+import type { PayoutRequest } from './model.js';
+import { findRequest, setApprovalMessage } from './repository.js';
+
+export interface PayoutRecords {
+  get(id: string): Promise<PayoutRequest | undefined>;
+  /** Only the first message counts: undefined when the request already had one (another replica posted it first). */
+  setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined>;
+}
+
+export function payoutRecords(db: Db, clock: Clock): PayoutRecords {
+  return {
+    get: (id) => findRequest(db, id.trim().toUpperCase()),
+    setApprovalMessage: (id, channel, ts) => setApprovalMessage(db, id, channel, ts, clock.now()),
+  };
+}

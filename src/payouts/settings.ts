@@ -1,0 +1,18 @@
+/** What the payout domain needs from the configuration; `config.ts` maps the environment onto it. */
+import type { CurrencyAmounts } from '../money.js';
+
+export interface PayoutSettings {
+  /** What the form offers. */
+  operators: string[];
+  currencies: string[];
+  /** Largest single payout per currency. */
+  maxAmount: CurrencyAmounts;
+  /** Per requester, per currency, per UTC day. */
+  dailyLimit: CurrencyAmounts;
+  /** Two different approvers strictly above this, per currency. */
+  dualApprovalAbove: CurrencyAmounts;
+  /** A request nobody approves expires after this long. */
+  requestTtlHours: number;
+  /** How long an unknown payout is looked for before a person is asked to review it. */
+  reconcileWindowMinutes: number;
+}

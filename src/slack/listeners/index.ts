@@ -1,0 +1,25 @@
+/**
+ * Every Slack listener, registered in one place: the `/fleet` command with its subcommands (in the
+ * order help lists them), then the buttons and modals. Listeners never import each other.
+ */
+import type { App } from '@slack/bolt';
+import type { SlackContext } from '../context.js';
+import { balanceSubcommand, registerAccountActions, transactionsSubcommand } from './account.js';
+import { feedSubcommand } from './feed.js';
+import { registerFleetCommand } from './fleet-command.js';
+import { registerPayoutApprovalListeners } from './payout-approval.js';
+import { payoutRecordsSubcommand } from './payout-records.js';
+import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
+
+export function registerListeners(app: App, ctx: SlackContext): void {
+  registerFleetCommand(app, ctx, [
+    balanceSubcommand(ctx),
+    transactionsSubcommand(ctx),
+    payoutRequestSubcommand(ctx),
+    payoutRecordsSubcommand(ctx),
+    feedSubcommand(ctx),
+  ]);
+  registerAccountActions(app, ctx);
+  registerPayoutRequestListeners(app, ctx);
+  registerPayoutApprovalListeners(app, ctx);
+}

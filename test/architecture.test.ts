@@ -1,0 +1,117 @@
+/**
+ * The shape of `src/`, read from its import lines: no import cycle, listeners that do not import
+ * each other and reach the domain through its front door, and a domain that knows nothing of Slack
+ * or of the environment. Type-only imports count too.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+/** Every `.ts` file under `src/`, as a path relative to it with `/` separators. */
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(SRC, path).split('\\').join('/')] : [];
+  });
+}
+
+// `import … from '…'`, `export … from '…'` (both may span lines) and `import '…'`.
+const SPECIFIER = /(?:\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm;
+
+/** The files of `src/` a file imports, through relative specifiers (`./x.js` names `x.ts`). */
+function importsOf(file: string, known: Set<string>): string[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  const targets = new Set<string>();
+  for (const [, specifier] of text.matchAll(SPECIFIER)) {
+    if (!specifier?.startsWith('.')) continue;
+    const target = join(dirname(file), specifier).split('\\').join('/').replace(/\.js$/, '.ts');
+    const candidates = [target, target.endsWith('.ts') ? target : `${target}.ts`, `${target}/index.ts`];
+    const found = candidates.find((candidate) => known.has(candidate));
+    if (found) targets.add(found);
+  }
+  return [...targets];
+}
+
+function importGraph(): Map<string, string[]> {
+  const files = sourceFiles();
+  const known = new Set(files);
+  return new Map(files.map((file) => [file, importsOf(file, known)]));
+}
+
+/** Each cycle once, as the files around it (`a → b → a`), found by a depth-first walk. */
+function findCycles(graph: Map<string, string[]>): string[] {
+  const cycles = new Set<string>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const visit = (file: string) => {
+    if (done.has(file)) return;
+    path.push(file);
+    onPath.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (onPath.has(next)) {
+        const loop = path.slice(path.indexOf(next));
+        // Start each cycle at its smallest file, so the same circle is reported once.
+        const start = loop.indexOf([...loop].sort()[0]!);
+        const turned = [...loop.slice(start), ...loop.slice(0, start)];
+        cycles.add([...turned, turned[0]].join(' → '));
+      } else {
+        visit(next);
+      }
+    }
+    path.pop();
+    onPath.delete(file);
+    done.add(file);
+  };
+  for (const file of [...graph.keys()].sort()) visit(file);
+  return [...cycles].sort();
+}
+
+const LISTENERS = 'slack/listeners/';
+const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/'];
+
+describe('the imports of src/', () => {
+  const graph = importGraph();
+  const edges = [...graph].flatMap(([file, targets]) => targets.map((target) => ({ file, target })));
+
+  it('sees the files it checks', () => {
+    expect(graph.get('bot.ts')).toContain('slack/app.ts');
+  });
+
+  it('form no cycle', () => {
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it('never have a listener import another listener, except the index that registers them all', () => {
+    const crossings = edges.filter(({ file, target }) =>
+      file.startsWith(LISTENERS) && target.startsWith(LISTENERS) && file !== `${LISTENERS}index.ts`);
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('never have the domain, the Fleet client or the store import the Slack surface or the configuration', () => {
+    const crossings = edges.filter(({ file, target }) =>
+      DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target === 'config.ts'));
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('have listeners reach payouts and the feed only through their index', () => {
+    const crossings = edges.filter(({ file, target }) =>
+      file.startsWith(LISTENERS) && ['payouts/', 'feed/'].some((dir) => target.startsWith(dir) && target !== `${dir}index.ts`));
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+});
+
+describe('the cycle finder', () => {
+  it('reports a circle of three files once, from its smallest file', () => {
+    const graph = new Map([['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['a.ts', ['b.ts']], ['d.ts', ['a.ts']]]);
+    expect(findCycles(graph)).toEqual(['a.ts → b.ts → c.ts → a.ts']);
+  });
+
+  it('finds nothing in a graph without circles', () => {
+    expect(findCycles(new Map([['a.ts', ['b.ts', 'c.ts']], ['b.ts', ['c.ts']], ['c.ts', []]]))).toEqual([]);
+  });
+});
