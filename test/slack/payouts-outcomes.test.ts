@@ -1,27 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { blockText, CHANNELS, PEOPLE, type Harness } from '../support/bot-harness.js';
 import { HOUR, ManualClock, MINUTE } from '../support/payout-doubles.js';
 import {
-  approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV,
-  payoutPosts, privateNotes, requestPayout, waitForApprovalMessage,
+  approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS,
+  payoutPosts, privateNotes, requestPayout, useUnknownOutcomeHarness, waitForApprovalMessage,
 } from '../support/payout-flow.js';
 
 const postsTo = (h: Harness, path: string) => h.sandbox.requests.filter((request) => request.method === 'POST' && request.path === path);
 
 describe('payout outcomes that are not a plain success', () => {
-  let h: Harness;
   const clock = new ManualClock(new Date());
-
-  beforeAll(async () => {
-    h = await startHarness({
-      env: { ...PAYOUT_ENV, PAYOUT_RECONCILE_WINDOW_MINUTES: '10' },
-      bot: { clock, fleetTimeouts: { headersMs: 500, bodyMs: 500 }, payoutTimers: { maintenanceEveryMs: 50, recheckEveryMs: 1000 } },
-    });
-  });
-  afterAll(async () => h?.close());
-  afterEach(() => {
-    h.sandbox.setFault(null);
-    expect(h.slack.limitViolations).toEqual([]);
+  const harness = useUnknownOutcomeHarness(clock);
+  let h: Harness;
+  beforeEach(() => {
+    h = harness();
   });
 
   it('settles a payout whose answer never came by finding it in the transactions, without sending it twice', async () => {

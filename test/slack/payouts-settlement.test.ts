@@ -1,25 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { blockText, PEOPLE, type Harness } from '../support/bot-harness.js';
 import { ManualClock, MINUTE } from '../support/payout-doubles.js';
 import {
-  approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, PAYOUT_ENV, payoutPosts, privateNotes, requestPayout,
-  waitForApprovalMessage,
+  approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, payoutPosts, privateNotes, requestPayout,
+  useUnknownOutcomeHarness, waitForApprovalMessage,
 } from '../support/payout-flow.js';
 
 describe('settling an unknown payout with approvers', () => {
-  let h: Harness;
   const clock = new ManualClock(new Date());
-
-  beforeAll(async () => {
-    h = await startHarness({
-      env: { ...PAYOUT_ENV, PAYOUT_RECONCILE_WINDOW_MINUTES: '10' },
-      bot: { clock, fleetTimeouts: { headersMs: 500, bodyMs: 500 }, payoutTimers: { maintenanceEveryMs: 50, recheckEveryMs: 1000 } },
-    });
-  });
-  afterAll(async () => h?.close());
-  afterEach(() => {
-    h.sandbox.setFault(null);
-    expect(h.slack.limitViolations).toEqual([]);
+  const harness = useUnknownOutcomeHarness(clock);
+  let h: Harness;
+  beforeEach(() => {
+    h = harness();
   });
 
   /**

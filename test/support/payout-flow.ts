@@ -3,11 +3,12 @@
  * submit, and approve or reject from the approval message. Each helper waits for what the person
  * would see next and returns it.
  */
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
 import type { PayoutFieldName } from '../../src/payouts/index.js';
 import type { OpenView, SlackMessage, SubmittedValues } from '@fleet-treasury-bot/local-slack';
-import { blockText, CHANNELS, PEOPLE, type Harness } from './bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from './bot-harness.js';
+import type { ManualClock } from './payout-doubles.js';
 
 export const PAYOUT_ENV = {
   APPROVAL_CHANNEL_ID: CHANNELS.approvals,
@@ -155,3 +156,26 @@ export function payoutPosts(h: Harness): number {
 }
 
 export { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS };
+
+/**
+ * For a describe whose payouts end in an unknown outcome: a bot on `clock` with short Fleet API
+ * timeouts, a 10-minute reconcile window and fast maintenance. Checks Block Kit limits after each test.
+ */
+export function useUnknownOutcomeHarness(clock: ManualClock): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { ...PAYOUT_ENV, PAYOUT_RECONCILE_WINDOW_MINUTES: '10' },
+      bot: { clock, fleetTimeouts: { headersMs: 500, bodyMs: 500 }, payoutTimers: { maintenanceEveryMs: 50, recheckEveryMs: 1000 } },
+    });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    h?.sandbox.setFault(null);
+    expect(h?.slack.limitViolations).toEqual([]);
+  });
+  return () => {
+    if (!h) throw new Error('the harness did not start');
+    return h;
+  };
+}
