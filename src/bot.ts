@@ -22,6 +22,7 @@ import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
+import { fixedLocale } from './slack/locales.js';
 import type { Surface } from './slack/views/text.js';
 
 export interface BotOptions {
@@ -92,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const access = new AccessControl(app.client, logger);
     shutdown.add('access', () => access.close());
 
-    const surface: Surface = { sandbox: sandbox !== undefined };
+    const surface: Surface = { sandbox: sandbox !== undefined, locale: 'en' };
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
@@ -114,7 +115,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       : undefined;
 
     registerListeners(app, {
-      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, logger, clock, readTimeoutMs: 20_000,
+      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
     });
 
     let eventsUrl: string | undefined;

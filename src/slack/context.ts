@@ -9,6 +9,7 @@ import type { TransactionFeed } from '../feed/index.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
+import type { PersonLocales } from './locales.js';
 import type { Surface } from './views/text.js';
 
 export interface SlackContext {
@@ -20,7 +21,10 @@ export interface SlackContext {
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */
   payoutSettings: Config['payouts'];
+  /** The surface of channel messages (approval channel, feed, alerts); replies go through `surfaceFor`. */
   surface: Surface;
+  /** Each person's language. */
+  locales: PersonLocales;
   logger: Logger;
   clock: Clock;
   /** How long one interactive read of the Fleet API may take before the person is told it failed. */

@@ -41,7 +41,7 @@ describe('Slack feed publisher', () => {
 
   // The app's shared client retries for minutes; the publisher must not inherit that.
   const appClient = () => new WebClient('xoxb-test-token', { slackApiUrl: apiUrl, retryConfig: { retries: 10 } });
-  const publisher = () => createSlackFeedPublisher(appClient(), { surface: { sandbox: false }, logger: silentLogger });
+  const publisher = () => createSlackFeedPublisher(appClient(), { surface: { sandbox: false, locale: 'en' as const }, logger: silentLogger });
 
   it('posts the rendered batch with chat.postMessage to the feed channel', async () => {
     await publisher().publish('C0FEED', { kind: 'transactions', entries: [transaction(new Date(), { description: 'Hi <!channel>' })], notes: [] });

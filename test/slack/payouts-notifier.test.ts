@@ -30,7 +30,7 @@ describe('payout approval message updates', () => {
       },
     } as unknown as WebClient;
     const records = { get: async () => stored, setApprovalMessage: async () => undefined };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
     await notifier.idle();
@@ -67,7 +67,7 @@ describe('payout approval message updates', () => {
       },
     };
     const replicas = [1, 2].map(() => {
-      return new SlackPayoutNotifier({ client, surface: { sandbox: false }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     });
 
     for (const notifier of replicas) notifier.repostIfMissing(stored);
@@ -92,7 +92,7 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
     const records = payoutRecords(db, systemClock);
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     const { service, fleet } = createService(db, { notifier });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });

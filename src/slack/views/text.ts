@@ -5,11 +5,14 @@
  */
 import type { ContextBlock, PlainTextElement } from '@slack/types';
 import { neutraliseHiddenCharacters } from '../../hidden-text.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
 
-/** What every reply must say about where its data came from. */
+/** Where a message is shown: whether its data is the sandbox's, and the language of its readers. */
 export interface Surface {
   /** True when the app runs against the embedded sandbox: every reply then says SANDBOX. */
   sandbox: boolean;
+  /** The person's language for a reply, DM or modal; CHANNEL_LOCALE for a channel message. */
+  locale: Locale;
 }
 
 /**
@@ -95,16 +98,14 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-export const SANDBOX_LABEL = ':test_tube: *SANDBOX* — demo data, no real money';
-
 /** `title (SANDBOX)` on the sandbox: the start of a message's fallback text, which notifications show. */
 export function sandboxMarked(surface: Surface, title: string): string {
-  return surface.sandbox ? `${title} (SANDBOX)` : title;
+  return surface.sandbox ? textsFor(surface.locale)('common.sandboxSuffix', { title }) : title;
 }
 
 /** A context line, with the sandbox label first when it applies. */
 export function footer(surface: Surface, ...parts: string[]): ContextBlock {
-  const elements = [...(surface.sandbox ? [SANDBOX_LABEL] : []), ...parts]
+  const elements = [...(surface.sandbox ? [textsFor(surface.locale)('common.sandboxLabel')] : []), ...parts]
     .slice(0, 10)
     .map((text) => ({ type: 'mrkdwn' as const, text: cutMrkdwn(text, 3000) }));
   return { type: 'context', elements };

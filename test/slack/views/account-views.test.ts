@@ -24,7 +24,7 @@ const texts = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
 
 describe('balance message', () => {
   it('shows every currency with its decimals, the reading time and Refresh', () => {
-    const reply = buildBalanceMessage({ sandbox: false }, { balances: { USD: 1234.5, CDF: 25000000, EUR: 0.1 }, readAt });
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances: { USD: 1234.5, CDF: 25000000, EUR: 0.1 }, readAt });
     expect(reply.text).toBe('Fleet account balance: CDF: 25,000,000.00 CDF, EUR: 0.10 EUR, USD: 1,234.50 USD');
     expect(texts(reply)).toContain(`<!date^${readAt.getTime() / 1000}^`);
     expect(texts(reply)).toContain('"action_id":"balance_refresh"');
@@ -33,20 +33,20 @@ describe('balance message', () => {
   });
 
   it('says SANDBOX when the data comes from the sandbox', () => {
-    const reply = buildBalanceMessage({ sandbox: true }, { balances: { USD: 1 }, readAt });
+    const reply = buildBalanceMessage({ sandbox: true, locale: 'en' as const }, { balances: { USD: 1 }, readAt });
     expect(reply.text).toContain('SANDBOX');
     expect(texts(reply)).toContain('SANDBOX');
   });
 
   it('drops the buttons and names the sharer when shared', () => {
-    const reply = buildBalanceMessage({ sandbox: false }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
     expect(texts(reply)).toContain('shared by <@U0ALICE>');
     expect(texts(reply)).not.toContain('balance_refresh');
   });
 
   it('keeps within the field limit with many currencies', () => {
     const balances = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [`C${String.fromCharCode(65 + i)}X`, i]));
-    const reply = buildBalanceMessage({ sandbox: false }, { balances, readAt });
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances, readAt });
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
   });
 });
@@ -54,7 +54,7 @@ describe('balance message', () => {
 describe('transactions message', () => {
   it('shows which items it holds and each row with sign, type, status, reference and localised date', () => {
     const page = { page: 2, pageSize: 10, firstItem: 11, transactions: [tx(1), tx(2)], hasNext: true, readAt };
-    const reply = buildTransactionsMessage({ sandbox: false }, page);
+    const reply = buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, page);
     expect(reply.text).toContain('Showing 11–12, newest first (page 2, 10 per page)');
     const blocks = texts(reply);
     expect(blocks).toContain('*+150.50 USD* · PAYMENT · Completed');
@@ -67,22 +67,22 @@ describe('transactions message', () => {
 
   it('escapes descriptions so they cannot ping the channel or disguise a link', () => {
     const page = { page: 1, pageSize: 10, firstItem: 1, transactions: [tx(1, { description: '<!channel> pay <http://evil|here> & now' })], hasNext: false, readAt };
-    const blocks = texts(buildTransactionsMessage({ sandbox: false }, page));
+    const blocks = texts(buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, page));
     expect(blocks).toContain('&lt;!channel&gt; pay &lt;http://evil|here&gt; &amp; now');
     expect(blocks).not.toContain('<!channel>');
   });
 
   it('says so when a page is empty and offers no Next', () => {
-    const empty = buildTransactionsMessage({ sandbox: false }, { page: 40, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    const empty = buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, { page: 40, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
     expect(empty.text).toContain('Page 40 is empty');
     expect(texts(empty)).not.toContain('"Next"');
-    const none = buildTransactionsMessage({ sandbox: false }, { page: 1, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    const none = buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, { page: 1, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
     expect(none.text).toContain('no transactions yet');
   });
 
   it('stays within Block Kit limits with 25 long rows', () => {
     const rows = Array.from({ length: 25 }, (_, i) => tx(i, { description: 'x'.repeat(5000) }));
-    const reply = buildTransactionsMessage({ sandbox: true }, { page: 1, pageSize: 25, firstItem: 1, transactions: rows, hasNext: true, readAt });
+    const reply = buildTransactionsMessage({ sandbox: true, locale: 'en' as const }, { page: 1, pageSize: 25, firstItem: 1, transactions: rows, hasNext: true, readAt });
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
   });
 });
@@ -94,7 +94,7 @@ describe('help message', () => {
   ];
 
   it('lists what the bot can do and names an unknown subcommand safely', () => {
-    const reply = buildHelpMessage({ sandbox: false }, entries, '<!here>');
+    const reply = buildHelpMessage({ sandbox: false, locale: 'en' as const }, entries, '<!here>');
     expect(reply.text).toContain("I don't know `&lt;!here&gt;`");
     expect(reply.text).toContain('/fleet balance');
     expect(reply.text).toContain('/fleet transactions');

@@ -6,7 +6,7 @@ import { buildFeedMessage } from '../../../src/slack/views/feed.js';
 import { transaction } from '../../support/feed-doubles.js';
 
 const at = (ms: number) => new Date(Date.parse('2025-06-01T12:00:00.000Z') + ms);
-const live = { sandbox: false };
+const live = { sandbox: false, locale: 'en' as const };
 
 function sectionTexts(blocks: KnownBlock[]): string[] {
   return blocks.filter((block): block is SectionBlock => block.type === 'section').map((block) => block.text?.text ?? '');
@@ -30,7 +30,7 @@ describe('feed message builder', () => {
     const entries = Array.from({ length: 20 }, (_, i) =>
       transaction(at(i), { description: '&<>'.repeat(2000), reference: `R${'x'.repeat(500)}`, type: 'T'.repeat(300), currency: `C${i % 10}X` }),
     );
-    const message = buildFeedMessage({ sandbox: true }, { kind: 'transactions', entries, notes: [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }] });
+    const message = buildFeedMessage({ sandbox: true, locale: 'en' as const }, { kind: 'transactions', entries, notes: [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }] });
     expect(message.blocks.length).toBeLessThanOrEqual(50);
     for (const text of sectionTexts(message.blocks)) expect(text.length).toBeLessThanOrEqual(3000);
     // Slack refuses messages whose blocks are very large (about 13k characters).

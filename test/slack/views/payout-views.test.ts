@@ -8,7 +8,7 @@ import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
-const surface = { sandbox: false };
+const surface = { sandbox: false, locale: 'en' as const };
 const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY'], currencies: ['USD', 'EUR', 'CDF'] };
 const at = new Date('2026-11-21T10:00:00.000Z');
 
@@ -129,10 +129,10 @@ describe('approval message', () => {
       state, note: '&'.repeat(500), recipient: { phone: '243812345678', name: 'N'.repeat(100), countryCode: 'CD' }, reference: 'R'.repeat(40),
       failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(100), approvals: [{ userId: 'U1', at }, { userId: 'U2', at }],
     });
-    const message = buildApprovalMessage({ sandbox: true }, long);
+    const message = buildApprovalMessage({ sandbox: true, locale: 'en' as const }, long);
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
-    expect(checkView(buildApproveModal({ sandbox: true }, long) as unknown as Record<string, unknown>)).toEqual([]);
-    expect(checkView(buildRejectModal({ sandbox: true }, long) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildApproveModal({ sandbox: true, locale: 'en' as const }, long) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildRejectModal({ sandbox: true, locale: 'en' as const }, long) as unknown as Record<string, unknown>)).toEqual([]);
   });
 
   it('tells the approver whether their approval sends the payout', () => {
@@ -216,9 +216,9 @@ describe('why two approvers are needed, and approvals that no longer count', () 
       approvals: Array.from({ length: 20 }, (_, index) => ({ userId: `U0CROWD${index}`, at, revokedAt: index % 2 === 0 ? at : undefined })),
       dualApproval: { rule: 'recipient_total', totalMinor: Number.MAX_SAFE_INTEGER, thresholdMinor: 100_000 },
     });
-    const message = buildApprovalMessage({ sandbox: true }, crowded);
+    const message = buildApprovalMessage({ sandbox: true, locale: 'en' as const }, crowded);
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
-    expect(checkView(buildApproveModal({ sandbox: true }, crowded) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildApproveModal({ sandbox: true, locale: 'en' as const }, crowded) as unknown as Record<string, unknown>)).toEqual([]);
   });
 });
 

@@ -1,0 +1,89 @@
+/**
+ * The ledger's shapes: one stored copy of each fleet account transaction, the filters people search
+ * it with, and what the rest of the app may ask of it. No Slack here: the `/fleet tx` text, the
+ * Filter modal and the export read and write these types.
+ */
+
+/** One transaction of the fleet account as stored locally. */
+export interface LedgerEntry {
+  /**
+   * What identifies the entry in the ledger. The spec does not promise unique references, so it is
+   * derived from reference, date, amount and currency (see the ledger store for the exact rule).
+   */
+  key: string;
+  reference: string;
+  /** As the API sent it; values beyond `PAYMENT` / `B2B_JIT_FUNDING` are kept as text. */
+  type: string;
+  /** Signed amount in exact minor units: a credit to the fleet account is positive, a debit negative. */
+  amountMinor: number;
+  currency: string;
+  description: string;
+  /** ISO 8601 UTC timestamp as the API sent it. */
+  date: string;
+  /** As the API sent it (`Completed` is the only value seen). */
+  status: string;
+  /** When this app first stored the entry. */
+  firstSeenAt: Date;
+  /** Found after entries with a later `date` were already stored (a late entry). */
+  late: boolean;
+}
+
+export type Direction = 'in' | 'out';
+
+/**
+ * A search over the ledger. Every field narrows the result; an empty filter matches everything.
+ * Dates are instants: calendar days are turned into instants by the caller, in LEDGER_TIMEZONE.
+ */
+export interface LedgerFilter {
+  /** Upper-case currency code. */
+  currency?: string;
+  /** Exact `type` as stored (compared case-insensitively). */
+  type?: string;
+  /** Exact `status` as stored (compared case-insensitively). */
+  status?: string;
+  /** `in`: credits to the fleet account (amount > 0); `out`: debits (amount < 0). */
+  direction?: Direction;
+  /** Entries dated at or after this instant. */
+  since?: Date;
+  /** Entries dated before this instant (exclusive). */
+  before?: Date;
+  /**
+   * Smallest and largest absolute amount, as exact decimal strings in the entry's own currency
+   * (`"100"`, `"5000.50"`): `min:100` matches 100.00 USD and 100 JPY alike.
+   */
+  minAmount?: string;
+  maxAmount?: string;
+  /** Words and quoted phrases; each must appear (case-insensitively) in the reference or the description. */
+  words?: string[];
+}
+
+export interface LedgerPage {
+  /** Newest first (by `date`, then key). */
+  entries: LedgerEntry[];
+  /** How many entries match the filter in all. */
+  total: number;
+}
+
+export interface LedgerStatus {
+  /** Entries stored. */
+  loaded: number;
+  /** True once the whole history has been walked at least once. */
+  historyComplete: boolean;
+  /** An estimate of the account's whole history while it is still loading; undefined when unknown. */
+  estimatedTotal: number | undefined;
+  /** Since when the ledger has been complete up to the latest poll; undefined while it is not. */
+  upToDateSince: Date | undefined;
+  /** Last successful poll of the newest entries. */
+  lastPollAt: Date | undefined;
+}
+
+/** What the app's surfaces may ask of the ledger (implemented over the store, PGlite or Postgres). */
+export interface LedgerReader {
+  /** One page of matches, newest first, and how many match in all. */
+  find(filter: LedgerFilter, page: { offset: number; limit: number }): Promise<LedgerPage>;
+  /** How many entries match. */
+  count(filter: LedgerFilter): Promise<number>;
+  /** Every match, oldest first, read in batches so that memory stays flat whatever the count. */
+  stream(filter: LedgerFilter, options?: { batchSize?: number; signal?: AbortSignal }): AsyncIterable<LedgerEntry>;
+  status(): Promise<LedgerStatus>;
+}
