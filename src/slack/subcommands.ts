@@ -4,6 +4,7 @@
  */
 import type { RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Texts } from '../i18n/index.js';
 import type { HelpEntry } from './views/help.js';
 
 /** A `/fleet <name> …` handler, called after the command was acknowledged. */
@@ -12,7 +13,8 @@ export interface Subcommand {
   name: string;
   /** Other words for it, e.g. `tx` for `transactions`. */
   aliases?: readonly string[];
-  help: HelpEntry[];
+  /** Its lines in `/fleet help`, in the reader's language. */
+  help(t: Texts): HelpEntry[];
   run(input: { command: SlashCommand; args: string[]; respond: RespondFn; client: WebClient }): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export class SubcommandRegistry {
   }
 
   /** Every subcommand's help, in the order they were registered. */
-  help(): HelpEntry[] {
-    return this.subcommands.flatMap((subcommand) => subcommand.help);
+  help(t: Texts): HelpEntry[] {
+    return this.subcommands.flatMap((subcommand) => subcommand.help(t));
   }
 }

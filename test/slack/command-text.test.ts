@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseTransactionArgs, splitFleetCommand } from '../../src/slack/command-text.js';
 import { SubcommandRegistry, type Subcommand } from '../../src/slack/subcommands.js';
+import { textsFor } from '../../src/i18n/index.js';
 
 function subcommand(name: string, aliases: string[] = []): Subcommand {
-  return { name, aliases, help: [{ usage: `/fleet ${name}`, description: `The ${name}.` }], run: async () => undefined };
+  return { name, aliases, help: () => [{ usage: `/fleet ${name}`, description: `The ${name}.` }], run: async () => undefined };
 }
 
 describe('splitFleetCommand', () => {
@@ -56,7 +57,7 @@ describe('SubcommandRegistry', () => {
   });
 
   it('builds help from every subcommand, in the order they were registered', () => {
-    expect(registry.help().map((entry) => entry.usage)).toEqual(['/fleet balance', '/fleet transactions', '/fleet help']);
+    expect(registry.help(textsFor('en')).map((entry) => entry.usage)).toEqual(['/fleet balance', '/fleet transactions', '/fleet help']);
   });
 
   it('refuses two subcommands answering to the same word', () => {

@@ -17,7 +17,7 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
     aliases: ['bal'],
-    help: [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
+    help: () => [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
     async run({ command, respond }) {
       if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);
     },
@@ -28,7 +28,7 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'transactions',
     aliases: ['tx', 'txs'],
-    help: [{
+    help: () => [{
       usage: '/fleet transactions [page] [size]',
       description: 'Transactions, newest first, 10 per page (up to 25). Alias `/fleet tx`. Example: `/fleet tx 2 25`.',
     }],

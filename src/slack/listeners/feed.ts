@@ -9,7 +9,7 @@ import { ensureViewer } from '../viewers.js';
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
-    help: [{ usage: '/fleet feed', description: 'Where the live transaction feed posts, its last check, and how far behind it is.' }],
+    help: () => [{ usage: '/fleet feed', description: 'Where the live transaction feed posts, its last check, and how far behind it is.' }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;
       try {

@@ -3,6 +3,7 @@
  * subcommand it names, which answers through `response_url`, so a slow Fleet API never times the
  * command out. `/fleet help` and any word no subcommand answers to list them all.
  */
+import { textsFor } from '../../i18n/index.js';
 import type { App } from '@slack/bolt';
 import { splitFleetCommand } from '../command-text.js';
 import type { SlackContext } from '../context.js';
@@ -15,9 +16,9 @@ import { buildHelpMessage } from '../views/help.js';
 export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: readonly Subcommand[]): void {
   const help: Subcommand = {
     name: 'help',
-    help: [{ usage: '/fleet help', description: 'This list.' }],
+    help: () => [{ usage: '/fleet help', description: 'This list.' }],
     async run({ respond }) {
-      await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help()) });
+      await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(textsFor(ctx.surface.locale))) });
     },
   };
   const registry = new SubcommandRegistry([...subcommands, help]);
@@ -28,7 +29,7 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
     try {
       const subcommand = registry.find(word);
       if (subcommand) await subcommand.run({ command, args, respond, client });
-      else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(), word) });
+      else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(textsFor(ctx.surface.locale)), word) });
     } catch (error) {
       await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'answer that command', ctx.logger)) });
     }
