@@ -89,7 +89,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
     const app = createSlackApp({ slack: config.slack, logger, httpLimits });
-    await initSlackApp(app, logger);
+    await initSlackApp(app);
     const access = new AccessControl(app.client, logger);
     shutdown.add('access', () => access.close());
 

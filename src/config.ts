@@ -116,15 +116,20 @@ const currencyAmounts = (fallback: string) =>
     return amounts;
   });
 
+const payoutAmountsSchema = z.object({
+  PAYOUT_CURRENCIES: currencyList(Object.keys(PAYOUT_DEFAULTS)),
+  PAYOUT_MAX_AMOUNT: currencyAmounts(defaultAmounts((amounts) => amounts.max)),
+  PAYOUT_DAILY_LIMIT: currencyAmounts(defaultAmounts((amounts) => amounts.daily)),
+  PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts(defaultAmounts((amounts) => amounts.dual)),
+});
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
       .trim()
       .refine((value) => /^xoxb-\S+$/.test(value), 'expected a bot token starting with xoxb-'),
-    SLACK_SIGNING_SECRET: optionalText.refine(
-      (value) => value === undefined || /^[A-Za-z0-9]{16,}$/.test(value),
-      'expected the app\'s signing secret (letters and digits, from Basic Information)',
-    ),
+    // Checked with the other variables it depends on (below): Socket Mode does not use it.
+    SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: optionalText.refine(
       (value) => value === undefined || /^xapp-\S+$/.test(value),
       'expected an app-level token starting with xapp-',
@@ -139,7 +144,10 @@ export const envSchema = z
     FLEET_VIEWERS: accessList,
     FLEET_REQUESTERS: accessList,
     FLEET_APPROVERS: accessList,
-    LOG_LEVEL: optionalText.pipe(z.union([z.undefined(), z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` })])),
+    LOG_LEVEL: optionalText.refine(
+      (value): value is (typeof LOG_LEVELS)[number] | undefined => value === undefined || (LOG_LEVELS as readonly string[]).includes(value),
+      `expected one of ${LOG_LEVELS.join(', ')}`,
+    ),
     NODE_ENV: optionalText,
     DATABASE_URL: optionalText.refine(
       (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
@@ -148,10 +156,7 @@ export const envSchema = z
     DATA_DIR: optionalText,
     APPROVAL_CHANNEL_ID: channelId,
     PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
-    PAYOUT_CURRENCIES: currencyList(Object.keys(PAYOUT_DEFAULTS)),
-    PAYOUT_MAX_AMOUNT: currencyAmounts(defaultAmounts((amounts) => amounts.max)),
-    PAYOUT_DAILY_LIMIT: currencyAmounts(defaultAmounts((amounts) => amounts.daily)),
-    PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts(defaultAmounts((amounts) => amounts.dual)),
+    ...payoutAmountsSchema.shape,
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
     FEED_CHANNEL_ID: channelId,
@@ -161,25 +166,36 @@ export const envSchema = z
     BALANCE_ALERT_BELOW: currencyAmounts(''),
     ALERT_CHANNEL_ID: channelId,
     SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
-  })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'required in HTTP mode (when SLACK_APP_TOKEN is not set): the app\'s signing secret',
-      });
-    }
-    if (env.FLEET_API_URL !== 'sandbox' && !env.FLEET_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['FLEET_API_KEY'], message: 'required unless FLEET_API_URL=sandbox: the partner API key' });
-    }
-    for (const name of PER_CURRENCY_PAYOUT_SETTINGS) {
-      const missing = env.PAYOUT_CURRENCIES.filter((currency) => !env[name].has(currency));
-      if (missing.length > 0) {
-        ctx.addIssue({ code: 'custom', path: [name], message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
-      }
-    }
   });
+
+/**
+ * The rules that tie variables together, checked on the raw environment so that they are reported in
+ * the same round as every other problem (a schema refinement runs only once all fields are valid).
+ */
+function problemsBetweenVariables(env: Record<string, string | undefined>): { name: string; message: string }[] {
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const problems: { name: string; message: string }[] = [];
+  const secret = text('SLACK_SIGNING_SECRET');
+  if (text('SLACK_APP_TOKEN') === undefined) {
+    if (secret === undefined) {
+      problems.push({ name: 'SLACK_SIGNING_SECRET', message: 'required in HTTP mode (when SLACK_APP_TOKEN is not set): the app\'s signing secret' });
+    } else if (!/^[A-Za-z0-9]{16,}$/.test(secret)) {
+      problems.push({ name: 'SLACK_SIGNING_SECRET', message: 'expected the app\'s signing secret (letters and digits, from Basic Information)' });
+    }
+  }
+  const fleetUrl = text('FLEET_API_URL');
+  if (fleetUrl !== undefined && fleetUrl !== 'sandbox' && text('FLEET_API_KEY') === undefined) {
+    problems.push({ name: 'FLEET_API_KEY', message: 'required unless FLEET_API_URL=sandbox: the partner API key' });
+  }
+  const payouts = payoutAmountsSchema.safeParse(env);
+  if (payouts.success) {
+    for (const name of PER_CURRENCY_PAYOUT_SETTINGS) {
+      const missing = payouts.data.PAYOUT_CURRENCIES.filter((currency) => !payouts.data[name].has(currency));
+      if (missing.length > 0) problems.push({ name, message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
+    }
+  }
+  return problems;
+}
 
 export type Env = z.input<typeof envSchema>;
 
@@ -218,19 +234,21 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       const message = issue.code === 'invalid_type' && env[name] === undefined ? issue.message.replace(/^Invalid input.*$/, 'required') : issue.message;
       return `${name}: ${message}`;
-    });
-    throw new ConfigError([...new Set(problems)]);
-  }
+    })),
+    ...problemsBetweenVariables(env).map(({ name, message }) => `${name}: ${message}`),
+  ];
+  if (!result.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = result.data;
   return {
     slack: {
       botToken: e.SLACK_BOT_TOKEN,
-      signingSecret: e.SLACK_SIGNING_SECRET,
+      // Socket Mode does not use it (and `.env.example`'s placeholder must not be mistaken for one).
+      signingSecret: e.SLACK_APP_TOKEN ? undefined : e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
       port: e.PORT,

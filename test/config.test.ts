@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -81,5 +82,40 @@ describe('configuration', () => {
   it('accepts Socket Mode without a signing secret', () => {
     const config = loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1-abc', FLEET_API_URL: 'sandbox' });
     expect(config.slack.appToken).toBe('xapp-1-abc');
+  });
+
+  it('names every missing variable in one round, the signing secret included', () => {
+    expect(problemsOf({})).toEqual([
+      'SLACK_BOT_TOKEN: required: the bot token, starting with xoxb-',
+      'FLEET_API_URL: required: the Fleet API base URL, or the word sandbox',
+      "SLACK_SIGNING_SECRET: required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret",
+    ]);
+  });
+
+  it('reports a missing payout threshold together with the other problems', () => {
+    const problems = problemsOf({ FLEET_API_URL: 'sandbox', PAYOUT_CURRENCIES: 'USD,GBP' });
+    expect(problems).toContain('SLACK_BOT_TOKEN: required: the bot token, starting with xoxb-');
+    expect(problems).toContain('PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing GBP');
+  });
+
+  it('lists the allowed values of LOG_LEVEL', () => {
+    expect(problemsOf({ ...minimal, LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent']);
+  });
+
+  it('ignores the signing secret in Socket Mode, so .env.example works as is with SLACK_APP_TOKEN set', () => {
+    const example: Record<string, string> = {};
+    for (const line of readFileSync(new URL('../.env.example', import.meta.url), 'utf8').split('\n')) {
+      const match = /^#?\s*(SLACK_APP_TOKEN|[A-Z_]+)=(.*)$/.exec(line);
+      if (match && (!line.startsWith('#') || match[1] === 'SLACK_APP_TOKEN')) example[match[1] ?? ''] = match[2] ?? '';
+    }
+    expect(example.SLACK_SIGNING_SECRET).toBe('your-signing-secret');
+    expect(example.SLACK_APP_TOKEN).toMatch(/^xapp-/);
+    const config = loadConfig(example);
+    expect(config.slack.appToken).toBe(example.SLACK_APP_TOKEN);
+    expect(config.slack.signingSecret).toBeUndefined();
+    // In HTTP mode the same placeholder is refused.
+    expect(problemsOf({ ...example, SLACK_APP_TOKEN: '' })).toEqual([
+      "SLACK_SIGNING_SECRET: expected the app's signing secret (letters and digits, from Basic Information)",
+    ]);
   });
 });

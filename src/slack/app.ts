@@ -75,7 +75,7 @@ const REFUSED_TOKEN_ERRORS = new Set(['invalid_auth', 'not_authed', 'account_ina
  * token or an unreachable Slack stops the app at start with a clear message instead of failing
  * on every command.
  */
-export async function initSlackApp(app: App, logger: Logger): Promise<void> {
+export async function initSlackApp(app: App): Promise<void> {
   try {
     await app.init();
   } catch (error) {
@@ -83,8 +83,9 @@ export async function initSlackApp(app: App, logger: Logger): Promise<void> {
     if (typeof code === 'string' && REFUSED_TOKEN_ERRORS.has(code)) {
       throw new Error(`SLACK_BOT_TOKEN was refused by Slack (${code}): expected the Bot User OAuth Token of an installed app`, { cause: error });
     }
-    logger.error({ err: error }, 'could not check the bot token with Slack');
-    throw new Error('Could not reach Slack to check SLACK_BOT_TOKEN: check the network, or SLACK_API_URL when it is set', { cause: error });
+    // One line names the cause; the client's error (a long stack with its own cause) stays out of the log.
+    const reason = (error as { original?: Error }).original?.message ?? (error instanceof Error ? error.message : String(error));
+    throw new Error(`Could not reach Slack to check SLACK_BOT_TOKEN (${reason.slice(0, 200)}): check the network, or SLACK_API_URL when it is set`, { cause: error });
   }
 }
 
