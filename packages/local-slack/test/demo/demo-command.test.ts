@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoSettings } from '../../src/demo/demo.js';
@@ -9,45 +11,62 @@ const demoFolders = async () => (await readdir(os.tmpdir())).filter((name) => na
 
 describe('npm run demo', () => {
   let child: ChildProcess | undefined;
-  // After a failure, the same Ctrl-C as the test's own, so that the demo still removes its folder.
+  // After a failure, a Ctrl-C to npm's child, so that the demo still removes its folder.
   afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGINT');
+    if (child?.pid && child.exitCode === null) {
+      for (const pid of readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGINT');
+    }
   });
 
-  it('starts with nothing configured, prints the page address, serves it, and stops cleanly on Ctrl-C', async () => {
-    const foldersBefore = await demoFolders();
-    // Only what a shell needs: no Slack, Fleet or database settings.
-    child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../../src/demo/main.ts', import.meta.url))], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DEMO_PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)));
+  // A process manager (or a terminal closing) stops `npm run demo` by signalling the process npm started.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`starts with nothing configured, serves the page, and stops cleanly on ${signal} sent to the process npm started`, async () => {
+      // A folder left by a run that was killed outright: its process is gone, so the next start removes it.
+      const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
+      const leftOver = path.join(os.tmpdir(), `fleet-treasury-demo-${deadPid}-left`);
+      await mkdir(leftOver, { recursive: true });
+      const foldersBefore = await demoFolders();
 
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address and instructions printed within 25 s:\n${output}`)), 25_000);
-      child?.stdout?.on('data', () => {
-        const found = /Open (http:\/\/localhost:\d+)/.exec(output)?.[1];
-        if (found && output.includes('Ctrl-C stops')) {
-          clearTimeout(timer);
-          resolve(found);
-        }
+      const root = fileURLToPath(new URL('../../../../', import.meta.url));
+      // Only what a shell needs: no Slack, Fleet or database settings.
+      const npm = spawn('npm', ['run', '--silent', 'demo'], {
+        cwd: root,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DEMO_PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    });
-    expect(output).toContain('Rita Requester');
-    const page = await fetch(url.replace('localhost', '127.0.0.1'));
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('Fleet Treasury');
-    const created = (await demoFolders()).filter((name) => !foldersBefore.includes(name));
-    expect(created).toHaveLength(1);
+      child = npm;
+      let output = '';
+      npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<void>((resolve) => npm.on('exit', () => resolve()));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no address printed within 40 s:\n${output}`)), 40_000);
+        npm.stdout?.on('data', () => {
+          const found = /Open (http:\/\/localhost:\d+)/.exec(output)?.[1];
+          if (found) {
+            clearTimeout(timer);
+            resolve(found.replace('localhost', '127.0.0.1'));
+          }
+        });
+      });
+      await new Promise<void>((resolve) => (output.includes('Ctrl-C stops') ? resolve() : npm.stdout?.on('data', () => output.includes('Ctrl-C stops') && resolve())));
+      expect(output).toContain('Rita Requester');
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Fleet Treasury');
+      expect(await demoFolders()).not.toContain(path.basename(leftOver));
+      const created = (await demoFolders()).filter((name) => !foldersBefore.includes(name));
+      expect(created).toHaveLength(1);
 
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(output).toContain('SIGINT: stopping the demo.');
-    expect(await demoFolders()).not.toContain(created[0]);
-  });
+      const started = (await readFile(`/proc/${npm.pid}/task/${npm.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+      expect(started).toHaveLength(1);
+      process.kill(started[0] ?? 0, signal);
+      await exited;
+      expect(output).toContain(`${signal}: stopping the demo.`);
+      await expect(fetch(url)).rejects.toThrow();
+      expect(await demoFolders()).not.toContain(created[0]);
+    }, 60_000);
+  }
 
   it('reads only DEMO_PORT and LOG_LEVEL, and refuses a port that is not one', () => {
     expect(demoSettings({})).toEqual({ port: 3000, logLevel: 'warn' });
