@@ -10,12 +10,14 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { access, copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { LOCK_FILE_NAME } from './data-dir-lock.js';
 
 /** Written last into a seeded folder's blank cluster: its PGlite version. */
 const VERSION_FILE = '.pglite-version';
@@ -33,9 +35,14 @@ export async function needsCluster(dataDir: string): Promise<boolean> {
 /** Copies a blank cluster into `dataDir` (which may hold other files, such as the lock). */
 export async function seedCluster(dataDir: string): Promise<'built' | 'cached' | 'made'> {
   const { dir, source } = await blankClusterDir();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name));
+  for (const entry of entries) if (entry.isDirectory()) await mkdir(path.join(dataDir, relative(entry)), { recursive: true });
+  // About a thousand files: copied side by side, which takes half the time of fs.cp's one by one.
+  const files = entries.filter((entry) => entry.isFile()).map(relative).filter((file) => ![CLUSTER_MARK, VERSION_FILE, LOCK_FILE_NAME].includes(file));
+  await Promise.all(files.map((file) => copyFile(path.join(dir, file), path.join(dataDir, file))));
   // Postgres's version file last: a copy cut short is seen as no cluster and made again.
-  await cp(dir, dataDir, { recursive: true, force: true, filter: (from) => path.relative(dir, from) !== CLUSTER_MARK && path.basename(from) !== VERSION_FILE });
-  await cp(path.join(dir, CLUSTER_MARK), path.join(dataDir, CLUSTER_MARK));
+  await copyFile(path.join(dir, CLUSTER_MARK), path.join(dataDir, CLUSTER_MARK));
   return source;
 }
 

@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import type { Logger } from '../logger.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -38,6 +39,10 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   // Before anything reads the cluster: a second process on the same folder stops here.
   const lock = location ? await lockDataDir(location) : undefined;
   let lite: PGlite;
+  // Liftoff, V8's baseline WebAssembly compiler, only: without it V8 also compiles PGlite's 9 MB
+  // module with its optimising tier, which cost about a second of start and 50 MB resident here,
+  // for queries that are small either way. Process-wide, for WebAssembly compiled from now on.
+  setFlagsFromString('--liftoff-only');
   try {
     if (location && !loadDataDir && (await needsCluster(location))) {
       const source = await seedCluster(location);
