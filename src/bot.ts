@@ -23,6 +23,9 @@ import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
 import { fixedLocale } from './slack/locales.js';
+import { Metrics } from './ops/metrics.js';
+import { Readiness } from './ops/readiness.js';
+import { opsRoutes, startOpsServer } from './ops/routes.js';
 import type { Surface } from './slack/views/text.js';
 
 export interface BotOptions {
@@ -49,6 +52,10 @@ export interface RunningBot {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
+  /** GET /metrics's registry; the ledger sync reports its lag through `metrics.setLedgerSyncLag`. */
+  metrics: Metrics;
+  /** Socket Mode with METRICS_PORT: where /healthz, /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
+  opsUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -56,10 +63,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
+    const metrics = new Metrics();
+    let db = givenDb;
+    // Both run only once the bot serves requests, when `db` and `fleet` are set.
+    const readiness = new Readiness({ pingDatabase: () => db!.query('SELECT 1'), probeFleet: () => fleet.getBalance() });
     let sandbox: Sandbox | undefined;
     let fleetUrl = config.fleet.url;
     let fleetKey = config.fleet.apiKey ?? '';
@@ -71,7 +82,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
     }
 
-    let db = givenDb;
     if (!db) {
       db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
       const opened = db;
@@ -82,14 +92,28 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const fleet = new FleetClient({
       baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock,
       ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
+      observe: (call) => {
+        metrics.fleetCall(call);
+        readiness.fleetCall(call);
+      },
     });
     shutdown.add('fleet', () => fleet.close());
     const account = new AccountReader(fleet, clock);
     shutdown.add('account', () => account.close());
 
     const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
-    const app = createSlackApp({ slack: config.slack, logger, httpLimits });
+    const routes = opsRoutes(readiness, metrics);
+    const ops = {
+      routes,
+      ack: (route: string, seconds: number) => metrics.ack(route, seconds),
+      slackCall: (method: string, answer: { status: number; error?: string | undefined }) => {
+        metrics.slackCall(method, answer);
+        if (answer.error) readiness.slackError(answer.error);
+      },
+    };
+    const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
     await initSlackApp(app);
+    readiness.slackTokenAccepted();
     const access = new AccessControl(app.client, logger);
     shutdown.add('access', () => access.close());
 
@@ -99,7 +123,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({
-      db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifier: payoutNotifier,
+      db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }),
+      notifier: {
+        changed: (request, event, actor) => {
+          metrics.payoutChanged(event, request.state);
+          return payoutNotifier.changed(request, event, actor);
+        },
+      },
       roles: {
         canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
         canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
@@ -114,14 +144,23 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    if (feed) metrics.watchFeed(() => feed.status());
     registerListeners(app, {
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
+      metrics,
     });
 
     let eventsUrl: string | undefined;
+    let opsUrl: string | undefined;
     if (config.slack.appToken) {
       await app.start();
       logger.info('connected to Slack in Socket Mode');
+      if (config.ops.metricsPort !== undefined) {
+        const opsServer = await startOpsServer(routes, { port: config.ops.metricsPort, host: config.slack.host });
+        shutdown.add('ops server', () => opsServer.close());
+        opsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${opsServer.port}`;
+        logger.info({ port: opsServer.port }, 'serving /healthz, /readyz and /metrics');
+      }
     } else {
       const server = await startHttpApp(app, { port: config.slack.port, host: config.slack.host }, httpLimits);
       const { port } = server.address() as AddressInfo;
@@ -136,7 +175,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, close };
+    return { app, eventsUrl, sandbox, db, payouts, feed, metrics, opsUrl, close };
   } catch (error) {
     await close();
     throw error;

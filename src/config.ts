@@ -166,6 +166,7 @@ export const envSchema = z
     BALANCE_ALERT_BELOW: currencyAmounts(''),
     ALERT_CHANNEL_ID: channelId,
     SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
+    METRICS_PORT: integer(0, 65535, -1),
   });
 
 /**
@@ -222,6 +223,8 @@ export interface Config {
   /** The domain's settings, and where the Slack layer posts requests for approval. */
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
   feed: FeedSettings;
+  /** Socket Mode: the port of the small server for /healthz, /readyz and /metrics (none when unset). */
+  ops: { metricsPort: number | undefined };
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -277,5 +280,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       balanceAlertBelow: e.BALANCE_ALERT_BELOW,
       alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
     },
+    ops: { metricsPort: e.METRICS_PORT === -1 ? undefined : e.METRICS_PORT },
   };
 }

@@ -27,6 +27,8 @@ export interface FleetHttpOptions {
   random?: () => number;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   retry?: Partial<RetryPolicy>;
+  /** Told of every attempt once it ends: method, path (without query), HTTP status if one came, seconds. */
+  observe?: (call: { method: string; path: string; status: number | undefined; seconds: number }) => void;
 }
 
 export interface FleetRequest<T> {
@@ -57,6 +59,7 @@ export class FleetHttp {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
+  private readonly observe: FleetHttpOptions['observe'];
 
   constructor(options: FleetHttpOptions) {
     let base: URL;
@@ -74,6 +77,7 @@ export class FleetHttp {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.observe = options.observe;
     this.pool = new Pool(base.origin, {
       connect: { timeout: options.timeouts?.connectMs ?? 5000 },
       headersTimeout: options.timeouts?.headersMs ?? 10_000,
@@ -102,8 +106,10 @@ export class FleetHttp {
     const isPost = request.method === 'POST';
     const path = this.fullPath(request.path, request.query);
     const started = performance.now();
-    const log = (fields: Record<string, unknown>) =>
+    const log = (fields: { status?: number; error?: string }) => {
       this.logger?.debug({ method: request.method, path, attempt, ms: Math.round(performance.now() - started), ...fields }, 'fleet api request');
+      this.observe?.({ method: request.method, path: request.path, status: fields.status, seconds: (performance.now() - started) / 1000 });
+    };
 
     let status: number;
     let headers: Record<string, string | string[] | undefined>;

@@ -2,11 +2,13 @@
  * Builds the Bolt app: Socket Mode when an app token is configured, HTTP mode (POST /slack/events,
  * GET /healthz, with the limits of `http-limits.ts`) otherwise, with Bolt's own logging sent through pino.
  */
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { slackMethodOf } from '../ops/metrics.js';
+import type { OpsHandler, OpsRoutes } from '../ops/routes.js';
 import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 
 export interface SlackAppOptions {
@@ -14,9 +16,19 @@ export interface SlackAppOptions {
   logger: Logger;
   /** HTTP mode: body size and timeout limits; HTTP_LIMITS by default. */
   httpLimits?: HttpLimits;
+  /** Operations: /healthz, /readyz and /metrics in HTTP mode, and what Slack's API and requests are counted by. */
+  ops?: SlackOps;
 }
 
-export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS }: SlackAppOptions): App {
+export interface SlackOps {
+  routes: OpsRoutes;
+  /** Each Slack Web API answer: its method, HTTP status and Slack error code, if any. */
+  slackCall(method: string, answer: { status: number; error?: string | undefined }): void;
+  /** HTTP mode: how long a request to `route` took to be answered (Slack's ack). */
+  ack(route: string, seconds: number): void;
+}
+
+export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
   const app = new App({
     token: slack.botToken,
@@ -28,10 +40,11 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS }: Slac
       logger: boltLogger,
       // Bolt's default retries for up to 30 minutes; a person waiting in Slack needs an answer sooner.
       retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+      ...(ops ? { fetch: observedFetch(ops) } : {}),
     },
     ...(slack.appToken
       ? { socketMode: true, appToken: slack.appToken }
-      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits) }),
+      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops) }),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
@@ -40,25 +53,60 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS }: Slac
 }
 
 /** Bolt's HTTPReceiver, which buffers a body to check its signature: at most `maxBodyBytes` of it. */
-function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: HttpLimits): HTTPReceiver {
+function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: HttpLimits, ops: SlackOps | undefined): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret,
     logger,
     // Cuts a body without a declared length as it grows past the limit (413).
     bodyLimit: limits.maxBodyBytes,
-    customRoutes: [
-      {
-        path: '/healthz',
-        method: ['GET'],
-        handler: (_req, res) => {
-          res.writeHead(200, { 'Content-Type': 'application/json' });
-          res.end('{"ok":true}');
-        },
-      },
-    ],
+    customRoutes: ops
+      ? (Object.entries(ops.routes) as Array<[string, OpsHandler]>).map(([path, handler]) => ({ path, method: ['GET'], handler }))
+      : [
+          {
+            path: '/healthz',
+            method: ['GET'],
+            handler: (_req, res) => {
+              res.writeHead(200, { 'Content-Type': 'application/json' });
+              res.end('{"ok":true}');
+            },
+          },
+        ],
   });
   receiver.requestListener = refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes);
+  if (ops) receiver.requestListener = timeAnswers(receiver.requestListener, ops);
   return receiver;
+}
+
+/** Times each POST to Slack's routes from arrival to the answer's last byte: the ack Slack waits for. */
+function timeAnswers(listener: RequestListener, ops: SlackOps): RequestListener {
+  return (request, response) => {
+    if (request.method === 'POST') {
+      const started = performance.now();
+      const route = (request.url ?? '').split('?')[0] === '/slack/events' ? '/slack/events' : 'other';
+      response.once('finish', () => ops.ack(route, (performance.now() - started) / 1000));
+    }
+    listener(request, response);
+  };
+}
+
+/** The Web API's fetch, reporting each answer's status and Slack error code (read from a copy of the body). */
+function observedFetch(ops: SlackOps): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = slackMethodOf(url);
+    if (response.status >= 400) ops.slackCall(method, { status: response.status });
+    else {
+      response.clone().json().then(
+        (body: unknown) => {
+          const error = (body as { ok?: unknown; error?: unknown } | null)?.error;
+          ops.slackCall(method, { status: response.status, error: typeof error === 'string' ? error : undefined });
+        },
+        () => undefined,
+      );
+    }
+    return response;
+  };
 }
 
 /** Starts HTTP mode's server with the header and body timeouts and the connection cap of `limits`. */

@@ -29,4 +29,6 @@ export interface SlackContext {
   clock: Clock;
   /** How long one interactive read of the Fleet API may take before the person is told it failed. */
   readTimeoutMs: number;
+  /** Counts `/fleet` commands by subcommand and outcome (GET /metrics). */
+  metrics?: { command(subcommand: string, outcome: 'ok' | 'error' | 'unknown_subcommand'): void };
 }

@@ -15,6 +15,7 @@ export type { Migration } from './migrations/migration.js';
 export { migrate } from './migrate.js';
 export { releaseLease, tryAcquireLease } from './leases.js';
 export { DatabaseConnectionError } from './postgres.js';
+export { DataDirLockedError } from './data-dir-lock.js';
 
 export interface OpenDatabaseOptions {
   /** Set: a `pg` pool on this Postgres (replicas share it). Unset: PGlite in `dataDir`. */

@@ -5,12 +5,22 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 import type { Logger } from '../logger.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { needsCluster, seedCluster } from './pglite-seed.js';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { createTransactionScope } from './transaction-scope.js';
 
 const DATE_OID = 1082;
+
+/**
+ * Postgres's defaults are sized for a server of its own: 128 MB of shared buffers alone is most of
+ * an idle PGlite's resident memory. One single-user backend with a small treasury data set does
+ * well with far less (see the README's footprint table).
+ */
+const MEMORY_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'max_connections=5'];
 
 /** `dataDir` values that keep the database in memory only (tests). */
 export const IN_MEMORY_DATA_DIRS: readonly string[] = [':memory:', 'memory://'];
@@ -26,12 +36,29 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   const inMemory = IN_MEMORY_DATA_DIRS.includes(dataDir);
   const location = inMemory ? undefined : path.resolve(dataDir);
   if (location) await mkdir(location, { recursive: true });
-  const lite = await PGlite.create({
-    ...(location ? { dataDir: location } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-    // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
-    parsers: { [DATE_OID]: (value: string) => value },
-  });
+  // Before anything reads the cluster: a second process on the same folder stops here.
+  const lock = location ? await lockDataDir(location) : undefined;
+  let lite: PGlite;
+  // Liftoff, V8's baseline WebAssembly compiler, only: without it V8 also compiles PGlite's 9 MB
+  // module with its optimising tier, which cost about a second of start and 50 MB resident here,
+  // for queries that are small either way. Process-wide, for WebAssembly compiled from now on.
+  setFlagsFromString('--liftoff-only');
+  try {
+    if (location && !loadDataDir && (await needsCluster(location))) {
+      const source = await seedCluster(location);
+      logger?.info({ dataDir: location, source }, 'new database folder: copied a blank cluster into it');
+    }
+    lite = await PGlite.create({
+      ...(location ? { dataDir: location } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
+      // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
+      parsers: { [DATE_OID]: (value: string) => value },
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   logger?.info({ kind: 'pglite', dataDir: location ?? 'memory' }, 'opened database');
 
   const scope = createTransactionScope();
@@ -49,7 +76,11 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     async close() {
       if (closed) return;
       closed = true;
-      await lite.close();
+      try {
+        await lite.close();
+      } finally {
+        await lock?.release();
+      }
     },
   };
 }

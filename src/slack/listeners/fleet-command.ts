@@ -26,11 +26,13 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
   app.command(COMMAND, async ({ ack, command, respond, client }) => {
     await ack();
     const { word, args } = splitFleetCommand(command.text);
+    const subcommand = registry.find(word);
     try {
-      const subcommand = registry.find(word);
       if (subcommand) await subcommand.run({ command, args, respond, client });
       else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(textsFor(ctx.surface.locale)), word) });
+      ctx.metrics?.command(subcommand?.name ?? 'unknown', subcommand ? 'ok' : 'unknown_subcommand');
     } catch (error) {
+      ctx.metrics?.command(subcommand?.name ?? 'unknown', 'error');
       await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'answer that command', ctx.logger)) });
     }
   });

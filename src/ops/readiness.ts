@@ -1,0 +1,108 @@
+/**
+ * What GET /readyz reports: whether this process can do its work now, as opposed to /healthz,
+ * which only says it is alive. Three checks, each named in the JSON body when it fails:
+ *
+ * - database: a `SELECT 1` answered within DATABASE_TIMEOUT_MS;
+ * - slack: Slack accepted the bot token at start (auth.test), and has not refused it since;
+ * - fleet_api: the Fleet API answered lately, meaning its last answer (any HTTP status below 500
+ *   other than 401/403) is at most FLEET_RECENT_MS old. When no call was made that recently, one
+ *   balance read is made to find out (at most one at a time), so an idle bot is not reported
+ *   as unready.
+ *
+ * The body holds fixed reasons only: no error text from a driver, no URL, no key.
+ */
+import type { FleetCall } from './metrics.js';
+
+export const DATABASE_TIMEOUT_MS = 1_000;
+export const FLEET_RECENT_MS = 2 * 60_000;
+const FLEET_PROBE_TIMEOUT_MS = 5_000;
+
+export interface CheckResult {
+  ok: boolean;
+  reason?: string;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: { database: CheckResult; slack: CheckResult; fleet_api: CheckResult & { last_answer_seconds_ago?: number } };
+}
+
+export interface ReadinessOptions {
+  /** Runs `SELECT 1` on the app's database. */
+  pingDatabase: () => Promise<unknown>;
+  /** One cheap Fleet API read (the balance), made when no answer came lately. */
+  probeFleet: () => Promise<unknown>;
+  now?: () => number;
+}
+
+export class Readiness {
+  private slackAccepted = false;
+  private slackRefusal: string | undefined;
+  private fleetLast: { at: number; ok: boolean; reason?: string } | undefined;
+  private probing: Promise<unknown> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ReadinessOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Slack accepted the token (initSlackApp succeeded). */
+  slackTokenAccepted(): void {
+    this.slackAccepted = true;
+  }
+
+  /** A Slack call failed with this error code; a refused token makes the app unready. */
+  slackError(code: string): void {
+    if (['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired'].includes(code)) this.slackRefusal = code;
+  }
+
+  /** Every Fleet API attempt, from the HTTP layer's observer. */
+  fleetCall(call: FleetCall): void {
+    const at = this.now();
+    if (call.status === undefined) this.fleetLast = { at, ok: false, reason: 'no answer from the Fleet API (refused, timed out or cut)' };
+    else if (call.status === 401 || call.status === 403) this.fleetLast = { at, ok: false, reason: `the Fleet API refused the API key (HTTP ${call.status})` };
+    else if (call.status >= 500) this.fleetLast = { at, ok: false, reason: `the Fleet API answered HTTP ${call.status}` };
+    else this.fleetLast = { at, ok: true };
+  }
+
+  async check(): Promise<ReadinessReport> {
+    const [database, fleet] = await Promise.all([this.checkDatabase(), this.checkFleet()]);
+    const slack: CheckResult = !this.slackAccepted
+      ? { ok: false, reason: 'the bot token has not been checked with Slack yet' }
+      : this.slackRefusal
+        ? { ok: false, reason: `Slack refused the bot token (${this.slackRefusal})` }
+        : { ok: true };
+    return { ready: database.ok && slack.ok && fleet.ok, checks: { database, slack, fleet_api: fleet } };
+  }
+
+  private async checkDatabase(): Promise<CheckResult> {
+    const outcome = await withTimeout(this.options.pingDatabase(), DATABASE_TIMEOUT_MS);
+    if (outcome === 'timeout') return { ok: false, reason: `the database did not answer SELECT 1 within ${DATABASE_TIMEOUT_MS} ms` };
+    if (outcome === 'failed') return { ok: false, reason: 'the database refused or failed SELECT 1' };
+    return { ok: true };
+  }
+
+  private async checkFleet(): Promise<CheckResult & { last_answer_seconds_ago?: number }> {
+    if (!this.fleetLast || this.now() - this.fleetLast.at > FLEET_RECENT_MS) {
+      // The probe's own call is seen by fleetCall() through the HTTP layer.
+      this.probing ??= this.options.probeFleet().catch(() => undefined).finally(() => (this.probing = undefined));
+      await withTimeout(this.probing, FLEET_PROBE_TIMEOUT_MS);
+    }
+    const last = this.fleetLast;
+    if (!last || this.now() - last.at > FLEET_RECENT_MS) return { ok: false, reason: 'no answer from the Fleet API lately' };
+    const ago = Math.round((this.now() - last.at) / 1000);
+    return last.ok ? { ok: true, last_answer_seconds_ago: ago } : { ok: false, reason: last.reason ?? 'the Fleet API failed', last_answer_seconds_ago: ago };
+  }
+}
+
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<'ok' | 'failed' | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => 'ok' as const, () => 'failed' as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
