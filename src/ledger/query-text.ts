@@ -396,3 +396,73 @@ export function startOfDay(day: string, timeZone: string): Date {
   }
   return new Date(high * 1000);
 }
+
+/** What the Filter modal sends: each field as entered (absent when empty or "any"). */
+export interface SearchFields {
+  currency?: string;
+  type?: string;
+  direction?: string;
+  since?: string;
+  until?: string;
+  min?: string;
+  max?: string;
+  /** Words, phrases and any filter words, read like `/fleet tx` text (without paging). */
+  text?: string;
+}
+
+export type SearchFieldName = keyof SearchFields;
+export type FieldsResult =
+  | { ok: true; search: TransactionSearch }
+  | { ok: false; errors: Partial<Record<SearchFieldName, QueryProblem>> };
+
+/**
+ * A search from the Filter modal's fields: the text field is read first, then each field that is set
+ * wins over the same filter typed in the text. Problems are returned per field, so that the modal
+ * shows each under its own input.
+ */
+export function searchFromFields(fields: SearchFields, options: { locale?: Locale } = {}): FieldsResult {
+  const locale = options.locale ?? 'en';
+  const errors: Partial<Record<SearchFieldName, QueryProblem>> = {};
+  let search: TransactionSearch = {};
+  const text = fields.text?.trim();
+  if (text) {
+    const read = parseSearchText(text, { locale });
+    if (read.ok) search = read.search;
+    else errors.text = read.problem;
+  }
+  const currency = fields.currency?.trim();
+  if (currency) {
+    if (/^[A-Za-z]{3}$/.test(currency)) search.currency = currency.toUpperCase();
+    else errors.currency = { code: 'bad_currency', word: currency };
+  }
+  const type = fields.type?.trim();
+  if (type) search.type = type.slice(0, MAX_VALUE_LENGTH);
+  const direction = fields.direction?.trim().toLowerCase();
+  if (direction) {
+    const read = DIRECTION_WORDS[direction];
+    if (read) search.direction = read;
+    else errors.direction = { code: 'unknown_filter', word: direction };
+  }
+  for (const field of ['since', 'until'] as const) {
+    const day = fields[field]?.trim();
+    if (!day) continue;
+    if (isCalendarDay(day)) search[field] = day;
+    else errors[field] = { code: 'bad_date', word: day };
+  }
+  for (const field of ['min', 'max'] as const) {
+    const amount = fields[field]?.trim();
+    if (!amount) continue;
+    const read = readDecimal(amount, locale);
+    if (read.ok) search[field] = read.value;
+    else errors[field] = { code: read.code, word: amount };
+  }
+  if (!errors.since && !errors.until && search.since && search.until && search.since > search.until) {
+    errors.until = { code: 'dates_reversed', word: `${search.since} > ${search.until}` };
+  }
+  if (!errors.min && !errors.max && search.min && search.max && compareDecimals(search.min, search.max) > 0) {
+    errors.max = { code: 'amounts_reversed', word: `${search.min} > ${search.max}` };
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (search.words?.length === 0) delete search.words;
+  return { ok: true, search };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ledgerFilterFor, parseSearchText, parseTransactionQuery, readDecimal, searchToText, startOfDay, tokenize,
+  ledgerFilterFor, parseSearchText, parseTransactionQuery, readDecimal, searchFromFields, searchToText, startOfDay, tokenize,
 } from '../../src/ledger/query-text.js';
 
 const search = (text: string, locale: 'en' | 'fr' = 'en') => {
@@ -142,5 +142,34 @@ describe('calendar days in the ledger time zone', () => {
     expect(ledgerFilterFor({ currency: 'USD', direction: 'in', min: '100', max: '5000.5', words: ['INV-42'] }, 'UTC')).toEqual({
       currency: 'USD', direction: 'in', minAmount: '100', maxAmount: '5000.5', words: ['INV-42'],
     });
+  });
+});
+
+describe('the Filter modal fields', () => {
+  it('reads every field, the text field like /fleet tx, the fields winning over the text', () => {
+    expect(searchFromFields({
+      currency: 'usd', type: 'PAYMENT', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.50',
+      text: 'currency:EUR status:Completed "office rent" 42',
+    })).toEqual({
+      ok: true,
+      search: {
+        currency: 'USD', type: 'PAYMENT', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.5',
+        status: 'Completed', words: ['office rent', '42'],
+      },
+    });
+    expect(searchFromFields({})).toEqual({ ok: true, search: {} });
+    expect(searchFromFields({ min: '1 500,5' }, { locale: 'fr' })).toEqual({ ok: true, search: { min: '1500.5' } });
+  });
+
+  it('puts each problem under its own field', () => {
+    expect(searchFromFields({ min: 'lots', until: '2026-11-01', since: '2026-11-15', text: 'colour:red' })).toEqual({
+      ok: false,
+      errors: {
+        min: { code: 'bad_amount', word: 'lots' },
+        until: { code: 'dates_reversed', word: '2026-11-15 > 2026-11-01' },
+        text: { code: 'unknown_filter', word: 'colour:red' },
+      },
+    });
+    expect(searchFromFields({ min: '500', max: '20' })).toMatchObject({ ok: false, errors: { max: { code: 'amounts_reversed' } } });
   });
 });
