@@ -116,6 +116,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     registerListeners(app, {
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
+      ledger: undefined, ledgerTimeZone: 'UTC',
     });
 
     let eventsUrl: string | undefined;

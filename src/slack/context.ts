@@ -6,6 +6,7 @@ import type { AccountReader } from '../account/account-reader.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { TransactionFeed } from '../feed/index.js';
+import type { LedgerReader } from '../ledger/types.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
@@ -17,6 +18,8 @@ export interface SlackContext {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
+  /** The local copy of the account's transactions; present when LEDGER_ENABLED (the default). */
+  ledger: LedgerReader | undefined;
   access: AccessControl;
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */
@@ -29,4 +32,6 @@ export interface SlackContext {
   clock: Clock;
   /** How long one interactive read of the Fleet API may take before the person is told it failed. */
   readTimeoutMs: number;
+  /** IANA time zone in which calendar days of searches are read (LEDGER_TIMEZONE). */
+  ledgerTimeZone: string;
 }

@@ -3,9 +3,9 @@ import { defineMessages } from '../define.js';
 
 export const transactions = defineMessages({
   en: {
-    'transactions.help.usage': '/fleet tx [filters] [words] [page] [size]',
+    'transactions.help.usage': '/fleet transactions [filters] [words] [page] [size]',
     'transactions.help.description':
-      'Transactions, newest first, 10 per page (up to 25). Filters: `currency:USD` `type:PAYMENT` `status:Completed` `in`/`out` `since:2026-11-01` `until:2026-11-15` `min:100` `max:5000`, and words or "phrases" found in the reference or description. Example: `/fleet tx currency:USD out INV-42`.',
+      'Transactions, newest first, 10 per page (up to 25). Filters: `currency:USD` `type:PAYMENT` `status:Completed` `in`/`out` `since:2026-11-01` `until:2026-11-15` `min:100` `max:5000`, and words or "phrases" found in the reference or description. Alias `/fleet tx`. Example: `/fleet tx currency:USD out INV-42`.',
     'transactions.title': 'Fleet account transactions',
     'transactions.noneYet': 'The fleet account has no transactions yet.',
     'transactions.pageEmpty': 'Page {page} is empty: there are no transactions past item {item}.',
@@ -115,7 +115,7 @@ export const transactions = defineMessages({
   fr: {
     'transactions.help.usage': '/fleet transactions [filtres] [mots] [page] [taille]',
     'transactions.help.description':
-      'Les transactions, des plus récentes aux plus anciennes, 10 par page (25 au plus). Filtres : `devise:USD` `type:PAYMENT` `statut:Completed` `entrant`/`sortant` `depuis:2026-11-01` `jusqu’au:2026-11-15` `min:100` `max:5000`, et des mots ou des « expressions » cherchés dans la référence ou la description. Exemple : `/fleet tx devise:USD sortant INV-42`.',
+      'Les transactions, des plus récentes aux plus anciennes, 10 par page (25 au plus). Filtres : `devise:USD` `type:PAYMENT` `statut:Completed` `entrant`/`sortant` `depuis:2026-11-01` `jusqu’au:2026-11-15` `min:100` `max:5000`, et des mots ou des « expressions » cherchés dans la référence ou la description. Alias `/fleet tx`. Exemple : `/fleet tx devise:USD sortant INV-42`.',
     'transactions.title': 'Transactions du compte de flotte',
     'transactions.noneYet': 'Le compte de flotte n’a encore aucune transaction.',
     'transactions.pageEmpty': 'La page {page} est vide : il n’y a aucune transaction après la n° {item}.',
