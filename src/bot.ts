@@ -12,6 +12,7 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
+import { LedgerSync } from './ledger/index.js';
 import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -49,14 +50,16 @@ export interface RunningBot {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
+  /** Present when LEDGER_ENABLED (the default). */
+  ledger: LedgerSync | undefined;
   close(): Promise<void>;
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
-  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed); then
+  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'access', 'account', 'payout maintenance', 'feed', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -114,9 +117,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    const ledger = config.ledger.enabled
+      ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
+      : undefined;
+
     registerListeners(app, {
+      ledger: ledger?.reader,
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
-      ledger: undefined, ledgerTimeZone: 'UTC',
+      ledgerTimeZone: config.ledger.timeZone,
     });
 
     let eventsUrl: string | undefined;
@@ -137,7 +145,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, close };
+    if (ledger) {
+      ledger.start();
+      shutdown.add('ledger', () => ledger.stop());
+      logger.info({ intervalSeconds: config.ledger.pollIntervalSeconds }, 'ledger sync started');
+    }
+
+    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, close };
   } catch (error) {
     await close();
     throw error;

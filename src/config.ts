@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { FeedSettings } from './feed/settings.js';
+import type { LedgerSettings } from './ledger/settings.js';
 import { parseAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
@@ -116,6 +117,26 @@ const currencyAmounts = (fallback: string) =>
     return amounts;
   });
 
+const flag = (fallback: boolean) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const word = value.toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(word)) return true;
+    if (['false', '0', 'no', 'off'].includes(word)) return false;
+    ctx.addIssue({ code: 'custom', message: 'expected true or false' });
+    return z.NEVER;
+  });
+
+const timeZone = optionalText.transform((value, ctx) => {
+  if (value === undefined) return 'UTC';
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected an IANA time zone name such as UTC or Africa/Kinshasa' });
+    return z.NEVER;
+  }
+});
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
@@ -161,6 +182,12 @@ export const envSchema = z
     BALANCE_ALERT_BELOW: currencyAmounts(''),
     ALERT_CHANNEL_ID: channelId,
     SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
+    LEDGER_ENABLED: flag(true),
+    LEDGER_POLL_SECONDS: integer(5, 3600, 15),
+    LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
+    LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 10),
+    LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
+    LEDGER_TIMEZONE: timeZone,
   })
   .superRefine((env, ctx) => {
     if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
@@ -206,6 +233,7 @@ export interface Config {
   /** The domain's settings, and where the Slack layer posts requests for approval. */
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
   feed: FeedSettings;
+  ledger: LedgerSettings;
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -258,6 +286,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       backfill: e.FEED_BACKFILL,
       balanceAlertBelow: e.BALANCE_ALERT_BELOW,
       alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
+    },
+    ledger: {
+      enabled: e.LEDGER_ENABLED,
+      pollIntervalSeconds: e.LEDGER_POLL_SECONDS,
+      historyPageDelayMs: e.LEDGER_HISTORY_PAGE_DELAY_MS,
+      sweepMinutes: e.LEDGER_SWEEP_MINUTES,
+      rewalkHours: e.LEDGER_REWALK_HOURS,
+      timeZone: e.LEDGER_TIMEZONE,
     },
   };
 }

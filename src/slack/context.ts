@@ -6,7 +6,7 @@ import type { AccountReader } from '../account/account-reader.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { TransactionFeed } from '../feed/index.js';
-import type { LedgerReader } from '../ledger/types.js';
+import type { LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
