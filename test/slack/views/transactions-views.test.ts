@@ -174,3 +174,38 @@ describe('the /fleet ledger reply', () => {
     }
   });
 });
+
+describe('hostile text in searches and entries', () => {
+  const SEED = '<!channel> <http://x|y> <@U0BOSS> & \u202Eevil\u202C \u200Bz\uFEFF \u0007';
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
+  // Every string a person reads: the fallback text and each text in the blocks (button values are never shown).
+  const shown = (reply: { text: string; blocks: unknown[] }) => {
+    const parts = [reply.text];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) if (key === 'text' && typeof value === 'string') parts.push(value); else visit(value);
+      }
+    };
+    visit((reply.blocks as { type: string }[]).filter((block) => block.type !== 'actions'));
+    return parts.join('\n');
+  };
+
+  it('can never ping, link or show an invisible character, in either language', () => {
+    const search: TransactionSearch = { type: SEED, status: SEED, words: [SEED, SEED.repeat(10)] };
+    for (const locale of LOCALES) {
+      const rows = Array.from({ length: 25 }, (_, i) => entry(i, { reference: SEED, description: SEED.repeat(50), type: SEED, status: SEED, currency: 'USD' }));
+      const replies = [
+        buildSearchResultsMessage({ sandbox: true, locale }, results({ search, entries: rows, pageSize: 25 })),
+        buildQueryProblemMessage({ sandbox: true, locale }, { code: 'unknown_filter', word: SEED }, { maxPageSize: 25 }),
+      ];
+      for (const reply of replies) {
+        expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+        const text = shown(reply);
+        for (const hazard of ['<!channel>', '<http://x', '<@U0BOSS>']) expect(text).not.toContain(hazard);
+        expect(INVISIBLE.test(text)).toBe(false);
+      }
+    }
+  });
+});
