@@ -12,7 +12,7 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
-import { LedgerSync } from './ledger/index.js';
+import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -110,15 +110,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
-    const feed = config.feed.channelId
-      ? new TransactionFeed({
-          fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
-          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
-        })
-      : undefined;
-
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
+      : undefined;
+
+    const feed = config.feed.channelId
+      ? new TransactionFeed({
+          // With the ledger on, its sync is the one reader of the API's list and the feed reads the stored copy.
+          fleet: ledger ? new LedgerListing(db, fleet) : fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
+        })
       : undefined;
 
     registerListeners(app, {

@@ -5,3 +5,4 @@ export { baseIdentity, identifyPage, searchWords } from './identity.js';
 export { DEFAULT_LEDGER_SETTINGS, type LedgerSettings } from './settings.js';
 export { LedgerSync, LEDGER_LEASE, type LedgerSyncOptions, type SyncReport, type SyncSource } from './sync.js';
 export type { InsertedEntry } from './store.js';
+export { LedgerListing, LedgerNotReadyError } from './ledger-listing.js';

@@ -34,9 +34,12 @@ export interface LedgerRig {
   close: () => Promise<void>;
 }
 
-export async function ledgerRig(db: Db, options: { transactionCount?: number; settings?: Partial<LedgerSettings>; fleet?: FleetApi } = {}): Promise<LedgerRig> {
+export async function ledgerRig(
+  db: Db,
+  options: { transactionCount?: number; settings?: Partial<LedgerSettings>; fleet?: FleetApi; startAt?: Date } = {},
+): Promise<LedgerRig> {
   await resetLedger(db);
-  const clock = new SteppingClock('2026-11-20T12:00:00.000Z');
+  const clock = new SteppingClock((options.startAt ?? new Date('2026-11-20T12:00:00.000Z')).toISOString());
   const sandbox = await startSandbox({ clock, transactionCount: options.transactionCount ?? 250 });
   const fleet = new FleetClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeouts: { headersMs: 2000, bodyMs: 2000 } });
   const settings = ledgerSettings(options.settings);
