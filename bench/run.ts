@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
 import { printFeedBench, runFeedBench } from './feed.js';
+import { printLedgerBench, runLedgerBench } from './ledger.js';
 
 const ack = await runAckBench();
 console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating');
@@ -13,4 +14,7 @@ console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance call
 const feed = await runFeedBench();
 printFeedBench(feed);
 
-console.log(JSON.stringify({ ack, feed }));
+const ledger = await runLedgerBench();
+printLedgerBench(ledger);
+
+console.log(JSON.stringify({ ack, feed, ledger }));

@@ -8,16 +8,20 @@
 import type { Balances, BankAccountPayoutRequest, FleetApi, MobileMoneyPayoutRequest, PayoutResult, TransactionListPage } from '../fleet/schemas.js';
 import type { Queryable } from '../store/db.js';
 
-/** Thrown until the ledger's first poll: an empty ledger then means "not read yet", not "no transactions". */
+/**
+ * Thrown until the ledger's first poll, and for a read past the stored entries while the history is
+ * still loading: a short page then means "not loaded yet", not "the end of the list".
+ */
 export class LedgerNotReadyError extends Error {
-  constructor() {
-    super('the ledger has not read the Fleet API yet');
+  constructor(message = 'the ledger has not read the Fleet API yet') {
+    super(message);
     this.name = 'LedgerNotReadyError';
   }
 }
 
 export class LedgerListing implements FleetApi {
   private ready = false;
+  private historyComplete = false;
 
   constructor(
     private readonly db: Queryable,
@@ -42,7 +46,18 @@ export class LedgerListing implements FleetApi {
       reference: row.reference, type: row.type, amount: Number(row.amount), currency: row.currency,
       description: row.description, date: row.date_text, status: row.status,
     }));
+    if (transactions.length < limit && !(await this.isHistoryComplete())) {
+      throw new LedgerNotReadyError('the ledger is still loading the history this far down the list');
+    }
     return { transactions, received: transactions.length, malformed: 0 };
+  }
+
+  private async isHistoryComplete(): Promise<boolean> {
+    if (!this.historyComplete) {
+      const { rows } = await this.db.query<{ history_complete: boolean }>('SELECT history_complete FROM ledger_sync_state WHERE id = 1');
+      this.historyComplete = rows[0]?.history_complete === true;
+    }
+    return this.historyComplete;
   }
 
   getBalance(options?: { signal?: AbortSignal }): Promise<Balances> {

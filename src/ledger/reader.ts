@@ -9,6 +9,8 @@ import type { LedgerEntry, LedgerFilter, LedgerPage, LedgerReader, LedgerStatus 
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 const DEFAULT_BATCH = 500;
+/** Up to this many matches, a page is read by sorting the matches rather than by walking the date index. */
+const FEW_MATCHES = 5_000;
 
 interface EntryRow {
   seq: string | number;
@@ -90,14 +92,17 @@ export class StoredLedgerReader implements LedgerReader {
     const where = whereClause(filterConditions(filter, params));
     const limit = Math.max(0, Math.floor(page.limit));
     const offset = Math.max(0, Math.floor(page.offset));
-    const [entries, total] = await Promise.all([
-      this.db.query<EntryRow>(
-        `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`,
-        params,
-      ),
-      this.count(filter),
-    ]);
-    return { entries: entries.rows.map(toLedgerEntry), total };
+    const total = await this.count(filter);
+    if (total === 0 || offset >= total) return { entries: [], total };
+    // Few matches: take them through the filter's own indexes (words, currency) and sort them, rather
+    // than let the planner walk the date index hoping to meet matches early, which for a rare word
+    // reads the whole table.
+    const sql = total <= FEW_MATCHES
+      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where})
+         SELECT * FROM matches ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`
+      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`;
+    const { rows } = await this.db.query<EntryRow>(sql, params);
+    return { entries: rows.map(toLedgerEntry), total };
   }
 
   async count(filter: LedgerFilter): Promise<number> {

@@ -22,12 +22,12 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     rig = undefined;
   });
 
-  async function setUp() {
+  async function setUp(backfill = 0) {
     rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
     const sync = rig.newSync();
     const publisher = new RecordingPublisher(rig.clock);
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), db, clock: rig.clock, publisher, settings: feedSettings(), logger: silentLogger,
+      fleet: new LedgerListing(db, rig.fleet), db, clock: rig.clock, publisher, settings: feedSettings({ backfill }), logger: silentLogger,
       random: () => 1, instanceId: 'feed-replica',
     });
     return { rig, sync, publisher, feed };
@@ -47,6 +47,16 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
   });
 
+  it('waits for the history to load as far as FEED_BACKFILL reaches, then posts exactly those entries', async () => {
+    const { rig, sync, publisher, feed } = await setUp(30);
+    await sync.pollOnce();
+    expect((await feed.pollOnce()).error).toBeDefined();
+    expect(publisher.posts).toEqual([]);
+    while (!(await sync.walkPage())?.walkComplete);
+    await feed.pollOnce();
+    expect(publisher.postedReferences()).toEqual(rig.sandbox.transactions().slice(0, 30).reverse().map((tx) => tx.reference));
+  });
+
   it('costs one small request to the API in all for an idle poll of both', async () => {
     const { rig, sync, feed } = await setUp();
     await sync.pollOnce();
@@ -61,6 +71,7 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
   it('posts a late entry found by the ledger once, marked late', async () => {
     const { rig, sync, publisher, feed } = await setUp();
     await sync.pollOnce();
+    while (!(await sync.walkPage())?.walkComplete);
     await feed.pollOnce();
     rig.arrive(2);
     await sync.pollOnce();
