@@ -2,6 +2,7 @@
 import { runAckBench } from './ack.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
+import { printLedgerBench, runLedgerBench } from './ledger.js';
 
 const ack = await runAckBench();
 console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating');
@@ -17,4 +18,7 @@ printFeedBench(feed);
 const footprint = await runFootprintBench();
 printFootprintBench(footprint);
 
-console.log(JSON.stringify({ ack, feed, footprint }));
+const ledger = await runLedgerBench();
+printLedgerBench(ledger);
+
+console.log(JSON.stringify({ ack, feed, footprint, ledger }));

@@ -12,6 +12,7 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
+import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { payoutRecords, PayoutService } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -56,14 +57,16 @@ export interface RunningBot {
   metrics: Metrics;
   /** Socket Mode with METRICS_PORT: where /healthz, /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
   opsUrl: string | undefined;
+  /** Present when LEDGER_ENABLED (the default). */
+  ledger: LedgerSync | undefined;
   close(): Promise<void>;
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
-  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed); then
+  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'account', 'payout maintenance', 'feed', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'account', 'payout maintenance', 'feed', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -137,17 +140,24 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
+    const ledger = config.ledger.enabled
+      ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
+      : undefined;
+
     const feed = config.feed.channelId
       ? new TransactionFeed({
-          fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+          // With the ledger on, its sync is the one reader of the API's list and the feed reads the stored copy.
+          fleet: ledger ? new LedgerListing(db, fleet) : fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
           publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
         })
       : undefined;
 
     if (feed) metrics.watchFeed(() => feed.status());
     registerListeners(app, {
+      ledger: ledger?.reader,
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
       metrics,
+      ledgerTimeZone: config.ledger.timeZone,
     });
 
     let eventsUrl: string | undefined;
@@ -175,7 +185,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, metrics, opsUrl, close };
+    if (ledger) {
+      ledger.start();
+      shutdown.add('ledger', () => ledger.stop());
+      logger.info({ intervalSeconds: config.ledger.pollIntervalSeconds }, 'ledger sync started');
+    }
+
+    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, close };
   } catch (error) {
     await close();
     throw error;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { FeedSettings } from './feed/settings.js';
+import type { LedgerSettings } from './ledger/settings.js';
 import { parseAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
@@ -123,6 +124,26 @@ const payoutAmountsSchema = z.object({
   PAYOUT_DUAL_APPROVAL_ABOVE: currencyAmounts(defaultAmounts((amounts) => amounts.dual)),
 });
 
+const flag = (fallback: boolean) =>
+  optionalText.transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const word = value.toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(word)) return true;
+    if (['false', '0', 'no', 'off'].includes(word)) return false;
+    ctx.addIssue({ code: 'custom', message: 'expected true or false' });
+    return z.NEVER;
+  });
+
+const timeZone = optionalText.transform((value, ctx) => {
+  if (value === undefined) return 'UTC';
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'expected an IANA time zone name such as UTC or Africa/Kinshasa' });
+    return z.NEVER;
+  }
+});
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
@@ -167,6 +188,12 @@ export const envSchema = z
     ALERT_CHANNEL_ID: channelId,
     SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
     METRICS_PORT: integer(0, 65535, -1),
+    LEDGER_ENABLED: flag(true),
+    LEDGER_POLL_SECONDS: integer(5, 3600, 15),
+    LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
+    LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 10),
+    LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
+    LEDGER_TIMEZONE: timeZone,
   });
 
 /**
@@ -225,6 +252,7 @@ export interface Config {
   feed: FeedSettings;
   /** Socket Mode: the port of the small server for /healthz, /readyz and /metrics (none when unset). */
   ops: { metricsPort: number | undefined };
+  ledger: LedgerSettings;
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -281,5 +309,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
     },
     ops: { metricsPort: e.METRICS_PORT === -1 ? undefined : e.METRICS_PORT },
+    ledger: {
+      enabled: e.LEDGER_ENABLED,
+      pollIntervalSeconds: e.LEDGER_POLL_SECONDS,
+      historyPageDelayMs: e.LEDGER_HISTORY_PAGE_DELAY_MS,
+      sweepMinutes: e.LEDGER_SWEEP_MINUTES,
+      rewalkHours: e.LEDGER_REWALK_HOURS,
+      timeZone: e.LEDGER_TIMEZONE,
+    },
   };
 }

@@ -6,8 +6,9 @@
 import type { Locale } from './locale.js';
 import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
+import { transactions } from './messages/transactions.js';
 
-const areas = [common] as const;
+const areas = [common, transactions] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;
@@ -26,7 +27,7 @@ export type Texts = <K extends MessageKey>(key: K, ...vars: VarsArg<K>) => strin
 function join(locale: Locale): ReadonlyMap<string, Message> {
   const joined = new Map<string, Message>();
   for (const area of areas) {
-    for (const [key, message] of Object.entries(area[locale])) {
+    for (const [key, message] of Object.entries<Message>(area[locale])) {
       if (joined.has(key)) throw new Error(`The text key "${key}" is declared twice`);
       joined.set(key, message);
     }

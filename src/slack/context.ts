@@ -6,6 +6,7 @@ import type { AccountReader } from '../account/account-reader.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { TransactionFeed } from '../feed/index.js';
+import type { LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
@@ -17,6 +18,8 @@ export interface SlackContext {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
+  /** The local copy of the account's transactions; present when LEDGER_ENABLED (the default). */
+  ledger: LedgerReader | undefined;
   access: AccessControl;
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */
@@ -31,4 +34,6 @@ export interface SlackContext {
   readTimeoutMs: number;
   /** Counts `/fleet` commands by subcommand and outcome (GET /metrics). */
   metrics?: { command(subcommand: string, outcome: 'ok' | 'error' | 'unknown_subcommand'): void };
+  /** IANA time zone in which calendar days of searches are read (LEDGER_TIMEZONE). */
+  ledgerTimeZone: string;
 }

@@ -8,10 +8,25 @@ export const ACTIONS = {
   balanceShare: 'balance_share',
   transactionsPage: 'transactions_page',
   transactionsShare: 'transactions_share',
+  transactionsFilter: 'transactions_filter',
 } as const;
 
 export const BLOCKS = {
   accountActions: 'account_actions',
+} as const;
+
+/** The Filter modal of `/fleet tx`: its callback_id, and one block per field (each input's action_id is `value`). */
+export const TRANSACTION_FILTER = {
+  view: 'transactions_filter_modal',
+  input: 'value',
+  currency: 'filter_currency',
+  type: 'filter_type',
+  direction: 'filter_direction',
+  since: 'filter_since',
+  until: 'filter_until',
+  min: 'filter_min',
+  max: 'filter_max',
+  text: 'filter_text',
 } as const;
 
 /** Modals of the payout flow, by `callback_id`. */

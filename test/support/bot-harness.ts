@@ -80,6 +80,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     FLEET_API_KEY: sandbox.apiKey,
     FLEET_VIEWERS: `${PEOPLE.requester},${PEOPLE.approver},${PEOPLE.approver2}`,
     LOG_LEVEL: 'trace',
+    // Off unless a test turns it on: its background paging would change the sandbox's request counts.
+    LEDGER_ENABLED: 'false',
     ...options.env,
   });
   const logger = createLogger({

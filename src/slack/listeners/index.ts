@@ -4,12 +4,13 @@
  */
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
-import { balanceSubcommand, registerAccountActions, transactionsSubcommand } from './account.js';
+import { balanceSubcommand, registerAccountActions } from './account.js';
 import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
+import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   registerFleetCommand(app, ctx, [
@@ -18,8 +19,10 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     payoutRequestSubcommand(ctx),
     payoutRecordsSubcommand(ctx),
     feedSubcommand(ctx),
+    ledgerSubcommand(ctx),
   ]);
   registerAccountActions(app, ctx);
+  registerTransactionsListeners(app, ctx);
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
 }

@@ -1,20 +1,50 @@
-/** The `/fleet transactions` reply: one page of the newest-first list with Previous and Next. */
+/**
+ * The `/fleet transactions` replies: one page of the newest-first list read from the Fleet API, or
+ * one page of a search in the ledger with the search in words and how many match; both with
+ * Previous and Next. Also the usage reply for a search that cannot be read.
+ */
 import type { Button, KnownBlock } from '@slack/types';
 import type { TransactionPage } from '../../account/account-reader.js';
 import type { Transaction } from '../../fleet/schemas.js';
-import { formatAmount } from '../../money.js';
+import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
+import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
+import type { LedgerEntry, LedgerStatus } from '../../ledger/types.js';
+import { formatMinor, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import type { Reply } from './common.js';
-import { codeSpan, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
+import { notice, type Reply } from './common.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
-/** What a paging button carries: only where to go, never who may look (checked on every click). */
+/** What a paging, share or Filter button carries: where to go and what was searched, never who may look. */
 export interface PageRequest {
   page: number;
   pageSize: number;
+  /** Absent or empty: the plain newest-first list. */
+  search?: TransactionSearch;
 }
 
+/**
+ * `page|size|search words`. The search is written back as `/fleet tx` text (at most a few hundred
+ * characters, far under a button value's 2,000) and read again by the same parser on every click.
+ */
 export function encodePageRequest(request: PageRequest): string {
-  return JSON.stringify({ page: request.page, size: request.pageSize });
+  return `${request.page}|${request.pageSize}|${request.search ? searchToText(request.search) : ''}`;
+}
+
+/** Reads a button value back; anything unreadable is `undefined` (the listener then shows page 1). */
+export function decodePageRequest(value: string | undefined, maxPageSize: number): PageRequest | undefined {
+  if (value === undefined) return undefined;
+  // Buttons sent before searches existed carry `{"page":2,"size":10}`.
+  const legacy = /^\{"page":(\d{1,6}),"size":(\d{1,2})\}$/.exec(value);
+  const match = legacy ?? /^(\d{1,6})\|(\d{1,2})\|([\s\S]*)$/.exec(value);
+  if (!match) return undefined;
+  const page = Number(match[1]);
+  const pageSize = Number(match[2]);
+  if (page < 1 || pageSize < 1 || pageSize > maxPageSize) return undefined;
+  const text = match[3] ?? '';
+  if (text.length > MAX_QUERY_LENGTH) return undefined;
+  const read = parseSearchText(text);
+  if (!read.ok) return undefined;
+  return { page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }) };
 }
 
 // Slack refuses messages whose blocks carry much more than ~12k characters: long descriptions
@@ -24,49 +54,123 @@ const DESCRIPTION_BUDGET = 4000;
 const REFERENCE_MAX = 60;
 const WORD_MAX = 30;
 const AMOUNT_MAX = 40;
+const SEARCH_WORD_MAX = 60;
+const SEARCH_LINE_MAX = 1500;
 
-export function transactionLine(tx: Transaction, descriptionMax = 500): string {
-  const credit = tx.amount >= 0;
-  const marker = credit ? ':large_green_circle:' : ':red_circle:';
-  const amount = escapeWithin(formatAmount(tx.amount, tx.currency, { signed: true }), AMOUNT_MAX, { oneLine: true });
-  const description = tx.description ? `\n${escapeWithin(tx.description, descriptionMax)}` : '';
-  const word = (text: string) => escapeWithin(text, WORD_MAX, { oneLine: true });
-  return `${marker} *${amount}* · ${word(tx.type)} · ${word(tx.status)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date)}`;
+interface Row {
+  reference: string;
+  type: string;
+  status: string;
+  description: string;
+  date: string;
+  currency: string;
+  amountMinor: number;
 }
 
-export function buildTransactionsMessage(surface: Surface, page: TransactionPage, options: { sharedBy?: string } = {}): Reply {
+function rowLine(row: Row, descriptionMax: number): string {
+  const marker = row.amountMinor >= 0 ? ':large_green_circle:' : ':red_circle:';
+  const amount = escapeWithin(formatMinor(row.amountMinor, row.currency, { signed: true }), AMOUNT_MAX, { oneLine: true });
+  const description = row.description ? `\n${escapeWithin(row.description, descriptionMax)}` : '';
+  const word = (text: string) => escapeWithin(text, WORD_MAX, { oneLine: true });
+  return `${marker} *${amount}* · ${word(row.type)} · ${word(row.status)}${description}\n${codeSpan(row.reference, REFERENCE_MAX)} · ${slackDate(row.date)}`;
+}
+
+export function transactionLine(tx: Transaction, descriptionMax = 500): string {
+  return rowLine({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }, descriptionMax);
+}
+
+function rowBlocks(rows: Row[]): KnownBlock[] {
+  const descriptionMax = Math.min(500, Math.floor(DESCRIPTION_BUDGET / Math.max(rows.length, 1)));
+  return rows.map((row) => ({ type: 'section', text: { type: 'mrkdwn', text: rowLine(row, descriptionMax) } }));
+}
+
+/** The newest-first list read from the Fleet API, as before the ledger; `filterButton` when searches work. */
+export function buildTransactionsMessage(
+  surface: Surface,
+  page: TransactionPage,
+  options: { sharedBy?: string; filterButton?: boolean } = {},
+): Reply {
+  const t = textsFor(surface.locale);
   const last = page.firstItem + page.transactions.length - 1;
   const range = page.transactions.length === 0
     ? page.page === 1
-      ? 'The fleet account has no transactions yet.'
-      : `Page ${page.page} is empty: there are no transactions past item ${(page.page - 1) * page.pageSize}.`
-    : `Showing ${page.firstItem}–${last}, newest first (page ${page.page}, ${page.pageSize} per page).`;
+      ? t('transactions.noneYet')
+      : t('transactions.pageEmpty', { page: page.page, item: (page.page - 1) * page.pageSize })
+    : t('transactions.showing', { from: page.firstItem, to: last, page: page.page, size: page.pageSize });
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: 'Fleet account transactions' } },
+    { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: range } },
+    ...rowBlocks(page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
   ];
-  const descriptionMax = Math.min(500, Math.floor(DESCRIPTION_BUDGET / Math.max(page.transactions.length, 1)));
-  for (const tx of page.transactions) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: transactionLine(tx, descriptionMax) } });
-  }
-  const readAt = `Read ${slackDate(page.readAt)}`;
-  blocks.push(footer(surface, options.sharedBy ? `${readAt} · shared by ${mentionUser(options.sharedBy)}` : readAt));
+  blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt) }), options.sharedBy)));
   if (!options.sharedBy) {
-    const buttons: Button[] = [];
-    if (page.page > 1) buttons.push(pageButton('Previous', { page: page.page - 1, pageSize: page.pageSize }, 'previous'));
-    if (page.hasNext) buttons.push(pageButton('Next', { page: page.page + 1, pageSize: page.pageSize }, 'next'));
-    if (page.transactions.length > 0) {
-      buttons.push({
-        type: 'button',
-        action_id: ACTIONS.transactionsShare,
-        text: { type: 'plain_text', text: 'Share in channel' },
-        value: encodePageRequest(page),
-      });
-    }
-    if (buttons.length > 0) blocks.push({ type: 'actions', block_id: BLOCKS.accountActions, elements: buttons });
+    const here = { page: page.page, pageSize: page.pageSize };
+    const actions = pagingButtons(t, here, page.page > 1, page.hasNext, page.transactions.length > 0, options.filterButton ?? false);
+    if (actions) blocks.push(actions);
   }
-  const text = `${sandboxMarked(surface, 'Fleet account transactions')}: ${range}`;
-  return { text, blocks };
+  return { text: `${sandboxMarked(surface, t('transactions.title'))}: ${range}`, blocks };
+}
+
+/** One page of a ledger search, with what it is, how far the history goes and the days' time zone. */
+export interface SearchResults {
+  search: TransactionSearch;
+  page: number;
+  pageSize: number;
+  entries: LedgerEntry[];
+  total: number;
+  status: LedgerStatus;
+  timeZone: string;
+}
+
+export function buildSearchResultsMessage(surface: Surface, results: SearchResults, options: { sharedBy?: string } = {}): Reply {
+  const t = textsFor(surface.locale);
+  const first = (results.page - 1) * results.pageSize + 1;
+  const summary = results.total === 0
+    ? t('transactions.noMatch')
+    : results.entries.length === 0
+      ? t('transactions.pastEnd', { count: results.total, page: results.page })
+      : t('transactions.matches', { count: results.total, from: first, to: first + results.entries.length - 1 });
+  const searchLine = cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX);
+  const lines = [searchLine, summary];
+  if (!results.status.historyComplete) lines.push(historyNote(t, results.status));
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
+    { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+    ...rowBlocks(results.entries),
+  ];
+  const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt) })] : [];
+  const zone = t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) });
+  blocks.push(footer(surface, signature(t, [...checked, zone].join(' · '), options.sharedBy)));
+  if (!options.sharedBy) {
+    const here = { page: results.page, pageSize: results.pageSize, search: results.search };
+    const hasNext = first - 1 + results.entries.length < results.total;
+    const actions = pagingButtons(t, here, results.page > 1, hasNext && results.entries.length > 0, results.entries.length > 0, true);
+    if (actions) blocks.push(actions);
+  }
+  return { text: `${sandboxMarked(surface, t('transactions.title'))}: ${summary}`, blocks };
+}
+
+function historyNote(t: Texts, status: LedgerStatus): string {
+  return status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded
+    ? t('transactions.historyLoading', { count: status.loaded, total: status.estimatedTotal })
+    : t('transactions.historyLoadingUnknown', { count: status.loaded });
+}
+
+function signature(t: Texts, when: string, sharedBy: string | undefined): string {
+  return sharedBy ? t('transactions.sharedBy', { when, user: mentionUser(sharedBy) }) : when;
+}
+
+function pagingButtons(t: Texts, here: PageRequest, hasPrevious: boolean, hasNext: boolean, canShare: boolean, canFilter: boolean): KnownBlock | undefined {
+  const buttons: Button[] = [];
+  if (hasPrevious) buttons.push(pageButton(t('transactions.previous'), { ...here, page: here.page - 1 }, 'previous'));
+  if (hasNext) buttons.push(pageButton(t('transactions.next'), { ...here, page: here.page + 1 }, 'next'));
+  if (canShare) {
+    buttons.push({ type: 'button', action_id: ACTIONS.transactionsShare, text: { type: 'plain_text', text: t('transactions.share') }, value: encodePageRequest(here) });
+  }
+  if (canFilter) {
+    buttons.push({ type: 'button', action_id: ACTIONS.transactionsFilter, text: { type: 'plain_text', text: t('transactions.filter') }, value: encodePageRequest({ ...here, page: 1 }) });
+  }
+  return buttons.length > 0 ? { type: 'actions', block_id: BLOCKS.accountActions, elements: buttons } : undefined;
 }
 
 function pageButton(label: string, request: PageRequest, direction: string): Button {
@@ -77,4 +181,61 @@ function pageButton(label: string, request: PageRequest, direction: string): But
     text: { type: 'plain_text', text: label },
     value: encodePageRequest(request),
   };
+}
+
+/** The search in words, as mrkdwn with every typed word escaped: `in USD · money out · from 1 Nov 2026 to …`. */
+export function describeSearch(locale: Locale, search: TransactionSearch): string {
+  const t = textsFor(locale);
+  const word = (text: string) => escapeWithin(text, SEARCH_WORD_MAX, { oneLine: true });
+  const parts: string[] = [];
+  if (search.currency) parts.push(t('transactions.describe.currency', { currency: word(search.currency) }));
+  if (search.type) parts.push(t('transactions.describe.type', { type: `\`${word(search.type)}\`` }));
+  if (search.status) parts.push(t('transactions.describe.status', { status: `\`${word(search.status)}\`` }));
+  if (search.direction) parts.push(t(search.direction === 'in' ? 'transactions.describe.in' : 'transactions.describe.out'));
+  const day = (text: string) => formatDay(text, locale);
+  if (search.since && search.until) parts.push(t('transactions.describe.between', { since: day(search.since), until: day(search.until) }));
+  else if (search.since) parts.push(t('transactions.describe.since', { since: day(search.since) }));
+  else if (search.until) parts.push(t('transactions.describe.until', { until: day(search.until) }));
+  const amount = (text: string) => formatDecimal(text, locale);
+  if (search.min && search.max) parts.push(t('transactions.describe.amountBetween', { min: amount(search.min), max: amount(search.max) }));
+  else if (search.min) parts.push(t('transactions.describe.amountMin', { min: amount(search.min) }));
+  else if (search.max) parts.push(t('transactions.describe.amountMax', { max: amount(search.max) }));
+  if (search.words && search.words.length > 0) {
+    const words = search.words.map((text) => t('transactions.describe.word', { word: word(text) })).join(', ');
+    parts.push(t('transactions.describe.words', { words }));
+  }
+  return parts.length > 0 ? parts.join(' · ') : t('transactions.describe.all');
+}
+
+/** `2026-11-01` → `Nov 1, 2026` / `1 nov. 2026`: a calendar day, not an instant, so no zone shift. */
+export function formatDay(day: string, locale: Locale): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(date.getTime())) return escapeWithin(day, 20);
+  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
+}
+
+/** An exact decimal string the locale's way (`5000.5` → `5,000.5` / `5 000,5`), without a float. */
+export function formatDecimal(decimal: string, locale: Locale): string {
+  const [whole = '0', fraction] = decimal.split('.');
+  const group = locale === 'fr' ? '\u202f' : ',';
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return fraction ? `${grouped}${locale === 'fr' ? ',' : '.'}${fraction}` : grouped;
+}
+
+/** What could not be read, named, with the usage lines after it. */
+export function problemText(t: Texts, problem: QueryProblem, limits: { maxPageSize: number }): string {
+  const word = codeSpan(problem.word, 80);
+  switch (problem.code) {
+    case 'bad_page_size':
+      return t('transactions.problem.bad_page_size', { word, max: limits.maxPageSize });
+    case 'too_long':
+      return t('transactions.problem.too_long', { word, max: MAX_QUERY_LENGTH });
+    default:
+      return t(`transactions.problem.${problem.code}`, { word });
+  }
+}
+
+export function buildQueryProblemMessage(surface: Surface, problem: QueryProblem, limits: { maxPageSize: number }): Reply {
+  const t = textsFor(surface.locale);
+  return notice(surface, `${problemText(t, problem, limits)}\n${t('transactions.usage')}`);
 }

@@ -10,6 +10,7 @@ import { feed } from './003_feed.js';
 import { feedSafety } from './004_feed_safety.js';
 import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
+import { ledger } from './007_ledger.js';
 
 export type { Migration } from './migration.js';
 
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   feedSafety,
   settlement,
   approvalRules,
+  ledger,
 ];

@@ -158,11 +158,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return person.runCommand(this.personContext, input);
   }
 
-  clickButton(input: { userId: string; actionId: string; channelId?: string; messageTs?: string; viewId?: string; value?: string }): Promise<AckResult> {
+  /** `blockId` picks among elements that share an action_id in different blocks. */
+  clickButton(input: { userId: string; actionId: string; blockId?: string; channelId?: string; messageTs?: string; viewId?: string; value?: string }): Promise<AckResult> {
     return person.clickButton(this.personContext, input);
   }
 
-  selectOption(input: { userId: string; actionId: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<AckResult> {
+  selectOption(input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<AckResult> {
     return person.selectOption(this.personContext, input);
   }
 

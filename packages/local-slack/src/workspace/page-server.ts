@@ -63,11 +63,11 @@ const ACTIONS = new Map<string, PageAction>(Object.entries({
     if (!match) throw new Error('The composer sends slash commands: start with /fleet');
     return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
   }),
-  click: pageAction(z.object({ as: z.string(), actionId: z.string(), value: z.string().optional(), ...source }), (slack, input) =>
-    slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value) })),
-  select: pageAction(z.object({ as: z.string(), actionId: z.string(), value: z.string(), values: valuesSchema.optional(), ...source }), (slack, input) => {
+  click: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string().optional(), ...source }), (slack, input) =>
+    slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value), ...optional('blockId', input.blockId) })),
+  select: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), values: valuesSchema.optional(), ...source }), (slack, input) => {
     if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
-    return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input) });
+    return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) });
   }),
   submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
     slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),

@@ -73,11 +73,13 @@ type ElementFilter = (element: Json) => boolean;
 /** Finds the element the person means: in the named view or message, else their modals, else what they see. */
 function locate(
   state: WorkspaceState,
-  input: { userId: string; actionId: string; viewId?: string; channelId?: string; messageTs?: string; value?: string },
+  input: { userId: string; actionId: string; blockId?: string; viewId?: string; channelId?: string; messageTs?: string; value?: string },
   accepts: ElementFilter,
 ): Located {
+  // An action_id is unique within its block only: inputs of one modal may all be `value`, told apart by block.
   const match = (blocks: unknown): FoundElement | undefined => {
-    const candidates = interactiveElements(blocks).filter(({ element }) => element.action_id === input.actionId && accepts(element));
+    const candidates = interactiveElements(blocks).filter(({ element, blockId }) =>
+      element.action_id === input.actionId && (input.blockId === undefined || blockId === input.blockId) && accepts(element));
     return candidates.find(({ element }) => input.value !== undefined && element.value === input.value) ?? candidates[0];
   };
   const inView = (stored: StoredView): Located | undefined => {
@@ -122,7 +124,7 @@ async function sendAction(context: PersonContext, user: WorkspaceUser, located: 
 
 export async function clickButton(
   context: PersonContext,
-  input: { userId: string; actionId: string; channelId?: string; messageTs?: string; viewId?: string; value?: string },
+  input: { userId: string; actionId: string; blockId?: string; channelId?: string; messageTs?: string; viewId?: string; value?: string },
 ): Promise<AckResult> {
   const user = requireUser(context.state, input.userId);
   const located = locate(context.state, input, (element) => element.type === 'button');
@@ -133,7 +135,7 @@ export async function clickButton(
 
 export async function selectOption(
   context: PersonContext,
-  input: { userId: string; actionId: string; value: string; viewId?: string; channelId?: string; messageTs?: string },
+  input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string },
 ): Promise<AckResult> {
   const { state } = context;
   const user = requireUser(state, input.userId);

@@ -117,6 +117,37 @@ describe('the demo page in a real browser', () => {
     await screenshot('transactions-page-2');
   });
 
+  it('lets Rita narrow the transactions with the Filter modal, its selects and date picker, into the same message', async () => {
+    showLogsOnFailure();
+    const reader = demo.bot.ledger!.reader;
+    for (let wait = 0; wait < 600 && !(await reader.status()).historyComplete; wait += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    const all = sandbox().transactions();
+    const since = all[40]!.date.slice(0, 10);
+    const expected = all.filter((tx) => tx.currency === 'USD' && tx.amount < 0 && Math.abs(tx.amount) >= 10 && tx.date.slice(0, 10) >= since);
+    expect(expected.length).toBeGreaterThan(0);
+
+    const list = message('Fleet account transactions');
+    await list.getByRole('button', { name: 'Filter' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Filter transactions');
+    await modal().getByLabel('Currency').selectOption('USD');
+    await modal().getByLabel('Direction').selectOption('out');
+    await modal().getByLabel('From (day included)').fill(since);
+    await modal().getByLabel('Smallest amount').fill('10');
+    await screenshot('transactions-filter');
+    await modal().getByRole('button', { name: 'Search' }).click();
+
+    const count = `${expected.length.toLocaleString('en-US')} ${expected.length === 1 ? 'match' : 'matches'}`;
+    await eventually(() => list.innerText()).toContain(count);
+    expect(await list.count()).toBe(1);
+    const shown = await list.innerText();
+    expect(shown).toContain('in USD · money out · from');
+    expect(shown).toContain('amount at least 10');
+    expect(shown).toContain(expected[0]!.reference);
+    // Picking in selects that share an action_id (each input is `value`) reached the right field, with no error shown.
+    expect(await page.locator('#toasts .toast').allInnerTexts()).toEqual([]);
+    await screenshot('transactions-filtered');
+  });
+
   let requestId = '';
 
   it('lets Rita request a mobile money payout, correct the field the app refused, review and submit it', async () => {

@@ -158,6 +158,18 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(slack.views(RITA)).toEqual([]);
   });
 
+  it('tells inputs that share an action_id apart by their block when the person picks an option', async () => {
+    await slack.runCommand({ userId: RITA, channelId: TREASURY, text: 'modal' });
+    const opened = await slack.waitFor(() => slack.views(RITA)[0]);
+    // Both inputs are `value`: without the block, the pick would land in the amount field.
+    const ack = await slack.selectOption({ userId: RITA, viewId: opened.id, actionId: 'value', blockId: 'currency', value: 'EUR' });
+    expect(ack.status).toBe(0); // an input block without dispatch_action sends nothing until submit
+    await slack.submitView({ userId: RITA, viewId: opened.id, values: { amount: { value: '12' } } });
+    const sent = submissions.at(-1)!;
+    expect(sent.view.state.values.currency?.value?.selected_option?.value).toBe('EUR');
+    expect(sent.view.state.values.amount?.value).toEqual({ type: 'plain_text_input', value: '12' });
+  });
+
   it('keeps a modal open with Slack\'s own message when a required input is empty', async () => {
     await slack.runCommand({ userId: ABEL, channelId: TREASURY, text: 'modal' });
     const opened = await slack.waitFor(() => slack.views(ABEL)[0]);

@@ -139,7 +139,7 @@ function renderMessage(message) {
   const time = new Date(Number(message.ts.split('.')[0]) * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const ctx = {
     names: names(), people: data.people, conversations: data.conversations,
-    act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, value, channel: message.channel, ts: message.ts }),
+    act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, channel: message.channel, ts: message.ts }),
   };
   const body = message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : [h('div', { class: 'text', html: mrkdwn(message.text, names()) })];
   return h('article', { class: `message${message.ephemeralTo ? ' ephemeral' : ''}`, 'data-ts': message.ts },
@@ -177,7 +177,7 @@ function renderModal() {
     names: names(), people: page.data.people, conversations: page.data.conversations, inputs, idPrefix: top.id,
     errors: top.errors ?? {}, draft: { get: (key) => drafts.get(key), set: (key, value) => drafts.set(key, value) },
     act: (kind, element, blockId, value) =>
-      call(kind, { actionId: element.action_id, value, viewId: top.id, ...(kind === 'select' ? { values: values() } : {}) }),
+      call(kind, { actionId: element.action_id, blockId, value, viewId: top.id, ...(kind === 'select' ? { values: values() } : {}) }),
   };
   const blocks = renderBlocks(view.blocks, ctx);
   const knownBlocks = new Set((view.blocks ?? []).filter((block) => block.type === 'input').map((block) => block.block_id));

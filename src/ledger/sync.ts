@@ -1,0 +1,295 @@
+/**
+ * Keeps the ledger in step with the Fleet API's newest-first list, on the one replica that holds
+ * the `ledger-sync` lease:
+ * - a poll reads a small first page of the newest entries, and larger pages only while every entry
+ *   on a page is new;
+ * - the history walk reads the whole list once, 100 at a time, paced, resuming at its stored offset
+ *   after a restart;
+ * - a sweep reads the recent pages again, and a re-walk the whole list (every `rewalkHours`), to find
+ *   entries that showed up with a date older than entries already stored (stored as late).
+ * Entries arriving at the top while a walk goes on push the rest of the list down, so a walk by
+ * offset sees some entries twice and never misses one; identity (identity.ts) keeps them once.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { FleetApi, TransactionListPage } from '../fleet/schemas.js';
+import type { Logger } from '../logger.js';
+import type { Db, Queryable } from '../store/db.js';
+import { releaseLease, tryAcquireLease } from '../store/leases.js';
+import { identifyPage, trailingSameMillisecond, type IdentifiedEntry } from './identity.js';
+import { StoredLedgerReader } from './reader.js';
+import type { LedgerSettings } from './settings.js';
+import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type SyncState } from './store.js';
+
+export const LEDGER_LEASE = 'ledger-sync';
+export const FIRST_PAGE_SIZE = 10;
+export const PAGE_SIZE = 100;
+/** Pages the sweep reads again from the top. */
+export const SWEEP_PAGES = 3;
+
+export interface LedgerSyncOptions {
+  fleet: FleetApi;
+  db: Db;
+  clock: Clock;
+  settings: LedgerSettings;
+  logger: Logger;
+  /** Who holds the lease; unique per process by default. */
+  instanceId?: string;
+  /** Called with the entries each poll, sweep or walk stored (oldest first), after they are stored. */
+  onStored?: (entries: InsertedEntry[], source: SyncSource) => void | Promise<void>;
+}
+
+export type SyncSource = 'poll' | 'sweep' | 'history' | 'rewalk';
+
+export interface SyncReport {
+  source: SyncSource;
+  /** Entries stored by this step, in insertion order (oldest first for polls and sweeps). */
+  stored: InsertedEntry[];
+  fleetRequests: number;
+  /** For walks: true when this page was the list's last. */
+  walkComplete?: boolean;
+}
+
+export class LedgerSync {
+  readonly reader: StoredLedgerReader;
+  private readonly instanceId: string;
+  private nextPollAt = 0;
+  private running: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  /** Requests made to the Fleet API since this sync was made (for the bench and logs). */
+  fleetRequests = 0;
+
+  constructor(private readonly options: LedgerSyncOptions) {
+    this.reader = new StoredLedgerReader(options.db);
+    this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  }
+
+  private get leaseTtlMs(): number {
+    return Math.max(3 * this.options.settings.pollIntervalSeconds * 1000, 30_000);
+  }
+
+  private async list(page: { limit: number; offset: number }): Promise<TransactionListPage> {
+    this.fleetRequests += 1;
+    return this.options.fleet.listTransactions(page, { signal: this.abort?.signal });
+  }
+
+  private async store(page: TransactionListPage, markLate: boolean): Promise<InsertedEntry[]> {
+    return insertEntries(this.options.db, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
+  }
+
+  private async tell(report: SyncReport): Promise<SyncReport> {
+    if (report.stored.length > 0) await this.options.onStored?.(report.stored, report.source);
+    return report;
+  }
+
+  /**
+   * Reads the newest entries: a first page of 10, then pages of 100 while every entry on a page is
+   * new; then stores what was new in one statement, oldest first, so that the insertion sequence
+   * follows the list.
+   */
+  async pollOnce(): Promise<SyncReport> {
+    const { db, clock } = this.options;
+    const before = await readSyncState(db);
+    try {
+      const emptyAtStart = (await this.reader.count({})) === 0;
+      const found = new Map<string, IdentifiedEntry>();
+      let requests = 0;
+      let offset = 0;
+      let limit = FIRST_PAGE_SIZE;
+      for (;;) {
+        const page = await this.list({ limit, offset });
+        requests += 1;
+        const identified = identifyPage(page.transactions);
+        const known = await knownKeys(db, identified.filter((entry) => !found.has(entry.key)).map((entry) => entry.key));
+        let sawKnown = false;
+        for (const entry of identified) {
+          if (known.has(entry.key)) sawKnown = true;
+          else if (!found.has(entry.key)) found.set(entry.key, entry);
+        }
+        // An empty ledger is filled by the history walk, paced; the poll takes only the newest page.
+        if (sawKnown || page.received < limit || emptyAtStart) break;
+        offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
+        limit = PAGE_SIZE;
+      }
+      const stored = await insertEntries(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+      const now = clock.now();
+      await updateSyncState(db, {
+        lastPollAt: now,
+        upToDateSince: before.historyComplete ? (before.upToDateSince ?? now) : undefined,
+        lastError: undefined,
+      });
+      return await this.tell({ source: 'poll', stored: sortBySequence(stored), fleetRequests: requests });
+    } catch (error) {
+      await updateSyncState(db, { upToDateSince: undefined, lastError: describe(error) });
+      throw error;
+    }
+  }
+
+  /** Reads the recent pages again for entries that showed up with an older date than entries already stored. */
+  async sweepOnce(): Promise<SyncReport> {
+    const found = new Map<string, IdentifiedEntry>();
+    let offset = 0;
+    let requests = 0;
+    for (let pages = 0; pages < SWEEP_PAGES; pages += 1) {
+      const page = await this.list({ limit: PAGE_SIZE, offset });
+      requests += 1;
+      for (const entry of identifyPage(page.transactions)) if (!found.has(entry.key)) found.set(entry.key, entry);
+      if (page.received < PAGE_SIZE) break;
+      offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
+    }
+    const stored = await insertEntries(this.options.db, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
+    await updateSyncState(this.options.db, { lastSweepAt: this.options.clock.now() });
+    return this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
+  }
+
+  /** Whether a walk has a page to read now: the first history walk until done, or a re-walk that is due or under way. */
+  walkDue(state: SyncState, now: Date): boolean {
+    if (!state.historyComplete || state.walkKind !== undefined) return true;
+    const every = this.options.settings.rewalkHours * 3_600_000;
+    const last = state.lastWalkCompletedAt ?? state.historyCompletedAt;
+    return every > 0 && (last === undefined || now.getTime() - last.getTime() >= every);
+  }
+
+  /** Reads one page of the history walk or of a re-walk (starting one when due); undefined when none is due. */
+  async walkPage(): Promise<SyncReport | undefined> {
+    const { db, clock } = this.options;
+    let state = await readSyncState(db);
+    if (!this.walkDue(state, clock.now())) return undefined;
+    let requests = 0;
+    if (state.walkKind === undefined) {
+      const kind = state.historyComplete ? 'rewalk' : 'history';
+      const estimate = kind === 'history' ? await this.estimateListLength() : undefined;
+      requests += estimate?.requests ?? 0;
+      await updateSyncState(db, {
+        walkKind: kind, walkOffset: 0, walkPages: 0, walkStartedAt: clock.now(),
+        ...(estimate ? { estimatedTotal: estimate.length } : {}),
+      });
+      state = await readSyncState(db);
+    }
+    const kind = state.walkKind ?? 'history';
+    const page = await this.list({ limit: PAGE_SIZE, offset: state.walkOffset });
+    requests += 1;
+    const stored = await this.store(page, kind === 'rewalk');
+    const complete = page.received < PAGE_SIZE;
+    if (complete) {
+      const now = clock.now();
+      await updateSyncState(db, {
+        walkKind: undefined, walkOffset: 0, walkPages: state.walkPages + 1, lastWalkCompletedAt: now,
+        ...(kind === 'history' ? { historyComplete: true, historyCompletedAt: now, upToDateSince: state.lastPollAt ? now : undefined } : {}),
+      });
+      this.options.logger.info({ kind, pages: state.walkPages + 1 }, 'ledger walk complete');
+    } else {
+      await updateSyncState(db, {
+        walkOffset: state.walkOffset + Math.max(1, page.received - trailingSameMillisecond(page.transactions)),
+        walkPages: state.walkPages + 1,
+      });
+    }
+    return this.tell({ source: kind, stored: sortBySequence(stored), fleetRequests: requests, walkComplete: complete });
+  }
+
+  /** How long the list is, to within a page: doubling then halving offsets with one-entry pages. */
+  private async estimateListLength(): Promise<{ length: number; requests: number }> {
+    let requests = 0;
+    const exists = async (offset: number) => {
+      if (requests > 0) await this.options.clock.sleep(this.options.settings.historyPageDelayMs, this.abort?.signal);
+      requests += 1;
+      return (await this.list({ limit: 1, offset })).received > 0;
+    };
+    if (!(await exists(0))) return { length: 0, requests };
+    let low = 0;
+    let high = PAGE_SIZE;
+    while (await exists(high)) {
+      low = high;
+      high *= 2;
+    }
+    while (high - low > PAGE_SIZE) {
+      const middle = Math.floor((low + high) / 2);
+      if (await exists(middle)) low = middle;
+      else high = middle;
+    }
+    return { length: low + 1, requests };
+  }
+
+  /**
+   * One step of the loop, when this replica holds the lease: a poll when due, else a sweep when
+   * due, else a page of a walk. Returns how long to wait before the next step.
+   */
+  async tick(): Promise<number> {
+    const { db, clock, settings } = this.options;
+    const pollMs = settings.pollIntervalSeconds * 1000;
+    if (!(await tryAcquireLease(db, LEDGER_LEASE, this.instanceId, this.leaseTtlMs))) {
+      this.nextPollAt = 0;
+      return pollMs;
+    }
+    const now = clock.now().getTime();
+    if (now >= this.nextPollAt) {
+      this.nextPollAt = now + pollMs;
+      await this.pollOnce();
+      return 0;
+    }
+    const state = await readSyncState(db);
+    const sweepMs = settings.sweepMinutes * 60_000;
+    if (state.historyComplete && sweepMs > 0 && (!state.lastSweepAt || now - state.lastSweepAt.getTime() >= sweepMs)) {
+      await this.sweepOnce();
+      return 0;
+    }
+    if (this.walkDue(state, clock.now())) {
+      await this.walkPage();
+      return Math.min(settings.historyPageDelayMs, Math.max(0, this.nextPollAt - now));
+    }
+    return Math.max(0, this.nextPollAt - now);
+  }
+
+  start(): void {
+    if (this.running) return;
+    const abort = new AbortController();
+    this.abort = abort;
+    const { clock, logger, settings } = this.options;
+    this.running = (async () => {
+      while (!abort.signal.aborted) {
+        let wait: number;
+        try {
+          wait = await this.tick();
+        } catch (error) {
+          if (abort.signal.aborted) break;
+          logger.warn({ err: describe(error) }, 'ledger sync step failed');
+          wait = settings.pollIntervalSeconds * 1000;
+        }
+        try {
+          await clock.sleep(wait, abort.signal);
+        } catch {
+          break;
+        }
+      }
+    })();
+  }
+
+  /** Stops the loop, waits for the step under way, and gives the lease up for another replica. */
+  async stop(): Promise<void> {
+    this.abort?.abort(new Error('ledger sync stopped'));
+    await this.running;
+    this.running = undefined;
+    await releaseLease(this.options.db, LEDGER_LEASE, this.instanceId).catch(() => false);
+  }
+}
+
+function sortBySequence(entries: InsertedEntry[]): InsertedEntry[] {
+  return [...entries].sort((a, b) => a.seq - b.seq);
+}
+
+/** The API's order (newest first; a stable sort keeps the list's order within a millisecond). */
+function newestFirst(entries: IdentifiedEntry[]): IdentifiedEntry[] {
+  return [...entries].sort((a, b) => b.entryMs - a.entryMs);
+}
+
+/** Which of `keys` the ledger holds already. */
+async function knownKeys(db: Queryable, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { rows } = await db.query<{ entry_key: string }>('SELECT entry_key FROM ledger_entries WHERE entry_key = ANY($1::text[])', [keys]);
+  return new Set(rows.map((row) => row.entry_key));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

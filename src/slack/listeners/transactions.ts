@@ -1,0 +1,216 @@
+/**
+ * Finding transactions: `/fleet transactions` (with or without a search), its Previous / Next /
+ * Share / Filter buttons, the Filter modal, and `/fleet ledger`. A search reads the ledger; the plain
+ * newest-first list reads the Fleet API, live, as it did before the ledger existed.
+ */
+import type { App, BlockAction, ButtonAction, RespondArguments, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../account/account-reader.js';
+import { textsFor, type Texts } from '../../i18n/index.js';
+import {
+  isEmptySearch, ledgerFilterFor, parseTransactionQuery, searchFromFields,
+  type QueryProblem, type SearchFieldName, type SearchFields,
+} from '../../ledger/query-text.js';
+import type { SlackContext } from '../context.js';
+import { describeFailure } from '../failures.js';
+import { ACTIONS, TRANSACTION_FILTER } from '../ids.js';
+import { surfaceFor } from '../locales.js';
+import type { Subcommand } from '../subcommands.js';
+import { ensureViewer, NO_ACCESS_MESSAGE } from '../viewers.js';
+import { notice } from '../views/common.js';
+import { buildLedgerStatusMessage } from '../views/ledger-status.js';
+import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
+import {
+  buildQueryProblemMessage, buildSearchResultsMessage, buildTransactionsMessage, decodePageRequest, type PageRequest,
+} from '../views/transactions.js';
+import { plainWithin, type Surface } from '../views/text.js';
+
+const LIMITS = { maxPageSize: MAX_PAGE_SIZE };
+const FIRST_PAGE: PageRequest = { page: 1, pageSize: DEFAULT_PAGE_SIZE };
+
+export function transactionsSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'transactions',
+    aliases: ['tx', 'txs'],
+    help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
+    async run({ command, respond }) {
+      const surface = await surfaceFor(ctx, command.user_id);
+      // The words after the subcommand as typed, so that quoted phrases keep their spaces.
+      const text = command.text.trim().replace(/^\S+\s*/u, '');
+      const read = parseTransactionQuery(text, { locale: surface.locale });
+      // A search that cannot be read is explained to anyone, before the viewer check: it shows no data.
+      if (!read.ok) {
+        await respond({ response_type: 'ephemeral', ...buildQueryProblemMessage(surface, read.problem, LIMITS) });
+        return;
+      }
+      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
+      const { search, page, pageSize } = read.query;
+      await respond({ response_type: 'ephemeral', replace_original: false, ...(await transactionsReply(ctx, surface, { page, pageSize, search })).reply });
+    },
+  };
+}
+
+export function ledgerSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'ledger',
+    aliases: ['registre'],
+    help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
+    async run({ command, respond }) {
+      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
+      const surface = await surfaceFor(ctx, command.user_id);
+      let reply: RespondArguments;
+      try {
+        reply = buildLedgerStatusMessage(surface, ctx.ledger ? await ctx.ledger.status() : undefined, ctx.ledgerTimeZone);
+      } catch (error) {
+        reply = notice(surface, describeFailure(error, 'read the ledger status', ctx.logger));
+      }
+      await respond({ response_type: 'ephemeral', ...reply });
+    },
+  };
+}
+
+/** The page asked for: a search from the ledger, or the plain list from the Fleet API. */
+async function transactionsReply(ctx: SlackContext, surface: Surface, request: PageRequest, sharedBy?: string): Promise<{ ok: boolean; reply: RespondArguments }> {
+  const search = request.search ?? {};
+  try {
+    if (isEmptySearch(search)) {
+      const page = await ctx.account.transactions(request.page, request.pageSize, { signal: AbortSignal.timeout(ctx.readTimeoutMs) });
+      return { ok: true, reply: buildTransactionsMessage(surface, page, { filterButton: ctx.ledger !== undefined, ...(sharedBy ? { sharedBy } : {}) }) };
+    }
+    if (!ctx.ledger) return { ok: false, reply: notice(surface, textsFor(surface.locale)('transactions.needsLedger')) };
+    const filter = ledgerFilterFor(search, ctx.ledgerTimeZone);
+    const [found, status] = await Promise.all([
+      ctx.ledger.find(filter, { offset: (request.page - 1) * request.pageSize, limit: request.pageSize }),
+      ctx.ledger.status(),
+    ]);
+    const reply = buildSearchResultsMessage(surface, {
+      search, page: request.page, pageSize: request.pageSize, entries: found.entries, total: found.total, status, timeZone: ctx.ledgerTimeZone,
+    }, sharedBy ? { sharedBy } : {});
+    return { ok: true, reply };
+  } catch (error) {
+    return { ok: false, reply: notice(surface, describeFailure(error, sharedBy ? 'share the transactions' : 'read the transactions', ctx.logger)) };
+  }
+}
+
+// What comes back in private_metadata is only where to answer: the search itself is read from the fields.
+const filterMetadataSchema = z.object({
+  responseUrl: z.string().regex(/^https?:\/\/\S+$/).max(1000).optional(),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
+});
+
+function readFilterMetadata(raw: string | undefined): z.infer<typeof filterMetadataSchema> {
+  try {
+    const parsed = filterMetadataSchema.safeParse(JSON.parse(raw ?? ''));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through: no answer address, the default page size
+  }
+  return { pageSize: DEFAULT_PAGE_SIZE };
+}
+
+const FIELD_BLOCKS = {
+  currency: TRANSACTION_FILTER.currency,
+  type: TRANSACTION_FILTER.type,
+  direction: TRANSACTION_FILTER.direction,
+  since: TRANSACTION_FILTER.since,
+  until: TRANSACTION_FILTER.until,
+  min: TRANSACTION_FILTER.min,
+  max: TRANSACTION_FILTER.max,
+  text: TRANSACTION_FILTER.text,
+} as const satisfies Record<SearchFieldName, string>;
+
+/** The modal's fields from Slack's `state.values`, an "any" option read as no filter. */
+function readFilterFields(view: ViewOutput): SearchFields {
+  const fields: SearchFields = {};
+  for (const [name, blockId] of Object.entries(FIELD_BLOCKS) as [SearchFieldName, string][]) {
+    const entry = view.state.values[blockId]?.[TRANSACTION_FILTER.input];
+    const value = entry?.selected_option?.value ?? entry?.selected_date ?? entry?.value ?? undefined;
+    if (typeof value === 'string' && value !== '' && value !== ANY) fields[name] = value;
+  }
+  return fields;
+}
+
+/** A field's problem as plain text (modal errors are not mrkdwn). */
+function fieldProblemText(t: Texts, problem: QueryProblem): string {
+  const word = `"${plainWithin(problem.word, 60)}"`;
+  switch (problem.code) {
+    case 'dates_reversed':
+      return t('transactions.modal.untilBeforeSince');
+    case 'amounts_reversed':
+      return t('transactions.modal.maxBelowMin');
+    case 'bad_page_size':
+      return t('transactions.problem.bad_page_size', { word, max: MAX_PAGE_SIZE });
+    case 'too_long':
+      return t('transactions.problem.too_long', { word, max: 300 });
+    default:
+      return t(`transactions.problem.${problem.code}`, { word });
+  }
+}
+
+/** Answers through a response_url kept from the message the Filter button was on. */
+async function postToResponseUrl(url: string, body: RespondArguments): Promise<void> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`response_url answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+}
+
+export function registerTransactionsListeners(app: App, ctx: SlackContext): void {
+  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond }) => {
+    await ack();
+    if (!(await ensureViewer(ctx, body.user.id, respond))) return;
+    const surface = await surfaceFor(ctx, body.user.id);
+    const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
+    await respond({ response_type: 'ephemeral', replace_original: true, ...(await transactionsReply(ctx, surface, request)).reply });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsShare, async ({ ack, body, action, respond }) => {
+    await ack();
+    if (!(await ensureViewer(ctx, body.user.id, respond))) return;
+    const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
+    // Shared into the channel: written in the channel's language.
+    const { ok, reply } = await transactionsReply(ctx, ctx.surface, request, body.user.id);
+    await respond({ response_type: ok ? 'in_channel' : 'ephemeral', replace_original: false, ...reply });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond }) => {
+    await ack();
+    if (!(await ensureViewer(ctx, body.user.id, respond))) return;
+    const surface = await surfaceFor(ctx, body.user.id);
+    const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
+    const metadata = JSON.stringify({ responseUrl: body.response_url, pageSize: request.pageSize });
+    const view = buildTransactionFilterModal(surface, {
+      search: request.search ?? {}, currencies: ctx.payoutSettings.currencies, timeZone: ctx.ledgerTimeZone, privateMetadata: metadata,
+    });
+    try {
+      await client.views.open({ trigger_id: body.trigger_id, view });
+    } catch (error) {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, describeFailure(error, 'open the filter', ctx.logger)) });
+    }
+  });
+
+  app.view<ViewSubmitAction>(TRANSACTION_FILTER.view, async ({ ack, body, view }) => {
+    const userId = body.user.id;
+    const surface = await surfaceFor(ctx, userId);
+    const t = textsFor(surface.locale);
+    if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
+      ctx.logger.info({ userId }, 'refused a transaction search to a non-viewer');
+      await ack({ response_action: 'errors', errors: { [TRANSACTION_FILTER.text]: plainWithin(NO_ACCESS_MESSAGE.replace(/^:lock: /, ''), 150) } });
+      return;
+    }
+    const read = searchFromFields(readFilterFields(view), { locale: surface.locale });
+    if (!read.ok) {
+      const errors = Object.fromEntries(Object.entries(read.errors).map(([field, problem]) =>
+        [FIELD_BLOCKS[field as SearchFieldName], fieldProblemText(t, problem)]));
+      await ack({ response_action: 'errors', errors });
+      return;
+    }
+    await ack();
+    const metadata = readFilterMetadata(view.private_metadata);
+    if (!metadata.responseUrl) return;
+    const { reply } = await transactionsReply(ctx, surface, { page: 1, pageSize: metadata.pageSize, search: read.search });
+    try {
+      await postToResponseUrl(metadata.responseUrl, { response_type: 'ephemeral', replace_original: true, ...reply });
+    } catch (error) {
+      ctx.logger.warn({ err: error }, 'could not answer a transaction search from the Filter modal');
+    }
+  });
+}

@@ -1,0 +1,36 @@
+/** The `/fleet ledger` reply: how much of the transaction history the app holds, and since when it is current. */
+import type { KnownBlock } from '@slack/types';
+import { textsFor } from '../../i18n/index.js';
+import type { LedgerStatus } from '../../ledger/types.js';
+import type { Reply } from './common.js';
+import { escapeWithin, footer, sandboxMarked, slackDate, type Surface } from './text.js';
+
+const TIME = '{time}';
+
+/** `status` undefined: the ledger is not turned on. */
+export function buildLedgerStatusMessage(surface: Surface, status: LedgerStatus | undefined, timeZone: string): Reply {
+  const t = textsFor(surface.locale);
+  const title = t('ledger.title');
+  const lines: string[] = [];
+  if (!status) {
+    lines.push(t('ledger.off'));
+  } else {
+    if (status.historyComplete) {
+      lines.push(status.upToDateSince
+        ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME) })
+        : t('ledger.completeNotPolled', { count: status.loaded }));
+    } else if (status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded) {
+      lines.push(t('ledger.loading', { count: status.loaded, total: status.estimatedTotal }));
+    } else {
+      lines.push(t('ledger.loadingUnknown', { count: status.loaded }));
+    }
+    lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt) }) : t('ledger.notPolled'));
+    lines.push(t('ledger.timeZone', { zone: escapeWithin(timeZone, 60, { oneLine: true }) }));
+  }
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: title } },
+    { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+  ];
+  if (surface.sandbox) blocks.push(footer(surface));
+  return { text: `${sandboxMarked(surface, title)}: ${lines[0] ?? ''}`, blocks };
+}

@@ -1,0 +1,173 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/store/db.js';
+import { ScriptedFleet } from '../support/feed-doubles.js';
+import { testDatabases } from '../support/databases.js';
+import { compareWithList, ledgerRig, walkToTheEnd, type LedgerRig } from '../support/ledger-doubles.js';
+
+describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
+  let db: Db;
+  let rig: LedgerRig | undefined;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('loads the whole history page by page, paced, and says how far it is while it loads', async () => {
+    rig = await ledgerRig(db, { transactionCount: 450 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    expect(await sync.reader.status()).toMatchObject({ loaded: 10, historyComplete: false, upToDateSince: undefined });
+
+    await sync.walkPage();
+    const loading = await sync.reader.status();
+    expect(loading.historyComplete).toBe(false);
+    expect(loading.estimatedTotal).toBeGreaterThanOrEqual(350);
+    expect(loading.estimatedTotal).toBeLessThanOrEqual(450);
+    expect(rig.clock.sleeps.every((ms) => ms === rig!.settings.historyPageDelayMs)).toBe(true);
+
+    await walkToTheEnd(sync);
+    await sync.pollOnce();
+    expect(await compareWithList(db, rig.sandbox.transactions())).toEqual({ missed: 0, extra: 0, stored: 450, expected: 450 });
+    const status = await sync.reader.status();
+    expect(status).toMatchObject({ loaded: 450, historyComplete: true, estimatedTotal: undefined });
+    expect(status.upToDateSince).toBeInstanceOf(Date);
+  });
+
+  it('misses nothing and stores nothing twice when entries arrive between every page of the walk', async () => {
+    rig = await ledgerRig(db, { transactionCount: 430 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync, () => {
+      rig!.arrive(37);
+    });
+    await sync.pollOnce();
+    const list = rig.sandbox.transactions();
+    expect(list.length).toBeGreaterThan(430 + 37 * 4);
+    expect(await compareWithList(db, list)).toEqual({ missed: 0, extra: 0, stored: list.length, expected: list.length });
+  });
+
+  it('resumes the walk where it stopped after a restart at every page, with entries arriving meanwhile', async () => {
+    rig = await ledgerRig(db, { transactionCount: 520 });
+    await rig.newSync().pollOnce();
+    let pages = 0;
+    for (;;) {
+      // A new process each time: all it knows is in the database.
+      const report = await rig.newSync().walkPage();
+      pages += 1;
+      rig.arrive(5);
+      await rig.newSync().pollOnce();
+      if (!report || report.walkComplete) break;
+    }
+    const list = rig.sandbox.transactions();
+    expect(pages).toBeLessThanOrEqual(8);
+    expect(await compareWithList(db, list)).toEqual({ missed: 0, extra: 0, stored: list.length, expected: list.length });
+  });
+
+  it('costs one small request per idle poll, and reads on in pages of 100 only while all is new', async () => {
+    rig = await ledgerRig(db, { transactionCount: 120 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+
+    const before = rig.listRequests();
+    const idle = await sync.pollOnce();
+    expect(idle).toMatchObject({ stored: [], fleetRequests: 1 });
+    expect(rig.sandbox.requests.at(-1)?.query).toEqual({ limit: '10', offset: '0' });
+    expect(rig.listRequests() - before).toBe(1);
+
+    const burst = rig.arrive(250);
+    const busy = await sync.pollOnce();
+    expect(busy.stored).toHaveLength(250);
+    expect(busy.fleetRequests).toBe(4);
+    const { entries } = await sync.reader.find({}, { offset: 0, limit: 1 });
+    expect(entries[0]?.reference).toBe(burst.at(-1)?.reference);
+    // Stored oldest first: the insertion sequence follows the list.
+    const { rows } = await db.query<{ reference: string }>('SELECT reference FROM ledger_entries ORDER BY seq DESC LIMIT 250');
+    expect(rows.map((row) => row.reference).reverse()).toEqual(burst.map((tx) => tx.reference));
+  });
+
+  it('finds a late entry among the recent pages with the sweep, and stores it once, marked late', async () => {
+    rig = await ledgerRig(db, { transactionCount: 200 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+    rig.arrive(20);
+    await sync.pollOnce();
+
+    const late = rig.sandbox.addTransaction({ date: new Date(rig.clock.now().getTime() - 60 * 60_000).toISOString() });
+    expect((await sync.pollOnce()).stored).toEqual([]);
+    const swept = await sync.sweepOnce();
+    expect(swept.stored).toHaveLength(1);
+    expect((await sync.sweepOnce()).stored).toEqual([]);
+    const found = await sync.reader.find({ words: [late.reference] }, { offset: 0, limit: 5 });
+    expect(found.entries).toHaveLength(1);
+    expect(found.entries[0]?.late).toBe(true);
+    expect(await sync.reader.count({})).toBe(221);
+  });
+
+  it('finds a late entry deep in the list with the re-walk when it is due, and none before', async () => {
+    rig = await ledgerRig(db, { transactionCount: 600, settings: { rewalkHours: 24 } });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+    const list = rig.sandbox.transactions();
+    const deepDate = new Date(Date.parse(list[450]!.date) - 1).toISOString();
+    const late = rig.sandbox.addTransaction({ date: deepDate });
+
+    expect(await sync.walkPage()).toBeUndefined();
+    rig.clock.advance(24 * 3_600_000);
+    const pages = await walkToTheEnd(sync);
+    expect(pages).toBe(7);
+    const found = await sync.reader.find({ words: [late.reference] }, { offset: 0, limit: 5 });
+    expect(found.entries.map((entry) => entry.late)).toEqual([true]);
+    expect(await compareWithList(db, rig.sandbox.transactions())).toMatchObject({ missed: 0, extra: 0 });
+    expect(await sync.walkPage()).toBeUndefined();
+  });
+
+  it('syncs on one replica at a time: the other reads and makes no request', async () => {
+    rig = await ledgerRig(db, { transactionCount: 50 });
+    const first = rig.newSync();
+    const second = rig.newSync();
+    await first.tick();
+    const requests = rig.listRequests();
+    expect(requests).toBeGreaterThan(0);
+    await second.tick();
+    expect(rig.listRequests()).toBe(requests);
+    expect((await second.reader.status()).loaded).toBe(10);
+
+    await first.stop();
+    await second.tick();
+    expect(rig.listRequests()).toBeGreaterThan(requests);
+    await second.stop();
+  });
+
+  it('runs in the background until stopped: history, then polls', async () => {
+    rig = await ledgerRig(db, { transactionCount: 300 });
+    const sync = rig.newSync();
+    sync.start();
+    for (let wait = 0; wait < 200 && !(await sync.reader.status()).historyComplete; wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await sync.stop();
+    expect(await compareWithList(db, rig.sandbox.transactions())).toEqual({ missed: 0, extra: 0, stored: 300, expected: 300 });
+  });
+
+  it('keeps identical entries that straddle a page boundary of the walk, as many as the list holds', async () => {
+    const clockFleet = await ledgerRig(db, { transactionCount: 1 });
+    rig = clockFleet;
+    const fleet = new ScriptedFleet(rig.clock);
+    fleet.arrive(150);
+    // Three identical entries around offset 100: the walk's second page starts again at the first of them.
+    const twin = fleet.entries[98]!;
+    fleet.entries.splice(99, 0, { ...twin }, { ...twin });
+    const sync = rig.newSync({ fleet });
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+    expect(await sync.reader.count({ words: [twin.reference] })).toBe(3);
+    expect(await sync.reader.count({})).toBe(152);
+  });
+});

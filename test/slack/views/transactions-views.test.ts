@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
+import { LOCALES } from '../../../src/i18n/index.js';
+import type { TransactionSearch } from '../../../src/ledger/query-text.js';
+import type { LedgerEntry, LedgerStatus } from '../../../src/ledger/types.js';
+import { buildLedgerStatusMessage } from '../../../src/slack/views/ledger-status.js';
+import { buildTransactionFilterModal } from '../../../src/slack/views/transaction-filter.js';
+import {
+  buildQueryProblemMessage, buildSearchResultsMessage, buildTransactionsMessage, decodePageRequest, describeSearch, encodePageRequest,
+} from '../../../src/slack/views/transactions.js';
+
+const readAt = new Date('2026-11-21T10:00:00.000Z');
+const complete: LedgerStatus = { loaded: 40_000, historyComplete: true, estimatedTotal: undefined, upToDateSince: readAt, lastPollAt: readAt };
+const loading: LedgerStatus = { loaded: 12_300, historyComplete: false, estimatedTotal: 40_000, upToDateSince: undefined, lastPollAt: readAt };
+const full: TransactionSearch = {
+  currency: 'USD', type: 'PAYMENT', status: 'Completed', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.5',
+  words: ['INV-42', 'office rent'],
+};
+
+function entry(index: number, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    key: `k${index}`, reference: `INV-${index}`, type: 'PAYMENT', amountMinor: -15050, currency: 'USD', description: `Entry ${index}`,
+    date: new Date(readAt.getTime() - index * 60_000).toISOString(), status: 'Completed', firstSeenAt: readAt, late: false, ...overrides,
+  };
+}
+
+const texts = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
+const results = (overrides: Partial<Parameters<typeof buildSearchResultsMessage>[1]> = {}) => ({
+  search: full, page: 1, pageSize: 10, entries: [entry(1), entry(2)], total: 23, status: complete, timeZone: 'Europe/Paris', ...overrides,
+});
+
+describe('search results', () => {
+  it('state the search in words, the count with its range, and the time zone of days', () => {
+    const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results());
+    expect(reply.text).toContain('23 matches, showing 1–2, newest first.');
+    const blocks = texts(reply);
+    expect(blocks).toContain('in USD · type `PAYMENT` · status `Completed` · money out · from Nov 1, 2026 to Nov 15, 2026 · amount from 100 to 5,000.5 · containing “INV-42”, “office rent”');
+    expect(blocks).toContain('Days are read in Europe/Paris.');
+    expect(blocks).toContain('*-150.50 USD* · PAYMENT · Completed');
+    expect(blocks).toContain('"text":"Filter"');
+    expect(blocks).not.toContain('"text":"Previous"');
+  });
+
+  it('are written in French with French numbers and plural forms', () => {
+    const reply = buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ page: 2, total: 12 }));
+    expect(reply.text).toContain('12 résultats, affichés de 11 à 12');
+    const blocks = texts(reply);
+    expect(blocks).toContain('en USD · type `PAYMENT` · statut `Completed` · sorties · du 1 nov. 2026 au 15 nov. 2026 · montant de 100 à 5\u202f000,5 · contenant « INV-42 », « office rent »');
+    expect(blocks).toContain('fuseau horaire Europe/Paris');
+    expect(blocks).toContain('"text":"Précédent"');
+    expect(blocks).toContain('"text":"Filtrer"');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ total: 1, entries: [entry(1)] })).text).toContain('1 résultat, affiché de 1 à 1');
+  });
+
+  it('say so when nothing matches, when a page is past the end, and when the history is still loading', () => {
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ total: 0, entries: [] })).text).toContain('No transaction matches this search.');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ page: 4, entries: [] })).text)
+      .toContain('Page 4 is past the last match: there are 23 in all.');
+    const partial = texts(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ status: loading })));
+    expect(partial).toContain('The history is still loading: 12,300 of about 40,000 transactions so far, so older matches may be missing.');
+    const partialFr = texts(buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ status: loading })));
+    expect(partialFr).toContain('12\u202f300 transactions sur environ 40\u202f000');
+  });
+
+  it('keep the search in every paging button, read back the same', () => {
+    const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ page: 2, entries: [entry(1)], total: 30 }));
+    const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string }[] }).elements;
+    const next = buttons.find((button) => button.action_id === 'transactions_page:next')!;
+    expect(decodePageRequest(next.value, 25)).toEqual({ page: 3, pageSize: 10, search: full });
+    expect(decodePageRequest(buttons.find((button) => button.action_id === 'transactions_filter')!.value, 25)).toEqual({ page: 1, pageSize: 10, search: full });
+  });
+
+  it('stay within Block Kit limits in both languages with 25 long rows and hostile words', () => {
+    const hostile: TransactionSearch = { ...full, type: '<!channel>'.repeat(5), words: Array.from({ length: 10 }, () => `<!here>${'&'.repeat(30)}`) };
+    for (const locale of LOCALES) {
+      const rows = Array.from({ length: 25 }, (_, i) => entry(i, { description: 'x'.repeat(5000), reference: '<'.repeat(300) }));
+      const reply = buildSearchResultsMessage({ sandbox: true, locale }, results({ search: hostile, entries: rows, pageSize: 25, page: 3, total: 1_000_000, status: loading }));
+      expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+      // Button values are never shown; everything a person reads is escaped.
+      const shown = JSON.stringify(reply.blocks.filter((block) => block.type !== 'actions'));
+      expect(shown).not.toContain('<!channel>');
+      expect(shown).not.toContain('<!here>');
+    }
+  });
+});
+
+describe('paging button values', () => {
+  it('read the values of buttons sent before searches existed', () => {
+    expect(decodePageRequest('{"page":2,"size":10}', 25)).toEqual({ page: 2, pageSize: 10 });
+  });
+
+  it('refuse forged values instead of trusting them', () => {
+    expect(decodePageRequest('2|99|', 25)).toBeUndefined();
+    expect(decodePageRequest('0|10|', 25)).toBeUndefined();
+    expect(decodePageRequest('1|10|colour:red', 25)).toBeUndefined();
+    expect(decodePageRequest(`1|10|${'x'.repeat(3000)}`, 25)).toBeUndefined();
+    expect(decodePageRequest(undefined, 25)).toBeUndefined();
+  });
+
+  it('stay under 2,000 characters for the longest search a person can type', () => {
+    const words = Array.from({ length: 120 }, () => '"a"');
+    const value = encodePageRequest({ page: 999_999, pageSize: 25, search: { ...full, words: words.map(() => 'a b') } });
+    expect(value.length).toBeLessThan(2000);
+  });
+});
+
+describe('the plain list', () => {
+  it('offers Filter only when searches work, in the reader\'s language', () => {
+    const page = { page: 1, pageSize: 10, firstItem: 1, transactions: [], hasNext: false, readAt };
+    expect(texts(buildTransactionsMessage({ sandbox: false, locale: 'en' }, { ...page, transactions: [] }))).not.toContain('transactions_filter');
+    const fr = buildTransactionsMessage({ sandbox: false, locale: 'fr' }, page, { filterButton: true });
+    expect(fr.text).toContain('Le compte de flotte n’a encore aucune transaction.');
+    expect(texts(fr)).toContain('"text":"Filtrer"');
+  });
+});
+
+describe('describeSearch', () => {
+  it('says "all transactions" for an empty search', () => {
+    expect(describeSearch('en', {})).toBe('all transactions');
+    expect(describeSearch('fr', { since: '2026-11-01' })).toBe('à partir du 1 nov. 2026');
+    expect(describeSearch('en', { until: '2026-11-15', max: '20' })).toBe('up to Nov 15, 2026 · amount at most 20');
+  });
+});
+
+describe('usage replies', () => {
+  it('name the word that could not be read, escaped, in both languages', () => {
+    const en = buildQueryProblemMessage({ sandbox: false, locale: 'en' }, { code: 'unknown_filter', word: 'colour:<!channel>' }, { maxPageSize: 25 });
+    expect(en.text).toContain("I don't know the filter `colour:&lt;!channel&gt;`");
+    expect(en.text).toContain('/fleet tx currency:USD');
+    const fr = buildQueryProblemMessage({ sandbox: false, locale: 'fr' }, { code: 'bad_page_size', word: '26' }, { maxPageSize: 25 });
+    expect(fr.text).toContain('`26` : la taille de page doit être un nombre entier de 1 à 25.');
+    expect(fr.text).toContain('devise:USD');
+  });
+});
+
+describe('the Filter modal', () => {
+  it('is filled from the search, with what has no control of its own in the text field', () => {
+    const modal = buildTransactionFilterModal({ sandbox: false, locale: 'en' }, {
+      search: { ...full, currency: 'JPY' }, currencies: ['USD', 'EUR', 'CDF'], timeZone: 'Africa/Kinshasa', privateMetadata: '{}',
+    });
+    const json = JSON.stringify(modal);
+    expect(json).toContain('"initial_date":"2026-11-01"');
+    expect(json).toContain('"initial_date":"2026-11-15"');
+    expect(json).toContain('"initial_value":"5,000.5"');
+    expect(json).toContain('"initial_value":"currency:JPY status:Completed INV-42 \\"office rent\\""');
+    expect(json).toContain('Days are read in Africa/Kinshasa.');
+  });
+
+  it('stays within Slack\'s limits in both languages, title at most 24 characters', () => {
+    for (const locale of LOCALES) {
+      const modal = buildTransactionFilterModal({ sandbox: true, locale }, {
+        search: { ...full, words: Array.from({ length: 40 }, () => 'x'.repeat(20)) }, currencies: ['USD', 'EUR', 'CDF'], timeZone: 'America/Argentina/ComodRivadavia', privateMetadata: '{}',
+      });
+      expect(modal.title.text.length).toBeLessThanOrEqual(24);
+      expect(checkView(modal as unknown as Record<string, unknown>)).toEqual([]);
+    }
+  });
+});
+
+describe('the /fleet ledger reply', () => {
+  it('says how far the history is, in both languages', () => {
+    const en = buildLedgerStatusMessage({ sandbox: false, locale: 'en' }, loading, 'UTC');
+    expect(en.text).toContain('History: 12,300 of about 40,000 transactions loaded so far.');
+    const fr = buildLedgerStatusMessage({ sandbox: false, locale: 'fr' }, loading, 'UTC');
+    expect(fr.text).toContain('Historique : 12\u202f300 transactions chargées sur environ 40\u202f000');
+    const done = buildLedgerStatusMessage({ sandbox: false, locale: 'en' }, complete, 'UTC');
+    expect(done.text).toContain('History: complete, 40,000 transactions; up to date since <!date^');
+    expect(buildLedgerStatusMessage({ sandbox: false, locale: 'en' }, undefined, 'UTC').text).toContain('not turned on');
+    for (const locale of LOCALES) {
+      for (const status of [loading, complete, undefined]) {
+        const reply = buildLedgerStatusMessage({ sandbox: true, locale }, status, 'Europe/Paris');
+        expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('hostile text in searches and entries', () => {
+  const SEED = '<!channel> <http://x|y> <@U0BOSS> & \u202Eevil\u202C \u200Bz\uFEFF \u0007';
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
+  // Every string a person reads: the fallback text and each text in the blocks (button values are never shown).
+  const shown = (reply: { text: string; blocks: unknown[] }) => {
+    const parts = [reply.text];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) if (key === 'text' && typeof value === 'string') parts.push(value); else visit(value);
+      }
+    };
+    visit((reply.blocks as { type: string }[]).filter((block) => block.type !== 'actions'));
+    return parts.join('\n');
+  };
+
+  it('can never ping, link or show an invisible character, in either language', () => {
+    const search: TransactionSearch = { type: SEED, status: SEED, words: [SEED, SEED.repeat(10)] };
+    for (const locale of LOCALES) {
+      const rows = Array.from({ length: 25 }, (_, i) => entry(i, { reference: SEED, description: SEED.repeat(50), type: SEED, status: SEED, currency: 'USD' }));
+      const replies = [
+        buildSearchResultsMessage({ sandbox: true, locale }, results({ search, entries: rows, pageSize: 25 })),
+        buildQueryProblemMessage({ sandbox: true, locale }, { code: 'unknown_filter', word: SEED }, { maxPageSize: 25 }),
+      ];
+      for (const reply of replies) {
+        expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+        const text = shown(reply);
+        for (const hazard of ['<!channel>', '<http://x', '<@U0BOSS>']) expect(text).not.toContain(hazard);
+        expect(INVISIBLE.test(text)).toBe(false);
+      }
+    }
+  });
+});
