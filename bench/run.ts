@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
+import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
@@ -21,4 +22,7 @@ printFootprintBench(footprint);
 const ledger = await runLedgerBench();
 printLedgerBench(ledger);
 
-console.log(JSON.stringify({ ack, feed, footprint, ledger }));
+const ledgerExport = await runExportBench();
+printExportBench(ledgerExport);
+
+console.log(JSON.stringify({ ack, feed, footprint, ledger, export: ledgerExport }));

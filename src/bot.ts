@@ -13,7 +13,8 @@ import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
-import { payoutRecords, PayoutService } from './payouts/index.js';
+import { LedgerExporter } from './ledger/exporter.js';
+import { payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { openDatabase, type Db } from './store/index.js';
@@ -155,6 +156,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (feed) metrics.watchFeed(() => feed.status());
     registerListeners(app, {
       ledger: ledger?.reader,
+      exporter: ledger && new LedgerExporter({
+        ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
+      }),
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,

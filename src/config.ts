@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { FeedSettings } from './feed/settings.js';
+import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
 import { parseAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
@@ -194,6 +195,7 @@ export const envSchema = z
     LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 10),
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: timeZone,
+    EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
   });
 
 /**
@@ -253,6 +255,7 @@ export interface Config {
   /** Socket Mode: the port of the small server for /healthz, /readyz and /metrics (none when unset). */
   ops: { metricsPort: number | undefined };
   ledger: LedgerSettings;
+  ledgerExport: LedgerExportSettings;
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -317,5 +320,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       rewalkHours: e.LEDGER_REWALK_HOURS,
       timeZone: e.LEDGER_TIMEZONE,
     },
+    ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
   };
 }

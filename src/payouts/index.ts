@@ -17,6 +17,7 @@ export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
+export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
+import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
@@ -20,6 +21,8 @@ export interface SlackContext {
   feed: TransactionFeed | undefined;
   /** The local copy of the account's transactions; present when LEDGER_ENABLED (the default). */
   ledger: LedgerReader | undefined;
+  /** `/fleet export`; present with the ledger. */
+  exporter: LedgerExporter | undefined;
   access: AccessControl;
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */

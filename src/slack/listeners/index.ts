@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
 import { balanceSubcommand, registerAccountActions } from './account.js';
+import { exportSubcommand } from './export.js';
 import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
@@ -20,6 +21,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     payoutRecordsSubcommand(ctx),
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
+    exportSubcommand(ctx),
   ]);
   registerAccountActions(app, ctx);
   registerTransactionsListeners(app, ctx);

@@ -24,12 +24,16 @@ export interface ApiEndpointOptions {
 }
 
 // Fields @slack/web-api sends as JSON strings inside a form body.
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'files']);
 
 export async function readBody(request: IncomingMessage): Promise<string> {
+  return (await readBytes(request)).toString('utf8');
+}
+
+export async function readBytes(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

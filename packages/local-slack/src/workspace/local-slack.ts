@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiEndpoint, readBody, sendJson, type Fault } from './api-endpoint.js';
+import { ApiEndpoint, readBody, readBytes, sendJson, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
 import { FORM_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
 import * as person from './person-actions.js';
@@ -56,7 +56,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     this.api = new ApiEndpoint({
       botToken: options.botToken,
       appToken: options.appToken,
-      handlers: createWebApi({ state: this.state, report: this.report }),
+      handlers: createWebApi({ state: this.state, report: this.report, uploadUrl: (token) => `${this.url}/upload/${token}` }),
       openConnection: hub && (() => hub.issueUrl(this.url)),
       record: (call) => {
         this.calls.push(call);
@@ -117,9 +117,22 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       const answer = handleResponseUrl(this.state, responseId, body, this.report);
       return sendJson(response, answer.status, answer.body);
     }
+    const uploadToken = /^\/upload\/([\da-f]+)$/.exec(path)?.[1];
+    if (request.method === 'POST' && uploadToken) return this.receiveUpload(uploadToken, request, response);
     const mounted = this.routes.find((route) => path.startsWith(route.prefix));
     if (mounted) return mounted.handler(request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
+  }
+
+  /** The bytes of a file, posted to the URL `files.getUploadURLExternal` gave; Slack answers `OK - <length>`. */
+  private async receiveUpload(token: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const file = this.state.findUpload(token);
+    if (!file || file.bytes) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    file.bytes = await uploadedBytes(request);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.bytes.length}`);
   }
 
   private readonly report = (source: string, violations: string[]): void => {
@@ -235,6 +248,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return found && structuredClone(found);
   }
 
+  /** A file the app uploaded: its bytes once posted, its title and the conversations it was shared in once completed. */
+  file(id: string): { id: string; name: string; title: string | undefined; bytes: Buffer | undefined; channels: string[] } | undefined {
+    const found = this.state.findFile(id);
+    return found && { id: found.id, name: found.name, title: found.title, bytes: found.bytes && Buffer.from(found.bytes), channels: [...found.channels] };
+  }
+
   views(userId: string): OpenView[] {
     return structuredClone(this.state.stack(userId));
   }
@@ -306,6 +325,19 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       this.server.closeAllConnections();
     });
   }
+}
+
+/**
+ * What an upload URL received: the raw body, or the file part of a multipart form (what
+ * @slack/web-api's `filesUploadV2` sends). Slack takes either.
+ */
+async function uploadedBytes(request: IncomingMessage): Promise<Buffer> {
+  const raw = await readBytes(request);
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.startsWith('multipart/form-data')) return raw;
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const part = [...form.values()].find((value): value is File => typeof value !== 'string');
+  return part ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
 }
 
 export async function startLocalSlack(options: LocalSlackOptions): Promise<LocalSlack> {

@@ -94,6 +94,8 @@ class WorkspacePage {
       return sendJson(response, 200, this.stateFor(url.searchParams.get('as') ?? ''));
     }
     if (request.method === 'GET' && url.pathname === '/workspace/events') return this.streamChanges(request, response);
+    const fileId = /^\/workspace\/files\/(F\w+)$/.exec(url.pathname)?.[1];
+    if (request.method === 'GET' && fileId) return this.download(fileId, url.searchParams.get('as') ?? '', response);
     const action = ACTIONS.get(/^\/workspace\/(\w+)$/.exec(url.pathname)?.[1] ?? '');
     if (request.method === 'POST' && action) return this.act(action, request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
@@ -138,6 +140,23 @@ class WorkspacePage {
       violations: this.slack.limitViolations,
       commandHint: this.options.commandHint ?? '',
     };
+  }
+
+  /** A shared file's bytes, as a download, for a person who can see a conversation it was shared in. */
+  private download(fileId: string, userId: string, response: ServerResponse): void {
+    const file = this.slack.file(fileId);
+    const visible = file?.channels.some((channel) => !channel.startsWith('D') || channel === `D${userId.slice(1)}`);
+    if (!file?.bytes || !visible) return sendJson(response, 404, { ok: false, error: 'file_not_found' });
+    // The name came from the app: only safe characters go into the header.
+    const name = file.name.replace(/[^\w.-]/g, '_');
+    response.writeHead(200, {
+      'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+      'content-disposition': `attachment; filename="${name}"`,
+      'content-length': String(file.bytes.length),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    response.end(file.bytes);
   }
 
   private streamChanges(request: IncomingMessage, response: ServerResponse): void {

@@ -34,6 +34,7 @@ export function messageObject(state: WorkspaceState, message: SlackMessage): Jso
     team: state.identity.teamId,
     ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
     ...(message.edited ? { edited: { user: message.userId, ts: message.ts } } : {}),
+    ...(message.files ? { files: message.files.map((file) => ({ ...file })), upload: true } : {}),
   };
 }
 

@@ -42,6 +42,21 @@ export interface ResponseUrlRecord {
   targetTs?: string;
 }
 
+/** A file between `files.getUploadURLExternal` and `files.completeUploadExternal`, and after. */
+export interface StoredFile {
+  id: string;
+  name: string;
+  /** The length the app declared when it asked for the upload URL. */
+  length: number;
+  /** The secret part of the upload URL. */
+  uploadToken: string;
+  /** Set once the bytes were posted to the upload URL. */
+  bytes?: Buffer;
+  /** Set once completed: the title and where it was shared. */
+  title?: string;
+  channels: string[];
+}
+
 type TriggerCheck = { ok: true; userId: string } | { ok: false; error: string };
 
 interface StoredView {
@@ -58,6 +73,7 @@ export class WorkspaceState {
   private readonly stacks = new Map<string, StoredView[]>();
   private readonly triggers = new Map<string, { userId: string; issuedAt: number; used: boolean }>();
   private readonly responseUrls = new Map<string, ResponseUrlRecord>();
+  private readonly files = new Map<string, StoredFile>();
   private sequence = 0;
 
   constructor(
@@ -185,6 +201,23 @@ export class WorkspaceState {
 
   responseUrl(id: string): ResponseUrlRecord | undefined {
     return this.responseUrls.get(id);
+  }
+
+  // Files
+
+  /** Starts an upload: a file id and the unguessable token of its upload URL. */
+  startUpload(name: string, length: number): StoredFile {
+    const file: StoredFile = { id: this.nextId('F'), name, length, uploadToken: randomBytes(16).toString('hex'), channels: [] };
+    this.files.set(file.id, file);
+    return file;
+  }
+
+  findFile(id: string): StoredFile | undefined {
+    return this.files.get(id);
+  }
+
+  findUpload(token: string): StoredFile | undefined {
+    return [...this.files.values()].find((file) => file.uploadToken === token);
   }
 
   // Views

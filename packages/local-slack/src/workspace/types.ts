@@ -62,6 +62,17 @@ export interface SlackMessage {
   deleted?: boolean;
   /** Set for messages that came through a response_url or a slash command's acknowledgement. */
   responseType?: 'ephemeral' | 'in_channel';
+  /** Files shared with the message (`files.completeUploadExternal`). */
+  files?: SharedFile[];
+}
+
+/** A file the app uploaded and shared, as a message shows it; its bytes are at `LocalSlack.file(id)`. */
+export interface SharedFile {
+  id: string;
+  name: string;
+  title: string;
+  /** Bytes. */
+  size: number;
 }
 
 export interface OpenView {

@@ -10,6 +10,8 @@ import type { SlackMessage } from './types.js';
 
 export interface WebApiContext {
   state: WorkspaceState;
+  /** Where the app posts a file's bytes, given the upload's secret token. */
+  uploadUrl: (token: string) => string;
   /** Records Block Kit limit violations found in what the app sent. */
   report: (source: string, violations: string[]) => void;
 }
@@ -165,6 +167,40 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       // Group DMs are not modelled: the app only ever opens a DM with one person.
       if (users.length !== 1) fail(users.length === 0 ? 'users_list_not_supplied' : 'not_supported');
       return { ok: true, channel: { id: (state.dmWith(users[0] ?? '') ?? fail('user_not_found')).id } };
+    },
+
+    // Files: ask for an upload URL, post the bytes there (LocalSlack serves it), then complete to share.
+    'files.getUploadURLExternal': (args) => {
+      const filename = text(args.filename)?.trim();
+      const length = Number(text(args.length));
+      if (!filename || !Number.isSafeInteger(length) || length < 1) fail('invalid_arguments');
+      const file = state.startUpload(filename ?? '', length);
+      return { ok: true, upload_url: context.uploadUrl(file.uploadToken), file_id: file.id };
+    },
+
+    'files.completeUploadExternal': (args) => {
+      const wanted = Array.isArray(args.files) ? args.files : fail('invalid_arguments');
+      const files = wanted.map((item: unknown) => {
+        const file = (isObject(item) && state.findFile(text(item.id) ?? '')) || fail('file_not_found');
+        // The local workspace's own code for bytes never posted or not of the declared length.
+        if (!file.bytes || file.bytes.length !== file.length) fail('file_upload_incomplete');
+        return { file, title: (isObject(item) && text(item.title)) || file.name };
+      });
+      const channelId = text(args.channel_id);
+      const channel = channelId ? (state.resolveChannel(channelId) ?? fail('channel_not_found')) : undefined;
+      for (const { file, title } of files) {
+        file.title = title;
+        if (channel) file.channels.push(channel.id);
+      }
+      const shared = files.map(({ file, title }) => ({ id: file.id, name: file.name, title, size: file.length }));
+      if (channel) {
+        const threadTs = text(args.thread_ts);
+        state.postMessage({
+          channel: channel.id, userId: identity.botUserId, botId: identity.botId, text: text(args.initial_comment) ?? '', files: shared,
+          ...(threadTs ? { threadTs } : {}),
+        });
+      }
+      return { ok: true, files: shared.map(({ id, title }) => ({ id, title })) };
     },
 
     'conversations.info': (args) => {

@@ -1,17 +1,18 @@
 /**
  * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
  * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
- * then the payout in the feed channel.
+ * then the payout in the feed channel, and an export Abel downloads from his direct messages.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { Writable } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDemo, type Demo } from '../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
 import { createLogger } from '../../../../src/logger.js';
-import { formatAmount } from '../../../../src/money.js';
+import { formatAmount, minorToPlain, toMinor } from '../../../../src/money.js';
 import { NO_ACCESS_MESSAGE } from '../../../../src/slack/viewers.js';
 import type { Db } from '../../../../src/store/index.js';
 import { checkMessage, checkView } from '../../src/workspace/index.js';
@@ -291,6 +292,36 @@ describe('the demo page in a real browser', () => {
     expect(demo.slack.limitViolations).toEqual([]);
     expect(checked.messages).toBeGreaterThanOrEqual(2);
     expect(checked.views).toBeGreaterThanOrEqual(3);
+  });
+
+  it('sends Abel an export he downloads from his direct messages, one row per transaction in the ledger', async () => {
+    showLogsOnFailure();
+    const ledger = demo.bot.ledger!.reader;
+    await eventually(async () => (await ledger.status()).historyComplete).toBe(true);
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet export since:2000-01-01');
+    const reply = message('sent to your direct messages');
+    await eventually(() => reply.count()).toBe(1);
+    const sent = Number(/(\d[\d,]*) transactions sent/.exec(await reply.innerText())?.[1]?.replace(/,/g, ''));
+    await screenshot('export-sent');
+
+    await become(DEMO_PEOPLE.abel, 'direct messages');
+    const link = page.locator('.file a.file-download').last();
+    await eventually(() => link.count()).toBe(1);
+    await screenshot('export-in-dm');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(/^fleet-transactions-2000-01-01_now\.csv$/);
+    const text = await readFile(await download.path(), 'utf8');
+    const rows = parse<Record<string, string>>(text, { bom: true, columns: true });
+    expect(rows).toHaveLength(sent);
+    const known = new Map(sandbox().transactions().map((tx) => [tx.reference, tx]));
+    for (const row of rows) {
+      const tx = known.get(row.reference!.replace(/^'/, ''));
+      expect(tx, row.reference).toBeDefined();
+      expect(row.amount).toBe(minorToPlain(toMinor(tx!.amount, tx!.currency), tx!.currency));
+      expect(row.date).toBe(tx!.date);
+    }
+    expect(rows.map((row) => row.date)).toEqual(rows.map((row) => row.date).sort());
   });
 
   // Runs last: it makes the bot send what real Slack would refuse.

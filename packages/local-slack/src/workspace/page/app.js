@@ -141,7 +141,8 @@ function renderMessage(message) {
     names: names(), people: data.people, conversations: data.conversations,
     act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, channel: message.channel, ts: message.ts }),
   };
-  const body = message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : [h('div', { class: 'text', html: mrkdwn(message.text, names()) })];
+  const body = message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : message.text ? [h('div', { class: 'text', html: mrkdwn(message.text, names()) })] : [];
+  for (const file of message.files ?? []) body.push(renderFile(file));
   return h('article', { class: `message${message.ephemeralTo ? ' ephemeral' : ''}`, 'data-ts': message.ts },
     h('div', { class: `avatar${fromBot ? ' bot' : ''}` }, fromBot ? 'FT' : author.slice(0, 1)),
     h('div', { class: 'message-body' },
@@ -150,6 +151,16 @@ function renderMessage(message) {
         message.threadTs && h('span', { class: 'thread' }, '↳ in thread')),
       message.ephemeralTo && h('div', { class: 'ephemeral-note' }, '👁 Only visible to you'),
       ...body));
+}
+
+/** A shared file: its title, name and size, and a download link served by the workspace. */
+function renderFile(file) {
+  const href = `/workspace/files/${encodeURIComponent(file.id)}?as=${encodeURIComponent(page.as)}`;
+  const size = file.size < 1024 ? `${file.size} B` : file.size < 1024 * 1024 ? `${(file.size / 1024).toFixed(1)} KB` : `${(file.size / 1024 / 1024).toFixed(1)} MB`;
+  return h('div', { class: 'file', 'data-file-id': file.id },
+    h('span', { class: 'file-icon' }, '📄'),
+    h('div', { class: 'file-meta' }, h('strong', {}, file.title), h('span', { class: 'file-detail' }, `${file.name} · ${size}`)),
+    h('a', { class: 'file-download', href, download: file.name }, 'Download'));
 }
 
 function renderModal() {

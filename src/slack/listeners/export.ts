@@ -1,0 +1,132 @@
+/**
+ * `/fleet export [filters]` (French `exporter`): the matching ledger entries as a CSV file sent to the
+ * person's direct messages with the app. Viewers only; one export per person at a time; the reply
+ * shows progress and says when the history is not fully loaded.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import { MAX_PAGE_SIZE } from '../../account/account-reader.js';
+import { textsFor } from '../../i18n/index.js';
+import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/exporter.js';
+import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
+import type { SlackContext } from '../context.js';
+import { FileUploadError, uploadFile } from '../file-upload.js';
+import { surfaceFor } from '../locales.js';
+import type { Subcommand } from '../subcommands.js';
+import { notice, type Reply } from '../views/common.js';
+import {
+  buildExportEmptyMessage, buildExportProgressMessage, buildExportSentMessage, buildExportStartedMessage, buildExportTooManyMessage,
+  exportFileComment, type ExportDescription,
+} from '../views/export.js';
+import type { Surface } from '../views/text.js';
+import { problemText } from '../views/transactions.js';
+import { ensureViewer } from '../viewers.js';
+
+/** A response_url takes 5 answers: the start, at most 3 progress updates, and the outcome. */
+const MAX_PROGRESS_REPLIES = 3;
+const PROGRESS_EVERY_ROWS = 10_000;
+const MIN_MS_BETWEEN_PROGRESS = 2_000;
+
+export function exportSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'export',
+    aliases: ['exporter'],
+    help: (t) => [{ usage: t('export.help.usage'), description: t('export.help.description') }],
+    async run({ command, respond, client }) {
+      const userId = command.user_id;
+      if (!(await ensureViewer(ctx, userId, respond))) return;
+      const surface = await surfaceFor(ctx, userId);
+      const t = textsFor(surface.locale);
+      const reply = (message: Reply, replace = false) => respond({ response_type: 'ephemeral', replace_original: replace, ...message });
+      if (!ctx.exporter) {
+        await reply(notice(surface, t('export.unavailable')));
+        return;
+      }
+      const read = parseSearchText(command.text.trim().replace(/^\S+\s*/u, ''), { locale: surface.locale });
+      if (!read.ok) {
+        await reply(notice(surface, `${problemText(t, read.problem, { maxPageSize: MAX_PAGE_SIZE })}\n${t('export.usage')}`));
+        return;
+      }
+      const job = await ctx.exporter.begin(userId);
+      if (!job) {
+        await reply(notice(surface, t('export.busy')));
+        return;
+      }
+      let outcome: Reply;
+      try {
+        outcome = await runExport(ctx, { job, userId, surface, search: withDefaultPeriod(ctx, read.search), reply, client });
+      } finally {
+        await job.finish();
+      }
+      // Said once the lease is given back: whoever reads it may start the next export at once.
+      await reply(outcome, true);
+    },
+  };
+}
+
+/** Without a day in the search, the last full calendar month in LEDGER_TIMEZONE. */
+function withDefaultPeriod(ctx: SlackContext, search: TransactionSearch): TransactionSearch {
+  if (search.since || search.until) return search;
+  return { ...search, ...lastFullMonth(ctx.clock.now(), ctx.ledgerTimeZone) };
+}
+
+interface ExportRun {
+  job: ExportJob;
+  userId: string;
+  surface: Surface;
+  search: TransactionSearch;
+  reply: (message: Reply, replace?: boolean) => Promise<unknown>;
+  client: WebClient;
+}
+
+/** Checks, writes and sends the export; resolves with the last reply (the outcome), which the caller sends. */
+async function runExport(ctx: SlackContext, run: ExportRun): Promise<Reply> {
+  const { job, surface, search, reply } = run;
+  const t = textsFor(surface.locale);
+  try {
+    const filter = ledgerFilterFor(search, ctx.ledgerTimeZone);
+    const check = await job.check(filter);
+    const about: ExportDescription = { search, timeZone: ctx.ledgerTimeZone, status: check.status };
+    if (check.kind === 'empty') return buildExportEmptyMessage(surface, about);
+    if (check.kind === 'too_many') return buildExportTooManyMessage(surface, { ...about, count: check.count, maxRows: check.maxRows });
+
+    const { count } = check;
+    await reply(buildExportStartedMessage(surface, { ...about, count }));
+    let progressReplies = 0;
+    let lastReplyAt = ctx.clock.now().getTime();
+    const fileName = exportFileName(search);
+    const written = await job.write(filter, fileName, async (rows) => {
+      const now = ctx.clock.now().getTime();
+      if (rows % PROGRESS_EVERY_ROWS !== 0 || progressReplies >= MAX_PROGRESS_REPLIES || now - lastReplyAt < MIN_MS_BETWEEN_PROGRESS) return;
+      progressReplies += 1;
+      lastReplyAt = now;
+      // Progress is a courtesy: a failed update must not stop the export.
+      await reply(buildExportProgressMessage(surface, { ...about, count, rows }), true).catch((error: unknown) => {
+        ctx.logger.warn({ err: error }, 'could not show export progress');
+      });
+    });
+
+    const opened = await run.client.conversations.open({ users: run.userId });
+    const channelId = opened.channel?.id;
+    if (!channelId) throw new FileUploadError('complete', 'channel_not_found');
+    await uploadFile(run.client, {
+      path: written.path, filename: fileName, title: t('export.fileTitle'), channelId,
+      initialComment: exportFileComment(surface, { count: written.rows, search, status: check.status }),
+    });
+    ctx.logger.info({ userId: run.userId, rows: written.rows }, 'ledger export sent');
+    return buildExportSentMessage(surface, { ...about, count: written.rows, fileName });
+  } catch (error) {
+    return notice(surface, failureText(ctx, error, t));
+  }
+}
+
+function failureText(ctx: SlackContext, error: unknown, t: ReturnType<typeof textsFor>): string {
+  const code = error instanceof FileUploadError ? error.code : (error as { data?: { error?: unknown } } | undefined)?.data?.error;
+  if (typeof code === 'string') {
+    ctx.logger.warn({ err: error, code }, 'could not send an export');
+    return t('export.uploadFailed', { code: code.replace(/[^\w.-]/g, '').slice(0, 60) });
+  }
+  const incident = randomUUID().slice(0, 8);
+  ctx.logger.error({ err: error, incident }, 'ledger export failed');
+  return t('export.failed', { incident });
+}
