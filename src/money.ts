@@ -2,6 +2,7 @@
  * Money in exact minor units: currency decimals, strict parsing of typed amounts, and display.
  * The Fleet API speaks decimal numbers; everything that compares or adds amounts uses integers.
  */
+import type { Locale } from './i18n/locale.js';
 
 // ISO 4217 minor units that differ from 2. Currencies not listed here (including USD, EUR, CDF) use 2.
 const MINOR_UNITS: Record<string, number> = {
@@ -68,29 +69,30 @@ export function minorToPlain(minor: number, currency: string): string {
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
-const formatters = new Map<number, Intl.NumberFormat>();
-function formatterFor(decimals: number): Intl.NumberFormat {
-  let formatter = formatters.get(decimals);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    formatters.set(decimals, formatter);
-  }
-  return formatter;
-}
+// How the app's languages write numbers: `1,234.50` in English, `1 234,50` in French. Intl groups
+// the whole part (French puts a narrow no-break space between thousands, so an amount never breaks
+// across lines); the fraction is the exact digits of the minor units, so no float is ever involved.
+const NUMBER_FORMATS: Record<Locale, { whole: Intl.NumberFormat; decimalSeparator: string }> = {
+  en: { whole: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }), decimalSeparator: '.' },
+  fr: { whole: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }), decimalSeparator: ',' },
+};
 
 export interface FormatOptions {
   /** Show `+` on credits as well as `−` on debits. */
   signed?: boolean;
+  /** Whose way of writing numbers: `en` (default) `1,234.50`, `fr` `1 234,50`. */
+  locale?: Locale;
 }
 
-/** `1234.5, "USD"` → `1,234.50 USD`; with `signed`, `+1,234.50 USD` / `-1,234.50 USD`. */
+/** `1234.5, "USD"` → `1,234.50 USD` (`1 234,50 USD` in French); with `signed`, `+1,234.50 USD` / `-1,234.50 USD`. */
 export function formatAmount(amount: number, currency: string, options: FormatOptions = {}): string {
   return formatMinor(toMinor(amount, currency), currency, options);
 }
 
 export function formatMinor(minor: number, currency: string, options: FormatOptions = {}): string {
-  const decimals = currencyDecimals(currency);
-  const body = formatterFor(decimals).format(Math.abs(minor) / 10 ** decimals);
+  const format = NUMBER_FORMATS[options.locale ?? 'en'];
+  const [whole = '0', fraction] = minorToPlain(Math.abs(minor), currency).split('.');
+  const body = format.whole.format(BigInt(whole)) + (fraction === undefined ? '' : format.decimalSeparator + fraction);
   const sign = minor < 0 ? '-' : options.signed && minor > 0 ? '+' : '';
   return `${sign}${body} ${currency}`;
 }

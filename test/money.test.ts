@@ -14,6 +14,20 @@ describe('money', () => {
     expect(formatMinor(0, 'USD', { signed: true })).toBe('0.00 USD');
   });
 
+  it('writes amounts the French way for a French reader, from exact minor units', () => {
+    const thin = '\u202f'; // the narrow no-break space French puts between thousands
+    expect(formatMinor(12543057, 'USD', { locale: 'fr' })).toBe(`125${thin}430,57 USD`);
+    expect(formatMinor(150000, 'JPY', { locale: 'fr' })).toBe(`150${thin}000 JPY`);
+    expect(formatMinor(-1234, 'KWD', { locale: 'fr' })).toBe('-1,234 KWD');
+    expect(formatMinor(5, 'CDF', { locale: 'fr', signed: true })).toBe('+0,05 CDF');
+    expect(formatMinor(5, 'CDF', { locale: 'en' })).toBe('0.05 CDF');
+  });
+
+  it('prints every digit of an amount too large for a float to hold exactly', () => {
+    expect(formatMinor(Number.MAX_SAFE_INTEGER, 'USD')).toBe('90,071,992,547,409.91 USD');
+    expect(formatMinor(Number.MAX_SAFE_INTEGER, 'USD', { locale: 'fr' })).toBe('90\u202f071\u202f992\u202f547\u202f409,91 USD');
+  });
+
   it('converts between decimals and exact minor units without float noise', () => {
     expect(toMinor(0.1 + 0.2, 'USD')).toBe(30);
     expect(toMinor(-1234.56, 'USD')).toBe(-123456);
