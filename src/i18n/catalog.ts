@@ -8,8 +8,12 @@ import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
 import { transactions } from './messages/transactions.js';
+import { account } from './messages/account.js';
+import { feed } from './messages/feed.js';
+import { errors } from './messages/errors.js';
+import { units } from './messages/units.js';
 
-const areas = [common, transactions, exportTexts] as const;
+const areas = [common, transactions, exportTexts, account, feed, errors, units] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

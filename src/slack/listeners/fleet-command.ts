@@ -7,8 +7,9 @@ import { textsFor } from '../../i18n/index.js';
 import type { App } from '@slack/bolt';
 import { splitFleetCommand } from '../command-text.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { COMMAND } from '../ids.js';
+import { surfaceFor } from '../locales.js';
 import { SubcommandRegistry, type Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import { buildHelpMessage } from '../views/help.js';
@@ -16,9 +17,10 @@ import { buildHelpMessage } from '../views/help.js';
 export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: readonly Subcommand[]): void {
   const help: Subcommand = {
     name: 'help',
-    help: () => [{ usage: '/fleet help', description: 'This list.' }],
-    async run({ respond }) {
-      await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(textsFor(ctx.surface.locale))) });
+    help: (t) => [{ usage: t('help.help.usage'), description: t('help.help.description') }],
+    async run({ command, respond }) {
+      const surface = await surfaceFor(ctx, command.user_id);
+      await respond({ response_type: 'ephemeral', ...buildHelpMessage(surface, registry.help(textsFor(surface.locale))) });
     },
   };
   const registry = new SubcommandRegistry([...subcommands, help]);
@@ -29,11 +31,15 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
     const subcommand = registry.find(word);
     try {
       if (subcommand) await subcommand.run({ command, args, respond, client });
-      else await respond({ response_type: 'ephemeral', ...buildHelpMessage(ctx.surface, registry.help(textsFor(ctx.surface.locale)), word) });
+      else {
+        const surface = await surfaceFor(ctx, command.user_id);
+        await respond({ response_type: 'ephemeral', ...buildHelpMessage(surface, registry.help(textsFor(surface.locale)), word) });
+      }
       ctx.metrics?.command(subcommand?.name ?? 'unknown', subcommand ? 'ok' : 'unknown_subcommand');
     } catch (error) {
       ctx.metrics?.command(subcommand?.name ?? 'unknown', 'error');
-      await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'answer that command', ctx.logger)) });
+      const surface = await surfaceFor(ctx, command.user_id);
+      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'answerCommand', ctx.logger)) });
     }
   });
 }

@@ -87,15 +87,16 @@ export function mentionChannel(channelId: string): string {
   return /^[CGD][A-Z0-9]+$/.test(channelId) ? `<#${channelId}>` : escapeMrkdwn(channelId);
 }
 
-/** `3 min`, `2 h 5 min`, `45 s`: durations a person reads at a glance. */
-export function formatDuration(ms: number): string {
+/** `3 min`, `2 h 5 min`, `45 s`, `1 d 4 h` (`1 j 4 h` in French): durations a person reads at a glance. */
+export function formatDuration(ms: number, locale: Locale): string {
+  const t = textsFor(locale);
   const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90) return t('duration.seconds', { seconds });
   const minutes = Math.round(seconds / 60);
-  if (minutes < 90) return `${minutes} min`;
+  if (minutes < 90) return t('duration.minutes', { minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  if (hours < 48) return t('duration.hours', { hours, minutes: minutes % 60 });
+  return t('duration.days', { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
 /** `title (SANDBOX)` on the sandbox: the start of a message's fallback text, which notifications show. */
