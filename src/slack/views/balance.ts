@@ -37,7 +37,7 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
     }));
     blocks.push({ type: 'section', fields } satisfies SectionBlock);
   }
-  const readAt = t('balance.readAt', { date: slackDate(reading.readAt) });
+  const readAt = t('balance.readAt', { date: slackDate(reading.readAt, undefined, surface.locale) });
   blocks.push(footer(surface, options.sharedBy ? t('balance.sharedBy', { when: readAt, user: mentionUser(options.sharedBy) }) : readAt));
   if (!options.sharedBy) {
     blocks.push({

@@ -23,13 +23,13 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
     t('feedStatus.health', { health: health(locale, status) }),
     status.lastSuccessfulPollAt
       ? t('feedStatus.lastCheck', {
-          when: slackDate(status.lastSuccessfulPollAt),
+          when: slackDate(status.lastSuccessfulPollAt, undefined, locale),
           ago: formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime(), locale),
         })
       : t('feedStatus.lastCheckNone'),
     status.newestPosted
       ? t('feedStatus.newest', {
-          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date), posted: slackDate(status.newestPosted.postedAt),
+          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date, undefined, locale), posted: slackDate(status.newestPosted.postedAt, undefined, locale),
         })
       : t('feedStatus.newestNone'),
   ];
@@ -39,7 +39,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   if (status.futureDatedEntries > 0) lines.push(t('feedStatus.future', { count: status.futureDatedEntries }));
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;
-    const vars = { error: feedErrorText(locale, status.lastError.code), date: slackDate(status.lastError.at) };
+    const vars = { error: feedErrorText(locale, status.lastError.code), date: slackDate(status.lastError.at, undefined, locale) };
     lines.push(resolved ? t('feedStatus.lastErrorResolved', vars) : t('feedStatus.lastError', vars));
   }
   const blocks: KnownBlock[] = [

@@ -79,7 +79,7 @@ export function feedEntryLine(locale: Locale, tx: Transaction): string {
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
 }
 
 function totalsBlock(locale: Locale, totals: CurrencyTotals[]): ContextBlock {

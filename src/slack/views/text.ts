@@ -66,15 +66,25 @@ export function codeSpan(text: string, max: number): string {
 }
 
 /**
- * `<!date^…>` shows each reader the time in their own time zone; the fallback after `|` is UTC,
- * for clients that cannot render the token (notifications, old clients).
+ * `<!date^…>` shows each reader the time in their own time zone and Slack language; the fallback
+ * after `|` is UTC, for clients that cannot render the token (notifications, old clients), written
+ * the way `locale` reads dates (`2026-11-21 10:00:00 UTC`, `21/11/2026 10:00:00 UTC`).
  */
-export function slackDate(date: Date | string, format = '{date_short_pretty} {time_secs}'): string {
+export function slackDate(date: Date | string, format = '{date_short_pretty} {time_secs}', locale: Locale = 'en'): string {
   const when = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(when.getTime())) return escapeMrkdwn(String(date));
   const seconds = Math.floor(when.getTime() / 1000);
-  const fallback = `${when.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return `<!date^${seconds}^${format}|${fallback}>`;
+  return `<!date^${seconds}^${format}|${utcFallback(when, locale)} UTC>`;
+}
+
+const FALLBACK_FORMATS: Partial<Record<Locale, Intl.DateTimeFormat>> = {
+  fr: new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', dateStyle: 'short', timeStyle: 'medium' }),
+};
+
+function utcFallback(when: Date, locale: Locale): string {
+  const format = FALLBACK_FORMATS[locale];
+  // English keeps the ISO-like form it always had.
+  return format ? format.format(when) : when.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** A Slack user mention; ids are validated so that a forged id cannot inject markup. */

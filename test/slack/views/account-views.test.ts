@@ -67,7 +67,7 @@ describe('balance message', () => {
     expect(texts(reply)).toContain('*USD*\\n125\u202F430,57 USD');
     expect(texts(reply)).toContain('"text":"Actualiser"');
     expect(texts(reply)).toContain('"text":"Partager dans le canal"');
-    expect(texts(reply)).toContain('Lu <!date^');
+    expect(texts(reply)).toContain(`Lu <!date^${readAt.getTime() / 1000}^{date_short_pretty} {time_secs}|21/11/2026 10:00:00 UTC>`);
     const shared = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
     expect(texts(shared)).toContain('partagé par <@U0ALICE>');
     const none = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: {}, readAt });
