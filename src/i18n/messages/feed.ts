@@ -87,12 +87,12 @@ export const feed = defineMessages({
     'feed.note.caughtUpWithEntries': ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : les opérations ci-dessous sont arrivées entre-temps.',
     'feed.note.caughtUpNothing': ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : aucune transaction n’est arrivée entre-temps.',
     'feed.note.overflow': {
-      one: ':fast_forward: *{count} transaction antérieure n’a pas été publiée* : il en est arrivé plus d’un coup que le flux n’en publie (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
-      other: ':fast_forward: *{count} transactions antérieures n’ont pas été publiées* : il en est arrivé plus d’un coup que le flux n’en publie (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      one: ':fast_forward: *{count} transaction antérieure n’a pas été publiée* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      other: ':fast_forward: *{count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
     },
     'feed.note.overflowAtLeast': {
-      one: ':fast_forward: *au moins {count} transaction antérieure n’a pas été publiée* : il en est arrivé plus d’un coup que le flux n’en publie (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
-      other: ':fast_forward: *au moins {count} transactions antérieures n’ont pas été publiées* : il en est arrivé plus d’un coup que le flux n’en publie (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      one: ':fast_forward: *au moins {count} transaction antérieure n’a pas été publiée* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      other: ':fast_forward: *au moins {count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
     },
     'feed.note.late': {
       one: ':rewind: *{count} transaction en retard* : datée d’avant des opérations déjà publiées, elle n’est apparue dans la liste que maintenant.',
@@ -115,10 +115,10 @@ export const feed = defineMessages({
       other: '*Publiées en retard :* {count} opérations apparues après la publication d’opérations plus récentes',
     },
     'feedStatus.unreadable': {
-      one: '*Opérations illisibles :* {count}, lors de la dernière vérification, ne correspondait pas au format de l’API Fleet et a été ignorée (les journaux indiquent quel champ)',
-      other: '*Opérations illisibles :* {count}, lors de la dernière vérification, ne correspondaient pas au format de l’API Fleet et ont été ignorées (les journaux indiquent quel champ)',
+      one: '*Opération illisible :* {count} à la dernière vérification, ignorée car hors du format de l’API Fleet (les journaux indiquent quel champ)',
+      other: '*Opérations illisibles :* {count} à la dernière vérification, ignorées car hors du format de l’API Fleet (les journaux indiquent quel champ)',
     },
-    'feedStatus.future': { one: '*Datée dans le futur :* {count} opération, publiée avec une marque', other: '*Datées dans le futur :* {count} opérations, publiées avec une marque' },
+    'feedStatus.future': { one: '*Datée dans le futur :* {count} opération, publiée et signalée', other: '*Datées dans le futur :* {count} opérations, publiées et signalées' },
     'feedStatus.lastError': '*Dernière erreur :* {error} ({date})',
     'feedStatus.lastErrorResolved': '*Dernière erreur :* {error} ({date}, résolue depuis)',
     'feedStatus.starting': ':hourglass: démarrage : aucune vérification réussie pour l’instant',
