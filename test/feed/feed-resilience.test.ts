@@ -65,6 +65,17 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     expect(status.lastError?.code).toBe('unexpected');
   });
 
+  it('keeps why Slack refused a post as Slack\'s own code, for /fleet feed to put in words', async () => {
+    const { fleet, publisher, newFeed } = feedRig(db);
+    const feed = newFeed();
+    await feed.pollOnce();
+    fleet.arrive(3);
+    publisher.failures = [new FeedPublishError('Slack refused the feed message: not_in_channel', { code: 'not_in_channel' })];
+    const report = await feed.pollOnce();
+    expect(report.error).toBe('slack:not_in_channel');
+    expect((await feed.status()).lastError?.code).toBe('slack:not_in_channel');
+  });
+
   it('backs off between failed polls up to five minutes, and returns to its interval after recovery', async () => {
     const { fleet, clock, newFeed } = feedRig(db);
     const unavailable = new FleetUnavailableError(503, false);

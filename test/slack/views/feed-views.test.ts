@@ -2,7 +2,7 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { FeedStatus } from '../../../src/feed/types.js';
 import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
-import { buildFeedMessage } from '../../../src/slack/views/feed.js';
+import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { transaction } from '../../support/feed-doubles.js';
 
@@ -108,6 +108,12 @@ describe('feed message builder', () => {
     expect(totals).toContain('Totaux : *USD* · entrées +125\u202F430,57 USD (1) · sorties -200,00 USD (1) · net +125\u202F230,57 USD');
     expect(message.text).toBe('2 nouvelles transactions de la flotte : net +125\u202F230,57 USD');
     expect(message.text).not.toMatch(/new|transactions late/);
+    const fallback = buildFeedFallbackText(french, {
+      kind: 'transactions', entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' })], notes: [{ kind: 'overflow', count: 3, atLeast: true }],
+    });
+    expect(fallback).toContain('*au moins 3 transactions antérieures n’ont pas été publiées*');
+    expect(fallback).toContain('*1 nouvelle transaction de la flotte : net +125\u202F430,57 USD*');
+    expect(fallback).toContain('|01/06/2025 12:00:00 UTC>');
   });
 
   it('words balance alerts in French for a French channel', () => {
