@@ -54,7 +54,7 @@ export interface RunningBot {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
-  /** GET /metrics's registry; the ledger sync reports its lag through `metrics.setLedgerSyncLag`. */
+  /** GET /metrics's registry. */
   metrics: Metrics;
   /** Socket Mode with METRICS_PORT: where /healthz, /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
   opsUrl: string | undefined;
@@ -154,6 +154,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       : undefined;
 
     if (feed) metrics.watchFeed(() => feed.status());
+    if (ledger) metrics.watchLedger(() => ledger.reader.status());
     registerListeners(app, {
       ledger: ledger?.reader,
       exporter: ledger && new LedgerExporter({
