@@ -37,6 +37,8 @@ export interface LocalSlackOptions {
   now?: () => number;
   /** How long the app has to acknowledge a request; Slack gives it 3 seconds. */
   ackTimeoutMs?: number;
+  /** The slash commands the app's manifest declares; defaults to `/fleet`. Others are refused as Slack does. */
+  slashCommands?: string[];
 }
 
 /** What the app answered to a request we delivered: HTTP status (0 when it never answered) and body. */
