@@ -67,6 +67,7 @@ export interface SlackPersonLanguagesOptions {
 
 // An empty string stands for "Slack gave no locale", so that it is cached too.
 const NO_LOCALE = '';
+const REFUSAL_CACHE_SECONDS = 300;
 
 export class SlackPersonLanguages implements PersonLanguages {
   private readonly slackLocales: NodeCache;
@@ -127,8 +128,12 @@ export class SlackPersonLanguages implements PersonLanguages {
       this.slackLocales.set(userId, locale ?? NO_LOCALE);
       return locale;
     } catch (error) {
-      // Not cached: the next command asks again. The error's code or message only, never the request.
-      this.options.logger.warn({ userId, reason: reasonOf(error) }, 'could not read a person\'s Slack language; using the default');
+      // The error's code or message only, never the request. A refusal by Slack (`missing_scope` until
+      // the app is reinstalled with users:read, `user_not_found`) is kept a few minutes so that each
+      // command does not ask and warn again; a timeout or a network error is not kept.
+      const refusal = slackRefusalOf(error);
+      if (refusal) this.slackLocales.set(userId, NO_LOCALE, Math.min(REFUSAL_CACHE_SECONDS, this.options.cacheSeconds ?? 3600));
+      this.options.logger.warn({ userId, reason: refusal ?? reasonOf(error) }, 'could not read a person\'s Slack language; using the default');
       return undefined;
     } finally {
       clearTimeout(timer);
@@ -136,8 +141,14 @@ export class SlackPersonLanguages implements PersonLanguages {
   }
 }
 
+/** Slack's own error code when Slack answered `ok: false` (the Web API client's platform error). */
+function slackRefusalOf(error: unknown): string | undefined {
+  const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function reasonOf(error: unknown): string {
-  const code = (error as { code?: unknown; data?: { error?: unknown } } | null)?.data?.error ?? (error as { code?: unknown } | null)?.code;
+  const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') return code;
   return error instanceof Error ? error.message : String(error);
 }

@@ -100,6 +100,17 @@ describe("a person's language", () => {
     languages.close();
   });
 
+  it('keeps a refusal by Slack (missing_scope) a while, so that each command does not ask and warn again', async () => {
+    const refusal = Object.assign(new Error('An API error occurred: missing_scope'), { code: 'slack_webapi_platform_error', data: { ok: false, error: 'missing_scope' } });
+    const slack = slackWith({}, { fail: refusal });
+    const { languages, logs } = setUp(slack.client, { defaultLocale: 'fr' });
+    expect(await languages.forPerson('U0FABRICE')).toBe('fr');
+    expect(await languages.forPerson('U0FABRICE')).toBe('fr');
+    expect(slack.calls).toHaveLength(1);
+    expect(logs.filter((line) => line.includes('missing_scope'))).toHaveLength(1);
+    languages.close();
+  });
+
   it('asks Slack once for a person while their language is cached', async () => {
     const slack = slackWith({ U0FABRICE: 'fr-FR' });
     const { languages } = setUp(slack.client);
