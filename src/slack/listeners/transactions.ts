@@ -31,7 +31,7 @@ const FIRST_PAGE: PageRequest = { page: 1, pageSize: DEFAULT_PAGE_SIZE };
 export function transactionsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'transactions',
-    aliases: ['tx', 'txs'],
+    aliases: ['tx', 'txs'], audience: 'viewers',
     help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
     async run({ command, respond }) {
       const surface = await surfaceFor(ctx, command.user_id);
@@ -53,7 +53,7 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
 export function ledgerSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'ledger',
-    aliases: ['registre'],
+    localNames: { fr: 'registre' }, audience: 'viewers',
     help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;
