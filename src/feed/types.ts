@@ -88,6 +88,7 @@ export interface FeedStatus {
 /**
  * Why a poll stopped, as data for the Slack layer to put in words: `fleet:<FleetErrorCode>`,
  * `slack:<Slack's error code>` (`slack:ratelimited`, `slack:request_error`, …), `lease_lost` when
- * another replica took the feed over, `unexpected` for anything else (the log has the details).
+ * another replica took the feed over, `source_not_ready` while the ledger's first read is still on
+ * its way, `unexpected` for anything else (the log has the details).
  */
-export type FeedErrorCode = `fleet:${string}` | `slack:${string}` | 'lease_lost' | 'unexpected';
+export type FeedErrorCode = `fleet:${string}` | `slack:${string}` | 'lease_lost' | 'source_not_ready' | 'unexpected';

@@ -1,15 +1,15 @@
 /**
  * French and English side by side in one workspace, through the real receiver and the local Slack:
- * a French person's replies are French with amounts written the French way, an English person's stay
- * English, and the feed channel speaks the channels' language (French here).
+ * a person whose Slack runs in French gets French replies with amounts written the French way, an
+ * English person's stay English, and the feed channel speaks CHANNEL_LOCALE (French here).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locale } from '../../src/i18n/index.js';
+import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
 import { formatMinor, fromMinor, toMinor } from '../../src/money.js';
 import { ACTIONS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 
-const FRENCH = new Set<string>([PEOPLE.approver, PEOPLE.newcomer]);
+const FABRICE = 'U0FABRICE';
 const NNBSP = '\u202F';
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
 
@@ -19,8 +19,9 @@ describe('a French person and a French feed channel', () => {
 
   beforeAll(async () => {
     h = await startHarness({
-      env: { FEED_CHANNEL_ID: CHANNELS.feed, FEED_POLL_INTERVAL_SECONDS: '5' },
-      bot: { locales: { forPerson: (userId) => Promise.resolve<Locale>(FRENCH.has(userId) ? 'fr' : 'en') }, channelLocale: 'fr' },
+      env: { FEED_CHANNEL_ID: CHANNELS.feed, FEED_POLL_INTERVAL_SECONDS: '5', CHANNEL_LOCALE: 'fr', FLEET_VIEWERS: `${PEOPLE.requester},${FABRICE}` },
+      // Fabrice's Slack runs in French (fr-FR); so does the newcomer's here, who may not see account data.
+      slack: { users: DEFAULT_USERS.map((user) => (user.id === PEOPLE.newcomer ? { ...user, locale: 'fr-FR' } : user)) },
     });
     for (let tries = 0; !(await h.bot.feed!.status()).started; tries += 1) {
       if (tries > 150) throw new Error('the feed never made its first poll');
@@ -33,9 +34,9 @@ describe('a French person and a French feed channel', () => {
   afterAll(async () => h?.close());
 
   it('answers /fleet balance in French, with amounts written the French way', async () => {
-    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'balance' });
-    const reply = await h.waitForMessage(PEOPLE.approver, 'Solde du compte de flotte');
-    expect(reply.ephemeralTo).toBe(PEOPLE.approver);
+    await h.slack.runCommand({ userId: FABRICE, channelId: CHANNELS.treasury, text: 'solde' });
+    const reply = await h.waitForMessage(FABRICE, 'Solde du compte de flotte');
+    expect(reply.ephemeralTo).toBe(FABRICE);
     expect(reply.text).toContain(`USD : 125${NNBSP}430,57 USD`);
     expect(blockText(reply)).toContain(`*USD*\n125${NNBSP}430,57 USD`);
     expect(JSON.stringify(reply.blocks)).toContain('"Actualiser"');
@@ -45,7 +46,7 @@ describe('a French person and a French feed channel', () => {
     // Refresh reads again and keeps the language of the person who pressed it.
     const reads = () => h.sandbox.requests.filter((request) => request.path === BALANCE_PATH).length;
     const before = reads();
-    await h.slack.clickButton({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, messageTs: reply.ts, actionId: ACTIONS.balanceRefresh });
+    await h.slack.clickButton({ userId: FABRICE, channelId: CHANNELS.treasury, messageTs: reply.ts, actionId: ACTIONS.balanceRefresh });
     await h.slack.waitFor(() => reads() > before || undefined);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(h.slack.message(CHANNELS.treasury, reply.ts)?.text).toContain(`Solde du compte de flotte : CDF : `);
@@ -66,16 +67,16 @@ describe('a French person and a French feed channel', () => {
   });
 
   it('lists the subcommands in French for a word it does not know', async () => {
-    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'bonjour' });
-    const help = await h.waitForMessage(PEOPLE.approver, 'Je ne connais pas');
+    await h.slack.runCommand({ userId: FABRICE, channelId: CHANNELS.treasury, text: 'bonjour' });
+    const help = await h.waitForMessage(FABRICE, 'Je ne connais pas');
     expect(help.text).toContain('Voici ce que je sais faire :');
     expect(help.text).toContain('Le solde du compte de flotte dans chaque devise');
     expect(help.text).toContain('Cette liste.');
   });
 
   it('tells a French viewer about the feed in French', async () => {
-    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'feed' });
-    const status = await h.waitForMessage(PEOPLE.approver, 'Flux des transactions');
+    await h.slack.runCommand({ userId: FABRICE, channelId: CHANNELS.treasury, text: 'flux' });
+    const status = await h.waitForMessage(FABRICE, 'Flux des transactions');
     expect(blockText(status)).toContain(`dans <#${CHANNELS.feed}>`);
     expect(blockText(status)).toContain('*Dernière vérification réussie :*');
   });

@@ -66,6 +66,7 @@ export const feed = defineMessages({
     'feedStatus.error.slackUnreachable': 'Could not reach Slack to post the feed message.',
     'feedStatus.error.slackRateLimited': 'Slack is limiting the feed\'s messages.',
     'feedStatus.error.leaseLost': 'Another copy of the app took the feed over.',
+    'feedStatus.error.sourceNotReady': 'The transaction history is still loading; the feed waits for its first read.',
     'feedStatus.error.unexpected': 'Something went wrong on our side; the logs have the details.',
   },
   fr: {
@@ -132,6 +133,7 @@ export const feed = defineMessages({
     'feedStatus.error.slackUnreachable': 'Impossible de joindre Slack pour publier le message du flux.',
     'feedStatus.error.slackRateLimited': 'Slack limite les messages du flux.',
     'feedStatus.error.leaseLost': 'Une autre instance de l’application a repris le flux.',
+    'feedStatus.error.sourceNotReady': 'L’historique des transactions est encore en cours de chargement ; le flux attend sa première lecture.',
     'feedStatus.error.unexpected': 'Un problème est survenu de notre côté ; les journaux donnent le détail.',
   },
 });

@@ -13,7 +13,7 @@ import { ensureViewer } from '../viewers.js';
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
-    aliases: ['bal'],
+    aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
     help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
     async run({ command, respond }) {
       if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, await surfaceFor(ctx, command.user_id), respond);

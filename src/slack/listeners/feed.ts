@@ -10,6 +10,7 @@ import { ensureViewer } from '../viewers.js';
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
+    localNames: { fr: 'flux' }, audience: 'viewers',
     help: (t) => [{ usage: t('feed.help.usage'), description: t('feed.help.description') }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;

@@ -65,6 +65,7 @@ function feedErrorText(locale: Locale, code: string): string {
     return t('feedStatus.error.slack', { code: codeSpan(detail, 60) });
   }
   if (code === 'lease_lost') return t('feedStatus.error.leaseLost');
+  if (code === 'source_not_ready') return t('feedStatus.error.sourceNotReady');
   if (code === 'unexpected') return t('feedStatus.error.unexpected');
   return escapeWithin(code, ERROR_MAX);
 }
