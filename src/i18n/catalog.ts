@@ -7,10 +7,11 @@ import type { Locale } from './locale.js';
 import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
+import { fleetCommand } from './messages/fleet-command.js';
 import { language } from './messages/language.js';
 import { transactions } from './messages/transactions.js';
 
-const areas = [common, transactions, exportTexts, language] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;
