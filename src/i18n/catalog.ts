@@ -7,6 +7,7 @@ import type { Locale } from './locale.js';
 import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
+import { fleetCommand } from './messages/fleet-command.js';
 import { language } from './messages/language.js';
 import { transactions } from './messages/transactions.js';
 import { account } from './messages/account.js';
@@ -14,7 +15,7 @@ import { feed } from './messages/feed.js';
 import { errors } from './messages/errors.js';
 import { units } from './messages/units.js';
 
-const areas = [common, transactions, exportTexts, language, account, feed, errors, units] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

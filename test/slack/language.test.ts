@@ -54,6 +54,8 @@ describe('languages through the real receiver', () => {
     expect(helpUsages(reply.text)).toEqual([
       '/fleet solde', '/fleet transactions', '/fleet paiements', '/fleet flux', '/fleet registre', '/fleet export', '/fleet langue', '/fleet aide',
     ]);
+    expect(reply.text).toContain('`/fleet aide` — Cette liste.');
+    expect(reply.text).toContain('`/fleet langue [fr|en|auto]` — La langue dans laquelle l’application vous écrit');
   });
 
   it('lists a requester the payout commands under their English names', async () => {

@@ -19,7 +19,7 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
   const help: Subcommand = {
     name: 'help',
     localNames: { fr: 'aide' },
-    help: (t) => [{ usage: t('help.help.usage'), description: t('help.help.description') }],
+    help: (t) => [{ usage: t('fleetCommand.help.usage'), description: t('fleetCommand.help.description') }],
     async run({ command, respond }) {
       await respond({ response_type: 'ephemeral', ...(await helpFor(command.user_id)) });
     },
