@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { findHiddenCharacters, type HiddenCharacterKind } from '../hidden-text.js';
-import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
+import { formatMinor, fromMinor, minorToPlain, parseAmount, type AmountProblem } from '../money.js';
 import { generateReference } from './identifiers.js';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
@@ -132,9 +132,9 @@ function referenceSchema(generate: () => string) {
 
 function amountSchema(currency: string, maxMinor: number | undefined) {
   return formText.transform((value, ctx) => {
-    const parsed = parseAmount(value, currency);
+    const parsed = parseAmount(value, currency, 'en');
     if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.reason });
+      ctx.addIssue({ code: 'custom', message: amountProblemText(parsed) });
       return z.NEVER;
     }
     if (maxMinor === undefined) {
@@ -151,6 +151,20 @@ function amountSchema(currency: string, maxMinor: number | undefined) {
     }
     return parsed.minor;
   });
+}
+
+// Replaced by codes that the Slack layer words in the reader's language.
+function amountProblemText(problem: AmountProblem): string {
+  switch (problem.code) {
+    case 'amount_empty': return 'Enter an amount.';
+    case 'amount_not_a_number': return 'Enter the amount as a number, like 150 or 150.25.';
+    case 'amount_not_positive': return 'The amount must be more than zero.';
+    case 'amount_too_large': return 'That amount is too large.';
+    case 'amount_too_many_decimals':
+      return problem.decimals === 0 ? `${problem.currency} has no decimals: enter a whole amount.` : `${problem.currency} has ${problem.decimals} decimals at most.`;
+    case 'amount_ambiguous':
+      return `This could be ${formatMinor(problem.thousands, problem.currency)} or ${formatMinor(problem.decimal, problem.currency)}: write it without a comma.`;
+  }
 }
 
 /**

@@ -110,12 +110,12 @@ describe('validatePayoutForm', () => {
     expect(errorsFor('bank_account', { ...bank, accountNumber: '1'.repeat(35) }).accountNumber).toBe('Enter 5 to 34 letters or digits.');
   });
 
-  it('refuses an amount with a decimal comma as ambiguous', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1,5' }).amount).toMatch(/"1,5" is ambiguous/);
+  it('refuses an amount whose comma could group thousands or mark decimals as ambiguous', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1,500' }).amount).toMatch(/1,500.00 USD or 1.50 USD/);
   });
 
-  it('refuses an amount with thousands dots and a decimal comma as ambiguous', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1.000,00' }).amount).toMatch(/"1.000,00" is ambiguous/);
+  it('refuses an amount with thousands dots, which English never writes', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.000,00' }).amount).toMatch(/as a number/);
   });
 
   it('refuses a zero amount', () => {
@@ -154,7 +154,7 @@ describe('validatePayoutForm', () => {
   });
 
   it('reports every wrong field at once, one message each, in form order', () => {
-    const errors = errorsFor('mobile_money', { phone: 'abc', name: '', countryCode: 'XYZ', operator: '', amount: '1,5', currency: 'USD' });
+    const errors = errorsFor('mobile_money', { phone: 'abc', name: '', countryCode: 'XYZ', operator: '', amount: '1,500', currency: 'USD' });
     expect(Object.keys(errors)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount']);
     expect(MOBILE_MONEY_FIELDS).toContain('operator');
     expect(BANK_ACCOUNT_FIELDS).not.toContain('operator');
