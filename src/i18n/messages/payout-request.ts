@@ -157,14 +157,14 @@ export const payoutRequest = defineMessages({
     'payoutRequest.fieldName.note': 'Note',
     'payoutRequest.problemLine': '{field} : {problem}',
     'payoutRequest.review.title': 'Vérifiez le paiement',
-    'payoutRequest.review.submit': 'Soumettre pour approbation',
+    'payoutRequest.review.submit': 'Demander l’approbation',
     'payoutRequest.review.back': 'Retour',
     'payoutRequest.review.check': 'Vérifiez le paiement : {summary}.',
     'payoutRequest.review.amount': '*Montant :* {amount}',
     'payoutRequest.review.footer':
-      '*Soumettre pour approbation* enregistre la demande et la soumet à un approbateur. Rien n’est envoyé avant qu’un approbateur ne la confirme.',
+      '*Demander l’approbation* enregistre la demande et la soumet à un approbateur. Rien n’est envoyé avant qu’un approbateur ne la confirme.',
     'payoutRequest.review.footerIn':
-      '*Soumettre pour approbation* enregistre la demande et la soumet à un approbateur dans {channel}. Rien n’est envoyé avant qu’un approbateur ne la confirme.',
+      '*Demander l’approbation* enregistre la demande et la soumet à un approbateur dans {channel}. Rien n’est envoyé avant qu’un approbateur ne la confirme.',
     'payoutRequest.submitted.title': 'Paiement demandé',
     'payoutRequest.submitted.text':
       ':white_check_mark: Le paiement *{id}* ({summary}) attend une approbation.\nVous recevrez un message direct quand il sera approuvé, envoyé, rejeté ou expiré.',
