@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { SourceNotReadyError } from '../fleet/errors.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
@@ -116,7 +117,12 @@ export class TransactionFeed {
     } catch (error) {
       report.error = errorMessage(error);
       if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
-        this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
+        if (error instanceof SourceNotReadyError) {
+          // The ledger's first read is on its way: expected at start, so no warning and no stack.
+          this.options.logger.info({ channelId: this.channelId, reason: error.message }, 'feed waits for its source; it polls again');
+        } else {
+          this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
+        }
         // Entries found but not posted (Slack refusing, say) are what `/fleet feed` shows as waiting.
         const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - (report.postedEntries - report.lateEntries) : undefined;
         await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error, pending).catch(() => undefined);

@@ -105,3 +105,14 @@ export function asFleetError(error: unknown): FleetError {
   if (error instanceof FleetError) return error;
   return new FleetConnectionError(true, error);
 }
+
+/**
+ * Thrown by a stand-in for the Fleet API (such as the ledger's copy of the transaction list) that
+ * cannot answer yet: asking again at the next poll is the expected course, not a failure to report.
+ */
+export class SourceNotReadyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceNotReadyError';
+  }
+}

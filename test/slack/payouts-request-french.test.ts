@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
-import type { Locale } from '../../src/i18n/index.js';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import {
   callbackIs, fieldErrors, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, submitForm, viewText, waitForView,
@@ -8,9 +7,9 @@ import {
 
 const titleOf = (view: OpenView) => (view.view.title as { text?: string } | undefined)?.text;
 
-/** The requester reads French; everyone else, English. */
-const FRENCH = PEOPLE.requester;
-const ENGLISH = PEOPLE.approver2;
+/** Fabrice's Slack runs in French (fr-FR); the usual requester's in English (en-US). */
+const FRENCH = 'U0FABRICE';
+const ENGLISH = PEOPLE.requester;
 
 describe('requesting a payout in the language of the person', () => {
   let h: Harness;
@@ -18,7 +17,6 @@ describe('requesting a payout in the language of the person', () => {
   beforeAll(async () => {
     h = await startHarness({
       env: { ...PAYOUT_ENV, FLEET_REQUESTERS: `${FRENCH},${ENGLISH}` },
-      bot: { locales: { forPerson: (userId) => Promise.resolve<Locale>(userId === FRENCH ? 'fr' : 'en') } },
     });
   });
   afterAll(async () => h?.close());

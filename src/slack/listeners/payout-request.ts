@@ -65,6 +65,7 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
   const { payouts, payoutSettings, logger } = ctx;
   return {
     name: 'payout',
+    aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
     help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }],
     async run({ command, args, respond, client }) {
       // The person's language is looked up once and kept for a while, so the trigger id still holds.
