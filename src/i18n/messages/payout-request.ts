@@ -107,7 +107,7 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.check_value': 'Check this value.',
   },
   fr: {
-    'payoutRequest.help.usage': '/fleet payout [mobile|bank] [téléphone ou compte et BIC] [montant] [devise]',
+    'payoutRequest.help.usage': '/fleet payout [mobile|banque] [téléphone ou compte et BIC] [montant] [devise]',
     'payoutRequest.help.description':
       'Demander un paiement ; un approbateur le confirme avant que l’argent ne parte. Exemple : `/fleet payout mobile 243812345678 150 USD`.',
     'payoutRequest.notConfigured':
