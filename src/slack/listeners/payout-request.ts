@@ -12,7 +12,7 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refusals.js';
@@ -84,7 +84,7 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
         // First, before anything slow: the trigger id expires about 3 seconds after the command.
         viewId = (await client.views.open({ trigger_id: command.trigger_id, view })).view?.id;
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, describeFailure(error, 'open the payout form', logger)) });
+        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', logger)) });
         return;
       }
       try {
@@ -140,7 +140,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       try {
         answer = await checkForm(ctx, surface, body.user.id, metadata.kind, view);
       } catch (error) {
-        answer = showNotice(surface, describeFailure(error, 'check the payout', logger));
+        answer = showNotice(surface, failureText(surface.locale, error, 'checkPayout', logger));
       }
     }
     await ack(answer);
@@ -165,7 +165,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       try {
         answer = await submitReview(ctx, surface, body.user.id, metadata.draft);
       } catch (error) {
-        answer = showNotice(surface, describeFailure(error, 'store the payout request', logger));
+        answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
     }
     await ack(answer);
