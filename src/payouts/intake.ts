@@ -4,11 +4,12 @@
  * number of approvers it needs decided under the same locks.
  */
 import type { Clock } from '../clock.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal,
+  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode,
 } from './model.js';
 import {
   approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
@@ -39,6 +40,7 @@ export class Refused extends Error {
   }
 }
 
+// Refusal messages stay for logs; people read the field problems, worded by the Slack layer.
 const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
 
 export class PayoutIntake {
@@ -47,16 +49,17 @@ export class PayoutIntake {
   /**
    * Checks a submitted form: field rules, a reference not used before, and (when `userId` is
    * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
+   * `locale` is how the person writes amounts.
    */
-  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
-    const result = validatePayoutForm(kind, fields, this.validationContext());
+  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string, locale?: Locale): Promise<PayoutValidation> {
+    const result = validatePayoutForm(kind, fields, { ...this.validationContext(), ...(locale ? { locale } : {}) });
     if (!result.ok) return result;
     if (await referenceExists(this.options.db, result.draft.reference)) {
-      return { ok: false, errors: { reference: REFERENCE_USED } };
+      return { ok: false, errors: { reference: { code: 'reference_used' } } };
     }
     if (userId !== undefined) {
       const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.options.clock.now());
-      if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
+      if (!limit.ok) return { ok: false, errors: { amount: refusedField(limit) } };
     }
     return result;
   }
@@ -82,7 +85,7 @@ export class PayoutIntake {
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
+        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: refusedField(limit) } }));
         const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
@@ -166,6 +169,11 @@ export class PayoutIntake {
   }
 }
 
+/** A policy refusal shown under a field: the Slack layer words it as it words that refusal. */
+function refusedField(decision: { code: PayoutRefusalCode; message: string }): FieldProblem {
+  return { code: 'refused', refusal: { code: decision.code, message: decision.message } };
+}
+
 function duplicateReference(): PayoutRefusal {
-  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: REFERENCE_USED } });
+  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: { code: 'reference_used' } } });
 }
