@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DigestBuilder, DigestScheduler, type DailyDigest, type DigestDelivery, type DigestPublisher } from '../../src/digest/index.js';
+import { claimDay } from '../../src/digest/store.js';
+import { StoredLedgerReader } from '../../src/ledger/reader.js';
+import type { Db } from '../../src/store/db.js';
+import { testDatabases } from '../support/databases.js';
+import { resetDigestWorld } from '../support/digest-doubles.js';
+import { silentLogger, SteppingClock } from '../support/feed-doubles.js';
+
+const CHANNEL = 'C0DIGEST';
+
+/** Records every digest Slack would have shown; can be told to fail or to wait. */
+class RecordingPublisher implements DigestPublisher {
+  readonly posts: { day: string; late: boolean }[] = [];
+  failNext = false;
+  gate: Promise<void> | undefined;
+
+  async post(channelId: string, digest: DailyDigest, delivery: DigestDelivery) {
+    if (this.gate) await this.gate;
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('slack_down');
+    }
+    this.posts.push({ day: digest.day, late: delivery.late });
+    return { ts: `${this.posts.length}.000` };
+  }
+}
+
+describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    await resetDigestWorld(db);
+  });
+
+  const replica = (clock: SteppingClock, publisher: DigestPublisher, options: { holder?: string; catchUpDays?: number; claimTtlMs?: number } = {}) => new DigestScheduler({
+    builder: new DigestBuilder({
+      ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+      balance: () => Promise.resolve({}),
+    }),
+    db, clock, publisher, logger: silentLogger,
+    settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: options.catchUpDays ?? 3 },
+    ...(options.holder ? { holder: options.holder } : {}),
+    ...(options.claimTtlMs ? { claimTtlMs: options.claimTtlMs } : {}),
+  });
+
+  it('posts yesterday\'s digest at 08:00 Kinshasa time, on time, and not before', async () => {
+    const clock = new SteppingClock('2026-11-21T06:59:00.000Z');
+    const publisher = new RecordingPublisher();
+    const scheduler = replica(clock, publisher);
+    await scheduler.runOnce();
+    clock.advance(60_000);
+    await scheduler.runOnce();
+    await scheduler.runOnce();
+    // The first run (07:59 local) set the first due day to the 19th, which it then posted late.
+    expect(publisher.posts).toEqual([{ day: '2026-11-19', late: true }, { day: '2026-11-20', late: false }]);
+  });
+
+  it('posts each day once when two replicas run at the same moment', async () => {
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    const first = replica(clock, publisher, { holder: 'replica-a' });
+    const second = replica(clock, publisher, { holder: 'replica-b' });
+    await Promise.all([first.runOnce(), second.runOnce(), first.runOnce(), second.runOnce()]);
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('does not post again after a restart once the day is posted', async () => {
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    await replica(clock, publisher, { holder: 'before-restart' }).runOnce();
+    clock.advance(3_600_000);
+    await replica(clock, publisher, { holder: 'after-restart' }).runOnce();
+    expect(publisher.posts.map((post) => post.day)).toEqual(['2026-11-20']);
+  });
+
+  it('posts a day whose claimer died before posting, once its claim has expired', async () => {
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    // The first process sets the first due day, claims the day, then dies before posting.
+    await replica(clock, new RecordingPublisher(), { holder: 'dead' }).dueDays();
+    expect(await claimDay(db, '2026-11-20', CHANNEL, 'dead', 300)).toBe(1);
+    const restarted = replica(clock, publisher, { holder: 'restarted' });
+    await restarted.runOnce();
+    expect(publisher.posts).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await restarted.runOnce();
+    await restarted.runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('tries again at the next run when Slack refused the post', async () => {
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    const scheduler = replica(clock, publisher);
+    publisher.failNext = true;
+    await scheduler.runOnce();
+    expect(publisher.posts).toEqual([]);
+    await scheduler.runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('posts the missed days once each, oldest first and marked late, up to DIGEST_CATCH_UP_DAYS before the latest', async () => {
+    const clock = new SteppingClock('2026-11-10T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    await replica(clock, publisher).runOnce();
+    // Down from the 10th at 08:00 until the 20th at noon, Kinshasa time.
+    clock.advance(10 * 86_400_000 + 4 * 3_600_000);
+    const back = replica(clock, publisher, { catchUpDays: 2 });
+    await back.runOnce();
+    await back.runOnce();
+    expect(publisher.posts).toEqual([
+      { day: '2026-11-09', late: false },
+      { day: '2026-11-17', late: true },
+      { day: '2026-11-18', late: true },
+      { day: '2026-11-19', late: true },
+    ]);
+  });
+
+  it('posts the digest late, once, when the app was down at DIGEST_TIME', async () => {
+    const clock = new SteppingClock('2026-11-20T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    await replica(clock, publisher).runOnce();
+    clock.advance(86_400_000 + 2 * 3_600_000);
+    const back = replica(clock, publisher);
+    await Promise.all([back.runOnce(), replica(clock, publisher).runOnce()]);
+    expect(publisher.posts).toEqual([{ day: '2026-11-19', late: false }, { day: '2026-11-20', late: true }]);
+  });
+});
