@@ -4,6 +4,7 @@
  * naming what it expects and never echoing the value (several are secrets).
  */
 import { z } from 'zod';
+import { parseTimeOfDay, type DigestSettings, type TimeOfDay } from './digest/settings.js';
 import type { FeedSettings } from './feed/settings.js';
 import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
@@ -145,6 +146,17 @@ const timeZone = optionalText.transform((value, ctx) => {
   }
 });
 
+const timeOfDay = (fallback: TimeOfDay) =>
+  optionalText.transform((value, ctx): TimeOfDay => {
+    if (value === undefined) return fallback;
+    const parsed = parseTimeOfDay(value);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: 'expected a time of day as HH:MM on a 24-hour clock, such as 08:00' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
@@ -196,6 +208,10 @@ export const envSchema = z
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: timeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
+    DIGEST_CHANNEL_ID: channelId,
+    DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
+    DIGEST_TIMEZONE: timeZone,
+    DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
   });
 
 /**
@@ -256,6 +272,8 @@ export interface Config {
   ops: { metricsPort: number | undefined };
   ledger: LedgerSettings;
   ledgerExport: LedgerExportSettings;
+  /** The daily digest; posted only when `channelId` is set. */
+  digest: DigestSettings;
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -321,5 +339,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeZone: e.LEDGER_TIMEZONE,
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
+    digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
   };
 }

@@ -1,6 +1,6 @@
 /** The daily digest's front door: computing a day's digest, and posting it once per day. */
 export { DigestBuilder, LARGEST_MOVEMENTS, WAITING_LISTED, type DigestBuilderOptions } from './build.js';
-export { dayBounds, digestDueAt, isCalendarDay, latestDueDay, previousDay, zonedTime } from './calendar.js';
+export { dayBounds, dayIn, digestDueAt, isCalendarDay, latestDueDay, previousDay, zonedTime } from './calendar.js';
 export { DigestScheduler, type DigestRunReport, type DigestSchedulerOptions } from './scheduler.js';
 export { DEFAULT_DIGEST_SETTINGS, parseTimeOfDay, type DigestSettings, type TimeOfDay } from './settings.js';
 export {

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
 import type { DigestBuilder } from './build.js';
-import { digestDueAt, latestDueDay, previousDay } from './calendar.js';
+import { digestDueAt, latestDueDay, nextDay, previousDay } from './calendar.js';
 import type { DigestSettings } from './settings.js';
 import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay } from './store.js';
 import type { DigestPublisher } from './types.js';
@@ -74,11 +74,15 @@ export class DigestScheduler {
       });
   }
 
-  /** The days now due, oldest first: the latest, and up to DIGEST_CATCH_UP_DAYS before it, none before the first. */
+  /**
+   * The days now due, oldest first: the latest, and up to DIGEST_CATCH_UP_DAYS before it. On the
+   * first run ever, the first day is the one whose digest falls due next, so that a new install
+   * starts at the next DIGEST_TIME rather than with late digests of days before it existed.
+   */
   async dueDays(): Promise<string[]> {
     const { settings, clock, db } = this.options;
     const latest = latestDueDay(clock.now(), settings.time, settings.timeZone);
-    const first = await firstDigestDay(db, latest);
+    const first = await firstDigestDay(db, nextDay(latest));
     const days: string[] = [];
     for (let day = latest, n = 0; n <= settings.catchUpDays && day >= first; n += 1, day = previousDay(day)) days.unshift(day);
     return days;

@@ -9,20 +9,18 @@ import { silentLogger, SteppingClock } from '../support/feed-doubles.js';
 
 const CHANNEL = 'C0DIGEST';
 
-/** Records every digest Slack would have shown; can be told to fail or to wait. */
+/** Records every digest Slack would have shown; can be told to fail once. */
 class RecordingPublisher implements DigestPublisher {
   readonly posts: { day: string; late: boolean }[] = [];
   failNext = false;
-  gate: Promise<void> | undefined;
 
-  async post(channelId: string, digest: DailyDigest, delivery: DigestDelivery) {
-    if (this.gate) await this.gate;
+  post(_channelId: string, digest: DailyDigest, delivery: DigestDelivery) {
     if (this.failNext) {
       this.failNext = false;
-      throw new Error('slack_down');
+      return Promise.reject(new Error('slack_down'));
     }
     this.posts.push({ day: digest.day, late: delivery.late });
-    return { ts: `${this.posts.length}.000` };
+    return Promise.resolve({ ts: `${this.posts.length}.000` });
   }
 }
 
@@ -37,6 +35,9 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   beforeEach(async () => {
     await resetDigestWorld(db);
   });
+
+  /** The app first ran before `day`'s digest fell due. */
+  const installedBefore = (day: string) => db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1)', [day]);
 
   const replica = (clock: SteppingClock, publisher: DigestPublisher, options: { holder?: string; catchUpDays?: number; claimTtlMs?: number } = {}) => new DigestScheduler({
     builder: new DigestBuilder({
@@ -54,14 +55,25 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     const publisher = new RecordingPublisher();
     const scheduler = replica(clock, publisher);
     await scheduler.runOnce();
+    expect(publisher.posts).toEqual([]);
     clock.advance(60_000);
     await scheduler.runOnce();
     await scheduler.runOnce();
-    // The first run (07:59 local) set the first due day to the 19th, which it then posted late.
-    expect(publisher.posts).toEqual([{ day: '2026-11-19', late: true }, { day: '2026-11-20', late: false }]);
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('starts a new install at the next DIGEST_TIME, with no late digest of the days before it', async () => {
+    const clock = new SteppingClock('2026-11-21T10:00:00.000Z');
+    const publisher = new RecordingPublisher();
+    await replica(clock, publisher).runOnce();
+    expect(publisher.posts).toEqual([]);
+    clock.advance(21 * 3_600_000);
+    await replica(clock, publisher).runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-21', late: false }]);
   });
 
   it('posts each day once when two replicas run at the same moment', async () => {
+    await installedBefore('2026-11-20');
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     const publisher = new RecordingPublisher();
     const first = replica(clock, publisher, { holder: 'replica-a' });
@@ -71,6 +83,7 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   });
 
   it('does not post again after a restart once the day is posted', async () => {
+    await installedBefore('2026-11-20');
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     const publisher = new RecordingPublisher();
     await replica(clock, publisher, { holder: 'before-restart' }).runOnce();
@@ -82,8 +95,8 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   it('posts a day whose claimer died before posting, once its claim has expired', async () => {
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     const publisher = new RecordingPublisher();
-    // The first process sets the first due day, claims the day, then dies before posting.
-    await replica(clock, new RecordingPublisher(), { holder: 'dead' }).dueDays();
+    // The first process claims the day, then dies before posting.
+    await installedBefore('2026-11-20');
     expect(await claimDay(db, '2026-11-20', CHANNEL, 'dead', 300)).toBe(1);
     const restarted = replica(clock, publisher, { holder: 'restarted' });
     await restarted.runOnce();
@@ -95,6 +108,7 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   });
 
   it('tries again at the next run when Slack refused the post', async () => {
+    await installedBefore('2026-11-20');
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     const publisher = new RecordingPublisher();
     const scheduler = replica(clock, publisher);
@@ -106,6 +120,7 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   });
 
   it('posts the missed days once each, oldest first and marked late, up to DIGEST_CATCH_UP_DAYS before the latest', async () => {
+    await installedBefore('2026-11-09');
     const clock = new SteppingClock('2026-11-10T07:00:10.000Z');
     const publisher = new RecordingPublisher();
     await replica(clock, publisher).runOnce();
@@ -123,6 +138,7 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   });
 
   it('posts the digest late, once, when the app was down at DIGEST_TIME', async () => {
+    await installedBefore('2026-11-19');
     const clock = new SteppingClock('2026-11-20T07:00:10.000Z');
     const publisher = new RecordingPublisher();
     await replica(clock, publisher).runOnce();

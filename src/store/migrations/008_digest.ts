@@ -19,8 +19,8 @@ export const digest: Migration = {
       late boolean NOT NULL DEFAULT false
     );
 
-    -- The first day the digest was ever due here: days before it are never caught up, so that a
-    -- new install does not post a digest for every day before it existed.
+    -- The first day whose digest falls due after the first run: days before it are never caught up,
+    -- so that a new install does not post a digest for every day before it existed.
     CREATE TABLE digest_state (
       id smallint PRIMARY KEY DEFAULT 1 CHECK (id = 1),
       first_day text NOT NULL
