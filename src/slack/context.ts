@@ -5,6 +5,7 @@
 import type { AccountReader } from '../account/account-reader.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { DigestBuilder } from '../digest/index.js';
 import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
@@ -39,4 +40,6 @@ export interface SlackContext {
   metrics?: { command(subcommand: string, outcome: 'ok' | 'error' | 'unknown_subcommand'): void };
   /** IANA time zone in which calendar days of searches are read (LEDGER_TIMEZONE). */
   ledgerTimeZone: string;
+  /** `/fleet digest`: computes any day's digest in DIGEST_TIMEZONE. */
+  digest?: DigestBuilder;
 }
