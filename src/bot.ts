@@ -157,8 +157,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const digest = new DigestBuilder({
       ledger: ledger?.reader, db, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
-      // The closing balance waits for the ledger's next poll after the balance read, at most one interval.
-      requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
+      // The closing balance waits for two ledger polls after the balance read (see build.ts).
+      requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
     });
     const digestChannelId = config.digest.channelId;
     const digestScheduler = digestChannelId
@@ -209,7 +209,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (digestScheduler) {
       digestScheduler.start();
       shutdown.add('digest', () => digestScheduler.stop());
-      logger.info({ channel: digestChannelId, time: config.digest.time, timeZone: config.digest.timeZone }, 'daily digest scheduled');
+      const { hour, minute } = config.digest.time;
+      logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
     }
 
     if (ledger) {

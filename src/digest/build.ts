@@ -2,8 +2,8 @@
  * Computes one calendar day's digest from the ledger, the payout store and the current balance.
  * Amounts are summed as exact integers in minor units. The closing balance is derived (current
  * balance less every completed entry dated after the day's end) only when the ledger can vouch for
- * it: history complete, and polled after the balance was read, so that no entry in the balance is
- * missing from the ledger; otherwise it is left out with the reason.
+ * it: history complete, and two polls finished after the balance was read, so that no entry in the
+ * balance is missing from the ledger; otherwise it is left out with the reason.
  */
 import type { Clock } from '../clock.js';
 import type { Balances } from '../fleet/schemas.js';
@@ -30,7 +30,7 @@ export interface DigestBuilderOptions {
   timeZone: string;
   /** PAYOUT_REQUEST_TTL_HOURS: requests waiting longer than half of it are listed. */
   requestTtlHours: number;
-  /** How long to wait for the ledger's next poll after reading the balance; 0: do not wait. */
+  /** How long to wait for the ledger's next two polls after reading the balance; 0: do not wait. */
   ledgerWaitMs: number;
   logger: Logger;
 }
@@ -109,26 +109,32 @@ export class DigestBuilder {
 
   /**
    * The balance at `end` per currency, or why it cannot be known exactly. The balance is read first;
-   * the ledger must then have polled after that read (waiting up to `ledgerWaitMs` for it), or an
-   * entry already in the balance could be missing from the subtraction.
+   * then the ledger must finish two polls after that read (waiting up to `ledgerWaitMs`): the first
+   * may have asked the API before the balance was read, the second began after the first ended, so
+   * every entry already in the balance is in the ledger and in the subtraction.
    */
   private async closingBalances(end: Date): Promise<{ kind: 'known'; balances: Map<string, number> } | { kind: 'unknown'; reason: ClosingBalanceGap }> {
     const { ledger, clock } = this.options;
     if (!ledger) return { kind: 'unknown', reason: 'ledger_off' };
     if (!(await ledger.status()).historyComplete) return { kind: 'unknown', reason: 'history_incomplete' };
     let balances: Balances;
-    const readAt = clock.now();
+    const readAt = clock.now().getTime();
     try {
       balances = await this.options.balance();
     } catch (error) {
       this.options.logger.warn({ err: error }, 'digest: the balance could not be read; the closing balance is left out');
       return { kind: 'unknown', reason: 'balance_unavailable' };
     }
-    const waitUntil = readAt.getTime() + this.options.ledgerWaitMs;
+    const waitUntil = readAt + this.options.ledgerWaitMs;
+    let firstPollAfter: number | undefined;
     for (;;) {
       const status = await ledger.status();
       if (!status.historyComplete) return { kind: 'unknown', reason: 'history_incomplete' };
-      if (status.upToDateSince && status.lastPollAt && status.lastPollAt.getTime() >= readAt.getTime()) break;
+      const polledAt = status.upToDateSince ? status.lastPollAt?.getTime() : undefined;
+      if (polledAt !== undefined && polledAt >= readAt) {
+        if (firstPollAfter === undefined) firstPollAfter = polledAt;
+        else if (polledAt > firstPollAfter) break;
+      }
       if (clock.now().getTime() >= waitUntil) return { kind: 'unknown', reason: 'ledger_behind' };
       await clock.sleep(Math.min(1000, Math.max(1, waitUntil - clock.now().getTime())));
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DigestBuilder, dayBounds, digestDueAt, latestDueDay, zonedTime } from '../../src/digest/index.js';
+import type { LedgerReader } from '../../src/ledger/index.js';
 import { StoredLedgerReader } from '../../src/ledger/reader.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
@@ -54,8 +55,22 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     balances = {};
   });
 
-  const builder = (timeZone = 'UTC', overrides: { ledgerWaitMs?: number; balanceFails?: boolean } = {}) => new DigestBuilder({
-    ledger: new StoredLedgerReader(db), db, clock, timeZone, requestTtlHours: 24, ledgerWaitMs: overrides.ledgerWaitMs ?? 0, logger: silentLogger,
+  /** The stored ledger, polled again whenever the clock moves (as the sync does every interval). */
+  const pollingLedger = (): LedgerReader => {
+    const stored = new StoredLedgerReader(db);
+    return {
+      find: (filter, page) => stored.find(filter, page),
+      count: (filter) => stored.count(filter),
+      stream: (filter, options) => stored.stream(filter, options),
+      status: async () => {
+        const status = await stored.status();
+        return status.upToDateSince ? { ...status, lastPollAt: clock.now() } : status;
+      },
+    };
+  };
+
+  const builder = (timeZone = 'UTC', overrides: { ledgerWaitMs?: number; balanceFails?: boolean; polling?: boolean } = {}) => new DigestBuilder({
+    ledger: overrides.polling ? pollingLedger() : new StoredLedgerReader(db), db, clock, timeZone, requestTtlHours: 24, ledgerWaitMs: overrides.ledgerWaitMs ?? 0, logger: silentLogger,
     balance: () => (overrides.balanceFails ? Promise.reject(new Error('down')) : Promise.resolve(balances)),
   });
 
@@ -110,9 +125,9 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
 
   it('derives the closing balance from the current one less everything after the day', async () => {
     await storeEntries(db, [entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'), entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'), entry('2026-11-21T07:00:00.000Z', 5, 'USD')]);
-    await ledgerComplete(db, new Date('2026-11-21T08:00:00.000Z'));
+    await ledgerComplete(db, new Date('2026-11-21T07:59:50.000Z'));
     balances = { USD: 1000.5, EUR: 7 };
-    const digest = await builder().build('2026-11-20');
+    const digest = await builder('UTC', { polling: true, ledgerWaitMs: 30_000 }).build('2026-11-20');
     const byCode = Object.fromEntries(digest.currencies.map((day) => [day.currency, day]));
     expect(byCode.USD?.closing).toEqual({ known: true, minor: 100050 + 4010 - 500 });
     expect(byCode.EUR?.closing).toEqual({ known: true, minor: 700 });
@@ -122,7 +137,10 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     await storeEntries(db, [entry('2026-11-20T09:00:00.000Z', 1, 'USD')]);
     balances = { USD: 10 };
     expect((await builder().build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'history_incomplete' });
+    // A sync that stopped polling before the balance was read, and one that polled once after it.
     await ledgerComplete(db, new Date('2026-11-21T07:59:00.000Z'));
+    expect((await builder('UTC', { ledgerWaitMs: 5000 }).build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'ledger_behind' });
+    await ledgerComplete(db, new Date('2026-11-21T08:00:01.000Z'));
     expect((await builder('UTC', { ledgerWaitMs: 5000 }).build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'ledger_behind' });
     await ledgerComplete(db, new Date('2026-11-21T09:00:00.000Z'));
     expect((await builder('UTC', { balanceFails: true }).build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'balance_unavailable' });
