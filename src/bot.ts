@@ -26,7 +26,8 @@ import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
-import { fixedLocale } from './slack/locales.js';
+import { SlackPersonLanguages } from './slack/locales.js';
+import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, startOpsServer } from './ops/routes.js';
@@ -69,7 +70,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -123,7 +124,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const access = new AccessControl(app.client, logger);
     shutdown.add('access', () => access.close());
 
-    const surface: Surface = { sandbox: sandbox !== undefined, locale: 'en' };
+    // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
+    const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale };
+    const locales = new SlackPersonLanguages({
+      client: app.client, choices: storedLanguageChoices(db), defaultLocale: config.language.defaultLocale,
+      logger: logger.child({ component: 'language' }), clock,
+    });
+    shutdown.add('languages', () => locales.close());
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
@@ -175,7 +182,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       exporter: ledger && new LedgerExporter({
         ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
       }),
-      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
+      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       digest,

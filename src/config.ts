@@ -8,6 +8,7 @@ import { parseTimeOfDay, type DigestSettings, type TimeOfDay } from './digest/se
 import type { FeedSettings } from './feed/settings.js';
 import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
+import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parseAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
@@ -157,6 +158,15 @@ const timeOfDay = (fallback: TimeOfDay) =>
     return parsed;
   });
 
+/** A language the app speaks, or undefined when unset (CHANNEL_LOCALE then follows DEFAULT_LOCALE). */
+const locale = optionalText.transform((value, ctx): Locale | undefined => {
+  if (value === undefined) return undefined;
+  const word = value.toLowerCase();
+  if (isLocale(word)) return word;
+  ctx.addIssue({ code: 'custom', message: `expected one of ${LOCALES.join(', ')}` });
+  return z.NEVER;
+});
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
@@ -212,6 +222,8 @@ export const envSchema = z
     DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
     DIGEST_TIMEZONE: timeZone,
     DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
+    DEFAULT_LOCALE: locale,
+    CHANNEL_LOCALE: locale,
   });
 
 /**
@@ -274,6 +286,11 @@ export interface Config {
   ledgerExport: LedgerExportSettings;
   /** The daily digest; posted only when `channelId` is set. */
   digest: DigestSettings;
+  /**
+   * `defaultLocale`: the language of a person who chose none and whose Slack locale the app does not
+   * speak (DEFAULT_LOCALE). `channelLocale`: the language of messages to channels (CHANNEL_LOCALE).
+   */
+  language: { defaultLocale: Locale; channelLocale: Locale };
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -340,5 +357,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
     digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
+    language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

@@ -8,9 +8,11 @@ import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { digestTexts } from './messages/digest.js';
 import { exportTexts } from './messages/export.js';
+import { fleetCommand } from './messages/fleet-command.js';
+import { language } from './messages/language.js';
 import { transactions } from './messages/transactions.js';
 
-const areas = [common, transactions, exportTexts, digestTexts] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, digestTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

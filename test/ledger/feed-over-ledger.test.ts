@@ -36,7 +36,7 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
 
   it('posts nothing before the ledger has read the API, then only what arrives, once, oldest first', async () => {
     const lines: Array<{ level: number; msg: string; err?: unknown }> = [];
-    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string; err?: unknown }) } });
     const { rig, sync, publisher, feed } = await setUp(0, logger);
     expect((await feed.pollOnce()).error).toBeDefined();
     // Waiting for the ledger's first read is expected at every start: said at info, with no stack.

@@ -54,6 +54,17 @@ describe('the daily digest in the running bot', () => {
     expect(blockText(quiet)).toContain('A quiet day');
   });
 
+  it('writes the digest in the language the person chose', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'language fr' });
+    await h.waitForMessage(PEOPLE.approver2, 'Désormais, je vous écris en français.');
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'résumé' });
+    const french = await h.waitForMessage(PEOPLE.approver2, 'Résumé quotidien');
+    expect(blockText(french)).toContain('Envoyé : 1 paiement (25,00 USD)');
+    expect(blockText(french)).toContain('crédite le compte de flotte');
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'language en' });
+    await h.waitForMessage(PEOPLE.approver2, 'From now on I write to you in');
+  });
+
   it('answers a day it cannot read with the usage, and refuses a non-viewer', async () => {
     await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'digest 2026-02-30' });
     const usage = await h.waitForMessage(PEOPLE.approver2, 'YYYY-MM-DD');

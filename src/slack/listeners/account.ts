@@ -11,7 +11,7 @@ import { ensureViewer } from '../viewers.js';
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
-    aliases: ['bal'],
+    aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
     help: () => [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
     async run({ command, respond }) {
       if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);

@@ -13,8 +13,10 @@ import { ensureViewer } from '../viewers.js';
 export function digestSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'digest',
-    // Also the decomposed spelling of résumé, which some keyboards send.
-    aliases: ['résumé', 'résumé'.normalize('NFD'), 'resume'],
+    localNames: { fr: 'résumé' },
+    // Also without accents, and the decomposed spelling some keyboards send.
+    aliases: ['resume', 'résumé'.normalize('NFD')],
+    audience: 'viewers',
     help: (t) => [{ usage: t('digest.help.usage'), description: t('digest.help.description') }],
     async run({ command, args, respond }) {
       const surface = await surfaceFor(ctx, command.user_id);

@@ -9,6 +9,7 @@ import { ensureViewer } from '../viewers.js';
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
+    localNames: { fr: 'flux' }, audience: 'viewers',
     help: () => [{ usage: '/fleet feed', description: 'Where the live transaction feed posts, its last check, and how far behind it is.' }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;

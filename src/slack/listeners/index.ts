@@ -9,6 +9,7 @@ import { digestSubcommand } from './digest.js';
 import { exportSubcommand } from './export.js';
 import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
+import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
@@ -24,6 +25,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
     digestSubcommand(ctx),
+    languageSubcommand(ctx),
   ]);
   registerAccountActions(app, ctx);
   registerTransactionsListeners(app, ctx);

@@ -12,6 +12,7 @@ const RECENT = 15;
 export function payoutRecordsSubcommand({ payouts, surface, logger }: SlackContext): Subcommand {
   return {
     name: 'payouts',
+    localNames: { fr: 'paiements' }, audience: 'requesters-and-approvers',
     help: () => [{ usage: '/fleet payouts [id]', description: 'Recent payout requests and their state; with an id such as `PR-7K3F9Q`, its full history.' }],
     async run({ command, args, respond }) {
       const say = (text: string) => respond({ response_type: 'ephemeral', ...notice(surface, text) });

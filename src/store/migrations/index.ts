@@ -11,7 +11,8 @@ import { feedSafety } from './004_feed_safety.js';
 import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
 import { ledger } from './007_ledger.js';
-import { digest } from './008_digest.js';
+import { languageChoices } from './008_language_choices.js';
+import { digest } from './009_digest.js';
 
 export type { Migration } from './migration.js';
 
@@ -23,5 +24,6 @@ export const migrations: Migration[] = [
   settlement,
   approvalRules,
   ledger,
+  languageChoices,
   digest,
 ];

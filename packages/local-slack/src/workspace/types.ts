@@ -5,6 +5,8 @@ export interface WorkspaceUser {
   name: string;
   realName?: string;
   isAdmin?: boolean;
+  /** The language of their Slack, an IETF tag such as `fr-FR`; Slack's own default `en-US` when unset. */
+  locale?: string;
 }
 
 export interface WorkspaceChannel {

@@ -259,6 +259,15 @@ describe('the local Slack Web API and response URLs', () => {
     expect(slack.apiCalls.map((c) => c.method)).toContain('usergroups.users.list');
   });
 
+  it("gives a person's Slack language in users.info only when include_locale is set, as Slack does", async () => {
+    const plain = (await call('users.info', { user: 'U0FABRICE' })).body as { ok: boolean; user: Record<string, unknown> };
+    expect(plain.ok).toBe(true);
+    expect(plain.user).not.toHaveProperty('locale');
+    expect(((await call('users.info', { user: 'U0FABRICE', include_locale: 'true' })).body.user as { locale: string }).locale).toBe('fr-FR');
+    expect(((await call('users.info', { user: RITA, include_locale: 'true' })).body.user as { locale: string }).locale).toBe('en-US');
+    expect((await call('users.info', { user: 'U0NOBODY', include_locale: 'true' })).body).toEqual({ ok: false, error: 'user_not_found' });
+  });
+
   it('fails the next calls of a method as told, with a Retry-After on a 429', async () => {
     slack.failNext('chat.postMessage', { retryAfterSeconds: 7 });
     slack.failNext('chat.update', { error: 'message_not_found' });

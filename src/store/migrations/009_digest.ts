@@ -2,7 +2,7 @@
 import type { Migration } from './migration.js';
 
 export const digest: Migration = {
-  id: 8,
+  id: 9,
   name: 'digest',
   sql: `
     -- The primary key is the claim: whoever inserts (or takes over an expired claim on) a day posts it.
