@@ -50,7 +50,8 @@ export class DigestBuilder {
     return this.options.timeZone;
   }
 
-  async build(day: string): Promise<DailyDigest> {
+  /** `signal` stops a wait for the ledger (the app is stopping): the build then rejects. */
+  async build(day: string, options: { signal?: AbortSignal } = {}): Promise<DailyDigest> {
     const { start, end } = dayBounds(day, this.options.timeZone);
     const now = this.options.clock.now();
     const waitingAfterHours = this.options.requestTtlHours / 2;
@@ -58,7 +59,7 @@ export class DigestBuilder {
       this.tallyDay(start, end),
       payoutOutcomes(this.options.db, start, end),
       waitingRequests(this.options.db, new Date(now.getTime() - waitingAfterHours * 3_600_000), WAITING_LISTED),
-      this.closingBalances(end),
+      this.closingBalances(end, options.signal),
     ]);
     const codes = new Set([...(tallies?.keys() ?? []), ...(closing.kind === 'known' ? closing.balances.keys() : [])]);
     const currencies = [...codes].sort().map((currency): CurrencyDay => {
@@ -113,7 +114,7 @@ export class DigestBuilder {
    * may have asked the API before the balance was read, the second began after the first ended, so
    * every entry already in the balance is in the ledger and in the subtraction.
    */
-  private async closingBalances(end: Date): Promise<{ kind: 'known'; balances: Map<string, number> } | { kind: 'unknown'; reason: ClosingBalanceGap }> {
+  private async closingBalances(end: Date, signal: AbortSignal | undefined): Promise<{ kind: 'known'; balances: Map<string, number> } | { kind: 'unknown'; reason: ClosingBalanceGap }> {
     const { ledger, clock } = this.options;
     if (!ledger) return { kind: 'unknown', reason: 'ledger_off' };
     if (!(await ledger.status()).historyComplete) return { kind: 'unknown', reason: 'history_incomplete' };
@@ -136,7 +137,7 @@ export class DigestBuilder {
         else if (polledAt > firstPollAfter) break;
       }
       if (clock.now().getTime() >= waitUntil) return { kind: 'unknown', reason: 'ledger_behind' };
-      await clock.sleep(Math.min(1000, Math.max(1, waitUntil - clock.now().getTime())));
+      await clock.sleep(Math.min(1000, Math.max(1, waitUntil - clock.now().getTime())), signal);
     }
     const after = new Map<string, number>();
     for await (const entry of ledger.stream({ since: end }, { batchSize: 2000 })) {

@@ -45,6 +45,7 @@ export class DigestScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private busy = false;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: DigestSchedulerOptions) {
     this.holder = options.holder ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -58,14 +59,16 @@ export class DigestScheduler {
     this.timer.unref();
   }
 
+  /** Stops the timer and any wait for the ledger; a day being built is left for the next start or another replica. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.stopping.abort(new Error('the digest is stopping'));
     await this.running;
   }
 
   private tick(): void {
-    if (this.busy) return;
+    if (this.busy || this.stopping.signal.aborted) return;
     this.busy = true;
     this.running = this.runOnce()
       .catch((error: unknown) => this.options.logger.error({ err: error }, 'digest run failed'))
@@ -95,11 +98,12 @@ export class DigestScheduler {
     const days = await this.dueDays();
     const posted = await postedDays(db, days);
     for (const day of days.filter((candidate) => !posted.has(candidate))) {
+      if (this.stopping.signal.aborted) break;
       const attempt = await claimDay(db, day, settings.channelId, this.holder, this.options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS);
       if (attempt === undefined) continue;
       if (attempt > 1) logger.warn({ day, attempt }, 'digest: taking over a claim that was never marked posted');
       try {
-        const digest = await this.options.builder.build(day);
+        const digest = await this.options.builder.build(day, { signal: this.stopping.signal });
         const dueAt = digestDueAt(day, settings.time, settings.timeZone);
         const late = clock.now().getTime() - dueAt.getTime() > (this.options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS);
         const { ts } = await this.options.publisher.post(settings.channelId, digest, { late, dueAt });
@@ -110,7 +114,8 @@ export class DigestScheduler {
         report.posted.push({ day, late });
       } catch (error) {
         await releaseDay(db, day, this.holder).catch(() => undefined);
-        logger.error({ err: error, day }, 'digest: posting failed; will try again');
+        if (this.stopping.signal.aborted) logger.info({ day }, 'digest: stopped before posting; the day is left for the next start or another replica');
+        else logger.error({ err: error, day }, 'digest: posting failed; will try again');
         break;
       }
     }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DigestBuilder, DigestScheduler, type DailyDigest, type DigestDelivery, type DigestPublisher } from '../../src/digest/index.js';
 import { claimDay } from '../../src/digest/store.js';
+import { systemClock } from '../../src/clock.js';
 import { StoredLedgerReader } from '../../src/ledger/reader.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
@@ -104,6 +105,31 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     await restarted.runOnce();
     await restarted.runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('stops at once while waiting for the ledger, and leaves the day for the next start', async () => {
+    await installedBefore('2026-11-20');
+    await db.query('UPDATE ledger_sync_state SET history_complete = true WHERE id = 1');
+    const publisher = new RecordingPublisher();
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    // A real clock's sleep: the ledger never polls, so the build would wait its full minute.
+    const waiting = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => systemClock.sleep(ms, signal) };
+    const scheduler = new DigestScheduler({
+      builder: new DigestBuilder({
+        ledger: new StoredLedgerReader(db), db, clock: waiting, timeZone: 'UTC', requestTtlHours: 24, ledgerWaitMs: 60_000, logger: silentLogger,
+        balance: () => Promise.resolve({ USD: 1 }),
+      }),
+      db, clock: waiting, publisher, logger: silentLogger, claimTtlMs: 200,
+      settings: { channelId: CHANNEL, time: { hour: 7, minute: 0 }, timeZone: 'UTC', catchUpDays: 0 },
+    });
+    scheduler.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await scheduler.stop();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(publisher.posts).toEqual([]);
+    await replica(clock, publisher).runOnce();
     expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
   });
 
