@@ -11,8 +11,12 @@ import { exportTexts } from './messages/export.js';
 import { fleetCommand } from './messages/fleet-command.js';
 import { language } from './messages/language.js';
 import { transactions } from './messages/transactions.js';
+import { account } from './messages/account.js';
+import { feed } from './messages/feed.js';
+import { errors } from './messages/errors.js';
+import { units } from './messages/units.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, digestTexts] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, digestTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

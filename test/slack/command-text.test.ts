@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTransactionArgs, splitFleetCommand } from '../../src/slack/command-text.js';
+import { splitFleetCommand } from '../../src/slack/command-text.js';
 import { audiencesOf, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
 import { textsFor } from '../../src/i18n/index.js';
 
@@ -20,23 +20,6 @@ describe('splitFleetCommand', () => {
       word: 'payout',
       args: ['mobile', '243812345678', '150', 'USD'],
     });
-  });
-});
-
-describe('parseTransactionArgs', () => {
-  it('reads the transaction page and size as bare numbers or named options', () => {
-    expect(parseTransactionArgs([])).toEqual({ ok: true, page: 1, pageSize: 10 });
-    expect(parseTransactionArgs(['3'])).toEqual({ ok: true, page: 3, pageSize: 10 });
-    expect(parseTransactionArgs(['2', '25'])).toEqual({ ok: true, page: 2, pageSize: 25 });
-    expect(parseTransactionArgs(['page', '4', 'size', '5'])).toEqual({ ok: true, page: 4, pageSize: 5 });
-    expect(parseTransactionArgs(['size=20'])).toEqual({ ok: true, page: 1, pageSize: 20 });
-  });
-
-  it('refuses a page size above 25 or a page below 1 with a usage hint', () => {
-    expect(parseTransactionArgs(['1', '26'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1 to 25') });
-    expect(parseTransactionArgs(['0'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1') });
-    expect(parseTransactionArgs(['two'])).toMatchObject({ ok: false });
-    expect(parseTransactionArgs(['1', '2', '3'])).toMatchObject({ ok: false });
   });
 });
 

@@ -1,31 +1,38 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
+import { z } from 'zod';
+import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
 import { notice } from '../views/common.js';
-import { describeFailure } from '../failures.js';
+import type { Surface } from '../views/text.js';
+import { failureText } from '../failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
+import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
+
+const sharedReadingSchema = z.object({ balances: z.record(z.string(), z.number()), readAt: z.string().datetime() });
 
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
     aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
-    help: () => [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
+    help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
     async run({ command, respond }) {
-      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);
+      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, await surfaceFor(ctx, command.user_id), respond);
     },
   };
 }
 
-async function replyWithBalance(ctx: SlackContext, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
+async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
-    reply = buildBalanceMessage(ctx.surface, reading);
+    const shareValue = ctx.seal.seal({ balances: reading.balances, readAt: reading.readAt.toISOString() });
+    reply = buildBalanceMessage(surface, reading, shareValue === undefined ? {} : { shareValue });
   } catch (error) {
-    reply = notice(ctx.surface, describeFailure(error, 'read the balance', ctx.logger));
+    reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
   }
   await respond({ response_type: 'ephemeral', replace_original: options.replace ?? false, ...reply });
 }
@@ -34,17 +41,28 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
   app.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    await replyWithBalance(ctx, respond, { fresh: true, replace: true });
+    await replyWithBalance(ctx, await surfaceFor(ctx, body.user.id), respond, { fresh: true, replace: true });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, respond }) => {
+  // Share posts the figures the person was shown, as the button carries them under the app's seal:
+  // reading the API again could put other figures in the channel than the ones they looked at.
+  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
+    const shown = ctx.seal.open(action.value, sharedReadingSchema);
+    if (!shown) {
+      ctx.logger.info({ userId: body.user.id }, 'refused to share balance figures whose seal does not hold');
+      const surface = await surfaceFor(ctx, body.user.id);
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, textsFor(surface.locale)('balance.shareExpired')) });
+      return;
+    }
+    const reading = { balances: shown.balances, readAt: new Date(shown.readAt) };
     try {
-      const reading = await ctx.account.balance({ signal: AbortSignal.timeout(ctx.readTimeoutMs) });
+      // Shared into the channel: written in the channel's language.
       await respond({ response_type: 'in_channel', replace_original: false, ...buildBalanceMessage(ctx.surface, reading, { sharedBy: body.user.id }) });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(ctx.surface, describeFailure(error, 'share the balance', ctx.logger)) });
+      const surface = await surfaceFor(ctx, body.user.id);
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'shareBalance', ctx.logger)) });
     }
   });
 }

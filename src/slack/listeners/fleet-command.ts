@@ -8,7 +8,7 @@ import { textsFor } from '../../i18n/index.js';
 import type { App } from '@slack/bolt';
 import { splitFleetCommand } from '../command-text.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { COMMAND } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { audiencesOf, SubcommandRegistry, type Subcommand } from '../subcommands.js';
@@ -46,7 +46,8 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
       ctx.metrics?.command(subcommand?.name ?? 'unknown', subcommand ? 'ok' : 'unknown_subcommand');
     } catch (error) {
       ctx.metrics?.command(subcommand?.name ?? 'unknown', 'error');
-      await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'answer that command', ctx.logger)) });
+      const surface = await surfaceFor(ctx, command.user_id);
+      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'answerCommand', ctx.logger)) });
     }
   });
 }

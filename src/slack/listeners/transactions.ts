@@ -12,11 +12,11 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { ACTIONS, TRANSACTION_FILTER } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { ensureViewer, NO_ACCESS_MESSAGE } from '../viewers.js';
+import { ensureViewer } from '../viewers.js';
 import { notice } from '../views/common.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
@@ -62,7 +62,7 @@ export function ledgerSubcommand(ctx: SlackContext): Subcommand {
       try {
         reply = buildLedgerStatusMessage(surface, ctx.ledger ? await ctx.ledger.status() : undefined, ctx.ledgerTimeZone);
       } catch (error) {
-        reply = notice(surface, describeFailure(error, 'read the ledger status', ctx.logger));
+        reply = notice(surface, failureText(surface.locale, error, 'readLedgerStatus', ctx.logger));
       }
       await respond({ response_type: 'ephemeral', ...reply });
     },
@@ -92,7 +92,7 @@ async function transactionsReply(ctx: SlackContext, surface: Surface, request: P
     }, sharedBy ? { sharedBy } : {});
     return { ok: true, reply };
   } catch (error) {
-    return { ok: false, reply: notice(surface, describeFailure(error, sharedBy ? 'share the transactions' : 'read the transactions', ctx.logger)) };
+    return { ok: false, reply: notice(surface, failureText(surface.locale, error, sharedBy ? 'shareTransactions' : 'readTransactions', ctx.logger)) };
   }
 }
 
@@ -187,7 +187,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     try {
       await client.views.open({ trigger_id: body.trigger_id, view });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, describeFailure(error, 'open the filter', ctx.logger)) });
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger)) });
     }
   });
 
@@ -197,7 +197,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     const t = textsFor(surface.locale);
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
       ctx.logger.info({ userId }, 'refused a transaction search to a non-viewer');
-      await ack({ response_action: 'errors', errors: { [TRANSACTION_FILTER.text]: plainWithin(NO_ACCESS_MESSAGE.replace(/^:lock: /, ''), 150) } });
+      await ack({ response_action: 'errors', errors: { [TRANSACTION_FILTER.text]: plainWithin(t('access.noViewerPlain'), 150) } });
       return;
     }
     const read = searchFromFields(readFilterFields(view), { locale: surface.locale });
