@@ -35,7 +35,7 @@ export interface Demo {
 }
 
 export const COMMAND_HINT =
-  '/fleet balance · /fleet transactions [page] [size] · /fleet payout mobile [phone] [amount] [currency] · /fleet payout bank · /fleet help';
+  '/fleet balance · /fleet tx [filters] [words] · /fleet payout mobile [phone] [amount] [currency] · /fleet export · /fleet digest · /fleet langue fr · /fleet help';
 
 /** The demo team's zone: the daily digest's days and DIGEST_TIME are read in it. */
 export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
