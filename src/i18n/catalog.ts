@@ -7,9 +7,10 @@ import type { Locale } from './locale.js';
 import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
+import { payoutApproval } from './messages/payout-approval.js';
 import { transactions } from './messages/transactions.js';
 
-const areas = [common, transactions, exportTexts] as const;
+const areas = [common, transactions, exportTexts, payoutApproval] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -6,13 +6,13 @@ export {
 export type {
   ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
-  LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, SearchOutcome,
+  LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalCause, RefusalDetails, RefusedAction, SearchOutcome,
 } from './model.js';
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill, payoutKindFromWord } from './prefill.js';
-export { countingApprovers, describeState, revokedApprovals } from './policy.js';
+export { countingApprovers, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';

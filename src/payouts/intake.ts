@@ -35,7 +35,7 @@ export interface IntakeOptions {
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
 export class Refused extends Error {
   constructor(readonly refusal: PayoutRefusal) {
-    super(refusal.message);
+    super(refusal.code);
   }
 }
 
@@ -56,7 +56,8 @@ export class PayoutIntake {
     }
     if (userId !== undefined) {
       const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.options.clock.now());
-      if (!limit.ok) return { ok: false, errors: { amount: limit.message } };
+      // Told under the amount field by the Slack layer, in the requester's language.
+      if (!limit.ok) return { ok: false, errors: {}, refusal: refusal(limit.code, { details: limit.details }) };
     }
     return result;
   }
@@ -64,10 +65,10 @@ export class PayoutIntake {
   /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
   async submit(actor: PayoutActor, draft: PayoutDraft): Promise<PayoutActionResult> {
     const role = canRequest(actor);
-    if (!role.ok) return refusal(role.code, role.message);
+    if (!role.ok) return refusal(role.code, { details: role.details });
     const checked = revalidateDraft(draft, this.validationContext());
     if (!checked.ok) {
-      return refusal('invalid', 'Some details of the payout are not valid; correct them and submit again.', { errors: checked.errors });
+      return refusal('invalid', { errors: checked.errors });
     }
     const valid = checked.draft;
     const { userId } = actor;
@@ -82,7 +83,8 @@ export class PayoutIntake {
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: limit.message } }));
+        // `errors` sends the requester back to the form, where the refusal is told.
+        if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: {} }));
         const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
@@ -167,5 +169,5 @@ export class PayoutIntake {
 }
 
 function duplicateReference(): PayoutRefusal {
-  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: REFERENCE_USED } });
+  return refusal('duplicate_reference', { errors: { reference: REFERENCE_USED } });
 }

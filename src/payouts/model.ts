@@ -192,7 +192,7 @@ export interface PayoutEvent {
   details: Record<string, unknown>;
 }
 
-/** Every reason an action can be refused; each comes with a message safe to show the person who tried. */
+/** Every reason an action can be refused; the Slack layer tells each one in the reader's language. */
 export type PayoutRefusalCode =
   | 'not_found'
   | 'not_requester'
@@ -237,12 +237,52 @@ export const BANK_ACCOUNT_FIELDS = ['accountNumber', 'bankCode', 'name', 'countr
 /** One message per field with a problem. */
 export type FieldErrors = Partial<Record<PayoutFieldName, string>>;
 
+/** What a person tried when a refusal is told: the same code reads differently per action. */
+export type RefusedAction = 'request' | 'approve' | 'reject' | 'cancel' | 'retry' | 'decide_match';
+
+/** A finer reason inside one refusal code, when the code alone does not say enough. */
+export type RefusalCause =
+  /** `not_cancellable`: someone other than the requester tried; or it already has an approval. */
+  | 'not_requester'
+  | 'has_approval'
+  /** `not_retryable`: the first attempt is still being looked for; the requester may no longer request; roles could not be read. */
+  | 'still_searching'
+  | 'requester_not_allowed'
+  | 'roles_unavailable'
+  /** `no_such_match`: the proposed transaction is no longer the one proposed. */
+  | 'match_gone'
+  /** `reason_required`: too short, or too long. */
+  | 'too_short'
+  | 'too_long'
+  /** `over_max_amount` / `over_daily_limit`: the currency has no setting at all. */
+  | 'not_configured';
+
+/**
+ * The facts a refusal is told with: ids, states, amounts as exact minor units with their currency.
+ * Never a sentence: the Slack layer writes them in the reader's language and number format.
+ */
+export interface RefusalDetails {
+  payoutId?: string;
+  /** The request's state when it had moved on (`not_pending`, `not_retryable`, `no_such_match`). */
+  state?: PayoutState;
+  action?: RefusedAction;
+  cause?: RefusalCause;
+  /** Which limit, in minor units of `currency`. */
+  maxMinor?: number;
+  limitMinor?: number;
+  leftMinor?: number;
+  currency?: string;
+  /** Why the Fleet API's transactions could not be read, as the Fleet client said it (for `could_not_check`). */
+  searchProblem?: string;
+  /** How many approvers must agree (`already_approved` on a retry). */
+  requiredApprovals?: number;
+}
+
 export interface PayoutRefusal {
   ok: false;
   code: PayoutRefusalCode;
-  /** Says why, in words for the person who tried; contains nothing they may not see. */
-  message: string;
-  /** Per-field messages when `code` is `invalid`, `duplicate_reference` or `over_max_amount`. */
+  details?: RefusalDetails;
+  /** Per-field problems when `code` is `invalid`, `duplicate_reference` or `over_max_amount`. */
   errors?: FieldErrors;
   /** The request as stored now, when there is one: lets the caller refresh a stale message. */
   request?: PayoutRequest;
@@ -250,6 +290,6 @@ export interface PayoutRefusal {
 
 export type PayoutActionResult = { ok: true; request: PayoutRequest } | PayoutRefusal;
 
-export function refusal(code: PayoutRefusalCode, message: string, extra: Omit<PayoutRefusal, 'ok' | 'code' | 'message'> = {}): PayoutRefusal {
-  return { ok: false, code, message, ...extra };
+export function refusal(code: PayoutRefusalCode, extra: Omit<PayoutRefusal, 'ok' | 'code'> = {}): PayoutRefusal {
+  return { ok: false, code, ...extra };
 }

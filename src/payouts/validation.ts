@@ -8,7 +8,7 @@ import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
 import { generateReference } from './identifiers.js';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
-  type FieldErrors, type PayoutDraft, type PayoutFieldName, type PayoutKind,
+  type FieldErrors, type PayoutDraft, type PayoutRefusal, type PayoutFieldName, type PayoutKind,
 } from './model.js';
 import type { PayoutSettings } from './settings.js';
 
@@ -25,7 +25,7 @@ export interface ValidationContext {
   newReference?: (now: Date) => string;
 }
 
-export type PayoutValidation = { ok: true; draft: PayoutDraft } | { ok: false; errors: FieldErrors };
+export type PayoutValidation = { ok: true; draft: PayoutDraft } | { ok: false; errors: FieldErrors; refusal?: PayoutRefusal };
 
 export const LIMITS = {
   phoneDigits: { min: 8, max: 15 },

@@ -10,7 +10,7 @@ import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../pa
 import type { SlackContext } from '../context.js';
 import { describeFailure } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { refusalText, tellPrivately } from '../payout-refusals.js';
+import { refusalMessage, refusalText, tellPrivately } from '../payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal } from '../views/payout-approval.js';
 import { buildPayoutNotice } from '../views/payout-form.js';
@@ -28,7 +28,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const request = await requestFrom(ctx, action.value);
-        if (!request) return await tell(refusalText({ message: 'There is no such payout.' }));
+        if (!request) return await tell(refusalText({ code: 'not_found' }));
         const decision = await check(request, body.user.id);
         if (!decision.ok) return await tell(refusalText(decision));
         await client.views.open({ trigger_id: body.trigger_id, view: modal(surface, request) });
@@ -56,7 +56,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const value = read(action.value);
-        if (value === undefined) return await tell(refusalText({ message: 'There is no such payout.' }));
+        if (value === undefined) return await tell(refusalText({ code: 'not_found' }));
         const result = await act(value, body.user.id);
         if (!result.ok) return await tell(refusalText(result));
         const note = afterwards?.(result.request);
@@ -101,7 +101,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
         if (rejectedByThem) answer = notice(ctx, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
-        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: result.message } };
+        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result) } };
         else answer = notice(ctx, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
       } catch (error) {
         answer = notice(ctx, `Payout ${id}`, describeFailure(error, 'reject the payout', logger));

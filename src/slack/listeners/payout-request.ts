@@ -104,7 +104,7 @@ async function checkForm(ctx: SlackContext, userId: string, kind: PayoutKind, vi
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(ctx.surface, 'New payout', refusalText(decision)) };
   const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId);
-  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors) };
+  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors, validation.refusal) };
   const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
   return { response_action: 'update', view: buildPayoutReview(ctx.surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
 }

@@ -6,6 +6,7 @@
 import type { Button, KnownBlock, ModalView } from '@slack/types';
 import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { refusalMessage } from '../payout-refusals.js';
 import type { Reply } from './common.js';
 import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
@@ -145,7 +146,7 @@ export function approvalOutcome(result: PayoutActionResult, approverId: string):
   if (result.ok) return approvalRecorded(result.request);
   const standing = result.request?.approvals.some((approval) => approval.userId === approverId) ? result.request : undefined;
   if (standing) return approvalRecorded(standing);
-  return { title: 'Not approved', text: `:no_entry: ${escapeWithin(result.message, 2000)}\nNothing was changed.` };
+  return { title: 'Not approved', text: `:no_entry: ${escapeWithin(refusalMessage(result), 2000)}\nNothing was changed.` };
 }
 
 function approvalRecorded(request: PayoutRequest): { title: string; text: string } {

@@ -142,15 +142,17 @@ describe('approval message', () => {
 
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
     const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
-    const again = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was already sent.', request: sent }, 'U0APPROVER');
+    const again = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0APPROVER');
     expect(again.title).toBe('Payout PR-7K3F9Q');
     expect(again.text).toContain('Your approval is recorded.\n:white_check_mark: *Sent.* Transaction `PO-ABC`');
     const waiting = request({ approvals: [{ userId: 'U0APPROVER', at }] });
-    const twice = approvalOutcome({ ok: false, code: 'already_approved', message: 'You have already approved this payout.', request: waiting }, 'U0APPROVER');
+    const twice = approvalOutcome({ ok: false, code: 'already_approved', details: { action: 'approve' }, request: waiting }, 'U0APPROVER');
     expect(twice.text).toContain('Your approval is recorded. One more approver must approve');
 
-    const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was <already> sent.', request: sent }, 'U0OTHER');
-    expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was &lt;already&gt; sent.\nNothing was changed.' });
+    const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0OTHER');
+    expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was already sent.\nNothing was changed.' });
+    const unreadable = approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: 'the list said <nothing>' } }, 'U0OTHER');
+    expect(unreadable.text).toBe(':no_entry: Could not check the Fleet API\'s transactions: the list said &lt;nothing&gt;.\nNothing was changed.');
   });
 });
 
@@ -257,7 +259,7 @@ describe('text people or the Fleet API wrote', () => {
     return [
       buildApprovalMessage(surface, shown), buildApproveModal(surface, shown), buildRejectModal(surface, shown), buildPayoutReview(surface, shown, 'C0APPROVALS'),
       buildPayoutSubmitted(surface, shown, 'C0APPROVALS'), buildPayoutList(surface, [shown]), buildPayoutHistory(surface, shown, events),
-      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER'), approvalOutcome({ ok: false, code: 'not_pending', message: hostile }, 'U0APPROVER'),
+      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER'), approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: hostile } }, 'U0APPROVER'),
       ...events.map((event) => buildRequesterUpdate(surface, shown, event.event, 'U0APPROVER', 'C0APPROVALS')),
     ];
   };
