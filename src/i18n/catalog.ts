@@ -8,9 +8,10 @@ import type { Message, MessageVars, PluralForms } from './define.js';
 import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
 import { payoutApproval } from './messages/payout-approval.js';
+import { payoutRecords } from './messages/payout-records.js';
 import { transactions } from './messages/transactions.js';
 
-const areas = [common, transactions, exportTexts, payoutApproval] as const;
+const areas = [common, transactions, exportTexts, payoutApproval, payoutRecords] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;
