@@ -24,7 +24,7 @@ import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
-import { fixedLocale } from './slack/locales.js';
+import { fixedLocale, type PersonLocales } from './slack/locales.js';
 import { Metrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, startOpsServer } from './ops/routes.js';
@@ -42,6 +42,8 @@ export interface BotOptions {
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
+  /** Tests only: each person's language (e.g. `fixedLocale('fr')`); by default everyone reads English. */
+  locales?: PersonLocales;
 }
 
 export interface RunningBot {
@@ -122,8 +124,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     shutdown.add('access', () => access.close());
 
     const surface: Surface = { sandbox: sandbox !== undefined, locale: 'en' };
+    const locales = options.locales ?? fixedLocale('en');
     const payoutNotifier = new SlackPayoutNotifier({
-      client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({
@@ -159,7 +162,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       exporter: ledger && new LedgerExporter({
         ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
       }),
-      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales: fixedLocale('en'), logger, clock, readTimeoutMs: 20_000,
+      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
     });

@@ -169,6 +169,18 @@ export const payoutApproval = defineMessages({
       other: ':white_check_mark: Your approval is recorded. {count} more approvers must approve before anything is sent.',
     },
 
+    // What approvers are told by the buttons and modals (src/slack/listeners/payout-approval.ts).
+    'payoutApproval.retryAgreed': {
+      one: ':repeat: Your agreement to send payout {id} again is recorded. It needs {count} approver, as the payout did: nothing is sent until another approver agrees.',
+      other: ':repeat: Your agreement to send payout {id} again is recorded. It needs {count} approvers, as the payout did: nothing is sent until another approver agrees.',
+    },
+    'payoutApproval.approve.staleTitle': 'Approve payout',
+    'payoutApproval.approve.stale': 'This approval is out of date. Use the buttons on the approval message.',
+    'payoutApproval.approve.recording': ':hourglass_flowing_sand: Recording your approval…',
+    'payoutApproval.reject.staleTitle': 'Reject payout',
+    'payoutApproval.reject.stale': 'This rejection is out of date. Use the buttons on the approval message.',
+    'payoutApproval.reject.done': ':no_entry: Rejected. The requester has been sent your reason.',
+
     // The requester's direct messages (src/slack/views/payout-updates.ts).
     'payoutApproval.dm.payout': '*{id}* ({summary})',
     'payoutApproval.dm.anApprover': 'An approver',
@@ -366,6 +378,17 @@ export const payoutApproval = defineMessages({
       one: ':white_check_mark: Votre approbation est enregistrée. Un autre approbateur doit encore approuver avant tout envoi.',
       other: ':white_check_mark: Votre approbation est enregistrée. {count} autres approbateurs doivent encore approuver avant tout envoi.',
     },
+
+    'payoutApproval.retryAgreed': {
+      one: ':repeat: Votre accord pour renvoyer le paiement {id} est enregistré. Il faut {count} approbateur, comme pour le paiement : rien n’est envoyé tant qu’un autre approbateur n’a pas donné son accord.',
+      other: ':repeat: Votre accord pour renvoyer le paiement {id} est enregistré. Il faut {count} approbateurs, comme pour le paiement : rien n’est envoyé tant qu’un autre approbateur n’a pas donné son accord.',
+    },
+    'payoutApproval.approve.staleTitle': 'Approuver le paiement',
+    'payoutApproval.approve.stale': 'Cette approbation n’est plus à jour. Utilisez les boutons du message d’approbation.',
+    'payoutApproval.approve.recording': ':hourglass_flowing_sand: Enregistrement de votre approbation…',
+    'payoutApproval.reject.staleTitle': 'Rejeter le paiement',
+    'payoutApproval.reject.stale': 'Ce rejet n’est plus à jour. Utilisez les boutons du message d’approbation.',
+    'payoutApproval.reject.done': ':no_entry: Rejeté. Votre motif a été envoyé au demandeur.',
 
     'payoutApproval.dm.payout': '*{id}* ({summary})',
     'payoutApproval.dm.anApprover': 'Un approbateur',
