@@ -128,6 +128,9 @@ export interface LikelyMatch {
 /** How the last search of the transaction list for an unknown payout ended. */
 export type SearchOutcome = 'not_found' | 'could_not_check';
 
+/** The failure reason of a payout whose sending a stopped process left behind; the Slack layer words it. */
+export const INTERRUPTED_FAILURE = 'interrupted';
+
 /** Where the approval message lives in Slack, so that it can be updated on every change. */
 export interface ApprovalMessageRef {
   channel: string;
@@ -156,7 +159,10 @@ export interface PayoutLifecycle {
   hold?: PayoutHold | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */
   transactionId: string | undefined;
-  /** Plain words for people: why it failed, or why its outcome is unknown. */
+  /**
+   * Why it failed, or why its outcome is unknown: the Fleet client's words, or `INTERRUPTED_FAILURE`
+   * when the app itself stopped while sending (older rows may hold that in English words).
+   */
   failureReason: string | undefined;
   rejectedBy: string | undefined;
   rejectReason: string | undefined;

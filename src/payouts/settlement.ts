@@ -7,7 +7,7 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch } from './dispatch.js';
-import { refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
+import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { movedOn } from './policy.js';
 import {
   appendEvent, decideLikelyMatch, executionTimes, listDueForCheck, listProposedMatchIds, listStaleApproved, proposeLikelyMatch, updateRequest,
@@ -38,7 +38,6 @@ interface Look {
 }
 
 const BATCH = 100;
-const INTERRUPTED_REASON = 'The app stopped while sending this payout, so its outcome is not known yet.';
 
 export class PayoutSettlement {
   private readonly search: PayoutTransactionSearch;
@@ -272,7 +271,7 @@ export class PayoutSettlement {
     const unknown = await this.sweep('unknown', (tx) => updateWhere(
       tx,
       { state: 'executing', column: 'last_sent_at', atOrBefore: before },
-      { state: 'unknown', failureReason: INTERRUPTED_REASON, unknownSince: now, nextCheckAt: now },
+      { state: 'unknown', failureReason: INTERRUPTED_FAILURE, unknownSince: now, nextCheckAt: now },
       now,
       BATCH,
     ), { reason: 'interrupted' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FleetConnectionError, FleetRejectedError, FleetTimeoutError, FleetUnavailableError } from '../../src/fleet/errors.js';
-import type { PayoutRequest } from '../../src/payouts/model.js';
+import { INTERRUPTED_FAILURE, type PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
@@ -224,7 +224,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     await waitUntil(async () => (await first.service.get(request.id))?.state === 'executing');
     const restarted = createService(db);
     const recovered = await restarted.service.recoverInterrupted({ staleAfterMs: 0 });
-    expect(recovered).toMatchObject([{ id: request.id, state: 'unknown', failureReason: expect.stringMatching(/app stopped/) as string }]);
+    expect(recovered).toMatchObject([{ id: request.id, state: 'unknown', failureReason: INTERRUPTED_FAILURE }]);
   });
 
   it('sends an approved payout that a dead process never started sending', async () => {

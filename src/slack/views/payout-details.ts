@@ -6,7 +6,7 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
-import { countingApprovers, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
@@ -185,10 +185,17 @@ function withinSection(head: string, lines: string[], andMore: (rest: number) =>
   return text;
 }
 
+/** Why a payout failed or has no known outcome, as mrkdwn: the Fleet client's words escaped, or the app's own reason in the reader's language. */
+export function failureWords(reason: string | undefined, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
+  return escapeWithin(reason ?? t('payoutApproval.noReason'), 400);
+}
+
 /** The current state in plain words, with the outcome when there is one. */
 export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string {
   const t = textsFor(locale);
-  const reason = (text: string | undefined) => escapeWithin(text ?? t('payoutApproval.noReason'), 400);
+  const reason = (text: string | undefined) => failureWords(text, locale);
   const again = request.attempts > 1 ? t('payoutApproval.sentTimes', { count: request.attempts }) : '';
   switch (request.state) {
     case 'pending': {
@@ -216,7 +223,7 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
     case 'rejected':
       return t('payoutApproval.state.rejected', {
         user: request.rejectedBy ? mentionUser(request.rejectedBy) : t('payoutApproval.anApprover'),
-        reason: reason(request.rejectReason),
+        reason: escapeWithin(request.rejectReason ?? t('payoutApproval.noReason'), 400),
       });
     case 'expired':
       return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt) });

@@ -4,7 +4,7 @@ import { textsFor, type Locale } from '../../i18n/index.js';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
 import { codeSpan, escapeWithin, mentionChannel, mentionUser, sandboxFooter, sandboxMarked, type Surface } from './text.js';
-import { dualApprovalLine, payoutSummary, plainSummary } from './payout-details.js';
+import { dualApprovalLine, failureWords, payoutSummary, plainSummary } from './payout-details.js';
 
 // Transaction ids come from the Fleet API and references may be long: both are cut where shown.
 const CODE_MAX = 80;
@@ -55,10 +55,10 @@ export function buildRequesterUpdate(
       line = t('payoutApproval.dm.sent', { payout, transaction });
       break;
     case 'failed':
-      line = t('payoutApproval.dm.failed', { payout, reason: reason(request.failureReason) });
+      line = t('payoutApproval.dm.failed', { payout, reason: failureWords(request.failureReason, locale) });
       break;
     case 'unknown':
-      line = t('payoutApproval.dm.unknown', { payout, reason: reason(request.failureReason) });
+      line = t('payoutApproval.dm.unknown', { payout, reason: failureWords(request.failureReason, locale) });
       break;
     case 'needs_review':
       line = t('payoutApproval.dm.needsReview', { payout });

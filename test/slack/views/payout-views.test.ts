@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
+import { INTERRUPTED_FAILURE, PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
@@ -403,6 +403,14 @@ describe('the approval side in French', () => {
     const rejected = buildRequesterUpdate(fr, request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Mauvais numéro' }), 'rejected', 'U0APPROVER');
     expect(json(rejected?.blocks)).toContain('<@U0APPROVER> a rejeté votre paiement *PR-7K3F9Q*');
     expect(json(rejected?.blocks)).toContain(': Mauvais numéro');
+  });
+
+  it('words the app\'s own reason for an unknown outcome in the reader\'s language, and the Fleet API\'s as it said it', () => {
+    const interrupted = request({ state: 'unknown', failureReason: INTERRUPTED_FAILURE });
+    expect(json(buildApprovalMessage(fr, interrupted).blocks)).toContain('*Résultat inconnu :* L’application s’est arrêtée pendant l’envoi de ce paiement');
+    expect(json(buildApprovalMessage(surface, interrupted).blocks)).toContain('*Outcome unknown:* The app stopped while sending this payout');
+    const timedOut = request({ state: 'unknown', failureReason: 'The Fleet API took too long to answer <b>.' });
+    expect(json(buildRequesterUpdate(fr, timedOut, 'unknown', undefined)?.blocks)).toContain('(The Fleet API took too long to answer &lt;b&gt;.)');
   });
 
   it('lists payouts and tells a history in French', () => {
