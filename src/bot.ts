@@ -24,7 +24,8 @@ import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
-import { fixedLocale, type PersonLocales } from './slack/locales.js';
+import { SlackPersonLanguages } from './slack/locales.js';
+import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, startOpsServer } from './ops/routes.js';
@@ -42,8 +43,6 @@ export interface BotOptions {
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
-  /** Tests only: each person's language (e.g. `fixedLocale('fr')`); by default everyone reads English. */
-  locales?: PersonLocales;
 }
 
 export interface RunningBot {
@@ -56,7 +55,7 @@ export interface RunningBot {
   payouts: PayoutService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
-  /** GET /metrics's registry; the ledger sync reports its lag through `metrics.setLedgerSyncLag`. */
+  /** GET /metrics's registry. */
   metrics: Metrics;
   /** Socket Mode with METRICS_PORT: where /healthz, /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
   opsUrl: string | undefined;
@@ -69,7 +68,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'account', 'payout maintenance', 'feed', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -123,8 +122,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const access = new AccessControl(app.client, logger);
     shutdown.add('access', () => access.close());
 
-    const surface: Surface = { sandbox: sandbox !== undefined, locale: 'en' };
-    const locales = options.locales ?? fixedLocale('en');
+    // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
+    const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale };
+    const locales = new SlackPersonLanguages({
+      client: app.client, choices: storedLanguageChoices(db), defaultLocale: config.language.defaultLocale,
+      logger: logger.child({ component: 'language' }), clock,
+    });
+    shutdown.add('languages', () => locales.close());
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
@@ -157,6 +161,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       : undefined;
 
     if (feed) metrics.watchFeed(() => feed.status());
+    if (ledger) metrics.watchLedger(() => ledger.reader.status());
     registerListeners(app, {
       ledger: ledger?.reader,
       exporter: ledger && new LedgerExporter({

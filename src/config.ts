@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { FeedSettings } from './feed/settings.js';
 import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
+import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parseAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
@@ -145,6 +146,15 @@ const timeZone = optionalText.transform((value, ctx) => {
   }
 });
 
+/** A language the app speaks, or undefined when unset (CHANNEL_LOCALE then follows DEFAULT_LOCALE). */
+const locale = optionalText.transform((value, ctx): Locale | undefined => {
+  if (value === undefined) return undefined;
+  const word = value.toLowerCase();
+  if (isLocale(word)) return word;
+  ctx.addIssue({ code: 'custom', message: `expected one of ${LOCALES.join(', ')}` });
+  return z.NEVER;
+});
+
 export const envSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
@@ -196,6 +206,8 @@ export const envSchema = z
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: timeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
+    DEFAULT_LOCALE: locale,
+    CHANNEL_LOCALE: locale,
   });
 
 /**
@@ -256,6 +268,11 @@ export interface Config {
   ops: { metricsPort: number | undefined };
   ledger: LedgerSettings;
   ledgerExport: LedgerExportSettings;
+  /**
+   * `defaultLocale`: the language of a person who chose none and whose Slack locale the app does not
+   * speak (DEFAULT_LOCALE). `channelLocale`: the language of messages to channels (CHANNEL_LOCALE).
+   */
+  language: { defaultLocale: Locale; channelLocale: Locale };
 }
 
 /** Raised when the environment is unusable; `problems` has one line per variable. */
@@ -321,5 +338,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeZone: e.LEDGER_TIMEZONE,
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
+    language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

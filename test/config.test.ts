@@ -98,6 +98,23 @@ describe('configuration', () => {
     expect(problems).toContain('PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing GBP');
   });
 
+  it('speaks English to people and channels unless told otherwise', () => {
+    expect(loadConfig(minimal).language).toEqual({ defaultLocale: 'en', channelLocale: 'en' });
+  });
+
+  it('writes to channels in DEFAULT_LOCALE unless CHANNEL_LOCALE says otherwise', () => {
+    expect(loadConfig({ ...minimal, DEFAULT_LOCALE: 'fr' }).language).toEqual({ defaultLocale: 'fr', channelLocale: 'fr' });
+    expect(loadConfig({ ...minimal, DEFAULT_LOCALE: 'FR', CHANNEL_LOCALE: 'en' }).language).toEqual({ defaultLocale: 'fr', channelLocale: 'en' });
+  });
+
+  it('refuses a language the app does not speak, naming the variable and the allowed values, in one round', () => {
+    expect(problemsOf({ ...minimal, DEFAULT_LOCALE: 'pt', CHANNEL_LOCALE: 'fr-FR', PORT: 'x' })).toEqual([
+      'PORT: expected a whole number from 0 to 65535',
+      'DEFAULT_LOCALE: expected one of en, fr',
+      'CHANNEL_LOCALE: expected one of en, fr',
+    ]);
+  });
+
   it('lists the allowed values of LOG_LEVEL', () => {
     expect(problemsOf({ ...minimal, LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent']);
   });

@@ -24,7 +24,7 @@ export interface FeedState {
   futureDatedEntries: number;
   lastPollAt: Date | undefined;
   caughtUpAt: Date | undefined;
-  lastError: { message: string; at: Date } | undefined;
+  lastError: { code: string; at: Date } | undefined;
   createdAt: Date;
 }
 
@@ -168,12 +168,12 @@ export async function recordPollSuccess(db: Queryable, channelId: string, now: D
  * Also creates the row when the very first start fails, so that `/fleet feed` can show why.
  * `pendingEntries` is the count the failed poll found still unposted; undefined keeps the stored one.
  */
-export async function recordPollFailure(db: Queryable, channelId: string, now: Date, message: string, pendingEntries?: number): Promise<void> {
+export async function recordPollFailure(db: Queryable, channelId: string, now: Date, code: string, pendingEntries?: number): Promise<void> {
   await db.query(
     `INSERT INTO feed_state (channel_id, last_error, last_error_at, pending_entries, created_at) VALUES ($1, $2, $3, COALESCE($4, 0), $3)
      ON CONFLICT (channel_id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at,
        pending_entries = COALESCE($4, feed_state.pending_entries)`,
-    [channelId, message, now.toISOString(), pendingEntries ?? null],
+    [channelId, code, now.toISOString(), pendingEntries ?? null],
   );
 }
 
@@ -192,7 +192,7 @@ function toFeedState(row: FeedStateRow): FeedState {
     futureDatedEntries: row.future_dated_entries,
     lastPollAt: row.last_poll_at ?? undefined,
     caughtUpAt: row.caught_up_at ?? undefined,
-    lastError: row.last_error !== null && row.last_error_at ? { message: row.last_error, at: row.last_error_at } : undefined,
+    lastError: row.last_error !== null && row.last_error_at ? { code: row.last_error, at: row.last_error_at } : undefined,
     createdAt: row.created_at,
   };
 }

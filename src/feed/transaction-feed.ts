@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import { FleetError, SourceNotReadyError } from '../fleet/errors.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
@@ -21,7 +22,7 @@ import {
 } from './feed-store.js';
 import { findLateEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
 import type { FeedSettings } from './settings.js';
-import type { FeedNote, FeedPublisher, FeedStatus, PollReport } from './types.js';
+import { FeedPublishError, type FeedErrorCode, type FeedNote, type FeedPublisher, type FeedStatus, type PollReport } from './types.js';
 
 type StartedFeed = FeedState & { cursor: FeedCursor };
 
@@ -114,9 +115,14 @@ export class TransactionFeed {
       if (this.polls % LATE_SWEEP_EVERY_POLLS === 0) await this.sweepLateEntries(report, signal);
       if ((this.polls - 1) % BALANCE_CHECK_EVERY_POLLS === 0) await this.checkBalances(report, signal);
     } catch (error) {
-      report.error = errorMessage(error);
+      report.error = feedErrorCode(error);
       if (!signal.aborted && !(error instanceof LostFeedLeaseError)) {
-        this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
+        if (error instanceof SourceNotReadyError) {
+          // The ledger's first read is on its way: expected at start, so no warning and no stack.
+          this.options.logger.info({ channelId: this.channelId, reason: error.message }, 'feed waits for its source; it polls again');
+        } else {
+          this.options.logger.warn({ err: error, channelId: this.channelId }, 'feed poll failed; the cursor keeps every entry not yet posted');
+        }
         // Entries found but not posted (Slack refusing, say) are what `/fleet feed` shows as waiting.
         const pending = report.newEntries > 0 ? report.newEntries - report.skippedEntries - (report.postedEntries - report.lateEntries) : undefined;
         await recordPollFailure(this.options.db, this.channelId, this.options.clock.now(), report.error, pending).catch(() => undefined);
@@ -305,7 +311,10 @@ function newestOf(batch: Transaction[]): Transaction {
   return batch.reduce((newest, tx) => (entryMs(tx) >= entryMs(newest) ? tx : newest));
 }
 
-function errorMessage(error: unknown): string {
-  if (error && typeof error === 'object' && 'userMessage' in error && typeof error.userMessage === 'string') return error.userMessage;
-  return error instanceof Error ? error.message : String(error);
+function feedErrorCode(error: unknown): FeedErrorCode {
+  if (error instanceof FleetError) return `fleet:${error.code}`;
+  if (error instanceof FeedPublishError) return `slack:${error.details.code ?? 'unknown_error'}`;
+  if (error instanceof LostFeedLeaseError) return 'lease_lost';
+  if (error instanceof SourceNotReadyError) return 'source_not_ready';
+  return 'unexpected';
 }

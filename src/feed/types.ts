@@ -59,8 +59,8 @@ export interface PollReport {
   /** Malformed entries in the pages this poll read, left out (the client logs each one). */
   unreadableEntries: number;
   alertsPosted: number;
-  /** Set when the poll stopped early; the cursor keeps every entry not yet posted. */
-  error?: string;
+  /** Set when the poll stopped early, to a `FeedErrorCode`; the cursor keeps every entry not yet posted. */
+  error?: FeedErrorCode;
 }
 
 /** What `/fleet feed` shows; read from the database so that any replica can answer. */
@@ -81,5 +81,14 @@ export interface FeedStatus {
   futureDatedEntries: number;
   /** Malformed entries left out in the last complete poll. */
   unreadableEntries: number;
-  lastError: { message: string; at: Date } | undefined;
+  /** The last failed poll's `FeedErrorCode`; rows written before codes hold an English text instead. */
+  lastError: { code: string; at: Date } | undefined;
 }
+
+/**
+ * Why a poll stopped, as data for the Slack layer to put in words: `fleet:<FleetErrorCode>`,
+ * `slack:<Slack's error code>` (`slack:ratelimited`, `slack:request_error`, …), `lease_lost` when
+ * another replica took the feed over, `source_not_ready` while the ledger's first read is still on
+ * its way, `unexpected` for anything else (the log has the details).
+ */
+export type FeedErrorCode = `fleet:${string}` | `slack:${string}` | 'lease_lost' | 'source_not_ready' | 'unexpected';

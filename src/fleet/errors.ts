@@ -1,6 +1,7 @@
 /**
- * Typed Fleet API errors. Each has a stable `code` and a plain-text `userMessage` for people (a rejection
- * quotes the API's own message, so escape it before putting it in mrkdwn);
+ * Typed Fleet API errors. Each has a stable `code`, from which the Slack layer (`slack/failures.ts`)
+ * writes the text a person reads in their language, and an English `userMessage` for logs and
+ * records (a rejection quotes the API's own message, so escape it before putting it in mrkdwn);
  * `outcomeUnknown` tells payouts whether the request may have been processed despite the error.
  * No message ever contains the API key or a response body verbatim.
  */
@@ -82,8 +83,13 @@ export class FleetConnectionError extends FleetError {
 }
 
 export class FleetBadResponseError extends FleetError {
-  constructor(what: string, status: number | undefined, outcomeUnknown: boolean) {
-    super('bad_response', `The Fleet API sent an answer we could not read (${what}).`, { status, outcomeUnknown });
+  constructor(
+    /** What was wrong with the answer, e.g. `not JSON` (technical, not translated). */
+    readonly problem: string,
+    status: number | undefined,
+    outcomeUnknown: boolean,
+  ) {
+    super('bad_response', `The Fleet API sent an answer we could not read (${problem}).`, { status, outcomeUnknown });
     this.name = 'FleetBadResponseError';
   }
 }
@@ -91,7 +97,8 @@ export class FleetBadResponseError extends FleetError {
 export class FleetRejectedError extends FleetError {
   constructor(
     status: number,
-    apiMessage: string | undefined,
+    /** The API's own words, untrusted: escape before putting them in mrkdwn. */
+    readonly apiMessage: string | undefined,
     /** The API's own error code when it sent one, such as `duplicate_reference`. */
     readonly apiCode?: string,
   ) {
@@ -104,4 +111,15 @@ export class FleetRejectedError extends FleetError {
 export function asFleetError(error: unknown): FleetError {
   if (error instanceof FleetError) return error;
   return new FleetConnectionError(true, error);
+}
+
+/**
+ * Thrown by a stand-in for the Fleet API (such as the ledger's copy of the transaction list) that
+ * cannot answer yet: asking again at the next poll is the expected course, not a failure to report.
+ */
+export class SourceNotReadyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceNotReadyError';
+  }
 }

@@ -9,9 +9,15 @@ import { common } from './messages/common.js';
 import { exportTexts } from './messages/export.js';
 import { payoutApproval } from './messages/payout-approval.js';
 import { payoutRecords } from './messages/payout-records.js';
+import { fleetCommand } from './messages/fleet-command.js';
+import { language } from './messages/language.js';
 import { transactions } from './messages/transactions.js';
+import { account } from './messages/account.js';
+import { feed } from './messages/feed.js';
+import { errors } from './messages/errors.js';
+import { units } from './messages/units.js';
 
-const areas = [common, transactions, exportTexts, payoutApproval, payoutRecords] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutApproval, payoutRecords] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -6,13 +6,14 @@
  * reads the ledger instead of the API. Balances and payouts still go to the API.
  */
 import type { Balances, BankAccountPayoutRequest, FleetApi, MobileMoneyPayoutRequest, PayoutResult, TransactionListPage } from '../fleet/schemas.js';
+import { SourceNotReadyError } from '../fleet/errors.js';
 import type { Queryable } from '../store/db.js';
 
 /**
  * Thrown until the ledger's first poll, and for a read past the stored entries while the history is
  * still loading: a short page then means "not loaded yet", not "the end of the list".
  */
-export class LedgerNotReadyError extends Error {
+export class LedgerNotReadyError extends SourceNotReadyError {
   constructor(message = 'the ledger has not read the Fleet API yet') {
     super(message);
     this.name = 'LedgerNotReadyError';

@@ -79,6 +79,7 @@ export function filterConditions(filter: LedgerFilter, params: unknown[]): strin
     if (text !== '') where.push(`strpos(lower(reference || ' ' || description), ${add(text)}) > 0`);
   }
   if (required.size > 0) where.push(`words @> ${add([...required])}::text[]`);
+  if (filter.storedUpTo !== undefined) where.push(`seq <= ${add(filter.storedUpTo)}`);
   return where;
 }
 
@@ -87,13 +88,19 @@ const whereClause = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${
 export class StoredLedgerReader implements LedgerReader {
   constructor(private readonly db: Queryable) {}
 
-  async find(filter: LedgerFilter, page: { offset: number; limit: number }): Promise<LedgerPage> {
+  async find(request: LedgerFilter, page: { offset: number; limit: number }): Promise<LedgerPage> {
+    // A first read is pinned to the newest entry stored now, so its later pages read the same list.
+    const storedUpTo = request.storedUpTo ?? (await this.newestStored());
+    const filter = { ...request, storedUpTo };
     const params: unknown[] = [];
     const where = whereClause(filterConditions(filter, params));
     const limit = Math.max(0, Math.floor(page.limit));
     const offset = Math.max(0, Math.floor(page.offset));
-    const total = await this.count(filter);
-    if (total === 0 || offset >= total) return { entries: [], total };
+    const [total, newer] = await Promise.all([
+      this.count(filter),
+      request.storedUpTo === undefined ? 0 : this.countNewer(request, request.storedUpTo),
+    ]);
+    if (total === 0 || offset >= total) return { entries: [], total, storedUpTo, newer };
     // Few matches: take them through the filter's own indexes (words, currency) and sort them, rather
     // than let the planner walk the date index hoping to meet matches early, which for a rare word
     // reads the whole table.
@@ -102,7 +109,21 @@ export class StoredLedgerReader implements LedgerReader {
          SELECT * FROM matches ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`
       : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`;
     const { rows } = await this.db.query<EntryRow>(sql, params);
-    return { entries: rows.map(toLedgerEntry), total };
+    return { entries: rows.map(toLedgerEntry), total, storedUpTo, newer };
+  }
+
+  private async newestStored(): Promise<number> {
+    const { rows } = await this.db.query<{ seq: string | number | null }>('SELECT max(seq) AS seq FROM ledger_entries');
+    return Number(rows[0]?.seq ?? 0);
+  }
+
+  private async countNewer(filter: LedgerFilter, storedUpTo: number): Promise<number> {
+    const params: unknown[] = [];
+    const conditions = filterConditions({ ...filter, storedUpTo: undefined }, params);
+    params.push(storedUpTo);
+    conditions.push(`seq > $${params.length}`);
+    const { rows } = await this.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM ledger_entries ${whereClause(conditions)}`, params);
+    return Number(rows[0]?.n ?? 0);
   }
 
   async count(filter: LedgerFilter): Promise<number> {

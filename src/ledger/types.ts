@@ -55,6 +55,11 @@ export interface LedgerFilter {
   maxAmount?: string;
   /** Words and quoted phrases; each must appear (case-insensitively) in the reference or the description. */
   words?: string[];
+  /**
+   * Only entries the ledger had stored up to this point (a `LedgerPage.storedUpTo` of an earlier
+   * read): paging with it keeps the pages a person turns through fixed while new entries arrive.
+   */
+  storedUpTo?: number;
 }
 
 export interface LedgerPage {
@@ -62,6 +67,10 @@ export interface LedgerPage {
   entries: LedgerEntry[];
   /** How many entries match the filter in all. */
   total: number;
+  /** The point in the ledger this page was read at: the filter's `storedUpTo`, or the newest entry stored then. */
+  storedUpTo: number;
+  /** With a `storedUpTo` in the filter: how many matching entries the ledger stored since. */
+  newer: number;
 }
 
 export interface LedgerStatus {

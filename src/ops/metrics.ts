@@ -27,6 +27,13 @@ export interface FeedNumbers {
   lastSuccessfulPollAt: Date | undefined;
 }
 
+/** What the ledger reports about itself (LedgerReader.status()). */
+export interface LedgerNumbers {
+  loaded: number;
+  historyComplete: boolean;
+  lastPollAt: Date | undefined;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   private readonly commands: Counter<'subcommand' | 'outcome'>;
@@ -36,8 +43,8 @@ export class Metrics {
   private readonly payoutTransitions: Counter<'event' | 'state'>;
   private readonly slackErrors: Counter<'method' | 'error'>;
   private readonly slackRateLimited: Counter<'method'>;
-  private readonly ledgerLag: Gauge;
   private feedSource: (() => Promise<FeedNumbers>) | undefined;
+  private ledgerSource: (() => Promise<LedgerNumbers>) | undefined;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -70,27 +77,30 @@ export class Metrics {
       name: 'fleet_bot_slack_api_rate_limited_total', help: 'Slack Web API answers with HTTP 429 (rate limited), by method.',
       labelNames: ['method'], registers,
     });
-    this.ledgerLag = new Gauge({
-      name: 'ledger_sync_lag_seconds', help: 'How far the ledger sync is behind the Fleet API, in seconds (set by the ledger sync).', registers,
-    });
-    const feed = () => this.feedSource;
-    const feedGauge = (name: string, help: string, read: (numbers: FeedNumbers) => number) =>
+    // Gauges read on each scrape from a source the bot hands over (watchFeed, watchLedger).
+    const readGauge = <N>(source: () => (() => Promise<N>) | undefined) => (name: string, help: string, read: (numbers: N) => number) =>
       new Gauge({
         name, help, registers,
         async collect() {
-          const source = feed();
-          if (!source) return;
+          const numbers = source();
+          if (!numbers) return;
           try {
-            this.set(read(await source()));
+            this.set(read(await numbers()));
           } catch {
             // The database is away: /readyz says so; the gauge keeps its last value.
           }
         },
       });
+    const feedGauge = readGauge(() => this.feedSource);
     feedGauge('fleet_bot_feed_lag_seconds', 'How long the feed channel has been missing entries (0 when up to date).', (n) => n.behindMs / 1000);
     feedGauge('fleet_bot_feed_backlog_entries', 'Entries seen at the last poll but not yet posted.', (n) => n.pendingEntries);
     feedGauge('fleet_bot_feed_last_poll_age_seconds', 'Seconds since the feed\'s last successful poll (-1 before the first).', (n) =>
       n.lastSuccessfulPollAt ? Math.max(0, (Date.now() - n.lastSuccessfulPollAt.getTime()) / 1000) : -1);
+    const ledgerGauge = readGauge(() => this.ledgerSource);
+    ledgerGauge('fleet_bot_ledger_sync_lag_seconds', 'Seconds since the ledger last read the newest transactions from the Fleet API (-1 before the first).', (n) =>
+      n.lastPollAt ? Math.max(0, (Date.now() - n.lastPollAt.getTime()) / 1000) : -1);
+    ledgerGauge('fleet_bot_ledger_entries', 'Transactions stored in the ledger.', (n) => n.loaded);
+    ledgerGauge('fleet_bot_ledger_history_complete', '1 once the whole history has been loaded into the ledger, else 0.', (n) => (n.historyComplete ? 1 : 0));
   }
 
   command(subcommand: string, outcome: CommandOutcome): void {
@@ -116,9 +126,9 @@ export class Metrics {
     if (answer.error !== undefined || answer.status >= 400) this.slackErrors.inc({ method, error: answer.error ?? `http_${answer.status}` });
   }
 
-  /** For the ledger sync: how many seconds it is behind. */
-  setLedgerSyncLag(seconds: number): void {
-    this.ledgerLag.set(seconds);
+  /** Where the ledger gauges read from on each scrape. */
+  watchLedger(source: () => Promise<LedgerNumbers>): void {
+    this.ledgerSource = source;
   }
 
   /** Where the feed gauges read from on each scrape. */

@@ -287,6 +287,34 @@ export async function listRecentRequests(q: Queryable, limit: number): Promise<P
   return Promise.all(rows.map((row) => withApprovals(q, row)));
 }
 
+/**
+ * Requests whose id, reference, recipient name, phone or account number holds every word (any case;
+ * spaces in phone and account numbers ignored), newest first, with how many match in all.
+ */
+export async function searchRequests(q: Queryable, words: readonly string[], limit: number): Promise<{ requests: PayoutRequest[]; total: number }> {
+  const params: unknown[] = [];
+  const conditions = words.map((word) => {
+    params.push(`%${likeEscape(word.toLowerCase())}%`, `%${likeEscape(word.replace(/\s+/g, '').toLowerCase())}%`);
+    const text = `$${params.length - 1}`;
+    const compact = `$${params.length}`;
+    return `(lower(id) LIKE ${text} ESCAPE '\\' OR lower(reference) LIKE ${text} ESCAPE '\\' OR lower(recipient_name) LIKE ${text} ESCAPE '\\'
+      OR lower(replace(coalesce(phone, ''), ' ', '')) LIKE ${compact} ESCAPE '\\'
+      OR lower(replace(coalesce(account_number, ''), ' ', '')) LIKE ${compact} ESCAPE '\\')`;
+  });
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const { rows } = await q.query<PayoutRow>(
+    `SELECT * FROM payout_requests ${where} ORDER BY requested_at DESC, id LIMIT $${params.length + 1}`,
+    [...params, limit],
+  );
+  const counted = await q.query<{ total: string | number }>(`SELECT count(*) AS total FROM payout_requests ${where}`, params);
+  return { requests: await Promise.all(rows.map((row) => withApprovals(q, row))), total: Number(counted.rows[0]?.total ?? 0) };
+}
+
+/** `%`, `_` and `\` typed by a person match themselves in a LIKE pattern. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
 /** Approved requests that no process has started sending since `before` (their process died). */
 export async function listStaleApproved(q: Queryable, before: Date, limit: number): Promise<string[]> {
   const { rows } = await q.query(

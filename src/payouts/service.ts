@@ -16,7 +16,7 @@ import {
 } from './policy.js';
 import {
   findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
-  revokeApprovals, setApprovalMessage, updateRequest, type PayoutChanges,
+  revokeApprovals, searchRequests, setApprovalMessage, updateRequest, type PayoutChanges,
 } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
@@ -421,6 +421,12 @@ export class PayoutService {
   async listRecent(options: { limit?: number } = {}): Promise<PayoutRequest[]> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
     return listRecentRequests(this.options.db, limit);
+  }
+
+  /** Requests found by words in their id, reference, recipient name, phone or account number; newest first. */
+  async search(words: readonly string[], options: { limit?: number } = {}): Promise<{ requests: PayoutRequest[]; total: number }> {
+    const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
+    return searchRequests(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
   }
 
   /**

@@ -11,7 +11,7 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
-import type { PersonLocales } from './locales.js';
+import type { PersonLanguages } from './locales.js';
 import type { Surface } from './views/text.js';
 
 export interface SlackContext {
@@ -29,8 +29,8 @@ export interface SlackContext {
   payoutSettings: Config['payouts'];
   /** The surface of channel messages (approval channel, feed, alerts); replies go through `surfaceFor`. */
   surface: Surface;
-  /** Each person's language. */
-  locales: PersonLocales;
+  /** Each person's language (see `surfaceFor`), and their choice of it. */
+  locales: PersonLanguages;
   logger: Logger;
   clock: Clock;
   /** How long one interactive read of the Fleet API may take before the person is told it failed. */

@@ -1,11 +1,18 @@
 /**
- * The `/fleet` subcommands: each one a `Subcommand` with its name, aliases and help, held in one
- * registry that finds them by the word typed and builds the help list in their order.
+ * The `/fleet` subcommands: each one a `Subcommand` with its name, aliases, names in other
+ * languages and help, held in one registry that finds them by the word typed and builds the help
+ * list in their order, in the reader's language, with only what the reader may use.
  */
 import type { RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Texts } from '../i18n/index.js';
+import type { Locale, Texts } from '../i18n/index.js';
 import type { HelpEntry } from './views/help.js';
+
+/**
+ * Who may use a subcommand, so that help lists it only to them (the subcommand still checks for
+ * itself): everyone, FLEET_VIEWERS, FLEET_REQUESTERS, or FLEET_REQUESTERS and FLEET_APPROVERS.
+ */
+export type Audience = 'everyone' | 'viewers' | 'requesters' | 'requesters-and-approvers';
 
 /** A `/fleet <name> …` handler, called after the command was acknowledged. */
 export interface Subcommand {
@@ -13,6 +20,10 @@ export interface Subcommand {
   name: string;
   /** Other words for it, e.g. `tx` for `transactions`. */
   aliases?: readonly string[];
+  /** Its name in another language (`{ fr: 'solde' }`): typed like an alias, and shown in help to readers of it. */
+  localNames?: Partial<Record<Locale, string>>;
+  /** Who help lists it to; everyone when unset. */
+  audience?: Audience;
   /** Its lines in `/fleet help`, in the reader's language. */
   help(t: Texts): HelpEntry[];
   run(input: { command: SlashCommand; args: string[]; respond: RespondFn; client: WebClient }): Promise<void>;
@@ -24,7 +35,7 @@ export class SubcommandRegistry {
 
   constructor(private readonly subcommands: readonly Subcommand[]) {
     for (const subcommand of subcommands) {
-      for (const word of [subcommand.name, ...(subcommand.aliases ?? [])]) {
+      for (const word of new Set([subcommand.name, ...(subcommand.aliases ?? []), ...Object.values(subcommand.localNames ?? {})])) {
         if (this.byWord.has(word)) throw new Error(`Two /fleet subcommands answer to "${word}"`);
         this.byWord.set(word, subcommand);
       }
@@ -36,8 +47,34 @@ export class SubcommandRegistry {
     return this.byWord.get(word);
   }
 
-  /** Every subcommand's help, in the order they were registered. */
-  help(t: Texts): HelpEntry[] {
-    return this.subcommands.flatMap((subcommand) => subcommand.help(t));
+  /**
+   * The help of every subcommand `reader` may use, in the order they were registered, each under
+   * its name in `locale` (`/fleet solde` for a French reader).
+   */
+  help(t: Texts, locale: Locale, reader: ReadonlySet<Audience>): HelpEntry[] {
+    return this.subcommands
+      .filter((subcommand) => reader.has(subcommand.audience ?? 'everyone'))
+      .flatMap((subcommand) => subcommand.help(t).map((entry) => ({ ...entry, usage: usageIn(subcommand, locale, entry.usage) })));
   }
+}
+
+/** `/fleet balance [x]` → `/fleet solde [x]` for a French reader; a usage already in their words stays. */
+function usageIn(subcommand: Subcommand, locale: Locale, usage: string): string {
+  const localName = subcommand.localNames?.[locale];
+  const english = `/fleet ${subcommand.name}`;
+  if (!localName || !(usage === english || usage.startsWith(`${english} `))) return usage;
+  return `/fleet ${localName}${usage.slice(english.length)}`;
+}
+
+/** The audiences a person belongs to, from the access lists (`everyone` always). */
+export async function audiencesOf(
+  userId: string,
+  may: { view(userId: string): Promise<boolean>; request(userId: string): Promise<boolean>; approve(userId: string): Promise<boolean> },
+): Promise<ReadonlySet<Audience>> {
+  const [viewer, requester, approver] = await Promise.all([may.view(userId), may.request(userId), may.approve(userId)]);
+  const audiences = new Set<Audience>(['everyone']);
+  if (viewer) audiences.add('viewers');
+  if (requester) audiences.add('requesters');
+  if (requester || approver) audiences.add('requesters-and-approvers');
+  return audiences;
 }

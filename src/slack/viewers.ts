@@ -1,15 +1,18 @@
 /** Account data is for viewers only: the check every balance, transactions and feed reply makes first. */
 import type { RespondFn } from '@slack/bolt';
+import { textsFor, translate } from '../i18n/index.js';
 import type { SlackContext } from './context.js';
+import { surfaceFor } from './locales.js';
 import { notice } from './views/common.js';
 
-export const NO_ACCESS_MESSAGE =
-  ":lock: You don't have access to the fleet account's data. Ask your Slack admin to add you to the bot's viewers (FLEET_VIEWERS).";
+/** The refusal in English, as the demo and tests look for it; a person gets it in their language. */
+export const NO_ACCESS_MESSAGE = translate('en', 'access.noViewer');
 
-/** Checks the viewer list; tells the person politely when they may not look. */
+/** Checks the viewer list; tells the person politely, in their language, when they may not look and whom to ask. */
 export async function ensureViewer(ctx: SlackContext, userId: string, respond: RespondFn): Promise<boolean> {
   if (await ctx.access.allows(ctx.accessLists.viewers, userId)) return true;
   ctx.logger.info({ userId }, 'refused account data to a non-viewer');
-  await respond({ response_type: 'ephemeral', replace_original: false, ...notice(ctx.surface, NO_ACCESS_MESSAGE) });
+  const surface = await surfaceFor(ctx, userId);
+  await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, textsFor(surface.locale)('access.noViewer')) });
   return false;
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_SWEEP_EVERY_POLLS } from '../../src/feed/late-sweep.js';
 import { TransactionFeed } from '../../src/feed/transaction-feed.js';
 import { LedgerListing } from '../../src/ledger/ledger-listing.js';
+import { createLogger } from '../../src/logger.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import { feedSettings, RecordingPublisher, silentLogger } from '../support/feed-doubles.js';
@@ -22,20 +23,24 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     rig = undefined;
   });
 
-  async function setUp(backfill = 0) {
+  async function setUp(backfill = 0, logger = silentLogger) {
     rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
     const sync = rig.newSync();
     const publisher = new RecordingPublisher(rig.clock);
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), db, clock: rig.clock, publisher, settings: feedSettings({ backfill }), logger: silentLogger,
+      fleet: new LedgerListing(db, rig.fleet), db, clock: rig.clock, publisher, settings: feedSettings({ backfill }), logger,
       random: () => 1, instanceId: 'feed-replica',
     });
     return { rig, sync, publisher, feed };
   }
 
   it('posts nothing before the ledger has read the API, then only what arrives, once, oldest first', async () => {
-    const { rig, sync, publisher, feed } = await setUp();
+    const lines: Array<{ level: number; msg: string; err?: unknown }> = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string; err?: unknown }) } });
+    const { rig, sync, publisher, feed } = await setUp(0, logger);
     expect((await feed.pollOnce()).error).toBeDefined();
+    // Waiting for the ledger's first read is expected at every start: said at info, with no stack.
+    expect(lines.map(({ level, msg, err }) => ({ level, msg, err }))).toEqual([{ level: 30, msg: 'feed waits for its source; it polls again', err: undefined }]);
     await sync.pollOnce();
     await feed.pollOnce();
     expect(publisher.posts).toEqual([]);

@@ -50,6 +50,25 @@ describe.each(testDatabases())('ledger store on $name', ({ open }) => {
     expect(rows[0]?.amount).toBe('-1234.56');
   });
 
+  it('keeps the pages of a first read fixed while entries arrive, and counts the newer ones', async () => {
+    await store([tx('A-5', '2026-11-19T05:00:00.000Z'), tx('A-4', '2026-11-19T04:00:00.000Z'), tx('A-3', '2026-11-19T03:00:00.000Z'),
+      tx('A-2', '2026-11-19T02:00:00.000Z'), tx('A-1', '2026-11-19T01:00:00.000Z')]);
+    const first = await reader.find({}, { offset: 0, limit: 2 });
+    expect(refs(first.entries)).toEqual(['A-5', 'A-4']);
+    expect(first.newer).toBe(0);
+
+    // Two new entries and a late one (dated among the old ones) arrive before the person clicks Next.
+    await store([tx('A-7', '2026-11-19T07:00:00.000Z'), tx('A-6', '2026-11-19T06:00:00.000Z')]);
+    await store([tx('LATE', '2026-11-19T03:30:00.000Z')], true);
+    const second = await reader.find({ storedUpTo: first.storedUpTo }, { offset: 2, limit: 2 });
+    expect(refs(second.entries)).toEqual(['A-3', 'A-2']);
+    expect(second).toMatchObject({ total: 5, storedUpTo: first.storedUpTo, newer: 3 });
+    // The anchor narrows like any filter: a search counts only its own newer matches.
+    expect(await reader.find({ storedUpTo: first.storedUpTo, words: ['late'] }, { offset: 0, limit: 2 })).toMatchObject({ total: 0, newer: 1 });
+    // Without it, a read sees everything.
+    expect(refs((await reader.find({}, { offset: 2, limit: 2 })).entries)).toEqual(['A-5', 'A-4']);
+  });
+
   it('keeps entries that share a reference but differ in date, amount or currency apart', async () => {
     await store([
       tx('DUP', '2026-11-19T08:00:00.000Z'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../src/payouts/model.js';
-import { findRequest, insertApproval, insertRequest, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
+import { findRequest, insertApproval, insertRequest, searchRequests, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import { usePayoutDatabase } from '../support/payout-doubles.js';
@@ -30,6 +30,30 @@ describe.each(testDatabases())('payout repository on $name', ({ open }) => {
       ...draft, id: 'PR-AAAAAA', state: 'pending', requiredApprovals: 2, approvals: [], version: 1, attempts: 0, requestedAt: now,
       transactionId: undefined, approvalMessage: undefined,
     });
+  });
+
+  it('finds requests by words in the reference, recipient name, phone or account number, newest first, with the count', async () => {
+    const mobile: PayoutDraft = {
+      kind: 'mobile_money', recipient: { phone: '+243 812 345 678', name: 'Kabila Transport', countryCode: 'CD' }, operator: 'VODACOM_MPESA',
+      amountMinor: 15_000, currency: 'USD', reference: 'FUEL_100%', note: '',
+    };
+    await insertRequest(db, row('PR-AAAAAA', 'INV-42'));
+    await insertRequest(db, { ...row('PR-BBBBBB'), draft: mobile, requestedAt: new Date('2025-03-14T11:00:00Z') });
+    await insertRequest(db, { ...row('PR-CCCCCC', 'INV-421'), requestedAt: new Date('2025-03-14T12:00:00Z') });
+
+    const ids = async (words: string[]) => (await searchRequests(db, words, 10)).requests.map((request) => request.id);
+    expect(await ids(['inv-42'])).toEqual(['PR-CCCCCC', 'PR-AAAAAA']);
+    expect(await searchRequests(db, ['inv-42'], 1)).toMatchObject({ total: 2, requests: [{ id: 'PR-CCCCCC' }] });
+    expect(await ids(['ndaya', '421'])).toEqual(['PR-CCCCCC']);
+    expect(await ids(['kabila'])).toEqual(['PR-BBBBBB']);
+    // Phone and account numbers are found however their spaces were typed.
+    expect(await ids(['812345678'])).toEqual(['PR-BBBBBB']);
+    expect(await ids(['0001 2345'])).toEqual(['PR-CCCCCC', 'PR-AAAAAA']);
+    // `%` and `_` are letters to find, not patterns.
+    expect(await ids(['100%'])).toEqual(['PR-BBBBBB']);
+    expect(await ids(['_'])).toEqual(['PR-BBBBBB']);
+    expect(await ids(['pr-aaaaaa'])).toEqual(['PR-AAAAAA']);
+    expect(await searchRequests(db, ['nobody'], 10)).toEqual({ requests: [], total: 0 });
   });
 
   it('refuses a second request with the same reference, and tells an id collision apart', async () => {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseTransactionArgs, splitFleetCommand } from '../../src/slack/command-text.js';
-import { SubcommandRegistry, type Subcommand } from '../../src/slack/subcommands.js';
+import { splitFleetCommand } from '../../src/slack/command-text.js';
+import { audiencesOf, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
 import { textsFor } from '../../src/i18n/index.js';
 
-function subcommand(name: string, aliases: string[] = []): Subcommand {
-  return { name, aliases, help: () => [{ usage: `/fleet ${name}`, description: `The ${name}.` }], run: async () => undefined };
+function subcommand(name: string, aliases: string[] = [], more: Partial<Subcommand> = {}): Subcommand {
+  return { name, aliases, help: () => [{ usage: `/fleet ${name}`, description: `The ${name}.` }], run: async () => undefined, ...more };
 }
+
+const EVERYONE = new Set<Audience>(['everyone', 'viewers', 'requesters', 'requesters-and-approvers']);
 
 describe('splitFleetCommand', () => {
   it('reads an empty command as help, and the first word in lower case', () => {
@@ -18,23 +20,6 @@ describe('splitFleetCommand', () => {
       word: 'payout',
       args: ['mobile', '243812345678', '150', 'USD'],
     });
-  });
-});
-
-describe('parseTransactionArgs', () => {
-  it('reads the transaction page and size as bare numbers or named options', () => {
-    expect(parseTransactionArgs([])).toEqual({ ok: true, page: 1, pageSize: 10 });
-    expect(parseTransactionArgs(['3'])).toEqual({ ok: true, page: 3, pageSize: 10 });
-    expect(parseTransactionArgs(['2', '25'])).toEqual({ ok: true, page: 2, pageSize: 25 });
-    expect(parseTransactionArgs(['page', '4', 'size', '5'])).toEqual({ ok: true, page: 4, pageSize: 5 });
-    expect(parseTransactionArgs(['size=20'])).toEqual({ ok: true, page: 1, pageSize: 20 });
-  });
-
-  it('refuses a page size above 25 or a page below 1 with a usage hint', () => {
-    expect(parseTransactionArgs(['1', '26'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1 to 25') });
-    expect(parseTransactionArgs(['0'])).toMatchObject({ ok: false, message: expect.stringContaining('from 1') });
-    expect(parseTransactionArgs(['two'])).toMatchObject({ ok: false });
-    expect(parseTransactionArgs(['1', '2', '3'])).toMatchObject({ ok: false });
   });
 });
 
@@ -57,7 +42,47 @@ describe('SubcommandRegistry', () => {
   });
 
   it('builds help from every subcommand, in the order they were registered', () => {
-    expect(registry.help(textsFor('en')).map((entry) => entry.usage)).toEqual(['/fleet balance', '/fleet transactions', '/fleet help']);
+    expect(registry.help(textsFor('en'), 'en', EVERYONE).map((entry) => entry.usage)).toEqual(['/fleet balance', '/fleet transactions', '/fleet help']);
+  });
+
+  describe('in two languages', () => {
+    const solde = subcommand('balance', ['bal'], { localNames: { fr: 'solde' }, audience: 'viewers' });
+    const payout = subcommand('payout', ['virement'], {
+      localNames: { fr: 'paiement' }, audience: 'requesters',
+      help: () => [{ usage: '/fleet payout [mobile|bank]', description: 'A payout.' }, { usage: '/fleet payouts', description: 'Not this one.' }],
+    });
+    const ledger = subcommand('ledger', [], { localNames: { fr: 'registre' }, help: () => [{ usage: '/fleet registre', description: 'Already French.' }] });
+    const both = new SubcommandRegistry([solde, payout, ledger]);
+
+    it('finds a subcommand by its French name as well as its English one and its aliases', () => {
+      for (const word of ['balance', 'bal', 'solde']) expect(both.find(word)).toBe(solde);
+      for (const word of ['payout', 'paiement', 'virement']) expect(both.find(word)).toBe(payout);
+      expect(both.find('registre')).toBe(ledger);
+    });
+
+    it("lists each subcommand under its name in the reader's language, keeping what follows the name", () => {
+      expect(both.help(textsFor('fr'), 'fr', EVERYONE).map((entry) => entry.usage))
+        .toEqual(['/fleet solde', '/fleet paiement [mobile|bank]', '/fleet payouts', '/fleet registre']);
+      expect(both.help(textsFor('en'), 'en', EVERYONE).map((entry) => entry.usage))
+        .toEqual(['/fleet balance', '/fleet payout [mobile|bank]', '/fleet payouts', '/fleet registre']);
+    });
+
+    it('lists only the subcommands the reader may use', () => {
+      expect(both.help(textsFor('en'), 'en', new Set<Audience>(['everyone'])).map((entry) => entry.usage)).toEqual(['/fleet registre']);
+      expect(both.help(textsFor('en'), 'en', new Set<Audience>(['everyone', 'viewers'])).map((entry) => entry.usage))
+        .toEqual(['/fleet balance', '/fleet registre']);
+    });
+
+    it('refuses a French name that another subcommand already answers to', () => {
+      expect(() => new SubcommandRegistry([solde, subcommand('saldo', [], { localNames: { fr: 'solde' } })])).toThrow('"solde"');
+    });
+  });
+
+  it('places approvers who may not request among those who may see payouts, but not among requesters', async () => {
+    const audiences = await audiencesOf('U0ABEL', {
+      view: () => Promise.resolve(false), request: () => Promise.resolve(false), approve: () => Promise.resolve(true),
+    });
+    expect([...audiences].sort()).toEqual(['everyone', 'requesters-and-approvers']);
   });
 
   it('refuses two subcommands answering to the same word', () => {

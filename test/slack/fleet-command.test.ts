@@ -159,14 +159,16 @@ describe('/fleet through the real receiver', () => {
     await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'launch <!channel>' });
     const reply = await h.waitForMessage(PEOPLE.newcomer, "I don't know");
     expect(reply.text).toContain('`launch`');
-    expect(reply.text).toContain('/fleet balance');
+    // A newcomer has no access to account data or payouts: help lists only what they may use.
+    expect(reply.text).toContain('/fleet language');
+    expect(reply.text).not.toContain('/fleet balance');
   });
 
-  it('lists every subcommand in /fleet help, help itself last', async () => {
+  it('lists every subcommand a viewer may use in /fleet help, help itself last', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
     const reply = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
     const usages = [...reply.text.matchAll(/^• `(\/fleet \w+)/gm)].map((match) => match[1]);
-    expect(usages).toEqual(['/fleet balance', '/fleet transactions', '/fleet payout', '/fleet payouts', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet help']);
+    expect(usages).toEqual(['/fleet balance', '/fleet transactions', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet language', '/fleet help']);
   });
 
   it('answers the names of built-in object properties with the help, as unknown words', async () => {

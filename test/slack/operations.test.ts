@@ -55,7 +55,7 @@ async function get(url: string): Promise<{ status: number; type: string | null; 
 describe('GET /metrics in HTTP mode', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ env: { ...PAYOUT_ENV } });
+    h = await startHarness({ env: { ...PAYOUT_ENV, LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '5' } });
   });
   afterAll(async () => {
     await h?.close();
@@ -82,12 +82,21 @@ describe('GET /metrics in HTTP mode', () => {
     expect(valueOf(samples, 'fleet_bot_payout_transitions_total', { event: 'requested', state: 'pending' })).toBe(1);
     expect(samples.some((sample) => sample.name === 'fleet_bot_payout_transitions_total' && sample.labels.event === 'approved')).toBe(true);
     expect(valueOf(samples, 'fleet_bot_slack_ack_seconds_count', { route: '/slack/events' })).toBeGreaterThanOrEqual(4);
-    // Process metrics, and the gauge the ledger sync sets.
     expect(valueOf(samples, 'process_resident_memory_bytes', {})).toBeGreaterThan(0);
-    expect(samples.some((sample) => sample.name === 'ledger_sync_lag_seconds')).toBe(true);
 
-    h.bot.metrics.setLedgerSyncLag(42);
-    expect(valueOf(parsePrometheus((await get(`${origin}/metrics`)).body), 'ledger_sync_lag_seconds', {})).toBe(42);
+    // The ledger's gauges, read from the ledger itself at each scrape once its sync has polled.
+    let ledgerStatus = await h.bot.ledger!.reader.status();
+    for (let tries = 0; !(ledgerStatus.lastPollAt && ledgerStatus.loaded > 0); tries += 1) {
+      if (tries === 200) throw new Error('the ledger never polled');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ledgerStatus = await h.bot.ledger!.reader.status();
+    }
+    const ledgerSamples = parsePrometheus((await get(`${origin}/metrics`)).body);
+    const lag = valueOf(ledgerSamples, 'fleet_bot_ledger_sync_lag_seconds', {});
+    expect(lag).toBeGreaterThanOrEqual(0);
+    expect(lag).toBeLessThan(60);
+    expect(valueOf(ledgerSamples, 'fleet_bot_ledger_entries', {})).toBeGreaterThanOrEqual(ledgerStatus.loaded);
+    expect(valueOf(ledgerSamples, 'fleet_bot_ledger_history_complete', {})).toBe(ledgerStatus.historyComplete ? 1 : 0);
 
     for (const secret of [BOT_TOKEN, SIGNING_SECRET, h.sandbox.apiKey, PEOPLE.requester, PEOPLE.approver, MOBILE_FIELDS.phone, MOBILE_FIELDS.name, id]) {
       expect(scrape.body).not.toContain(secret);

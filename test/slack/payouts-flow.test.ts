@@ -163,9 +163,9 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(blockText(refused)).not.toContain(id);
   });
 
-  it('lists payout and payouts in /fleet help', async () => {
-    await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'help' });
-    const help = await h.waitForMessage(PEOPLE.newcomer, 'Here is what I can do');
+  it('lists payout and payouts in /fleet help to a requester', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
+    const help = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
     expect(help.text).toContain('/fleet payout [mobile|bank]');
     expect(help.text).toContain('/fleet payouts [id]');
   });

@@ -1,6 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Locale } from '../../src/i18n/index.js';
-import type { PersonLocales } from '../../src/slack/locales.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import {
   clickOnApproval, dmTexts, MOBILE_FIELDS, openApproveModal, PAYOUT_ACTIONS, PAYOUT_ENV, privateNotes, requestPayout, viewText,
@@ -10,15 +8,18 @@ import {
 // The narrow no-break space French puts between thousands.
 const thin = '\u202f';
 
-/** The requester and the first approver read French; everyone else, and the approval channel, English. */
-const languages: Record<string, Locale> = { [PEOPLE.requester]: 'fr', [PEOPLE.approver]: 'fr' };
-const locales: PersonLocales = { forPerson: (userId) => Promise.resolve(languages[userId] ?? 'en') };
+/** An approver whose Slack runs in French (`fr-FR`) in the local workspace. */
+const FABRICE = 'U0FABRICE';
 
 describe('payout approval in each reader\'s language, through the real receiver', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { ...PAYOUT_ENV }, bot: { locales } });
+    // Fabrice reads French from his Slack; the requester chooses French; the channel reads English (CHANNEL_LOCALE).
+    h = await startHarness({ env: { ...PAYOUT_ENV, FLEET_APPROVERS: `${PAYOUT_ENV.FLEET_APPROVERS},${FABRICE}` } });
+    const before = h.visibleTo(PEOPLE.requester).length;
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'language fr' });
+    await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester)[before], { message: 'the answer to /fleet language fr' });
   });
   afterAll(async () => h?.close());
   afterEach(() => {
@@ -30,7 +31,7 @@ describe('payout approval in each reader\'s language, through the real receiver'
     const message = await waitForApprovalMessage(h, id, 'Waiting for approval');
     expect(blockText(message)).toContain(`<@${PEOPLE.requester}> asks to send *1,500.50 USD* by mobile money`);
 
-    const modal = await openApproveModal(h, PEOPLE.approver, id);
+    const modal = await openApproveModal(h, FABRICE, id);
     expect(modal.view.title).toMatchObject({ text: `Approuver ${id}` });
     expect(modal.view.submit).toMatchObject({ text: 'Approuver' });
     const shown = viewText(modal);
@@ -40,7 +41,7 @@ describe('payout approval in each reader\'s language, through the real receiver'
     expect(shown).toContain('Nécessite 2 approbateurs');
     expect(shown).not.toContain('1,500.50');
 
-    await h.slack.submitView({ userId: PEOPLE.approver, viewId: modal.id });
+    await h.slack.submitView({ userId: FABRICE, viewId: modal.id });
     const outcome = await h.slack.waitFor(() => {
       const view = h.slack.view(modal.id);
       return view && viewText(view).includes('Votre approbation est enregistrée') ? view : undefined;
@@ -49,7 +50,7 @@ describe('payout approval in each reader\'s language, through the real receiver'
     expect(viewText(outcome)).toContain('Un autre approbateur doit encore approuver avant tout envoi.');
 
     // The channel reads CHANNEL_LOCALE, whoever acted.
-    const approved = await waitForApprovalMessage(h, id, `Approved by <@${PEOPLE.approver}>`);
+    const approved = await waitForApprovalMessage(h, id, `Approved by <@${FABRICE}>`);
     expect(blockText(approved)).toContain('*Approvals* (1 of 2)');
     expect(h.sandbox.payouts()).toHaveLength(0);
   });

@@ -11,7 +11,7 @@ import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../supp
 
 const ZONE = 'Europe/Paris';
 const localDay = (iso: string) => new Date(iso).toLocaleDateString('en-CA', { timeZone: ZONE });
-const references = (message: SlackMessage) => [...blockText(message).matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((text) => !['PAYMENT', 'B2B_JIT_FUNDING', 'Completed'].includes(text));
+const references = (message: SlackMessage) => [...blockText(message).matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((text) => !['PAYMENT', 'B2B_JIT_FUNDING', 'Completed', '/fleet tx'].includes(text));
 
 describe('finding transactions in the ledger', () => {
   let h: Harness;
@@ -105,7 +105,7 @@ describe('finding transactions in the ledger', () => {
   });
 
   it('runs the Filter modal\'s search into the same message, with field errors on the modal', async () => {
-    const list = await ask('tx', 'Showing 1–10');
+    const list = await ask('tx', 'transactions, showing 1–10');
     expect(JSON.stringify(list.blocks)).toContain(ACTIONS.transactionsFilter);
     await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: list.ts, actionId: ACTIONS.transactionsFilter });
     const modal = await h.slack.waitFor(() => h.slack.views(person).find((view) => view.view.callback_id === TRANSACTION_FILTER.view));
@@ -143,6 +143,31 @@ describe('finding transactions in the ledger', () => {
     expect(blockText(reply)).toContain(`Days in searches are read in ${ZONE}.`);
     expect(reply.ephemeralTo).toBe(person);
   });
+
+  // Last: it adds transactions to the sandbox.
+  it('keeps the pages it showed while transactions arrive, says how many are newer, and shares the very page shown', async () => {
+    const first = await ask('tx', 'transactions, showing 1–10');
+    expect(first.text).toContain(`${all.length.toLocaleString('en-US')} transactions, showing 1–10, newest first.`);
+    expect(references(first)).toEqual(all.slice(0, 10).map((tx) => tx.reference));
+
+    const arrived = h.sandbox.addTransactions(3);
+    await h.bot.ledger!.pollOnce();
+    expect((await h.bot.ledger!.reader.find({ words: [arrived[0]!.reference] }, { offset: 0, limit: 1 })).total).toBe(1);
+
+    await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: first.ts, actionId: `${ACTIONS.transactionsPage}:next` });
+    const second = await h.slack.waitFor(() => {
+      const current = h.slack.message(CHANNELS.treasury, first.ts);
+      return current?.text.includes('showing 11–20') ? current : undefined;
+    });
+    // Page 2 of the list as it was read, not shifted by the three new entries.
+    expect(references(second)).toEqual(all.slice(10, 20).map((tx) => tx.reference));
+    expect(blockText(second)).toContain('3 newer transactions arrived since this list was read');
+
+    const before = h.slack.messages(CHANNELS.treasury).length;
+    await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: first.ts, actionId: ACTIONS.transactionsShare });
+    const shared = await h.slack.waitFor(() => h.slack.messages(CHANNELS.treasury).slice(before).find((message) => !message.ephemeralTo && blockText(message).includes('shared by')));
+    expect(references(shared)).toEqual(all.slice(10, 20).map((tx) => tx.reference));
+  });
 });
 
 describe('searching without a ledger', () => {
@@ -161,4 +186,5 @@ describe('searching without a ledger', () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'registre' });
     await h.waitForMessage(PEOPLE.requester, 'The ledger is not turned on');
   });
+
 });

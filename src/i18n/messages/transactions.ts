@@ -22,6 +22,23 @@ export const transactions = defineMessages({
       other: 'Page {page} is past the last match: there are {count} in all.',
     },
     'transactions.noMatch': 'No transaction matches this search.',
+    'transactions.countShowing': {
+      one: '{count} transaction, showing {from}–{to}, newest first.',
+      other: '{count} transactions, showing {from}–{to}, newest first.',
+    },
+    'transactions.pastEndAll': {
+      one: 'Page {page} is past the end of the list: there is {count} transaction in all.',
+      other: 'Page {page} is past the end of the list: there are {count} transactions in all.',
+    },
+    'transactions.lastPage': 'Last page ({page})',
+    'transactions.newer': {
+      one: ':new: {count} newer match arrived since this list was read; these pages stay as they were. Run the search again to see it.',
+      other: ':new: {count} newer matches arrived since this list was read; these pages stay as they were. Run the search again to see them.',
+    },
+    'transactions.newerAll': {
+      one: ':new: {count} newer transaction arrived since this list was read; these pages stay as they were. `/fleet tx` shows it.',
+      other: ':new: {count} newer transactions arrived since this list was read; these pages stay as they were. `/fleet tx` shows them.',
+    },
     'transactions.filterLine': '*Search:* {filter}',
     'transactions.daysIn': 'Days are read in {zone}.',
     'transactions.historyLoading': {
@@ -135,6 +152,23 @@ export const transactions = defineMessages({
       other: 'La page {page} est au-delà du dernier résultat : il y en a {count} en tout.',
     },
     'transactions.noMatch': 'Aucune transaction ne correspond à cette recherche.',
+    'transactions.countShowing': {
+      one: '{count} transaction, affichée de {from} à {to}, les plus récentes d’abord.',
+      other: '{count} transactions, affichées de {from} à {to}, les plus récentes d’abord.',
+    },
+    'transactions.pastEndAll': {
+      one: 'La page {page} est au-delà de la fin de la liste : il y a {count} transaction en tout.',
+      other: 'La page {page} est au-delà de la fin de la liste : il y a {count} transactions en tout.',
+    },
+    'transactions.lastPage': 'Dernière page ({page})',
+    'transactions.newer': {
+      one: ':new: {count} résultat plus récent est arrivé depuis la lecture de cette liste ; ces pages restent telles quelles. Relancez la recherche pour le voir.',
+      other: ':new: {count} résultats plus récents sont arrivés depuis la lecture de cette liste ; ces pages restent telles quelles. Relancez la recherche pour les voir.',
+    },
+    'transactions.newerAll': {
+      one: ':new: {count} transaction plus récente est arrivée depuis la lecture de cette liste ; ces pages restent telles quelles. `/fleet tx` l’affiche.',
+      other: ':new: {count} transactions plus récentes sont arrivées depuis la lecture de cette liste ; ces pages restent telles quelles. `/fleet tx` les affiche.',
+    },
     'transactions.filterLine': '*Recherche :* {filter}',
     'transactions.daysIn': 'Les jours s’entendent dans le fuseau horaire {zone}.',
     'transactions.historyLoading': {

@@ -2,30 +2,32 @@
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { buildBalanceMessage } from '../views/balance.js';
 import { notice } from '../views/common.js';
-import { describeFailure } from '../failures.js';
+import type { Surface } from '../views/text.js';
+import { failureText } from '../failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
+import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
 
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
-    aliases: ['bal'],
-    help: () => [{ usage: '/fleet balance', description: 'The fleet account balance in every currency, with a Refresh button.' }],
+    aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
+    help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
     async run({ command, respond }) {
-      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, respond);
+      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, await surfaceFor(ctx, command.user_id), respond);
     },
   };
 }
 
-async function replyWithBalance(ctx: SlackContext, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
+async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
-    reply = buildBalanceMessage(ctx.surface, reading);
+    reply = buildBalanceMessage(surface, reading);
   } catch (error) {
-    reply = notice(ctx.surface, describeFailure(error, 'read the balance', ctx.logger));
+    reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
   }
   await respond({ response_type: 'ephemeral', replace_original: options.replace ?? false, ...reply });
 }
@@ -34,7 +36,7 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
   app.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    await replyWithBalance(ctx, respond, { fresh: true, replace: true });
+    await replyWithBalance(ctx, await surfaceFor(ctx, body.user.id), respond, { fresh: true, replace: true });
   });
 
   app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, respond }) => {
@@ -42,9 +44,11 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     try {
       const reading = await ctx.account.balance({ signal: AbortSignal.timeout(ctx.readTimeoutMs) });
+      // Shared into the channel: written in the channel's language.
       await respond({ response_type: 'in_channel', replace_original: false, ...buildBalanceMessage(ctx.surface, reading, { sharedBy: body.user.id }) });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(ctx.surface, describeFailure(error, 'share the balance', ctx.logger)) });
+      const surface = await surfaceFor(ctx, body.user.id);
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'shareBalance', ctx.logger)) });
     }
   });
 }

@@ -30,7 +30,7 @@ const MIN_MS_BETWEEN_PROGRESS = 2_000;
 export function exportSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'export',
-    aliases: ['exporter'],
+    aliases: ['exporter'], audience: 'viewers',
     help: (t) => [{ usage: t('export.help.usage'), description: t('export.help.description') }],
     async run({ command, respond, client }) {
       const userId = command.user_id;

@@ -1,6 +1,7 @@
 /** `/fleet feed`: tells viewers where the live feed posts and whether it is keeping up. */
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
+import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import { buildFeedStatusMessage } from '../views/feed-status.js';
@@ -9,14 +10,16 @@ import { ensureViewer } from '../viewers.js';
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
-    help: () => [{ usage: '/fleet feed', description: 'Where the live transaction feed posts, its last check, and how far behind it is.' }],
+    localNames: { fr: 'flux' }, audience: 'viewers',
+    help: (t) => [{ usage: t('feed.help.usage'), description: t('feed.help.description') }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;
+      const surface = await surfaceFor(ctx, command.user_id);
       try {
         const status = ctx.feed ? await ctx.feed.status() : undefined;
-        await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(ctx.surface, status, ctx.clock.now()) });
+        await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(surface, status, ctx.clock.now()) });
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(ctx.surface, describeFailure(error, 'read the feed status', ctx.logger)) });
+        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'readFeedStatus', ctx.logger)) });
       }
     },
   };

@@ -8,6 +8,7 @@ import { balanceSubcommand, registerAccountActions } from './account.js';
 import { exportSubcommand } from './export.js';
 import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
+import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
@@ -22,6 +23,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
+    languageSubcommand(ctx),
   ]);
   registerAccountActions(app, ctx);
   registerTransactionsListeners(app, ctx);

@@ -16,6 +16,7 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
   const { payouts, logger } = ctx;
   return {
     name: 'payouts',
+    localNames: { fr: 'paiements' }, audience: 'requesters-and-approvers',
     help: (t) => [{ usage: t('payoutRecords.help.usage'), description: t('payoutRecords.help.description') }],
     async run({ command, args, respond }) {
       const reader = await surfaceFor(ctx, command.user_id);

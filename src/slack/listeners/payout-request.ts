@@ -65,6 +65,7 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
   const { payouts, payoutSettings, surface, logger } = ctx;
   return {
     name: 'payout',
+    aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
     help: () => [{
       usage: '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
       description: 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',

@@ -12,11 +12,11 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { ACTIONS, TRANSACTION_FILTER } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { ensureViewer, NO_ACCESS_MESSAGE } from '../viewers.js';
+import { ensureViewer } from '../viewers.js';
 import { notice } from '../views/common.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
@@ -31,7 +31,7 @@ const FIRST_PAGE: PageRequest = { page: 1, pageSize: DEFAULT_PAGE_SIZE };
 export function transactionsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'transactions',
-    aliases: ['tx', 'txs'],
+    aliases: ['tx', 'txs'], audience: 'viewers',
     help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
     async run({ command, respond }) {
       const surface = await surfaceFor(ctx, command.user_id);
@@ -53,7 +53,7 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
 export function ledgerSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'ledger',
-    aliases: ['registre'],
+    localNames: { fr: 'registre' }, audience: 'viewers',
     help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
     async run({ command, respond }) {
       if (!(await ensureViewer(ctx, command.user_id, respond))) return;
@@ -62,33 +62,37 @@ export function ledgerSubcommand(ctx: SlackContext): Subcommand {
       try {
         reply = buildLedgerStatusMessage(surface, ctx.ledger ? await ctx.ledger.status() : undefined, ctx.ledgerTimeZone);
       } catch (error) {
-        reply = notice(surface, describeFailure(error, 'read the ledger status', ctx.logger));
+        reply = notice(surface, failureText(surface.locale, error, 'readLedgerStatus', ctx.logger));
       }
       await respond({ response_type: 'ephemeral', ...reply });
     },
   };
 }
 
-/** The page asked for: a search from the ledger, or the plain list from the Fleet API. */
+/**
+ * The page asked for, from the ledger when it can answer: a search, or the plain list once the
+ * ledger holds the whole history. Pages read from the ledger are pinned to the point their first
+ * page was read at (`asOf`), so Next, Previous and Share show that same list while entries arrive.
+ * Without the ledger, or while its history loads, the plain list is read from the Fleet API.
+ */
 async function transactionsReply(ctx: SlackContext, surface: Surface, request: PageRequest, sharedBy?: string): Promise<{ ok: boolean; reply: RespondArguments }> {
   const search = request.search ?? {};
   try {
-    if (isEmptySearch(search)) {
+    const status = ctx.ledger ? await ctx.ledger.status() : undefined;
+    if (isEmptySearch(search) && !status?.historyComplete) {
       const page = await ctx.account.transactions(request.page, request.pageSize, { signal: AbortSignal.timeout(ctx.readTimeoutMs) });
       return { ok: true, reply: buildTransactionsMessage(surface, page, { filterButton: ctx.ledger !== undefined, ...(sharedBy ? { sharedBy } : {}) }) };
     }
-    if (!ctx.ledger) return { ok: false, reply: notice(surface, textsFor(surface.locale)('transactions.needsLedger')) };
-    const filter = ledgerFilterFor(search, ctx.ledgerTimeZone);
-    const [found, status] = await Promise.all([
-      ctx.ledger.find(filter, { offset: (request.page - 1) * request.pageSize, limit: request.pageSize }),
-      ctx.ledger.status(),
-    ]);
+    if (!ctx.ledger || !status) return { ok: false, reply: notice(surface, textsFor(surface.locale)('transactions.needsLedger')) };
+    const filter = { ...ledgerFilterFor(search, ctx.ledgerTimeZone), ...(request.asOf === undefined ? {} : { storedUpTo: request.asOf }) };
+    const found = await ctx.ledger.find(filter, { offset: (request.page - 1) * request.pageSize, limit: request.pageSize });
     const reply = buildSearchResultsMessage(surface, {
-      search, page: request.page, pageSize: request.pageSize, entries: found.entries, total: found.total, status, timeZone: ctx.ledgerTimeZone,
+      search, page: request.page, pageSize: request.pageSize, entries: found.entries, total: found.total,
+      storedUpTo: found.storedUpTo, newer: found.newer, status, timeZone: ctx.ledgerTimeZone,
     }, sharedBy ? { sharedBy } : {});
     return { ok: true, reply };
   } catch (error) {
-    return { ok: false, reply: notice(surface, describeFailure(error, sharedBy ? 'share the transactions' : 'read the transactions', ctx.logger)) };
+    return { ok: false, reply: notice(surface, failureText(surface.locale, error, sharedBy ? 'shareTransactions' : 'readTransactions', ctx.logger)) };
   }
 }
 
@@ -183,7 +187,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     try {
       await client.views.open({ trigger_id: body.trigger_id, view });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, describeFailure(error, 'open the filter', ctx.logger)) });
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger)) });
     }
   });
 
@@ -193,7 +197,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     const t = textsFor(surface.locale);
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
       ctx.logger.info({ userId }, 'refused a transaction search to a non-viewer');
-      await ack({ response_action: 'errors', errors: { [TRANSACTION_FILTER.text]: plainWithin(NO_ACCESS_MESSAGE.replace(/^:lock: /, ''), 150) } });
+      await ack({ response_action: 'errors', errors: { [TRANSACTION_FILTER.text]: plainWithin(t('access.noViewerPlain'), 150) } });
       return;
     }
     const read = searchFromFields(readFilterFields(view), { locale: surface.locale });

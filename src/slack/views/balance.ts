@@ -1,6 +1,7 @@
 /** The `/fleet balance` reply: every currency the API returns, when it was read, Refresh and Share. */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import type { Reply } from './common.js';
@@ -15,35 +16,40 @@ export interface BalanceMessageOptions {
 const CURRENCY_MAX = 12;
 const AMOUNT_MAX = 60;
 const currencyText = (currency: string) => escapeWithin(currency, CURRENCY_MAX, { oneLine: true });
-const amountText = (amount: number, currency: string) => escapeWithin(formatAmount(amount, currency), AMOUNT_MAX, { oneLine: true });
+const amountText = (amount: number, currency: string, locale: Locale) =>
+  escapeWithin(formatAmount(amount, currency, { locale }), AMOUNT_MAX, { oneLine: true });
 
 export function buildBalanceMessage(surface: Surface, reading: BalanceReading, options: BalanceMessageOptions = {}): Reply {
+  const t = textsFor(surface.locale);
+  const title = t('balance.title');
   const currencies = Object.keys(reading.balances).sort();
-  const lines = currencies.map((currency) => `${currencyText(currency)}: ${amountText(reading.balances[currency] ?? 0, currency)}`);
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Fleet account balance' } }];
+  const amountOf = (currency: string) => amountText(reading.balances[currency] ?? 0, currency, surface.locale);
+  const lines = currencies.map((currency) => t('balance.line', { currency: currencyText(currency), amount: amountOf(currency) }));
+  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: title } }];
   if (currencies.length === 0) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'The Fleet API returned no balances.' } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('balance.none') } });
   }
   // A section holds at most 10 fields.
   for (let start = 0; start < currencies.length; start += 10) {
     const fields = currencies.slice(start, start + 10).map((currency) => ({
       type: 'mrkdwn' as const,
-      text: `*${currencyText(currency)}*\n${amountText(reading.balances[currency] ?? 0, currency)}`,
+      text: `*${currencyText(currency)}*\n${amountOf(currency)}`,
     }));
     blocks.push({ type: 'section', fields } satisfies SectionBlock);
   }
-  const readAt = `Read ${slackDate(reading.readAt)}`;
-  blocks.push(footer(surface, options.sharedBy ? `${readAt} · shared by ${mentionUser(options.sharedBy)}` : readAt));
+  const readAt = t('balance.readAt', { date: slackDate(reading.readAt, undefined, surface.locale) });
+  blocks.push(footer(surface, options.sharedBy ? t('balance.sharedBy', { when: readAt, user: mentionUser(options.sharedBy) }) : readAt));
   if (!options.sharedBy) {
     blocks.push({
       type: 'actions',
       block_id: BLOCKS.accountActions,
       elements: [
-        { type: 'button', action_id: ACTIONS.balanceRefresh, text: { type: 'plain_text', text: 'Refresh' }, value: 'refresh' },
-        { type: 'button', action_id: ACTIONS.balanceShare, text: { type: 'plain_text', text: 'Share in channel' }, value: 'share' },
+        { type: 'button', action_id: ACTIONS.balanceRefresh, text: { type: 'plain_text', text: t('balance.refresh') }, value: 'refresh' },
+        { type: 'button', action_id: ACTIONS.balanceShare, text: { type: 'plain_text', text: t('balance.share') }, value: 'share' },
       ],
     });
   }
-  const text = `${sandboxMarked(surface, 'Fleet account balance')}: ${lines.join(', ') || 'none'}`;
+  const marked = sandboxMarked(surface, title);
+  const text = lines.length > 0 ? t('balance.text', { title: marked, lines: lines.join(', ') }) : t('balance.textNone', { title: marked });
   return { text, blocks };
 }

@@ -1,52 +1,85 @@
 /** The `/fleet feed` reply: where the feed posts, how often, and whether it is keeping up. */
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
+import { fleetCodeText } from '../failures.js';
 import type { Reply } from './common.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, slackDate, type Surface } from './text.js';
 
+const ERROR_MAX = 300;
+
 /** `status` is undefined when the feed is off (no FEED_CHANNEL_ID). */
 export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | undefined, now: Date): Reply {
+  const { locale } = surface;
+  const t = textsFor(locale);
   if (!status) {
-    const text = 'The transaction feed is off. An admin turns it on by setting FEED_CHANNEL_ID to a channel the app is in.';
+    const text = t('feedStatus.off');
     const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }, ...sandboxFooter(surface)];
     return { text, blocks };
   }
 
-  const headline = `*Transaction feed* posts new fleet transactions to ${mentionChannel(status.channelId)}, checking about every ${status.pollIntervalSeconds} s.`;
+  const headline = t('feedStatus.headline', { channel: mentionChannel(status.channelId), seconds: status.pollIntervalSeconds });
   const lines = [
-    `*Health:* ${health(status)}`,
-    `*Last successful check:* ${status.lastSuccessfulPollAt ? `${slackDate(status.lastSuccessfulPollAt)} (${formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime())} ago)` : 'none yet'}`,
-    `*Newest entry posted:* ${status.newestPosted
-      ? `${codeSpan(status.newestPosted.reference, 80)} dated ${slackDate(status.newestPosted.date)}, posted ${slackDate(status.newestPosted.postedAt)}`
-      : 'none yet'}`,
+    t('feedStatus.health', { health: health(locale, status) }),
+    status.lastSuccessfulPollAt
+      ? t('feedStatus.lastCheck', {
+          when: slackDate(status.lastSuccessfulPollAt, undefined, locale),
+          ago: formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime(), locale),
+        })
+      : t('feedStatus.lastCheckNone'),
+    status.newestPosted
+      ? t('feedStatus.newest', {
+          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date, undefined, locale), posted: slackDate(status.newestPosted.postedAt, undefined, locale),
+        })
+      : t('feedStatus.newestNone'),
   ];
-  if (status.pendingEntries > 0) lines.push(`*Waiting to be posted:* ${status.pendingEntries.toLocaleString('en-US')} entries`);
-  if (status.lateEntries > 0) lines.push(`*Posted late:* ${status.lateEntries.toLocaleString('en-US')} entries that showed up after newer ones were posted`);
-  if (status.unreadableEntries > 0) {
-    lines.push(`*Unreadable entries:* ${status.unreadableEntries.toLocaleString('en-US')} in the last check did not match the Fleet API's format and were skipped (the logs say which field)`);
-  }
-  if (status.futureDatedEntries > 0) lines.push(`*Dated in the future:* ${status.futureDatedEntries.toLocaleString('en-US')} entries, posted marked`);
+  if (status.pendingEntries > 0) lines.push(t('feedStatus.pending', { count: status.pendingEntries }));
+  if (status.lateEntries > 0) lines.push(t('feedStatus.late', { count: status.lateEntries }));
+  if (status.unreadableEntries > 0) lines.push(t('feedStatus.unreadable', { count: status.unreadableEntries }));
+  if (status.futureDatedEntries > 0) lines.push(t('feedStatus.future', { count: status.futureDatedEntries }));
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;
-    lines.push(`*Last error:* ${escapeWithin(status.lastError.message, 300)} (${slackDate(status.lastError.at)}${resolved ? ', resolved since' : ''})`);
+    const vars = { error: feedErrorText(locale, status.lastError.code), date: slackDate(status.lastError.at, undefined, locale) };
+    lines.push(resolved ? t('feedStatus.lastErrorResolved', vars) : t('feedStatus.lastError', vars));
   }
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: headline } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
     ...sandboxFooter(surface),
   ];
-  const text = `Transaction feed: ${plainHealth(status)}`;
+  const text = t('feedStatus.text', { health: plainHealth(locale, status) });
   return { text, blocks };
 }
 
-function health(status: FeedStatus): string {
-  if (!status.started) return ':hourglass: starting: no successful check yet';
-  if (status.behindMs > 0) return `:warning: *${formatDuration(status.behindMs)} behind*`;
-  return ':white_check_mark: up to date';
+/**
+ * The feed's last error from its code (`fleet:unavailable`, `slack:channel_not_found`, …). A stored
+ * text that is no code (written by an older version) is shown as it is, escaped.
+ */
+function feedErrorText(locale: Locale, code: string): string {
+  const t = textsFor(locale);
+  const [source, detail = ''] = code.split(/:(.*)/s);
+  if (source === 'fleet') return fleetCodeText(locale, detail) ?? t('feedStatus.error.unexpected');
+  if (source === 'slack') {
+    if (detail === 'ratelimited') return t('feedStatus.error.slackRateLimited');
+    if (detail === 'request_error') return t('feedStatus.error.slackUnreachable');
+    return t('feedStatus.error.slack', { code: codeSpan(detail, 60) });
+  }
+  if (code === 'lease_lost') return t('feedStatus.error.leaseLost');
+  if (code === 'source_not_ready') return t('feedStatus.error.sourceNotReady');
+  if (code === 'unexpected') return t('feedStatus.error.unexpected');
+  return escapeWithin(code, ERROR_MAX);
 }
 
-function plainHealth(status: FeedStatus): string {
-  if (!status.started) return 'starting';
-  if (status.behindMs > 0) return `${escapeMrkdwn(formatDuration(status.behindMs))} behind`;
-  return 'up to date';
+function health(locale: Locale, status: FeedStatus): string {
+  const t = textsFor(locale);
+  if (!status.started) return t('feedStatus.starting');
+  if (status.behindMs > 0) return t('feedStatus.behind', { duration: formatDuration(status.behindMs, locale) });
+  return t('feedStatus.upToDate');
+}
+
+function plainHealth(locale: Locale, status: FeedStatus): string {
+  const t = textsFor(locale);
+  if (!status.started) return t('feedStatus.plainStarting');
+  if (status.behindMs > 0) return t('feedStatus.plainBehind', { duration: escapeMrkdwn(formatDuration(status.behindMs, locale)) });
+  return t('feedStatus.plainUpToDate');
 }

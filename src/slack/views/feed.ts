@@ -4,6 +4,7 @@ import type { Transaction } from '../../fleet/schemas.js';
 import { MAX_CLOCK_SKEW_MS } from '../../feed/cursor.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
 import type { Reply } from './common.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, slackDate, truncate, type Surface } from './text.js';
@@ -18,36 +19,42 @@ const CONTEXT_ELEMENTS_MAX = 10;
 const FALLBACK_TEXT_MAX = 30_000;
 
 export function buildFeedMessage(surface: Surface, post: FeedPost): Reply {
+  const t = textsFor(surface.locale);
   switch (post.kind) {
     case 'transactions':
       return buildTransactionsPost(surface, post.entries, post.notes);
-    case 'notice':
-      return withFooter(surface, post.notes.map((note) => noteText(note, false)), post.notes.map((note) => noteText(note, false)).join(' '));
-    case 'balance_low': {
-      const line = `:warning: *${escapeMrkdwn(post.currency)} balance is low*: ${escapeMrkdwn(formatMinor(post.balanceMinor, post.currency))}, below the alert threshold of ${escapeMrkdwn(formatMinor(post.thresholdMinor, post.currency))}.`;
-      return withFooter(surface, [line], `Low ${post.currency} balance: ${formatMinor(post.balanceMinor, post.currency)}`);
+    case 'notice': {
+      const lines = post.notes.map((note) => noteText(surface.locale, note, false));
+      return withFooter(surface, lines, lines.join(' '));
     }
+    case 'balance_low':
     case 'balance_recovered': {
-      const line = `:white_check_mark: *${escapeMrkdwn(post.currency)} balance has recovered*: ${escapeMrkdwn(formatMinor(post.balanceMinor, post.currency))}, back at or above the alert threshold of ${escapeMrkdwn(formatMinor(post.thresholdMinor, post.currency))}.`;
-      return withFooter(surface, [line], `${post.currency} balance recovered: ${formatMinor(post.balanceMinor, post.currency)}`);
+      const currency = escapeWithin(post.currency, CURRENCY_MAX);
+      const balance = money(surface.locale, post.balanceMinor, post.currency);
+      const threshold = money(surface.locale, post.thresholdMinor, post.currency);
+      return post.kind === 'balance_low'
+        ? withFooter(surface, [t('feed.balanceLow', { currency, balance, threshold })], t('feed.balanceLowText', { currency, balance }))
+        : withFooter(surface, [t('feed.balanceRecovered', { currency, balance, threshold })], t('feed.balanceRecoveredText', { currency, balance }));
     }
   }
 }
 
 function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: FeedNote[]): Reply {
+  const { locale } = surface;
+  const t = textsFor(locale);
   const totals = totalsByCurrency(entries);
   const credits = entries.filter((tx) => tx.amount >= 0).length;
   const debits = entries.length - credits;
-  const headline = `*${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}*  ·  :large_green_circle: ${credits} in  ·  :red_circle: ${debits} out`;
+  const count = t('feed.newTransactions', { count: entries.length });
   const blocks: KnownBlock[] = [
-    ...notes.map((note): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: noteText(note, true) } })),
-    { type: 'section', text: { type: 'mrkdwn', text: headline } },
-    ...entries.map((tx): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: feedEntryLine(tx) } })),
-    totalsBlock(totals),
+    ...notes.map((note): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: noteText(locale, note, true) } })),
+    { type: 'section', text: { type: 'mrkdwn', text: t('feed.headline', { transactions: count, credits, debits }) } },
+    ...entries.map((tx): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: feedEntryLine(locale, tx) } })),
+    totalsBlock(locale, totals),
   ];
-  blocks.push(footer(surface, 'Oldest first · `/fleet transactions` for the full list'));
-  const net = totals.map((row) => money(row.netMinor, row.currency, { signed: true })).join(', ');
-  const text = `${sandboxMarked(surface, `${entries.length} new fleet ${entries.length === 1 ? 'transaction' : 'transactions'}`)}: net ${net}`;
+  blocks.push(footer(surface, t('feed.footer')));
+  const net = totals.map((row) => money(locale, row.netMinor, row.currency, { signed: true })).join(', ');
+  const text = t('feed.text', { transactions: sandboxMarked(surface, count), net });
   return { text, blocks };
 }
 
@@ -59,65 +66,65 @@ export function buildFeedFallbackText(surface: Surface, post: FeedPost): string 
   const message = buildFeedMessage(surface, post);
   if (post.kind !== 'transactions') return message.text;
   const lines = [
-    ...post.notes.map((note) => noteText(note, true)),
+    ...post.notes.map((note) => noteText(surface.locale, note, true)),
     `*${escapeMrkdwn(message.text)}*`,
-    ...post.entries.map(feedEntryLine),
+    ...post.entries.map((tx) => feedEntryLine(surface.locale, tx)),
   ];
   return truncate(lines.join('\n'), FALLBACK_TEXT_MAX);
 }
 
 /** One entry: direction marker and signed amount first, so credits and debits read at a glance. */
-export function feedEntryLine(tx: Transaction): string {
+export function feedEntryLine(locale: Locale, tx: Transaction): string {
   const credit = tx.amount >= 0;
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
-  const amount = money(toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
+  const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
 }
 
-function totalsBlock(totals: CurrencyTotals[]): ContextBlock {
+function totalsBlock(locale: Locale, totals: CurrencyTotals[]): ContextBlock {
+  const t = textsFor(locale);
   const lines = totals.map((row) => {
     const parts = [`*${escapeWithin(row.currency, CURRENCY_MAX)}*`];
-    if (row.creditCount > 0) parts.push(`in ${money(row.creditMinor, row.currency, { signed: true })} (${row.creditCount})`);
-    if (row.debitCount > 0) parts.push(`out ${money(row.debitMinor, row.currency, { signed: true })} (${row.debitCount})`);
-    parts.push(`net ${money(row.netMinor, row.currency, { signed: true })}`);
+    if (row.creditCount > 0) parts.push(t('feed.totalIn', { amount: money(locale, row.creditMinor, row.currency, { signed: true }), count: row.creditCount }));
+    if (row.debitCount > 0) parts.push(t('feed.totalOut', { amount: money(locale, row.debitMinor, row.currency, { signed: true }), count: row.debitCount }));
+    parts.push(t('feed.totalNet', { amount: money(locale, row.netMinor, row.currency, { signed: true }) }));
     return parts.join(' · ');
   });
   // A context block holds at most 10 elements: beyond that, currencies share an element.
   const perElement = Math.max(1, Math.ceil(lines.length / CONTEXT_ELEMENTS_MAX));
   const elements: ContextBlock['elements'] = [];
   for (let i = 0; i < lines.length; i += perElement) {
-    elements.push({ type: 'mrkdwn', text: `${i === 0 ? 'Totals: ' : ''}${lines.slice(i, i + perElement).join('\n')}` });
+    const text = lines.slice(i, i + perElement).join('\n');
+    elements.push({ type: 'mrkdwn', text: i === 0 ? t('feed.totals', { lines: text }) : text });
   }
-  return { type: 'context', elements: elements.length > 0 ? elements : [{ type: 'mrkdwn', text: 'Totals: none' }] };
+  return { type: 'context', elements: elements.length > 0 ? elements : [{ type: 'mrkdwn', text: t('feed.totalsNone') }] };
 }
 
 /**
- * An amount with its currency, escaped. Currency codes come from the Fleet API unchecked; one long
- * enough to push a message past Slack's limits would be refused at every poll and stall the feed.
+ * An amount with its currency, written the reader's way, escaped. Currency codes come from the Fleet
+ * API unchecked; one long enough to push a message past Slack's limits would be refused at every
+ * poll and stall the feed.
  */
-function money(minor: number, currency: string, options: FormatOptions): string {
-  const formatted = formatMinor(minor, currency, options);
+function money(locale: Locale, minor: number, currency: string, options: Omit<FormatOptions, 'locale'> = {}): string {
+  const formatted = formatMinor(minor, currency, { ...options, locale });
   return `${escapeMrkdwn(formatted.slice(0, formatted.length - currency.length))}${escapeWithin(currency, CURRENCY_MAX)}`;
 }
 
-function noteText(note: FeedNote, withEntries: boolean): string {
+function noteText(locale: Locale, note: FeedNote, withEntries: boolean): string {
+  const t = textsFor(locale);
   switch (note.kind) {
-    case 'caught_up':
-      return `:hourglass_flowing_sand: The feed was *${formatDuration(note.behindMs)} behind* (an outage or a restart) and has caught up: ${withEntries ? 'the entries below arrived meanwhile.' : 'no transactions arrived meanwhile.'}`;
-    case 'overflow': {
-      const count = `${note.atLeast ? 'at least ' : ''}${note.count.toLocaleString('en-US')}`;
-      return `:fast_forward: *${count} earlier ${note.count === 1 && !note.atLeast ? 'transaction was' : 'transactions were'} not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See \`/fleet transactions\` for the full list.`;
+    case 'caught_up': {
+      const duration = formatDuration(note.behindMs, locale);
+      return withEntries ? t('feed.note.caughtUpWithEntries', { duration }) : t('feed.note.caughtUpNothing', { duration });
     }
+    case 'overflow':
+      return t(note.atLeast ? 'feed.note.overflowAtLeast' : 'feed.note.overflow', { count: note.count });
     case 'late':
-      return `:rewind: *${countOf(note.count)} late*: dated before entries already posted, ${note.count === 1 ? 'it' : 'they'} showed up in the list only now.`;
+      return t('feed.note.late', { count: note.count });
     case 'future_dated':
-      return `:warning: *${countOf(note.count)} dated in the future*, more than ${formatDuration(MAX_CLOCK_SKEW_MS)} ahead of the database clock: posted now, marked, and not used to judge what is new.`;
+      return t('feed.note.futureDated', { count: note.count, duration: formatDuration(MAX_CLOCK_SKEW_MS, locale) });
   }
-}
-
-function countOf(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`;
 }
 
 function withFooter(surface: Surface, lines: string[], text: string): Reply {

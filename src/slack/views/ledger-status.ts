@@ -17,14 +17,14 @@ export function buildLedgerStatusMessage(surface: Surface, status: LedgerStatus 
   } else {
     if (status.historyComplete) {
       lines.push(status.upToDateSince
-        ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME) })
+        ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME, surface.locale) })
         : t('ledger.completeNotPolled', { count: status.loaded }));
     } else if (status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded) {
       lines.push(t('ledger.loading', { count: status.loaded, total: status.estimatedTotal }));
     } else {
       lines.push(t('ledger.loadingUnknown', { count: status.loaded }));
     }
-    lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt) }) : t('ledger.notPolled'));
+    lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt, undefined, surface.locale) }) : t('ledger.notPolled'));
     lines.push(t('ledger.timeZone', { zone: escapeWithin(timeZone, 60, { oneLine: true }) }));
   }
   const blocks: KnownBlock[] = [

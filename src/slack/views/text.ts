@@ -66,15 +66,25 @@ export function codeSpan(text: string, max: number): string {
 }
 
 /**
- * `<!date^…>` shows each reader the time in their own time zone; the fallback after `|` is UTC,
- * for clients that cannot render the token (notifications, old clients).
+ * `<!date^…>` shows each reader the time in their own time zone and Slack language; the fallback
+ * after `|` is UTC, for clients that cannot render the token (notifications, old clients), written
+ * the way `locale` reads dates (`2026-11-21 10:00:00 UTC`, `21/11/2026 10:00:00 UTC`).
  */
-export function slackDate(date: Date | string, format = '{date_short_pretty} {time_secs}'): string {
+export function slackDate(date: Date | string, format = '{date_short_pretty} {time_secs}', locale: Locale = 'en'): string {
   const when = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(when.getTime())) return escapeMrkdwn(String(date));
   const seconds = Math.floor(when.getTime() / 1000);
-  const fallback = `${when.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return `<!date^${seconds}^${format}|${fallback}>`;
+  return `<!date^${seconds}^${format}|${utcFallback(when, locale)} UTC>`;
+}
+
+const FALLBACK_FORMATS: Partial<Record<Locale, Intl.DateTimeFormat>> = {
+  fr: new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', dateStyle: 'short', timeStyle: 'medium' }),
+};
+
+function utcFallback(when: Date, locale: Locale): string {
+  const format = FALLBACK_FORMATS[locale];
+  // English keeps the ISO-like form it always had.
+  return format ? format.format(when) : when.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** A Slack user mention; ids are validated so that a forged id cannot inject markup. */
@@ -87,15 +97,16 @@ export function mentionChannel(channelId: string): string {
   return /^[CGD][A-Z0-9]+$/.test(channelId) ? `<#${channelId}>` : escapeMrkdwn(channelId);
 }
 
-/** `3 min`, `2 h 5 min`, `45 s`: durations a person reads at a glance. */
-export function formatDuration(ms: number): string {
+/** `3 min`, `2 h 5 min`, `45 s`, `1 d 4 h` (`1 j 4 h` in French): durations a person reads at a glance. */
+export function formatDuration(ms: number, locale: Locale): string {
+  const t = textsFor(locale);
   const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 90) return `${seconds} s`;
+  if (seconds < 90) return t('duration.seconds', { seconds });
   const minutes = Math.round(seconds / 60);
-  if (minutes < 90) return `${minutes} min`;
+  if (minutes < 90) return t('duration.minutes', { minutes });
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h ${minutes % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  if (hours < 48) return t('duration.hours', { hours, minutes: minutes % 60 });
+  return t('duration.days', { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
 /** `title (SANDBOX)` on the sandbox: the start of a message's fallback text, which notifications show. */

@@ -20,6 +20,8 @@ export interface PageRequest {
   pageSize: number;
   /** Absent or empty: the plain newest-first list. */
   search?: TransactionSearch;
+  /** The ledger point the first page was read at, so that later pages (and Share) read the same list. */
+  asOf?: number;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface PageRequest {
  * characters, far under a button value's 2,000) and read again by the same parser on every click.
  */
 export function encodePageRequest(request: PageRequest): string {
-  return `${request.page}|${request.pageSize}|${request.search ? searchToText(request.search) : ''}`;
+  const page = request.asOf === undefined ? `${request.page}` : `${request.page}.${request.asOf}`;
+  return `${page}|${request.pageSize}|${request.search ? searchToText(request.search) : ''}`;
 }
 
 /** Reads a button value back; anything unreadable is `undefined` (the listener then shows page 1). */
@@ -35,16 +38,18 @@ export function decodePageRequest(value: string | undefined, maxPageSize: number
   if (value === undefined) return undefined;
   // Buttons sent before searches existed carry `{"page":2,"size":10}`.
   const legacy = /^\{"page":(\d{1,6}),"size":(\d{1,2})\}$/.exec(value);
-  const match = legacy ?? /^(\d{1,6})\|(\d{1,2})\|([\s\S]*)$/.exec(value);
+  // `page[.asOf]|size|search`; buttons sent before paging was pinned have no `.asOf`.
+  const match = legacy ?? /^(\d{1,6})(?:\.(\d{1,15}))?\|(\d{1,2})\|([\s\S]*)$/.exec(value);
   if (!match) return undefined;
   const page = Number(match[1]);
-  const pageSize = Number(match[2]);
+  const asOf = legacy || match[2] === undefined ? undefined : Number(match[2]);
+  const pageSize = Number(legacy ? match[2] : match[3]);
   if (page < 1 || pageSize < 1 || pageSize > maxPageSize) return undefined;
-  const text = match[3] ?? '';
+  const text = (legacy ? '' : match[4]) ?? '';
   if (text.length > MAX_QUERY_LENGTH) return undefined;
   const read = parseSearchText(text);
   if (!read.ok) return undefined;
-  return { page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }) };
+  return { page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }), ...(asOf === undefined ? {} : { asOf }) };
 }
 
 // Slack refuses messages whose blocks carry much more than ~12k characters: long descriptions
@@ -118,20 +123,26 @@ export interface SearchResults {
   pageSize: number;
   entries: LedgerEntry[];
   total: number;
+  /** The ledger point the list was read at (carried by the buttons), and how many matches arrived since. */
+  storedUpTo: number;
+  newer: number;
   status: LedgerStatus;
   timeZone: string;
 }
 
+/** A page of the ledger: a search's matches, or with an empty search the whole list, newest first. */
 export function buildSearchResultsMessage(surface: Surface, results: SearchResults, options: { sharedBy?: string } = {}): Reply {
   const t = textsFor(surface.locale);
+  const everything = isEmptySearch(results.search);
   const first = (results.page - 1) * results.pageSize + 1;
+  const lastPage = Math.max(1, Math.ceil(results.total / results.pageSize));
   const summary = results.total === 0
-    ? t('transactions.noMatch')
+    ? t(everything ? 'transactions.noneYet' : 'transactions.noMatch')
     : results.entries.length === 0
-      ? t('transactions.pastEnd', { count: results.total, page: results.page })
-      : t('transactions.matches', { count: results.total, from: first, to: first + results.entries.length - 1 });
-  const searchLine = cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX);
-  const lines = [searchLine, summary];
+      ? t(everything ? 'transactions.pastEndAll' : 'transactions.pastEnd', { count: results.total, page: results.page })
+      : t(everything ? 'transactions.countShowing' : 'transactions.matches', { count: results.total, from: first, to: first + results.entries.length - 1 });
+  const lines = everything ? [summary] : [cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX), summary];
+  if (results.newer > 0 && !options.sharedBy) lines.push(t(everything ? 'transactions.newerAll' : 'transactions.newer', { count: results.newer }));
   if (!results.status.historyComplete) lines.push(historyNote(t, results.status));
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
@@ -139,12 +150,15 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
     ...rowBlocks(results.entries),
   ];
   const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt) })] : [];
-  const zone = t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) });
-  blocks.push(footer(surface, signature(t, [...checked, zone].join(' · '), options.sharedBy)));
+  const zone = everything ? [] : [t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) })];
+  blocks.push(footer(surface, signature(t, [...checked, ...zone].join(' · '), options.sharedBy)));
   if (!options.sharedBy) {
-    const here = { page: results.page, pageSize: results.pageSize, search: results.search };
+    const here: PageRequest = { page: results.page, pageSize: results.pageSize, asOf: results.storedUpTo, ...(everything ? {} : { search: results.search }) };
     const hasNext = first - 1 + results.entries.length < results.total;
-    const actions = pagingButtons(t, here, results.page > 1, hasNext && results.entries.length > 0, results.entries.length > 0, true);
+    const actions = results.entries.length === 0 && results.total > 0
+      // Past the end: the way back is the last page, not a Previous into more empty pages.
+      ? { type: 'actions' as const, block_id: BLOCKS.accountActions, elements: [pageButton(t('transactions.lastPage', { page: lastPage }), { ...here, page: lastPage }, 'last')] }
+      : pagingButtons(t, here, results.page > 1, hasNext && results.entries.length > 0, results.entries.length > 0, true);
     if (actions) blocks.push(actions);
   }
   return { text: `${sandboxMarked(surface, t('transactions.title'))}: ${summary}`, blocks };

@@ -11,6 +11,7 @@ import { feedSafety } from './004_feed_safety.js';
 import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
 import { ledger } from './007_ledger.js';
+import { languageChoices } from './008_language_choices.js';
 
 export type { Migration } from './migration.js';
 
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   settlement,
   approvalRules,
   ledger,
+  languageChoices,
 ];

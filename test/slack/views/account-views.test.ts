@@ -44,10 +44,35 @@ describe('balance message', () => {
     expect(texts(reply)).not.toContain('balance_refresh');
   });
 
-  it('keeps within the field limit with many currencies', () => {
+  it.each(['en', 'fr'] as const)('keeps within the field limit with many currencies (%s)', (locale) => {
     const balances = Object.fromEntries(Array.from({ length: 23 }, (_, i) => [`C${String.fromCharCode(65 + i)}X`, i]));
-    const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances, readAt });
+    const reply = buildBalanceMessage({ sandbox: false, locale }, { balances, readAt });
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+  });
+
+  it.each(['en', 'fr'] as const)('keeps header, buttons and footer within Slack\'s limits on the sandbox, shared or not (%s)', (locale) => {
+    const balances = { USD: 999_999_999_999.99, ['<&'.repeat(500)]: 1 };
+    for (const options of [{}, { sharedBy: 'U0ALICE' }]) {
+      const reply = buildBalanceMessage({ sandbox: true, locale }, { balances, readAt }, options);
+      expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+    }
+    const none = buildBalanceMessage({ sandbox: true, locale }, { balances: {}, readAt });
+    expect(checkMessage(none.blocks, none.text)).toEqual([]);
+  });
+
+  it('writes the balance in French, amounts the French way, for a French reader', () => {
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 125430.57, CDF: 25000000 }, readAt });
+    expect(reply.text).toBe('Solde du compte de flotte : CDF : 25\u202F000\u202F000,00 CDF, USD : 125\u202F430,57 USD');
+    expect(texts(reply)).toContain('"text":"Solde du compte de flotte"');
+    expect(texts(reply)).toContain('*USD*\\n125\u202F430,57 USD');
+    expect(texts(reply)).toContain('"text":"Actualiser"');
+    expect(texts(reply)).toContain('"text":"Partager dans le canal"');
+    expect(texts(reply)).toContain(`Lu <!date^${readAt.getTime() / 1000}^{date_short_pretty} {time_secs}|21/11/2026 10:00:00 UTC>`);
+    const shared = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
+    expect(texts(shared)).toContain('partagé par <@U0ALICE>');
+    const none = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: {}, readAt });
+    expect(none.text).toBe('Solde du compte de flotte : aucun');
+    expect(texts(none)).toContain('L’API Fleet n’a renvoyé aucun solde.');
   });
 });
 
@@ -98,5 +123,19 @@ describe('help message', () => {
     expect(reply.text).toContain("I don't know `&lt;!here&gt;`");
     expect(reply.text).toContain('/fleet balance');
     expect(reply.text).toContain('/fleet transactions');
+  });
+
+  it('speaks French to a French reader', () => {
+    const reply = buildHelpMessage({ sandbox: false, locale: 'fr' as const }, entries, 'bonjour');
+    expect(reply.text).toMatch(/^Je ne connais pas `bonjour`\. Voici ce que je sais faire :/);
+    expect(texts(reply)).toContain('ne sont visibles que par vous');
+    expect(buildHelpMessage({ sandbox: false, locale: 'fr' as const }, entries).text).toMatch(/^Voici ce que je sais faire :/);
+  });
+
+  it.each(['en', 'fr'] as const)('keeps every entry and stays within Slack\'s limits however long the help is (%s)', (locale) => {
+    const many = Array.from({ length: 15 }, (_, i) => ({ usage: `/fleet word${i}`, description: `${'é'.repeat(350)} ${i}` }));
+    const reply = buildHelpMessage({ sandbox: true, locale }, many, '<'.repeat(900));
+    expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
+    for (let i = 0; i < 15; i += 1) expect(texts(reply)).toContain(`/fleet word${i}\``);
   });
 });

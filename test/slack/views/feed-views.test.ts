@@ -2,7 +2,8 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { FeedStatus } from '../../../src/feed/types.js';
 import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
-import { buildFeedMessage } from '../../../src/slack/views/feed.js';
+import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
+import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { transaction } from '../../support/feed-doubles.js';
 
 const at = (ms: number) => new Date(Date.parse('2025-06-01T12:00:00.000Z') + ms);
@@ -26,11 +27,13 @@ describe('feed message builder', () => {
     expect(sectionTexts(message.blocks).join('\n')).toContain('Refund &lt;!channel&gt; see &lt;http://evil.example|bank&gt; &amp; co');
   });
 
-  it('stays within 50 blocks and 3000 characters per section for 20 entries with the longest descriptions', () => {
+  it.each(['en', 'fr'] as const)('stays within 50 blocks and 3000 characters per section for 20 entries with the longest descriptions (%s)', (locale) => {
     const entries = Array.from({ length: 20 }, (_, i) =>
       transaction(at(i), { description: '&<>'.repeat(2000), reference: `R${'x'.repeat(500)}`, type: 'T'.repeat(300), currency: `C${i % 10}X` }),
     );
-    const message = buildFeedMessage({ sandbox: true, locale: 'en' as const }, { kind: 'transactions', entries, notes: [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }] });
+    const notes = [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }, { kind: 'late', count: 20 }, { kind: 'future_dated', count: 20 }] as const;
+    const message = buildFeedMessage({ sandbox: true, locale }, { kind: 'transactions', entries, notes: [...notes] });
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
     expect(message.blocks.length).toBeLessThanOrEqual(50);
     for (const text of sectionTexts(message.blocks)) expect(text.length).toBeLessThanOrEqual(3000);
     // Slack refuses messages whose blocks are very large (about 13k characters).
@@ -39,10 +42,10 @@ describe('feed message builder', () => {
     for (const block of context) expect(block.type === 'context' && block.elements.length).toBeLessThanOrEqual(10);
   });
 
-  it('stays within Slack\'s limits when the Fleet API sends absurdly long currency codes', () => {
+  it.each(['en', 'fr'] as const)('stays within Slack\'s limits when the Fleet API sends absurdly long currency codes (%s)', (locale) => {
     // A message Slack refuses for its size would be retried at every poll, and the feed would stall on it.
     const entries = Array.from({ length: 20 }, (_, i) => transaction(at(i), { currency: `${String(i).padStart(2, '0')}${'<&'.repeat(1500)}` }));
-    const message = buildFeedMessage(live, { kind: 'transactions', entries, notes: [] });
+    const message = buildFeedMessage({ sandbox: false, locale }, { kind: 'transactions', entries, notes: [] });
     for (const text of sectionTexts(message.blocks)) expect(text.length).toBeLessThanOrEqual(3000);
     for (const block of message.blocks) {
       if (block.type === 'context') for (const element of block.elements) expect('text' in element && element.text.length).toBeLessThanOrEqual(3000);
@@ -88,6 +91,41 @@ describe('feed message builder', () => {
     const message = buildFeedMessage(live, { kind: 'balance_low', currency: 'USD', balanceMinor: 499_999, thresholdMinor: 500_000 });
     expect(sectionTexts(message.blocks)[0]).toContain('4,999.99 USD, below the alert threshold of 5,000.00 USD');
   });
+
+  it('writes the feed lines in French, amounts the French way, for a French channel', () => {
+    const french = { sandbox: false, locale: 'fr' as const };
+    const message = buildFeedMessage(french, {
+      kind: 'transactions',
+      entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' }), transaction(at(1), { amount: -200, currency: 'USD' })],
+      notes: [{ kind: 'caught_up', behindMs: 2 * 86_400_000 + 3 * 3_600_000 }, { kind: 'late', count: 2 }],
+    });
+    const texts = sectionTexts(message.blocks);
+    expect(texts[0]).toContain('Le flux avait *2 j 3 h de retard*');
+    expect(texts[1]).toContain('*2 transactions en retard* : datées d’avant des opérations déjà publiées');
+    expect(texts[2]).toBe('*2 nouvelles transactions de la flotte*  ·  :large_green_circle: 1 en entrée  ·  :red_circle: 1 en sortie');
+    expect(texts[3]).toMatch(/^:large_green_circle: \*\+125\u202F430,57 USD\*/);
+    const totals = JSON.stringify(message.blocks.find((block) => block.type === 'context'));
+    expect(totals).toContain('Totaux : *USD* · entrées +125\u202F430,57 USD (1) · sorties -200,00 USD (1) · net +125\u202F230,57 USD');
+    expect(message.text).toBe('2 nouvelles transactions de la flotte : net +125\u202F230,57 USD');
+    expect(message.text).not.toMatch(/new|transactions late/);
+    const fallback = buildFeedFallbackText(french, {
+      kind: 'transactions', entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' })], notes: [{ kind: 'overflow', count: 3, atLeast: true }],
+    });
+    expect(fallback).toContain('*au moins 3 transactions antérieures n’ont pas été publiées*');
+    expect(fallback).toContain('*1 nouvelle transaction de la flotte : net +125\u202F430,57 USD*');
+    expect(fallback).toContain('|01/06/2025 12:00:00 UTC>');
+  });
+
+  it('words balance alerts in French for a French channel', () => {
+    const french = { sandbox: true, locale: 'fr' as const };
+    const low = buildFeedMessage(french, { kind: 'balance_low', currency: 'CDF', balanceMinor: 123_456_789, thresholdMinor: 200_000_000 });
+    expect(sectionTexts(low.blocks)[0]).toBe(':warning: *Solde CDF bas* : 1\u202F234\u202F567,89 CDF, sous le seuil d’alerte de 2\u202F000\u202F000,00 CDF.');
+    expect(low.text).toBe('Solde CDF bas : 1\u202F234\u202F567,89 CDF (SANDBOX)');
+    const recovered = buildFeedMessage(french, { kind: 'balance_recovered', currency: 'CDF', balanceMinor: 250_000_000, thresholdMinor: 200_000_000 });
+    expect(sectionTexts(recovered.blocks)[0]).toContain('*Solde CDF rétabli* : 2\u202F500\u202F000,00 CDF');
+    expect(JSON.stringify(recovered.blocks)).toContain('données de démonstration');
+    expect(checkMessage(recovered.blocks, recovered.text)).toEqual([]);
+  });
 });
 
 describe('feed status builder', () => {
@@ -116,25 +154,55 @@ describe('feed status builder', () => {
   });
 
   it('says how far behind the feed is and the last error, escaped', () => {
-    const behind = { ...status, behindMs: 12 * 60_000, lastError: { message: 'Fleet API <!here> unavailable', at: at(3_599_000) } };
+    const behind = { ...status, behindMs: 12 * 60_000, lastError: { code: 'fleet:unavailable', at: at(3_599_000) } };
     const text = sectionTexts(buildFeedStatusMessage(live, behind, now).blocks).join('\n');
     expect(text).toContain('*12 min behind*');
-    expect(text).toContain('Fleet API &lt;!here&gt; unavailable');
+    expect(text).toContain('*Last error:* The Fleet API is unavailable right now. Try again in a few minutes.');
     expect(text).not.toContain('resolved since');
+  });
+
+  it('shows a last error stored as text by an older version escaped, and a Slack refusal by its code', () => {
+    const old = { ...status, lastError: { code: 'Fleet API <!here> unavailable', at: at(3_599_000) } };
+    expect(sectionTexts(buildFeedStatusMessage(live, old, now).blocks).join('\n')).toContain('Fleet API &lt;!here&gt; unavailable');
+    const refused = { ...status, lastError: { code: 'slack:not_in_channel', at: at(3_599_000) } };
+    expect(sectionTexts(buildFeedStatusMessage(live, refused, now).blocks).join('\n')).toContain('Slack refused the feed message (`not_in_channel`).');
+  });
+
+  it('answers in French, durations and the last error included, for a French reader', () => {
+    const french = { sandbox: false, locale: 'fr' as const };
+    const behind = { ...status, behindMs: 3 * 3_600_000 + 5 * 60_000, pendingEntries: 1234, lastError: { code: 'fleet:unavailable', at: at(3_599_000) } };
+    const reply = buildFeedStatusMessage(french, behind, now);
+    const text = sectionTexts(reply.blocks).join('\n');
+    expect(text).toContain('toutes les 15 s environ');
+    expect(text).toContain('*État :* :warning: *3 h 5 min de retard*');
+    expect(text).toContain('(il y a 10 s)');
+    expect(text).toContain('*En attente de publication :* 1\u202F234 opérations');
+    expect(text).toContain('*Dernière erreur :* L’API Fleet est indisponible pour le moment.');
+    expect(reply.text).toBe('Flux des transactions : 3 h 5 min de retard');
+    expect(buildFeedStatusMessage(french, undefined, now).text).toContain('Le flux des transactions est désactivé');
+  });
+
+  it.each(['en', 'fr'] as const)('stays within Slack\'s limits with every line shown (%s)', (locale) => {
+    const busy: FeedStatus = {
+      ...status, started: true, behindMs: 90 * 86_400_000, pendingEntries: 1_000_000, lateEntries: 1_000_000, futureDatedEntries: 1_000_000, unreadableEntries: 1_000_000,
+      newestPosted: { reference: 'R'.repeat(5000), date: at(0), postedAt: at(0) }, lastError: { code: '<&'.repeat(3000), at: at(0) },
+    };
+    const reply = buildFeedStatusMessage({ sandbox: true, locale }, busy, now);
+    expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
   });
 
   it('counts the entries posted late and those dated in the future, and says nothing of them when there were none', () => {
     const odd = { ...status, lateEntries: 3, futureDatedEntries: 1 };
     const text = sectionTexts(buildFeedStatusMessage(live, odd, now).blocks).join('\n');
     expect(text).toContain('*Posted late:* 3 entries');
-    expect(text).toContain('*Dated in the future:* 1 entries');
+    expect(text).toContain('*Dated in the future:* 1 entry');
     const plain = sectionTexts(buildFeedStatusMessage(live, status, now).blocks).join('\n');
     expect(plain).not.toContain('late');
     expect(plain).not.toContain('future');
   });
 
   it('marks an error followed by a successful check as resolved', () => {
-    const recovered = { ...status, lastError: { message: 'Could not reach Slack', at: at(3_000_000) } };
+    const recovered = { ...status, lastError: { code: 'slack:request_error', at: at(3_000_000) } };
     expect(sectionTexts(buildFeedStatusMessage(live, recovered, now).blocks).join('\n')).toContain('resolved since');
   });
 

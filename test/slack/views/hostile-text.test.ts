@@ -25,7 +25,7 @@ const SHORT = SEED;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
 const at = new Date('2026-11-21T10:00:00.000Z');
-const surfaces = [{ sandbox: false, locale: 'en' as const }, { sandbox: true, locale: 'en' as const }];
+const surfaces = [{ sandbox: false, locale: 'en' as const }, { sandbox: true, locale: 'en' as const }, { sandbox: true, locale: 'fr' as const }];
 
 function tx(index: number, text: string): Transaction {
   return { reference: text, type: text, amount: index % 2 ? 150.5 : -20, currency: 'USD', description: text, date: at.toISOString(), status: text };
@@ -64,7 +64,7 @@ function everything(): Built[] {
       built.push({ kind: 'text', name: 'feed fallback', value: buildFeedFallbackText(surface, { kind: 'transactions', entries: feedEntries, notes: [] }) });
       message('feed status', buildFeedStatusMessage(surface, {
         channelId: 'C0FEED', pollIntervalSeconds: 15, started: true, lastSuccessfulPollAt: at, newestPosted: { reference: text, date: at, postedAt: at },
-        behindMs: 0, pendingEntries: 3, lateEntries: 2, futureDatedEntries: 1, unreadableEntries: 4, lastError: { message: text, at },
+        behindMs: 0, pendingEntries: 3, lateEntries: 2, futureDatedEntries: 1, unreadableEntries: 4, lastError: { code: text, at },
       }, at));
     }
     for (const kind of ['mobile_money', 'bank_account'] as const) {

@@ -26,7 +26,8 @@ function entry(index: number, overrides: Partial<LedgerEntry> = {}): LedgerEntry
 
 const texts = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
 const results = (overrides: Partial<Parameters<typeof buildSearchResultsMessage>[1]> = {}) => ({
-  search: full, page: 1, pageSize: 10, entries: [entry(1), entry(2)], total: 23, status: complete, timeZone: 'Europe/Paris', ...overrides,
+  search: full, page: 1, pageSize: 10, entries: [entry(1), entry(2)], total: 23, storedUpTo: 4321, newer: 0, status: complete, timeZone: 'Europe/Paris',
+  ...overrides,
 });
 
 describe('search results', () => {
@@ -66,8 +67,35 @@ describe('search results', () => {
     const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ page: 2, entries: [entry(1)], total: 30 }));
     const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string }[] }).elements;
     const next = buttons.find((button) => button.action_id === 'transactions_page:next')!;
-    expect(decodePageRequest(next.value, 25)).toEqual({ page: 3, pageSize: 10, search: full });
-    expect(decodePageRequest(buttons.find((button) => button.action_id === 'transactions_filter')!.value, 25)).toEqual({ page: 1, pageSize: 10, search: full });
+    // Every button carries the point the list was read at, so the next page reads the same list.
+    expect(decodePageRequest(next.value, 25)).toEqual({ page: 3, pageSize: 10, search: full, asOf: 4321 });
+    expect(decodePageRequest(buttons.find((button) => button.action_id === 'transactions_filter')!.value, 25)).toEqual({ page: 1, pageSize: 10, search: full, asOf: 4321 });
+  });
+
+  it('offer the last page past the end instead of a Previous into more empty pages, and say how many there are', () => {
+    for (const [locale, words] of [['en', 'Page 99,999 is past the end of the list: there are 23 transactions in all.'], ['fr', 'il y a 23 transactions en tout']] as const) {
+      const reply = buildSearchResultsMessage({ sandbox: false, locale }, results({ search: {}, page: 99999, entries: [] }));
+      expect(texts(reply)).toContain(words);
+      const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements;
+      expect(buttons.map((button) => button.text.text)).toEqual([locale === 'en' ? 'Last page (3)' : 'Dernière page (3)']);
+      expect(decodePageRequest(buttons[0]!.value, 25)).toEqual({ page: 3, pageSize: 10, asOf: 4321 });
+    }
+  });
+
+  it('show the plain list from the ledger without a search line, and say when newer entries arrived since it was read', () => {
+    const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ search: {}, newer: 2 }));
+    expect(texts(reply)).toContain('23 transactions, showing 1–2, newest first.');
+    expect(texts(reply)).toContain('2 newer transactions arrived since this list was read; these pages stay as they were.');
+    expect(texts(reply)).not.toContain('Search:');
+    const shared = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ search: {}, newer: 2 }), { sharedBy: 'U0RITA' });
+    expect(texts(shared)).not.toContain('newer');
+  });
+
+  it('read page buttons sent before paging was pinned, and refuse a pin that is not a number', () => {
+    expect(decodePageRequest('2|10|', 25)).toEqual({ page: 2, pageSize: 10 });
+    expect(decodePageRequest('{"page":2,"size":10}', 25)).toEqual({ page: 2, pageSize: 10 });
+    expect(decodePageRequest('2.77|10|', 25)).toEqual({ page: 2, pageSize: 10, asOf: 77 });
+    expect(decodePageRequest('2.x|10|', 25)).toBeUndefined();
   });
 
   it('stay within Block Kit limits in both languages with 25 long rows and hostile words', () => {

@@ -75,6 +75,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       FLEET_API_URL: 'sandbox',
       SANDBOX_ACTIVITY_SECONDS: String(options.activitySeconds ?? 4),
       FEED_POLL_INTERVAL_SECONDS: String(options.feedPollSeconds ?? 5),
+      // The feed reads the ledger, so the ledger polls as often: a new transaction shows within one poll.
+      LEDGER_POLL_SECONDS: String(Math.max(5, options.feedPollSeconds ?? 5)),
       ...demoRoleEnv(),
     });
     const bot = await startBot({ config, logger, db });

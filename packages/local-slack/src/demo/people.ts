@@ -7,10 +7,12 @@ export interface DemoPerson extends WorkspaceUser {
 }
 
 export const DEMO_PEOPLE = {
-  rita: { id: 'U0REQUESTER', name: 'rita', realName: 'Rita Requester', role: 'requester and viewer' },
-  abel: { id: 'U0APPROVER', name: 'abel', realName: 'Abel Approver', role: 'approver and viewer' },
-  ada: { id: 'U0APPROVER2', name: 'ada', realName: 'Ada Approver', role: 'second approver and viewer' },
-  nico: { id: 'U0NEWCOMER', name: 'nico', realName: 'Nico Newcomer', role: 'newcomer, no access' },
+  rita: { id: 'U0REQUESTER', name: 'rita', realName: 'Rita Requester', locale: 'en-US', role: 'requester and viewer' },
+  abel: { id: 'U0APPROVER', name: 'abel', realName: 'Abel Approver', locale: 'en-GB', role: 'approver and viewer' },
+  ada: { id: 'U0APPROVER2', name: 'ada', realName: 'Ada Approver', locale: 'en-US', role: 'second approver and viewer' },
+  // His Slack runs in French, so the app writes to him in French (channel messages stay in CHANNEL_LOCALE).
+  fabrice: { id: 'U0FABRICE', name: 'fabrice', realName: 'Fabrice Approbateur', locale: 'fr-FR', role: 'approver and viewer, reads French' },
+  nico: { id: 'U0NEWCOMER', name: 'nico', realName: 'Nico Newcomer', locale: 'en-US', role: 'newcomer, no access' },
 } as const satisfies Record<string, DemoPerson>;
 
 export const DEMO_CHANNELS = {
@@ -21,11 +23,11 @@ export const DEMO_CHANNELS = {
 
 /** The access lists and channels of the demo, in the bot's environment variables. */
 export function demoRoleEnv(): Record<string, string> {
-  const { rita, abel, ada } = DEMO_PEOPLE;
+  const { rita, abel, ada, fabrice } = DEMO_PEOPLE;
   return {
-    FLEET_VIEWERS: [rita.id, abel.id, ada.id].join(','),
+    FLEET_VIEWERS: [rita.id, abel.id, ada.id, fabrice.id].join(','),
     FLEET_REQUESTERS: rita.id,
-    FLEET_APPROVERS: [abel.id, ada.id].join(','),
+    FLEET_APPROVERS: [abel.id, ada.id, fabrice.id].join(','),
     APPROVAL_CHANNEL_ID: DEMO_CHANNELS.approvals.id,
     FEED_CHANNEL_ID: DEMO_CHANNELS.feed.id,
   };

@@ -167,7 +167,15 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     }));
   }
 
+  /**
+   * A person sends a slash command. Like Slack, a command the app does not declare never reaches
+   * it: Slack's client says at once that it is not a valid command (an `UnknownSlashCommandError`).
+   */
   runCommand(input: { userId: string; channelId: string; text?: string; command?: string }): Promise<AckResult> {
+    const command = input.command ?? '/fleet';
+    if (!(this.options.slashCommands ?? ['/fleet']).includes(command.toLowerCase())) {
+      return Promise.reject(new UnknownSlashCommandError(command));
+    }
     return person.runCommand(this.personContext, input);
   }
 
@@ -344,4 +352,12 @@ export async function startLocalSlack(options: LocalSlackOptions): Promise<Local
   const slack = new LocalSlack(options);
   await slack.listen();
   return slack;
+}
+
+/** What Slack's client answers to a slash command that no app in the workspace declares. */
+export class UnknownSlashCommandError extends Error {
+  constructor(readonly command: string) {
+    super(`${command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.`);
+    this.name = 'UnknownSlashCommandError';
+  }
 }

@@ -57,8 +57,14 @@ function pageAction<S extends z.ZodType>(schema: S, run: (slack: LocalSlack, inp
   };
 }
 
+/** The longest command text the composer sends; longer text stays in the composer with a message. */
+const MAX_COMMAND_LENGTH = 4000;
+
 const ACTIONS = new Map<string, PageAction>(Object.entries({
-  command: pageAction(z.object({ as: z.string(), channel: z.string(), text: z.string().max(4000) }), (slack, input) => {
+  command: pageAction(z.object({ as: z.string(), channel: z.string(), text: z.string() }), (slack, input) => {
+    if (input.text.length > MAX_COMMAND_LENGTH) {
+      throw new Error(`This command is ${input.text.length.toLocaleString('en-US')} characters long; this workspace sends at most ${MAX_COMMAND_LENGTH.toLocaleString('en-US')} to the app. Shorten it and send it again.`);
+    }
     const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
     if (!match) throw new Error('The composer sends slash commands: start with /fleet');
     return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });

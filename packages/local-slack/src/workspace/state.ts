@@ -12,10 +12,11 @@ export const TRIGGER_TTL_MS = 3_000;
 export const MAX_VIEW_STACK = 3;
 
 export const DEFAULT_USERS: WorkspaceUser[] = [
-  { id: 'U0REQUESTER', name: 'rita', realName: 'Rita Requester' },
-  { id: 'U0APPROVER', name: 'abel', realName: 'Abel Approver' },
-  { id: 'U0APPROVER2', name: 'ada', realName: 'Ada Approver' },
-  { id: 'U0NEWCOMER', name: 'nico', realName: 'Nico Newcomer' },
+  { id: 'U0REQUESTER', name: 'rita', realName: 'Rita Requester', locale: 'en-US' },
+  { id: 'U0APPROVER', name: 'abel', realName: 'Abel Approver', locale: 'en-GB' },
+  { id: 'U0APPROVER2', name: 'ada', realName: 'Ada Approver', locale: 'en-US' },
+  { id: 'U0NEWCOMER', name: 'nico', realName: 'Nico Newcomer', locale: 'en-US' },
+  { id: 'U0FABRICE', name: 'fabrice', realName: 'Fabrice Approbateur', locale: 'fr-FR' },
 ];
 
 export const DEFAULT_CHANNELS: WorkspaceChannel[] = [

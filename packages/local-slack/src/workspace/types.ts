@@ -5,6 +5,8 @@ export interface WorkspaceUser {
   name: string;
   realName?: string;
   isAdmin?: boolean;
+  /** The language of their Slack, an IETF tag such as `fr-FR`; Slack's own default `en-US` when unset. */
+  locale?: string;
 }
 
 export interface WorkspaceChannel {
@@ -37,6 +39,8 @@ export interface LocalSlackOptions {
   now?: () => number;
   /** How long the app has to acknowledge a request; Slack gives it 3 seconds. */
   ackTimeoutMs?: number;
+  /** The slash commands the app's manifest declares; defaults to `/fleet`. Others are refused as Slack does. */
+  slashCommands?: string[];
 }
 
 /** What the app answered to a request we delivered: HTTP status (0 when it never answered) and body. */

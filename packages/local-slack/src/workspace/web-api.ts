@@ -157,7 +157,10 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
     },
 
     'users.info': (args) => {
-      return { ok: true, user: userJson(text(args.user) ?? '') ?? fail('user_not_found') };
+      const user = userJson(text(args.user) ?? '') ?? fail('user_not_found');
+      // As Slack: the person's locale only when asked for (`include_locale`, sent form-encoded as "true").
+      const withLocale = ['true', '1'].includes(text(args.include_locale) ?? '');
+      return { ok: true, user: withLocale ? { ...user, locale: state.users.get(text(args.user) ?? '')?.locale ?? 'en-US' } : user };
     },
 
     'conversations.open': (args) => {

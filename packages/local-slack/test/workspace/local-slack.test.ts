@@ -45,11 +45,17 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
   const submissions: SlackViewAction[] = [];
   const apiErrors: string[] = [];
   const staleCalls: string[] = [];
+  const undeclaredCommands: string[] = [];
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, now: () => Date.now() + clockOffsetMs });
     app = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
 
+    // Listened for by the app but declared in no manifest: Slack never sends it.
+    app.command('/feet', async ({ command, ack }) => {
+      undeclaredCommands.push(command.text);
+      await ack();
+    });
     app.command('/fleet', async ({ command, ack, respond, client }) => {
       await ack();
       if (command.text === 'hello') {
@@ -113,6 +119,13 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(reply.ephemeralTo).toBe(RITA);
     expect(slack.messages(TREASURY, { visibleTo: ABEL }).some((m) => m.text === 'Hello there')).toBe(false);
     expect(slack.messages(TREASURY).some((m) => m.text === 'Hello there')).toBe(false);
+  });
+
+  it('says at once that a slash command the app does not declare is not a valid command, and sends the app nothing', async () => {
+    await expect(slack.runCommand({ userId: RITA, channelId: TREASURY, command: '/feet', text: 'balance' }))
+      .rejects.toThrow('/feet is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(undeclaredCommands).toEqual([]);
   });
 
   it('refuses an asynchronous probe in waitFor instead of returning at once having checked nothing', async () => {
@@ -244,6 +257,15 @@ describe('the local Slack Web API and response URLs', () => {
     expect(dm.body.channel).toBe('D0REQUESTER');
     expect(slack.messages('D0REQUESTER').map((m) => m.text)).toEqual(['Just for you']);
     expect(slack.apiCalls.map((c) => c.method)).toContain('usergroups.users.list');
+  });
+
+  it("gives a person's Slack language in users.info only when include_locale is set, as Slack does", async () => {
+    const plain = (await call('users.info', { user: 'U0FABRICE' })).body as { ok: boolean; user: Record<string, unknown> };
+    expect(plain.ok).toBe(true);
+    expect(plain.user).not.toHaveProperty('locale');
+    expect(((await call('users.info', { user: 'U0FABRICE', include_locale: 'true' })).body.user as { locale: string }).locale).toBe('fr-FR');
+    expect(((await call('users.info', { user: RITA, include_locale: 'true' })).body.user as { locale: string }).locale).toBe('en-US');
+    expect((await call('users.info', { user: 'U0NOBODY', include_locale: 'true' })).body).toEqual({ ok: false, error: 'user_not_found' });
   });
 
   it('fails the next calls of a method as told, with a Retry-After on a 429', async () => {

@@ -238,6 +238,13 @@ function bindComposer() {
     page.rendered = { messages: undefined, modal: undefined };
     void refresh();
   });
+  // Escape closes the open modal as its ✕ does (the whole stack), as in Slack's client.
+  document.addEventListener('keydown', (event) => {
+    const top = page.data?.views.at(-1);
+    if (event.key !== 'Escape' || !top || event.defaultPrevented) return;
+    event.preventDefault();
+    void call('close', { viewId: page.data.views[0].id });
+  });
   window.addEventListener('hashchange', () => {
     page.channel = decodeURIComponent(location.hash.slice(1));
     render();

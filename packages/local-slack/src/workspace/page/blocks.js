@@ -226,10 +226,18 @@ function pickerInput(element, block, ctx, id, type, initialKey) {
 /** A button's `confirm` object as Slack's client shows it: a small dialog over everything. */
 export function confirmDialog(confirm, ctx) {
   return new Promise((resolve) => {
+    // Escape answers the dialog (as Cancel) and goes no further: the modal under it stays open.
+    const onKey = (event) => {
+      if (event.key !== 'Escape') return;
+      event.stopImmediatePropagation();
+      close(false);
+    };
     const close = (answer) => {
+      document.removeEventListener('keydown', onKey, true);
       overlay.remove();
       resolve(answer);
     };
+    document.addEventListener('keydown', onKey, true);
     const overlay = h('div', { class: 'overlay confirm-overlay' },
       h('div', { class: 'dialog', role: 'dialog', 'aria-label': confirm.title?.text ?? 'Are you sure?' },
         h('h3', { html: plainText(confirm.title ?? { text: 'Are you sure?' }) }),
