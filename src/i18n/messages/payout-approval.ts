@@ -181,6 +181,13 @@ export const payoutApproval = defineMessages({
     'payoutApproval.reject.staleTitle': 'Reject payout',
     'payoutApproval.reject.stale': 'This rejection is out of date. Use the buttons on the approval message.',
     'payoutApproval.reject.done': ':no_entry: Rejected. The requester has been sent your reason.',
+    // What could not be done, completing "Could not …" (src/slack/failures.ts's failureText).
+    'failure.action.openApproval': 'open the approval',
+    'failure.action.openRejection': 'open the rejection',
+    'failure.action.cancelPayout': 'cancel the payout',
+    'failure.action.retryPayout': 'send the payout again',
+    'failure.action.confirmMatch': 'confirm the transaction',
+    'failure.action.rejectMatch': 'turn the transaction down',
 
     // The requester's direct messages (src/slack/views/payout-updates.ts).
     'payoutApproval.dm.payout': '*{id}* ({summary})',
@@ -391,6 +398,12 @@ export const payoutApproval = defineMessages({
     'payoutApproval.reject.staleTitle': 'Rejeter le paiement',
     'payoutApproval.reject.stale': 'Ce rejet n’est plus à jour. Utilisez les boutons du message d’approbation.',
     'payoutApproval.reject.done': ':no_entry: Rejeté. Votre motif a été envoyé au demandeur.',
+    'failure.action.openApproval': 'ouvrir l’approbation',
+    'failure.action.openRejection': 'ouvrir le rejet',
+    'failure.action.cancelPayout': 'annuler le paiement',
+    'failure.action.retryPayout': 'renvoyer le paiement',
+    'failure.action.confirmMatch': 'confirmer la transaction',
+    'failure.action.rejectMatch': 'écarter la transaction',
 
     'payoutApproval.dm.payout': '*{id}* ({summary})',
     'payoutApproval.dm.anApprover': 'Un approbateur',

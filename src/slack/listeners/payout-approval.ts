@@ -9,7 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText, type FailureAction } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { refusalMessage, refusalText, tellPrivately } from '../payout-refusals.js';
@@ -25,7 +25,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
   const { payouts, logger } = ctx;
 
   /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
-  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: string) => {
+  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: FailureAction) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       const reader = await surfaceFor(ctx, body.user.id);
@@ -37,12 +37,12 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         if (!decision.ok) return await tell(refusalText(decision, reader.locale));
         await client.views.open({ trigger_id: body.trigger_id, view: modal(reader, request) });
       } catch (error) {
-        await tell(describeFailure(error, what, logger));
+        await tell(failureText(reader.locale, error, what, logger));
       }
     });
   };
-  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'open the approval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'open the rejection');
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'openApproval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'openRejection');
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
@@ -52,7 +52,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     actionId: string,
     read: (value: string | undefined) => T | undefined,
     act: (value: T, userId: string) => Promise<PayoutActionResult>,
-    what: string,
+    what: FailureAction,
     afterwards?: (request: PayoutRequest, reader: Surface) => string | undefined,
   ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
@@ -67,18 +67,18 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         const note = afterwards?.(result.request, reader);
         if (note) await tell(note);
       } catch (error) {
-        await tell(describeFailure(error, what, logger));
+        await tell(failureText(reader.locale, error, what, logger));
       }
     });
   };
-  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancel the payout');
-  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'send the payout again', (request, reader) =>
+  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancelPayout');
+  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'retryPayout', (request, reader) =>
     // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
     request.state === 'unknown' && request.retryApprovals.length > 0
       ? textsFor(reader.locale)('payoutApproval.retryAgreed', { id: request.id, count: request.requiredApprovals })
       : undefined);
-  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirm the transaction');
-  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'turn the transaction down');
+  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
+  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
     const reader = await surfaceFor(ctx, body.user.id);
@@ -92,7 +92,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     try {
       outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id, reader.locale);
     } catch (error) {
-      outcome = { title, text: describeFailure(error, 'record your approval', logger) };
+      outcome = { title, text: failureText(reader.locale, error, 'recordApproval', logger) };
     }
     await showOutcome(client, ctx, reader, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
@@ -115,7 +115,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
         else answer = notice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
       } catch (error) {
-        answer = notice(reader, title, describeFailure(error, 'reject the payout', logger));
+        answer = notice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
       }
     }
     await ack(answer);

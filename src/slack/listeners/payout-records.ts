@@ -2,7 +2,7 @@
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import type { Subcommand } from '../subcommands.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { surfaceFor } from '../locales.js';
 import { refusalMessage } from '../payout-refusals.js';
 import { codeSpan, escapeMrkdwn } from '../views/text.js';
@@ -44,7 +44,7 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
         }
         await respond({ response_type: 'ephemeral', ...buildPayoutHistory(reader, request, await payouts.history(id)) });
       } catch (error) {
-        await say(describeFailure(error, 'read the payouts', logger));
+        await say(failureText(reader.locale, error, 'readPayouts', logger));
       }
     },
   };
