@@ -17,6 +17,7 @@ import { LedgerExporter } from './ledger/exporter.js';
 import { payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
+import { ValueSeal } from './slack/sealed-values.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
@@ -170,6 +171,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
+      seal: new ValueSeal(config.slack.botToken),
     });
 
     let eventsUrl: string | undefined;

@@ -8,7 +8,7 @@ import type { FeedSettings } from './feed/settings.js';
 import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
 import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
-import { parseAmount, type CurrencyAmounts } from './money.js';
+import { parsePlainAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */
@@ -106,7 +106,7 @@ const currencyAmounts = (fallback: string) =>
     for (const entry of (value ?? fallback).split(',').map((part) => part.trim()).filter(Boolean)) {
       const match = /^([A-Za-z]{3}):(.+)$/.exec(entry);
       const currency = match?.[1]?.toUpperCase() ?? '';
-      const parsed = match ? parseAmount(match[2] ?? '', currency) : undefined;
+      const parsed = match ? parsePlainAmount(match[2] ?? '', currency) : undefined;
       if (!parsed?.ok) {
         ctx.addIssue({
           code: 'custom',

@@ -1,5 +1,5 @@
 /**
- * Money in exact minor units: currency decimals, strict parsing of typed amounts, and display.
+ * Money in exact minor units: currency decimals, parsing of amounts typed the reader's way, and display.
  * The Fleet API speaks decimal numbers; everything that compares or adds amounts uses integers.
  */
 import type { Locale } from './i18n/locale.js';
@@ -18,35 +18,147 @@ export function currencyDecimals(currency: string): number {
   return MINOR_UNITS[currency.toUpperCase()] ?? 2;
 }
 
-export type ParsedAmount = { ok: true; minor: number } | { ok: false; reason: string };
+/** Why a typed amount was refused: a code with the data a message needs, never a sentence. */
+export type AmountProblem =
+  | { code: 'amount_empty' }
+  | { code: 'amount_not_a_number' }
+  | { code: 'amount_not_positive' }
+  | { code: 'amount_too_large' }
+  | { code: 'amount_too_many_decimals'; currency: string; decimals: number }
+  /** Two possible amounts, in minor units: the separator read as thousands, and read as decimals. */
+  | { code: 'amount_ambiguous'; currency: string; thousands: number; decimal: number };
+
+export type ParsedAmount = { ok: true; minor: number } | ({ ok: false } & AmountProblem);
+
+const fail = (problem: AmountProblem): ParsedAmount => ({ ok: false, ...problem });
+
+// Spaces that group thousands: a plain space, a no-break space and the narrow no-break space that
+// French formatting (and so `formatMinor`) writes, so a copied amount reads back.
+const GROUP_SPACE = /[ \u00A0\u202F]/;
+// Marks that may separate thousands in each language. In English a dot is only ever decimal; a
+// French reader may meet `1.500` and `1,500` for fifteen hundred, so both are possible there.
+const GROUP_MARKS: Record<Locale, readonly string[]> = { en: [','], fr: ['.', ','] };
+
+interface Reading { whole: string; fraction: string }
+
+/** `1`, `12` or `123`, then groups of exactly three digits. */
+function validGroups(groups: readonly string[]): boolean {
+  return groups.length > 0
+    && /^\d{1,3}$/.test(groups[0] ?? '')
+    && groups.slice(1).every((group) => /^\d{3}$/.test(group));
+}
+
+/** Every way `input` can be read by a person of `locale`: none (not a number), one, or two. */
+function readingsOf(input: string, locale: Locale): Reading[] {
+  if (!/^\d[\d., \u00A0\u202F]*$/.test(input) || !/\d$/.test(input)) return [];
+  if (GROUP_SPACE.test(input)) {
+    // Spaces group thousands; then a dot or a comma can only be the decimal mark.
+    const groups = input.split(GROUP_SPACE);
+    const last = /^(\d{3})(?:[.,](\d+))?$/.exec(groups.at(-1) ?? '');
+    if (!last || groups.length < 2 || !validGroups([...groups.slice(0, -1), last[1] ?? ''])) return [];
+    return [{ whole: groups.slice(0, -1).join('') + (last[1] ?? ''), fraction: last[2] ?? '' }];
+  }
+  const marks = [...new Set(input.replace(/\d/g, ''))];
+  if (marks.length === 0) return [{ whole: input, fraction: '' }];
+  if (marks.length === 2) {
+    // `1,500.50` or `1.500,50`: the last mark is the decimal one and appears once; the other groups thousands.
+    const decimalMark = input.match(/[.,]/g)?.at(-1) ?? '';
+    const groupMark = marks.find((mark) => mark !== decimalMark) ?? '';
+    const at = input.lastIndexOf(decimalMark);
+    const whole = input.slice(0, at);
+    if (whole.includes(decimalMark) || !GROUP_MARKS[locale].includes(groupMark) || !validGroups(whole.split(groupMark))) return [];
+    return [{ whole: whole.split(groupMark).join(''), fraction: input.slice(at + 1) }];
+  }
+  const mark = marks[0] ?? '';
+  const parts = input.split(mark);
+  if (parts.length > 2) {
+    // `1,500,000`: a mark that appears twice can only group thousands.
+    return GROUP_MARKS[locale].includes(mark) && validGroups(parts) ? [{ whole: parts.join(''), fraction: '' }] : [];
+  }
+  const [whole = '', fraction = ''] = parts;
+  const readings: Reading[] = [];
+  if (GROUP_MARKS[locale].includes(mark) && /^[1-9]\d{0,2}$/.test(whole) && fraction.length === 3) {
+    readings.push({ whole: whole + fraction, fraction: '' });
+  }
+  readings.push({ whole, fraction });
+  return readings;
+}
+
+/** A reading as minor units; undefined when it has more (non-zero) decimals than the currency. */
+function minorOf(reading: Reading, decimals: number): number | undefined {
+  if (!/^0*$/.test(reading.fraction.slice(decimals))) return undefined;
+  return Number(reading.whole + reading.fraction.slice(0, decimals).padEnd(decimals, '0'));
+}
 
 /**
- * Parses an amount typed by a person. Only `1234.56` style is accepted: a comma is refused rather
- * than guessed, because `1,500` means 1.5 in some locales and 1500 in others.
+ * Parses an amount typed by a person, the way that person writes numbers, and never guesses.
+ *
+ * - Both languages: `1500`, `1500.50`, and thousands grouped by spaces (plain, no-break or narrow
+ *   no-break), after which a dot or a comma is the decimal mark: `1 500,50` and `1 500.50` are 1500.50.
+ * - English: a dot is decimal; a comma groups thousands (`1,500.50`, `1,500,000`). A comma that can
+ *   only be decimal (`1,5`) is read so.
+ * - French: a comma or a dot is decimal (`150,25`, `150.25`); either may also group thousands
+ *   (`1.500.000`, `1,500.50`).
+ * - A single mark followed by exactly three digits after one to three digits (`1,500`, and `1.500`
+ *   in French) can be read two ways. Each reading that can exist in the currency counts: a reading
+ *   with more non-zero decimals than the currency has cannot. Two readings are refused as
+ *   `amount_ambiguous` with both amounts; one is taken. So `1,500` EUR is refused (1 500,00 or
+ *   1,50), as is `1,000` JPY (1 000 or 1) and `1,500` KWD (1 500,000 or 1,500); `1,500` JPY is
+ *   1 500, since 1,5 JPY cannot exist. The review screen repeats the amount in any case.
  */
-export function parseAmount(text: string, currency: string): ParsedAmount {
+export function parseAmount(text: string, currency: string, locale: Locale): ParsedAmount {
   const input = text.trim();
   const decimals = currencyDecimals(currency);
-  if (input === '') return { ok: false, reason: 'Enter an amount.' };
-  if (input.includes(',')) {
-    return { ok: false, reason: `Write the amount with digits and a dot only, like 1500.50: "${input}" is ambiguous.` };
-  }
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(input);
-  if (!match) return { ok: false, reason: 'Enter the amount as a number, like 150 or 150.25.' };
-  const whole = match[1] ?? '0';
-  const fraction = match[2] ?? '';
-  if (fraction.length > decimals) {
-    return {
-      ok: false,
-      reason: decimals === 0
-        ? `${currency} has no decimals: enter a whole amount.`
-        : `${currency} has ${decimals} decimals at most.`,
-    };
-  }
-  const minor = Number(whole + fraction.padEnd(decimals, '0'));
-  if (!Number.isSafeInteger(minor)) return { ok: false, reason: 'That amount is too large.' };
-  if (minor <= 0) return { ok: false, reason: 'The amount must be more than zero.' };
+  if (input === '') return fail({ code: 'amount_empty' });
+  if (/^[-\u2212]\s*\d/.test(input)) return fail({ code: 'amount_not_positive' });
+  const readings = readingsOf(input, locale);
+  if (readings.length === 0) return fail({ code: 'amount_not_a_number' });
+  const possible = readings.map((reading) => minorOf(reading, decimals)).filter((minor): minor is number => minor !== undefined);
+  const [first, second] = possible;
+  if (first === undefined) return fail({ code: 'amount_too_many_decimals', currency, decimals });
+  if (second !== undefined && second !== first) return fail({ code: 'amount_ambiguous', currency, thousands: first, decimal: second });
+  return checked(first);
+}
+
+function checked(minor: number): ParsedAmount {
+  if (!Number.isSafeInteger(minor)) return fail({ code: 'amount_too_large' });
+  if (minor <= 0) return fail({ code: 'amount_not_positive' });
   return { ok: true, minor };
+}
+
+/**
+ * Parses an amount written for machines and operators (configuration): digits and a dot only, as
+ * the app always accepted there. A comma is refused rather than guessed.
+ */
+export function parsePlainAmount(text: string, currency: string): ParsedAmount {
+  const input = text.trim();
+  const decimals = currencyDecimals(currency);
+  if (input === '') return fail({ code: 'amount_empty' });
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(input);
+  if (!match) return fail({ code: 'amount_not_a_number' });
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) return fail({ code: 'amount_too_many_decimals', currency, decimals });
+  return checked(Number((match[1] ?? '0') + fraction.padEnd(decimals, '0')));
+}
+
+/**
+ * An amount as the person would type it, which `parseAmount` reads back to the same minor units in
+ * that language: `1500.50` in English, `1 500,50` in French. For the rare French amount that would
+ * be ambiguous (`1,234` KWD) the decimals lose their trailing zeros or gain one (`1,2340`).
+ */
+export function typedAmount(minor: number, currency: string, locale: Locale): string {
+  const plain = minorToPlain(minor, currency);
+  if (locale === 'en') return plain;
+  const [whole = '0', fraction] = plain.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  const candidates = fraction === undefined
+    ? [grouped]
+    : [`${grouped},${fraction}`, `${grouped},${fraction.replace(/0+$/, '')}`.replace(/,$/, ''), `${grouped},${fraction}0`];
+  const readsBack = (typed: string) => {
+    const parsed = parseAmount(typed, currency, locale);
+    return parsed.ok && parsed.minor === minor;
+  };
+  return candidates.find(readsBack) ?? plain;
 }
 
 /** Converts an API decimal to exact minor units (rounding away float noise such as 0.1 + 0.2). */

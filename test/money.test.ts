@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, toMinor } from '../src/money.js';
+import { currencyDecimals, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, toMinor, typedAmount } from '../src/money.js';
 
 describe('money', () => {
   it('knows that USD, EUR and CDF have two decimals and JPY none', () => {
@@ -37,16 +37,112 @@ describe('money', () => {
     expect(fromMinor(15025, 'USD')).toBe(150.25);
   });
 
-  it('parses plain amounts and refuses ambiguous or malformed ones with a reason', () => {
-    expect(parseAmount('150', 'USD')).toEqual({ ok: true, minor: 15000 });
-    expect(parseAmount(' 150.25 ', 'USD')).toEqual({ ok: true, minor: 15025 });
-    expect(parseAmount('1,5', 'USD')).toMatchObject({ ok: false, reason: expect.stringContaining('ambiguous') });
-    expect(parseAmount('1.000,00', 'EUR')).toMatchObject({ ok: false, reason: expect.stringContaining('ambiguous') });
-    expect(parseAmount('1.234', 'USD')).toMatchObject({ ok: false, reason: 'USD has 2 decimals at most.' });
-    expect(parseAmount('10.5', 'JPY')).toMatchObject({ ok: false, reason: expect.stringContaining('whole amount') });
-    expect(parseAmount('0', 'USD')).toMatchObject({ ok: false, reason: 'The amount must be more than zero.' });
-    expect(parseAmount('-5', 'USD')).toMatchObject({ ok: false });
-    expect(parseAmount('12abc', 'USD')).toMatchObject({ ok: false });
-    expect(parseAmount('', 'USD')).toMatchObject({ ok: false, reason: 'Enter an amount.' });
+  it('reads plain amounts in both languages and refuses malformed ones with a code', () => {
+    for (const locale of ['en', 'fr'] as const) {
+      expect(parseAmount('150', 'USD', locale)).toEqual({ ok: true, minor: 15000 });
+      expect(parseAmount(' 150.25 ', 'USD', locale)).toEqual({ ok: true, minor: 15025 });
+      expect(parseAmount('1500.50', 'USD', locale)).toEqual({ ok: true, minor: 150050 });
+      expect(parseAmount('0', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_positive' });
+      expect(parseAmount('0.00', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_positive' });
+      expect(parseAmount('-5', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_positive' });
+      expect(parseAmount('12abc', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
+      expect(parseAmount('150.', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
+      expect(parseAmount('.5', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
+      expect(parseAmount('1  500', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
+      expect(parseAmount('15 00', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
+      expect(parseAmount('', 'USD', locale)).toEqual({ ok: false, code: 'amount_empty' });
+      expect(parseAmount('1.234', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
+      expect(parseAmount('10.5', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 });
+      expect(parseAmount('99999999999999999999', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_large' });
+    }
+  });
+
+  it('reads thousands grouped by spaces in both languages, then a dot or a comma as the decimal mark', () => {
+    for (const locale of ['en', 'fr'] as const) {
+      for (const space of [' ', '\u00A0', '\u202F']) {
+        expect(parseAmount(`1${space}500,50`, 'USD', locale)).toEqual({ ok: true, minor: 150050 });
+        expect(parseAmount(`1${space}500.50`, 'USD', locale)).toEqual({ ok: true, minor: 150050 });
+        expect(parseAmount(`1${space}500`, 'USD', locale)).toEqual({ ok: true, minor: 150000 });
+        expect(parseAmount(`12${space}345${space}678,9`, 'EUR', locale)).toEqual({ ok: true, minor: 1234567890 });
+      }
+      expect(parseAmount('1 500,500', 'KWD', locale)).toEqual({ ok: true, minor: 1500500 });
+      expect(parseAmount('1 500', 'JPY', locale)).toEqual({ ok: true, minor: 1500 });
+    }
+    // What formatMinor writes in French reads back.
+    expect(parseAmount(formatMinor(123456789, 'USD', { locale: 'fr' }).replace(' USD', ''), 'USD', 'fr')).toEqual({ ok: true, minor: 123456789 });
+  });
+
+  it('reads English amounts: a dot for decimals, commas for thousands, and refuses 1,500 as two readings', () => {
+    expect(parseAmount('1,500.50', 'USD', 'en')).toEqual({ ok: true, minor: 150050 });
+    expect(parseAmount('1,500,000', 'USD', 'en')).toEqual({ ok: true, minor: 150000000 });
+    expect(parseAmount('1.500', 'USD', 'en')).toEqual({ ok: true, minor: 150 });
+    expect(parseAmount('1,5', 'USD', 'en')).toEqual({ ok: true, minor: 150 });
+    expect(parseAmount('1,500', 'USD', 'en')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'USD', thousands: 150000, decimal: 150 });
+    expect(parseAmount('12,000', 'EUR', 'en')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 1200000, decimal: 1200 });
+    // A dot never groups thousands in English, so these are not numbers.
+    expect(parseAmount('1.500.000', 'USD', 'en')).toEqual({ ok: false, code: 'amount_not_a_number' });
+    expect(parseAmount('1.500,50', 'USD', 'en')).toEqual({ ok: false, code: 'amount_not_a_number' });
+    expect(parseAmount('1,50,000', 'USD', 'en')).toEqual({ ok: false, code: 'amount_not_a_number' });
+    expect(parseAmount('1,500.50.1', 'USD', 'en')).toEqual({ ok: false, code: 'amount_not_a_number' });
+  });
+
+  it('reads French amounts: a comma or a dot for decimals, and refuses 1.500 and 1,500 as two readings', () => {
+    expect(parseAmount('150,25', 'EUR', 'fr')).toEqual({ ok: true, minor: 15025 });
+    expect(parseAmount('150.25', 'EUR', 'fr')).toEqual({ ok: true, minor: 15025 });
+    expect(parseAmount('1,5', 'EUR', 'fr')).toEqual({ ok: true, minor: 150 });
+    expect(parseAmount('1500,5', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
+    expect(parseAmount('1500,500', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
+    expect(parseAmount('1.500,50', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
+    expect(parseAmount('1,500.50', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
+    expect(parseAmount('1.500.000', 'EUR', 'fr')).toEqual({ ok: true, minor: 150000000 });
+    expect(parseAmount('0,500', 'EUR', 'fr')).toEqual({ ok: true, minor: 50 });
+    expect(parseAmount('1.500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 150000, decimal: 150 });
+    expect(parseAmount('1,500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 150000, decimal: 150 });
+    expect(parseAmount('1,234', 'USD', 'fr')).toEqual({ ok: true, minor: 123400 });
+    expect(parseAmount('150,255', 'USD', 'fr')).toEqual({ ok: true, minor: 15025500 });
+    expect(parseAmount('1,2345', 'USD', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
+  });
+
+  it('counts only readings the currency can hold: zero- and three-decimal currencies', () => {
+    for (const locale of ['en', 'fr'] as const) {
+      // 1,5 JPY cannot exist, so 1,500 JPY is fifteen hundred; 1,000 JPY could be 1000 or 1 (1,000 with zero decimals).
+      expect(parseAmount('1,500', 'JPY', locale)).toEqual({ ok: true, minor: 1500 });
+      expect(parseAmount('1,000', 'JPY', locale)).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'JPY', thousands: 1000, decimal: 1 });
+      expect(parseAmount('1500', 'JPY', locale)).toEqual({ ok: true, minor: 1500 });
+      // KWD has three decimals: 1,500 is 1 500,000 or 1,500.
+      expect(parseAmount('1,500', 'KWD', locale)).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1500000, decimal: 1500 });
+      expect(parseAmount('1,234', 'KWD', locale)).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1234000, decimal: 1234 });
+      expect(parseAmount('1,2345', 'KWD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3 });
+      expect(parseAmount('1.25', 'KWD', locale)).toEqual({ ok: true, minor: 1250 });
+    }
+    expect(parseAmount('1.500', 'JPY', 'fr')).toEqual({ ok: true, minor: 1500 });
+    expect(parseAmount('1.000', 'JPY', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'JPY', thousands: 1000, decimal: 1 });
+    expect(parseAmount('1.500', 'KWD', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1500000, decimal: 1500 });
+    expect(parseAmount('1.500', 'KWD', 'en')).toEqual({ ok: true, minor: 1500 });
+    expect(parseAmount('1.500', 'JPY', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 });
+  });
+
+  it('writes an amount the way each reader types it, so that it reads back unambiguously', () => {
+    expect(typedAmount(150050, 'USD', 'en')).toBe('1500.50');
+    expect(typedAmount(150050, 'USD', 'fr')).toBe('1 500,50');
+    expect(typedAmount(150, 'EUR', 'fr')).toBe('1,50');
+    expect(typedAmount(1500, 'JPY', 'fr')).toBe('1 500');
+    expect(typedAmount(1500, 'KWD', 'fr')).toBe('1,5');
+    expect(typedAmount(1234, 'KWD', 'fr')).toBe('1,2340');
+    expect(typedAmount(1234567, 'KWD', 'fr')).toBe('1 234,567');
+    for (const [minor, currency] of [[1, 'USD'], [150000, 'EUR'], [1000, 'JPY'], [1, 'JPY'], [1500, 'KWD'], [1000, 'KWD'], [999999999, 'CDF']] as const) {
+      for (const locale of ['en', 'fr'] as const) {
+        expect(parseAmount(typedAmount(minor, currency, locale), currency, locale), `${minor} ${currency} ${locale}`).toEqual({ ok: true, minor });
+      }
+    }
+  });
+
+  it('reads configured amounts with digits and a dot only, as before', () => {
+    expect(parsePlainAmount('1000', 'USD')).toEqual({ ok: true, minor: 100000 });
+    expect(parsePlainAmount('10.5', 'USD')).toEqual({ ok: true, minor: 1050 });
+    expect(parsePlainAmount('1 000', 'USD')).toMatchObject({ ok: false });
+    expect(parsePlainAmount('1,5', 'USD')).toMatchObject({ ok: false });
+    expect(parsePlainAmount('1.234', 'USD')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
+    expect(parsePlainAmount('0', 'USD')).toEqual({ ok: false, code: 'amount_not_positive' });
   });
 });

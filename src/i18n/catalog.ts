@@ -11,13 +11,14 @@ import { payoutApproval } from './messages/payout-approval.js';
 import { payoutRecords } from './messages/payout-records.js';
 import { fleetCommand } from './messages/fleet-command.js';
 import { language } from './messages/language.js';
+import { payoutRequest } from './messages/payout-request.js';
 import { transactions } from './messages/transactions.js';
 import { account } from './messages/account.js';
 import { feed } from './messages/feed.js';
 import { errors } from './messages/errors.js';
 import { units } from './messages/units.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutApproval, payoutRecords] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, payoutApproval, payoutRecords] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

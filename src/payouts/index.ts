@@ -4,7 +4,7 @@ export {
   PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export type {
-  ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, MobileMoneyDraft, MobileMoneyRecipient,
+  ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
   LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalCause, RefusalDetails, RefusedAction, SearchOutcome,
 } from './model.js';

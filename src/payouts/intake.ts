@@ -4,11 +4,12 @@
  * number of approvers it needs decided under the same locks.
  */
 import type { Clock } from '../clock.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal,
+  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type RefusalDetails,
 } from './model.js';
 import {
   approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
@@ -39,25 +40,23 @@ export class Refused extends Error {
   }
 }
 
-const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
-
 export class PayoutIntake {
   constructor(private readonly options: IntakeOptions) {}
 
   /**
    * Checks a submitted form: field rules, a reference not used before, and (when `userId` is
    * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
+   * `locale` is how the person writes amounts.
    */
-  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
-    const result = validatePayoutForm(kind, fields, this.validationContext());
+  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string, locale?: Locale): Promise<PayoutValidation> {
+    const result = validatePayoutForm(kind, fields, { ...this.validationContext(), ...(locale ? { locale } : {}) });
     if (!result.ok) return result;
     if (await referenceExists(this.options.db, result.draft.reference)) {
-      return { ok: false, errors: { reference: REFERENCE_USED } };
+      return { ok: false, errors: { reference: { code: 'reference_used' } } };
     }
     if (userId !== undefined) {
       const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.options.clock.now());
-      // Told under the amount field by the Slack layer, in the requester's language.
-      if (!limit.ok) return { ok: false, errors: {}, refusal: refusal(limit.code, { details: limit.details }) };
+      if (!limit.ok) return { ok: false, errors: { amount: refusedField(limit) } };
     }
     return result;
   }
@@ -83,8 +82,7 @@ export class PayoutIntake {
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        // `errors` sends the requester back to the form, where the refusal is told.
-        if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: {} }));
+        if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
         const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
@@ -168,6 +166,11 @@ export class PayoutIntake {
   }
 }
 
+/** A policy refusal shown under a field: the Slack layer words it as it words that refusal. */
+function refusedField(decision: { code: PayoutRefusalCode; details: RefusalDetails }): FieldProblem {
+  return { code: 'refused', refusal: { code: decision.code, details: decision.details } };
+}
+
 function duplicateReference(): PayoutRefusal {
-  return refusal('duplicate_reference', { errors: { reference: REFERENCE_USED } });
+  return refusal('duplicate_reference', { errors: { reference: { code: 'reference_used' } } });
 }

@@ -3,6 +3,8 @@
  * events written to its audit log, and the typed results every service method returns.
  */
 import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
+import type { HiddenCharacterKind } from '../hidden-text.js';
+import type { AmountProblem } from '../money.js';
 
 export type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 
@@ -240,8 +242,39 @@ export type PayoutFieldName = keyof typeof PAYOUT_FIELDS;
 export const MOBILE_MONEY_FIELDS = ['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
 export const BANK_ACCOUNT_FIELDS = ['accountNumber', 'bankCode', 'name', 'countryCode', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
 
-/** One message per field with a problem. */
-export type FieldErrors = Partial<Record<PayoutFieldName, string>>;
+/**
+ * What is wrong with one field, as a code and the data a message needs (amounts in minor units with
+ * their currency, never formatted): the Slack layer words it in the reader's language.
+ */
+export type FieldProblem =
+  | AmountProblem
+  | { code: 'amount_no_maximum'; currency: string }
+  | { code: 'amount_over_maximum'; maxMinor: number; currency: string }
+  /** The Fleet API takes a JSON number: beyond about 15 significant digits it is not sent exactly. */
+  | { code: 'amount_not_exact' }
+  /** The field is empty (phone, name, account number). */
+  | { code: 'required' }
+  | { code: 'hidden_characters'; kind: HiddenCharacterKind }
+  | { code: 'phone_letters' }
+  | { code: 'phone_characters' }
+  | { code: 'phone_length'; min: number; max: number }
+  | { code: 'name_length'; min: number; max: number }
+  | { code: 'country_code' }
+  | { code: 'account_number_characters' }
+  | { code: 'account_number_length'; min: number; max: number }
+  | { code: 'bank_code' }
+  | { code: 'note_too_long'; max: number }
+  /** A currency or operator the configuration does not offer. */
+  | { code: 'not_offered'; allowed: readonly string[] }
+  | { code: 'reference_format'; min: number; max: number }
+  | { code: 'reference_missing' }
+  | { code: 'reference_used' }
+  /** A policy refusal shown under a field (the daily limit under the amount). */
+  | { code: 'refused'; refusal: { code: PayoutRefusalCode; details?: RefusalDetails | undefined } }
+  | { code: 'check_value' };
+
+/** One problem per field that has one. */
+export type FieldErrors = Partial<Record<PayoutFieldName, FieldProblem>>;
 
 /** What a person tried when a refusal is told: the same code reads differently per action. */
 export type RefusedAction = 'request' | 'approve' | 'reject' | 'cancel' | 'retry' | 'decide_match';

@@ -9,9 +9,11 @@ import type { PayoutKind } from './model.js';
 const KIND_BY_WORD = new Map<string, PayoutKind>([
   ['mobile', 'mobile_money'], ['momo', 'mobile_money'], ['mobile_money', 'mobile_money'], ['mobile-money', 'mobile_money'],
   ['bank', 'bank_account'], ['bank_account', 'bank_account'], ['bank-account', 'bank_account'],
+  // French readers: `/fleet paiement banque …`.
+  ['banque', 'bank_account'], ['bancaire', 'bank_account'],
 ]);
 
-/** The payout kind a word after `/fleet payout` names (`mobile`, `momo`, `bank`, …), in any case. */
+/** The payout kind a word after `/fleet payout` names (`mobile`, `momo`, `bank`, `banque`, …), in any case. */
 export function payoutKindFromWord(word: string | undefined): PayoutKind | undefined {
   return KIND_BY_WORD.get((word ?? '').toLowerCase());
 }

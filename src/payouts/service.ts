@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
+import type { Locale } from '../i18n/locale.js';
 import { PayoutIntake, Refused } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
@@ -138,8 +139,8 @@ export class PayoutService {
    * Checks a submitted form: field rules, a reference not used before, and (when `userId` is
    * given) the requester's daily limit, so the review screen is only shown for a request that can be stored.
    */
-  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string): Promise<PayoutValidation> {
-    return this.intake.validate(kind, fields, userId);
+  async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string, locale?: Locale): Promise<PayoutValidation> {
+    return this.intake.validate(kind, fields, userId, locale);
   }
 
   /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */

@@ -1,14 +1,15 @@
 /**
- * Turns the raw strings of a payout form into a normalised `PayoutDraft`, or one message per field
- * that is wrong. Pure: the caller supplies the settings, the time and (optionally) the reference generator.
+ * Turns the raw strings of a payout form into a normalised `PayoutDraft`, or one problem per field
+ * that is wrong (a code with its data, worded by the Slack layer in the reader's language). Pure: the caller supplies the settings, the time and (optionally) the reference generator.
  */
 import { z } from 'zod';
-import { findHiddenCharacters, type HiddenCharacterKind } from '../hidden-text.js';
-import { formatMinor, fromMinor, minorToPlain, parseAmount } from '../money.js';
+import { findHiddenCharacters } from '../hidden-text.js';
+import type { Locale } from '../i18n/locale.js';
+import { fromMinor, minorToPlain, parseAmount } from '../money.js';
 import { generateReference } from './identifiers.js';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
-  type FieldErrors, type PayoutDraft, type PayoutRefusal, type PayoutFieldName, type PayoutKind,
+  type FieldErrors, type FieldProblem, type PayoutDraft, type PayoutFieldName, type PayoutKind,
 } from './model.js';
 import type { PayoutSettings } from './settings.js';
 
@@ -23,9 +24,11 @@ export interface ValidationContext {
   now: Date;
   /** Used when the reference is left empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
   newReference?: (now: Date) => string;
+  /** How the person writes amounts (`1 500,50` in French); `en` when not given. */
+  locale?: Locale;
 }
 
-export type PayoutValidation = { ok: true; draft: PayoutDraft } | { ok: false; errors: FieldErrors; refusal?: PayoutRefusal };
+export type PayoutValidation = { ok: true; draft: PayoutDraft } | { ok: false; errors: FieldErrors };
 
 export const LIMITS = {
   phoneDigits: { min: 8, max: 15 },
@@ -42,113 +45,93 @@ const formText = z
   .union([z.string(), z.null(), z.undefined()])
   .transform((value) => (value ?? '').trim());
 
-const HIDDEN_PROBLEMS: Record<HiddenCharacterKind, string> = {
-  invisible: 'contains invisible characters (direction marks or zero-width spaces) that would make it read differently from what is sent: type it again without them.',
-  control: 'contains control characters that cannot be sent: type it again without them.',
-  broken: 'contains a broken character that cannot be sent: type it again.',
-};
+type Ctx = z.RefinementCtx;
+
+/** Records a field's problem as a code with its data; the Slack layer words it in the reader's language. */
+function report(ctx: Ctx, problem: FieldProblem): typeof z.NEVER {
+  ctx.addIssue({ code: 'custom', message: problem.code, params: { problem } });
+  return z.NEVER;
+}
 
 /**
  * Text a person typed that approvers will read: refused when it holds a character that changes how
  * it reads (checked before trimming or collapsing spaces, which would hide some of them).
  */
-function typedText(what: string, options: { lineBreaks?: boolean } = {}) {
+function typedText(options: { lineBreaks?: boolean } = {}) {
   return z
     .union([z.string(), z.null(), z.undefined()])
     .transform((value, ctx) => {
       const hidden = findHiddenCharacters(value ?? '', options);
-      if (hidden) {
-        ctx.addIssue({ code: 'custom', message: `The ${what} ${HIDDEN_PROBLEMS[hidden]}` });
-        return z.NEVER;
-      }
+      if (hidden) return report(ctx, { code: 'hidden_characters', kind: hidden });
       return (value ?? '').trim();
     });
 }
 
-const phoneSchema = formText
-  .refine((value) => value !== '', 'Enter the phone number with its country prefix, like 243812345678.')
-  .transform((value) => value.replace(/^\+/, '').replace(/[\s\-().]/g, ''))
-  .refine((value) => !/\p{L}/u.test(value), 'A phone number has digits only: remove the letters.')
-  .refine((value) => /^\d*$/.test(value), 'A phone number has digits only, with an optional + in front.')
-  .refine(
-    (value) => value.length >= LIMITS.phoneDigits.min && value.length <= LIMITS.phoneDigits.max,
-    `Enter ${LIMITS.phoneDigits.min} to ${LIMITS.phoneDigits.max} digits, country prefix included, like 243812345678.`,
-  );
+const phoneSchema = formText.transform((typed, ctx) => {
+  if (typed === '') return report(ctx, { code: 'required' });
+  const value = typed.replace(/^\+/, '').replace(/[\s\-().]/g, '');
+  if (/\p{L}/u.test(value)) return report(ctx, { code: 'phone_letters' });
+  if (!/^\d*$/.test(value)) return report(ctx, { code: 'phone_characters' });
+  const { min, max } = LIMITS.phoneDigits;
+  if (value.length < min || value.length > max) return report(ctx, { code: 'phone_length', min, max });
+  return value;
+});
 
-const nameSchema = typedText('name')
-  .transform((value) => value.replace(/\s+/g, ' '))
-  .refine((value) => value !== '', 'Enter the recipient\'s name.')
-  .refine(
-    (value) => value.length >= LIMITS.name.min && value.length <= LIMITS.name.max,
-    `Enter a name of ${LIMITS.name.min} to ${LIMITS.name.max} characters.`,
-  );
+const nameSchema = typedText().transform((typed, ctx) => {
+  const value = typed.replace(/\s+/g, ' ');
+  if (value === '') return report(ctx, { code: 'required' });
+  const { min, max } = LIMITS.name;
+  if (value.length < min || value.length > max) return report(ctx, { code: 'name_length', min, max });
+  return value;
+});
 
-const countryCodeSchema = formText
-  .transform((value) => value.toUpperCase())
-  .refine((value) => /^[A-Z]{2}$/.test(value), 'Enter a two-letter country code, like CD.');
+const countryCodeSchema = formText.transform((typed, ctx) => {
+  const value = typed.toUpperCase();
+  return /^[A-Z]{2}$/.test(value) ? value : report(ctx, { code: 'country_code' });
+});
 
-const accountNumberSchema = formText
-  .transform((value) => value.replace(/\s+/g, '').toUpperCase())
-  .refine((value) => value !== '', 'Enter the account number.')
-  .refine((value) => /^[A-Z0-9]*$/.test(value), 'An account number has letters and digits only.')
-  .refine(
-    (value) => value.length >= LIMITS.accountNumber.min && value.length <= LIMITS.accountNumber.max,
-    `Enter ${LIMITS.accountNumber.min} to ${LIMITS.accountNumber.max} letters or digits.`,
-  );
+const accountNumberSchema = formText.transform((typed, ctx) => {
+  const value = typed.replace(/\s+/g, '').toUpperCase();
+  if (value === '') return report(ctx, { code: 'required' });
+  if (!/^[A-Z0-9]*$/.test(value)) return report(ctx, { code: 'account_number_characters' });
+  const { min, max } = LIMITS.accountNumber;
+  if (value.length < min || value.length > max) return report(ctx, { code: 'account_number_length', min, max });
+  return value;
+});
 
-const bankCodeSchema = formText
-  .transform((value) => value.replace(/\s+/g, '').toUpperCase())
-  .refine((value) => BIC_PATTERN.test(value), 'Enter the bank code as a BIC of 8 or 11 characters, like BCDCCDKI.');
+const bankCodeSchema = formText.transform((typed, ctx) => {
+  const value = typed.replace(/\s+/g, '').toUpperCase();
+  return BIC_PATTERN.test(value) ? value : report(ctx, { code: 'bank_code' });
+});
 
-const noteSchema = typedText('note', { lineBreaks: true }).refine(
-  (value) => value.length <= LIMITS.note.max,
-  `Keep the note to ${LIMITS.note.max} characters.`,
-);
+const noteSchema = typedText({ lineBreaks: true }).transform((value, ctx) =>
+  value.length <= LIMITS.note.max ? value : report(ctx, { code: 'note_too_long', max: LIMITS.note.max }));
 
-function oneOf(allowed: readonly string[], message: string) {
+function oneOf(allowed: readonly string[]) {
   return formText.transform((value, ctx) => {
     const match = allowed.find((option) => option.toUpperCase() === value.toUpperCase());
-    if (match === undefined) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return match;
+    return match ?? report(ctx, { code: 'not_offered', allowed });
   });
 }
 
 function referenceSchema(generate: () => string) {
-  return typedText('reference').transform((value, ctx) => {
+  return typedText().transform((value, ctx) => {
     if (value === '') return generate();
-    if (!REFERENCE_PATTERN.test(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Use ${LIMITS.reference.min} to ${LIMITS.reference.max} letters, digits, - or _ for the reference, or leave it empty.`,
-      });
-      return z.NEVER;
-    }
+    if (!REFERENCE_PATTERN.test(value)) return report(ctx, { code: 'reference_format', min: LIMITS.reference.min, max: LIMITS.reference.max });
     return value;
   });
 }
 
-function amountSchema(currency: string, maxMinor: number | undefined) {
+function amountSchema(currency: string, maxMinor: number | undefined, locale: Locale) {
   return formText.transform((value, ctx) => {
-    const parsed = parseAmount(value, currency);
+    const parsed = parseAmount(value, currency, locale);
     if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.reason });
-      return z.NEVER;
+      const { ok: _ok, ...problem } = parsed;
+      return report(ctx, problem);
     }
-    if (maxMinor === undefined) {
-      ctx.addIssue({ code: 'custom', message: `Payouts in ${currency} have no maximum set, so they cannot be sent.` });
-      return z.NEVER;
-    }
-    if (parsed.minor > maxMinor) {
-      ctx.addIssue({ code: 'custom', message: `One payout can send at most ${formatMinor(maxMinor, currency)}.` });
-      return z.NEVER;
-    }
-    if (!sentExactly(parsed.minor, currency)) {
-      ctx.addIssue({ code: 'custom', message: 'That amount has too many digits to be sent exactly.' });
-      return z.NEVER;
-    }
+    if (maxMinor === undefined) return report(ctx, { code: 'amount_no_maximum', currency });
+    if (parsed.minor > maxMinor) return report(ctx, { code: 'amount_over_maximum', maxMinor, currency });
+    if (!sentExactly(parsed.minor, currency)) return report(ctx, { code: 'amount_not_exact' });
     return parsed.minor;
   });
 }
@@ -175,14 +158,15 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
       values[field] = result.data;
       return result.data;
     }
-    errors[field] = result.error.issues[0]?.message ?? 'Check this value.';
+    errors[field] = problemOf(result.error.issues[0]);
     return undefined;
   };
 
-  const currency = check('currency', oneOf(settings.currencies, `Choose one of ${settings.currencies.join(', ')}.`));
+  const currency = check('currency', oneOf(settings.currencies));
   // With an unknown currency the amount is still checked for shape (decimals as for most currencies).
   const amountCurrency = currency ?? (fields.currency ?? '').trim().toUpperCase();
-  check('amount', amountSchema(amountCurrency, currency === undefined ? Number.MAX_SAFE_INTEGER : settings.maxAmount.get(currency)));
+  const maxMinor = currency === undefined ? Number.MAX_SAFE_INTEGER : settings.maxAmount.get(currency);
+  check('amount', amountSchema(amountCurrency, maxMinor, context.locale ?? 'en'));
   const newReference = context.newReference ?? generateReference;
   check('reference', referenceSchema(() => newReference(context.now)));
   check('note', noteSchema);
@@ -190,7 +174,7 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
   check('countryCode', countryCodeSchema);
   if (kind === 'mobile_money') {
     check('phone', phoneSchema);
-    check('operator', oneOf(settings.operators, `Choose an operator: ${settings.operators.join(', ')}.`));
+    check('operator', oneOf(settings.operators));
   } else {
     check('accountNumber', accountNumberSchema);
     check('bankCode', bankCodeSchema);
@@ -226,7 +210,7 @@ export function revalidateDraft(draft: PayoutDraft, context: ValidationContext):
   const result = validatePayoutForm(draft.kind, draftToFields(draft), context);
   if (draft.reference.trim() !== '') return result;
   // A draft's reference was fixed when the review screen showed it; a new one must not appear here.
-  return { ok: false, errors: { ...(result.ok ? {} : result.errors), reference: 'The reference is missing: go back and submit the form again.' } };
+  return { ok: false, errors: { ...(result.ok ? {} : result.errors), reference: { code: 'reference_missing' } } };
 }
 
 /** The form values for a draft: what "Back" puts into the inputs again. */
@@ -242,6 +226,11 @@ export function draftToFields(draft: PayoutDraft): PayoutFormFields {
   return draft.kind === 'mobile_money'
     ? { phone: draft.recipient.phone, operator: draft.operator, ...common }
     : { accountNumber: draft.recipient.accountNumber, bankCode: draft.recipient.bankCode, ...common };
+}
+
+function problemOf(issue: z.core.$ZodIssue | undefined): FieldProblem {
+  const problem = issue?.code === 'custom' ? (issue.params as { problem?: FieldProblem } | undefined)?.problem : undefined;
+  return problem ?? { code: 'check_value' };
 }
 
 function orderErrors(kind: PayoutKind, errors: FieldErrors): FieldErrors {

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { PayoutService } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
 import type { PersonLanguages } from './locales.js';
+import type { ValueSeal } from './sealed-values.js';
 import type { Surface } from './views/text.js';
 
 export interface SlackContext {
@@ -39,4 +40,6 @@ export interface SlackContext {
   metrics?: { command(subcommand: string, outcome: 'ok' | 'error' | 'unknown_subcommand'): void };
   /** IANA time zone in which calendar days of searches are read (LEDGER_TIMEZONE). */
   ledgerTimeZone: string;
+  /** Seals what a button must give back unchanged (the balance figures a person shares). */
+  seal: ValueSeal;
 }

@@ -6,30 +6,28 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
 import { textsFor, type Locale } from '../i18n/index.js';
 import { formatMinor } from '../money.js';
-import type { FieldErrors, PayoutFieldName, PayoutRefusal, PayoutRefusalCode, RefusalDetails } from '../payouts/index.js';
+import type { FieldErrors, FieldProblem, PayoutFieldName, PayoutRefusal, PayoutRefusalCode, RefusalDetails } from '../payouts/index.js';
 import { PAYOUT_FIELD_BLOCKS } from './ids.js';
+import { describeFieldProblem, fieldName } from './payout-field-problems.js';
 import { escapeMrkdwn } from './views/text.js';
 import { notice } from './views/common.js';
 import type { Surface } from './views/text.js';
 
-const FIELD_LABELS: Record<PayoutFieldName, string> = {
-  phone: 'Phone number', name: 'Name', countryCode: 'Country', operator: 'Operator', accountNumber: 'Account number',
-  bankCode: 'Bank code', amount: 'Amount', currency: 'Currency', reference: 'Reference', note: 'Note',
-};
+function fieldProblems(errors: FieldErrors, locale: Locale): Array<[PayoutFieldName, string]> {
+  return (Object.entries(errors) as Array<[PayoutFieldName, FieldProblem | undefined]>)
+    .flatMap(([field, problem]) => (problem === undefined ? [] : [[field, describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale))] as [PayoutFieldName, string]]));
+}
 
-/** `response_action: "errors"` wants messages keyed by block_id; a limit refusal is told under the amount. */
-export function fieldErrorsByBlock(errors: FieldErrors, limit?: RefusalFacts, locale: Locale = 'en'): Record<string, string> {
-  const byBlock: Record<string, string> = {};
-  if (limit) byBlock[PAYOUT_FIELD_BLOCKS.amount] = refusalMessage(limit, locale);
-  for (const [field, message] of Object.entries(errors) as Array<[PayoutFieldName, string | undefined]>) {
-    if (message !== undefined) byBlock[PAYOUT_FIELD_BLOCKS[field]] = message;
-  }
-  return byBlock;
+/** `response_action: "errors"` wants messages keyed by block_id, in the reader's language. */
+export function fieldErrorsByBlock(errors: FieldErrors, locale: Locale): Record<string, string> {
+  return Object.fromEntries(fieldProblems(errors, locale).map(([field, message]) => [PAYOUT_FIELD_BLOCKS[field], message]));
 }
 
 /** A refusal as lines for the top of the form: one per field, or the refusal itself. */
-export function refusalProblems(refusal: PayoutRefusal, locale: Locale = 'en'): string[] {
-  const lines = Object.entries(refusal.errors ?? {}).map(([field, message]) => `${FIELD_LABELS[field as PayoutFieldName]}: ${message}`);
+export function refusalProblems(refusal: PayoutRefusal, locale: Locale): string[] {
+  const t = textsFor(locale);
+  const lines = fieldProblems(refusal.errors ?? {}, locale)
+    .map(([field, problem]) => t('payoutRequest.problemLine', { field: fieldName(locale, field), problem }));
   return lines.length > 0 ? lines : [refusalMessage(refusal, locale)];
 }
 

@@ -39,6 +39,13 @@ describe('payoutKindFromWord', () => {
     expect(['bank', 'BANK_ACCOUNT', 'bank-account'].map(payoutKindFromWord)).toEqual(Array(3).fill('bank_account'));
   });
 
+  it('reads the French word for a bank payout, and skips it before the account', () => {
+    expect(['banque', 'Bancaire'].map(payoutKindFromWord)).toEqual(['bank_account', 'bank_account']);
+    expect(parseCommandPrefill('bank_account', 'banque 00012345678901 BCDCCDKI 750,50 EUR')).toEqual({
+      accountNumber: '00012345678901', bankCode: 'BCDCCDKI', amount: '750,50', currency: 'EUR',
+    });
+  });
+
   it('names no kind for other words, nor for names of built-in object properties', () => {
     for (const word of [undefined, '', 'payout', 'cash', 'constructor', '__proto__', 'toString']) {
       expect(payoutKindFromWord(word)).toBeUndefined();

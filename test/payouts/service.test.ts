@@ -66,10 +66,10 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const first = await draftFrom(service, { ...mobileForm, reference: 'INV-2025-031' });
     expect((await service.submit(REQUESTER, first)).ok).toBe(true);
     expect(await service.validate('mobile_money', { ...mobileForm, reference: 'INV-2025-031' })).toEqual({
-      ok: false, errors: { reference: 'This reference was already used: choose another, or leave it empty.' },
+      ok: false, errors: { reference: { code: 'reference_used' } },
     });
     const again = await service.submit(REQUESTER, first);
-    expect(again).toMatchObject({ ok: false, code: 'duplicate_reference', errors: { reference: expect.stringMatching(/already used/) as string } });
+    expect(again).toMatchObject({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } });
     expect(await service.listRecent()).toHaveLength(1);
   });
 
@@ -90,7 +90,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const { service } = createService(db);
     const draft = await draftFrom(service);
     const result = await service.submit(REQUESTER, { ...draft, amountMinor: 5_000_001 });
-    expect(result).toMatchObject({ ok: false, code: 'invalid', errors: { amount: 'One payout can send at most 50,000.00 USD.' } });
+    expect(result).toMatchObject({ ok: false, code: 'invalid', errors: { amount: { code: 'amount_over_maximum', maxMinor: 5_000_000, currency: 'USD' } } });
   });
 
   it('needs two approvals above the dual-approval threshold', async () => {
@@ -123,11 +123,15 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     await submitted(service, { ...mobileForm, amount: '50000' });
     expect(await service.validate('mobile_money', { ...mobileForm, amount: '10000.01' }, REQUESTER)).toEqual({
       ok: false,
-      errors: {},
-      refusal: { ok: false, code: 'over_daily_limit', details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' } },
+      errors: {
+        amount: { code: 'refused', refusal: { code: 'over_daily_limit', details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' } } },
+      },
     });
     const over = await service.submit(REQUESTER, await draftFrom(service, { ...mobileForm, amount: '10000.01' }));
-    expect(over).toMatchObject({ ok: false, code: 'over_daily_limit', details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' } });
+    expect(over).toMatchObject({
+      ok: false, code: 'over_daily_limit', details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' },
+      errors: { amount: { code: 'refused', refusal: { code: 'over_daily_limit', details: { leftMinor: 1_000_000 } } } },
+    });
     await submitted(service, { ...mobileForm, amount: '10000' });
 
     clock.set(new Date('2025-03-15T00:00:00Z'));

@@ -128,10 +128,39 @@ describe('/fleet through the real receiver', () => {
   it('shares the balance in the channel only when asked, naming who shared it', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'bal' });
     const mine = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
+    const fields = (message: typeof mine) => (message.blocks as Array<{ fields?: Array<{ text: string }> }>).flatMap((block) => block.fields?.map((field) => field.text) ?? []);
+    const seen = fields(mine);
+    // Money moves between reading and sharing: the channel must still get the figures the person saw.
+    h.sandbox.addTransaction({ currency: 'USD', amount: 1234.56 });
+    // Someone else refreshes: the app now holds the newer figures too.
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'bal' });
+    const theirs = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
+    await h.slack.clickButton({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, messageTs: theirs.ts, actionId: 'balance_refresh' });
+    const refreshed = await h.slack.waitFor(() => {
+      const current = h.slack.message(CHANNELS.treasury, theirs.ts);
+      return current && JSON.stringify(fields(current)) !== JSON.stringify(seen) ? current : undefined;
+    });
+    expect(fields(refreshed)).not.toEqual(seen);
+    const balanceCalls = fleetCalls(h, BALANCE_PATH);
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: mine.ts, actionId: 'balance_share' });
     const shared = await h.slack.waitFor(() => h.visibleTo(PEOPLE.newcomer).find((m) => m.text.includes('Fleet account balance')));
     expect(shared.ephemeralTo).toBeUndefined();
     expect(blockText(shared)).toContain(`shared by <@${PEOPLE.requester}>`);
+    expect(fields(shared)).toEqual(seen);
+    expect(seen.some((text) => text.startsWith('*USD*'))).toBe(true);
+    expect(fleetCalls(h, BALANCE_PATH)).toBe(balanceCalls);
+  });
+
+  it('refuses to share figures edited in the button, posting nothing in the channel', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'bal' });
+    const mine = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
+    const before = h.slack.messages(CHANNELS.treasury).filter((m) => !m.ephemeralTo).length;
+    const forged = Buffer.from(JSON.stringify({ balances: { USD: 99_999_999 }, readAt: new Date().toISOString() })).toString('base64url');
+    await h.slack.clickButton({
+      userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: mine.ts, actionId: 'balance_share', value: `${forged}.not-our-seal`,
+    });
+    await h.waitForMessage(PEOPLE.requester, 'can no longer be shared');
+    expect(h.slack.messages(CHANNELS.treasury).filter((m) => !m.ephemeralTo).length).toBe(before);
   });
 
   it('shares one upstream balance call between concurrent lookups', async () => {

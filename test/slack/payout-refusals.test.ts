@@ -33,7 +33,7 @@ describe('payout refusals in the reader\'s language', () => {
   });
 
   it('puts a limit refusal under the amount field', () => {
-    const errors = fieldErrorsByBlock({}, { code: 'over_daily_limit', details: { limitMinor: 100_000, leftMinor: 0, currency: 'EUR' } }, 'fr');
+    const errors = fieldErrorsByBlock({ amount: { code: 'refused', refusal: { code: 'over_daily_limit', details: { limitMinor: 100_000, leftMinor: 0, currency: 'EUR' } } } }, 'fr');
     expect(errors).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: `Vous dépasseriez votre limite journalière de 1${thin}000,00 EUR (jour UTC) : vous pouvez encore demander 0,00 EUR aujourd’hui.` });
   });
 });

@@ -1,5 +1,7 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
+import { z } from 'zod';
+import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
 import { notice } from '../views/common.js';
 import type { Surface } from '../views/text.js';
@@ -9,6 +11,8 @@ import type { SlackContext } from '../context.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
+
+const sharedReadingSchema = z.object({ balances: z.record(z.string(), z.number()), readAt: z.string().datetime() });
 
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
@@ -25,7 +29,8 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
-    reply = buildBalanceMessage(surface, reading);
+    const shareValue = ctx.seal.seal({ balances: reading.balances, readAt: reading.readAt.toISOString() });
+    reply = buildBalanceMessage(surface, reading, shareValue === undefined ? {} : { shareValue });
   } catch (error) {
     reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
   }
@@ -39,11 +44,20 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
     await replyWithBalance(ctx, await surfaceFor(ctx, body.user.id), respond, { fresh: true, replace: true });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, respond }) => {
+  // Share posts the figures the person was shown, as the button carries them under the app's seal:
+  // reading the API again could put other figures in the channel than the ones they looked at.
+  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
+    const shown = ctx.seal.open(action.value, sharedReadingSchema);
+    if (!shown) {
+      ctx.logger.info({ userId: body.user.id }, 'refused to share balance figures whose seal does not hold');
+      const surface = await surfaceFor(ctx, body.user.id);
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, textsFor(surface.locale)('balance.shareExpired')) });
+      return;
+    }
+    const reading = { balances: shown.balances, readAt: new Date(shown.readAt) };
     try {
-      const reading = await ctx.account.balance({ signal: AbortSignal.timeout(ctx.readTimeoutMs) });
       // Shared into the channel: written in the channel's language.
       await respond({ response_type: 'in_channel', replace_original: false, ...buildBalanceMessage(ctx.surface, reading, { sharedBy: body.user.id }) });
     } catch (error) {

@@ -10,16 +10,16 @@ import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS, payoutKindFromWord,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
 } from '../../payouts/index.js';
+import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../views/payout-form.js';
-
-const NOT_CONFIGURED =
-  ':construction: Payouts are not configured here yet: an admin needs to set APPROVAL_CHANNEL_ID to the channel where approvers confirm payouts.';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor } from '../views/payout-form.js';
+import type { Surface } from '../views/text.js';
 
 // What comes back in private_metadata is only a convenience: every value is validated again by the domain.
 const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS) });
@@ -62,17 +62,17 @@ function readForm(kind: PayoutKind, view: ViewOutput): PayoutFormFields {
 }
 
 export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
-  const { payouts, payoutSettings, surface, logger } = ctx;
+  const { payouts, payoutSettings, logger } = ctx;
   return {
     name: 'payout',
     aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
-    help: () => [{
-      usage: '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
-      description: 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',
-    }],
+    help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }],
     async run({ command, args, respond, client }) {
+      // The person's language is looked up once and kept for a while, so the trigger id still holds.
+      const surface = await surfaceFor(ctx, command.user_id);
+      const t = textsFor(surface.locale);
       if (!payoutSettings.approvalChannelId) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, NOT_CONFIGURED) });
+        await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
         return;
       }
       const kind = payoutKindFromWord(args[0]);
@@ -84,14 +84,14 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
         // First, before anything slow: the trigger id expires about 3 seconds after the command.
         viewId = (await client.views.open({ trigger_id: command.trigger_id, view })).view?.id;
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, describeFailure(error, 'open the payout form', logger)) });
+        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', logger)) });
         return;
       }
       try {
         // The role lookup may ask Slack for user-group members, so it runs after the modal is open.
         const decision = await payouts.mayRequest(command.user_id);
         if (!decision.ok && viewId) {
-          await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, 'New payout', refusalText(decision)) });
+          await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, t('payoutRequest.chooser.title'), refusalText(decision)) });
         }
       } catch (error) {
         logger.error({ err: error }, 'could not check whether a person may request payouts');
@@ -101,19 +101,21 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
 }
 
 /** The form's answer: its errors under their fields, or the review screen. */
-async function checkForm(ctx: SlackContext, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
+async function checkForm(ctx: SlackContext, surface: Surface, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
   const decision = await ctx.payouts.mayRequest(userId);
-  if (!decision.ok) return { response_action: 'update', view: buildPayoutNotice(ctx.surface, 'New payout', refusalText(decision)) };
-  const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId);
-  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors, validation.refusal) };
+  if (!decision.ok) {
+    return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision)) };
+  }
+  const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId, surface.locale);
+  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors, surface.locale) };
   const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
-  return { response_action: 'update', view: buildPayoutReview(ctx.surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
-  const { payoutSettings, surface, logger } = ctx;
-  const showNotice = (title: string, message: string): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutNotice(surface, title, message) });
+  const { payoutSettings, logger } = ctx;
+  const showNotice = (surface: Surface, message: string): ViewResponseAction =>
+    ({ response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), message) });
 
   for (const [actionId, kind] of [
     [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
@@ -122,6 +124,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client }) => {
       await ack();
       if (!body.view) return;
+      const surface = await surfaceFor(ctx, body.user.id);
       const form = buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, body.view.private_metadata));
       await updateView(client, body.view, form, logger);
     });
@@ -129,14 +132,15 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view }) => {
     let answer: ViewResponseAction;
+    const surface = await surfaceFor(ctx, body.user.id);
     const metadata = readMetadata(view.private_metadata, formMetadataSchema);
     if (!metadata) {
-      answer = showNotice('New payout', 'This form is out of date. Start again with `/fleet payout`.');
+      answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.formOutOfDate'));
     } else {
       try {
-        answer = await checkForm(ctx, body.user.id, metadata.kind, view);
+        answer = await checkForm(ctx, surface, body.user.id, metadata.kind, view);
       } catch (error) {
-        answer = showNotice('New payout', describeFailure(error, 'check the payout', logger));
+        answer = showNotice(surface, failureText(surface.locale, error, 'checkPayout', logger));
       }
     }
     await ack(answer);
@@ -147,19 +151,21 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
     if (!body.view || !metadata) return;
     const { draft } = metadata;
-    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, draftToFields(draft)), logger);
+    const surface = await surfaceFor(ctx, body.user.id);
+    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft)), logger);
   });
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
     let answer: ViewResponseAction;
+    const surface = await surfaceFor(ctx, body.user.id);
     const metadata = readMetadata(view.private_metadata, reviewMetadataSchema);
     if (!metadata) {
-      answer = showNotice('New payout', 'This review is out of date. Start again with `/fleet payout`.');
+      answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
     } else {
       try {
-        answer = await submitReview(ctx, body.user.id, metadata.draft);
+        answer = await submitReview(ctx, surface, body.user.id, metadata.draft);
       } catch (error) {
-        answer = showNotice('New payout', describeFailure(error, 'store the payout request', logger));
+        answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
     }
     await ack(answer);
@@ -167,8 +173,8 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
-async function submitReview(ctx: SlackContext, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
-  const { payouts, surface, payoutSettings } = ctx;
+async function submitReview(ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
+  const { payouts, payoutSettings } = ctx;
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
@@ -177,9 +183,10 @@ async function submitReview(ctx: SlackContext, userId: string, draft: PayoutDraf
   const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
   if (result.errors) {
-    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, draftToFields(draft), refusalProblems(result)) };
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale));
+    return { response_action: 'update', view: form };
   }
-  return { response_action: 'update', view: buildPayoutNotice(surface, 'New payout', refusalText(result)) };
+  return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result)) };
 }
 
 /**

@@ -10,6 +10,8 @@ import { escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surfa
 export interface BalanceMessageOptions {
   /** Set when the message is shared in the channel: no buttons, and who shared it. */
   sharedBy?: string;
+  /** The Share button's value: these figures, sealed, so that Share posts exactly them. No Share button without it. */
+  shareValue?: string;
 }
 
 // Currency codes come from the API unchecked: each shown one is cut, so a long one cannot break the message.
@@ -45,7 +47,9 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
       block_id: BLOCKS.accountActions,
       elements: [
         { type: 'button', action_id: ACTIONS.balanceRefresh, text: { type: 'plain_text', text: t('balance.refresh') }, value: 'refresh' },
-        { type: 'button', action_id: ACTIONS.balanceShare, text: { type: 'plain_text', text: t('balance.share') }, value: 'share' },
+        ...(options.shareValue === undefined ? [] : [
+          { type: 'button' as const, action_id: ACTIONS.balanceShare, text: { type: 'plain_text' as const, text: t('balance.share') }, value: options.shareValue },
+        ]),
       ],
     });
   }

@@ -42,6 +42,14 @@ export function buildFeedMessage(surface: Surface, post: FeedPost): Reply {
 function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: FeedNote[]): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
+  // One entry reads as one line: the headline, totals and footer would be three times its size.
+  const [only] = entries;
+  if (only && entries.length === 1 && notes.length === 0) {
+    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: compactEntryLine(locale, only) } }, ...sandboxFooter(surface)];
+    const amount = formatMinor(toMinor(only.amount, only.currency), only.currency, { signed: true, locale });
+    const word = (text: string, max: number) => escapeWithin(text, max, { oneLine: true });
+    return { text: sandboxMarked(surface, t('feed.singleText', { amount: word(amount, 60), type: word(only.type, TYPE_MAX), reference: word(only.reference, REFERENCE_MAX) })), blocks };
+  }
   const totals = totalsByCurrency(entries);
   const credits = entries.filter((tx) => tx.amount >= 0).length;
   const debits = entries.length - credits;
@@ -80,6 +88,14 @@ export function feedEntryLine(locale: Locale, tx: Transaction): string {
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
   return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
+}
+
+/** One entry on one line: marker, signed amount, type, reference, date, then its description cut short. */
+export function compactEntryLine(locale: Locale, tx: Transaction): string {
+  const marker = tx.amount >= 0 ? ':large_green_circle:' : ':red_circle:';
+  const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
+  const description = tx.description.trim() ? ` — ${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
+  return `${marker} *${amount}* · ${escapeWithin(oneLine(tx.type), TYPE_MAX)} · ${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date, undefined, locale)}${description}`;
 }
 
 function totalsBlock(locale: Locale, totals: CurrencyTotals[]): ContextBlock {

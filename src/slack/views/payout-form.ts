@@ -3,8 +3,10 @@
  * that shows exactly what will be stored and sent, and the confirmation once it is stored.
  */
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { textsFor, type Texts } from '../../i18n/index.js';
+import { formatMinor, typedAmount } from '../../money.js';
 import {
-  BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
+  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
@@ -22,8 +24,6 @@ export type PayoutFormMetadata = { kind: PayoutKind };
 export type PayoutReviewMetadata = { draft: PayoutDraft };
 
 
-const TITLES: Record<PayoutKind, string> = { mobile_money: 'Mobile money payout', bank_account: 'Bank payout' };
-
 interface FieldSpec {
   label: string;
   hint?: string;
@@ -35,33 +35,39 @@ interface FieldSpec {
   options?: readonly string[];
 }
 
-function fieldSpec(field: PayoutFieldName, kind: PayoutKind, choices: PayoutFormChoices): FieldSpec {
+function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: PayoutFormChoices): FieldSpec {
   switch (field) {
     case 'phone':
-      return { label: 'Phone number', placeholder: '243812345678', hint: 'Digits with the country prefix. A leading + and spaces are fine.', maxLength: 30 };
+      return { label: t('payoutRequest.field.phone'), placeholder: '243812345678', hint: t('payoutRequest.field.phone.hint'), maxLength: 30 };
     case 'name':
       return kind === 'mobile_money'
-        ? { label: 'Recipient name', placeholder: 'Amani Kabila', maxLength: PAYOUT_FIELD_LIMITS.name.max }
-        : { label: 'Account holder name', placeholder: 'Ndaya Logistics SARL', maxLength: PAYOUT_FIELD_LIMITS.name.max };
+        ? { label: t('payoutRequest.field.name.mobile'), placeholder: 'Amani Kabila', maxLength: PAYOUT_FIELD_LIMITS.name.max }
+        : { label: t('payoutRequest.field.name.bank'), placeholder: 'Ndaya Logistics SARL', maxLength: PAYOUT_FIELD_LIMITS.name.max };
     case 'countryCode':
-      return { label: 'Country', placeholder: 'CD', hint: 'Two-letter country code, like CD.', maxLength: 10 };
+      return { label: t('payoutRequest.field.countryCode'), placeholder: 'CD', hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
     case 'operator':
-      return { label: 'Mobile money operator', placeholder: 'Choose the operator', options: choices.operators };
+      return { label: t('payoutRequest.field.operator'), placeholder: t('payoutRequest.field.operator.placeholder'), options: choices.operators };
     case 'accountNumber':
-      return { label: 'Account number', placeholder: '00012345678901', maxLength: 50 };
+      return { label: t('payoutRequest.field.accountNumber'), placeholder: '00012345678901', maxLength: 50 };
     case 'bankCode':
-      return { label: 'Bank code (BIC)', placeholder: 'BCDCCDKI', hint: '8 or 11 characters, like BCDCCDKI.', maxLength: 20 };
+      return { label: t('payoutRequest.field.bankCode'), placeholder: 'BCDCCDKI', hint: t('payoutRequest.field.bankCode.hint'), maxLength: 20 };
     case 'amount':
-      return { label: 'Amount', placeholder: '1500.50', hint: 'Digits, with a dot before the decimals. No thousands separators.', maxLength: 30 };
+      return {
+        label: t('payoutRequest.field.amount'), placeholder: t('payoutRequest.field.amount.placeholder'),
+        hint: t('payoutRequest.field.amount.hint'), maxLength: 30,
+      };
     case 'currency':
-      return { label: 'Currency', placeholder: 'Choose the currency', options: choices.currencies };
+      return { label: t('payoutRequest.field.currency'), placeholder: t('payoutRequest.field.currency.placeholder'), options: choices.currencies };
     case 'reference':
       return {
-        label: 'Reference', placeholder: 'INV-2025-0042', optional: true, maxLength: PAYOUT_FIELD_LIMITS.reference.max,
-        hint: 'Sent with the payout and used once only. Leave it empty and one is made for you.',
+        label: t('payoutRequest.field.reference'), placeholder: 'INV-2025-0042', optional: true, maxLength: PAYOUT_FIELD_LIMITS.reference.max,
+        hint: t('payoutRequest.field.reference.hint'),
       };
     case 'note':
-      return { label: 'Note for the approver', optional: true, multiline: true, maxLength: PAYOUT_FIELD_LIMITS.note.max, hint: 'What the payout is for.' };
+      return {
+        label: t('payoutRequest.field.note'), optional: true, multiline: true, maxLength: PAYOUT_FIELD_LIMITS.note.max,
+        hint: t('payoutRequest.field.note.hint'),
+      };
   }
 }
 
@@ -103,14 +109,18 @@ function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | und
 
 /** The first step: `/fleet payout` without a kind asks where the money goes. */
 export function buildPayoutChooser(surface: Surface, prefillText: string): ModalView {
+  const t = textsFor(surface.locale);
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: 'Where should the money go?' } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.chooser.question') } },
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.chooser,
       elements: [
-        { type: 'button', action_id: PAYOUT_ACTIONS.chooseMobileMoney, text: plainText('Mobile money'), value: 'mobile_money', style: 'primary' },
-        { type: 'button', action_id: PAYOUT_ACTIONS.chooseBankAccount, text: plainText('Bank account'), value: 'bank_account' },
+        {
+          type: 'button', action_id: PAYOUT_ACTIONS.chooseMobileMoney, text: plainText(t('payoutRequest.chooser.mobileMoney'), 75),
+          value: 'mobile_money', style: 'primary',
+        },
+        { type: 'button', action_id: PAYOUT_ACTIONS.chooseBankAccount, text: plainText(t('payoutRequest.chooser.bankAccount'), 75), value: 'bank_account' },
       ],
     },
   ];
@@ -118,12 +128,20 @@ export function buildPayoutChooser(surface: Surface, prefillText: string): Modal
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.chooser,
-    title: plainText('New payout'),
-    close: plainText('Cancel'),
+    title: plainText(t('payoutRequest.chooser.title'), 24),
+    close: plainText(t('payoutRequest.cancel'), 24),
     // Only a prefill for the form; nothing in it is trusted.
     private_metadata: truncate(prefillText, 500),
     blocks,
   };
+}
+
+/**
+ * The form's values for a draft the person goes back to: the amount written the way that person
+ * types it (`1 500,50` in French), which their reading of amounts takes back to the same value.
+ */
+export function formValuesFor(surface: Surface, draft: PayoutDraft): PayoutFormFields {
+  return { ...draftToFields(draft), amount: typedAmount(draft.amountMinor, draft.currency, surface.locale) };
 }
 
 /**
@@ -138,36 +156,40 @@ export function buildPayoutForm(
   values: PayoutFormFields,
   problems: string[] = [],
 ): ModalView {
+  const t = textsFor(surface.locale);
   const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
   const blocks: KnownBlock[] = [];
   if (problems.length > 0) {
     const lines = problems.map((problem) => `• ${escapeMrkdwn(problem)}`).join('\n');
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `:warning: *The request was not stored:*\n${cutMrkdwn(lines, 2800)}` } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutRequest.form.notStored')}\n${cutMrkdwn(lines, 2800)}` } });
   }
   for (const field of fields) {
     const value = values[field];
-    blocks.push(inputBlock(field, fieldSpec(field, kind, choices), value ?? undefined));
+    blocks.push(inputBlock(field, fieldSpec(t, field, kind, choices), value ?? undefined));
   }
-  blocks.push(footer(surface, 'Next you will see the payout exactly as it will be sent, before it goes to an approver.'));
+  blocks.push(footer(surface, t('payoutRequest.form.next')));
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.form,
-    title: plainText(TITLES[kind]),
-    submit: plainText('Review'),
-    close: plainText('Cancel'),
+    title: plainText(t(`payoutRequest.form.title.${kind}`), 24),
+    submit: plainText(t('payoutRequest.form.submit'), 24),
+    close: plainText(t('payoutRequest.cancel'), 24),
     private_metadata: JSON.stringify({ kind } satisfies PayoutFormMetadata),
     blocks,
   };
 }
 
 /**
- * Step one of the confirmation: every detail as it will be stored and sent, and why it needs two
- * approvers when it does (`approvals`, as it would be decided now); Back or Submit for approval.
+ * Step one of the confirmation: every detail as it will be stored and sent, the amount once more in
+ * the reader's way of writing numbers, and why it needs two approvers when it does (`approvals`, as
+ * it would be decided now); Back or Submit for approval.
  */
 export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approvalChannelId: string | undefined, approvals?: ApprovalRequirement): ModalView {
-  const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
+  const t = textsFor(surface.locale);
+  const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `Check the payout: ${payoutSummary(draft)}.` } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft) }) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
     ...detailBlocks(draft),
     ...(approvals?.required === 2
       ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency)}` } } satisfies KnownBlock]
@@ -175,16 +197,18 @@ export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approval
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.reviewActions,
-      elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.backToForm, text: plainText('Back'), value: 'back' }],
+      elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.backToForm, text: plainText(t('payoutRequest.review.back'), 75), value: 'back' }],
     },
-    footer(surface, `*Submit for approval* stores the request and asks an approver${where}. Nothing is sent before an approver confirms it.`),
+    footer(surface, approvalChannelId
+      ? t('payoutRequest.review.footerIn', { channel: mentionChannel(approvalChannelId) })
+      : t('payoutRequest.review.footer')),
   ];
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.review,
-    title: plainText('Check the payout'),
-    submit: plainText('Submit for approval'),
-    close: plainText('Cancel'),
+    title: plainText(t('payoutRequest.review.title'), 24),
+    submit: plainText(t('payoutRequest.review.submit'), 24),
+    close: plainText(t('payoutRequest.cancel'), 24),
     private_metadata: reviewMetadata(draft),
     blocks,
   };
@@ -204,14 +228,20 @@ function reviewMetadata(draft: PayoutDraft): string {
 
 /** What the requester sees once the request is stored. */
 export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, approvalChannelId: string | undefined): ModalView {
-  const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
-  const text = `:white_check_mark: Payout *${request.id}* (${payoutSummary(request)}) is waiting for approval${where}.\nYou will get a direct message when it is approved, sent, rejected or expires.`;
-  return buildPayoutNotice(surface, 'Payout requested', text, PAYOUT_VIEWS.submitted);
+  const t = textsFor(surface.locale);
+  const summary = payoutSummary(request);
+  const text = approvalChannelId
+    ? t('payoutRequest.submitted.textIn', { id: request.id, summary, channel: mentionChannel(approvalChannelId) })
+    : t('payoutRequest.submitted.text', { id: request.id, summary });
+  return buildPayoutNotice(surface, t('payoutRequest.submitted.title'), text, PAYOUT_VIEWS.submitted);
 }
 
 /** A modal that only says something: a refusal, progress, or an outcome. */
 export function buildPayoutNotice(surface: Surface, title: string, text: string, callbackId: string = PAYOUT_VIEWS.notice): ModalView {
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }];
   blocks.push(...sandboxFooter(surface));
-  return { type: 'modal', callback_id: callbackId, title: plainText(title, 24), close: plainText('Close'), blocks };
+  return {
+    type: 'modal', callback_id: callbackId, title: plainText(title, 24),
+    close: plainText(textsFor(surface.locale)('payoutRequest.close'), 24), blocks,
+  };
 }

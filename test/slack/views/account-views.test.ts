@@ -38,6 +38,12 @@ describe('balance message', () => {
     expect(texts(reply)).toContain('SANDBOX');
   });
 
+  it('carries the sealed figures in Share, and offers no Share without them', () => {
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances: { USD: 1 }, readAt }, { shareValue: 'abc.def' });
+    expect(texts(reply)).toContain('"action_id":"balance_share","text":{"type":"plain_text","text":"Share in channel"},"value":"abc.def"');
+    expect(texts(buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances: { USD: 1 }, readAt }))).not.toContain('balance_share');
+  });
+
   it('drops the buttons and names the sharer when shared', () => {
     const reply = buildBalanceMessage({ sandbox: false, locale: 'en' as const }, { balances: { USD: 1 }, readAt }, { sharedBy: 'U0ALICE' });
     expect(texts(reply)).toContain('shared by <@U0ALICE>');
@@ -61,7 +67,7 @@ describe('balance message', () => {
   });
 
   it('writes the balance in French, amounts the French way, for a French reader', () => {
-    const reply = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 125430.57, CDF: 25000000 }, readAt });
+    const reply = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 125430.57, CDF: 25000000 }, readAt }, { shareValue: 'sealed' });
     expect(reply.text).toBe('Solde du compte de flotte : CDF : 25\u202F000\u202F000,00 CDF, USD : 125\u202F430,57 USD');
     expect(texts(reply)).toContain('"text":"Solde du compte de flotte"');
     expect(texts(reply)).toContain('*USD*\\n125\u202F430,57 USD');

@@ -74,6 +74,25 @@ describe('feed message builder', () => {
     expect(totals).toContain('*CDF* · out -15,000.00 CDF (1) · net -15,000.00 CDF');
   });
 
+  it('posts a single new entry as one compact line, without headline, totals or footer', () => {
+    for (const locale of ['en', 'fr'] as const) {
+      const message = buildFeedMessage({ sandbox: false, locale }, {
+        kind: 'transactions', entries: [transaction(at(0), { amount: -150, currency: 'USD', reference: 'PAY-1', description: 'Mobile money payout\nto 243812345678' })], notes: [],
+      });
+      expect(message.blocks).toHaveLength(1);
+      const [line] = sectionTexts(message.blocks);
+      expect(line).not.toContain('\n');
+      expect(line).toMatch(locale === 'en' ? /^:red_circle: \*-150\.00 USD\* · PAYMENT · `PAY-1` · <!date\^/ : /^:red_circle: \*-150,00 USD\* · PAYMENT · `PAY-1` · <!date\^/);
+      expect(line).toContain('Mobile money payout to 243812345678');
+      expect(message.text).toContain(locale === 'en' ? '-150.00 USD' : '-150,00 USD');
+      expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    }
+    // On the sandbox the line keeps its SANDBOX mark.
+    const sandbox = buildFeedMessage({ sandbox: true, locale: 'en' }, { kind: 'transactions', entries: [transaction(at(0))], notes: [] });
+    expect(JSON.stringify(sandbox.blocks)).toContain('SANDBOX');
+    expect(sandbox.blocks).toHaveLength(2);
+  });
+
   it('points to /fleet transactions when earlier entries were left out', () => {
     const message = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0))], notes: [{ kind: 'overflow', count: 1234, atLeast: false }] });
     expect(sectionTexts(message.blocks)[0]).toContain('1,234 earlier transactions were not posted');

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { checkView } from '@fleet-treasury-bot/local-slack';
+import { LOCALES, type Locale } from '../../../src/i18n/index.js';
+import { parseAmount } from '../../../src/money.js';
+import type { FieldProblem, PayoutFieldName, PayoutRequest } from '../../../src/payouts/index.js';
+import { describeFieldProblem } from '../../../src/slack/payout-field-problems.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/payout-refusals.js';
+import { PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
+import {
+  buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor,
+} from '../../../src/slack/views/payout-form.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
+
+const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY'], currencies: ['USD', 'EUR', 'CDF', 'JPY', 'KWD'] };
+const at = new Date('2026-11-21T10:00:00.000Z');
+const json = (value: unknown) => JSON.stringify(value);
+
+function request(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
+  return pendingRequest({
+    amountMinor: 150_050, reference: 'INV-2025-0042', note: 'March stipend', requestedBy: 'U0REQUESTER', requestedAt: at,
+    expiresAt: new Date(at.getTime() + 24 * 3_600_000), requiredApprovals: 2, updatedAt: at, ...overrides,
+  });
+}
+
+/** Every plain text of a view (titles, buttons, labels, placeholders, options), which Slack refuses past its limit. */
+function shortTexts(view: unknown): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (['label', 'placeholder', 'title', 'submit', 'close', 'text'].includes(key) && value && typeof value === 'object') {
+          const text = (value as { type?: unknown; text?: unknown });
+          if (text.type === 'plain_text') found.push(String(text.text));
+        }
+        walk(value);
+      }
+    }
+  };
+  walk(view);
+  return found;
+}
+
+const EVERY_PROBLEM: Array<[PayoutFieldName, FieldProblem]> = [
+  ['amount', { code: 'amount_empty' }],
+  ['amount', { code: 'amount_not_a_number' }],
+  ['amount', { code: 'amount_not_positive' }],
+  ['amount', { code: 'amount_too_large' }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3 }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 }],
+  ['amount', { code: 'amount_ambiguous', currency: 'EUR', thousands: 150_000, decimal: 150 }],
+  ['amount', { code: 'amount_ambiguous', currency: 'KWD', thousands: 1_234_000, decimal: 1_234 }],
+  ['amount', { code: 'amount_ambiguous', currency: 'JPY', thousands: 1_000, decimal: 1 }],
+  ['amount', { code: 'amount_no_maximum', currency: 'CDF' }],
+  ['amount', { code: 'amount_over_maximum', maxMinor: 5_000_000, currency: 'USD' }],
+  ['amount', { code: 'amount_not_exact' }],
+  ['amount', { code: 'refused', refusal: { code: 'over_daily_limit', details: { limitMinor: 100_000, leftMinor: 2_550, currency: 'USD' } } }],
+  ['phone', { code: 'required' }],
+  ['name', { code: 'required' }],
+  ['accountNumber', { code: 'required' }],
+  ['countryCode', { code: 'required' }],
+  ['name', { code: 'hidden_characters', kind: 'invisible' }],
+  ['note', { code: 'hidden_characters', kind: 'control' }],
+  ['reference', { code: 'hidden_characters', kind: 'broken' }],
+  ['phone', { code: 'phone_letters' }],
+  ['phone', { code: 'phone_characters' }],
+  ['phone', { code: 'phone_length', min: 8, max: 15 }],
+  ['name', { code: 'name_length', min: 2, max: 100 }],
+  ['countryCode', { code: 'country_code' }],
+  ['accountNumber', { code: 'account_number_characters' }],
+  ['accountNumber', { code: 'account_number_length', min: 5, max: 34 }],
+  ['bankCode', { code: 'bank_code' }],
+  ['note', { code: 'note_too_long', max: 500 }],
+  ['currency', { code: 'not_offered', allowed: choices.currencies }],
+  ['operator', { code: 'not_offered', allowed: choices.operators }],
+  ['reference', { code: 'reference_format', min: 4, max: 40 }],
+  ['reference', { code: 'reference_missing' }],
+  ['reference', { code: 'reference_used' }],
+  ['reference', { code: 'check_value' }],
+];
+
+describe.each(LOCALES)('payout request modals in %s', (locale: Locale) => {
+  const surfaces = [{ sandbox: false, locale }, { sandbox: true, locale }];
+
+  it('keeps every modal of the flow within Slack\'s limits, in the sandbox and out of it', () => {
+    for (const surface of surfaces) {
+      const problems = EVERY_PROBLEM.map(([field, problem]) => describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale)));
+      const views = [
+        buildPayoutChooser(surface, '243812345678 150 USD'),
+        buildPayoutForm(surface, 'mobile_money', choices, {}),
+        buildPayoutForm(surface, 'bank_account', choices, { amount: '9'.repeat(40), currency: 'EUR' }, problems),
+        buildPayoutReview(surface, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 } }),
+        buildPayoutReview(surface, request({ note: '<'.repeat(500) }), undefined),
+        buildPayoutSubmitted(surface, request(), 'C0APPROVALS'),
+        buildPayoutSubmitted(surface, request(), undefined),
+        buildPayoutNotice(surface, 'x'.repeat(40), 'y'.repeat(4000)),
+      ];
+      for (const view of views) {
+        expect(checkView(view as unknown as Record<string, unknown>), `${view.callback_id} ${locale}`).toEqual([]);
+        // Cut to fit would be a text the person cannot read whole: every short text fits as written.
+        const notice = view.callback_id === 'payout_notice';
+        for (const text of shortTexts(view)) {
+          expect(text.length, text).toBeLessThanOrEqual(150);
+          if (!notice) expect(text, text).not.toMatch(/…$/);
+        }
+      }
+    }
+  });
+
+  it('words every field problem within the length of a field error, and never leaves a {variable}', () => {
+    for (const [field, problem] of EVERY_PROBLEM) {
+      const text = describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale));
+      expect(text, problem.code).not.toMatch(/\{\w+\}/);
+      expect(text.length, text).toBeLessThanOrEqual(300);
+    }
+  });
+});
+
+describe('payout request modals for a French reader', () => {
+  const fr = { sandbox: false, locale: 'fr' as const };
+
+  it('shows the form in French, with the amount hint and example written the French way', () => {
+    const view = buildPayoutForm(fr, 'mobile_money', choices, {});
+    expect(view.title.text).toBe('Paiement mobile money');
+    expect(view.submit?.text).toBe('Vérifier');
+    expect(json(view)).toContain('"text":"Montant"');
+    expect(json(view)).toContain('"placeholder":{"type":"plain_text","text":"1 500,50"');
+    expect(json(view)).toContain('Nom du bénéficiaire');
+    expect(json(view)).not.toContain('Phone number');
+  });
+
+  it('repeats the amount in French on the review screen before anything is submitted', () => {
+    const view = buildPayoutReview(fr, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS');
+    expect(view.title.text).toBe('Vérifiez le paiement');
+    expect(view.submit?.text).toBe('Demander l’approbation');
+    expect(json(view)).toContain('*Montant :* 1\u202F500,50 USD');
+    expect(json(view)).toContain('dans <#C0APPROVALS>');
+  });
+
+  it('puts the amount back into the form as the person types it, which reads back to the same value', () => {
+    for (const [amountMinor, currency, typed] of [[150_050, 'USD', '1 500,50'], [150, 'EUR', '1,50'], [1_500, 'JPY', '1 500'], [1_234, 'KWD', '1,2340']] as const) {
+      const values = formValuesFor(fr, request({ amountMinor, currency }));
+      expect(values.amount).toBe(typed);
+      expect(parseAmount(values.amount ?? '', currency, 'fr')).toEqual({ ok: true, minor: amountMinor });
+      expect(formValuesFor({ sandbox: false, locale: 'en' }, request({ amountMinor, currency })).amount).not.toContain(' ');
+    }
+  });
+
+  it('explains an ambiguous amount with both readings written the French way and how to type each', () => {
+    const text = describeFieldProblem('fr', 'amount', { code: 'amount_ambiguous', currency: 'EUR', thousands: 150_000, decimal: 150 }, () => '');
+    expect(text).toBe('Ce montant peut se lire de deux façons : 1\u202F500,00 EUR ou 1,50 EUR. Écrivez 1 500,00 pour le premier, ou 1,50 pour le second.');
+    const english = describeFieldProblem('en', 'amount', { code: 'amount_ambiguous', currency: 'USD', thousands: 150_000, decimal: 150 }, () => '');
+    expect(english).toBe('This amount could be read two ways: 1,500.00 USD or 1.50 USD. Write 1500.00 for the first, or 1.50 for the second.');
+  });
+
+  it('puts field errors under their blocks and problem lines above the form, in French', () => {
+    expect(fieldErrorsByBlock({ amount: { code: 'amount_not_positive' } }, 'fr')).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: 'Le montant doit être supérieur à zéro.' });
+    const lines = refusalProblems({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } }, 'fr');
+    expect(lines).toEqual(['Référence : Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.']);
+  });
+});
