@@ -413,6 +413,14 @@ describe('the approval side in French', () => {
     expect(json(buildRequesterUpdate(fr, timedOut, 'unknown', undefined)?.blocks)).toContain('(The Fleet API took too long to answer &lt;b&gt;.)');
   });
 
+  it('repeats the details on the French review screen the French way', () => {
+    const review = json(buildPayoutReview(fr, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'amount', totalMinor: 150_050, thresholdMinor: 100_000 } }).blocks);
+    expect(review).toContain(`*1${thin}500,50 USD* par mobile money à *`);
+    expect(review).toContain(`*Montant*\\n*1${thin}500,50 USD*`);
+    expect(review).toContain(`Nécessite 2 approbateurs : ce montant, 1${thin}500,50 USD, dépasse 1${thin}000,00 USD.`);
+    expect(review).not.toContain('1,500.50');
+  });
+
   it('lists payouts and tells a history in French', () => {
     const list = buildPayoutList(fr, [request()]);
     expect(list.blocks[0]).toMatchObject({ text: { text: 'Paiements récents' } });
