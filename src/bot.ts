@@ -12,6 +12,7 @@ import { FleetClient } from './fleet/client.js';
 import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
+import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
@@ -23,6 +24,7 @@ import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/feed-publisher.js';
+import { createSlackDigestPublisher } from './slack/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
 import { SlackPersonLanguages } from './slack/locales.js';
@@ -67,9 +69,9 @@ export interface RunningBot {
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
-  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the ledger sync); then
+  // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -161,6 +163,19 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    const digest = new DigestBuilder({
+      ledger: ledger?.reader, db, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
+      // The closing balance waits for two ledger polls after the balance read (see build.ts).
+      requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
+    });
+    const digestChannelId = config.digest.channelId;
+    const digestScheduler = digestChannelId
+      ? new DigestScheduler({
+          builder: digest, db, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
+          publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }) }),
+        })
+      : undefined;
+
     if (feed) metrics.watchFeed(() => feed.status());
     if (ledger) metrics.watchLedger(() => ledger.reader.status());
     registerListeners(app, {
@@ -172,6 +187,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),
+      digest,
     });
 
     let eventsUrl: string | undefined;
@@ -197,6 +213,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       feed.start();
       shutdown.add('feed', () => feed.stop());
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
+    }
+
+    if (digestScheduler) {
+      digestScheduler.start();
+      shutdown.add('digest', () => digestScheduler.stop());
+      const { hour, minute } = config.digest.time;
+      logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
     }
 
     if (ledger) {

@@ -4,6 +4,7 @@
  * naming what it expects and never echoing the value (several are secrets).
  */
 import { z } from 'zod';
+import { parseTimeOfDay, type DigestSettings, type TimeOfDay } from './digest/settings.js';
 import type { FeedSettings } from './feed/settings.js';
 import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
@@ -146,6 +147,17 @@ const timeZone = optionalText.transform((value, ctx) => {
   }
 });
 
+const timeOfDay = (fallback: TimeOfDay) =>
+  optionalText.transform((value, ctx): TimeOfDay => {
+    if (value === undefined) return fallback;
+    const parsed = parseTimeOfDay(value);
+    if (!parsed) {
+      ctx.addIssue({ code: 'custom', message: 'expected a time of day as HH:MM on a 24-hour clock, such as 08:00' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 /** A language the app speaks, or undefined when unset (CHANNEL_LOCALE then follows DEFAULT_LOCALE). */
 const locale = optionalText.transform((value, ctx): Locale | undefined => {
   if (value === undefined) return undefined;
@@ -206,6 +218,10 @@ export const envSchema = z
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: timeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
+    DIGEST_CHANNEL_ID: channelId,
+    DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
+    DIGEST_TIMEZONE: timeZone,
+    DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
     DEFAULT_LOCALE: locale,
     CHANNEL_LOCALE: locale,
   });
@@ -268,6 +284,8 @@ export interface Config {
   ops: { metricsPort: number | undefined };
   ledger: LedgerSettings;
   ledgerExport: LedgerExportSettings;
+  /** The daily digest; posted only when `channelId` is set. */
+  digest: DigestSettings;
   /**
    * `defaultLocale`: the language of a person who chose none and whose Slack locale the app does not
    * speak (DEFAULT_LOCALE). `channelLocale`: the language of messages to channels (CHANNEL_LOCALE).
@@ -338,6 +356,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeZone: e.LEDGER_TIMEZONE,
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
+    digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

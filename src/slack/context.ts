@@ -5,6 +5,7 @@
 import type { AccountReader } from '../account/account-reader.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { DigestBuilder } from '../digest/index.js';
 import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
@@ -42,4 +43,6 @@ export interface SlackContext {
   ledgerTimeZone: string;
   /** Seals what a button must give back unchanged (the balance figures a person shares). */
   seal: ValueSeal;
+  /** `/fleet digest`: computes any day's digest in DIGEST_TIMEZONE. */
+  digest?: DigestBuilder;
 }

@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
 import { balanceSubcommand, registerAccountActions } from './account.js';
+import { digestSubcommand } from './digest.js';
 import { exportSubcommand } from './export.js';
 import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
@@ -23,6 +24,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
+    digestSubcommand(ctx),
     languageSubcommand(ctx),
   ]);
   registerAccountActions(app, ctx);

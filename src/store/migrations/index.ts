@@ -12,6 +12,7 @@ import { settlement } from './005_settlement.js';
 import { approvalRules } from './006_approval_rules.js';
 import { ledger } from './007_ledger.js';
 import { languageChoices } from './008_language_choices.js';
+import { digest } from './009_digest.js';
 
 export type { Migration } from './migration.js';
 
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   approvalRules,
   ledger,
   languageChoices,
+  digest,
 ];

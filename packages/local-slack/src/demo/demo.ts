@@ -37,6 +37,20 @@ export interface Demo {
 export const COMMAND_HINT =
   '/fleet balance · /fleet transactions [page] [size] · /fleet payout mobile [phone] [amount] [currency] · /fleet payout bank · /fleet help';
 
+/** The demo team's zone: the daily digest's days and DIGEST_TIME are read in it. */
+export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
+
+/**
+ * A DIGEST_TIME one minute after `now` in `timeZone` (HH:MM, so between a few seconds and a minute
+ * away), so that the digest of yesterday appears in #treasury-digest soon after the demo starts.
+ */
+export function digestTimeSoonAfter(now: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .formatToParts(new Date(now.getTime() + 60_000));
+  const part = (type: string) => parts.find((piece) => piece.type === type)?.value ?? '00';
+  return `${part('hour')}:${part('minute')}`;
+}
+
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** DEMO_PORT and LOG_LEVEL are the demo's only settings; everything else is generated. */
@@ -77,6 +91,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       FEED_POLL_INTERVAL_SECONDS: String(options.feedPollSeconds ?? 5),
       // The feed reads the ledger, so the ledger polls as often: a new transaction shows within one poll.
       LEDGER_POLL_SECONDS: String(Math.max(5, options.feedPollSeconds ?? 5)),
+      // The digest of yesterday shows in #treasury-digest about a minute after start.
+      DIGEST_TIMEZONE: DEMO_TIME_ZONE,
+      DIGEST_TIME: digestTimeSoonAfter(new Date(), DEMO_TIME_ZONE),
       ...demoRoleEnv(),
     });
     const bot = await startBot({ config, logger, db });

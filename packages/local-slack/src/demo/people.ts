@@ -19,6 +19,7 @@ export const DEMO_CHANNELS = {
   treasury: { id: 'C0TREASURY', name: 'treasury' },
   approvals: { id: 'C0APPROVALS', name: 'treasury-approvals' },
   feed: { id: 'C0FEED', name: 'treasury-feed' },
+  digest: { id: 'C0DIGEST', name: 'treasury-digest' },
 } as const satisfies Record<string, WorkspaceChannel>;
 
 /** The access lists and channels of the demo, in the bot's environment variables. */
@@ -30,5 +31,6 @@ export function demoRoleEnv(): Record<string, string> {
     FLEET_APPROVERS: [abel.id, ada.id, fabrice.id].join(','),
     APPROVAL_CHANNEL_ID: DEMO_CHANNELS.approvals.id,
     FEED_CHANNEL_ID: DEMO_CHANNELS.feed.id,
+    DIGEST_CHANNEL_ID: DEMO_CHANNELS.digest.id,
   };
 }

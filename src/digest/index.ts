@@ -1,0 +1,9 @@
+/** The daily digest's front door: computing a day's digest, and posting it once per day. */
+export { DigestBuilder, LARGEST_MOVEMENTS, WAITING_LISTED, type DigestBuilderOptions } from './build.js';
+export { dayBounds, dayIn, digestDueAt, isCalendarDay, latestDueDay, previousDay, zonedTime } from './calendar.js';
+export { DigestScheduler, type DigestRunReport, type DigestSchedulerOptions } from './scheduler.js';
+export { DEFAULT_DIGEST_SETTINGS, parseTimeOfDay, type DigestSettings, type TimeOfDay } from './settings.js';
+export {
+  PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
+  type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,
+} from './types.js';

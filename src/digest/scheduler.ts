@@ -1,0 +1,124 @@
+/**
+ * Posts the daily digest to its channel once per day, across restarts and replicas: at DIGEST_TIME
+ * about the previous day, late when the app was down at that time, and each day missed entirely
+ * (up to DIGEST_CATCH_UP_DAYS before the latest). Every replica ticks; the day's row decides which
+ * one posts (see `store.ts` and the README's exactly-once rule).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Queryable } from '../store/db.js';
+import type { DigestBuilder } from './build.js';
+import { digestDueAt, latestDueDay, nextDay, previousDay } from './calendar.js';
+import type { DigestSettings } from './settings.js';
+import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay } from './store.js';
+import type { DigestPublisher } from './types.js';
+
+/** A claim outlives any honest attempt (the build waits at most a ledger poll, the post 15 s). */
+const DEFAULT_CLAIM_TTL_MS = 5 * 60_000;
+const DEFAULT_TICK_MS = 30_000;
+/** Posted more than this after its time, a digest says it is late. */
+const DEFAULT_LATE_AFTER_MS = 5 * 60_000;
+
+export interface DigestSchedulerOptions {
+  builder: DigestBuilder;
+  db: Queryable;
+  clock: Clock;
+  settings: DigestSettings & { channelId: string };
+  publisher: DigestPublisher;
+  logger: Logger;
+  /** Tests only: who this replica is, and how long a claim lasts. */
+  holder?: string;
+  claimTtlMs?: number;
+  tickMs?: number;
+  lateAfterMs?: number;
+}
+
+export interface DigestRunReport {
+  /** Days posted by this run, oldest first. */
+  posted: { day: string; late: boolean }[];
+}
+
+export class DigestScheduler {
+  private readonly holder: string;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly options: DigestSchedulerOptions) {
+    this.holder = options.holder ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  }
+
+  /** Checks at once (so that a digest missed while the app was down goes out now), then every tick. */
+  start(): void {
+    if (this.timer) return;
+    this.tick();
+    this.timer = setInterval(() => this.tick(), this.options.tickMs ?? DEFAULT_TICK_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and any wait for the ledger; a day being built is left for the next start or another replica. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.stopping.abort(new Error('the digest is stopping'));
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.busy || this.stopping.signal.aborted) return;
+    this.busy = true;
+    this.running = this.runOnce()
+      .catch((error: unknown) => this.options.logger.error({ err: error }, 'digest run failed'))
+      .finally(() => {
+        this.busy = false;
+      });
+  }
+
+  /**
+   * The days now due, oldest first: the latest, and up to DIGEST_CATCH_UP_DAYS before it. On the
+   * first run ever, the first day is the one whose digest falls due next, so that a new install
+   * starts at the next DIGEST_TIME rather than with late digests of days before it existed.
+   */
+  async dueDays(): Promise<string[]> {
+    const { settings, clock, db } = this.options;
+    const latest = latestDueDay(clock.now(), settings.time, settings.timeZone);
+    const first = await firstDigestDay(db, nextDay(latest));
+    const days: string[] = [];
+    for (let day = latest, n = 0; n <= settings.catchUpDays && day >= first; n += 1, day = previousDay(day)) days.unshift(day);
+    return days;
+  }
+
+  /** Posts every due day not posted yet; stops at the first failure and leaves the rest for the next tick. */
+  async runOnce(): Promise<DigestRunReport> {
+    const { settings, db, clock, logger } = this.options;
+    const report: DigestRunReport = { posted: [] };
+    const days = await this.dueDays();
+    const posted = await postedDays(db, days);
+    for (const day of days.filter((candidate) => !posted.has(candidate))) {
+      if (this.stopping.signal.aborted) break;
+      const attempt = await claimDay(db, day, settings.channelId, this.holder, this.options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS);
+      if (attempt === undefined) continue;
+      if (attempt > 1) logger.warn({ day, attempt }, 'digest: taking over a claim that was never marked posted');
+      try {
+        const digest = await this.options.builder.build(day, { signal: this.stopping.signal });
+        const dueAt = digestDueAt(day, settings.time, settings.timeZone);
+        const late = clock.now().getTime() - dueAt.getTime() > (this.options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS);
+        const { ts } = await this.options.publisher.post(settings.channelId, digest, { late, dueAt });
+        if (!(await markPosted(db, day, this.holder, { ts, late }))) {
+          logger.warn({ day }, 'digest: posted after this replica\'s claim expired; another replica may post the day too');
+        }
+        logger.info({ day, late, channel: settings.channelId }, 'daily digest posted');
+        report.posted.push({ day, late });
+      } catch (error) {
+        await releaseDay(db, day, this.holder).catch(() => undefined);
+        if (this.stopping.signal.aborted) logger.info({ day }, 'digest: stopped before posting; the day is left for the next start or another replica');
+        else logger.error({ err: error, day }, 'digest: posting failed; will try again');
+        break;
+      }
+    }
+    return report;
+  }
+}
