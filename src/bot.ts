@@ -133,7 +133,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     shutdown.add('languages', () => locales.close());
     const payoutNotifier = new SlackPayoutNotifier({
-      client: app.client, surface, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
     });
     const payouts = new PayoutService({

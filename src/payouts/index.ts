@@ -1,18 +1,18 @@
 /** The payout domain's public surface, for the Slack layer and main.ts; nothing here knows Slack. */
 export {
-  BANK_ACCOUNT_FIELDS, canTransition, DUAL_APPROVAL_RULES, PAYOUT_HOLDS, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
+  BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, DUAL_APPROVAL_RULES, PAYOUT_HOLDS, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
   PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export type {
   ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
-  LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, SearchOutcome,
+  LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalCause, RefusalDetails, RefusedAction, SearchOutcome,
 } from './model.js';
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill, payoutKindFromWord } from './prefill.js';
-export { countingApprovers, describeState, revokedApprovals } from './policy.js';
+export { countingApprovers, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';

@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode,
+  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type RefusalDetails,
 } from './model.js';
 import {
   approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
@@ -36,12 +36,9 @@ export interface IntakeOptions {
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
 export class Refused extends Error {
   constructor(readonly refusal: PayoutRefusal) {
-    super(refusal.message);
+    super(refusal.code);
   }
 }
-
-// Refusal messages stay for logs; people read the field problems, worded by the Slack layer.
-const REFERENCE_USED = 'This reference was already used: choose another, or leave it empty.';
 
 export class PayoutIntake {
   constructor(private readonly options: IntakeOptions) {}
@@ -67,10 +64,10 @@ export class PayoutIntake {
   /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
   async submit(actor: PayoutActor, draft: PayoutDraft): Promise<PayoutActionResult> {
     const role = canRequest(actor);
-    if (!role.ok) return refusal(role.code, role.message);
+    if (!role.ok) return refusal(role.code, { details: role.details });
     const checked = revalidateDraft(draft, this.validationContext());
     if (!checked.ok) {
-      return refusal('invalid', 'Some details of the payout are not valid; correct them and submit again.', { errors: checked.errors });
+      return refusal('invalid', { errors: checked.errors });
     }
     const valid = checked.draft;
     const { userId } = actor;
@@ -85,7 +82,7 @@ export class PayoutIntake {
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        if (!limit.ok) throw new Refused(refusal(limit.code, limit.message, { errors: { amount: refusedField(limit) } }));
+        if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
         const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
@@ -170,10 +167,10 @@ export class PayoutIntake {
 }
 
 /** A policy refusal shown under a field: the Slack layer words it as it words that refusal. */
-function refusedField(decision: { code: PayoutRefusalCode; message: string }): FieldProblem {
-  return { code: 'refused', refusal: { code: decision.code, message: decision.message } };
+function refusedField(decision: { code: PayoutRefusalCode; details: RefusalDetails }): FieldProblem {
+  return { code: 'refused', refusal: { code: decision.code, details: decision.details } };
 }
 
 function duplicateReference(): PayoutRefusal {
-  return refusal('duplicate_reference', REFERENCE_USED, { errors: { reference: { code: 'reference_used' } } });
+  return refusal('duplicate_reference', { errors: { reference: { code: 'reference_used' } } });
 }

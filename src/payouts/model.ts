@@ -130,6 +130,9 @@ export interface LikelyMatch {
 /** How the last search of the transaction list for an unknown payout ended. */
 export type SearchOutcome = 'not_found' | 'could_not_check';
 
+/** The failure reason of a payout whose sending a stopped process left behind; the Slack layer words it. */
+export const INTERRUPTED_FAILURE = 'interrupted';
+
 /** Where the approval message lives in Slack, so that it can be updated on every change. */
 export interface ApprovalMessageRef {
   channel: string;
@@ -158,7 +161,10 @@ export interface PayoutLifecycle {
   hold?: PayoutHold | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */
   transactionId: string | undefined;
-  /** Plain words for people: why it failed, or why its outcome is unknown. */
+  /**
+   * Why it failed, or why its outcome is unknown: the Fleet client's words, or `INTERRUPTED_FAILURE`
+   * when the app itself stopped while sending (older rows may hold that in English words).
+   */
   failureReason: string | undefined;
   rejectedBy: string | undefined;
   rejectReason: string | undefined;
@@ -194,7 +200,7 @@ export interface PayoutEvent {
   details: Record<string, unknown>;
 }
 
-/** Every reason an action can be refused; each comes with a message safe to show the person who tried. */
+/** Every reason an action can be refused; the Slack layer tells each one in the reader's language. */
 export type PayoutRefusalCode =
   | 'not_found'
   | 'not_requester'
@@ -264,18 +270,58 @@ export type FieldProblem =
   | { code: 'reference_missing' }
   | { code: 'reference_used' }
   /** A policy refusal shown under a field (the daily limit under the amount). */
-  | { code: 'refused'; refusal: { code: PayoutRefusalCode; message: string } }
+  | { code: 'refused'; refusal: { code: PayoutRefusalCode; details?: RefusalDetails | undefined } }
   | { code: 'check_value' };
 
 /** One problem per field that has one. */
 export type FieldErrors = Partial<Record<PayoutFieldName, FieldProblem>>;
 
+/** What a person tried when a refusal is told: the same code reads differently per action. */
+export type RefusedAction = 'request' | 'approve' | 'reject' | 'cancel' | 'retry' | 'decide_match';
+
+/** A finer reason inside one refusal code, when the code alone does not say enough. */
+export type RefusalCause =
+  /** `not_cancellable`: someone other than the requester tried; or it already has an approval. */
+  | 'not_requester'
+  | 'has_approval'
+  /** `not_retryable`: the first attempt is still being looked for; the requester may no longer request; roles could not be read. */
+  | 'still_searching'
+  | 'requester_not_allowed'
+  | 'roles_unavailable'
+  /** `no_such_match`: the proposed transaction is no longer the one proposed. */
+  | 'match_gone'
+  /** `reason_required`: too short, or too long. */
+  | 'too_short'
+  | 'too_long'
+  /** `over_max_amount` / `over_daily_limit`: the currency has no setting at all. */
+  | 'not_configured';
+
+/**
+ * The facts a refusal is told with: ids, states, amounts as exact minor units with their currency.
+ * Never a sentence: the Slack layer writes them in the reader's language and number format.
+ */
+export interface RefusalDetails {
+  payoutId?: string;
+  /** The request's state when it had moved on (`not_pending`, `not_retryable`, `no_such_match`). */
+  state?: PayoutState;
+  action?: RefusedAction;
+  cause?: RefusalCause;
+  /** Which limit, in minor units of `currency`. */
+  maxMinor?: number;
+  limitMinor?: number;
+  leftMinor?: number;
+  currency?: string;
+  /** Why the Fleet API's transactions could not be read, as the Fleet client said it (for `could_not_check`). */
+  searchProblem?: string;
+  /** How many approvers must agree (`already_approved` on a retry). */
+  requiredApprovals?: number;
+}
+
 export interface PayoutRefusal {
   ok: false;
   code: PayoutRefusalCode;
-  /** Says why, in words for the person who tried; contains nothing they may not see. */
-  message: string;
-  /** Per-field problems when `code` is `invalid`, `duplicate_reference` or `over_daily_limit`. */
+  details?: RefusalDetails;
+  /** Per-field problems when `code` is `invalid`, `duplicate_reference` or `over_max_amount`. */
   errors?: FieldErrors;
   /** The request as stored now, when there is one: lets the caller refresh a stale message. */
   request?: PayoutRequest;
@@ -283,6 +329,6 @@ export interface PayoutRefusal {
 
 export type PayoutActionResult = { ok: true; request: PayoutRequest } | PayoutRefusal;
 
-export function refusal(code: PayoutRefusalCode, message: string, extra: Omit<PayoutRefusal, 'ok' | 'code' | 'message'> = {}): PayoutRefusal {
-  return { ok: false, code, message, ...extra };
+export function refusal(code: PayoutRefusalCode, extra: Omit<PayoutRefusal, 'ok' | 'code'> = {}): PayoutRefusal {
+  return { ok: false, code, ...extra };
 }

@@ -1,9 +1,9 @@
 /**
  * Who may do what to a payout request, as pure functions of the stored request, the actor and the
- * time. Each refusal carries a code and a message for the person who tried.
+ * time. Each refusal carries a code and the facts to tell it with (`RefusalDetails`), never a sentence:
+ * the Slack layer writes it in the reader's language.
  */
-import { formatMinor } from '../money.js';
-import type { DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, PayoutState } from './model.js';
+import type { DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, RefusalDetails } from './model.js';
 
 /** The person acting, with the roles the Slack layer resolved for them (access lists, user groups). */
 export interface PayoutActor {
@@ -12,26 +12,14 @@ export interface PayoutActor {
   canApprove: boolean;
 }
 
-export type PolicyDecision = { ok: true } | { ok: false; code: PayoutRefusalCode; message: string };
+export type PolicyDecision = { ok: true } | { ok: false; code: PayoutRefusalCode; details: RefusalDetails };
 
 const allowed: PolicyDecision = { ok: true };
-const refuse = (code: PayoutRefusalCode, message: string): PolicyDecision => ({ ok: false, code, message });
+const refuse = (code: PayoutRefusalCode, details: RefusalDetails = {}): PolicyDecision => ({ ok: false, code, details });
 
-const STATE_WORDS: Record<PayoutState, string> = {
-  pending: 'is waiting for approval',
-  approved: 'is already approved',
-  executing: 'is being sent',
-  completed: 'was already sent',
-  failed: 'has failed',
-  unknown: 'is being checked with the Fleet API',
-  rejected: 'was rejected',
-  expired: 'has expired',
-  cancelled: 'was cancelled',
-};
-
-/** `This payout was rejected.`: how refusals describe a request that has moved on. */
-export function describeState(request: Pick<PayoutRequest, 'id' | 'state'>): string {
-  return `Payout ${request.id} ${STATE_WORDS[request.state]}.`;
+/** The facts of a refusal about a request that has moved on: which one, and where it is now. */
+export function movedOn(request: Pick<PayoutRequest, 'id' | 'state'>): RefusalDetails {
+  return { payoutId: request.id, state: request.state };
 }
 
 /**
@@ -97,25 +85,23 @@ export function hasEnoughApprovals(request: Pick<PayoutRequest, 'approvals' | 'r
 }
 
 export function canRequest(actor: PayoutActor): PolicyDecision {
-  return actor.canRequest ? allowed : refuse('not_requester', 'You are not on the list of people who may request payouts.');
+  return actor.canRequest ? allowed : refuse('not_requester', { action: 'request' });
 }
 
 function pendingAndCurrent(request: PayoutRequest, now: Date): PolicyDecision {
-  if (request.state !== 'pending') return refuse('not_pending', describeState(request));
-  if (now.getTime() >= request.expiresAt.getTime()) return refuse('expired', `Payout ${request.id} has expired.`);
+  if (request.state !== 'pending') return refuse('not_pending', movedOn(request));
+  if (now.getTime() >= request.expiresAt.getTime()) return refuse('expired', { payoutId: request.id });
   return allowed;
 }
 
 export function canApprove(request: PayoutRequest, actor: PayoutActor, now: Date): PolicyDecision {
-  if (!actor.canApprove) return refuse('not_approver', 'You are not on the list of people who may approve payouts.');
-  if (actor.userId === request.requestedBy) {
-    return refuse('own_request', 'You requested this payout, so your approval cannot count: another approver must approve it.');
-  }
+  if (!actor.canApprove) return refuse('not_approver', { action: 'approve' });
+  if (actor.userId === request.requestedBy) return refuse('own_request', { action: 'approve', payoutId: request.id });
   const state = pendingAndCurrent(request, now);
   if (!state.ok) return state;
   // On a held request, an approver whose approval stands may press Approve again to have it checked again.
   if (countingApprovers(request).includes(actor.userId) && !(request.hold && hasEnoughApprovals(request))) {
-    return refuse('already_approved', 'You have already approved this payout: a second approval must come from someone else.');
+    return refuse('already_approved', { action: 'approve', payoutId: request.id });
   }
   return allowed;
 }
@@ -152,19 +138,15 @@ export function decideRelease(request: Pick<PayoutRequest, 'approvals' | 'reques
 
 /** Approvers may reject; a requester withdraws their own request with cancel instead. */
 export function canReject(request: PayoutRequest, actor: PayoutActor, now: Date): PolicyDecision {
-  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can reject a payout.');
-  if (actor.userId === request.requestedBy) {
-    return refuse('own_request', 'You requested this payout: cancel it instead of rejecting it.');
-  }
+  if (!actor.canApprove) return refuse('not_approver', { action: 'reject' });
+  if (actor.userId === request.requestedBy) return refuse('own_request', { action: 'reject', payoutId: request.id });
   return pendingAndCurrent(request, now);
 }
 
 export function canCancel(request: PayoutRequest, actor: Pick<PayoutActor, 'userId'>): PolicyDecision {
-  if (actor.userId !== request.requestedBy) return refuse('not_cancellable', 'Only the person who requested this payout can cancel it.');
-  if (request.state !== 'pending') return refuse('not_pending', describeState(request));
-  if (request.approvals.length > 0) {
-    return refuse('not_cancellable', 'This payout already has an approval, so it can no longer be cancelled: ask an approver to reject it.');
-  }
+  if (actor.userId !== request.requestedBy) return refuse('not_cancellable', { action: 'cancel', cause: 'not_requester', payoutId: request.id });
+  if (request.state !== 'pending') return refuse('not_pending', movedOn(request));
+  if (request.approvals.length > 0) return refuse('not_cancellable', { action: 'cancel', cause: 'has_approval', payoutId: request.id });
   return allowed;
 }
 
@@ -174,21 +156,20 @@ export function canCancel(request: PayoutRequest, actor: Pick<PayoutActor, 'user
  * may still show up. A likely match must be answered first.
  */
 export function canRetry(request: PayoutRequest, actor: PayoutActor): PolicyDecision {
-  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can send a payout again.');
-  if (actor.userId === request.requestedBy) return refuse('own_request', 'You requested this payout, so another approver must send it again.');
+  if (!actor.canApprove) return refuse('not_approver', { action: 'retry' });
+  if (actor.userId === request.requestedBy) return refuse('own_request', { action: 'retry', payoutId: request.id });
   if (request.state !== 'unknown' || !request.needsReview) {
-    return refuse('not_retryable', request.state === 'unknown'
-      ? `Payout ${request.id} is still being looked for in the Fleet API's transactions; it can be sent again only if it is not found.`
-      : describeState(request));
+    return refuse('not_retryable', request.state === 'unknown' ? { payoutId: request.id, cause: 'still_searching' } : movedOn(request));
   }
-  if (request.likelyMatch) {
-    return refuse('likely_match', 'A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.');
-  }
+  if (request.likelyMatch) return refuse('likely_match', { action: 'retry', payoutId: request.id });
   const agreed = countingRetryApprovers(request);
-  if (agreed.includes(actor.userId) && agreed.length < request.requiredApprovals) {
-    return refuse('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`);
-  }
+  if (agreed.includes(actor.userId) && agreed.length < request.requiredApprovals) return alreadyAgreedToRetry(request);
   return allowed;
+}
+
+/** An approver who already agreed to send the payout again, while another agreement is still needed. */
+export function alreadyAgreedToRetry(request: Pick<PayoutRequest, 'id' | 'requiredApprovals'>): PolicyDecision & { ok: false } {
+  return { ok: false, code: 'already_approved', details: { action: 'retry', payoutId: request.id, requiredApprovals: request.requiredApprovals } };
 }
 
 /** Distinct approvers other than the requester who agreed to send the next attempt. */
@@ -198,27 +179,25 @@ export function countingRetryApprovers(request: Pick<PayoutRequest, 'retryApprov
 
 /** Confirming or turning down a likely match settles money questions: an approver other than the requester. */
 export function canDecideMatch(request: PayoutRequest, actor: PayoutActor, matchId: string): PolicyDecision {
-  if (!actor.canApprove) return refuse('not_approver', 'Only approvers can say whether a transaction is this payout.');
-  if (actor.userId === request.requestedBy) return refuse('own_request', 'You requested this payout, so another approver must say whether this transaction is it.');
-  if (request.state !== 'unknown') return refuse('no_such_match', describeState(request));
-  if (request.likelyMatch?.id !== matchId) {
-    return refuse('no_such_match', `That transaction is no longer proposed for payout ${request.id}: look at its approval message again.`);
-  }
+  if (!actor.canApprove) return refuse('not_approver', { action: 'decide_match' });
+  if (actor.userId === request.requestedBy) return refuse('own_request', { action: 'decide_match', payoutId: request.id });
+  if (request.state !== 'unknown') return refuse('no_such_match', movedOn(request));
+  if (request.likelyMatch?.id !== matchId) return refuse('no_such_match', { payoutId: request.id, cause: 'match_gone' });
   return allowed;
 }
 
 /** Reason for a rejection: told to the requester, so it must say something. */
 export function checkRejectReason(reason: string): PolicyDecision {
   const length = reason.trim().length;
-  if (length < 3) return refuse('reason_required', 'Give a reason for the rejection (at least 3 characters): the requester will see it.');
-  if (length > 500) return refuse('reason_required', 'Keep the reason to 500 characters.');
+  if (length < 3) return refuse('reason_required', { cause: 'too_short' });
+  if (length > 500) return refuse('reason_required', { cause: 'too_long' });
   return allowed;
 }
 
 export function checkMaxAmount(amountMinor: number, currency: string, maxAmount: ReadonlyMap<string, number>): PolicyDecision {
   const max = maxAmount.get(currency);
-  if (max === undefined) return refuse('over_max_amount', `Payouts in ${currency} have no maximum set, so they cannot be sent.`);
-  if (amountMinor > max) return refuse('over_max_amount', `One payout can send at most ${formatMinor(max, currency)}.`);
+  if (max === undefined) return refuse('over_max_amount', { cause: 'not_configured', currency });
+  if (amountMinor > max) return refuse('over_max_amount', { maxMinor: max, currency });
   return allowed;
 }
 
@@ -231,13 +210,10 @@ export function checkDailyLimit(
   dailyLimit: ReadonlyMap<string, number>,
 ): PolicyDecision {
   const limit = dailyLimit.get(input.currency);
-  if (limit === undefined) return refuse('over_daily_limit', `No daily limit is set for ${input.currency}, so payouts in it cannot be requested.`);
+  if (limit === undefined) return refuse('over_daily_limit', { cause: 'not_configured', currency: input.currency });
   if (input.alreadyRequestedMinor + input.amountMinor <= limit) return allowed;
   const left = Math.max(0, limit - input.alreadyRequestedMinor);
-  return refuse(
-    'over_daily_limit',
-    `This would take you over your daily limit of ${formatMinor(limit, input.currency)} (UTC day): you can still request ${formatMinor(left, input.currency)} today.`,
-  );
+  return refuse('over_daily_limit', { limitMinor: limit, leftMinor: left, currency: input.currency });
 }
 
 /** The UTC day containing `at`, as [start, end). */

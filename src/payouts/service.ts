@@ -1,7 +1,7 @@
 /**
  * The payout domain's front door for the Slack layer: request (through the intake), approve,
  * reject, cancel, retry and read payouts. Every rule is checked against the stored record; expected
- * refusals come back as `{ ok: false, code, message }`, never as exceptions.
+ * refusals come back as `{ ok: false, code, details }`, never as exceptions.
  */
 import type { Clock } from '../clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
@@ -13,7 +13,7 @@ import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, t
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import {
   canApprove, canCancel, canDecideMatch, canReject, canRequest, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
-  describeState, type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
+  alreadyAgreedToRetry, movedOn, type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
   findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
@@ -214,7 +214,7 @@ export class PayoutService {
     if (!touched) throw new LostRace();
     const recorded = await insertApproval(tx, id, userId, now);
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
-      throw new Refused(refusal('already_approved', 'You have already approved this payout: a second approval must come from someone else.', { request: touched }));
+      throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
     const current = (await findRequest(tx, id)) ?? touched;
     const events: RecordedEvent[] = [];
@@ -337,41 +337,39 @@ export class PayoutService {
     } catch (error) {
       if (!(error instanceof LostRace)) throw error;
       const current = await this.get(request.id);
-      return current ? refusal('not_retryable', describeState(current), { request: current }) : notFound(request.id);
+      return current ? refusal('not_retryable', { details: movedOn(current), request: current }) : notFound(request.id);
     }
     if (agreed.added) await this.recorder.announce(agreed.request, { event: 'retry_approved', userId });
     const agreeing = countingRetryApprovers(agreed.request);
     if (agreeing.length < agreed.request.requiredApprovals) {
       if (agreed.added) return { ok: true, request: agreed.request };
-      return refusal('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`, { request: agreed.request });
+      return refused(alreadyAgreedToRetry(agreed.request), agreed.request);
     }
     // Money may move now: roles are asked again past any cache, as for the approval that releases a
     // payout. Someone removed since agreeing no longer counts; a requester removed gets nothing sent.
     const fresh = await this.freshRetryRoles(agreed.request, agreeing);
-    if (!fresh.ok) return refusal('not_retryable', fresh.message, { request: agreed.request });
+    if (!fresh.ok) return refusal('not_retryable', { details: { payoutId: request.id, cause: fresh.cause }, request: agreed.request });
     const counted = fresh.counted;
     if (counted.length < agreed.request.requiredApprovals) {
       if (agreed.added) return { ok: true, request: agreed.request };
-      return refusal('already_approved', `You have already agreed to send payout ${request.id} again: another approver must agree before it is sent.`, { request: agreed.request });
+      return refused(alreadyAgreedToRetry(agreed.request), agreed.request);
     }
     return this.settlement.retry(agreed.request, userId, counted);
   }
 
   /** The agreeing approvers who still are approvers, looked up fresh; refused when the requester may no longer request or Slack cannot answer. */
-  private async freshRetryRoles(request: PayoutRequest, agreeing: string[]): Promise<{ ok: true; counted: string[] } | { ok: false; message: string }> {
+  private async freshRetryRoles(request: PayoutRequest, agreeing: string[]): Promise<{ ok: true; counted: string[] } | { ok: false; cause: 'requester_not_allowed' | 'roles_unavailable' }> {
     const { roles, logger } = this.options;
     try {
       const [requesterMayRequest, ...answers] = await Promise.all([
         roles.canRequest(request.requestedBy, { fresh: true }),
         ...agreeing.map((approver) => roles.canApprove(approver, { fresh: true })),
       ]);
-      if (!requesterMayRequest) {
-        return { ok: false, message: `Payout ${request.id} is not sent again: its requester may no longer request payouts.` };
-      }
+      if (!requesterMayRequest) return { ok: false, cause: 'requester_not_allowed' };
       return { ok: true, counted: agreeing.filter((_, index) => answers[index] === true) };
     } catch (error) {
       logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout again; nothing was sent');
-      return { ok: false, message: `Could not check roles with Slack, so payout ${request.id} was not sent again. Try again in a minute.` };
+      return { ok: false, cause: 'roles_unavailable' };
     }
   }
 
@@ -398,7 +396,7 @@ export class PayoutService {
     const current = (await this.get(id)) ?? request;
     if (actor.canApprove && (await likelyMatchStatus(this.options.db, current.id, matchId)) === decision) return { ok: true, request: current };
     const again = canDecideMatch(current, actor, matchId);
-    return refused(again.ok ? { ok: false, code: 'no_such_match', message: describeState(current) } : again, current);
+    return refused(again.ok ? { ok: false, code: 'no_such_match', details: movedOn(current) } : again, current);
   }
 
   /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */
@@ -467,16 +465,16 @@ export class PayoutService {
     const current = await findRequest(this.options.db, id);
     if (!current) return notFound(id);
     if (current.state === 'pending' && current.expiresAt.getTime() <= this.now().getTime()) {
-      return refusal('expired', `Payout ${id} has expired.`, { request: current });
+      return refusal('expired', { details: { payoutId: id }, request: current });
     }
-    return refusal('not_pending', describeState(current), { request: current });
+    return refusal('not_pending', { details: movedOn(current), request: current });
   }
 }
 
 function notFound(id: string): PayoutRefusal {
-  return refusal('not_found', `There is no payout ${id}.`);
+  return refusal('not_found', { details: { payoutId: id } });
 }
 
 function refused(decision: Exclude<PolicyDecision, { ok: true }>, request: PayoutRequest): PayoutRefusal {
-  return refusal(decision.code, decision.message, { request });
+  return refusal(decision.code, { details: decision.details, request });
 }

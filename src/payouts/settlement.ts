@@ -7,8 +7,8 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch } from './dispatch.js';
-import { refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
-import { describeState } from './policy.js';
+import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
+import { movedOn } from './policy.js';
 import {
   appendEvent, decideLikelyMatch, executionTimes, listDueForCheck, listProposedMatchIds, listStaleApproved, proposeLikelyMatch, updateRequest,
   updateWhere,
@@ -38,7 +38,6 @@ interface Look {
 }
 
 const BATCH = 100;
-const INTERRUPTED_REASON = 'The app stopped while sending this payout, so its outcome is not known yet.';
 
 export class PayoutSettlement {
   private readonly search: PayoutTransactionSearch;
@@ -89,7 +88,7 @@ export class PayoutSettlement {
     if (!executing) {
       // Another click (perhaps this person's own, delivered twice) moved it first: say where it is now.
       const current = await this.options.recorder.current(request.id);
-      return current ? refusal('not_retryable', describeState(current), { request: current }) : refusal('not_found', `There is no payout ${request.id}.`);
+      return current ? refusal('not_retryable', { details: movedOn(current), request: current }) : notFound(request.id);
     }
     return this.send(executing, actor);
   }
@@ -144,7 +143,7 @@ export class PayoutSettlement {
     if (!look.ok) return look;
     const { search, request } = look;
     if (search?.outcome === 'could_not_check') {
-      return refusal('could_not_check', `Could not check the Fleet API's transactions: ${search.reason}.`, { request });
+      return refusal('could_not_check', { details: { payoutId: id, searchProblem: search.reason }, request });
     }
     return { ok: true, request };
   }
@@ -152,7 +151,7 @@ export class PayoutSettlement {
   private async look(id: string): Promise<(Look & { ok: true }) | PayoutRefusal> {
     const { recorder, db } = this.options;
     const request = await recorder.current(id);
-    if (!request) return refusal('not_found', `There is no payout ${id}.`);
+    if (!request) return notFound(id);
     if (request.state !== 'unknown') return { ok: true, request, search: undefined };
 
     const times = await executionTimes(db, id);
@@ -187,7 +186,7 @@ export class PayoutSettlement {
       }, now);
     }
     const stands = await recorder.current(id);
-    return stands ? { ok: true, request: stands, search } : refusal('not_found', `There is no payout ${id}.`);
+    return stands ? { ok: true, request: stands, search } : notFound(id);
   }
 
   private async settleFound(request: PayoutRequest, found: Extract<PayoutSearchResult, { outcome: 'found' }>): Promise<PayoutRequest> {
@@ -272,7 +271,7 @@ export class PayoutSettlement {
     const unknown = await this.sweep('unknown', (tx) => updateWhere(
       tx,
       { state: 'executing', column: 'last_sent_at', atOrBefore: before },
-      { state: 'unknown', failureReason: INTERRUPTED_REASON, unknownSince: now, nextCheckAt: now },
+      { state: 'unknown', failureReason: INTERRUPTED_FAILURE, unknownSince: now, nextCheckAt: now },
       now,
       BATCH,
     ), { reason: 'interrupted' });
@@ -319,7 +318,7 @@ export class PayoutSettlement {
 
   private async asItStands(id: string): Promise<PayoutActionResult> {
     const request = await this.options.recorder.current(id);
-    return request ? { ok: true, request } : refusal('not_found', `There is no payout ${id}.`);
+    return request ? { ok: true, request } : notFound(id);
   }
 }
 
@@ -330,18 +329,14 @@ class DecisionLost extends Error {}
 function retryBlockedBy(look: Look): PayoutRefusal | undefined {
   const { request, search } = look;
   if (search?.outcome === 'could_not_check') {
-    return refusal(
-      'could_not_check',
-      `Could not check every transaction back to when payout ${request.id} was requested (${search.reason}), so it may have gone through. Nothing was sent again; try again in a few minutes.`,
-      { request },
-    );
+    return refusal('could_not_check', { details: { action: 'retry', payoutId: request.id, searchProblem: search.reason }, request });
   }
   if (request.likelyMatch || search?.outcome === 'likely_match') {
-    return refusal(
-      'likely_match',
-      `A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.`,
-      { request },
-    );
+    return refusal('likely_match', { details: { action: 'retry', payoutId: request.id }, request });
   }
   return undefined;
+}
+
+function notFound(id: string): PayoutRefusal {
+  return refusal('not_found', { details: { payoutId: id } });
 }

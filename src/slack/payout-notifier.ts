@@ -1,20 +1,25 @@
 /**
  * The payout domain's notifier over Slack: keeps the approval message true to the stored request
  * (posting it on the first change, updating it on every later one) and sends the requester a
- * direct message for each event they should hear of. Slack work runs in a queue per request, so
+ * direct message for each event they should hear of: the approval message in the channel's language
+ * (`surface`), the direct messages in the requester's own. Slack work runs in a queue per request, so
  * that a slow Slack never holds up a domain change or a 3-second acknowledgement, and a failure is
  * logged without undoing anything.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../payouts/index.js';
+import type { PersonLocales } from './locales.js';
 import type { Surface } from './views/text.js';
 import { buildApprovalMessage } from './views/payout-approval.js';
 import { buildRequesterUpdate } from './views/payout-updates.js';
 
 export interface SlackPayoutNotifierOptions {
   client: WebClient;
+  /** The approval channel's surface: its locale is CHANNEL_LOCALE. */
   surface: Surface;
+  /** The requester's language, for their direct messages. */
+  locales: PersonLocales;
   logger: Logger;
   /** Where the latest stored request is read and its approval message remembered. */
   records: PayoutRecords;
@@ -114,10 +119,13 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   }
 
   private async tellRequester(request: PayoutRequest, event: PayoutEventName, actor: string | undefined): Promise<void> {
-    const { client, surface, logger, approvalChannelId } = this.options;
-    const update = buildRequesterUpdate(surface, request, event, actor, approvalChannelId);
-    if (!update) return;
+    const { client, surface, locales, logger, approvalChannelId } = this.options;
+    // Most events need no message: the requester's language is asked only for those that do.
+    if (!buildRequesterUpdate(surface, request, event, actor, approvalChannelId)) return;
     try {
+      const reader: Surface = { ...surface, locale: await locales.forPerson(request.requestedBy) };
+      const update = buildRequesterUpdate(reader, request, event, actor, approvalChannelId);
+      if (!update) return;
       // A user id as the channel is the bot's direct message with that person (chat:write suffices).
       await client.chat.postMessage({ channel: request.requestedBy, text: update.text, blocks: update.blocks, unfurl_links: false });
     } catch (error) {

@@ -34,7 +34,7 @@ describe('payouts against the sandbox Fleet API', () => {
     const validation = await service.validate(kind, fields);
     if (!validation.ok) throw new Error(JSON.stringify(validation.errors));
     const submitted = await service.submit(REQUESTER, validation.draft);
-    if (!submitted.ok) throw new Error(submitted.message);
+    if (!submitted.ok) throw new Error(submitted.code);
     return { request: submitted.request, result: await service.approve(submitted.request.id, APPROVER) };
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { systemClock } from '../../src/clock.js';
 import { payoutRecords, type PayoutRequest } from '../../src/payouts/index.js';
+import { fixedLocale } from '../../src/slack/locales.js';
 import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
@@ -13,6 +14,39 @@ const at = new Date('2026-11-21T10:00:00.000Z');
 const pending = pendingRequest({ approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' }, version: 2 });
 
 describe('payout approval message updates', () => {
+  it('writes the approval message in the channel\'s language and the requester\'s direct message in theirs', async () => {
+    const posted: Array<{ channel: string; text: string; blocks: unknown[] }> = [];
+    const client = {
+      chat: {
+        update: async (message: { channel: string; text: string; blocks: unknown[] }) => {
+          posted.push(message);
+          return { ok: true };
+        },
+        postMessage: async (message: { channel: string; text: string; blocks: unknown[] }) => {
+          posted.push(message);
+          return { ok: true };
+        },
+      },
+    } as unknown as WebClient;
+    const records = { get: async () => pending, setApprovalMessage: async () => undefined };
+    const asked: string[] = [];
+    const locales = { forPerson: (userId: string) => Promise.resolve(asked.push(userId) && userId === pending.requestedBy ? 'en' as const : 'fr' as const) };
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'fr' as const }, locales, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+
+    await notifier.changed(pending, 'requested', pending.requestedBy);
+    await notifier.changed(pending, 'executing', undefined);
+    await notifier.idle();
+
+    const channel = posted.filter((message) => message.channel === 'C0APPROVALS');
+    const direct = posted.filter((message) => message.channel === pending.requestedBy);
+    expect(channel.map((message) => message.text)).toEqual([expect.stringMatching(new RegExp(`^Paiement ${pending.id}: .*: en attente d’approbation$`)), expect.any(String)]);
+    expect(JSON.stringify(channel[0]!.blocks)).toContain('demande l’envoi de');
+    expect(direct).toHaveLength(1);
+    expect(JSON.stringify(direct[0]!.blocks)).toContain(`:inbox_tray: Your payout request *${pending.id}*`);
+    // Only the event that gives the requester a message asks for their language.
+    expect(asked).toEqual([pending.requestedBy]);
+  });
+
   it('shows the request again when another replica changed it while the message was being updated', async () => {
     let stored: PayoutRequest = pending;
     const updates: string[] = [];
@@ -30,7 +64,7 @@ describe('payout approval message updates', () => {
       },
     } as unknown as WebClient;
     const records = { get: async () => stored, setApprovalMessage: async () => undefined };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
     await notifier.idle();
@@ -67,7 +101,7 @@ describe('payout approval message updates', () => {
       },
     };
     const replicas = [1, 2].map(() => {
-      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     });
 
     for (const notifier of replicas) notifier.repostIfMissing(stored);
@@ -92,7 +126,7 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
     const records = payoutRecords(db, systemClock);
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     const { service, fleet } = createService(db, { notifier });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });

@@ -158,7 +158,7 @@ export async function submitted(service: PayoutService, fields: Record<string, s
   const validation = await service.validate(kind, fields);
   if (!validation.ok) throw new Error(`expected a valid form: ${JSON.stringify(validation.errors)}`);
   const result = await service.submit(by, validation.draft);
-  if (!result.ok) throw new Error(`expected the submission to be stored: ${result.message}`);
+  if (!result.ok) throw new Error(`expected the submission to be stored: ${result.code}`);
   return result.request;
 }
 

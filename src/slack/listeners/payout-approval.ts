@@ -2,43 +2,47 @@
  * The approval message's buttons and the approve and reject modals. A button carries only a request
  * id: the request is read from the store and the policy checked before a modal opens, and the
  * service checks everything again when the modal is submitted. A refusal is told only to the person
- * who tried (ephemeral message or their modal) and changes nothing.
+ * who tried (ephemeral message or their modal), in their language, and changes nothing.
  */
 import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText, type FailureAction } from '../failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { refusalText, tellPrivately } from '../payout-refusals.js';
+import { surfaceFor } from '../locales.js';
+import { refusalMessage, refusalText, tellPrivately } from '../payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../payout-values.js';
-import { approvalOutcome, buildApproveModal, buildRejectModal } from '../views/payout-approval.js';
+import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
 import { buildPayoutNotice } from '../views/payout-form.js';
+import { escapeWithin, type Surface } from '../views/text.js';
 
 /** The payout service's answer to "may this person do that to this request now?" */
 type Check = (request: PayoutRequest, userId: string) => Promise<PolicyDecision>;
 
 export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): void {
-  const { payouts, surface, logger } = ctx;
+  const { payouts, logger } = ctx;
 
-  /** Reads the request a button names, checks the policy, then opens its modal with the click's trigger id. */
-  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: string) => {
+  /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
+  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: FailureAction) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
-      const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
+      const reader = await surfaceFor(ctx, body.user.id);
+      const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const request = await requestFrom(ctx, action.value);
-        if (!request) return await tell(refusalText({ message: 'There is no such payout.' }));
+        if (!request) return await tell(refusalText({ code: 'not_found' }, reader.locale));
         const decision = await check(request, body.user.id);
-        if (!decision.ok) return await tell(refusalText(decision));
-        await client.views.open({ trigger_id: body.trigger_id, view: modal(surface, request) });
+        if (!decision.ok) return await tell(refusalText(decision, reader.locale));
+        await client.views.open({ trigger_id: body.trigger_id, view: modal(reader, request) });
       } catch (error) {
-        await tell(describeFailure(error, what, logger));
+        await tell(failureText(reader.locale, error, what, logger));
       }
     });
   };
-  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'open the approval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'open the rejection');
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'openApproval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'openRejection');
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
@@ -48,71 +52,78 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     actionId: string,
     read: (value: string | undefined) => T | undefined,
     act: (value: T, userId: string) => Promise<PayoutActionResult>,
-    what: string,
-    afterwards?: (request: PayoutRequest) => string | undefined,
+    what: FailureAction,
+    afterwards?: (request: PayoutRequest, reader: Surface) => string | undefined,
   ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
-      const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
+      const reader = await surfaceFor(ctx, body.user.id);
+      const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const value = read(action.value);
-        if (value === undefined) return await tell(refusalText({ message: 'There is no such payout.' }));
+        if (value === undefined) return await tell(refusalText({ code: 'not_found' }, reader.locale));
         const result = await act(value, body.user.id);
-        if (!result.ok) return await tell(refusalText(result));
-        const note = afterwards?.(result.request);
+        if (!result.ok) return await tell(refusalText(result, reader.locale));
+        const note = afterwards?.(result.request, reader);
         if (note) await tell(note);
       } catch (error) {
-        await tell(describeFailure(error, what, logger));
+        await tell(failureText(reader.locale, error, what, logger));
       }
     });
   };
-  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancel the payout');
-  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'send the payout again', (request) =>
+  actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancelPayout');
+  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'retryPayout', (request, reader) =>
     // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
     request.state === 'unknown' && request.retryApprovals.length > 0
-      ? `:repeat: Your agreement to send payout ${request.id} again is recorded. It needs ${request.requiredApprovals} approvers, as the payout did: nothing is sent until another approver agrees.`
+      ? textsFor(reader.locale)('payoutApproval.retryAgreed', { id: request.id, count: request.requiredApprovals })
       : undefined);
-  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirm the transaction');
-  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'turn the transaction down');
+  actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
+  actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
+    const reader = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
-    if (!id) return ack(notice(ctx, 'Approve payout', 'This approval is out of date. Use the buttons on the approval message.'));
+    if (!id) return ack(notice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
+    const title = t('payoutApproval.title', { id });
     // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
-    await ack(notice(ctx, `Payout ${id}`, ':hourglass_flowing_sand: Recording your approval…'));
+    await ack(notice(reader, title, t('payoutApproval.approve.recording')));
     let outcome: { title: string; text: string };
     try {
-      outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id);
+      outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id, reader.locale);
     } catch (error) {
-      outcome = { title: `Payout ${id}`, text: describeFailure(error, 'record your approval', logger) };
+      outcome = { title, text: failureText(reader.locale, error, 'recordApproval', logger) };
     }
-    await showOutcome(client, ctx, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
+    await showOutcome(client, ctx, reader, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view }) => {
+    const reader = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
     let answer: ViewResponseAction;
     if (!id) {
-      answer = notice(ctx, 'Reject payout', 'This rejection is out of date. Use the buttons on the approval message.');
+      answer = notice(reader, t('payoutApproval.reject.staleTitle'), t('payoutApproval.reject.stale'));
     } else {
+      const title = t('payoutApproval.title', { id });
       try {
         const reason = view.state.values[PAYOUT_BLOCKS.rejectReason]?.[PAYOUT_ACTIONS.input]?.value ?? '';
         const result = await payouts.reject(id, body.user.id, reason);
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
-        if (rejectedByThem) answer = notice(ctx, `Payout ${id}`, ':no_entry: Rejected. The requester has been sent your reason.');
-        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: result.message } };
-        else answer = notice(ctx, `Payout ${id}`, `${refusalText(result)}\nNothing was changed.`);
+        if (rejectedByThem) answer = notice(reader, title, t('payoutApproval.reject.done'));
+        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
+        else answer = notice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
       } catch (error) {
-        answer = notice(ctx, `Payout ${id}`, describeFailure(error, 'reject the payout', logger));
+        answer = notice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
       }
     }
     await ack(answer);
   });
 }
 
-function notice(ctx: SlackContext, title: string, text: string): ViewResponseAction {
-  return { response_action: 'update', view: buildPayoutNotice(ctx.surface, title, text) };
+function notice(reader: Surface, title: string, text: string): ViewResponseAction {
+  return { response_action: 'update', view: buildPayoutNotice(reader, title, text) };
 }
 
 async function requestFrom(ctx: SlackContext, value: string | undefined): Promise<PayoutRequest | undefined> {
@@ -124,13 +135,14 @@ async function requestFrom(ctx: SlackContext, value: string | undefined): Promis
 async function showOutcome(
   client: WebClient,
   ctx: SlackContext,
+  reader: Surface,
   target: { viewId: string; userId: string; channel: string | undefined },
   outcome: { title: string; text: string },
 ): Promise<void> {
   try {
-    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(ctx.surface, outcome.title, outcome.text) });
+    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(reader, outcome.title, outcome.text) });
   } catch (error) {
     ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
-    await tellPrivately(client, ctx.logger, ctx.surface, { channel: target.channel, user: target.userId }, outcome.text);
+    await tellPrivately(client, ctx.logger, reader, { channel: target.channel, user: target.userId }, outcome.text);
   }
 }

@@ -1,11 +1,14 @@
 /**
  * The approvers' side: the message in the approval channel (always the request's current state, with
  * only the buttons that can still do something), the approve and reject modals, and the outcome of
- * an approval as the approver sees it.
+ * an approval as the approver sees it. Each is written in its surface's language: the channel's for
+ * the message, the approver's for a modal.
  */
 import type { Button, KnownBlock, ModalView } from '@slack/types';
+import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { refusalMessage } from '../payout-refusals.js';
 import type { Reply } from './common.js';
 import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
@@ -13,19 +16,24 @@ import {
   stateLine, stateWord,
 } from './payout-details.js';
 
+// Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
+const BUTTON_MAX = 75;
+const CONFIRM_TITLE_MAX = 100;
+const CONFIRM_TEXT_MAX = 300;
+const MODAL_TITLE_MAX = 24;
 
 function button(actionId: string, label: string, requestId: string, style?: 'primary' | 'danger'): Button {
-  return { type: 'button', action_id: actionId, text: plainText(label), value: requestId, ...(style ? { style } : {}) };
+  return { type: 'button', action_id: actionId, text: plainText(label, BUTTON_MAX), value: requestId, ...(style ? { style } : {}) };
 }
 
 /** The buttons that can still change something; none once the request is final. */
-function messageButtons(request: PayoutRequest): Button[] {
+function messageButtons(t: Texts, request: PayoutRequest): Button[] {
   if (request.state === 'pending') {
     const buttons = [
-      button(PAYOUT_ACTIONS.approve, 'Approve', request.id, 'primary'),
-      button(PAYOUT_ACTIONS.reject, 'Reject', request.id, 'danger'),
+      button(PAYOUT_ACTIONS.approve, t('payoutApproval.button.approve'), request.id, 'primary'),
+      button(PAYOUT_ACTIONS.reject, t('payoutApproval.button.reject'), request.id, 'danger'),
     ];
-    if (request.approvals.length === 0) buttons.push(button(PAYOUT_ACTIONS.cancel, 'Cancel request', request.id));
+    if (request.approvals.length === 0) buttons.push(button(PAYOUT_ACTIONS.cancel, t('payoutApproval.button.cancel'), request.id));
     return buttons;
   }
   if (request.state === 'unknown' && request.likelyMatch) {
@@ -33,28 +41,26 @@ function messageButtons(request: PayoutRequest): Button[] {
     const value = `${request.id}:${request.likelyMatch.id}`;
     return [
       {
-        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plainText('Confirm it was sent'), value, style: 'primary',
+        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plainText(t('payoutApproval.button.confirmMatch'), BUTTON_MAX), value, style: 'primary',
         confirm: {
-          title: plainText('Is this the payout?'),
-          text: plainText('The payout is then marked sent with this transaction, and nobody can send it again. Confirm only if you are sure this entry is this payout.'),
-          confirm: plainText('It is this payout'),
-          deny: plainText('Not sure'),
+          title: plainText(t('payoutApproval.confirmMatch.title'), CONFIRM_TITLE_MAX),
+          text: plainText(t('payoutApproval.confirmMatch.text'), CONFIRM_TEXT_MAX),
+          confirm: plainText(t('payoutApproval.confirmMatch.confirm'), 30),
+          deny: plainText(t('payoutApproval.confirmMatch.deny'), 30),
         },
       },
-      { type: 'button', action_id: PAYOUT_ACTIONS.rejectMatch, text: plainText('Not this one'), value },
+      { type: 'button', action_id: PAYOUT_ACTIONS.rejectMatch, text: plainText(t('payoutApproval.button.rejectMatch'), BUTTON_MAX), value },
     ];
   }
   if (request.state === 'unknown' && request.needsReview) {
+    const approvers = request.requiredApprovals > 1 ? t('payoutApproval.confirmRetry.approvers', { count: request.requiredApprovals }) : '';
     return [{
-      ...button(PAYOUT_ACTIONS.retry, 'Retry with the same reference', request.id, 'danger'),
+      ...button(PAYOUT_ACTIONS.retry, t('payoutApproval.button.retry'), request.id, 'danger'),
       confirm: {
-        title: plainText('Send this payout again?'),
-        text: plainText(
-          `The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, ${request.reference}.${request.requiredApprovals > 1 ? ` It needs ${request.requiredApprovals} approvers, as the payout did.` : ''}`,
-          300,
-        ),
-        confirm: plainText('Send again'),
-        deny: plainText('Not yet'),
+        title: plainText(t('payoutApproval.confirmRetry.title'), CONFIRM_TITLE_MAX),
+        text: plainText(t('payoutApproval.confirmRetry.text', { reference: request.reference, approvers }), CONFIRM_TEXT_MAX),
+        confirm: plainText(t('payoutApproval.confirmRetry.confirm'), 30),
+        deny: plainText(t('payoutApproval.confirmRetry.deny'), 30),
         style: 'danger',
       },
     }];
@@ -62,49 +68,61 @@ function messageButtons(request: PayoutRequest): Button[] {
   return [];
 }
 
+/** `Jean asks to send *1 500,50 USD* by mobile money to *Amani*.` */
+function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
+  const text = textsFor(locale)('payoutApproval.asks', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) });
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
 /** The approval channel's message for one request: details, approvals, state or outcome, buttons. */
 export function buildApprovalMessage(surface: Surface, request: PayoutRequest): Reply {
+  const { locale } = surface;
+  const t = textsFor(locale);
   const blocks: KnownBlock[] = [
-    { type: 'header', text: plainText(`Payout ${request.id} · ${amountText(request)}`) },
-    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
-    ...detailBlocks(request),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
-    { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
+    { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
+    askLine(request, locale),
+    ...detailBlocks(request, locale),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
   ];
-  for (const extra of [likelyMatchLines(request), retryApprovalLine(request)]) {
+  for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {
     if (extra) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: extra } });
   }
-  const buttons = messageButtons(request);
+  const buttons = messageButtons(t, request);
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
-  blocks.push(footer(surface, `Requested ${slackDate(request.requestedAt)} · \`/fleet payouts ${request.id}\` for its history`));
-  const outcome = request.state === 'completed' && request.transactionId ? ` (transaction ${escapeWithin(request.transactionId, 80, { oneLine: true })})` : '';
-  const text = `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${stateWord(request)}${outcome}`;
+  blocks.push(footer(surface, t('payoutApproval.requestedAt', { date: slackDate(request.requestedAt), command: `\`/fleet payouts ${request.id}\`` })));
+  const outcome = request.state === 'completed' && request.transactionId
+    ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, 80, { oneLine: true }) })
+    : '';
+  const text = `${sandboxMarked(surface, t('payoutApproval.title', { id: request.id }))}: ${plainSummary(request, locale)}: ${stateWord(request, locale)}${outcome}`;
   return { text, blocks };
 }
 
-/** Step two of the confirmation: the approver sees every detail again; only submitting approves. */
+/** Step two of the confirmation: the approver sees every detail again, the amount their way; only submitting approves. */
 export function buildApproveModal(surface: Surface, request: PayoutRequest): ModalView {
+  const { locale } = surface;
+  const t = textsFor(locale);
   const counted = countingApprovers(request).length;
-  const held = counted >= request.requiredApprovals ? holdLine(request) : undefined;
+  const held = counted >= request.requiredApprovals ? holdLine(request, locale) : undefined;
   const last = counted + 1 >= request.requiredApprovals;
   const consequence = held
-    ? `:no_entry: ${held}\n:warning: *Approve and send checks everyone's roles again and sends the payout to the Fleet API if they allow it.*`
+    ? t('payoutApproval.approve.held', { held })
     : last
-      ? ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send*, once the roles of the requester and approvers are checked again with Slack.'
-      : `:information_source: ${dualApprovalLine(request.dualApproval, request.currency)} After yours, one more approver must approve before anything is sent.`;
+      ? t('payoutApproval.approve.last')
+      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale) });
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
-    ...detailBlocks(request),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
+    askLine(request, locale),
+    ...detailBlocks(request, locale),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
   ];
   blocks.push(...sandboxFooter(surface));
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.approve,
-    title: plainText(`Approve ${request.id}`),
-    submit: plainText(last ? 'Approve and send' : 'Approve'),
-    close: plainText('Cancel'),
+    title: plainText(t('payoutApproval.approve.title', { id: request.id }), MODAL_TITLE_MAX),
+    submit: plainText(last ? t('payoutApproval.approve.submitAndSend') : t('payoutApproval.approve.submit'), MODAL_TITLE_MAX),
+    close: plainText(t('payoutApproval.modal.close'), MODAL_TITLE_MAX),
     // Only which request; the request itself is read from the store again on submission.
     private_metadata: request.id,
     blocks,
@@ -113,14 +131,16 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
 
 /** Rejecting needs a reason, which the requester is sent. */
 export function buildRejectModal(surface: Surface, request: PayoutRequest): ModalView {
+  const { locale } = surface;
+  const t = textsFor(locale);
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `${mentionUser(request.requestedBy)} asks to send ${payoutSummary(request)}.` } },
-    ...detailBlocks(request),
+    askLine(request, locale),
+    ...detailBlocks(request, locale),
     {
       type: 'input',
       block_id: PAYOUT_BLOCKS.rejectReason,
-      label: plainText('Reason'),
-      hint: plainText('The requester sees it.'),
+      label: plainText(t('payoutApproval.reject.reason'), 2000),
+      hint: plainText(t('payoutApproval.reject.hint'), 2000),
       element: { type: 'plain_text_input', action_id: PAYOUT_ACTIONS.input, multiline: true, max_length: 500 },
     },
   ];
@@ -128,36 +148,41 @@ export function buildRejectModal(surface: Surface, request: PayoutRequest): Moda
   return {
     type: 'modal',
     callback_id: PAYOUT_VIEWS.reject,
-    title: plainText(`Reject ${request.id}`),
-    submit: plainText('Reject'),
-    close: plainText('Cancel'),
+    title: plainText(t('payoutApproval.reject.title', { id: request.id }), MODAL_TITLE_MAX),
+    submit: plainText(t('payoutApproval.reject.submit'), MODAL_TITLE_MAX),
+    close: plainText(t('payoutApproval.modal.close'), MODAL_TITLE_MAX),
     private_metadata: request.id,
     blocks,
   };
 }
 
 /**
- * What the approver is told once their approval was handled: a title and mrkdwn text. A refusal of a
- * request that already holds their approval (the same submission delivered twice) is no refusal to
- * them: their approval stands, and they see where the request is now.
+ * What the approver is told once their approval was handled: a title and mrkdwn text, in their
+ * language. A refusal of a request that already holds their approval (the same submission delivered
+ * twice) is no refusal to them: their approval stands, and they see where the request is now.
  */
-export function approvalOutcome(result: PayoutActionResult, approverId: string): { title: string; text: string } {
-  if (result.ok) return approvalRecorded(result.request);
+export function approvalOutcome(result: PayoutActionResult, approverId: string, locale: Locale = 'en'): { title: string; text: string } {
+  if (result.ok) return approvalRecorded(result.request, locale);
   const standing = result.request?.approvals.some((approval) => approval.userId === approverId) ? result.request : undefined;
-  if (standing) return approvalRecorded(standing);
-  return { title: 'Not approved', text: `:no_entry: ${escapeWithin(result.message, 2000)}\nNothing was changed.` };
+  if (standing) return approvalRecorded(standing, locale);
+  const t = textsFor(locale);
+  return { title: t('payoutApproval.outcome.notApproved'), text: refusedText(locale, escapeWithin(refusalMessage(result, locale), 2000)) };
 }
 
-function approvalRecorded(request: PayoutRequest): { title: string; text: string } {
-  const title = `Payout ${request.id}`;
-  if (request.state !== 'pending') return { title, text: `Your approval is recorded.\n${stateLine(request)}` };
-  const held = holdLine(request);
-  if (held) return { title, text: `:no_entry: Your approval is recorded, but nothing was sent. ${held}` };
+/** `:no_entry: <why>` and that nothing changed; `why` is mrkdwn already escaped. */
+export function refusedText(locale: Locale, why: string): string {
+  return textsFor(locale)('payoutApproval.outcome.refused', { why });
+}
+
+function approvalRecorded(request: PayoutRequest, locale: Locale): { title: string; text: string } {
+  const t = textsFor(locale);
+  const title = t('payoutApproval.title', { id: request.id });
+  if (request.state !== 'pending') return { title, text: t('payoutApproval.outcome.recorded', { state: stateLine(request, locale) }) };
+  const held = holdLine(request, locale);
+  if (held) return { title, text: t('payoutApproval.outcome.recordedHeld', { held }) };
   const missing = Math.max(1, request.requiredApprovals - countingApprovers(request).length);
-  const lines = [
-    `:white_check_mark: Your approval is recorded. ${missing === 1 ? 'One more approver' : `${missing} more approvers`} must approve before anything is sent.`,
-  ];
-  if (request.requiredApprovals === 2) lines.push(dualApprovalLine(request.dualApproval, request.currency));
-  for (const approval of revokedApprovals(request)) lines.push(`${revokedLine(approval.userId)}.`);
+  const lines = [t('payoutApproval.outcome.recordedWaiting', { count: missing })];
+  if (request.requiredApprovals === 2) lines.push(dualApprovalLine(request.dualApproval, request.currency, locale));
+  for (const approval of revokedApprovals(request)) lines.push(`${revokedLine(approval.userId, locale)}.`);
   return { title, text: lines.join('\n') };
 }

@@ -1,11 +1,18 @@
-/** How a payout reads on every payout surface: its recipient, its amount as sent, its state in words. */
+/**
+ * How a payout reads on every payout surface, in the reader's language: its recipient, its amount as
+ * sent (written the reader's way), its state in words. Every function takes the reader's locale last,
+ * English by default.
+ */
 import type { KnownBlock, SectionBlock } from '@slack/types';
-import { formatMinor, fromMinor } from '../../money.js';
-import { countingApprovers, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
+import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
+import { formatAmount, formatMinor, fromMinor } from '../../money.js';
+import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
-const KIND_NAMES: Record<PayoutKind, string> = { mobile_money: 'mobile money', bank_account: 'bank transfer' };
+function kindName(t: Texts, kind: PayoutKind): string {
+  return kind === 'mobile_money' ? t('payoutApproval.kind.mobileMoney') : t('payoutApproval.kind.bankAccount');
+}
 
 type Field = NonNullable<SectionBlock['fields']>[number];
 
@@ -20,52 +27,62 @@ const WORD_MAX = 40;
 
 const field = (label: string, value: string): Field => ({ type: 'mrkdwn', text: `*${label}*\n${value}` });
 
-/** `1,500.00 USD`: how people read the amount. */
-export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>): string {
-  return formatMinor(payout.amountMinor, payout.currency);
+/** `1,500.00 USD` in English, `1 500,00 USD` in French: how the reader reads the amount. */
+export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale = 'en'): string {
+  return formatMinor(payout.amountMinor, payout.currency, { locale });
 }
 
 /** `*150.00 USD* by mobile money to *Amani Kabila*`: the one-line summary used in headlines and lists. */
-export function payoutSummary(payout: PayoutDraft): string {
-  return `*${escapeMrkdwn(amountText(payout))}* by ${KIND_NAMES[payout.kind]} to *${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}*`;
+export function payoutSummary(payout: PayoutDraft, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  return t('payoutApproval.summary', {
+    amount: escapeMrkdwn(amountText(payout, locale)),
+    kind: kindName(t, payout.kind),
+    name: escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true }),
+  });
 }
 
 /** The same without formatting, for notification text. */
-export function plainSummary(payout: PayoutDraft): string {
-  return `${amountText(payout)} by ${KIND_NAMES[payout.kind]} to ${escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true })}`;
+export function plainSummary(payout: PayoutDraft, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  return t('payoutApproval.plainSummary', {
+    amount: amountText(payout, locale),
+    kind: kindName(t, payout.kind),
+    name: escapeWithin(payout.recipient.name, SUMMARY_NAME_MAX, { oneLine: true }),
+  });
 }
 
 /**
  * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
  * and the fleet account credited; the partner then credits its own customer, the recipient.
  */
-export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>): string {
+export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale = 'en'): string {
   const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
-  return `Sending this payout debits the platform's wallet user and credits the fleet account with *${escapeMrkdwn(amountText(payout))}*: `
-    + `the fleet account's ${currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.`;
+  return textsFor(locale)('payoutApproval.moneyFlow', { amount: escapeMrkdwn(amountText(payout, locale)), currency });
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
-export function detailFields(payout: PayoutDraft): Field[] {
+export function detailFields(payout: PayoutDraft, locale: Locale = 'en'): Field[] {
+  const t = textsFor(locale);
   const code = (value: string) => codeSpan(value, CODE_MAX);
   const word = (value: string) => escapeWithin(value, WORD_MAX, { oneLine: true });
-  const amount = field('Amount', `*${escapeMrkdwn(amountText(payout))}*`);
-  const reference = field('Reference', code(payout.reference));
-  const country = field('Country', word(payout.recipient.countryCode));
+  const amount = field(t('payoutApproval.field.amount'), `*${escapeMrkdwn(amountText(payout, locale))}*`);
+  const reference = field(t('payoutApproval.field.reference'), code(payout.reference));
+  const country = field(t('payoutApproval.field.country'), word(payout.recipient.countryCode));
   if (payout.kind === 'mobile_money') {
     return [
-      field('Recipient', escapeWithin(payout.recipient.name, NAME_MAX)),
-      field('Phone', code(payout.recipient.phone)),
-      field('Operator', word(payout.operator)),
+      field(t('payoutApproval.field.recipient'), escapeWithin(payout.recipient.name, NAME_MAX)),
+      field(t('payoutApproval.field.phone'), code(payout.recipient.phone)),
+      field(t('payoutApproval.field.operator'), word(payout.operator)),
       country,
       amount,
       reference,
     ];
   }
   return [
-    field('Account holder', escapeWithin(payout.recipient.name, 100)),
-    field('Account number', code(payout.recipient.accountNumber)),
-    field('Bank code (BIC)', code(payout.recipient.bankCode)),
+    field(t('payoutApproval.field.accountHolder'), escapeWithin(payout.recipient.name, 100)),
+    field(t('payoutApproval.field.accountNumber'), code(payout.recipient.accountNumber)),
+    field(t('payoutApproval.field.bankCode'), code(payout.recipient.bankCode)),
     country,
     amount,
     reference,
@@ -76,149 +93,196 @@ export function detailFields(payout: PayoutDraft): Field[] {
  * The details, the note, and the amount exactly as the Fleet API will receive it, so that what a
  * person approves is what is sent.
  */
-export function detailBlocks(payout: PayoutDraft): KnownBlock[] {
+export function detailBlocks(payout: PayoutDraft, locale: Locale = 'en'): KnownBlock[] {
+  const t = textsFor(locale);
   const blocks: KnownBlock[] = [
-    { type: 'section', fields: detailFields(payout) },
-    { type: 'section', text: { type: 'mrkdwn', text: moneyFlowText(payout) } },
+    { type: 'section', fields: detailFields(payout, locale) },
+    { type: 'section', text: { type: 'mrkdwn', text: moneyFlowText(payout, locale) } },
   ];
   if (payout.note.trim() !== '') {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*Note for the approver*\n${escapeWithin(payout.note, NOTE_MAX)}` } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.note', { note: escapeWithin(payout.note, NOTE_MAX) }) } });
   }
+  // The wire value stays as the API receives it (a JSON number with a dot), in every language.
   const sent = JSON.stringify(fromMinor(payout.amountMinor, payout.currency));
+  const vars = { amount: `\`${sent}\``, currency: codeSpan(payout.currency, WORD_MAX), reference: codeSpan(payout.reference, CODE_MAX) };
   blocks.push({
     type: 'context',
     elements: [{
       type: 'mrkdwn',
-      text: `Sent to the Fleet API as amount \`${sent}\`, currency ${codeSpan(payout.currency, WORD_MAX)}, reference ${codeSpan(payout.reference, CODE_MAX)}${payout.kind === 'mobile_money' ? `, operator ${codeSpan(payout.operator, CODE_MAX)}` : ''}.`,
+      text: payout.kind === 'mobile_money'
+        ? t('payoutApproval.sentAsMobile', { ...vars, operator: codeSpan(payout.operator, CODE_MAX) })
+        : t('payoutApproval.sentAsBank', vars),
     }],
   });
   return blocks;
 }
 
-const RULE_WORDS: Record<DualApprovalReason['rule'], (currency: string) => string> = {
-  amount: () => 'this amount',
-  requester_total: (currency) => `the requester's ${currency} total for the day (UTC)`,
-  recipient_total: (currency) => `the recipient's ${currency} total for the day (UTC)`,
-};
+function ruleWords(t: Texts, rule: DualApprovalReason['rule'], currency: string): string {
+  switch (rule) {
+    case 'amount': return t('payoutApproval.rule.amount');
+    case 'requester_total': return t('payoutApproval.rule.requesterTotal', { currency });
+    case 'recipient_total': return t('payoutApproval.rule.recipientTotal', { currency });
+  }
+}
 
 /** `Needs 2 approvers: the requester's USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.` */
-export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string): string {
-  if (!reason) return 'Needs 2 different approvers.';
-  const words = `${RULE_WORDS[reason.rule](currency)}, ${formatMinor(reason.totalMinor, currency)}, is above ${formatMinor(reason.thresholdMinor, currency)}`;
-  return `Needs 2 approvers: ${escapeMrkdwn(words)}.`;
+export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  if (!reason) return t('payoutApproval.dualApproval.plain');
+  const code = escapeMrkdwn(currency);
+  return t('payoutApproval.dualApproval.why', {
+    what: ruleWords(t, reason.rule, code),
+    total: escapeMrkdwn(formatMinor(reason.totalMinor, currency, { locale })),
+    threshold: escapeMrkdwn(formatMinor(reason.thresholdMinor, currency, { locale })),
+  });
 }
 
 /** An approval that stopped counting, as approvers read it. */
-export function revokedLine(userId: string): string {
-  return `${mentionUser(userId)}'s approval no longer counts: no longer an approver`;
+export function revokedLine(userId: string, locale: Locale = 'en'): string {
+  return textsFor(locale)('payoutApproval.revoked', { user: mentionUser(userId) });
 }
 
 /** Why a request with its approvals was not sent, for approvers; undefined when it was not held. */
-export function holdLine(request: PayoutRequest): string | undefined {
+export function holdLine(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
+  const t = textsFor(locale);
   switch (request.hold) {
     case 'requester_not_allowed':
-      return `Not sent: ${mentionUser(request.requestedBy)} may no longer request payouts. If their access is restored, an approver who approved can press Approve again; otherwise reject it.`;
+      return t('payoutApproval.hold.requesterNotAllowed', { user: mentionUser(request.requestedBy) });
     case 'roles_unavailable':
-      return 'Not sent: the app could not check with Slack that the requester and approvers still have their roles. An approver who approved can press Approve again to check again.';
+      return t('payoutApproval.hold.rolesUnavailable');
     default:
       return undefined;
   }
 }
 
 /** Who approved and when, approvals that no longer count, why two are needed, and how many are still missing. */
-export function approvalLines(request: PayoutRequest): string {
+export function approvalLines(request: PayoutRequest, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
   const counting = new Set(countingApprovers(request));
   const counted = request.approvals.filter((approval) => counting.has(approval.userId) && approval.revokedAt === undefined);
-  const lines = counted.map((approval) => `:white_check_mark: Approved by ${mentionUser(approval.userId)} · ${slackDate(approval.at)}`);
-  for (const approval of revokedApprovals(request)) lines.push(`:heavy_multiplication_x: ${revokedLine(approval.userId)} · approved ${slackDate(approval.at)}`);
+  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at) }));
+  for (const approval of revokedApprovals(request)) {
+    lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at) }));
+  }
   const missing = Math.max(0, request.requiredApprovals - counted.length);
-  const head = `*Approvals* (${counted.length} of ${request.requiredApprovals})`;
-  const why = request.requiredApprovals === 2 ? `\n${dualApprovalLine(request.dualApproval, request.currency)}` : '';
-  if (request.state === 'pending' && missing > 0) lines.push(`:hourglass_flowing_sand: Waiting for ${missing === 1 ? 'one more approval' : `${missing} approvals`}`);
-  if (lines.length === 0) lines.push('None.');
-  return withinSection(`${head}${why}`, lines);
+  const head = t('payoutApproval.approvalsHead', { counted: counted.length, required: request.requiredApprovals });
+  const why = request.requiredApprovals === 2 ? `\n${dualApprovalLine(request.dualApproval, request.currency, locale)}` : '';
+  if (request.state === 'pending' && missing > 0) lines.push(t('payoutApproval.waitingFor', { count: missing }));
+  if (lines.length === 0) lines.push(t('payoutApproval.noApprovals'));
+  return withinSection(`${head}${why}`, lines, (rest) => t('payoutApproval.andMore', { count: rest }));
 }
 
 // A section's text holds 3,000 characters; many approvals (some no longer counting) must still fit.
 const SECTION_BUDGET = 2900;
 
-function withinSection(head: string, lines: string[]): string {
+function withinSection(head: string, lines: string[], andMore: (rest: number) => string): string {
   let text = head;
   for (const [index, line] of lines.entries()) {
     const rest = lines.length - index;
-    if (text.length + line.length + 1 > SECTION_BUDGET - 40) return `${text}\n…and ${rest} more`;
+    if (text.length + line.length + 1 > SECTION_BUDGET - 40) return `${text}\n${andMore(rest)}`;
     text = `${text}\n${line}`;
   }
   return text;
 }
 
+/** Why a payout failed or has no known outcome, as mrkdwn: the Fleet client's words escaped, or the app's own reason in the reader's language. */
+export function failureWords(reason: string | undefined, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
+  return escapeWithin(reason ?? t('payoutApproval.noReason'), 400);
+}
+
 /** The current state in plain words, with the outcome when there is one. */
-export function stateLine(request: PayoutRequest): string {
-  const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
-  const again = request.attempts > 1 ? ` (sent ${request.attempts} times with the same reference after review)` : '';
+export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  const reason = (text: string | undefined) => failureWords(text, locale);
+  const again = request.attempts > 1 ? t('payoutApproval.sentTimes', { count: request.attempts }) : '';
   switch (request.state) {
     case 'pending': {
-      const held = holdLine(request);
+      const held = holdLine(request, locale);
       return held
-        ? `:no_entry: *Held.* ${held} Expires ${slackDate(request.expiresAt)}.`
-        : `:hourglass_flowing_sand: *Waiting for approval.* Expires ${slackDate(request.expiresAt)}.`;
+        ? t('payoutApproval.state.held', { held, date: slackDate(request.expiresAt) })
+        : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt) });
     }
     case 'approved':
     case 'executing':
-      return ':outbox_tray: *Approved: sending to the Fleet API…*';
+      return t('payoutApproval.state.sending');
     case 'completed':
       return request.transactionId
-        ? `:white_check_mark: *Sent.* Transaction ${codeSpan(request.transactionId, CODE_MAX)}${again}.`
-        : `:white_check_mark: *Sent.* The Fleet API gave no transaction id; it accepted reference ${codeSpan(request.reference, CODE_MAX)}${again}.`;
+        ? t('payoutApproval.state.sent', { transaction: codeSpan(request.transactionId, CODE_MAX), again })
+        : t('payoutApproval.state.sentWithoutId', { reference: codeSpan(request.reference, CODE_MAX), again });
     case 'failed':
-      return `:x: *Failed:* ${reason(request.failureReason)} The Fleet API did not take the payout: no money moved.`;
+      return t('payoutApproval.state.failed', { reason: reason(request.failureReason) });
     case 'unknown':
       if (request.needsReview && request.lastSearch === 'could_not_check') {
-        return `:warning: *Needs review.* The Fleet API gave no clear answer (${reason(request.failureReason)}) and its transactions could not all be checked back to this request. It may or may not have gone through; it can be sent again only after a complete check finds nothing.`;
+        return t('payoutApproval.state.reviewUnchecked', { reason: reason(request.failureReason) });
       }
       return request.needsReview
-        ? `:warning: *Needs review.* The Fleet API gave no clear answer (${reason(request.failureReason)}) and the payout was not found in its transactions. It may or may not have gone through: check with the Fleet provider before sending it again.`
-        : `:grey_question: *Outcome unknown:* ${reason(request.failureReason)} Looking for reference ${codeSpan(request.reference, CODE_MAX)} in the Fleet API's transactions…`;
+        ? t('payoutApproval.state.review', { reason: reason(request.failureReason) })
+        : t('payoutApproval.state.unknown', { reason: reason(request.failureReason), reference: codeSpan(request.reference, CODE_MAX) });
     case 'rejected':
-      return `:no_entry: *Rejected* by ${request.rejectedBy ? mentionUser(request.rejectedBy) : 'an approver'}: ${reason(request.rejectReason)}`;
+      return t('payoutApproval.state.rejected', {
+        user: request.rejectedBy ? mentionUser(request.rejectedBy) : t('payoutApproval.anApprover'),
+        reason: escapeWithin(request.rejectReason ?? t('payoutApproval.noReason'), 400),
+      });
     case 'expired':
-      return `:hourglass: *Expired* ${slackDate(request.expiresAt)} without enough approvals. Nothing was sent.`;
+      return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt) });
     case 'cancelled':
-      return ':heavy_multiplication_x: *Cancelled* by the requester. Nothing was sent.';
+      return t('payoutApproval.state.cancelled');
   }
 }
 
 /** The state as one or two words, for lists and notification text. */
-export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold'>): string {
-  if (request.state === 'unknown') return request.needsReview ? 'needs review' : 'outcome unknown';
-  if (request.state === 'approved' || request.state === 'executing') return 'sending';
-  if (request.state === 'completed') return 'sent';
-  if (request.state === 'pending') return request.hold ? 'held, not sent' : 'waiting for approval';
-  return request.state;
+export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold'>, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  switch (request.state) {
+    case 'unknown': return request.needsReview ? t('payoutApproval.word.needsReview') : t('payoutApproval.word.unknown');
+    case 'approved':
+    case 'executing': return t('payoutApproval.word.sending');
+    case 'completed': return t('payoutApproval.word.sent');
+    case 'pending': return request.hold ? t('payoutApproval.word.held') : t('payoutApproval.word.pending');
+    case 'failed': return t('payoutApproval.word.failed');
+    case 'rejected': return t('payoutApproval.word.rejected');
+    case 'expired': return t('payoutApproval.word.expired');
+    case 'cancelled': return t('payoutApproval.word.cancelled');
+  }
+}
+
+/** A likely match's amount, the reader's way; as given when it cannot be read as an amount. */
+function matchAmount(amount: number, currency: string, locale: Locale): string {
+  if (!Number.isFinite(amount)) return `? ${currency}`;
+  try {
+    return formatAmount(amount, currency, { locale });
+  } catch {
+    return `${String(amount)} ${currency}`;
+  }
 }
 
 /**
  * A transaction that quotes the payout's typed reference only in its description: what approvers
  * need to judge whether it is this payout. Every value came from the API, so it is escaped and cut.
  */
-export function likelyMatchLines(request: PayoutRequest): string | undefined {
+export function likelyMatchLines(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
+  const t = textsFor(locale);
   const match = request.state === 'unknown' ? request.likelyMatch : undefined;
   if (!match) return undefined;
-  const amount = Number.isFinite(match.amount) ? String(match.amount) : '?';
   return [
-    `:mag: *Likely match:* a transaction of the same amount quotes reference \`${escapeWithin(request.reference, 60)}\` in its description only. It may be this payout, or an unrelated payment that mentions it: an approver other than the requester must say which.`,
-    `*Transaction* ${codeSpan(match.reference, 80)} · ${slackDate(match.date)} · *${escapeWithin(`${amount} ${match.currency}`, 40)}*`,
-    `*Description* ${escapeWithin(match.description, 300) || '(none)'}`,
+    t('payoutApproval.match.intro', { reference: `\`${escapeWithin(request.reference, 60)}\`` }),
+    t('payoutApproval.match.transaction', {
+      id: codeSpan(match.reference, 80),
+      date: slackDate(match.date),
+      amount: escapeWithin(matchAmount(match.amount, match.currency, locale), 40),
+    }),
+    t('payoutApproval.match.description', { description: escapeWithin(match.description, 300) || t('payoutApproval.match.noDescription') }),
   ].join('\n');
 }
 
 /** "Retry approved by …; one more approver needed": agreements to send an unknown payout again. */
-export function retryApprovalLine(request: PayoutRequest): string | undefined {
+export function retryApprovalLine(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
+  const t = textsFor(locale);
   if (request.state !== 'unknown' || request.retryApprovals.length === 0) return undefined;
   const agreed = [...new Set(request.retryApprovals.map((approval) => approval.userId))].filter((userId) => userId !== request.requestedBy);
   const missing = Math.max(0, request.requiredApprovals - agreed.length);
-  const who = agreed.map(mentionUser).join(' and ');
-  return missing > 0
-    ? `:repeat: Retry approved by ${who}; ${missing === 1 ? 'one more approver' : `${missing} more approvers`} needed before it is sent again.`
-    : `:repeat: Retry approved by ${who}.`;
+  const who = agreed.map(mentionUser).join(t('payoutApproval.and'));
+  return missing > 0 ? t('payoutApproval.retryApprovedMissing', { who, count: missing }) : t('payoutApproval.retryApproved', { who });
 }

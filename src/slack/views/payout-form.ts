@@ -188,11 +188,11 @@ export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approval
   const t = textsFor(surface.locale);
   const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft) }) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
-    ...detailBlocks(draft),
+    ...detailBlocks(draft, surface.locale),
     ...(approvals?.required === 2
-      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency)}` } } satisfies KnownBlock]
+      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale)}` } } satisfies KnownBlock]
       : []),
     {
       type: 'actions',
@@ -229,7 +229,7 @@ function reviewMetadata(draft: PayoutDraft): string {
 /** What the requester sees once the request is stored. */
 export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, approvalChannelId: string | undefined): ModalView {
   const t = textsFor(surface.locale);
-  const summary = payoutSummary(request);
+  const summary = payoutSummary(request, surface.locale);
   const text = approvalChannelId
     ? t('payoutRequest.submitted.textIn', { id: request.id, summary, channel: mentionChannel(approvalChannelId) })
     : t('payoutRequest.submitted.text', { id: request.id, summary });

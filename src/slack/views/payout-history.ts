@@ -1,8 +1,9 @@
-/** `/fleet payouts`: recent requests with their state, and one request's audit history. */
+/** `/fleet payouts`: recent requests with their state, and one request's audit history, in the reader's language. */
 import type { KnownBlock } from '@slack/types';
+import { textsFor, type Locale } from '../../i18n/index.js';
 import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
-import { codeSpan, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
@@ -13,38 +14,51 @@ const MAX_EVENTS = 25;
 const SECTION_MAX = 2900;
 const DETAIL_MAX = 120;
 const CODE_MAX = 80;
+const HEADER_MAX = 150;
 
 export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Reply {
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Recent payouts' } }];
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(t('payoutRecords.recent'), HEADER_MAX) }];
   if (requests.length === 0) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'No payout has been requested yet. Start one with `/fleet payout`.' } });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.noneYet') } });
   }
   for (const request of requests) {
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `\`${request.id}\` · ${payoutSummary(request)} · *${stateWord(request)}*\nRequested by ${mentionUser(request.requestedBy)} ${slackDate(request.requestedAt)}`,
+        text: t('payoutRecords.listLine', {
+          id: `\`${request.id}\``,
+          summary: payoutSummary(request, locale),
+          state: stateWord(request, locale),
+          user: mentionUser(request.requestedBy),
+          date: slackDate(request.requestedAt),
+        }),
       },
     });
   }
-  blocks.push(footer(surface, 'Newest first · `/fleet payouts PR-…` shows one request\'s history'));
-  const text = `${sandboxMarked(surface, 'Recent payouts')}: ${requests.map((request) => `${request.id} ${stateWord(request)}`).join(', ') || 'none'}`;
-  return { text, blocks };
+  blocks.push(footer(surface, t('payoutRecords.listFooter')));
+  const states = requests.map((request) => `${request.id} ${stateWord(request, locale)}`).join(', ') || t('payoutRecords.none');
+  return { text: `${sandboxMarked(surface, t('payoutRecords.recent'))}: ${states}`, blocks };
 }
 
 export function buildPayoutHistory(surface: Surface, request: PayoutRequest, events: PayoutEvent[]): Reply {
+  const { locale } = surface;
+  const t = textsFor(locale);
   const shown = events.slice(-MAX_EVENTS);
+  const title = t('payoutApproval.title', { id: request.id });
+  const historyHead = events.length > shown.length ? t('payoutRecords.historyCut', { shown: shown.length, total: events.length }) : t('payoutRecords.history');
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: `Payout ${request.id}` } },
-    { type: 'section', text: { type: 'mrkdwn', text: `Requested by ${mentionUser(request.requestedBy)}: ${payoutSummary(request)}.` } },
-    ...detailBlocks(request),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request) } },
-    { type: 'section', text: { type: 'mrkdwn', text: `*Status*\n${stateLine(request)}` } },
-    ...sections([`*History*${events.length > shown.length ? ` (last ${shown.length} of ${events.length})` : ''}`, ...shown.map(eventLine)]),
-    footer(surface, 'The history is append-only: every line was recorded when it happened.'),
+    { type: 'header', text: plainText(title, HEADER_MAX) },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.requestedBy', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) }) } },
+    ...detailBlocks(request, locale),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
+    ...sections([historyHead, ...shown.map((event) => eventLine(event, locale))]),
+    footer(surface, t('payoutRecords.historyFooter')),
   ];
-  return { text: `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${stateWord(request)}`, blocks };
+  return { text: `${sandboxMarked(surface, title)}: ${plainSummary(request, locale)}: ${stateWord(request, locale)}`, blocks };
 }
 
 function sections(lines: string[]): KnownBlock[] {
@@ -75,55 +89,58 @@ function transactionRef(event: PayoutEvent): string | undefined {
 }
 
 /** One audit event in words: when, who, what, and the details that matter. */
-export function eventLine(event: PayoutEvent): string {
-  const who = event.userId ? ` by ${mentionUser(event.userId)}` : '';
+export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
+  const t = textsFor(locale);
+  const who = event.userId ? t('payoutRecords.by', { user: mentionUser(event.userId) }) : '';
   const code = (value: string | undefined) => (value ? ` ${codeSpan(value, CODE_MAX)}` : '');
-  const words = (value: string | undefined) => (value ? `: ${escapeWithin(value, DETAIL_MAX)}` : '');
+  const words = (value: string | undefined) => (value ? t('payoutRecords.detail', { text: escapeWithin(value, DETAIL_MAX) }) : '');
+  const counts = () => {
+    const count = detail(event, 'approvals');
+    const required = detail(event, 'required');
+    return count && required ? t('payoutRecords.countOf', { given: escapeWithin(count, 10), required: escapeWithin(required, 10) }) : '';
+  };
   let what: string;
   switch (event.event) {
     case 'requested':
-      what = `Requested${who}`;
+      what = t('payoutRecords.event.requested', { who });
       break;
-    case 'approved': {
-      const count = detail(event, 'approvals');
-      const required = detail(event, 'required');
-      what = `Approved${who}${count && required ? ` (${count} of ${required})` : ''}`;
+    case 'approved':
+      what = t('payoutRecords.event.approved', { who, counts: counts() });
       break;
-    }
     case 'rejected':
-      what = `Rejected${who}${words(detail(event, 'reason'))}`;
+      what = t('payoutRecords.event.rejected', { who, reason: words(detail(event, 'reason')) });
       break;
     case 'executing': {
       const attempt = detail(event, 'attempt');
-      what = `Sent to the Fleet API${attempt ? ` (attempt ${escapeWithin(attempt, 10, { oneLine: true })})` : ''}`;
+      what = t('payoutRecords.event.executing', { attempt: attempt ? t('payoutRecords.attempt', { attempt: escapeWithin(attempt, 10, { oneLine: true }) }) : '' });
       break;
     }
     case 'completed':
-      what = `Completed: transaction${code(detail(event, 'transactionId')) || ' id not given'}`;
+      what = t('payoutRecords.event.completed', { transaction: code(detail(event, 'transactionId')) || t('payoutRecords.noTransactionId') });
       break;
     case 'failed':
-      what = `Failed${words(detail(event, 'reason'))}`;
+      what = t('payoutRecords.event.failed', { reason: words(detail(event, 'reason')) });
       break;
     case 'unknown':
       // Recovery records `reason: 'interrupted'` for a row a stopped process left behind.
-      what = `Outcome unknown${words(detail(event, 'reason') === 'interrupted' ? 'the app stopped while sending' : detail(event, 'reason'))}`;
+      what = t('payoutRecords.event.unknown', {
+        reason: words(detail(event, 'reason') === 'interrupted' ? t('payoutRecords.interrupted') : detail(event, 'reason')),
+      });
       break;
     case 'needs_review':
-      what = detail(event, 'lastSearch') === 'could_not_check'
-        ? 'The Fleet API\'s transactions could not all be checked in time: needs review'
-        : 'Not found in the Fleet API\'s transactions in time: needs review';
+      what = detail(event, 'lastSearch') === 'could_not_check' ? t('payoutRecords.event.needsReviewUnchecked') : t('payoutRecords.event.needsReview');
       break;
     case 'reconciled':
-      what = `Found in the Fleet API's transactions: transaction${code(detail(event, 'transactionId'))}`;
+      what = t('payoutRecords.event.reconciled', { transaction: code(detail(event, 'transactionId')) });
       break;
     case 'expired':
-      what = 'Expired without enough approvals';
+      what = t('payoutRecords.event.expired');
       break;
     case 'cancelled':
-      what = `Cancelled${who}`;
+      what = t('payoutRecords.event.cancelled', { who });
       break;
     case 'retried':
-      what = `Sent again with the same reference${who}`;
+      what = t('payoutRecords.event.retried', { who });
       break;
     case 'approvals_raised': {
       const rule = detail(event, 'rule');
@@ -132,30 +149,30 @@ export function eventLine(event: PayoutEvent): string {
       const known = (DUAL_APPROVAL_RULES as readonly string[]).includes(rule ?? '') && Number.isFinite(total) && Number.isFinite(threshold);
       const currency = detail(event, 'currency');
       what = known && currency
-        ? dualApprovalLine({ rule: rule as DualApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency)
-        : 'Now needs 2 different approvers';
+        ? dualApprovalLine({ rule: rule as DualApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency, locale)
+        : t('payoutRecords.event.approvalsRaised');
       break;
     }
     case 'approval_revoked':
-      what = `${revokedLine(detail(event, 'approver') ?? 'an approver')} (checked${who})`;
+      what = t('payoutRecords.event.approvalRevoked', { revoked: revokedLine(detail(event, 'approver') ?? t('payoutApproval.anApprover'), locale), who });
       break;
     case 'held':
-      what = `Not sent${who ? ` on the approval${who}` : ''}: ${detail(event, 'reason') === 'requester_not_allowed' ? 'the requester may no longer request payouts' : 'the roles could not be checked with Slack'}`;
+      what = t('payoutRecords.event.held', {
+        on: who ? t('payoutRecords.onApproval', { who }) : '',
+        why: detail(event, 'reason') === 'requester_not_allowed' ? t('payoutRecords.heldRequester') : t('payoutRecords.heldRoles'),
+      });
       break;
-    case 'retry_approved': {
-      const count = detail(event, 'approvals');
-      const required = detail(event, 'required');
-      what = `Agreed to send it again${who}${count && required ? ` (${count} of ${required})` : ''}`;
+    case 'retry_approved':
+      what = t('payoutRecords.event.retryApproved', { who, counts: counts() });
       break;
-    }
     case 'likely_match':
-      what = `A transaction may be this payout: transaction${code(transactionRef(event))}; an approver must confirm it`;
+      what = t('payoutRecords.event.likelyMatch', { transaction: code(transactionRef(event)) });
       break;
     case 'match_confirmed':
-      what = `Confirmed as this payout${who}: transaction${code(transactionRef(event))}`;
+      what = t('payoutRecords.event.matchConfirmed', { who, transaction: code(transactionRef(event)) });
       break;
     case 'match_rejected':
-      what = `Turned down as this payout${who}: transaction${code(transactionRef(event))}`;
+      what = t('payoutRecords.event.matchRejected', { who, transaction: code(transactionRef(event)) });
       break;
   }
   return `• ${slackDate(event.at)} ${what}`;

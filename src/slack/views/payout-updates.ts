@@ -1,9 +1,10 @@
-/** The direct messages a requester receives: the receipt, each approval, and every outcome. */
+/** The direct messages a requester receives, in the requester's language: the receipt, each approval, and every outcome. */
 import type { KnownBlock } from '@slack/types';
+import { textsFor, type Locale } from '../../i18n/index.js';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
 import { codeSpan, escapeWithin, mentionChannel, mentionUser, sandboxFooter, sandboxMarked, type Surface } from './text.js';
-import { dualApprovalLine, payoutSummary, plainSummary } from './payout-details.js';
+import { dualApprovalLine, failureWords, payoutSummary, plainSummary } from './payout-details.js';
 
 // Transaction ids come from the Fleet API and references may be long: both are cut where shown.
 const CODE_MAX = 80;
@@ -19,52 +20,54 @@ export function buildRequesterUpdate(
   actor: string | undefined,
   approvalChannelId?: string,
 ): Reply | undefined {
-  const payout = `*${request.id}* (${payoutSummary(request)})`;
-  const by = actor ? mentionUser(actor) : 'An approver';
-  const transaction = request.transactionId ? ` Transaction ${codeSpan(request.transactionId, CODE_MAX)}.` : '';
-  const reason = (text: string | undefined) => escapeWithin(text ?? 'no reason given', 400);
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const payout = t('payoutApproval.dm.payout', { id: request.id, summary: payoutSummary(request, locale) });
+  const by = actor ? mentionUser(actor) : t('payoutApproval.dm.anApprover');
+  const transaction = request.transactionId ? t('payoutApproval.dm.transaction', { id: codeSpan(request.transactionId, CODE_MAX) }) : '';
+  const reason = (text: string | undefined) => escapeWithin(text ?? t('payoutApproval.noReason'), 400);
   let line: string;
   switch (event) {
     case 'requested': {
-      const where = approvalChannelId ? ` in ${mentionChannel(approvalChannelId)}` : '';
-      line = `:inbox_tray: Your payout request ${payout} is waiting for approval${where}. Reference ${codeSpan(request.reference, CODE_MAX)}. You can cancel it from the approval message until someone approves it.`;
+      const where = approvalChannelId ? t('payoutApproval.dm.inChannel', { channel: mentionChannel(approvalChannelId) }) : '';
+      line = t('payoutApproval.dm.requested', { payout, where, reference: codeSpan(request.reference, CODE_MAX) });
       break;
     }
     case 'approved':
       // Sent at once (the outcome has its own message), or held (the held message says why).
       if (request.state !== 'pending' || request.hold) return undefined;
-      line = `:+1: ${by} approved your payout ${payout}. One more approver must approve it before it is sent.`;
+      line = t('payoutApproval.dm.approved', { by, payout });
       break;
     case 'approvals_raised':
-      line = `:busts_in_silhouette: Your payout ${payout} now needs two approvers. ${dualApprovalLine(request.dualApproval, request.currency)}`;
+      line = t('payoutApproval.dm.approvalsRaised', { payout, why: dualApprovalLine(request.dualApproval, request.currency, locale) });
       break;
     case 'approval_revoked':
       return undefined;
     case 'held':
       // A failed role lookup is for approvers to retry; the requester hears only of their own access.
       if (request.hold !== 'requester_not_allowed') return undefined;
-      line = `:no_entry: Your payout ${payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.`;
+      line = t('payoutApproval.dm.held', { payout });
       break;
     case 'executing':
       return undefined;
     case 'completed':
     case 'reconciled':
-      line = `:white_check_mark: Your payout ${payout} was sent.${transaction}`;
+      line = t('payoutApproval.dm.sent', { payout, transaction });
       break;
     case 'failed':
-      line = `:x: Your payout ${payout} failed: ${reason(request.failureReason)} No money moved.`;
+      line = t('payoutApproval.dm.failed', { payout, reason: failureWords(request.failureReason, locale) });
       break;
     case 'unknown':
-      line = `:grey_question: The Fleet API gave no clear answer for your payout ${payout} (${reason(request.failureReason)}). It may have gone through: the app is checking the Fleet API's transactions and will tell you.`;
+      line = t('payoutApproval.dm.unknown', { payout, reason: failureWords(request.failureReason, locale) });
       break;
     case 'needs_review':
-      line = `:warning: Your payout ${payout} was not found in the Fleet API's transactions. It may or may not have gone through; an approver will check and may send it again with the same reference.`;
+      line = t('payoutApproval.dm.needsReview', { payout });
       break;
     case 'retried':
-      line = `:repeat: ${by} sent your payout ${payout} again with the same reference, after review.`;
+      line = t('payoutApproval.dm.retried', { by, payout });
       break;
     case 'match_confirmed':
-      line = `:white_check_mark: Your payout ${payout} was sent: ${by} confirmed its transaction in the Fleet API's list.${transaction}`;
+      line = t('payoutApproval.dm.matchConfirmed', { payout, by, transaction });
       break;
     // Steps approvers take between themselves; the requester hears of the outcome.
     case 'retry_approved':
@@ -72,17 +75,42 @@ export function buildRequesterUpdate(
     case 'match_rejected':
       return undefined;
     case 'rejected':
-      line = `:no_entry: ${request.rejectedBy ? mentionUser(request.rejectedBy) : by} rejected your payout ${payout}: ${reason(request.rejectReason)}`;
+      line = t('payoutApproval.dm.rejected', { by: request.rejectedBy ? mentionUser(request.rejectedBy) : by, payout, reason: reason(request.rejectReason) });
       break;
     case 'expired':
-      line = `:hourglass: Your payout request ${payout} expired without enough approvals. Nothing was sent; request it again if it is still needed.`;
+      line = t('payoutApproval.dm.expired', { payout });
       break;
     case 'cancelled':
-      line = `:heavy_multiplication_x: Your payout request ${payout} is cancelled. Nothing was sent.`;
+      line = t('payoutApproval.dm.cancelled', { payout });
       break;
   }
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
   blocks.push(...sandboxFooter(surface));
-  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed') ? ` (transaction ${escapeWithin(request.transactionId, CODE_MAX, { oneLine: true })})` : '';
-  return { text: `${sandboxMarked(surface, `Payout ${request.id}`)}: ${plainSummary(request)}: ${event.replace('_', ' ')}${outcome}`, blocks };
+  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed')
+    ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, CODE_MAX, { oneLine: true }) })
+    : '';
+  const title = sandboxMarked(surface, t('payoutApproval.title', { id: request.id }));
+  return { text: `${title}: ${plainSummary(request, locale)}: ${eventWord(locale, event)}${outcome}`, blocks };
+}
+
+/** The event in a word or two, for the notification text. */
+function eventWord(locale: Locale, event: PayoutEventName): string {
+  const t = textsFor(locale);
+  switch (event) {
+    case 'requested': return t('payoutApproval.event.requested');
+    case 'approved': return t('payoutApproval.event.approved');
+    case 'approvals_raised': return t('payoutApproval.event.approvalsRaised');
+    case 'held': return t('payoutApproval.event.held');
+    case 'completed': return t('payoutApproval.event.completed');
+    case 'reconciled': return t('payoutApproval.event.reconciled');
+    case 'failed': return t('payoutApproval.event.failed');
+    case 'unknown': return t('payoutApproval.event.unknown');
+    case 'needs_review': return t('payoutApproval.event.needsReview');
+    case 'retried': return t('payoutApproval.event.retried');
+    case 'match_confirmed': return t('payoutApproval.event.matchConfirmed');
+    case 'rejected': return t('payoutApproval.event.rejected');
+    case 'expired': return t('payoutApproval.event.expired');
+    case 'cancelled': return t('payoutApproval.event.cancelled');
+    default: return event.replace(/_/g, ' ');
+  }
 }

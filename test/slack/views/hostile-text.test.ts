@@ -92,7 +92,7 @@ function everything(): Built[] {
         }
       }
     }
-    const refused = approvalOutcome({ ok: false, code: 'not_pending', message: HOSTILE }, 'U0APPROVER');
+    const refused = approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: HOSTILE } }, 'U0APPROVER');
     view('refused approval notice', buildPayoutNotice(surface, refused.title, refused.text));
   }
   return built;

@@ -4,7 +4,7 @@ import { LOCALES, type Locale } from '../../../src/i18n/index.js';
 import { parseAmount } from '../../../src/money.js';
 import type { FieldProblem, PayoutFieldName, PayoutRequest } from '../../../src/payouts/index.js';
 import { describeFieldProblem } from '../../../src/slack/payout-field-problems.js';
-import { fieldErrorsByBlock, refusalProblems } from '../../../src/slack/payout-refusals.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/payout-refusals.js';
 import { PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
 import {
   buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor,
@@ -55,7 +55,7 @@ const EVERY_PROBLEM: Array<[PayoutFieldName, FieldProblem]> = [
   ['amount', { code: 'amount_no_maximum', currency: 'CDF' }],
   ['amount', { code: 'amount_over_maximum', maxMinor: 5_000_000, currency: 'USD' }],
   ['amount', { code: 'amount_not_exact' }],
-  ['amount', { code: 'refused', refusal: { code: 'over_daily_limit', message: 'Over the daily limit.' } }],
+  ['amount', { code: 'refused', refusal: { code: 'over_daily_limit', details: { limitMinor: 100_000, leftMinor: 2_550, currency: 'USD' } } }],
   ['phone', { code: 'required' }],
   ['name', { code: 'required' }],
   ['accountNumber', { code: 'required' }],
@@ -85,7 +85,7 @@ describe.each(LOCALES)('payout request modals in %s', (locale: Locale) => {
 
   it('keeps every modal of the flow within Slack\'s limits, in the sandbox and out of it', () => {
     for (const surface of surfaces) {
-      const problems = EVERY_PROBLEM.map(([field, problem]) => describeFieldProblem(locale, field, problem, (refusal) => refusal.message));
+      const problems = EVERY_PROBLEM.map(([field, problem]) => describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale)));
       const views = [
         buildPayoutChooser(surface, '243812345678 150 USD'),
         buildPayoutForm(surface, 'mobile_money', choices, {}),
@@ -110,7 +110,7 @@ describe.each(LOCALES)('payout request modals in %s', (locale: Locale) => {
 
   it('words every field problem within the length of a field error, and never leaves a {variable}', () => {
     for (const [field, problem] of EVERY_PROBLEM) {
-      const text = describeFieldProblem(locale, field, problem, (refusal) => refusal.message);
+      const text = describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale));
       expect(text, problem.code).not.toMatch(/\{\w+\}/);
       expect(text.length, text).toBeLessThanOrEqual(300);
     }
@@ -156,7 +156,7 @@ describe('payout request modals for a French reader', () => {
 
   it('puts field errors under their blocks and problem lines above the form, in French', () => {
     expect(fieldErrorsByBlock({ amount: { code: 'amount_not_positive' } }, 'fr')).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: 'Le montant doit être supérieur à zéro.' });
-    const lines = refusalProblems({ ok: false, code: 'duplicate_reference', message: 'used', errors: { reference: { code: 'reference_used' } } }, 'fr');
+    const lines = refusalProblems({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } }, 'fr');
     expect(lines).toEqual(['Référence : Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.']);
   });
 });

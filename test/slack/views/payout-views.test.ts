@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
+import { INTERRUPTED_FAILURE, PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
+import { LOCALES } from '../../../src/i18n/index.js';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
 const surface = { sandbox: false, locale: 'en' as const };
@@ -124,15 +125,21 @@ describe('approval message', () => {
   });
 
   const states: PayoutState[] = ['pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled'];
-  it.each(states)('stays within Block Kit limits with the longest values when %s', (state) => {
+  it.each(LOCALES.flatMap((locale) => states.map((state) => [locale, state] as const)))('stays within Block Kit limits in %s with the longest values when %s', (locale, state) => {
     const long = request({
       state, note: '&'.repeat(500), recipient: { phone: '243812345678', name: 'N'.repeat(100), countryCode: 'CD' }, reference: 'R'.repeat(40),
       failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(100), approvals: [{ userId: 'U1', at }, { userId: 'U2', at }],
+      amountMinor: Number.MAX_SAFE_INTEGER,
     });
-    const message = buildApprovalMessage({ sandbox: true, locale: 'en' as const }, long);
+    const sandbox = { sandbox: true, locale };
+    const message = buildApprovalMessage(sandbox, long);
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
-    expect(checkView(buildApproveModal({ sandbox: true, locale: 'en' as const }, long) as unknown as Record<string, unknown>)).toEqual([]);
-    expect(checkView(buildRejectModal({ sandbox: true, locale: 'en' as const }, long) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildApproveModal(sandbox, long) as unknown as Record<string, unknown>)).toEqual([]);
+    expect(checkView(buildRejectModal(sandbox, long) as unknown as Record<string, unknown>)).toEqual([]);
+    for (const [change, review] of [[{ state: 'unknown', needsReview: true }, true], [{ state: 'unknown', needsReview: true, requiredApprovals: 2 }, true]] as const) {
+      const retry = buildApprovalMessage(sandbox, { ...long, ...change });
+      expect(checkMessage(retry.blocks, retry.text), String(review)).toEqual([]);
+    }
   });
 
   it('tells the approver whether their approval sends the payout', () => {
@@ -142,15 +149,17 @@ describe('approval message', () => {
 
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
     const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
-    const again = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was already sent.', request: sent }, 'U0APPROVER');
+    const again = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0APPROVER');
     expect(again.title).toBe('Payout PR-7K3F9Q');
     expect(again.text).toContain('Your approval is recorded.\n:white_check_mark: *Sent.* Transaction `PO-ABC`');
     const waiting = request({ approvals: [{ userId: 'U0APPROVER', at }] });
-    const twice = approvalOutcome({ ok: false, code: 'already_approved', message: 'You have already approved this payout.', request: waiting }, 'U0APPROVER');
+    const twice = approvalOutcome({ ok: false, code: 'already_approved', details: { action: 'approve' }, request: waiting }, 'U0APPROVER');
     expect(twice.text).toContain('Your approval is recorded. One more approver must approve');
 
-    const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', message: 'Payout PR-7K3F9Q was <already> sent.', request: sent }, 'U0OTHER');
-    expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was &lt;already&gt; sent.\nNothing was changed.' });
+    const someoneElse = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0OTHER');
+    expect(someoneElse).toEqual({ title: 'Not approved', text: ':no_entry: Payout PR-7K3F9Q was already sent.\nNothing was changed.' });
+    const unreadable = approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: 'the list said <nothing>' } }, 'U0OTHER');
+    expect(unreadable.text).toBe(':no_entry: Could not check the Fleet API\'s transactions: the list said &lt;nothing&gt;.\nNothing was changed.');
   });
 });
 
@@ -216,9 +225,13 @@ describe('why two approvers are needed, and approvals that no longer count', () 
       approvals: Array.from({ length: 20 }, (_, index) => ({ userId: `U0CROWD${index}`, at, revokedAt: index % 2 === 0 ? at : undefined })),
       dualApproval: { rule: 'recipient_total', totalMinor: Number.MAX_SAFE_INTEGER, thresholdMinor: 100_000 },
     });
-    const message = buildApprovalMessage({ sandbox: true, locale: 'en' as const }, crowded);
-    expect(checkMessage(message.blocks, message.text)).toEqual([]);
-    expect(checkView(buildApproveModal({ sandbox: true, locale: 'en' as const }, crowded) as unknown as Record<string, unknown>)).toEqual([]);
+    for (const locale of LOCALES) {
+      const message = buildApprovalMessage({ sandbox: true, locale }, crowded);
+      expect(checkMessage(message.blocks, message.text), locale).toEqual([]);
+      expect(checkView(buildApproveModal({ sandbox: true, locale }, crowded) as unknown as Record<string, unknown>), locale).toEqual([]);
+      const outcome = approvalOutcome({ ok: true, request: crowded }, 'U0CROWD1', locale);
+      expect(checkView(buildPayoutNotice({ sandbox: true, locale }, outcome.title, outcome.text) as unknown as Record<string, unknown>), locale).toEqual([]);
+    }
   });
 });
 
@@ -231,15 +244,21 @@ describe('requester messages and history', () => {
     expect(json(rejected?.blocks)).toContain('Wrong &lt;@U0BOSS&gt;');
   });
 
-  it('lists recent payouts and one history within Block Kit limits', () => {
-    const list = buildPayoutList(surface, Array.from({ length: 15 }, (_, index) => request({ id: `PR-AAAAA${index}`, recipient: { phone: '1', name: '<'.repeat(100), countryCode: 'CD' } })));
+  it.each(LOCALES)('lists recent payouts and one history within Block Kit limits in %s', (locale) => {
+    const reader = { sandbox: true, locale };
+    const list = buildPayoutList(reader, Array.from({ length: 15 }, (_, index) => request({ id: `PR-AAAAA${index}`, recipient: { phone: '1', name: '<'.repeat(100), countryCode: 'CD' } })));
     expect(checkMessage(list.blocks, list.text)).toEqual([]);
     const events: PayoutEvent[] = Array.from({ length: 60 }, (_, index) => ({
-      id: index, requestId: 'PR-7K3F9Q', event: 'unknown', userId: undefined, at, details: { reason: '<'.repeat(500) },
+      id: index, requestId: 'PR-7K3F9Q', event: PAYOUT_EVENT_NAMES[index % PAYOUT_EVENT_NAMES.length]!, userId: 'U0APPROVER', at,
+      details: { reason: '<'.repeat(500), transactionId: 'T'.repeat(300), approvals: 1, required: 2, attempt: 2 },
     }));
-    const history = buildPayoutHistory(surface, request({ note: '&'.repeat(500) }), events);
-    expect(json(history.blocks)).toContain('last 25 of 60');
+    const history = buildPayoutHistory(reader, request({ note: '&'.repeat(500) }), events);
+    expect(json(history.blocks)).toContain(locale === 'fr' ? '25 derniers sur 60' : 'last 25 of 60');
     expect(checkMessage(history.blocks, history.text)).toEqual([]);
+    for (const event of PAYOUT_EVENT_NAMES) {
+      const update = buildRequesterUpdate(reader, request({ failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(300) }), event, 'U0APPROVER', 'C0APPROVALS');
+      if (update) expect(checkMessage(update.blocks, update.text), event).toEqual([]);
+    }
   });
 });
 
@@ -250,17 +269,19 @@ describe('text people or the Fleet API wrote', () => {
     transactionId: hostile, rejectedBy: 'U0APPROVER', approvals: [{ userId: 'U0APPROVER', at }], retryApprovals: [{ userId: hostile, at }],
     likelyMatch: { id: 'a'.repeat(24), reference: hostile, date: hostile, amount: 1, currency: hostile, description: hostile, proposedAt: at },
   });
-  const surfaces = (state: PayoutState, needsReview = false) => {
+  const surfaces = (state: PayoutState, needsReview = false) => LOCALES.flatMap((locale) => {
+    const surface = { sandbox: false, locale };
     const shown: PayoutRequest = { ...typed, state, needsReview };
     const events: PayoutEvent[] = PAYOUT_EVENT_NAMES
       .map((event, index) => ({ id: index, requestId: shown.id, event, userId: 'U0APPROVER', at, details: { reason: hostile, transactionId: hostile } }));
     return [
       buildApprovalMessage(surface, shown), buildApproveModal(surface, shown), buildRejectModal(surface, shown), buildPayoutReview(surface, shown, 'C0APPROVALS'),
       buildPayoutSubmitted(surface, shown, 'C0APPROVALS'), buildPayoutList(surface, [shown]), buildPayoutHistory(surface, shown, events),
-      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER'), approvalOutcome({ ok: false, code: 'not_pending', message: hostile }, 'U0APPROVER'),
+      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER', locale),
+      approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: hostile } }, 'U0APPROVER', locale),
       ...events.map((event) => buildRequesterUpdate(surface, shown, event.event, 'U0APPROVER', 'C0APPROVALS')),
     ];
-  };
+  });
 
   it('can never ping, link or mention from any payout surface, in any state', () => {
     for (const [state, needsReview] of [...PAYOUT_STATES.map((state) => [state, false] as const), ['unknown', true] as const]) {
@@ -292,5 +313,127 @@ describe('the money flow, as the Fleet API spec describes it', () => {
   it('names the payout\'s own amount and currency', () => {
     const cdf = json(buildApprovalMessage(surface, request({ amountMinor: 250_000_000, currency: 'CDF' })).blocks);
     expect(cdf).toContain("credits the fleet account with *2,500,000.00 CDF*: the fleet account's CDF balance goes up by that amount");
+  });
+});
+
+describe('the approval side in French', () => {
+  const fr = { sandbox: false, locale: 'fr' as const };
+  // The narrow no-break space French puts between thousands.
+  const thin = '\u202f';
+  const texts = (value: unknown): string[] => {
+    const found: string[] = [];
+    JSON.stringify(value, (key, inner: unknown) => {
+      if (key === 'text' && typeof inner === 'string') found.push(inner);
+      return inner;
+    });
+    return found;
+  };
+
+  it('opens the approve modal in French with the amount written the French way', () => {
+    const modal = buildApproveModal(fr, request({ requiredApprovals: 1 }));
+    expect(modal.title.text).toBe('Approuver PR-7K3F9Q');
+    expect(modal.submit?.text).toBe('Approuver et envoyer');
+    expect(modal.close?.text).toBe('Annuler');
+    const body = json(modal.blocks);
+    expect(body).toContain(`<@U0REQUESTER> demande l’envoi de *1${thin}500,50 USD* par mobile money à *`);
+    expect(body).toContain(`*Montant*\\n*1${thin}500,50 USD*`);
+    expect(body).toContain('le paiement part vers l’API Fleet dès que vous appuyez sur Approuver et envoyer');
+    // What the API receives is shown as it is sent, whatever the reader's language.
+    expect(body).toContain('le montant `1500.5`');
+    expect(body).not.toContain('1,500.50');
+    expect(checkView(modal as unknown as Record<string, unknown>)).toEqual([]);
+  });
+
+  it('writes the approval message, its buttons and its confirmations in French, none of them cut', () => {
+    const pending = buildApprovalMessage(fr, request());
+    expect(pending.blocks[0]).toMatchObject({ type: 'header', text: { text: `Paiement PR-7K3F9Q · 1${thin}500,50 USD` } });
+    expect(json(pending.blocks)).toContain('*Approbations* (0 sur 2)');
+    expect(json(pending.blocks)).toContain('En attente de 2 approbations');
+    expect(pending.text).toBe(`Paiement PR-7K3F9Q: 1${thin}500,50 USD par mobile money à ${request().recipient.name}: en attente d’approbation`);
+    const review = buildApprovalMessage(fr, request({ state: 'unknown', needsReview: true, reference: 'R'.repeat(40) }));
+    const match = buildApprovalMessage(fr, request({
+      state: 'unknown', needsReview: true,
+      likelyMatch: { id: 'a'.repeat(24), reference: 'FLT-1', date: at.toISOString(), amount: 1500.5, currency: 'USD', description: 'Virement INV-2025-0042', proposedAt: at },
+    }));
+    expect(json(match.blocks)).toContain(`*Transaction* \`FLT-1\``);
+    expect(json(match.blocks)).toContain(`*1${thin}500,50 USD*`);
+    const shown = [...texts(pending.blocks), ...texts(review.blocks), ...texts(match.blocks)];
+    for (const label of ['Approuver', 'Rejeter', 'Annuler la demande', 'Renvoyer avec la même référence', 'Confirmer l’envoi', 'Pas celle-ci', 'Renvoyer ce paiement ?', 'Est-ce bien ce paiement ?']) {
+      expect(shown, label).toContain(label);
+    }
+    for (const text of shown) expect(text.endsWith('…'), text).toBe(false);
+    for (const message of [pending, review, match]) expect(checkMessage(message.blocks, message.text)).toEqual([]);
+  });
+
+  it('keeps every modal title and button of the approval side whole in French', () => {
+    for (const state of ['pending', 'unknown'] as const) {
+      const shown = request({ state, needsReview: true, requiredApprovals: 2 });
+      for (const modal of [buildApproveModal(fr, shown), buildRejectModal(fr, shown)]) {
+        for (const label of [modal.title.text, modal.submit?.text ?? '', modal.close?.text ?? '']) {
+          expect(label.length, label).toBeLessThanOrEqual(24);
+          expect(label.endsWith('…'), label).toBe(false);
+        }
+      }
+    }
+    expect(buildRejectModal(fr, request()).title.text).toBe('Rejeter PR-7K3F9Q');
+  });
+
+  it('tells the approver their approval\'s outcome, and a refusal, in French', () => {
+    const waiting = approvalOutcome({ ok: true, request: request({ approvals: [{ userId: 'U0APPROVER', at }] }) }, 'U0APPROVER', 'fr');
+    expect(waiting).toEqual({
+      title: 'Paiement PR-7K3F9Q',
+      text: ':white_check_mark: Votre approbation est enregistrée. Un autre approbateur doit encore approuver avant tout envoi.\nNécessite 2 approbateurs différents.',
+    });
+    const refused = approvalOutcome({ ok: false, code: 'own_request', details: { action: 'approve' } }, 'U0REQUESTER', 'fr');
+    expect(refused.title).toBe('Non approuvé');
+    expect(refused.text).toMatch(/^:no_entry: Vous avez demandé ce paiement.*\nRien n’a été modifié\.$/);
+  });
+
+  it('writes the dual-approval reason with French amounts', () => {
+    const byTotal = request({ dualApproval: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 } });
+    expect(json(buildApprovalMessage(fr, byTotal).blocks))
+      .toContain(`Nécessite 2 approbateurs : le total du jour (UTC) du demandeur en USD, 5${thin}000,00 USD, dépasse 1${thin}000,00 USD.`);
+  });
+
+  it('sends the requester their messages in French', () => {
+    const sent = buildRequesterUpdate(fr, request({ state: 'completed', transactionId: 'PO-ABC' }), 'completed', 'U0APPROVER');
+    expect(json(sent?.blocks)).toContain(`:white_check_mark: Votre paiement *PR-7K3F9Q* (*1${thin}500,50 USD* par mobile money à *`);
+    expect(json(sent?.blocks)).toContain('a été envoyé. Transaction `PO-ABC`.');
+    expect(sent?.text).toMatch(/: envoyé \(transaction PO-ABC\)$/);
+    const rejected = buildRequesterUpdate(fr, request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Mauvais numéro' }), 'rejected', 'U0APPROVER');
+    expect(json(rejected?.blocks)).toContain('<@U0APPROVER> a rejeté votre paiement *PR-7K3F9Q*');
+    expect(json(rejected?.blocks)).toContain(': Mauvais numéro');
+  });
+
+  it('words the app\'s own reason for an unknown outcome in the reader\'s language, and the Fleet API\'s as it said it', () => {
+    const interrupted = request({ state: 'unknown', failureReason: INTERRUPTED_FAILURE });
+    expect(json(buildApprovalMessage(fr, interrupted).blocks)).toContain('*Résultat inconnu :* L’application s’est arrêtée pendant l’envoi de ce paiement');
+    expect(json(buildApprovalMessage(surface, interrupted).blocks)).toContain('*Outcome unknown:* The app stopped while sending this payout');
+    const timedOut = request({ state: 'unknown', failureReason: 'The Fleet API took too long to answer <b>.' });
+    expect(json(buildRequesterUpdate(fr, timedOut, 'unknown', undefined)?.blocks)).toContain('(The Fleet API took too long to answer &lt;b&gt;.)');
+  });
+
+  it('repeats the details on the French review screen the French way', () => {
+    const review = json(buildPayoutReview(fr, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'amount', totalMinor: 150_050, thresholdMinor: 100_000 } }).blocks);
+    expect(review).toContain(`*1${thin}500,50 USD* par mobile money à *`);
+    expect(review).toContain(`*Montant*\\n*1${thin}500,50 USD*`);
+    expect(review).toContain(`Nécessite 2 approbateurs : ce montant, 1${thin}500,50 USD, dépasse 1${thin}000,00 USD.`);
+    expect(review).not.toContain('1,500.50');
+  });
+
+  it('lists payouts and tells a history in French', () => {
+    const list = buildPayoutList(fr, [request()]);
+    expect(list.blocks[0]).toMatchObject({ text: { text: 'Paiements récents' } });
+    expect(json(list.blocks)).toContain('*en attente d’approbation*\\nDemandé par <@U0REQUESTER>');
+    const events: PayoutEvent[] = [
+      { id: 1, requestId: 'PR-7K3F9Q', event: 'requested', userId: 'U0REQUESTER', at, details: {} },
+      { id: 2, requestId: 'PR-7K3F9Q', event: 'approved', userId: 'U0APPROVER', at, details: { approvals: 1, required: 2 } },
+      { id: 3, requestId: 'PR-7K3F9Q', event: 'unknown', userId: undefined, at, details: { reason: 'interrupted' } },
+    ];
+    const history = json(buildPayoutHistory(fr, request(), events).blocks);
+    expect(history).toContain('Demandé par <@U0REQUESTER>');
+    expect(history).toContain('Approuvé par <@U0APPROVER> (1 sur 2)');
+    expect(history).toContain('Résultat inconnu : l’application s’est arrêtée pendant l’envoi');
+    expect(history).toContain('*Historique*');
   });
 });
