@@ -61,7 +61,8 @@ export interface SlackPersonLanguagesOptions {
   clock: Clock;
   /** How long a person's Slack language is kept before Slack is asked again; default one hour. */
   cacheSeconds?: number;
-  /** How long to wait for `users.info` before answering in the default language; default 2.5 s. */
+  /** How long to wait for `users.info` before answering in the default language; default 1 s, so that a
+   * modal submission that needs the language first still answers Slack within its 3 seconds. */
   lookupTimeoutMs?: number;
 }
 
@@ -116,7 +117,7 @@ export class SlackPersonLanguages implements PersonLanguages {
   }
 
   private async askSlack(userId: string): Promise<string | undefined> {
-    const timeoutMs = this.options.lookupTimeoutMs ?? 2500;
+    const timeoutMs = this.options.lookupTimeoutMs ?? 1000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`users.info took longer than ${timeoutMs} ms`)), timeoutMs);

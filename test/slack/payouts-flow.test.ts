@@ -163,11 +163,35 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(blockText(refused)).not.toContain(id);
   });
 
+  it('finds payout requests by words in their reference, recipient name or phone, each line showing its reference', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, name: 'Zawadi Search Test', amount: '31' });
+    const request = await h.bot.payouts.get(id);
+    const reference = request!.reference;
+
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts zawadi search' });
+    const byName = await h.waitForMessage(PEOPLE.approver2, 'Payouts found');
+    expect(blockText(byName)).toContain('1 request holds `zawadi` `search`.');
+    expect(byName.text).toContain(id);
+    expect(blockText(byName)).toContain(`\`${id}\` · \`${reference}\` · `);
+
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: `paiements ${reference.toLowerCase()}` });
+    await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).filter((m) => m.text.startsWith('Payouts found') && m.text.includes(id)).length >= 2 || undefined);
+
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts nobody-by-this-name' });
+    const none = await h.waitForMessage(PEOPLE.approver2, 'Payouts found: none');
+    expect(blockText(none)).toContain('No payout request holds `nobody-by-this-name`');
+
+    // A search shows nothing to someone who may not see payouts.
+    await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'payouts zawadi' });
+    const refused = await h.waitForMessage(PEOPLE.newcomer, 'Only the people who may request or approve');
+    expect(blockText(refused)).not.toContain(id);
+  });
+
   it('lists payout and payouts in /fleet help to a requester', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
     const help = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
     expect(help.text).toContain('/fleet payout [mobile|bank]');
-    expect(help.text).toContain('/fleet payouts [id]');
+    expect(help.text).toContain('/fleet payouts [id | words]');
   });
 
   it('tells someone who may not request payouts so, in the modal, and stores nothing', async () => {

@@ -1,11 +1,15 @@
-/** `/fleet payouts` (recent requests) and `/fleet payouts <id>` (one request's history), for requesters and approvers, in their language. */
+/**
+ * `/fleet payouts` (recent requests), `/fleet payouts <id>` (one request's history) and
+ * `/fleet payouts <words>` (requests found by reference, recipient, phone or account), for
+ * requesters and approvers, in their language.
+ */
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import type { Subcommand } from '../subcommands.js';
 import { failureText } from '../failures.js';
 import { surfaceFor } from '../locales.js';
 import { refusalMessage } from '../payout-refusals.js';
-import { codeSpan, escapeMrkdwn } from '../views/text.js';
+import { escapeMrkdwn } from '../views/text.js';
 import { readPayoutId } from '../payout-values.js';
 import { notice } from '../views/common.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
@@ -32,9 +36,12 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
           await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, await payouts.listRecent({ limit: RECENT })) });
           return;
         }
-        const id = readPayoutId(word);
+        const id = args.length === 1 ? readPayoutId(word) : undefined;
         if (!id) {
-          await say(t('payoutRecords.notAnId', { word: codeSpan(word, 40) }));
+          // Anything but one id is a search: words found in the reference, recipient, phone or account.
+          const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
+          const found = await payouts.search(words, { limit: RECENT });
+          await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, found.requests, { words, total: found.total }) });
           return;
         }
         const request = await payouts.get(id);

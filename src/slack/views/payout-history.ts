@@ -3,7 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
-import { codeSpan, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
@@ -16,11 +16,21 @@ const DETAIL_MAX = 120;
 const CODE_MAX = 80;
 const HEADER_MAX = 150;
 
-export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Reply {
+/** The recent requests, or with `search` the requests its words found (newest first, `total` in all). */
+export function buildPayoutList(surface: Surface, requests: PayoutRequest[], search?: { words: string[]; total: number }): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(t('payoutRecords.recent'), HEADER_MAX) }];
-  if (requests.length === 0) {
+  const title = search ? t('payoutRecords.found') : t('payoutRecords.recent');
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, HEADER_MAX) }];
+  if (search) {
+    const words = search.words.map((word) => codeSpan(word, 40)).join(' ');
+    const count = search.total === 0
+      ? t('payoutRecords.foundNone', { words })
+      : search.total > requests.length
+        ? t('payoutRecords.foundMore', { count: search.total, shown: requests.length, words })
+        : t('payoutRecords.foundCount', { count: search.total, words });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(count, 3000) } });
+  } else if (requests.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.noneYet') } });
   }
   for (const request of requests) {
@@ -30,6 +40,7 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Re
         type: 'mrkdwn',
         text: t('payoutRecords.listLine', {
           id: `\`${request.id}\``,
+          reference: codeSpan(request.reference, 60),
           summary: payoutSummary(request, locale),
           state: stateWord(request, locale),
           user: mentionUser(request.requestedBy),
@@ -40,7 +51,7 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[]): Re
   }
   blocks.push(footer(surface, t('payoutRecords.listFooter')));
   const states = requests.map((request) => `${request.id} ${stateWord(request, locale)}`).join(', ') || t('payoutRecords.none');
-  return { text: `${sandboxMarked(surface, t('payoutRecords.recent'))}: ${states}`, blocks };
+  return { text: `${sandboxMarked(surface, title)}: ${states}`, blocks };
 }
 
 export function buildPayoutHistory(surface: Surface, request: PayoutRequest, events: PayoutEvent[]): Reply {

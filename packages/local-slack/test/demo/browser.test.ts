@@ -393,4 +393,53 @@ describe('the demo page in a real browser', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
     }
   });
+  it('answers Fabrice, whose Slack runs in French, in French: /fleet solde with amounts written the French way', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.fabrice, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet solde');
+    const reply = message('Solde du compte de flotte');
+    await eventually(() => reply.count()).toBe(1);
+    for (const [currency, amount] of Object.entries(sandbox().balances())) {
+      expect(await reply.innerText()).toContain(formatAmount(amount, currency, { locale: 'fr' }));
+    }
+    expect(await reply.getByRole('button', { name: 'Actualiser' }).count()).toBe(1);
+    await screenshot('solde-in-french');
+  });
+
+  it('lets Fabrice approve a payout in French, the amount written the French way in the approval modal', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet payout mobile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await modal().getByLabel('Phone number').fill('243812345671');
+    await modal().getByLabel('Recipient name').fill('Jeanne Mbuyi');
+    await modal().getByLabel('Country').fill('CD');
+    await modal().getByLabel('Mobile money operator').selectOption('ORANGE_MONEY');
+    // Below CDF's dual-approval threshold, so Fabrice's approval sends it.
+    await modal().getByLabel('Amount').fill('150000');
+    await modal().getByLabel('Currency', { exact: true }).selectOption('CDF');
+    await modal().getByRole('button', { name: 'Review' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    await modal().getByRole('button', { name: 'Submit for approval' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
+    expect(id).not.toBe('');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    await become(DEMO_PEOPLE.fabrice, { channelId: DEMO_CHANNELS.approvals.id });
+    const approval = message(id);
+    await eventually(() => approval.count()).toBe(1);
+    // The channel's message is in the channel's language; the modal is in Fabrice's.
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approuver ${id}`);
+    expect(await modal().innerText()).toContain('150\u202f000,00 CDF');
+    expect(await modal().innerText()).not.toContain('150,000.00');
+    await screenshot('approval-modal-in-french');
+    const before = sandbox().payouts().length;
+    await modal().getByRole('button', { name: 'Approuver et envoyer' }).click();
+    await eventually(() => modal().innerText()).toContain('Envoyé.');
+    await modal().locator('.modal-footer').getByRole('button').first().click();
+    expect(sandbox().payouts()).toHaveLength(before + 1);
+    expect(sandbox().payouts().at(-1)?.body).toMatchObject({ amount: 150000, currency: 'CDF', operator: 'ORANGE_MONEY' });
+  });
 });
