@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import {
   approvalMessage, approveAs, BANK_FIELDS, BANK_PATH, buttonsOf, callbackIs, clickOnApproval, dmTexts, dmWith, MOBILE_FIELDS,
-  MOBILE_PATH, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout, submitForm, topView,
+  MOBILE_PATH, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout, submitForm,
   viewText, waitForApprovalMessage, waitForView,
 } from '../support/payout-flow.js';
 
@@ -194,11 +194,16 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(help.text).toContain('/fleet payouts [id | words]');
   });
 
-  it('tells someone who may not request payouts so, in the modal, and stores nothing', async () => {
+  it('tells someone who may not request payouts so privately, as every other command does, opens no modal and stores nothing', async () => {
+    const before = (await h.bot.payouts.listRecent({ limit: 100 })).length;
+    const opened = () => h.slack.apiCalls.filter((call) => call.method === 'views.open').length;
+    const openedBefore = opened();
     await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'payout mobile 243812345678 10 USD' });
-    const refused = await waitForView(h, PEOPLE.newcomer, (view) => viewText(view).includes('not on the list of people who may request'), 'the refusal');
-    expect(refused.view.submit).toBeUndefined();
-    expect(topView(h, PEOPLE.newcomer)?.id).toBe(refused.id);
+    const refused = await h.waitForMessage(PEOPLE.newcomer, 'not on the list of people who may request');
+    expect(refused.ephemeralTo).toBe(PEOPLE.newcomer);
+    expect(h.slack.views(PEOPLE.newcomer)).toEqual([]);
+    expect(opened()).toBe(openedBefore);
     expect(h.slack.messages(dmWith(PEOPLE.newcomer))).toEqual([]);
+    expect((await h.bot.payouts.listRecent({ limit: 100 })).length).toBe(before);
   });
 });

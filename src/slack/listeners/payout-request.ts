@@ -61,6 +61,10 @@ function readForm(kind: PayoutKind, view: ViewOutput): PayoutFormFields {
   return fields;
 }
 
+/** How long `/fleet payout` waits for the role check before opening the modal anyway. */
+const QUICK_ROLE_ANSWER_MS = 700;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
   const { payouts, payoutSettings, logger } = ctx;
   return {
@@ -75,26 +79,35 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
         await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
         return;
       }
+      // Who may request is asked at once; when it answers quickly (the usual case) a refusal is a
+      // private reply like every other command's, with no modal. A slow answer (Slack asked for
+      // user-group members) must not cost the trigger id: the modal opens, then says the refusal.
+      const asked = payouts.mayRequest(command.user_id).then(
+        (decision) => ({ decision }),
+        (error: unknown) => ({ error }),
+      );
+      const early = await Promise.race([asked, sleep(QUICK_ROLE_ANSWER_MS).then(() => undefined)]);
+      if (early && 'decision' in early && !early.decision.ok) {
+        await respond({ response_type: 'ephemeral', ...notice(surface, refusalText(early.decision, surface.locale)) });
+        return;
+      }
       const kind = payoutKindFromWord(args[0]);
       const view = kind
         ? buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, args.join(' ')))
         : buildPayoutChooser(surface, args.join(' '));
       let viewId: string | undefined;
       try {
-        // First, before anything slow: the trigger id expires about 3 seconds after the command.
+        // Before anything slow: the trigger id expires about 3 seconds after the command.
         viewId = (await client.views.open({ trigger_id: command.trigger_id, view })).view?.id;
       } catch (error) {
         await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', logger)) });
         return;
       }
-      try {
-        // The role lookup may ask Slack for user-group members, so it runs after the modal is open.
-        const decision = await payouts.mayRequest(command.user_id);
-        if (!decision.ok && viewId) {
-          await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, t('payoutRequest.chooser.title'), refusalText(decision)) });
-        }
-      } catch (error) {
-        logger.error({ err: error }, 'could not check whether a person may request payouts');
+      const answer = early ?? (await asked);
+      if ('error' in answer) {
+        logger.error({ err: answer.error }, 'could not check whether a person may request payouts');
+      } else if (!answer.decision.ok && viewId) {
+        await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, t('payoutRequest.chooser.title'), refusalText(answer.decision, surface.locale)) });
       }
     },
   };
@@ -104,7 +117,7 @@ export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
 async function checkForm(ctx: SlackContext, surface: Surface, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
-    return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision)) };
+    return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision, surface.locale)) };
   }
   const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId, surface.locale);
   if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors, surface.locale) };
@@ -186,7 +199,7 @@ async function submitReview(ctx: SlackContext, surface: Surface, userId: string,
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale));
     return { response_action: 'update', view: form };
   }
-  return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result)) };
+  return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result, surface.locale)) };
 }
 
 /**
