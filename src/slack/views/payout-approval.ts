@@ -33,7 +33,18 @@ function messageButtons(t: Texts, request: PayoutRequest): Button[] {
       button(PAYOUT_ACTIONS.approve, t('payoutApproval.button.approve'), request.id, 'primary'),
       button(PAYOUT_ACTIONS.reject, t('payoutApproval.button.reject'), request.id, 'danger'),
     ];
-    if (request.approvals.length === 0) buttons.push(button(PAYOUT_ACTIONS.cancel, t('payoutApproval.button.cancel'), request.id));
+    if (request.approvals.length === 0) {
+      // Cancelling cannot be undone (a new request is needed), so Slack asks first.
+      buttons.push({
+        ...button(PAYOUT_ACTIONS.cancel, t('payoutApproval.button.cancel'), request.id),
+        confirm: {
+          title: plainText(t('payoutApproval.confirmCancel.title'), CONFIRM_TITLE_MAX),
+          text: plainText(t('payoutApproval.confirmCancel.text', { id: request.id }), CONFIRM_TEXT_MAX),
+          confirm: plainText(t('payoutApproval.confirmCancel.confirm'), 30),
+          deny: plainText(t('payoutApproval.confirmCancel.deny'), 30),
+        },
+      });
+    }
     return buttons;
   }
   if (request.state === 'unknown' && request.likelyMatch) {

@@ -77,6 +77,18 @@ describe('approval message', () => {
     expect(json(half.blocks)).toContain('Needs 2 different approvers.');
   });
 
+  it('asks before cancelling a request, in the reader\'s language, since it cannot be undone', () => {
+    for (const [locale, title, deny] of [['en', 'Cancel this request?', 'Keep it'], ['fr', 'Annuler cette demande ?', 'La garder']] as const) {
+      const message = buildApprovalMessage({ ...surface, locale }, request());
+      const cancel = (message.blocks.find((block) => block.type === 'actions') as { elements: Array<{ action_id: string; confirm?: { title: { text: string }; text: { text: string }; deny: { text: string } } }> })
+        .elements.find((element) => element.action_id === PAYOUT_ACTIONS.cancel);
+      expect(cancel?.confirm?.title.text).toBe(title);
+      expect(cancel?.confirm?.deny.text).toBe(deny);
+      expect(cancel?.confirm?.text.text).toContain(request().id);
+      expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    }
+  });
+
   it('drops every button once nothing more can be done', () => {
     const finals: Array<Partial<PayoutRequest>> = [
       { state: 'completed', transactionId: 'PO-1' }, { state: 'failed', failureReason: 'Refused.' }, { state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'No' },
