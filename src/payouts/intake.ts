@@ -50,7 +50,14 @@ export class PayoutIntake {
    */
   async validate(kind: PayoutKind, fields: PayoutFormFields, userId?: string, locale?: Locale): Promise<PayoutValidation> {
     const result = validatePayoutForm(kind, fields, { ...this.validationContext(), ...(locale ? { locale } : {}) });
-    if (!result.ok) return result;
+    if (!result.ok) {
+      // A used reference is said at the first Review with the other problems, not after they are fixed.
+      const typed = (fields.reference ?? '').trim();
+      if (result.errors.reference === undefined && typed !== '' && (await referenceExists(this.options.db, typed))) {
+        return { ok: false, errors: { ...result.errors, reference: { code: 'reference_used' } } };
+      }
+      return result;
+    }
     if (await referenceExists(this.options.db, result.draft.reference)) {
       return { ok: false, errors: { reference: { code: 'reference_used' } } };
     }

@@ -68,6 +68,9 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(await service.validate('mobile_money', { ...mobileForm, reference: 'INV-2025-031' })).toEqual({
       ok: false, errors: { reference: { code: 'reference_used' } },
     });
+    // Said at the first Review, beside any other field's problem, not only once the rest is right.
+    const alsoWrong = await service.validate('mobile_money', { ...mobileForm, phone: 'not a phone', reference: ' INV-2025-031 ' });
+    expect(alsoWrong).toMatchObject({ ok: false, errors: { phone: expect.anything(), reference: { code: 'reference_used' } } });
     const again = await service.submit(REQUESTER, first);
     expect(again).toMatchObject({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } });
     expect(await service.listRecent()).toHaveLength(1);

@@ -8,6 +8,7 @@ import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
 import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
+import { operatorName } from './operators.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
 function kindName(t: Texts, kind: PayoutKind): string {
@@ -73,7 +74,7 @@ export function detailFields(payout: PayoutDraft, locale: Locale = 'en'): Field[
     return [
       field(t('payoutApproval.field.recipient'), escapeWithin(payout.recipient.name, NAME_MAX)),
       field(t('payoutApproval.field.phone'), code(payout.recipient.phone)),
-      field(t('payoutApproval.field.operator'), word(payout.operator)),
+      field(t('payoutApproval.field.operator'), word(operatorName(payout.operator))),
       country,
       amount,
       reference,

@@ -12,6 +12,7 @@ import {
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFooter, truncate, type Surface } from './text.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
+import { operatorName } from './operators.js';
 
 /** What the selects offer: from configuration (PAYOUT_OPERATORS, PAYOUT_CURRENCIES). */
 export interface PayoutFormChoices {
@@ -33,6 +34,8 @@ interface FieldSpec {
   maxLength?: number;
   /** A select over these options instead of a text input. */
   options?: readonly string[];
+  /** What a person reads for an option; its value stays the option itself. */
+  optionText?: (value: string) => string;
 }
 
 function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: PayoutFormChoices): FieldSpec {
@@ -46,7 +49,9 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
     case 'countryCode':
       return { label: t('payoutRequest.field.countryCode'), placeholder: 'CD', hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
     case 'operator':
-      return { label: t('payoutRequest.field.operator'), placeholder: t('payoutRequest.field.operator.placeholder'), options: choices.operators };
+      return {
+        label: t('payoutRequest.field.operator'), placeholder: t('payoutRequest.field.operator.placeholder'), options: choices.operators, optionText: operatorName,
+      };
     case 'accountNumber':
       return { label: t('payoutRequest.field.accountNumber'), placeholder: '00012345678901', maxLength: 50 };
     case 'bankCode':
@@ -71,8 +76,8 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
   }
 }
 
-function option(value: string): PlainTextOption {
-  return { text: plainText(value, 75), value };
+function option(value: string, text: (value: string) => string = (same) => same): PlainTextOption {
+  return { text: plainText(text(value), 75), value };
 }
 
 function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | undefined): InputBlock {
@@ -90,8 +95,8 @@ function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | und
       ...base,
       element: {
         type: 'static_select', action_id: PAYOUT_ACTIONS.input, ...placeholder,
-        options: spec.options.slice(0, 100).map(option),
-        ...(initial !== undefined ? { initial_option: option(initial) } : {}),
+        options: spec.options.slice(0, 100).map((choice) => option(choice, spec.optionText)),
+        ...(initial !== undefined ? { initial_option: option(initial, spec.optionText) } : {}),
       },
     };
   }

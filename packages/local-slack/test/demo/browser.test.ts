@@ -176,7 +176,7 @@ describe('the demo page in a real browser', () => {
     await modal().getByRole('button', { name: 'Review' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
     const review = await modal().innerText();
-    for (const detail of ['243812345670', 'Amani Kabila', 'VODACOM_MPESA', '150.00 USD']) expect(review).toContain(detail);
+    for (const detail of ['243812345670', 'Amani Kabila', 'Vodacom M-Pesa', '150.00 USD']) expect(review).toContain(detail);
     await screenshot('payout-review');
 
     await modal().getByRole('button', { name: 'Submit for approval' }).click();
