@@ -33,6 +33,11 @@ describe.each(testDatabases())('the store on $name', ({ open }) => {
     expect((await db.query('SELECT id FROM schema_migrations')).rowCount).toBe(migrations.length + 1);
   });
 
+  it('indexes payouts by their transaction id, which the export joins every ledger row on', async () => {
+    const { rows } = await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payout_requests_transaction' AND schemaname = current_schema()");
+    expect(rows.map((row) => row.indexdef)).toEqual([expect.stringMatching(/ON (\w+\.)?payout_requests USING btree \(transaction_id\) WHERE \(transaction_id IS NOT NULL\)/)]);
+  });
+
   it('applies a migration only once when several migrators race for it', async () => {
     const raced: Migration = { id: 901, name: 'test_raced', sql: 'CREATE TABLE test_raced (id integer PRIMARY KEY)' };
     const runs = await Promise.all(Array.from({ length: 5 }, () => migrate(db, [...migrations, counterTable, raced])));

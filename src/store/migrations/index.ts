@@ -13,6 +13,7 @@ import { approvalRules } from './006_approval_rules.js';
 import { ledger } from './007_ledger.js';
 import { languageChoices } from './008_language_choices.js';
 import { digest } from './009_digest.js';
+import { payoutTransactionIndex } from './010_payout_transaction_index.js';
 
 export type { Migration } from './migration.js';
 
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   ledger,
   languageChoices,
   digest,
+  payoutTransactionIndex,
 ];
