@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { minimal, problemsOf } from '../support/config-env.js';
 import { DEFAULT_LEDGER_SETTINGS } from '../../src/ledger/settings.js';
 
-const minimal = { SLACK_BOT_TOKEN: 'xoxb-123-456-abc', SLACK_SIGNING_SECRET: 'a1b2c3d4e5f6a7b8c9d0', FLEET_API_URL: 'sandbox' };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected the configuration to be refused');
-}
 
 describe('ledger configuration', () => {
   it('is on by default, polling every 15 seconds, in UTC', () => {
