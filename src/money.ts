@@ -120,6 +120,25 @@ export function parseAmount(text: string, currency: string, locale: Locale): Par
   return checked(first);
 }
 
+/**
+ * An amount typed by a person where no currency is known yet (a search's `min:` and `max:`), as an
+ * exact decimal string: the same reading rules as `parseAmount`, with both readings of `1,500`
+ * counting since no currency rules one out. `1,500.50` → `1500.5`.
+ */
+export function readDecimal(text: string, locale: Locale): { ok: true; value: string } | { ok: false; code: 'not_a_number' | 'ambiguous' } {
+  const readings = readingsOf(text.trim(), locale).map(({ whole, fraction }) => canonicalDecimal(whole, fraction));
+  const [first] = readings;
+  if (first === undefined || first.split('.')[0]!.length > 15) return { ok: false, code: 'not_a_number' };
+  return new Set(readings).size > 1 ? { ok: false, code: 'ambiguous' } : { ok: true, value: first };
+}
+
+/** `0100`, `50` → `100.5`: no leading zeros, no trailing decimal zeros. */
+function canonicalDecimal(whole: string, fraction: string): string {
+  const integer = whole.replace(/^0+(?=\d)/, '');
+  const decimals = fraction.replace(/0+$/, '');
+  return decimals === '' ? integer : `${integer}.${decimals}`;
+}
+
 function checked(minor: number): ParsedAmount {
   if (!Number.isSafeInteger(minor)) return fail({ code: 'amount_too_large' });
   if (minor <= 0) return fail({ code: 'amount_not_positive' });

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../account/account-reader.js';
 import type { Locale } from '../i18n/index.js';
+import { readDecimal as readTypedDecimal } from '../money.js';
 import type { Direction, LedgerFilter } from './types.js';
 
 /**
@@ -272,27 +273,11 @@ export function isCalendarDay(text: string): boolean {
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/**
- * An amount typed by a person as an exact decimal, never through a float. In English the dot is the
- * decimal mark and a comma is refused (it could be a thousands separator). In French `150,25` and
- * `150.25` both work, and spaces may group thousands; exactly three digits after the mark (`1,500`,
- * `1.500`) could be read two ways and are refused.
- */
+/** An amount typed in a search, read by the same rules as a payout's amount (`money.readDecimal`). */
 export function readDecimal(text: string, locale: Locale): { ok: true; value: string } | { ok: false; code: 'bad_amount' | 'ambiguous_amount' } {
-  let input = text.trim();
-  if (locale === 'fr') input = input.replace(/[\s\u00a0\u202f]/g, '');
-  const match = /^(\d{1,15})(?:([.,])(\d{1,3}))?$/.exec(input);
-  if (!match) return { ok: false, code: input.includes(',') && locale === 'en' ? 'ambiguous_amount' : 'bad_amount' };
-  const [, whole = '', mark, fraction = ''] = match;
-  if (mark === ',' && locale === 'en') return { ok: false, code: 'ambiguous_amount' };
-  if (mark !== undefined && locale === 'fr' && fraction.length === 3) return { ok: false, code: 'ambiguous_amount' };
-  return { ok: true, value: canonicalDecimal(whole, fraction) };
-}
-
-function canonicalDecimal(whole: string, fraction: string): string {
-  const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = fraction.replace(/0+$/, '');
-  return decimals === '' ? integer : `${integer}.${decimals}`;
+  const read = readTypedDecimal(text, locale);
+  if (read.ok) return read;
+  return { ok: false, code: read.code === 'ambiguous' ? 'ambiguous_amount' : 'bad_amount' };
 }
 
 /** Compares two canonical decimals exactly. */

@@ -92,6 +92,9 @@ describe('the /fleet tx text', () => {
     expect(readDecimal('1 500,5', 'fr')).toEqual({ ok: true, value: '1500.5' });
     expect(readDecimal('999999999999999.999', 'en')).toEqual({ ok: true, value: '999999999999999.999' });
     expect(readDecimal('1e3', 'en')).toMatchObject({ ok: false });
+    // The same reading as a payout's amount: grouped thousands with a decimal mark are unambiguous.
+    expect(readDecimal('1,500.50', 'en')).toEqual({ ok: true, value: '1500.5' });
+    expect(readDecimal('1.500,50', 'fr')).toEqual({ ok: true, value: '1500.5' });
   });
 
   it('takes numbers as words in the Filter modal\'s text field, and no paging there', () => {
