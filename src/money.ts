@@ -180,6 +180,21 @@ export function typedAmount(minor: number, currency: string, locale: Locale): st
   return candidates.find(readsBack) ?? plain;
 }
 
+/**
+ * A search's decimal as the person would type it, which `readDecimal` reads back to the same value:
+ * `5000.5` in English, `5 000,5` in French (`1,2340` where `1,234` would read two ways).
+ */
+export function typedDecimal(decimal: string, locale: Locale): string {
+  if (locale === 'en') return decimal;
+  const [whole = '0', fraction] = decimal.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+  const candidates = fraction === undefined ? [grouped] : [`${grouped},${fraction}`, `${grouped},${fraction}0`];
+  return candidates.find((typed) => {
+    const read = readDecimal(typed, locale);
+    return read.ok && read.value === decimal;
+  }) ?? decimal;
+}
+
 /** Converts an API decimal to exact minor units (rounding away float noise such as 0.1 + 0.2). */
 export function toMinor(amount: number, currency: string): number {
   return Math.round(Number(amount.toFixed(currencyDecimals(currency))) * 10 ** currencyDecimals(currency));
@@ -220,10 +235,15 @@ export function formatAmount(amount: number, currency: string, options: FormatOp
   return formatMinor(toMinor(amount, currency), currency, options);
 }
 
+/** An exact, unsigned decimal string the reader's way (`5000.5` → `5,000.5` / `5 000,5`), without a float. */
+export function formatDecimal(decimal: string, locale: Locale): string {
+  const format = NUMBER_FORMATS[locale];
+  const [whole = '0', fraction] = decimal.split('.');
+  return format.whole.format(BigInt(whole)) + (fraction === undefined ? '' : format.decimalSeparator + fraction);
+}
+
 export function formatMinor(minor: number, currency: string, options: FormatOptions = {}): string {
-  const format = NUMBER_FORMATS[options.locale ?? 'en'];
-  const [whole = '0', fraction] = minorToPlain(Math.abs(minor), currency).split('.');
-  const body = format.whole.format(BigInt(whole)) + (fraction === undefined ? '' : format.decimalSeparator + fraction);
+  const body = formatDecimal(minorToPlain(Math.abs(minor), currency), options.locale ?? 'en');
   const sign = minor < 0 ? '-' : options.signed && minor > 0 ? '+' : '';
   return `${sign}${body} ${currency}`;
 }

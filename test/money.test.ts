@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, toMinor, typedAmount } from '../src/money.js';
+import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, toMinor, typedAmount } from '../src/money.js';
 
 describe('money', () => {
   it('knows that USD, EUR and CDF have two decimals and JPY none', () => {
@@ -21,6 +21,15 @@ describe('money', () => {
     expect(formatMinor(-1234, 'KWD', { locale: 'fr' })).toBe('-1,234 KWD');
     expect(formatMinor(5, 'CDF', { locale: 'fr', signed: true })).toBe('+0,05 CDF');
     expect(formatMinor(5, 'CDF', { locale: 'en' })).toBe('0.05 CDF');
+  });
+
+  it('writes a search decimal back the way the person types it, reading back to the same value', () => {
+    expect(typedDecimal('5000.5', 'en')).toBe('5000.5');
+    expect(typedDecimal('5000.5', 'fr')).toBe('5 000,5');
+    expect(typedDecimal('1.234', 'fr')).toBe('1,2340');
+    for (const [decimal, locale] of [['5000.5', 'en'], ['5000.5', 'fr'], ['1.234', 'fr'], ['1500', 'en'], ['1500', 'fr'], ['0.5', 'fr']] as const) {
+      expect(readDecimal(typedDecimal(decimal, locale), locale)).toEqual({ ok: true, value: decimal });
+    }
   });
 
   it('prints every digit of an amount too large for a float to hold exactly', () => {

@@ -7,7 +7,7 @@ import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { isCalendarDay, searchToText, type TransactionSearch } from '../../ledger/query-text.js';
 import { TRANSACTION_FILTER } from '../ids.js';
-import { formatDecimal } from './transactions.js';
+import { typedDecimal } from '../../money.js';
 import { plainText, plainWithin, type Surface } from './text.js';
 
 /** The value of a select's "any" option: no filter on that field. */
@@ -108,8 +108,8 @@ export function buildTransactionFilterModal(surface: Surface, input: FilterModal
       ], search.direction ?? ANY),
       datepicker(t, TRANSACTION_FILTER.since, t('transactions.modal.since'), search.since),
       datepicker(t, TRANSACTION_FILTER.until, t('transactions.modal.until'), search.until, zoneHint),
-      textInput(TRANSACTION_FILTER.min, t('transactions.modal.min'), search.min && formatDecimal(search.min, surface.locale), AMOUNT_INPUT_MAX),
-      textInput(TRANSACTION_FILTER.max, t('transactions.modal.max'), search.max && formatDecimal(search.max, surface.locale), AMOUNT_INPUT_MAX,
+      textInput(TRANSACTION_FILTER.min, t('transactions.modal.min'), search.min && typedDecimal(search.min, surface.locale), AMOUNT_INPUT_MAX),
+      textInput(TRANSACTION_FILTER.max, t('transactions.modal.max'), search.max && typedDecimal(search.max, surface.locale), AMOUNT_INPUT_MAX,
         t('transactions.modal.amountHint')),
       textInput(TRANSACTION_FILTER.text, t('transactions.modal.text'), searchToText(rest), FILTER_TEXT_MAX, t('transactions.modal.textHint')),
     ],

@@ -9,7 +9,7 @@ import type { Transaction } from '../../fleet/schemas.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
 import type { LedgerEntry, LedgerStatus } from '../../ledger/types.js';
-import { formatMinor, toMinor } from '../../money.js';
+import { formatDecimal, formatMinor, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import { notice, type Reply } from './common.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
@@ -226,14 +226,6 @@ export function formatDay(day: string, locale: Locale): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(date.getTime())) return escapeWithin(day, 20);
   return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
-}
-
-/** An exact decimal string the locale's way (`5000.5` → `5,000.5` / `5 000,5`), without a float. */
-export function formatDecimal(decimal: string, locale: Locale): string {
-  const [whole = '0', fraction] = decimal.split('.');
-  const group = locale === 'fr' ? '\u202f' : ',';
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return fraction ? `${grouped}${locale === 'fr' ? ',' : '.'}${fraction}` : grouped;
 }
 
 /** What could not be read, named, with the usage lines after it. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES } from '../../../src/i18n/index.js';
 import type { TransactionSearch } from '../../../src/ledger/query-text.js';
+import { searchFromFields } from '../../../src/ledger/query-text.js';
 import type { LedgerEntry, LedgerStatus } from '../../../src/ledger/types.js';
 import { buildLedgerStatusMessage } from '../../../src/slack/views/ledger-status.js';
 import { buildTransactionFilterModal } from '../../../src/slack/views/transaction-filter.js';
@@ -169,9 +170,21 @@ describe('the Filter modal', () => {
     const json = JSON.stringify(modal);
     expect(json).toContain('"initial_date":"2026-11-01"');
     expect(json).toContain('"initial_date":"2026-11-15"');
-    expect(json).toContain('"initial_value":"5,000.5"');
+    // Written as the person types it, so that submitting the modal unchanged reads the same amount.
+    expect(json).toContain('"initial_value":"5000.5"');
     expect(json).toContain('"initial_value":"currency:JPY status:Completed INV-42 \\"office rent\\""');
     expect(json).toContain('Days are read in Africa/Kinshasa.');
+  });
+
+  it('fills amounts that submit unchanged without being refused as ambiguous, in both languages', () => {
+    for (const locale of LOCALES) {
+      const modal = buildTransactionFilterModal({ sandbox: false, locale }, {
+        search: { min: '1.234', max: '5000' }, currencies: ['USD'], timeZone: 'UTC', privateMetadata: '{}',
+      });
+      const values = [...JSON.stringify(modal).matchAll(/"block_id":"filter_(min|max)".*?"initial_value":"([^"]*)"/g)].map((match) => match[2]!);
+      expect(values).toHaveLength(2);
+      expect(searchFromFields({ min: values[0], max: values[1] }, { locale })).toMatchObject({ ok: true, search: { min: '1.234', max: '5000' } });
+    }
   });
 
   it('stays within Slack\'s limits in both languages, title at most 24 characters', () => {
