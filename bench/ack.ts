@@ -12,17 +12,13 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
+import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const BOT_TOKEN = 'xoxb-bench-0000-token';
 const CONCURRENCY = 200;
 const ROUNDS = 6;
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
 
 async function burst(slack: LocalSlack, users: string[]): Promise<number[]> {
   const results = await Promise.all(
@@ -100,12 +96,12 @@ export async function runAckBench(): Promise<AckBenchResult> {
     botSamples.sort((a, b) => a - b);
     bareSamples.sort((a, b) => a - b);
     const result: AckBenchResult = {
-      bot_ack_p50_ms: round2(percentile(botSamples, 50)),
-      bot_ack_p99_ms: round2(percentile(botSamples, 99)),
-      bare_ack_p50_ms: round2(percentile(bareSamples, 50)),
-      bare_ack_p99_ms: round2(percentile(bareSamples, 99)),
-      p99_ratio: round2(percentile(botSamples, 99) / percentile(bareSamples, 99)),
-      p50_ratio: round2(percentile(botSamples, 50) / percentile(bareSamples, 50)),
+      bot_ack_p50_ms: round(percentile(botSamples, 50), 2),
+      bot_ack_p99_ms: round(percentile(botSamples, 99), 2),
+      bare_ack_p50_ms: round(percentile(bareSamples, 50), 2),
+      bare_ack_p99_ms: round(percentile(bareSamples, 99), 2),
+      p99_ratio: round(percentile(botSamples, 99) / percentile(bareSamples, 99), 2),
+      p50_ratio: round(percentile(botSamples, 50) / percentile(bareSamples, 50), 2),
       fleet_balance_calls_per_burst: Math.max(...callsPerBurst),
       commands_per_burst: CONCURRENCY,
     };
@@ -119,6 +115,3 @@ export async function runAckBench(): Promise<AckBenchResult> {
   }
 }
 
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
-}

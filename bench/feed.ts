@@ -22,6 +22,7 @@ import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transa
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase } from '../src/store/index.js';
+import { percentile, round } from './stats.js';
 
 const INTERVAL_S = 15;
 const BURST = 1_000;
@@ -112,8 +113,6 @@ const settings = (channelId: string): Config['feed'] => ({
   channelId, pollIntervalSeconds: INTERVAL_S, maxBacklog: 1000, backfill: 0, balanceAlertBelow: new Map(), alertChannelId: channelId,
 });
 const seeded = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 /** Waits in real time for the feed's loop to get somewhere; a stalled feed fails the bench instead of hanging it. */
 const until = async (done: () => boolean, what: string) => {
   const deadline = performance.now() + 10 * 60_000;
@@ -173,7 +172,7 @@ async function sandboxPart(): Promise<Record<string, number>> {
     burst_messages: burstMessages.size,
     burst_drain_s: round((Math.max(...burst.map((tx) => posted.get(tx.reference)?.atMs ?? Number.NaN)) - burstAt) / 1000, 1),
     messages_total: publisher.messages,
-    fleet_requests_per_idle_poll: round(idle.reduce((sum, poll) => sum + poll.httpRequests, 0) / idle.length),
+    fleet_requests_per_idle_poll: round(idle.reduce((sum, poll) => sum + poll.httpRequests, 0) / idle.length, 2),
     poll_interval_s: INTERVAL_S,
     trickle_delay_p50_s: round(percentile(trickleDelays, 50) / 1000, 1),
     trickle_delay_p99_s: round(percentile(trickleDelays, 99) / 1000, 1),

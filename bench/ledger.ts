@@ -20,6 +20,7 @@ import type { LedgerFilter } from '../src/ledger/types.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase, type Db } from '../src/store/index.js';
+import { percentile, round } from './stats.js';
 
 const POSTGRES_ROWS = 1_000_000;
 const PGLITE_ROWS = 200_000;
@@ -31,8 +32,6 @@ const BENCH_DATABASE = 'ledger_bench';
 const NEWEST = Date.parse('2026-11-20T12:00:00.000Z');
 const STEP_MS = 30_000;
 
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 const reference = (i: number) => `TXN-${String(i).padStart(8, '0')}`;
 
 /** Fills ledger_entries with rows 1..count (row i dated i × 30 s before NEWEST), in chunks. */
@@ -107,7 +106,7 @@ async function postgresPart(baseUrl: string) {
     try {
       const start = performance.now();
       await fill(db, POSTGRES_ROWS);
-      const fillSeconds = round((performance.now() - start) / 1000);
+      const fillSeconds = round((performance.now() - start) / 1000, 1);
       return { fillSeconds, ...(await queryPart(db, POSTGRES_ROWS)) };
     } finally {
       await db.close();
@@ -123,7 +122,7 @@ async function pglitePart() {
   try {
     const start = performance.now();
     await fill(db, PGLITE_ROWS);
-    const fillSeconds = round((performance.now() - start) / 1000);
+    const fillSeconds = round((performance.now() - start) / 1000, 1);
     return { fillSeconds, ...(await queryPart(db, PGLITE_ROWS)) };
   } finally {
     await db.close();
@@ -202,8 +201,8 @@ async function historyPart() {
         entries: list.length,
         requests: sandbox.requests.length - requestsBefore,
         walkPages: pages,
-        seconds: round(seconds),
-        pacedMinutesAtDefault: round((pages * DEFAULT_LEDGER_SETTINGS.historyPageDelayMs) / 60_000),
+        seconds: round(seconds, 1),
+        pacedMinutesAtDefault: round((pages * DEFAULT_LEDGER_SETTINGS.historyPageDelayMs) / 60_000, 1),
         missed: [...expected].filter((key) => !storedSet.has(key)).length,
         doubled: stored.length - storedSet.size + [...storedSet].filter((key) => !expected.has(key)).length,
         stored: stored.length,
