@@ -21,7 +21,9 @@ export function payoutKindFromWord(word: string | undefined): PayoutKind | undef
 /**
  * Mobile money: `<phone> [amount] [currency]`, e.g. `243812345678 150 USD`; the phone may contain
  * spaces (`+243 812 345 678 150 USD`). Bank: `<account> <BIC> [amount] [currency]`. The words
- * `payout` and the kind itself are skipped when the caller passes the whole command text.
+ * `payout` and the kind itself are skipped when the caller passes the whole command text. An
+ * amount grouped by spaces (`1 500,50`, as French writes it) is read whole when what comes before
+ * it is unambiguous: a phone written in one piece, or an account and a BIC.
  */
 export function parseCommandPrefill(kind: PayoutKind, text: string): PayoutFormFields {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
@@ -33,7 +35,11 @@ export function parseCommandPrefill(kind: PayoutKind, text: string): PayoutFormF
     fields.currency = last.toUpperCase();
     tokens.pop();
   }
-  const amount = tokens.at(-1);
+  const grouped = groupedAmountAfter(kind, tokens);
+  if (grouped !== undefined) {
+    fields.amount = tokens.splice(grouped).join(' ');
+  }
+  const amount = grouped === undefined ? tokens.at(-1) : undefined;
   // An amount is digits with dots or commas; a bare long digit run is more likely part of the phone.
   if (amount !== undefined && tokens.length > 1 && /^\d[\d.,]*$/.test(amount) && amount.replace(/\D/g, '').length < 8) {
     fields.amount = amount;
@@ -50,4 +56,21 @@ export function parseCommandPrefill(kind: PayoutKind, text: string): PayoutFormF
     fields.accountNumber = tokens.join(' ');
   }
   return fields;
+}
+
+// Thousands grouped by spaces, with an optional decimal part: `1 500`, `12 500 000,25`.
+const GROUPED_AMOUNT = /^\d{1,3}( \d{3})+([.,]\d+)?$/;
+
+/**
+ * Where a space-grouped amount starts in `tokens`, or undefined. Only after a one-piece phone of at
+ * least 8 digits, or after an account and a BIC (which has letters): `+243 812 345 678` is a phone
+ * written in groups, not an amount.
+ */
+function groupedAmountAfter(kind: PayoutKind, tokens: string[]): number | undefined {
+  const head = kind === 'mobile_money' ? 1 : 2;
+  if (tokens.length < head + 2) return undefined;
+  const headFits = kind === 'mobile_money'
+    ? /^\+?\d{8,}$/.test(tokens[0] ?? '')
+    : /[A-Za-z]/.test(tokens[1] ?? '');
+  return headFits && GROUPED_AMOUNT.test(tokens.slice(head).join(' ')) ? head : undefined;
 }

@@ -28,6 +28,17 @@ describe('parseCommandPrefill', () => {
     expect(parseCommandPrefill('bank_account', '000123456789')).toEqual({ accountNumber: '000123456789' });
   });
 
+  it('reads an amount grouped by spaces after a phone written in one piece', () => {
+    expect(parseCommandPrefill('mobile_money', '243812345678 1 500,50 CDF')).toEqual({ phone: '243812345678', amount: '1 500,50', currency: 'CDF' });
+    expect(parseCommandPrefill('mobile_money', '+243812345678 12 500 000 CDF')).toEqual({ phone: '+243812345678', amount: '12 500 000', currency: 'CDF' });
+  });
+
+  it('reads an amount grouped by spaces after the BIC of a bank payout', () => {
+    expect(parseCommandPrefill('bank_account', '000123456789 BCDCCDKI 1 500 000,25 CDF')).toEqual({
+      accountNumber: '000123456789', bankCode: 'BCDCCDKI', amount: '1 500 000,25', currency: 'CDF',
+    });
+  });
+
   it('passes an ambiguous amount through so that the form can explain the problem', () => {
     expect(parseCommandPrefill('mobile_money', '243812345678 1,5 USD')).toEqual({ phone: '243812345678', amount: '1,5', currency: 'USD' });
   });
