@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import { asFleetError } from '../fleet/errors.js';
+import { asFleetError, FleetRejectedError } from '../fleet/errors.js';
 import type { FleetApi, Transaction, TransactionListPage } from '../fleet/schemas.js';
 import { fromMinor, toMinor } from '../money.js';
-import type { PayoutDraft } from './model.js';
+import { storedFleetFailure, type PayoutDraft } from './model.js';
 
 export type SendOutcome =
   | { outcome: 'completed'; transactionId: string | undefined; message: string | undefined }
@@ -27,14 +27,14 @@ export async function sendPayout(fleet: FleetApi, draft: PayoutDraft): Promise<S
   } catch (thrown) {
     // Anything that is not a FleetError is treated as "may have been sent": the safe assumption.
     const error = asFleetError(thrown);
+    const apiMessage = error instanceof FleetRejectedError ? error.apiMessage : undefined;
     // A conflict means the API already holds a payout with this reference (the spec does not say
     // how duplicates are answered): that earlier payout may have moved money, so "failed" would lie.
     if (error.status === 409) {
-      return { outcome: 'unknown', reason: `${error.userMessage} A payout with this reference may already exist.`, code: 'conflict' };
+      return { outcome: 'unknown', reason: storedFleetFailure({ code: 'conflict', apiMessage }), code: 'conflict' };
     }
-    return error.outcomeUnknown
-      ? { outcome: 'unknown', reason: error.userMessage, code: error.code }
-      : { outcome: 'failed', reason: error.userMessage, code: error.code };
+    const reason = storedFleetFailure({ code: error.code, apiMessage });
+    return error.outcomeUnknown ? { outcome: 'unknown', reason, code: error.code } : { outcome: 'failed', reason, code: error.code };
   }
 }
 

@@ -82,6 +82,6 @@ describe('payouts against the sandbox Fleet API', () => {
     sandbox.setFault({ match: { method: 'POST' }, status: 422, times: 1 });
     const { result } = await approvedPayout(service, 'mobile_money', mobileForm);
     expect(sandbox.payouts()).toEqual([]);
-    expect(result).toMatchObject({ ok: true, request: { state: 'failed', failureReason: expect.stringMatching(/refused/) as string } });
+    expect(result).toMatchObject({ ok: true, request: { state: 'failed', failureReason: expect.stringMatching(/^fleet:rejected:/) as string } });
   });
 });

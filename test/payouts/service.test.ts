@@ -204,7 +204,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     fleet.willAnswer(new FleetRejectedError(422, 'recipient.phone is not a wallet'));
     const request = await submitted(service);
     const result = await service.approve(request.id, APPROVER);
-    expect(result).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'The Fleet API refused the request: recipient.phone is not a wallet' } });
+    expect(result).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'fleet:rejected:recipient.phone is not a wallet' } });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_pending', details: { payoutId: request.id, state: 'failed' } });
     expect(fleet.payoutCalls).toHaveLength(1);

@@ -33,7 +33,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     fleet.willAnswer(new FleetTimeoutError(true));
     const request = await submitted(service);
     const approved = await service.approve(request.id, APPROVER);
-    expect(approved).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: false, failureReason: 'The Fleet API took too long to answer.' } });
+    expect(approved).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: false, failureReason: 'fleet:timeout' } });
     expect(fleet.listCalls.length).toBeGreaterThan(0);
 
     // The partner processed it after all: the transaction shows up with our reference.
@@ -178,7 +178,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     const { service, fleet } = createService(db);
     fleet.willAnswer(new FleetConnectionError(false));
     const request = await submitted(service);
-    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'Could not reach the Fleet API.' } });
+    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'fleet:connection' } });
   });
 
   it('treats a conflict on the reference as unknown, never as failed, since an earlier payout may exist', async () => {

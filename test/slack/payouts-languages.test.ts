@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import {
-  clickOnApproval, dmTexts, MOBILE_FIELDS, openApproveModal, PAYOUT_ACTIONS, PAYOUT_ENV, privateNotes, requestPayout, viewText,
+  approveAs, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ACTIONS, PAYOUT_ENV, privateNotes, requestPayout, viewText,
   waitForApprovalMessage,
 } from '../support/payout-flow.js';
 
@@ -97,5 +97,17 @@ describe('payout approval in each reader\'s language, through the real receiver'
     await h.slack.waitFor(() => privateNotes(h, PEOPLE.approver2).find((text) => text.includes('Only the person who requested this payout can cancel it.')), {
       message: 'the English refusal',
     });
+  });
+
+  it('tells a French requester in French why the Fleet API gave no clear answer, and the channel in English', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '25', currency: 'EUR', reference: 'INV-FR-0004' });
+    h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 503, times: 1 });
+    await approveAs(h, PEOPLE.approver2, id);
+    const unknown = await waitForApprovalMessage(h, id, 'Outcome unknown');
+    expect(blockText(unknown)).toContain('The Fleet API is unavailable right now.');
+    const dm = await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('L’API Fleet est indisponible')), {
+      message: 'the French reason in the direct message',
+    });
+    expect(dm).not.toContain('The Fleet API');
   });
 });

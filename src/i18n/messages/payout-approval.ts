@@ -206,6 +206,7 @@ export const payoutApproval = defineMessages({
       ':no_entry: Your payout {payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.',
     'payoutApproval.dm.sent': ':white_check_mark: Your payout {payout} was sent.{transaction}',
     'payoutApproval.dm.failed': ':x: Your payout {payout} failed: {reason} No money moved.',
+    'payoutApproval.conflict': '{refused} A payout with this reference may already exist.',
     'payoutApproval.dm.unknown':
       ':grey_question: The Fleet API gave no clear answer for your payout {payout} ({reason}). It may have gone through: the app is checking the Fleet API\'s transactions and will tell you.',
     'payoutApproval.dm.needsReview':
@@ -425,6 +426,7 @@ export const payoutApproval = defineMessages({
       ':no_entry: Votre paiement {payout} n’a pas été envoyé : vous n’êtes plus autorisé à demander des paiements. Adressez-vous à votre administrateur Slack ; une fois votre accès rétabli, un approbateur pourra l’approuver de nouveau.',
     'payoutApproval.dm.sent': ':white_check_mark: Votre paiement {payout} a été envoyé.{transaction}',
     'payoutApproval.dm.failed': ':x: Votre paiement {payout} a échoué : {reason} Aucun argent n’a bougé.',
+    'payoutApproval.conflict': '{refused} Un paiement avec cette référence existe peut-être déjà.',
     'payoutApproval.dm.unknown':
       ':grey_question: L’API Fleet n’a pas donné de réponse claire pour votre paiement {payout} ({reason}). Il a pu passer : l’application vérifie les transactions de l’API Fleet et vous tiendra informé.',
     'payoutApproval.dm.needsReview':

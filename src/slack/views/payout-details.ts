@@ -6,9 +6,10 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
-import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, INTERRUPTED_FAILURE, readFleetFailure, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 import { operatorName } from './operators.js';
+import { fleetCodeText } from '../failures.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
 function kindName(t: Texts, kind: PayoutKind): string {
@@ -186,11 +187,23 @@ function withinSection(head: string, lines: string[], andMore: (rest: number) =>
   return text;
 }
 
-/** Why a payout failed or has no known outcome, as mrkdwn: the Fleet client's words escaped, or the app's own reason in the reader's language. */
+/**
+ * Why a payout failed or has no known outcome, as mrkdwn in the reader's language: the Fleet
+ * error's code worded from the catalog (the API's own words escaped), the app's own reason, or an
+ * older row's stored sentence escaped.
+ */
 export function failureWords(reason: string | undefined, locale: Locale = 'en'): string {
   const t = textsFor(locale);
+  if (reason === undefined) return t('payoutApproval.noReason');
   if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
-  return escapeWithin(reason ?? t('payoutApproval.noReason'), 400);
+  const failure = readFleetFailure(reason);
+  if (!failure) return escapeWithin(reason, 400);
+  const refused = failure.apiMessage
+    ? t('fleetError.rejectedSaying', { message: escapeWithin(failure.apiMessage, 300) })
+    : t('fleetError.rejectedBare');
+  if (failure.code === 'conflict') return t('payoutApproval.conflict', { refused });
+  if (failure.code === 'rejected') return refused;
+  return fleetCodeText(locale, failure.code) ?? escapeWithin(reason, 400);
 }
 
 /** The current state in plain words, with the outcome when there is one. */

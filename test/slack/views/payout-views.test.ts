@@ -305,6 +305,32 @@ describe('text people or the Fleet API wrote', () => {
   });
 });
 
+describe('why the Fleet API failed a payout, in the reader\'s language', () => {
+  const failed = (failureReason: string) => request({ state: 'failed', failureReason, approvals: [{ userId: 'U0APPROVER', at }] });
+  const dm = (locale: 'en' | 'fr', shown: PayoutRequest) => json(buildRequesterUpdate({ sandbox: false, locale }, shown, 'failed', 'U0APPROVER')!.blocks);
+
+  it('words a stored error code in each language', () => {
+    expect(dm('en', failed('fleet:unavailable'))).toContain('failed: The Fleet API is unavailable right now.');
+    expect(dm('fr', failed('fleet:unavailable'))).toContain('a échoué : L’API Fleet est indisponible pour le moment.');
+  });
+
+  it('quotes the API\'s own words of a refusal, escaped, inside the reader\'s sentence', () => {
+    const shown = failed('fleet:rejected:Insufficient <!channel> funds');
+    expect(dm('fr', shown)).toContain('L’API Fleet a refusé la demande : Insufficient &lt;!channel&gt; funds');
+    expect(dm('en', failed('fleet:rejected'))).toContain('The Fleet API refused the request.');
+  });
+
+  it('says a conflict may mean the payout already exists', () => {
+    const shown = failed('fleet:conflict:duplicate reference');
+    expect(dm('en', shown)).toContain('The Fleet API refused the request: duplicate reference A payout with this reference may already exist.');
+    expect(dm('fr', shown)).toContain('Un paiement avec cette référence existe peut-être déjà.');
+  });
+
+  it('shows a reason stored as a sentence by an older version as it is', () => {
+    expect(dm('fr', failed('The Fleet API refused the request (HTTP 400).'))).toContain('a échoué : The Fleet API refused the request (HTTP 400).');
+  });
+});
+
 describe('the money flow, as the Fleet API spec describes it', () => {
   const flow = "Sending this payout debits the platform's wallet user and credits the fleet account with *1,500.50 USD*: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
   const wrong = /from the fleet account|debits the fleet account|fleet account's \w+ balance goes down/i;
