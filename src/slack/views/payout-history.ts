@@ -5,7 +5,7 @@ import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type Payo
 import type { Reply } from './common.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
-  approvalLines, detailBlocks, dualApprovalLine, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  approvalLines, detailBlocks, dualApprovalLine, failureWords, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
@@ -105,6 +105,8 @@ export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
   const who = event.userId ? t('payoutRecords.by', { user: mentionUser(event.userId) }) : '';
   const code = (value: string | undefined) => (value ? ` ${codeSpan(value, CODE_MAX)}` : '');
   const words = (value: string | undefined) => (value ? t('payoutRecords.detail', { text: escapeWithin(value, DETAIL_MAX) }) : '');
+  // A Fleet failure is stored as its code: worded in the reader's language, like the state line.
+  const failure = (value: string | undefined) => (value ? t('payoutRecords.detail', { text: cutMrkdwn(failureWords(value, locale), DETAIL_MAX) }) : '');
   const counts = () => {
     const count = detail(event, 'approvals');
     const required = detail(event, 'required');
@@ -130,12 +132,12 @@ export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
       what = t('payoutRecords.event.completed', { transaction: code(detail(event, 'transactionId')) || t('payoutRecords.noTransactionId') });
       break;
     case 'failed':
-      what = t('payoutRecords.event.failed', { reason: words(detail(event, 'reason')) });
+      what = t('payoutRecords.event.failed', { reason: failure(detail(event, 'reason')) });
       break;
     case 'unknown':
       // Recovery records `reason: 'interrupted'` for a row a stopped process left behind.
       what = t('payoutRecords.event.unknown', {
-        reason: words(detail(event, 'reason') === 'interrupted' ? t('payoutRecords.interrupted') : detail(event, 'reason')),
+        reason: detail(event, 'reason') === 'interrupted' ? words(t('payoutRecords.interrupted')) : failure(detail(event, 'reason')),
       });
       break;
     case 'needs_review':

@@ -326,6 +326,11 @@ describe('why the Fleet API failed a payout, in the reader\'s language', () => {
     expect(dm('fr', shown)).toContain('Un paiement avec cette référence existe peut-être déjà.');
   });
 
+  it('words the reason in the history too', () => {
+    const events: PayoutEvent[] = [{ id: 1, requestId: 'PR-7K3F9Q', event: 'failed', userId: undefined, at, details: { code: 'unavailable', reason: 'fleet:unavailable' } }];
+    expect(json(buildPayoutHistory({ sandbox: false, locale: 'fr' }, failed('fleet:unavailable'), events))).toContain('L’API Fleet est indisponible');
+  });
+
   it('shows a reason stored as a sentence by an older version as it is', () => {
     expect(dm('fr', failed('The Fleet API refused the request (HTTP 400).'))).toContain('a échoué : The Fleet API refused the request (HTTP 400).');
   });
