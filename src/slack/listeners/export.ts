@@ -21,11 +21,10 @@ import {
 import type { Surface } from '../views/text.js';
 import { problemText } from '../views/transactions.js';
 import { ensureViewer } from '../viewers.js';
+import { ProgressPacer, type ProgressPace } from '../../progress-pacer.js';
 
 /** A response_url takes 5 answers: the start, at most 3 progress updates, and the outcome. */
-const MAX_PROGRESS_REPLIES = 3;
-const PROGRESS_EVERY_ROWS = 10_000;
-const MIN_MS_BETWEEN_PROGRESS = 2_000;
+const EXPORT_PROGRESS: ProgressPace = { everyItems: 10_000, minMs: 2_000, maxReports: 3 };
 
 export function exportSubcommand(ctx: SlackContext): Subcommand {
   return {
@@ -92,14 +91,10 @@ async function runExport(ctx: SlackContext, run: ExportRun): Promise<Reply> {
 
     const { count } = check;
     await reply(buildExportStartedMessage(surface, { ...about, count }));
-    let progressReplies = 0;
-    let lastReplyAt = ctx.clock.now().getTime();
+    const pacer = new ProgressPacer(ctx.clock, EXPORT_PROGRESS);
     const fileName = exportFileName(search);
     const written = await job.write(filter, fileName, async (rows) => {
-      const now = ctx.clock.now().getTime();
-      if (rows % PROGRESS_EVERY_ROWS !== 0 || progressReplies >= MAX_PROGRESS_REPLIES || now - lastReplyAt < MIN_MS_BETWEEN_PROGRESS) return;
-      progressReplies += 1;
-      lastReplyAt = now;
+      if (!pacer.shouldReport(rows)) return;
       // Progress is a courtesy: a failed update must not stop the export.
       await reply(buildExportProgressMessage(surface, { ...about, count, rows }), true).catch((error: unknown) => {
         ctx.logger.warn({ err: error }, 'could not show export progress');
