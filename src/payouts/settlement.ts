@@ -73,7 +73,12 @@ export class PayoutSettlement {
     const look = await this.look(request.id);
     if (!look.ok) return look;
     const seen = look.request;
-    if (seen.state !== 'unknown') return { ok: true, request: seen };
+    if (seen.state !== 'unknown') {
+      // This look found the payout in the list: the retry's answer is that it went out after all.
+      if (look.search?.outcome === 'found') return { ok: true, request: seen };
+      // Another click (perhaps this person's own, delivered twice) moved it during the look.
+      return refusal('not_retryable', { details: movedOn(seen), request: seen });
+    }
     const refused = retryBlockedBy(look);
     if (refused) return refused;
     const attempt = seen.attempts + 1;

@@ -162,6 +162,35 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(second).toMatchObject({ ok: false, details: { payoutId: request.id, state: expect.stringMatching(/^(executing|completed)$/) as string } });
   });
 
+  it('tells the second retry click where the payout is when the first sent it during the second\'s last look', async () => {
+    const setup = createService(db);
+    const { service, fleet } = setup;
+    fleet.willAnswer(new FleetTimeoutError(true));
+    const request = await needingReview(setup);
+    // The first look goes through; the second waits until the first has sent, then reads the list.
+    const list = fleet.listTransactions.bind(fleet);
+    let arrived = 0;
+    let firstSent: () => void = () => {};
+    const sent = new Promise<void>((resolve) => { firstSent = resolve; });
+    fleet.listTransactions = async (page) => {
+      arrived += 1;
+      if (arrived === 2) await sent;
+      return list(page);
+    };
+    const payout = fleet.payoutMobileMoney.bind(fleet);
+    fleet.payoutMobileMoney = async (body) => {
+      try {
+        return await payout(body);
+      } finally {
+        firstSent();
+      }
+    };
+    const results = await Promise.all([service.retryUnknown(request.id, SECOND_APPROVER), service.retryUnknown(request.id, SECOND_APPROVER)]);
+    expect(fleet.payoutCalls).toHaveLength(2);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toMatchObject({ ok: false, code: 'not_retryable', details: { payoutId: request.id } });
+  });
+
   it('sends nothing again when the transaction list cannot be read before a retry', async () => {
     const setup = createService(db);
     const { service, fleet } = setup;
