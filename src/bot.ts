@@ -15,7 +15,7 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
-import { payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
+import { payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -136,6 +136,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
     });
+    const payoutRoles = {
+      canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
+      canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
+    };
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }),
       notifier: {
@@ -144,10 +148,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           return payoutNotifier.changed(request, event, actor);
         },
       },
-      roles: {
-        canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
-        canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
-      },
+      roles: payoutRoles,
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
@@ -183,7 +184,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       exporter: ledger && new LedgerExporter({
         ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
       }),
-      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
+      account, payouts, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),

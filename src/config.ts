@@ -203,6 +203,7 @@ export const envSchema = z
     ...payoutAmountsSchema.shape,
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
+    PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
     FEED_CHANNEL_ID: channelId,
     FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
     FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
@@ -337,6 +338,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dualApprovalAbove: e.PAYOUT_DUAL_APPROVAL_ABOVE,
       requestTtlHours: e.PAYOUT_REQUEST_TTL_HOURS,
       reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
+      newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
     },
     feed: {
       channelId: e.FEED_CHANNEL_ID,

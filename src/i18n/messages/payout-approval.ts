@@ -6,6 +6,10 @@ import { defineMessages } from '../define.js';
 
 export const payoutApproval = defineMessages({
   en: {
+    'payoutApproval.newRecipient.mobile': ':new: *New recipient:* no payout to this phone number with this operator has been completed before.',
+    'payoutApproval.newRecipient.bank': ':new: *New recipient:* no payout to this account has been completed before.',
+    'payoutApproval.otherName.mobile': ':warning: *Another name:* this number was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same person.',
+    'payoutApproval.otherName.bank': ':warning: *Another name:* this account was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same holder.',
     // Refusals, by the domain's codes (src/payouts/policy.ts, service.ts, settlement.ts).
     'payoutApproval.refusal.notFound': 'There is no payout {id}.',
     'payoutApproval.refusal.noSuchPayout': 'There is no such payout.',
@@ -72,7 +76,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.rule.amount': 'this amount',
     'payoutApproval.rule.requesterTotal': 'the requester\'s {currency} total for the day (UTC)',
     'payoutApproval.rule.recipientTotal': 'the recipient\'s {currency} total for the day (UTC)',
-    'payoutApproval.dualApproval.plain': 'Needs 2 different approvers.',
+    'payoutApproval.dualApproval.plain': 'Needs {count} different approvers.',
+    'payoutApproval.dualApproval.newRecipient': 'Needs {count} different approvers: no payout has been completed to this recipient before.',
     'payoutApproval.dualApproval.why': 'Needs 2 approvers: {what}, {total}, is above {threshold}.',
     'payoutApproval.revoked': '{user}\'s approval no longer counts: no longer an approver',
     'payoutApproval.hold.requesterNotAllowed':
@@ -232,6 +237,10 @@ export const payoutApproval = defineMessages({
     'payoutApproval.event.cancelled': 'cancelled',
   },
   fr: {
+    'payoutApproval.newRecipient.mobile': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce numéro avec cet opérateur n’a encore abouti.',
+    'payoutApproval.newRecipient.bank': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce compte n’a encore abouti.',
+    'payoutApproval.otherName.mobile': ':warning: *Autre nom :* ce numéro a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit de la même personne.',
+    'payoutApproval.otherName.bank': ':warning: *Autre nom :* ce compte a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit du même titulaire.',
     'payoutApproval.refusal.notFound': 'Il n’y a pas de paiement {id}.',
     'payoutApproval.refusal.noSuchPayout': 'Ce paiement n’existe pas.',
     'payoutApproval.refusal.notRequester': 'Vous ne figurez pas sur la liste des personnes autorisées à demander des paiements.',
@@ -296,7 +305,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.rule.amount': 'ce montant',
     'payoutApproval.rule.requesterTotal': 'le total du jour (UTC) du demandeur en {currency}',
     'payoutApproval.rule.recipientTotal': 'le total du jour (UTC) du bénéficiaire en {currency}',
-    'payoutApproval.dualApproval.plain': 'Nécessite 2 approbateurs différents.',
+    'payoutApproval.dualApproval.plain': 'Nécessite {count} approbateurs différents.',
+    'payoutApproval.dualApproval.newRecipient': 'Nécessite {count} approbateurs différents : aucun paiement n’a encore abouti vers ce bénéficiaire.',
     'payoutApproval.dualApproval.why': 'Nécessite 2 approbateurs : {what}, {total}, dépasse {threshold}.',
     'payoutApproval.revoked': 'L’approbation de {user} ne compte plus : cette personne ne fait plus partie des approbateurs',
     'payoutApproval.hold.requesterNotAllowed':

@@ -13,6 +13,7 @@ import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
+import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
@@ -21,6 +22,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     transactionsSubcommand(ctx),
     payoutRequestSubcommand(ctx),
     payoutRecordsSubcommand(ctx),
+    recipientsSubcommand(ctx),
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
@@ -31,4 +33,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerTransactionsListeners(app, ctx);
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
+  registerRecipientListeners(app, ctx);
 }

@@ -15,6 +15,7 @@ import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
   stateLine, stateWord,
 } from './payout-details.js';
+import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -92,6 +93,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
     askLine(request, locale),
+    ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
@@ -120,9 +122,10 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
     ? t('payoutApproval.approve.held', { held })
     : last
       ? t('payoutApproval.approve.last')
-      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale) });
+      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
   const blocks: KnownBlock[] = [
     askLine(request, locale),
+    ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
@@ -193,7 +196,7 @@ function approvalRecorded(request: PayoutRequest, locale: Locale): { title: stri
   if (held) return { title, text: t('payoutApproval.outcome.recordedHeld', { held }) };
   const missing = Math.max(1, request.requiredApprovals - countingApprovers(request).length);
   const lines = [t('payoutApproval.outcome.recordedWaiting', { count: missing })];
-  if (request.requiredApprovals === 2) lines.push(dualApprovalLine(request.dualApproval, request.currency, locale));
+  if (request.requiredApprovals > 1) lines.push(dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals));
   for (const approval of revokedApprovals(request)) lines.push(`${revokedLine(approval.userId, locale)}.`);
   return { title, text: lines.join('\n') };
 }
