@@ -31,7 +31,8 @@ function parsePrometheus(text: string): Sample[] {
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*)\})? (\S+)(?: -?\d+)?$/.exec(line);
     if (!sample) throw new Error(`not a Prometheus text line: ${line}`);
     const value = Number(sample[3] === '+Inf' ? Infinity : sample[3] === '-Inf' ? -Infinity : sample[3]);
-    if (Number.isNaN(value) && sample[3] !== 'NaN') throw new Error(`not a sample value: ${line}`);
+    // Prometheus reads NaN in any case; prom-client writes `Nan` for an event-loop gauge with no sample yet.
+    if (Number.isNaN(value) && sample[3]?.toLowerCase() !== 'nan') throw new Error(`not a sample value: ${line}`);
     const labels: Record<string, string> = {};
     for (const match of (sample[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[match[1]!] = match[2]!;
     const family = sample[1]!.replace(/_(bucket|sum|count|total|created)$/, '');
