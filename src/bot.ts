@@ -149,7 +149,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       notifier: {
         changed: (request, event, actor) => {
           metrics.payoutChanged(event, request.state);
-          late.home?.payoutChanged(request);
+          void late.home?.payoutChanged(request);
           return payoutNotifier.changed(request, event, actor);
         },
       },

@@ -90,8 +90,8 @@ export class SlackHomePublisher implements HomePublisher {
   }
 
   /** Called on every payout state change: the requester and everyone who may approve, if they have a home, get it again (throttled). */
-  payoutChanged(request: PayoutRequest): void {
-    this.peopleFor(request).then(
+  payoutChanged(request: PayoutRequest): Promise<void> {
+    return this.peopleFor(request).then(
       (people) => people.forEach((userId) => this.throttle.schedule(userId)),
       (error: unknown) => this.options.logger.warn({ err: error, payoutId: request.id }, 'could not find whose home shows this payout'),
     );

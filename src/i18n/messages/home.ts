@@ -25,7 +25,7 @@ export const homeTexts = defineMessages({
     'home.mine': 'Your requests',
     'home.mineNone': 'You have not requested any payout yet.',
     'home.mineLine': '*{id}* · {summary} · {state} · {date}',
-    'home.mineFooter': 'Your last {count} requests. `/fleet payouts <id>` shows one request’s history.',
+    'home.mineFooter': { one: 'Your last request. `/fleet payouts <id>` shows a request’s history.', other: 'Your last {count} requests. `/fleet payouts <id>` shows a request’s history.' },
   },
   fr: {
     'home.title': 'Fleet Treasury',
@@ -50,6 +50,6 @@ export const homeTexts = defineMessages({
     'home.mine': 'Vos demandes',
     'home.mineNone': 'Vous n’avez encore demandé aucun paiement.',
     'home.mineLine': '*{id}* · {summary} · {state} · {date}',
-    'home.mineFooter': 'Vos {count} dernières demandes. `/fleet paiements <id>` montre l’historique d’une demande.',
+    'home.mineFooter': { one: 'Votre dernière demande. `/fleet paiements <id>` montre l’historique d’une demande.', other: 'Vos {count} dernières demandes. `/fleet paiements <id>` montre l’historique d’une demande.' },
   },
 });
