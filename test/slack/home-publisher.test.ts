@@ -7,6 +7,7 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
+import { systemClock } from '../../src/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { HomeViews, type Timers } from '../../src/home/index.js';
 import type { PayoutRequest } from '../../src/payouts/index.js';
@@ -68,7 +69,7 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
   };
   const publisher = (options: { client?: HomeClient; timers?: Timers } = {}) => new SlackHomePublisher({
     client: options.client ?? client, homes: new HomeViews(db), sources, surface: { sandbox: false, locale: 'en' }, locales: fixedLocale('en'),
-    clock: { now: () => new Date() }, logger: createLogger({ level: 'silent' }), readTimeoutMs: 5_000, throttleMs: 2_000,
+    clock: systemClock, logger: createLogger({ level: 'silent' }), readTimeoutMs: 5_000, throttleMs: 2_000,
     ...(options.timers ? { timers: options.timers } : {}),
   });
   const publishes = (userId?: string) => slack.apiCalls.filter((call) => call.method === 'views.publish' && (!userId || call.args.user_id === userId));
