@@ -109,9 +109,11 @@ export class SlackHomePublisher implements HomePublisher {
   /** Only people who have a home (opened once): anyone else gets a current one when they first open it. */
   private async peopleFor(request: PayoutRequest): Promise<string[]> {
     const { access, accessLists } = this.options.sources;
+    const having = await this.options.homes.people();
+    // Nobody has a home yet: no need to ask Slack who is in the approvers' groups.
+    if (having.length === 0) return [];
     const approvers = await access.everyoneIn(accessLists.approvers);
-    const having = await this.options.homes.people(approvers.everyone ? undefined : [request.requestedBy, ...approvers.users]);
-    return approvers.everyone ? having : having.filter((userId) => userId === request.requestedBy || approvers.users.has(userId));
+    return having.filter((userId) => approvers.everyone || userId === request.requestedBy || approvers.users.has(userId));
   }
 
   private async publish(userId: string): Promise<void> {
