@@ -27,6 +27,8 @@ import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
+import { SlackHomePublisher } from './slack/home-publisher.js';
+import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
 import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics } from './ops/metrics.js';
@@ -46,6 +48,8 @@ export interface BotOptions {
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
+  /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
+  homeTimers?: { throttleMs?: number; timers?: Timers };
 }
 
 export interface RunningBot {
@@ -64,6 +68,8 @@ export interface RunningBot {
   opsUrl: string | undefined;
   /** Present when LEDGER_ENABLED (the default). */
   ledger: LedgerSync | undefined;
+  /** Publishes each person's App Home. */
+  home: SlackHomePublisher;
   close(): Promise<void>;
 }
 
@@ -71,7 +77,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -140,11 +146,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
       canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
     };
+    // Set below, once what a home shows exists; payout changes before that (recovery at start) need no home.
+    const late: { home?: SlackHomePublisher } = {};
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }),
       notifier: {
         changed: (request, event, actor) => {
           metrics.payoutChanged(event, request.state);
+          void late.home?.payoutChanged(request);
           return payoutNotifier.changed(request, event, actor);
         },
       },
@@ -177,13 +186,27 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    const exporter = ledger && new LedgerExporter({
+      ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
+    });
+    const home = new SlackHomePublisher({
+      client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,
+      sources: {
+        access, accessLists: config.access, payouts, account,
+        feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
+        buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
+      },
+      ...options.homeTimers,
+    });
+    late.home = home;
+    shutdown.add('home', () => home.close());
+
     if (feed) metrics.watchFeed(() => feed.status());
     if (ledger) metrics.watchLedger(() => ledger.reader.status());
     registerListeners(app, {
       ledger: ledger?.reader,
-      exporter: ledger && new LedgerExporter({
-        ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
-      }),
+      exporter,
+      home,
       account, payouts, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
@@ -229,7 +252,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ intervalSeconds: config.ledger.pollIntervalSeconds }, 'ledger sync started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, close };
+    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, home, close };
   } catch (error) {
     await close();
     throw error;

@@ -19,10 +19,19 @@ describe('manifest.yml', () => {
     expect(name.length).toBeLessThanOrEqual(35);
   });
 
+  it('turns on the Home tab and subscribes to app_home_opened', async () => {
+    const lines = (await manifestLines()).join('\n');
+    expect(lines).toMatch(/app_home:\n\s+home_tab_enabled: true/);
+    expect(lines).toMatch(/event_subscriptions:\n\s+bot_events:\n\s+- app_home_opened/);
+  });
+
   it('asks for exactly the bot scopes the app uses', async () => {
     const lines = await manifestLines();
     const start = lines.indexOf('    bot:');
-    const scopes = lines.slice(start + 1).filter((line) => line.startsWith('      - ')).map((line) => line.trim().slice(2));
+    // The list ends at the first line that is not one of its items (event subscriptions follow later).
+    const after = lines.slice(start + 1);
+    const end = after.findIndex((line) => !line.startsWith('      - '));
+    const scopes = after.slice(0, end === -1 ? after.length : end).map((line) => line.trim().slice(2));
     expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
   });
 });

@@ -18,8 +18,9 @@ import { account } from './messages/account.js';
 import { feed } from './messages/feed.js';
 import { errors } from './messages/errors.js';
 import { units } from './messages/units.js';
+import { homeTexts } from './messages/home.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -294,6 +294,21 @@ export async function listRecentRequests(q: Queryable, limit: number): Promise<P
   return Promise.all(rows.map((row) => withApprovals(q, row)));
 }
 
+/** Pending requests still open at `now` that `userId` did not make, oldest first (the first to expire). */
+export async function listPendingRequests(q: Queryable, notRequestedBy: string, now: Date, limit: number): Promise<PayoutRequest[]> {
+  const { rows } = await q.query<PayoutRow>(
+    `SELECT * FROM payout_requests WHERE state = 'pending' AND expires_at > $2 AND requested_by <> $1 ORDER BY requested_at, id LIMIT $3`,
+    [notRequestedBy, now, limit],
+  );
+  return Promise.all(rows.map((row) => withApprovals(q, row)));
+}
+
+/** One person's requests, newest first. */
+export async function listRequestsBy(q: Queryable, requestedBy: string, limit: number): Promise<PayoutRequest[]> {
+  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests WHERE requested_by = $1 ORDER BY requested_at DESC, id LIMIT $2', [requestedBy, limit]);
+  return Promise.all(rows.map((row) => withApprovals(q, row)));
+}
+
 /**
  * Requests whose id, reference, recipient name, phone or account number holds every word (any case;
  * spaces in phone and account numbers ignored), newest first, with how many match in all.

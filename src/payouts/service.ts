@@ -16,7 +16,7 @@ import {
   alreadyAgreedToRetry, movedOn, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
-  findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
+  findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listPendingRequests, listRecentRequests, listRequestsBy,
   revokeApprovals, searchRequests, setApprovalMessage, updateRequest, type PayoutChanges,
 } from './repository.js';
 import type { PayoutSettings } from './settings.js';
@@ -424,6 +424,24 @@ export class PayoutService {
   async listRecent(options: { limit?: number } = {}): Promise<PayoutRequest[]> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
     return listRecentRequests(this.options.db, limit);
+  }
+
+  /**
+   * The pending requests `userId` may approve now, by the same rule as `mayApprove` (never their own),
+   * oldest first: the first `limit` of them, and how many in all (counted among the first 500 pending).
+   */
+  async waitingFor(userId: string, options: { limit: number }): Promise<{ requests: PayoutRequest[]; total: number }> {
+    const actor = await this.actor(userId);
+    if (!actor.canApprove) return { requests: [], total: 0 };
+    const now = this.now();
+    const pending = await listPendingRequests(this.options.db, userId, now, 500);
+    const allowed = pending.filter((request) => canApprove(request, actor, now).ok);
+    return { requests: allowed.slice(0, options.limit), total: allowed.length };
+  }
+
+  /** A person's own requests, newest first. */
+  async requestedBy(userId: string, options: { limit: number }): Promise<PayoutRequest[]> {
+    return listRequestsBy(this.options.db, userId, options.limit);
   }
 
   /** Requests found by words in their id, reference, recipient name, phone or account number; newest first. */

@@ -32,6 +32,13 @@ export class AccessControl {
     return false;
   }
 
+  /** Everyone a list names: its users and its groups' members (an unreadable group adds no one); `everyone` for `*`. */
+  async everyoneIn(list: AccessList): Promise<{ everyone: boolean; users: Set<string> }> {
+    const users = new Set(list.users);
+    for (const group of list.groups) for (const userId of await this.groupMembers(group)) users.add(userId);
+    return { everyone: list.everyone, users };
+  }
+
   private async freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
     const answer = await this.client.usergroups.users.list({ usergroup: group });
     const users = new Set(answer.users ?? []);

@@ -12,6 +12,7 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutService, RecipientBook } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
+import type { HomePublisher } from './home-publisher.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
 import type { Surface } from './views/text.js';
@@ -47,4 +48,6 @@ export interface SlackContext {
   seal: ValueSeal;
   /** `/fleet digest`: computes any day's digest in DIGEST_TIMEZONE. */
   digest?: DigestBuilder;
+  /** The App Home tab. */
+  home?: HomePublisher;
 }

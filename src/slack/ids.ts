@@ -93,3 +93,14 @@ export const RECIPIENT_ACTIONS = {
 export const RECIPIENT_BLOCKS = {
   pick: 'payout_saved_recipient_block',
 } as const;
+
+/** The App Home tab. Its Approve and Reject buttons are the approval message's own (`PAYOUT_ACTIONS`), so they take the same path. */
+export const HOME = {
+  refresh: 'home_refresh',
+  newPayout: 'home_new_payout',
+  transactions: 'home_transactions',
+  export: 'home_export',
+  actionsBlock: 'home_actions',
+  /** One actions block per request waiting for the viewer: the prefix, then the request id. */
+  waitingBlockPrefix: 'home_waiting_',
+} as const;

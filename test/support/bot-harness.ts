@@ -50,8 +50,8 @@ export interface HarnessOptions {
   existingDb?: Db;
   /** Use an existing workspace (a restarted bot keeps its messages); closing the harness leaves it open. */
   existingSlack?: LocalSlack;
-  /** Passed to startBot: an injected clock, short Fleet API timeouts, fast payout maintenance. */
-  bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers' | 'httpLimits'>;
+  /** Passed to startBot: an injected clock, short Fleet API timeouts, fast payout maintenance, the home's throttle. */
+  bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers' | 'httpLimits' | 'homeTimers'>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

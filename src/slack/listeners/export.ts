@@ -4,12 +4,14 @@
  * shows progress and says when the history is not fully loaded.
  */
 import { randomUUID } from 'node:crypto';
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { MAX_PAGE_SIZE } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/exporter.js';
 import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import { HOME } from '../ids.js';
 import { FileUploadError, uploadFile } from '../file-upload.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
@@ -61,6 +63,44 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
       await reply(outcome, true);
     },
   };
+}
+
+/**
+ * The home tab's "Last month's export": the same export as `/fleet export` without filters, told in
+ * the person's direct messages (the home has no conversation to answer in), its progress updating
+ * the first message there.
+ */
+export function registerExportActions(app: App, ctx: SlackContext): void {
+  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client }) => {
+    await ack();
+    const userId = body.user.id;
+    if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
+    const surface = await surfaceFor(ctx, userId);
+    const t = textsFor(surface.locale);
+    let shown: { channel: string; ts: string } | undefined;
+    const reply = async (message: Reply, replace = false) => {
+      if (replace && shown) return client.chat.update({ ...shown, text: message.text, blocks: message.blocks });
+      const posted = await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks, unfurl_links: false });
+      if (posted.channel && posted.ts) shown = { channel: posted.channel, ts: posted.ts };
+      return posted;
+    };
+    try {
+      const job = ctx.exporter && await ctx.exporter.begin(userId);
+      if (!ctx.exporter || !job) {
+        await reply(notice(surface, t(ctx.exporter ? 'export.busy' : 'export.unavailable')));
+        return;
+      }
+      let outcome: Reply;
+      try {
+        outcome = await runExport(ctx, { job, userId, surface, search: withDefaultPeriod(ctx, {}), reply, client });
+      } finally {
+        await job.finish();
+      }
+      await reply(outcome, true);
+    } catch (error) {
+      ctx.logger.warn({ err: error, userId }, 'could not run an export from the home tab');
+    }
+  });
 }
 
 /** Without a day in the search, the last full calendar month in LEDGER_TIMEZONE. */

@@ -6,8 +6,9 @@ import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
 import { balanceSubcommand, registerAccountActions } from './account.js';
 import { digestSubcommand } from './digest.js';
-import { exportSubcommand } from './export.js';
+import { exportSubcommand, registerExportActions } from './export.js';
 import { feedSubcommand } from './feed.js';
+import { registerHomeListeners } from './home.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
@@ -34,4 +35,6 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
   registerRecipientListeners(app, ctx);
+  registerExportActions(app, ctx);
+  registerHomeListeners(app, ctx);
 }

@@ -13,7 +13,7 @@ import {
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import { failureText } from '../failures.js';
-import { PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
+import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
@@ -133,6 +133,25 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
   const { payoutSettings, logger } = ctx;
   const showNotice = (surface: Surface, message: string): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), message) });
+
+  // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
+  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client }) => {
+    await ack();
+    const surface = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(surface.locale);
+    const title = t('payoutRequest.chooser.title');
+    try {
+      if (!payoutSettings.approvalChannelId) {
+        await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutNotice(surface, title, t('payoutRequest.notConfigured')) });
+        return;
+      }
+      const viewId = (await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutChooser(surface, '') })).view?.id;
+      const decision = await ctx.payouts.mayRequest(body.user.id);
+      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, title, refusalText(decision, surface.locale)) });
+    } catch (error) {
+      logger.warn({ err: error, userId: body.user.id }, 'could not open the payout form from the home tab');
+    }
+  });
 
   for (const [actionId, kind] of [
     [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],

@@ -4,6 +4,7 @@
  * newest-first list reads the Fleet API, live, as it did before the ledger existed.
  */
 import type { App, BlockAction, ButtonAction, RespondArguments, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../account/account-reader.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
@@ -13,7 +14,7 @@ import {
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
 import { failureText } from '../failures.js';
-import { ACTIONS, TRANSACTION_FILTER } from '../ids.js';
+import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
@@ -158,6 +159,19 @@ async function postToResponseUrl(url: string, body: RespondArguments): Promise<v
 }
 
 export function registerTransactionsListeners(app: App, ctx: SlackContext): void {
+  // From the home tab, which has no conversation to answer in: the first page goes to the person's direct messages.
+  app.action<BlockAction<ButtonAction>>(HOME.transactions, async ({ ack, body, client }) => {
+    await ack();
+    const userId = body.user.id;
+    if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
+    const { reply } = await transactionsReply(ctx, await surfaceFor(ctx, userId), FIRST_PAGE);
+    const { text = '', blocks } = reply as { text?: string; blocks?: KnownBlock[] };
+    try {
+      await client.chat.postMessage({ channel: userId, text, ...(blocks ? { blocks } : {}), unfurl_links: false });
+    } catch (error) {
+      ctx.logger.warn({ err: error, userId }, 'could not send transactions to a direct message');
+    }
+  });
   app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;

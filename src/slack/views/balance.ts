@@ -21,6 +21,20 @@ const currencyText = (currency: string) => escapeWithin(currency, CURRENCY_MAX, 
 const amountText = (amount: number, currency: string, locale: Locale) =>
   escapeWithin(formatAmount(amount, currency, { locale }), AMOUNT_MAX, { oneLine: true });
 
+/** The amounts, ten currencies to a section (a section holds at most 10 fields); with `maxSections`, the first ones only. */
+export function balanceSections(reading: BalanceReading, locale: Locale, maxSections = Infinity): SectionBlock[] {
+  const currencies = Object.keys(reading.balances).sort();
+  const sections: SectionBlock[] = [];
+  for (let start = 0; start < currencies.length && sections.length < maxSections; start += 10) {
+    const fields = currencies.slice(start, start + 10).map((currency) => ({
+      type: 'mrkdwn' as const,
+      text: `*${currencyText(currency)}*\n${amountText(reading.balances[currency] ?? 0, currency, locale)}`,
+    }));
+    sections.push({ type: 'section', fields });
+  }
+  return sections;
+}
+
 export function buildBalanceMessage(surface: Surface, reading: BalanceReading, options: BalanceMessageOptions = {}): Reply {
   const t = textsFor(surface.locale);
   const title = t('balance.title');
@@ -31,14 +45,7 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
   if (currencies.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('balance.none') } });
   }
-  // A section holds at most 10 fields.
-  for (let start = 0; start < currencies.length; start += 10) {
-    const fields = currencies.slice(start, start + 10).map((currency) => ({
-      type: 'mrkdwn' as const,
-      text: `*${currencyText(currency)}*\n${amountOf(currency)}`,
-    }));
-    blocks.push({ type: 'section', fields } satisfies SectionBlock);
-  }
+  blocks.push(...balanceSections(reading, surface.locale));
   const readAt = t('balance.readAt', { date: slackDate(reading.readAt, undefined, surface.locale) });
   blocks.push(footer(surface, options.sharedBy ? t('balance.sharedBy', { when: readAt, user: mentionUser(options.sharedBy) }) : readAt));
   if (!options.sharedBy) {

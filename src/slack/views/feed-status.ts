@@ -77,7 +77,8 @@ function health(locale: Locale, status: FeedStatus): string {
   return t('feedStatus.upToDate');
 }
 
-function plainHealth(locale: Locale, status: FeedStatus): string {
+/** `up to date`, `3 min behind`, `starting`: the feed's health in a few words. */
+export function plainHealth(locale: Locale, status: FeedStatus): string {
   const t = textsFor(locale);
   if (!status.started) return t('feedStatus.plainStarting');
   if (status.behindMs > 0) return t('feedStatus.plainBehind', { duration: escapeMrkdwn(formatDuration(status.behindMs, locale)) });

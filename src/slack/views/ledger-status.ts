@@ -15,15 +15,7 @@ export function buildLedgerStatusMessage(surface: Surface, status: LedgerStatus 
   if (!status) {
     lines.push(t('ledger.off'));
   } else {
-    if (status.historyComplete) {
-      lines.push(status.upToDateSince
-        ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME, surface.locale) })
-        : t('ledger.completeNotPolled', { count: status.loaded }));
-    } else if (status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded) {
-      lines.push(t('ledger.loading', { count: status.loaded, total: status.estimatedTotal }));
-    } else {
-      lines.push(t('ledger.loadingUnknown', { count: status.loaded }));
-    }
+    lines.push(ledgerHeadline(surface, status));
     lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt, undefined, surface.locale) }) : t('ledger.notPolled'));
     lines.push(t('ledger.timeZone', { zone: escapeWithin(timeZone, 60, { oneLine: true }) }));
   }
@@ -33,4 +25,18 @@ export function buildLedgerStatusMessage(surface: Surface, status: LedgerStatus 
   ];
   if (surface.sandbox) blocks.push(footer(surface));
   return { text: `${sandboxMarked(surface, title)}: ${lines[0] ?? ''}`, blocks };
+}
+
+/** `History: complete, 40,000 transactions; up to date since 09:12.`: how much of the history is held. */
+export function ledgerHeadline(surface: Surface, status: LedgerStatus): string {
+  const t = textsFor(surface.locale);
+  if (status.historyComplete) {
+    return status.upToDateSince
+      ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME, surface.locale) })
+      : t('ledger.completeNotPolled', { count: status.loaded });
+  }
+  if (status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded) {
+    return t('ledger.loading', { count: status.loaded, total: status.estimatedTotal });
+  }
+  return t('ledger.loadingUnknown', { count: status.loaded });
 }

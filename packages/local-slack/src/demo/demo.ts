@@ -97,7 +97,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...demoRoleEnv(),
     });
     const bot = await startBot({ config, logger, db });
-    if (bot.eventsUrl) slack.setAppUrl(bot.eventsUrl);
+    if (bot.eventsUrl) {
+      slack.setAppUrl(bot.eventsUrl);
+      // As Slack does before sending events to a request URL.
+      await slack.verifyRequestUrl();
+    }
     mountPage(slack, {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,

@@ -1,11 +1,12 @@
 /**
- * Delivering a request to the app over HTTP as Slack does: form-encoded, signed with the v0 HMAC
- * scheme, and given a fixed time to answer.
+ * Delivering a request to the app over HTTP as Slack does: form-encoded (commands, interactions) or
+ * JSON (Events API), signed with the v0 HMAC scheme, and given a fixed time to answer.
  */
 import { createHmac } from 'node:crypto';
 import type { AckResult } from './types.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+export const JSON_CONTENT_TYPE = 'application/json';
 
 /** `v0=<hex>`: HMAC-SHA256 over `v0:<timestamp>:<body>` keyed with the signing secret. */
 export function signRequest(secret: string, timestampSeconds: number, body: string): string {

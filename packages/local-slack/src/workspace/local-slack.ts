@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApiEndpoint, readBody, readBytes, sendJson, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
-import { FORM_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
+import { urlVerificationPayload } from './payloads.js';
 import * as person from './person-actions.js';
 import { handleResponseUrl } from './response-url.js';
 import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
@@ -154,17 +155,42 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     };
   }
 
-  /** Over Socket Mode when an app is connected, else signed and form-encoded to the app's URL. */
+  /**
+   * Over Socket Mode when an app is connected, else signed to the app's URL: commands and
+   * interactions form-encoded, Events API callbacks as a JSON body.
+   */
   private async deliver(type: EnvelopeType, payload: Json): Promise<AckResult> {
     if (this.hub?.connected) return this.hub.deliver(type, payload);
     if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
-    const form = type === 'slash_commands'
-      ? new URLSearchParams(payload as Record<string, string>)
-      : new URLSearchParams({ payload: JSON.stringify(payload) });
+    const body = type === 'events_api'
+      ? JSON.stringify(payload)
+      : (type === 'slash_commands' ? new URLSearchParams(payload as Record<string, string>) : new URLSearchParams({ payload: JSON.stringify(payload) })).toString();
     return toAckResult(await postSigned({
-      url: this.appUrl, body: form.toString(), secret: this.options.signingSecret,
+      url: this.appUrl, body, secret: this.options.signingSecret, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE,
       timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
     }));
+  }
+
+  /**
+   * Slack's check of an HTTP app's request URL before it sends events: a signed `url_verification`
+   * whose `challenge` the app must answer (as text, or as `{"challenge": …}`). Throws when it does not.
+   */
+  async verifyRequestUrl(): Promise<void> {
+    if (!this.appUrl) throw new Error('verifyRequestUrl needs an appUrl');
+    const challenge = this.state.nextId('challenge-');
+    const answer = await postSigned({
+      url: this.appUrl, body: JSON.stringify(urlVerificationPayload(challenge)), secret: this.options.signingSecret, contentType: JSON_CONTENT_TYPE,
+      timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
+    });
+    let answered: unknown = answer.text;
+    try {
+      answered = (JSON.parse(answer.text) as { challenge?: unknown }).challenge ?? answer.text;
+    } catch {
+      // a plain-text answer
+    }
+    if (answer.status !== 200 || answered !== challenge) {
+      throw new Error(`the app's request URL did not answer Slack's url_verification challenge (HTTP ${answer.status}): Slack would not send it events`);
+    }
   }
 
   /**
@@ -204,6 +230,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
 
   closeView(input: { userId: string; viewId: string }): Promise<AckResult> {
     return person.closeView(this.personContext, input);
+  }
+
+  /** The person opens the app's Home tab: `app_home_opened` goes to the app over the Events API. */
+  openHome(input: { userId: string }): Promise<AckResult> {
+    return person.openHome(this.personContext, input);
   }
 
   /** Posts a raw body to the app URL, signed unless told otherwise; `timestamp` is in Unix seconds. */
@@ -269,6 +300,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
 
   views(userId: string): OpenView[] {
     return structuredClone(this.state.stack(userId));
+  }
+
+  /** The person's Home tab as the app last published it (`views.publish`); its buttons are clicked with its `id` as `viewId`. */
+  home(userId: string): OpenView | undefined {
+    const found = this.state.home(userId);
+    return found && structuredClone(found.open);
   }
 
   view(viewId: string): OpenView | undefined {

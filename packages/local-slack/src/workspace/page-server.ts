@@ -1,6 +1,6 @@
 /**
  * The local workspace's browser page: static files, a small JSON API through which the page acts as a
- * person (each action goes through LocalSlack, which signs it and sends Slack's wire format to the app),
+ * person (commands, clicks, modals, opening the app's Home tab) (each action goes through LocalSlack, which signs it and sends Slack's wire format to the app),
  * and Server-Sent Events so the page refreshes when anything a person could see changes.
  */
 import { readFile } from 'node:fs/promises';
@@ -81,6 +81,7 @@ const ACTIONS = new Map<string, PageAction>(Object.entries({
     slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),
   close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>
     slack.closeView({ userId: input.as, viewId: input.viewId })),
+  openHome: pageAction(z.object({ as: z.string() }), (slack, input) => slack.openHome({ userId: input.as })),
 }));
 
 /** Serves the page at `/` and its API under `/workspace/` on the workspace's own server. */
@@ -145,6 +146,7 @@ class WorkspacePage {
       userNames: names,
       messages,
       views: me ? this.slack.views(me.id) : [],
+      home: (me && this.slack.home(me.id)) ?? null,
       violations: this.slack.limitViolations,
       commandHint: this.options.commandHint ?? '',
     };

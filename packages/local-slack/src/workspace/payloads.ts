@@ -1,6 +1,7 @@
 /**
  * The payloads Slack sends to an app when a person acts, with Slack's real field names and shapes:
- * slash command form fields, `block_actions`, `block_suggestion`, `view_submission` and `view_closed`.
+ * slash command form fields, `block_actions`, `block_suggestion`, `view_submission`, `view_closed`, and Events
+ * API callbacks (`app_home_opened`) with the `url_verification` handshake.
  */
 import type { Json } from './blocks.js';
 import type { WorkspaceState } from './state.js';
@@ -174,4 +175,35 @@ export function actionEntry(element: Json, blockId: string, actionTs: string, se
   }
   const { type: _type, ...selected } = selection ?? {};
   return { ...base, ...selected, ...(element.placeholder ? { placeholder: element.placeholder } : {}) };
+}
+
+/**
+ * The Events API's `event_callback` for a person opening the app's Home tab: `channel` is their
+ * direct message with the app, and `view` the home they see, when the app published one.
+ */
+export function appHomeOpenedPayload(state: WorkspaceState, input: { user: WorkspaceUser; view?: Json; eventId: string }): Json {
+  const eventTime = Math.floor(state.now() / 1000);
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: state.identity.teamId,
+    api_app_id: state.identity.appId,
+    event: {
+      type: 'app_home_opened',
+      user: input.user.id,
+      channel: state.dmWith(input.user.id)?.id,
+      tab: 'home',
+      ...(input.view ? { view: input.view } : {}),
+      event_ts: (state.now() / 1000).toFixed(6),
+    },
+    type: 'event_callback',
+    event_id: input.eventId,
+    event_time: eventTime,
+    authorizations: [{ enterprise_id: null, team_id: state.identity.teamId, user_id: state.identity.botUserId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** What Slack sends once to an app's request URL before sending it any event: the app answers the challenge. */
+export function urlVerificationPayload(challenge: string): Json {
+  return { token: VERIFICATION_TOKEN, challenge, type: 'url_verification' };
 }

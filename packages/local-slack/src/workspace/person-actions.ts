@@ -7,7 +7,8 @@ import { checkView } from './block-kit-limits.js';
 import { interactiveElements, isObject, type FoundElement, type Json } from './blocks.js';
 import type { EnvelopeType } from './socket-mode.js';
 import {
-  actionEntry, blockSuggestionPayload, messageActionPayload, slashCommandFields, viewActionPayload, viewClosedPayload, viewSubmissionPayload,
+  actionEntry, appHomeOpenedPayload, blockSuggestionPayload, messageActionPayload, slashCommandFields, viewActionPayload, viewClosedPayload,
+  viewSubmissionPayload,
 } from './payloads.js';
 import { postResponse } from './response-url.js';
 import type { StoredView, WorkspaceState } from './state.js';
@@ -294,4 +295,12 @@ export async function closeView(context: PersonContext, input: { userId: string;
   state.closeView(stored.open.id);
   if (stored.open.view.notify_on_close !== true) return NOT_SENT;
   return context.deliver('interactive', viewClosedPayload(state, { user, view, isCleared: false }));
+}
+
+/** The person opens the app's Home tab: Slack sends `app_home_opened`, with the home they see if the app published one. */
+export async function openHome(context: PersonContext, input: { userId: string }): Promise<AckResult> {
+  const { state } = context;
+  const user = requireUser(state, input.userId);
+  const home = state.home(user.id);
+  return context.deliver('events_api', appHomeOpenedPayload(state, { user, eventId: state.nextId('Ev'), ...(home ? { view: state.fullView(home) } : {}) }));
 }

@@ -8,7 +8,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { normalizeAckPayload } from './delivery.js';
 import type { AckResult, WorkspaceChange } from './types.js';
 
-export type EnvelopeType = 'slash_commands' | 'interactive';
+export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
 export interface SocketModeHubOptions {
   appId: string;
@@ -98,7 +98,9 @@ export class SocketModeHub {
         this.pendingAcks.delete(envelopeId);
         resolve({ status: 200, body: normalizeAckPayload(ackPayload), elapsedMs: performance.now() - started });
       });
-      socket.send(JSON.stringify({ envelope_id: envelopeId, type, payload, accepts_response_payload: true }));
+      // Events take no answer payload; Slack says so, and numbers redeliveries.
+      const extra = type === 'events_api' ? { accepts_response_payload: false, retry_attempt: 0, retry_reason: '' } : { accepts_response_payload: true };
+      socket.send(JSON.stringify({ envelope_id: envelopeId, type, payload, ...extra }));
     });
   }
 

@@ -74,6 +74,8 @@ export class WorkspaceState {
   readonly usergroups = new Map<string, string[]>();
   private readonly messagesByChannel = new Map<string, SlackMessage[]>();
   private readonly stacks = new Map<string, StoredView[]>();
+  /** Each person's App Home tab, as the app last published it. */
+  private readonly homes = new Map<string, StoredView>();
   private readonly triggers = new Map<string, { userId: string; issuedAt: number; used: boolean }>();
   private readonly responseUrls = new Map<string, ResponseUrlRecord>();
   private readonly files = new Map<string, StoredFile>();
@@ -229,12 +231,27 @@ export class WorkspaceState {
     return (this.stacks.get(userId) ?? []).map((stored) => stored.open);
   }
 
+  /** A modal in anyone's stack, or a home tab. */
   findView(viewId: string): StoredView | undefined {
     for (const stack of this.stacks.values()) {
       const found = stack.find((stored) => stored.open.id === viewId);
       if (found) return found;
     }
-    return undefined;
+    return [...this.homes.values()].find((stored) => stored.open.id === viewId);
+  }
+
+  home(userId: string): StoredView | undefined {
+    return this.homes.get(userId);
+  }
+
+  /** `views.publish`: the person's home keeps its id; each publish gives it a new hash. */
+  publishHome(userId: string, view: Json): StoredView {
+    const existing = this.homes.get(userId);
+    const id = existing?.open.id ?? this.nextId('V');
+    const stored: StoredView = { open: { id, hash: this.nextHash(), userId, view: this.normalizeView(view), rootViewId: id }, entered: existing?.entered ?? {} };
+    this.homes.set(userId, stored);
+    this.onChange({ type: 'home_published', viewId: id, userId });
+    return stored;
   }
 
   findViewByExternalId(externalId: string): StoredView | undefined {

@@ -103,7 +103,7 @@ export interface ApiCall {
 /** Emitted as `change` whenever something a person could see (or a test could wait for) changed. */
 export type WorkspaceChange =
   | { type: 'message_posted' | 'message_updated' | 'message_deleted'; channel: string; ts: string }
-  | { type: 'view_opened' | 'view_updated' | 'view_closed'; viewId: string; userId: string }
+  | { type: 'view_opened' | 'view_updated' | 'view_closed' | 'home_published'; viewId: string; userId: string }
   | { type: 'api_call'; method: string }
   | { type: 'limit_violation'; violation: string }
   | { type: 'app_connected' | 'app_disconnected' };

@@ -151,6 +151,18 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       return viewAnswer(stored);
     },
 
+    // The App Home tab: any user of the workspace, a `home` view, and Slack's hash check against the home they have.
+    'views.publish': (args) => {
+      const userId = text(args.user_id) ?? '';
+      if (!state.users.has(userId)) fail('user_not_found');
+      const view = viewArg(args, 'views.publish');
+      if (view.type !== 'home') fail('invalid_arguments');
+      const hash = text(args.hash);
+      const current = state.home(userId);
+      if (hash && current && hash !== current.open.hash) fail('hash_conflict');
+      return viewAnswer(state.publishHome(userId, view));
+    },
+
     'usergroups.users.list': (args) => {
       const members = state.usergroups.get(text(args.usergroup) ?? '');
       return { ok: true, users: [...(members ?? fail('no_such_subteam'))] };

@@ -469,4 +469,46 @@ describe('the demo page in a real browser', () => {
     await modal().locator('.modal-footer').getByRole('button', { name: 'Cancel' }).click();
     await eventually(() => modal().count()).toBe(0);
   });
+
+  it('lets Abel approve Rita\'s pending payout from his Home tab, which then no longer lists it', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet payout mobile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await modal().getByLabel('Phone number').fill('243812345672');
+    await modal().getByLabel('Recipient name').fill('Grace Ilunga');
+    await modal().getByLabel('Country').fill('CD');
+    await modal().getByLabel('Mobile money operator').selectOption('AIRTEL_MONEY');
+    await modal().getByLabel('Amount').fill('75');
+    await modal().getByLabel('Currency', { exact: true }).selectOption('USD');
+    await modal().getByRole('button', { name: 'Review' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    await modal().getByRole('button', { name: 'Submit for approval' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
+    expect(id).not.toBe('');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    await page.locator('#person').selectOption(DEMO_PEOPLE.abel.id);
+    await eventually(() => page.locator('#role').innerText()).toBe(DEMO_PEOPLE.abel.role);
+    await page.locator(`[data-conversation="home"]`).click();
+    const home = page.locator('#home');
+    const waiting = home.locator(`[data-block-id="home_waiting_${id}"]`);
+    await eventually(() => waiting.count()).toBe(1);
+    expect(await home.innerText()).toContain('Waiting for you');
+    expect(await home.innerText()).toContain('Grace Ilunga');
+    await screenshot('home-waiting');
+
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
+    const before = sandbox().payouts().length;
+    await modal().getByRole('button', { name: 'Approve and send' }).click();
+    await eventually(() => modal().innerText()).toContain('Sent.');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    expect(sandbox().payouts()).toHaveLength(before + 1);
+    expect(sandbox().payouts().at(-1)?.body).toMatchObject({ amount: 75, currency: 'USD', operator: 'AIRTEL_MONEY' });
+    // The home is published again (within the throttle's 2 seconds) without the request.
+    await eventually(() => waiting.count()).toBe(0);
+    await screenshot('home-after-approval');
+  });
 });

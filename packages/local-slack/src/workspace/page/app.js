@@ -1,5 +1,5 @@
-// The local workspace page: one person at a time sees their conversations, messages and modals,
-// runs slash commands and acts on Block Kit. Every action goes to /workspace/*, where the local
+// The local workspace page: one person at a time sees their conversations, messages, modals and the
+// app's Home tab, runs slash commands and acts on Block Kit. Every action goes to /workspace/*, where the local
 // workspace sends it to the app in Slack's wire format; Server-Sent Events say when to refresh.
 import { h, renderBlocks } from './blocks.js';
 import { mrkdwn } from './mrkdwn.js';
@@ -12,8 +12,11 @@ const page = {
   drafts: new Map(),
   /** Messages seen per channel, for unread counts. */
   seen: {},
-  rendered: { messages: '', modal: '' },
+  rendered: { messages: '', modal: '', home: '' },
 };
+
+/** The pseudo-conversation of the sidebar that shows the app's Home tab. */
+const HOME = 'home';
 
 const $ = (selector) => document.querySelector(selector);
 const names = () => ({ users: page.data.userNames, channels: page.data.channelNames });
@@ -69,7 +72,7 @@ async function refresh() {
 function render() {
   const data = page.data;
   if (!data.me) return;
-  if (!data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
+  if (page.channel !== HOME && !data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
   history.replaceState(null, '', `?as=${page.as}#${page.channel}`);
   const counts = Object.fromEntries(data.conversations.map((c) => [c.id, data.messages[c.id]?.length ?? 0]));
   page.seen[page.channel] = counts[page.channel];
@@ -77,6 +80,7 @@ function render() {
   renderSidebar(counts);
   renderViolations();
   renderMessages();
+  renderHome();
   renderModal();
   document.body.dataset.ready = 'true';
 }
@@ -106,8 +110,13 @@ function renderSidebar(counts) {
   };
   $('#channels').replaceChildren(...data.conversations.filter((c) => !c.dm).map(entry));
   $('#dms').replaceChildren(...data.conversations.filter((c) => c.dm).map(entry));
+  $('#apps').replaceChildren(h('li', {},
+    h('a', { href: `#${HOME}`, class: page.channel === HOME ? 'active' : '', 'data-conversation': HOME, onclick: (event) => {
+      event.preventDefault();
+      showHome();
+    } }, '⌂ Fleet Treasury · Home')));
   const current = data.conversations.find((c) => c.id === page.channel);
-  $('#channel-title').textContent = current ? (current.dm ? current.name : `# ${current.name}`) : '';
+  $('#channel-title').textContent = page.channel === HOME ? 'Fleet Treasury · Home' : current ? (current.dm ? current.name : `# ${current.name}`) : '';
   $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;
 }
 
@@ -118,6 +127,33 @@ function renderViolations() {
   banner.replaceChildren(
     h('strong', {}, `${violations.length} Block Kit limit violation${violations.length === 1 ? '' : 's'}: real Slack would refuse these.`),
     h('ul', {}, violations.slice(-10).map((line) => h('li', {}, line))));
+}
+
+/** Opening the Home tab is what makes Slack send the app `app_home_opened`. */
+function showHome() {
+  page.channel = HOME;
+  render();
+  void call('openHome', {});
+}
+
+/** The Home tab as the app last published it for this person, or a note while it has not. */
+function renderHome() {
+  const onHome = page.channel === HOME;
+  $('#home').hidden = !onHome;
+  $('#messages').hidden = onHome;
+  $('#composer').hidden = onHome;
+  $('#hint').hidden = onHome;
+  const home = page.data.home;
+  const signature = onHome ? `${page.as}|${home?.id ?? ''}|${home?.hash ?? ''}` : '';
+  if (signature === page.rendered.home) return;
+  page.rendered.home = signature;
+  if (!onHome) return;
+  if (!home) return $('#home').replaceChildren(h('p', { class: 'empty waiting-home' }, 'The app has not published a Home tab for you yet.'));
+  const ctx = {
+    names: names(), people: page.data.people, conversations: page.data.conversations,
+    act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, viewId: home.id }),
+  };
+  $('#home').replaceChildren(h('div', { 'data-view-id': home.id }, ...renderBlocks(home.view.blocks, ctx)));
 }
 
 function renderMessages() {
@@ -235,8 +271,10 @@ function bindComposer() {
   $('#person').addEventListener('change', (event) => {
     page.as = event.target.value;
     page.seen = {};
-    page.rendered = { messages: undefined, modal: undefined };
-    void refresh();
+    page.rendered = { messages: undefined, modal: undefined, home: undefined };
+    void refresh().then(() => {
+      if (page.channel === HOME) void call('openHome', {});
+    });
   });
   // Escape closes the open modal as its ✕ does (the whole stack), as in Slack's client.
   document.addEventListener('keydown', (event) => {
@@ -246,7 +284,10 @@ function bindComposer() {
     void call('close', { viewId: page.data.views[0].id });
   });
   window.addEventListener('hashchange', () => {
-    page.channel = decodeURIComponent(location.hash.slice(1));
+    const next = decodeURIComponent(location.hash.slice(1));
+    if (next === page.channel) return;
+    if (next === HOME) return showHome();
+    page.channel = next;
     render();
   });
 }
@@ -263,5 +304,6 @@ function listen() {
 
 bindComposer();
 await refresh();
+if (page.channel === HOME) void call('openHome', {});
 $('#hint').textContent = page.data.commandHint;
 listen();

@@ -1,0 +1,156 @@
+/**
+ * The App Home tab, per person: for viewers the balances (with their reading time, or the last known
+ * ones and their age when the Fleet API failed), the feed's and the history's status, buttons for a
+ * new payout, transactions and last month's export, the requests waiting for their approval (each
+ * with the approval message's own Approve and Reject) and their own last requests. Everyone else
+ * sees the access message only. Within Slack's 100 blocks of a home view, whatever the counts.
+ */
+import type { ActionsBlock, Button, HomeView, KnownBlock } from '@slack/types';
+import type { BalanceReading } from '../../account/account-reader.js';
+import type { FeedStatus } from '../../feed/types.js';
+import { textsFor, type Texts } from '../../i18n/index.js';
+import type { LedgerStatus } from '../../ledger/types.js';
+import { countingApprovers, type PayoutRequest } from '../../payouts/index.js';
+import { HOME, PAYOUT_ACTIONS } from '../ids.js';
+import { balanceSections } from './balance.js';
+import { plainHealth } from './feed-status.js';
+import { ledgerHeadline } from './ledger-status.js';
+import { payoutSummary, stateWord } from './payout-details.js';
+import { footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+
+/** Slack's limit for a home view. */
+export const HOME_MAX_BLOCKS = 100;
+/** Requests shown under "Waiting for you" (two blocks each); the rest are counted and pointed to `/fleet payouts`. */
+export const WAITING_SHOWN = 20;
+/** Requests shown under "Your requests". */
+export const MINE_SHOWN = 10;
+const BALANCE_SECTIONS = 3;
+
+export interface HomeBalance {
+  /** The latest good reading; undefined when none was ever made. */
+  reading: BalanceReading | undefined;
+  /** True when the read for this home failed: `reading`, if any, is the last known one. */
+  failed: boolean;
+}
+
+export interface ViewerHome {
+  kind: 'viewer';
+  now: Date;
+  balance: HomeBalance;
+  /** Undefined for a person who may not approve. */
+  waiting: { requests: PayoutRequest[]; total: number } | undefined;
+  /** Undefined for a person who may not request and never did. */
+  mine: PayoutRequest[] | undefined;
+  /** `off` when the feed or the ledger is not turned on; undefined when its status could not be read. */
+  feed: FeedStatus | 'off' | undefined;
+  ledger: LedgerStatus | 'off' | undefined;
+  buttons: { newPayout: boolean; export: boolean };
+}
+
+export type HomeContent = { kind: 'outsider' } | ViewerHome;
+
+export function buildHomeView(surface: Surface, content: HomeContent): HomeView {
+  const t = textsFor(surface.locale);
+  if (content.kind === 'outsider') {
+    return { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: t('access.noViewer') } }, ...sandboxFooter(surface)] };
+  }
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: plainText(t('home.title')) },
+    ...balanceBlocks(surface, content),
+    actionButtons(t, content),
+    footer(surface, statusLine(surface, content)),
+  ];
+  if (content.waiting) blocks.push(...waitingBlocks(surface, content.waiting));
+  if (content.mine) blocks.push(...mineBlocks(surface, content.mine));
+  return { type: 'home', blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
+}
+
+function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
+  const t = textsFor(surface.locale);
+  const { reading, failed } = content.balance;
+  if (!reading) return [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balanceNone') } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balances') } }, ...balanceSections(reading, surface.locale, BALANCE_SECTIONS)];
+  const hidden = Object.keys(reading.balances).length - BALANCE_SECTIONS * 10;
+  if (hidden > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.moreCurrencies', { count: hidden })));
+  const date = slackDate(reading.readAt, undefined, surface.locale);
+  const when = failed
+    ? t('home.balanceStale', { date, age: formatDuration(content.now.getTime() - reading.readAt.getTime(), surface.locale) })
+    : t('balance.readAt', { date });
+  blocks.push(footer({ ...surface, sandbox: false }, when));
+  return blocks;
+}
+
+function actionButtons(t: Texts, content: ViewerHome): ActionsBlock {
+  const button = (actionId: string, label: string, style?: 'primary'): Button =>
+    ({ type: 'button', action_id: actionId, text: plainText(label), value: actionId, ...(style ? { style } : {}) });
+  return {
+    type: 'actions',
+    block_id: HOME.actionsBlock,
+    elements: [
+      button(HOME.refresh, t('home.refresh')),
+      ...(content.buttons.newPayout ? [button(HOME.newPayout, t('home.newPayout'), 'primary')] : []),
+      button(HOME.transactions, t('home.transactions')),
+      ...(content.buttons.export ? [button(HOME.export, t('home.export'))] : []),
+    ],
+  };
+}
+
+/** The feed's and the history's status in one line, from the same data as `/fleet feed` and `/fleet ledger`. */
+function statusLine(surface: Surface, content: ViewerHome): string {
+  const t = textsFor(surface.locale);
+  if (content.feed === undefined || content.ledger === undefined) return t('home.statusUnavailable');
+  const feed = content.feed === 'off' ? t('home.feedOff') : plainHealth(surface.locale, content.feed);
+  const ledger = content.ledger === 'off' ? t('home.ledgerOff') : ledgerHeadline(surface, content.ledger);
+  return t('home.status', { feed, ledger });
+}
+
+function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waiting']>): KnownBlock[] {
+  const t = textsFor(surface.locale);
+  const blocks: KnownBlock[] = [{ type: 'divider' }, { type: 'header', text: plainText(t('home.waiting')) }];
+  if (waiting.total === 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('home.waitingNone') } });
+    return blocks;
+  }
+  const shown = waiting.requests.slice(0, WAITING_SHOWN);
+  for (const request of shown) {
+    const line = t('home.waitingLine', {
+      id: request.id,
+      summary: payoutSummary(request, surface.locale),
+      requester: mentionUser(request.requestedBy),
+      date: slackDate(request.requestedAt, undefined, surface.locale),
+      approvals: t('home.approvals', { given: countingApprovers(request).length, count: request.requiredApprovals }),
+      expires: slackDate(request.expiresAt, undefined, surface.locale),
+    });
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+    blocks.push({
+      type: 'actions',
+      block_id: `${HOME.waitingBlockPrefix}${request.id}`,
+      elements: [
+        { type: 'button', action_id: PAYOUT_ACTIONS.approve, text: plainText(t('payoutApproval.button.approve')), value: request.id, style: 'primary' },
+        { type: 'button', action_id: PAYOUT_ACTIONS.reject, text: plainText(t('payoutApproval.button.reject')), value: request.id, style: 'danger' },
+      ],
+    });
+  }
+  const more = waiting.total - shown.length;
+  if (more > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.waitingMore', { count: more })));
+  return blocks;
+}
+
+function mineBlocks(surface: Surface, mine: PayoutRequest[]): KnownBlock[] {
+  const t = textsFor(surface.locale);
+  const blocks: KnownBlock[] = [{ type: 'divider' }, { type: 'header', text: plainText(t('home.mine')) }];
+  if (mine.length === 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('home.mineNone') } });
+    return blocks;
+  }
+  const lines = mine.slice(0, MINE_SHOWN).map((request) => t('home.mineLine', {
+    id: request.id,
+    summary: payoutSummary(request, surface.locale),
+    state: stateWord(request, surface.locale),
+    date: slackDate(request.requestedAt, undefined, surface.locale),
+  }));
+  // Each line is a few hundred characters at most (names are cut in the summary): ten fit in a section's 3,000.
+  blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
+  blocks.push(footer(surface, t('home.mineFooter', { count: lines.length })));
+  return blocks;
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { HomeView } from '@slack/types';
+import { checkView } from '@fleet-treasury-bot/local-slack';
+import { PAYOUT_ACTIONS } from '../../../src/slack/ids.js';
+import { buildHomeView, HOME_MAX_BLOCKS, type ViewerHome } from '../../../src/slack/views/home.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
+
+const now = new Date('2026-11-21T10:00:00.000Z');
+const reading = { balances: { USD: 152_310.75, EUR: 18_204.1 }, readAt: new Date(now.getTime() - 5 * 60_000) };
+
+function viewer(overrides: Partial<ViewerHome> = {}): ViewerHome {
+  return {
+    kind: 'viewer', now, balance: { reading, failed: false }, waiting: { requests: [], total: 0 }, mine: undefined,
+    feed: 'off', ledger: 'off', buttons: { newPayout: true, export: true }, ...overrides,
+  };
+}
+
+const text = (view: HomeView) => JSON.stringify(view.blocks);
+const en = { sandbox: false, locale: 'en' as const };
+
+describe('the home view', () => {
+  it('shows an outsider only the access message', () => {
+    const view = buildHomeView(en, { kind: 'outsider' });
+    expect(view.blocks).toHaveLength(1);
+    expect(text(view)).toContain('You don\'t have access');
+    expect(text(view)).not.toContain('USD');
+  });
+
+  it('shows the balances with their reading time, and the last known ones with their age when the read failed', () => {
+    expect(text(buildHomeView(en, viewer()))).toContain('152,310.75 USD');
+    const stale = text(buildHomeView(en, viewer({ balance: { reading, failed: true } })));
+    expect(stale).toContain('152,310.75 USD');
+    expect(stale).toContain('last known balances');
+    expect(stale).toContain('5 min ago');
+    expect(text(buildHomeView(en, viewer({ balance: { reading: undefined, failed: true } })))).toContain('no balances were read before');
+  });
+
+  it('stays within 100 blocks with 60 requests waiting, and says how many more there are and where to find them', () => {
+    const requests = Array.from({ length: 60 }, (_, index) => pendingRequest({ id: `PR-${String(index).padStart(6, '0')}`, requestedBy: 'U0REQUESTER' }));
+    const mine = Array.from({ length: 10 }, (_, index) => pendingRequest({ id: `PR-MINE${String(index).padStart(2, '0')}`, recipient: { phone: '243812345678', name: '<@U0X> & *bold*'.repeat(8), countryCode: 'CD' } as never }));
+    const view = buildHomeView(en, viewer({ waiting: { requests, total: 60 }, mine }));
+    expect(view.blocks.length).toBeLessThanOrEqual(HOME_MAX_BLOCKS);
+    expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);
+    expect(text(view)).toContain('and 40 more waiting for you: `/fleet payouts` lists them');
+    expect(text(view).match(new RegExp(`"action_id":"${PAYOUT_ACTIONS.approve}"`, 'g'))).toHaveLength(20);
+    // Names come from people: escaped, never a mention.
+    expect(text(view)).not.toContain('<@U0X>');
+  });
+
+  it('writes everything in French for a French reader', () => {
+    const view = text(buildHomeView({ sandbox: true, locale: 'fr' }, viewer({ waiting: { requests: [pendingRequest()], total: 1 } })));
+    expect(view).toContain('152\u202f310,75 USD');
+    expect(view).toContain('En attente de vous');
+    expect(view).toContain('Approuver');
+    expect(view).toContain('Actualiser');
+  });
+});
