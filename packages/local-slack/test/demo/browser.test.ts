@@ -470,7 +470,7 @@ describe('the demo page in a real browser', () => {
     await eventually(() => modal().count()).toBe(0);
   });
 
-  it('lets Abel approve Rita\'s pending payout from his Home tab, which then no longer lists it', async () => {
+  it('lets Abel, then Ada, approve Rita\'s pending payout to a new recipient from their Home tabs, which then no longer list it', async () => {
     showLogsOnFailure();
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet payout mobile');
@@ -489,25 +489,38 @@ describe('the demo page in a real browser', () => {
     expect(id).not.toBe('');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
 
-    await page.locator('#person').selectOption(DEMO_PEOPLE.abel.id);
-    await eventually(() => page.locator('#role').innerText()).toBe(DEMO_PEOPLE.abel.role);
-    await page.locator(`[data-conversation="home"]`).click();
     const home = page.locator('#home');
     const waiting = home.locator(`[data-block-id="home_waiting_${id}"]`);
-    await eventually(() => waiting.count()).toBe(1);
+    const openHomeOf = async (person: (typeof DEMO_PEOPLE)[keyof typeof DEMO_PEOPLE]) => {
+      await page.locator('#person').selectOption(person.id);
+      await eventually(() => page.locator('#role').innerText()).toBe(person.role);
+      await page.locator(`[data-conversation="home"]`).click();
+      await eventually(() => waiting.count()).toBe(1);
+    };
+    await openHomeOf(DEMO_PEOPLE.abel);
     expect(await home.innerText()).toContain('Waiting for you');
     expect(await home.innerText()).toContain('Grace Ilunga');
     await screenshot('home-waiting');
 
+    // A first payout to Grace's wallet: Abel's approval is one of the two it needs.
     await waiting.getByRole('button', { name: 'Approve' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
     const before = sandbox().payouts().length;
+    await modal().getByRole('button', { name: 'Approve', exact: true }).click();
+    await eventually(() => modal().innerText()).toContain('One more approver must approve');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    expect(sandbox().payouts()).toHaveLength(before);
+    // His home is published again (within the throttle's 2 seconds) without the request he approved.
+    await eventually(() => waiting.count()).toBe(0);
+
+    await openHomeOf(DEMO_PEOPLE.ada);
+    await waiting.getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
     await modal().getByRole('button', { name: 'Approve and send' }).click();
     await eventually(() => modal().innerText()).toContain('Sent.');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     expect(sandbox().payouts()).toHaveLength(before + 1);
     expect(sandbox().payouts().at(-1)?.body).toMatchObject({ amount: 75, currency: 'USD', operator: 'AIRTEL_MONEY' });
-    // The home is published again (within the throttle's 2 seconds) without the request.
     await eventually(() => waiting.count()).toBe(0);
     await screenshot('home-after-approval');
   });
