@@ -28,6 +28,14 @@ describe('configuration', () => {
     expect(config.payouts.dualApprovalAbove.get('EUR')).toBe(99999);
   });
 
+  it('reads how many approvers a new recipient needs, 2 unless set, and refuses anything but a whole number from 1 to 5', () => {
+    expect(loadConfig(minimal).payouts.newRecipientApprovals).toBe(2);
+    expect(loadConfig({ ...minimal, PAYOUT_NEW_RECIPIENT_APPROVALS: '3' }).payouts.newRecipientApprovals).toBe(3);
+    for (const value of ['0', '6', '2.5', 'two']) {
+      expect(problemsOf({ ...minimal, PAYOUT_NEW_RECIPIENT_APPROVALS: value })).toEqual(['PAYOUT_NEW_RECIPIENT_APPROVALS: expected a whole number from 1 to 5']);
+    }
+  });
+
   it('refuses to start when a payout currency has no dual-approval threshold, naming the variable and the currency', () => {
     expect(problemsOf({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:500' })).toEqual([
       'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',

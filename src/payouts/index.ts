@@ -4,7 +4,7 @@ export {
   PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export type {
-  ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
+  AmountApprovalRule, ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
   LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalCause, RefusalDetails, RefusedAction, SearchOutcome,
 } from './model.js';
@@ -17,6 +17,10 @@ export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
+export { checkOneRecipient, checkRecipient, findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from './recipients.js';
+export type { KnownRecipient, RecipientCheck, RecipientIdentity, RecipientOf } from './recipients.js';
+export { RecipientBook, type RecipientBookOptions, type RecipientRefusalCode, type RecipientResult, type SavedRecipient } from './recipient-book.js';
+export type { PayoutRequirement } from './intake.js';
 export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';

@@ -19,6 +19,7 @@ import {
   findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow,
 } from './repository.js';
 import type { PayoutSettings } from './settings.js';
+import { checkOneRecipient, type RecipientCheck } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
 import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
@@ -31,6 +32,11 @@ export interface IntakeOptions {
   newId?: (() => string) | undefined;
   /** References for forms that left it empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
   newReference?: ((now: Date) => string) | undefined;
+}
+
+/** The approvers a payout needs, and what its approvers are told about its recipient. */
+export interface PayoutRequirement extends ApprovalRequirement {
+  recipient: RecipientCheck;
 }
 
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
@@ -90,18 +96,22 @@ export class PayoutIntake {
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const limit = await this.dailyLimitDecision(tx, userId, valid, now);
         if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
-        const { required: requiredApprovals, reason } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
+        const { required: requiredApprovals, reason, recipient } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
         const id = await this.insertWithFreshId(tx, {
           draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
+          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
         await recorder.record(tx, stored, {
           event: 'requested',
           userId,
-          details: { amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}) },
+          details: {
+            amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}),
+            ...(recipient.newRecipient ? { newRecipient: true } : {}), ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
+          },
         }, now);
         return stored;
       });
@@ -119,30 +129,37 @@ export class PayoutIntake {
     await lockRecipientDay(tx, recipientKey(payout), payout.currency);
   }
 
-  /** What the review screen says about approvers: the requirement if the draft were stored now. */
-  async previewRequirement(userId: string, draft: PayoutDraft): Promise<ApprovalRequirement> {
+  /** What the review screen says about approvers and the recipient: the requirement if the draft were stored now. */
+  async previewRequirement(userId: string, draft: PayoutDraft): Promise<PayoutRequirement> {
     return this.measure(this.options.db, { ...draft, requestedBy: userId, requestedAt: this.options.clock.now() }, false);
   }
 
   /**
    * How many approvers a payout needs from the totals of its UTC day (requests in
-   * `STATES_COUNTING_TOWARDS_LIMIT`). `stored`: the payout is already among them (at approval);
-   * otherwise its amount is added (at submission). Callers that decide hold the day locks.
+   * `STATES_COUNTING_TOWARDS_LIMIT`) and whether its recipient was ever paid. `stored`: the payout
+   * is already among the totals (at approval), and a recipient it was stored as new stays new, so
+   * that a payout completed meanwhile to the same recipient lowers nothing; otherwise its amount is
+   * added (at submission). Callers that decide hold the day locks.
    */
   async measure(
     q: Queryable,
-    payout: PayoutDraft & { requestedBy: string; requestedAt: Date },
+    payout: PayoutDraft & { requestedBy: string; requestedAt: Date; newRecipient?: boolean },
     stored: boolean,
-  ): Promise<ApprovalRequirement> {
+  ): Promise<PayoutRequirement> {
     const day = utcDay(payout.requestedAt);
     const window = { currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT };
     const own = stored ? 0 : payout.amountMinor;
     const requesterTotalMinor = (await sumRequested(q, { requestedBy: payout.requestedBy, ...window })) + own;
     const recipientTotalMinor = (await sumRequested(q, { recipientKey: recipientKey(payout), ...window })) + own;
-    return approvalRequirement(
-      { amountMinor: payout.amountMinor, requesterTotalMinor, recipientTotalMinor, currency: payout.currency },
-      this.options.settings.dualApprovalAbove,
+    const checked = await checkOneRecipient(q, payout);
+    const recipient = { ...checked, newRecipient: checked.newRecipient || (stored && payout.newRecipient === true) };
+    const { settings } = this.options;
+    const requirement = approvalRequirement(
+      { amountMinor: payout.amountMinor, requesterTotalMinor, recipientTotalMinor, currency: payout.currency, newRecipient: recipient.newRecipient },
+      settings.dualApprovalAbove,
+      settings.newRecipientApprovals,
     );
+    return { ...requirement, recipient };
   }
 
   private validationContext() {

@@ -97,16 +97,18 @@ export interface PayoutApproval {
   revokedAt?: Date | undefined;
 }
 
-/** What makes two approvers necessary: this request alone, or a day total in its currency. */
-export const DUAL_APPROVAL_RULES = ['amount', 'requester_total', 'recipient_total'] as const;
+/** What makes more than one approver necessary: an amount rule (this request alone, or a day total in its currency), or a recipient never paid before. */
+export const DUAL_APPROVAL_RULES = ['amount', 'requester_total', 'recipient_total', 'new_recipient'] as const;
 export type DualApprovalRule = (typeof DUAL_APPROVAL_RULES)[number];
+export type AmountApprovalRule = Exclude<DualApprovalRule, 'new_recipient'>;
 
-/** Why a request needs two approvers: the rule, the amount or day total it measured, the threshold it is above. */
-export interface DualApprovalReason {
-  rule: DualApprovalRule;
-  totalMinor: number;
-  thresholdMinor: number;
-}
+/**
+ * Why a request needs more than one approver: an amount rule with the amount or day total it
+ * measured and the threshold it is above, or the new-recipient rule.
+ */
+export type DualApprovalReason =
+  | { rule: AmountApprovalRule; totalMinor: number; thresholdMinor: number }
+  | { rule: 'new_recipient' };
 
 /** Why a request with all its approvals was not sent. */
 export const PAYOUT_HOLDS = ['requester_not_allowed', 'roles_unavailable'] as const;
@@ -152,11 +154,16 @@ export interface PayoutLifecycle {
   approvals: PayoutApproval[];
   /**
    * How many distinct approvers this payout needs: 2 when the amount, or the requester's or the
-   * recipient's day total in its currency, is above the threshold. Raised at approval, never lowered.
+   * recipient's day total in its currency, is above the threshold; the new-recipient setting's count
+   * when the recipient was never paid before, if that is more. Raised at approval, never lowered.
    */
-  requiredApprovals: 1 | 2;
-  /** Why two approvers are needed; undefined when one is enough (and on requests stored before the rule). */
+  requiredApprovals: number;
+  /** Why more than one approver is needed; undefined when one is enough (and on requests stored before the rule). */
   dualApproval?: DualApprovalReason | undefined;
+  /** No completed payout had gone to this recipient when it was requested (see `recipients.ts`). */
+  newRecipient: boolean;
+  /** The recipient is known under another name: the name of its last completed payout. */
+  previousRecipientName: string | undefined;
   /** Set while the request has its approvals but was not sent; cleared when it is sent. */
   hold?: PayoutHold | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */

@@ -3,7 +3,7 @@
  * time. Each refusal carries a code and the facts to tell it with (`RefusalDetails`), never a sentence:
  * the Slack layer writes it in the reader's language.
  */
-import type { DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, RefusalDetails } from './model.js';
+import type { AmountApprovalRule, DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, RefusalDetails } from './model.js';
 
 /** The person acting, with the roles the Slack layer resolved for them (access lists, user groups). */
 export interface PayoutActor {
@@ -31,37 +31,47 @@ export function requiredApprovalsFor(amountMinor: number, currency: string, dual
   return threshold === undefined || amountMinor > threshold ? 2 : 1;
 }
 
-/** How many approvers a request needs, and why two when it does. */
+/** How many approvers a request needs, and why more than one when it does. */
 export interface ApprovalRequirement {
-  required: 1 | 2;
+  required: number;
   reason: DualApprovalReason | undefined;
 }
 
 /**
  * Two approvers when the request alone, or the requester's or the recipient's total in its currency
  * for its UTC day (each including this request), is above the currency's threshold. The first rule
- * that applies, in that order, is the reason given.
+ * that applies, in that order, is the reason given. A recipient never paid before needs
+ * `newRecipientApprovals` whatever the amount: the larger requirement wins, and on a tie the amount
+ * rule is the reason given (the screens say "new recipient" on their own line anyway).
  */
 export function approvalRequirement(
-  input: { amountMinor: number; requesterTotalMinor: number; recipientTotalMinor: number; currency: string },
+  input: { amountMinor: number; requesterTotalMinor: number; recipientTotalMinor: number; currency: string; newRecipient?: boolean },
   dualApprovalAbove: ReadonlyMap<string, number>,
+  newRecipientApprovals = 1,
 ): ApprovalRequirement {
   // No threshold: fail closed, as if it were zero.
   const thresholdMinor = dualApprovalAbove.get(input.currency) ?? 0;
-  const measured: Array<[DualApprovalReason['rule'], number]> = [
+  const measured: Array<[AmountApprovalRule, number]> = [
     ['amount', input.amountMinor],
     ['requester_total', input.requesterTotalMinor],
     ['recipient_total', input.recipientTotalMinor],
   ];
   const over = measured.find(([, totalMinor]) => totalMinor > thresholdMinor);
-  return over ? { required: 2, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } } : { required: 1, reason: undefined };
+  const byAmount: ApprovalRequirement = over
+    ? { required: 2, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } }
+    : { required: 1, reason: undefined };
+  if (input.newRecipient === true && newRecipientApprovals > byAmount.required) {
+    return { required: newRecipientApprovals, reason: { rule: 'new_recipient' } };
+  }
+  return byAmount;
 }
 
 /**
  * Who a payout goes to, across requests and requesters: a wallet by its phone number (a number is
  * one wallet, so another operator code does not make a new recipient), a bank account by its bank
  * (the BIC's first 8 characters: the XXX or branch suffix does not) and its account number without
- * leading zeros. Migration 006 computes the same key in SQL for older rows.
+ * leading zeros. Migration 006 computes the same key in SQL for older rows. Whether a recipient was
+ * ever paid uses a stricter identity (`recipients.ts`): there a new operator makes a new recipient.
  */
 export function recipientKey(draft: PayoutDraft): string {
   if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
@@ -127,7 +137,7 @@ export interface ReleaseDecision {
  * read, hold the payout (nothing sent, nothing revoked on a failed read). `required` is the number
  * of approvers the request needs now.
  */
-export function decideRelease(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>, roles: ReleaseRoles, required: 1 | 2): ReleaseDecision {
+export function decideRelease(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>, roles: ReleaseRoles, required: number): ReleaseDecision {
   const counting = countingApprovers(request);
   if (roles.unreadable) return { revoke: [], hold: 'roles_unavailable', release: false };
   const revoke = counting.filter((userId) => roles.approvers.get(userId) !== true);

@@ -14,10 +14,13 @@ export interface NewPayoutRow {
   requestedBy: string;
   requestedAt: Date;
   expiresAt: Date;
-  requiredApprovals: 1 | 2;
+  requiredApprovals: number;
   /** Identifies the recipient across requests; defaults to `recipientKey(draft)`. */
   recipientKey?: string;
   dualApproval?: DualApprovalReason | undefined;
+  /** No completed payout had gone to the recipient (see `PayoutLifecycle.newRecipient`). */
+  newRecipient?: boolean;
+  previousRecipientName?: string | undefined;
   /** Whether the app generated the reference (see `PayoutLifecycle.referenceGenerated`). */
   referenceGenerated?: boolean;
 }
@@ -34,11 +37,12 @@ export interface PayoutChanges {
   lastSentAt?: Date;
   unknownSince?: Date;
   nextCheckAt?: Date | null;
-  /** Raised at approval when a day total now needs two approvers; never lowered. */
-  requiredApprovals?: 1 | 2;
+  /** Raised at approval when a day total (or the new-recipient rule) now needs more approvers; never lowered. */
+  requiredApprovals?: number;
   dualApprovalRule?: DualApprovalReason['rule'];
-  dualApprovalTotalMinor?: number;
-  dualApprovalThresholdMinor?: number;
+  dualApprovalTotalMinor?: number | null;
+  dualApprovalThresholdMinor?: number | null;
+  previousRecipientName?: string | null;
   holdReason?: PayoutHold | null;
   lastSearch?: SearchOutcome | null;
   lastSearchAt?: Date | null;
@@ -71,6 +75,7 @@ const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
   dualApprovalRule: 'dual_approval_rule',
   dualApprovalTotalMinor: 'dual_approval_total_minor',
   dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
+  previousRecipientName: 'previous_recipient_name',
   holdReason: 'hold_reason',
   lastSearch: 'last_search',
   lastSearchAt: 'last_search_at',
@@ -86,20 +91,22 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
   const { draft } = row;
   const mobile = draft.kind === 'mobile_money' ? draft : undefined;
   const bank = draft.kind === 'bank_account' ? draft : undefined;
+  const amountReason = row.dualApproval && row.dualApproval.rule !== 'new_recipient' ? row.dualApproval : undefined;
   const inserted = await q.query(
     `INSERT INTO payout_requests (
        id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
        reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at,
-       recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor, reference_generated)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21)
+       recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor, reference_generated,
+       new_recipient, previous_recipient_name)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21, $22, $23)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
       row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, mobile?.recipient.phone ?? null, mobile?.operator ?? null,
       bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
-      row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, row.dualApproval?.totalMinor ?? null, row.dualApproval?.thresholdMinor ?? null,
-      row.referenceGenerated === true,
+      row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, amountReason?.totalMinor ?? null, amountReason?.thresholdMinor ?? null,
+      row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';

@@ -1,5 +1,5 @@
 /** How rows of the payout tables arrive from either driver, and how they become model objects. */
-import type { DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
+import type { DualApprovalReason, DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
 
 export type Timestamp = Date | string;
 
@@ -41,6 +41,8 @@ export interface PayoutRow {
   dual_approval_total_minor?: string | number | null;
   dual_approval_threshold_minor?: string | number | null;
   hold_reason?: string | null;
+  new_recipient?: boolean | null;
+  previous_recipient_name?: string | null;
 }
 
 export interface EventRow {
@@ -72,7 +74,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     expiresAt: toDate(row.expires_at),
     state: row.state as PayoutState,
     approvals,
-    requiredApprovals: Number(row.required_approvals) === 2 ? 2 as const : 1 as const,
+    requiredApprovals: Math.max(1, Number(row.required_approvals)),
     transactionId: row.transaction_id ?? undefined,
     failureReason: row.failure_reason ?? undefined,
     rejectedBy: row.rejected_by ?? undefined,
@@ -86,13 +88,9 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     lastSearch: toSearchOutcome(row.last_search),
     updatedAt: toDate(row.updated_at),
     version: Number(row.version),
-    dualApproval: row.dual_approval_rule
-      ? {
-        rule: row.dual_approval_rule as DualApprovalRule,
-        totalMinor: Number(row.dual_approval_total_minor ?? 0),
-        thresholdMinor: Number(row.dual_approval_threshold_minor ?? 0),
-      }
-      : undefined,
+    dualApproval: toDualApproval(row),
+    newRecipient: row.new_recipient === true,
+    previousRecipientName: row.previous_recipient_name ?? undefined,
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;
@@ -107,6 +105,13 @@ export function toDate(value: Timestamp): Date {
 
 export function optionalDate(value: Timestamp | null | undefined): Date | undefined {
   return value === null || value === undefined ? undefined : toDate(value);
+}
+
+function toDualApproval(row: PayoutRow): DualApprovalReason | undefined {
+  const rule = row.dual_approval_rule as DualApprovalRule | null | undefined;
+  if (!rule) return undefined;
+  if (rule === 'new_recipient') return { rule };
+  return { rule, totalMinor: Number(row.dual_approval_total_minor ?? 0), thresholdMinor: Number(row.dual_approval_threshold_minor ?? 0) };
 }
 
 function toSearchOutcome(value: string | null): SearchOutcome | undefined {

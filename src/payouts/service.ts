@@ -8,12 +8,12 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { PayoutIntake, Refused } from './intake.js';
+import { PayoutIntake, Refused, type PayoutRequirement } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import {
   canApprove, canCancel, canDecideMatch, canReject, canRequest, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
-  alreadyAgreedToRetry, movedOn, type ApprovalRequirement, type PayoutActor, type PolicyDecision, type ReleaseRoles,
+  alreadyAgreedToRetry, movedOn, type PayoutActor, type PolicyDecision, type ReleaseRoles,
 } from './policy.js';
 import {
   findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listRecentRequests,
@@ -190,8 +190,8 @@ export class PayoutService {
     return this.lostRace(id);
   }
 
-  /** What the review screen tells the requester about approvers, were the draft stored now. */
-  async previewApprovals(userId: string, draft: PayoutDraft): Promise<ApprovalRequirement> {
+  /** What the review screen tells the requester about approvers and the recipient, were the draft stored now. */
+  async previewApprovals(userId: string, draft: PayoutDraft): Promise<PayoutRequirement> {
     return this.intake.previewRequirement(userId, draft);
   }
 
@@ -221,15 +221,17 @@ export class PayoutService {
     const changes: PayoutChanges = {};
     const measured = await this.intake.measure(tx, current, true);
     if (measured.required > current.requiredApprovals && measured.reason) {
-      Object.assign(changes, {
-        requiredApprovals: measured.required,
-        dualApprovalRule: measured.reason.rule,
-        dualApprovalTotalMinor: measured.reason.totalMinor,
-        dualApprovalThresholdMinor: measured.reason.thresholdMinor,
-      } satisfies PayoutChanges);
-      events.push({ event: 'approvals_raised', details: { required: measured.required, currency: current.currency, ...measured.reason } });
+      const { reason } = measured;
+      const amounts = reason.rule === 'new_recipient' ? { dualApprovalTotalMinor: null, dualApprovalThresholdMinor: null } : {
+        dualApprovalTotalMinor: reason.totalMinor, dualApprovalThresholdMinor: reason.thresholdMinor,
+      };
+      Object.assign(changes, { requiredApprovals: measured.required, dualApprovalRule: reason.rule, ...amounts } satisfies PayoutChanges);
+      events.push({ event: 'approvals_raised', details: { required: measured.required, currency: current.currency, ...reason } });
     }
-    const required = Math.max(current.requiredApprovals, measured.required) as 1 | 2;
+    // Told again at each approval: the last completed payout to this recipient may bear another name by now.
+    const previousName = measured.recipient.previousName;
+    if (previousName !== undefined && previousName !== current.previousRecipientName) changes.previousRecipientName = previousName;
+    const required = Math.max(current.requiredApprovals, measured.required);
     const counting = countingApprovers(current);
     if (counting.length >= required) {
       if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();

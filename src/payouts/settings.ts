@@ -15,4 +15,6 @@ export interface PayoutSettings {
   requestTtlHours: number;
   /** How long an unknown payout is looked for before a person is asked to review it. */
   reconcileWindowMinutes: number;
+  /** Different approvers a payout to a recipient never paid before needs, whatever the amount (1 turns the rule off). */
+  newRecipientApprovals: number;
 }

@@ -14,6 +14,7 @@ import {
   updateWhere,
 } from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
+import { rememberRecipient } from './saved-recipients.js';
 
 export interface SettlementOptions {
   db: Db;
@@ -245,6 +246,7 @@ export class PayoutSettlement {
       // Rolls the decision back too: the request moved (or the actor requested it) since it was read.
       if (!updated) throw new DecisionLost();
       await appendEvent(tx, { requestId: request.id, event, userId: actor, at: now, details });
+      if (updated.state === 'completed') await rememberRecipient(tx, updated, now);
       return updated;
     }).catch((error: unknown) => {
       if (error instanceof DecisionLost) return undefined;

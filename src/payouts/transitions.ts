@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { PayoutEventName, PayoutRequest } from './model.js';
 import { appendEvent, findRequest, updateRequest, type PayoutChanges, type PayoutExpectation } from './repository.js';
+import { rememberRecipient } from './saved-recipients.js';
 
 /** Told about every committed change, e.g. to update the approval message and DM the requester. */
 export interface PayoutNotifier {
@@ -35,6 +36,8 @@ export class TransitionRecorder {
     const moved = await this.db.transaction(async (tx) => {
       const request = await updateRequest(tx, id, expected, changes, now);
       if (request) await appendEvent(tx, { requestId: id, at: now, ...recorded });
+      // Sent or reconciled alike: a completed payout went to this recipient.
+      if (request?.state === 'completed') await rememberRecipient(tx, request, now);
       return request;
     });
     if (moved) await this.announce(moved, recorded);

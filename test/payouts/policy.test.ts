@@ -72,6 +72,17 @@ describe('payout policy', () => {
     expect(measure(1, 1, 1, 'EUR')).toEqual({ required: 2, reason: { rule: 'amount', totalMinor: 1, thresholdMinor: 0 } });
   });
 
+  it('asks the new-recipient count for a recipient never paid before when it is more than the amount rules ask', () => {
+    const thresholds = new Map([['USD', 100_000]]);
+    const input = { amountMinor: 100, requesterTotalMinor: 100, recipientTotalMinor: 100, currency: 'USD' };
+    expect(approvalRequirement({ ...input, newRecipient: true }, thresholds, 2)).toEqual({ required: 2, reason: { rule: 'new_recipient' } });
+    expect(approvalRequirement({ ...input, newRecipient: false }, thresholds, 3)).toEqual({ required: 1, reason: undefined });
+    expect(approvalRequirement({ ...input, newRecipient: true }, thresholds, 1)).toEqual({ required: 1, reason: undefined });
+    const big = { ...input, amountMinor: 200_000 };
+    expect(approvalRequirement({ ...big, newRecipient: true }, thresholds, 2)).toEqual({ required: 2, reason: { rule: 'amount', totalMinor: 200_000, thresholdMinor: 100_000 } });
+    expect(approvalRequirement({ ...big, newRecipient: true }, thresholds, 4)).toEqual({ required: 4, reason: { rule: 'new_recipient' } });
+  });
+
   it('knows a recipient however its wallet or account was written', () => {
     const mobile = { kind: 'mobile_money', recipient: { phone: '243812345678', name: 'X', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 1, currency: 'USD', reference: 'R', note: '' } as const;
     expect(recipientKey(mobile)).toBe('mobile:243812345678');

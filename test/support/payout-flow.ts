@@ -16,6 +16,8 @@ export const PAYOUT_ENV = {
   FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2}`,
   PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:1000,EUR:1000,CDF:2500000',
   PAYOUT_MAX_AMOUNT: 'USD:5000,EUR:5000,CDF:10000000',
+  // Off for the flows of the other rules, which pay recipients never paid before; the new-recipient tests set it.
+  PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
 } as const;
 
 export const MOBILE_PATH = '/api/v1/b2b/payouts/mobile-money';

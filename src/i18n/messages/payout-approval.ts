@@ -72,7 +72,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.rule.amount': 'this amount',
     'payoutApproval.rule.requesterTotal': 'the requester\'s {currency} total for the day (UTC)',
     'payoutApproval.rule.recipientTotal': 'the recipient\'s {currency} total for the day (UTC)',
-    'payoutApproval.dualApproval.plain': 'Needs 2 different approvers.',
+    'payoutApproval.dualApproval.plain': 'Needs {count} different approvers.',
+    'payoutApproval.dualApproval.newRecipient': 'Needs {count} different approvers: no payout has been completed to this recipient before.',
     'payoutApproval.dualApproval.why': 'Needs 2 approvers: {what}, {total}, is above {threshold}.',
     'payoutApproval.revoked': '{user}\'s approval no longer counts: no longer an approver',
     'payoutApproval.hold.requesterNotAllowed':
@@ -295,7 +296,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.rule.amount': 'ce montant',
     'payoutApproval.rule.requesterTotal': 'le total du jour (UTC) du demandeur en {currency}',
     'payoutApproval.rule.recipientTotal': 'le total du jour (UTC) du bénéficiaire en {currency}',
-    'payoutApproval.dualApproval.plain': 'Nécessite 2 approbateurs différents.',
+    'payoutApproval.dualApproval.plain': 'Nécessite {count} approbateurs différents.',
+    'payoutApproval.dualApproval.newRecipient': 'Nécessite {count} approbateurs différents : aucun paiement n’a encore abouti vers ce bénéficiaire.',
     'payoutApproval.dualApproval.why': 'Nécessite 2 approbateurs : {what}, {total}, dépasse {threshold}.',
     'payoutApproval.revoked': 'L’approbation de {user} ne compte plus : cette personne ne fait plus partie des approbateurs',
     'payoutApproval.hold.requesterNotAllowed':

@@ -120,7 +120,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
     ? t('payoutApproval.approve.held', { held })
     : last
       ? t('payoutApproval.approve.last')
-      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale) });
+      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
   const blocks: KnownBlock[] = [
     askLine(request, locale),
     ...detailBlocks(request, locale),
@@ -193,7 +193,7 @@ function approvalRecorded(request: PayoutRequest, locale: Locale): { title: stri
   if (held) return { title, text: t('payoutApproval.outcome.recordedHeld', { held }) };
   const missing = Math.max(1, request.requiredApprovals - countingApprovers(request).length);
   const lines = [t('payoutApproval.outcome.recordedWaiting', { count: missing })];
-  if (request.requiredApprovals === 2) lines.push(dualApprovalLine(request.dualApproval, request.currency, locale));
+  if (request.requiredApprovals > 1) lines.push(dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals));
   for (const approval of revokedApprovals(request)) lines.push(`${revokedLine(approval.userId, locale)}.`);
   return { title, text: lines.join('\n') };
 }

@@ -6,7 +6,7 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
-import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, revokedApprovals, type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 import { operatorName } from './operators.js';
 
@@ -118,7 +118,7 @@ export function detailBlocks(payout: PayoutDraft, locale: Locale = 'en'): KnownB
   return blocks;
 }
 
-function ruleWords(t: Texts, rule: DualApprovalReason['rule'], currency: string): string {
+function ruleWords(t: Texts, rule: AmountApprovalRule, currency: string): string {
   switch (rule) {
     case 'amount': return t('payoutApproval.rule.amount');
     case 'requester_total': return t('payoutApproval.rule.requesterTotal', { currency });
@@ -126,10 +126,14 @@ function ruleWords(t: Texts, rule: DualApprovalReason['rule'], currency: string)
   }
 }
 
-/** `Needs 2 approvers: the requester's USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.` */
-export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en'): string {
+/**
+ * `Needs 2 approvers: the requester's USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.`,
+ * or for a recipient never paid before `Needs 3 different approvers: ...`; `required` is the request's count.
+ */
+export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en', required = 2): string {
   const t = textsFor(locale);
-  if (!reason) return t('payoutApproval.dualApproval.plain');
+  if (!reason) return t('payoutApproval.dualApproval.plain', { count: required });
+  if (reason.rule === 'new_recipient') return t('payoutApproval.dualApproval.newRecipient', { count: required });
   const code = escapeMrkdwn(currency);
   return t('payoutApproval.dualApproval.why', {
     what: ruleWords(t, reason.rule, code),
@@ -167,7 +171,7 @@ export function approvalLines(request: PayoutRequest, locale: Locale = 'en'): st
   }
   const missing = Math.max(0, request.requiredApprovals - counted.length);
   const head = t('payoutApproval.approvalsHead', { counted: counted.length, required: request.requiredApprovals });
-  const why = request.requiredApprovals === 2 ? `\n${dualApprovalLine(request.dualApproval, request.currency, locale)}` : '';
+  const why = request.requiredApprovals > 1 ? `\n${dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals)}` : '';
   if (request.state === 'pending' && missing > 0) lines.push(t('payoutApproval.waitingFor', { count: missing }));
   if (lines.length === 0) lines.push(t('payoutApproval.noApprovals'));
   return withinSection(`${head}${why}`, lines, (rest) => t('payoutApproval.andMore', { count: rest }));

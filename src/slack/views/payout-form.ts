@@ -196,8 +196,8 @@ export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approval
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
     ...detailBlocks(draft, surface.locale),
-    ...(approvals?.required === 2
-      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale)}` } } satisfies KnownBlock]
+    ...(approvals !== undefined && approvals.required > 1
+      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` } } satisfies KnownBlock]
       : []),
     {
       type: 'actions',

@@ -1,7 +1,7 @@
 /** `/fleet payouts`: recent requests with their state, and one request's audit history, in the reader's language. */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { DUAL_APPROVAL_RULES, type DualApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
+import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
@@ -157,11 +157,16 @@ export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
       const rule = detail(event, 'rule');
       const total = Number(event.details.totalMinor);
       const threshold = Number(event.details.thresholdMinor);
+      const required = Number(event.details.required);
       const known = (DUAL_APPROVAL_RULES as readonly string[]).includes(rule ?? '') && Number.isFinite(total) && Number.isFinite(threshold);
       const currency = detail(event, 'currency');
-      what = known && currency
-        ? dualApprovalLine({ rule: rule as DualApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency, locale)
-        : t('payoutRecords.event.approvalsRaised');
+      if (rule === 'new_recipient' && currency && Number.isInteger(required)) {
+        what = dualApprovalLine({ rule }, currency, locale, required);
+      } else {
+        what = known && currency
+          ? dualApprovalLine({ rule: rule as AmountApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency, locale)
+          : t('payoutRecords.event.approvalsRaised');
+      }
       break;
     }
     case 'approval_revoked':

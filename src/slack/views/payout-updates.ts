@@ -39,7 +39,7 @@ export function buildRequesterUpdate(
       line = t('payoutApproval.dm.approved', { by, payout });
       break;
     case 'approvals_raised':
-      line = t('payoutApproval.dm.approvalsRaised', { payout, why: dualApprovalLine(request.dualApproval, request.currency, locale) });
+      line = t('payoutApproval.dm.approvalsRaised', { payout, why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
       break;
     case 'approval_revoked':
       return undefined;

@@ -14,6 +14,7 @@ import { ledger } from './007_ledger.js';
 import { languageChoices } from './008_language_choices.js';
 import { digest } from './009_digest.js';
 import { payoutTransactionIndex } from './010_payout_transaction_index.js';
+import { savedRecipients } from './012_saved_recipients.js';
 
 export type { Migration } from './migration.js';
 
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   languageChoices,
   digest,
   payoutTransactionIndex,
+  savedRecipients,
 ];

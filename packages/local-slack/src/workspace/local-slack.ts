@@ -211,6 +211,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return person.selectOption(this.personContext, input);
   }
 
+  /** A person types into an external select: the app's options, after a `block_suggestion`. */
+  suggestOptions(input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<person.Suggestion> {
+    return person.suggestOptions(this.personContext, input);
+  }
+
   /** Records what the person typed into an open view so far; the app sees it in the view's state of the next action. */
   enterValues(input: { userId: string; viewId: string; values: SubmittedValues }): void {
     person.enterValues(this.personContext, input);

@@ -44,10 +44,10 @@ const source = { channel: z.string().optional(), ts: z.string().optional(), view
 
 /** One thing a person can do on the page: its input, checked, and the LocalSlack call that does it. */
 interface PageAction {
-  run(slack: LocalSlack, input: unknown): Promise<AckResult>;
+  run(slack: LocalSlack, input: unknown): Promise<AckResult & { options?: unknown[] }>;
 }
 
-function pageAction<S extends z.ZodType>(schema: S, run: (slack: LocalSlack, input: z.infer<S>) => Promise<AckResult>): PageAction {
+function pageAction<S extends z.ZodType>(schema: S, run: (slack: LocalSlack, input: z.infer<S>) => Promise<AckResult & { options?: unknown[] }>): PageAction {
   return {
     run: (slack, input) => {
       const parsed = schema.safeParse(input);
@@ -75,6 +75,8 @@ const ACTIONS = new Map<string, PageAction>(Object.entries({
     if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
     return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) });
   }),
+  suggest: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), ...source }), (slack, input) =>
+    slack.suggestOptions({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) })),
   submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
     slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),
   close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>
@@ -189,7 +191,7 @@ class WorkspacePage {
     }
     try {
       const ack = await action.run(this.slack, input);
-      sendJson(response, 200, { ok: true, status: ack.status, elapsedMs: ack.elapsedMs });
+      sendJson(response, 200, { ok: true, status: ack.status, elapsedMs: ack.elapsedMs, ...(ack.options ? { options: ack.options } : {}) });
     } catch (error) {
       sendJson(response, 400, { ok: false, error: error instanceof Error ? error.message : String(error) });
     }

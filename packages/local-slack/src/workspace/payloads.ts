@@ -1,6 +1,6 @@
 /**
  * The payloads Slack sends to an app when a person acts, with Slack's real field names and shapes:
- * slash command form fields, `block_actions`, `view_submission` and `view_closed`.
+ * slash command form fields, `block_actions`, `block_suggestion`, `view_submission` and `view_closed`.
  */
 import type { Json } from './blocks.js';
 import type { WorkspaceState } from './state.js';
@@ -110,6 +110,33 @@ export function viewActionPayload(
     is_enterprise_install: false,
     view: input.view,
     actions: [input.action],
+  };
+}
+
+/**
+ * `block_suggestion`: a person typed into an external select (`value` is what they typed). From a
+ * modal it carries the view; from a message, the channel and the message's container.
+ */
+export function blockSuggestionPayload(
+  state: WorkspaceState,
+  input: { user: WorkspaceUser; actionId: string; blockId: string; value: string; view?: Json; message?: SlackMessage },
+): Json {
+  const { view, message } = input;
+  const container = view
+    ? { container: { type: 'view', view_id: view.id }, view }
+    : message
+      ? { container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: message.ephemeralTo !== undefined },
+        channel: { id: message.channel, name: channelName(state, message.channel) } }
+      : {};
+  return {
+    ...common(state, 'block_suggestion', input.user),
+    action_id: input.actionId,
+    block_id: input.blockId,
+    value: input.value,
+    team: team(state),
+    enterprise: null,
+    is_enterprise_install: false,
+    ...container,
   };
 }
 

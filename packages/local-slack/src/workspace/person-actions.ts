@@ -7,7 +7,7 @@ import { checkView } from './block-kit-limits.js';
 import { interactiveElements, isObject, type FoundElement, type Json } from './blocks.js';
 import type { EnvelopeType } from './socket-mode.js';
 import {
-  actionEntry, messageActionPayload, slashCommandFields, viewActionPayload, viewClosedPayload, viewSubmissionPayload,
+  actionEntry, blockSuggestionPayload, messageActionPayload, slashCommandFields, viewActionPayload, viewClosedPayload, viewSubmissionPayload,
 } from './payloads.js';
 import { postResponse } from './response-url.js';
 import type { StoredView, WorkspaceState } from './state.js';
@@ -142,13 +142,65 @@ export async function selectOption(
   const located = locate(state, { ...input, value: undefined }, (element) => isStateful(element) || element.type === 'overflow');
   const { element, block, blockId } = located.found;
   const multi = String(element.type).startsWith('multi_') || element.type === 'checkboxes';
+  const offered = located.view?.offered?.[blockId]?.[String(element.action_id)];
   const selection = element.type === 'overflow'
     ? { selected_option: stateEntry({ ...element, type: 'static_select' }, input.value).selected_option }
-    : stateEntry(element, multi ? [input.value] : input.value);
+    : stateEntry(element, multi ? [input.value] : input.value, offered);
   if (located.view && element.type !== 'overflow') state.enterValue(located.view, blockId, String(element.action_id), multi ? [input.value] : input.value);
   // Inside an input block an element only dispatches an action when the block asks for it.
   if (block.type === 'input' && block.dispatch_action !== true) return NOT_SENT;
   return sendAction(context, user, located, actionEntry(element, blockId, actionTs(state), selection));
+}
+
+/** What an external select offers after a `block_suggestion`: the options of the app's answer. */
+export interface Suggestion extends AckResult {
+  options: Json[];
+}
+
+const MAX_SUGGESTED = 100;
+
+/**
+ * A person types into an external select. Like Slack's client, nothing is sent below the element's
+ * `min_query_length` (3 unless set); otherwise the app gets a `block_suggestion` and answers in its
+ * acknowledgement with `options` or `option_groups`, which the person may then pick from.
+ */
+export async function suggestOptions(
+  context: PersonContext,
+  input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string },
+): Promise<Suggestion> {
+  const { state } = context;
+  const user = requireUser(state, input.userId);
+  const located = locate(state, { ...input, value: undefined }, (element) => element.type === 'external_select' || element.type === 'multi_external_select');
+  const { element, blockId } = located.found;
+  const minimum = typeof element.min_query_length === 'number' ? element.min_query_length : 3;
+  if (input.value.length < minimum) return { ...NOT_SENT, options: [] };
+  const ack = await context.deliver('interactive', blockSuggestionPayload(state, {
+    user, actionId: String(element.action_id), blockId, value: input.value,
+    ...(located.view ? { view: state.fullView(located.view) } : {}), ...(located.message ? { message: located.message } : {}),
+  }));
+  const options = ack.status === 200 ? suggestedOptions(context, ack.body) : [];
+  if (located.view) state.offerOptions(located.view, blockId, String(element.action_id), options);
+  return { ...ack, options };
+}
+
+/** The options of a `block_suggestion` acknowledgement, checked against Slack's limits. */
+function suggestedOptions(context: PersonContext, body: unknown): Json[] {
+  const answer = isObject(body) ? body : {};
+  const groups = Array.isArray(answer.option_groups) ? answer.option_groups.filter(isObject) : [];
+  const options = Array.isArray(answer.options)
+    ? answer.options.filter(isObject)
+    : groups.flatMap((group) => (Array.isArray(group.options) ? group.options.filter(isObject) : []));
+  const problems: string[] = [];
+  if (!Array.isArray(answer.options) && !Array.isArray(answer.option_groups)) problems.push('an answer without options or option_groups: Slack shows no options');
+  if (options.length > MAX_SUGGESTED) problems.push(`${options.length} options, more than the ${MAX_SUGGESTED} Slack shows`);
+  for (const option of options) {
+    const text = isObject(option.text) ? option.text : {};
+    if (text.type !== 'plain_text') problems.push(`option "${String(option.value)}": text must be plain_text`);
+    if (typeof text.text !== 'string' || text.text.length === 0 || text.text.length > 75) problems.push(`option "${String(option.value)}": text must hold 1 to 75 characters`);
+    if (typeof option.value !== 'string' || option.value.length === 0 || option.value.length > 150) problems.push(`option value must hold 1 to 150 characters`);
+  }
+  context.report('block_suggestion ack', problems);
+  return options.slice(0, MAX_SUGGESTED);
 }
 
 function enterSubmittedValues(state: WorkspaceState, stored: StoredView, values: SubmittedValues): void {
@@ -157,7 +209,7 @@ function enterSubmittedValues(state: WorkspaceState, stored: StoredView, values:
     for (const [actionId, value] of Object.entries(byAction)) {
       const found = elements.find((candidate) => candidate.blockId === blockId && candidate.element.action_id === actionId);
       if (!found || !isStateful(found.element)) throw new Error(`view ${stored.open.id} has no input ${blockId}.${actionId}`);
-      stateEntry(found.element, value, state.fileLookup); // throws on an option the element does not offer, or a file never uploaded
+      stateEntry(found.element, value, stored.offered?.[blockId]?.[actionId], state.fileLookup); // throws on an option the element does not offer, or a file never uploaded
       state.enterValue(stored, blockId, actionId, value);
     }
   }
@@ -177,7 +229,7 @@ export async function submitView(
   const stored = requireView(state, input.userId, input.viewId);
   if (state.stack(user.id).at(-1)?.id !== stored.open.id) throw new Error(`view ${input.viewId} is not the one on top`);
   enterSubmittedValues(state, stored, input.values ?? {});
-  const values = buildStateValues(stored.open.view.blocks, stored.entered, state.fileLookup);
+  const values = buildStateValues(stored.open.view.blocks, stored.entered, stored.offered, state.fileLookup);
   const missing = missingRequiredInputs(stored.open.view.blocks, values);
   if (Object.keys(missing).length > 0) {
     state.setViewErrors(stored, missing); // Slack's client refuses to submit; the app never hears of it

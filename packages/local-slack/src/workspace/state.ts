@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { withGeneratedIds, type Json } from './blocks.js';
-import { buildStateValues } from './view-state.js';
+import { buildStateValues, type OfferedOptions } from './view-state.js';
 import type { OpenView, SlackMessage, SubmittedValues, WorkspaceChange, WorkspaceChannel, WorkspaceUser } from './types.js';
 
 export const TRIGGER_TTL_MS = 3_000;
@@ -66,6 +66,8 @@ interface StoredView {
   open: OpenView;
   /** What the person typed or picked so far, by block_id → action_id. */
   entered: SubmittedValues;
+  /** The options the app last suggested for each external select (`block_suggestion`). */
+  offered?: OfferedOptions;
 }
 
 export class WorkspaceState {
@@ -313,6 +315,11 @@ export class WorkspaceState {
     (stored.entered[blockId] ??= {})[actionId] = value;
   }
 
+  /** Remembers what the app suggested for an external select, so that the person can pick one of them. */
+  offerOptions(stored: StoredView, blockId: string, actionId: string, options: Json[]): void {
+    ((stored.offered ??= {})[blockId] ??= {})[actionId] = options;
+  }
+
   /** Closes a view and any view stacked above it. */
   closeView(viewId: string): void {
     for (const [userId, stack] of this.stacks) {
@@ -339,7 +346,7 @@ export class WorkspaceState {
       blocks: view.blocks ?? [],
       private_metadata: view.private_metadata ?? '',
       callback_id: view.callback_id ?? '',
-      state: { values: buildStateValues(view.blocks, stored.entered, this.fileLookup) },
+      state: { values: buildStateValues(view.blocks, stored.entered, stored.offered, this.fileLookup) },
       hash: open.hash,
       title: view.title,
       clear_on_close: view.clear_on_close ?? false,

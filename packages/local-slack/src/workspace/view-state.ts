@@ -48,8 +48,12 @@ export function isStateful(element: Json): boolean {
   return typeof element.type === 'string' && element.type in STATE_KINDS;
 }
 
-/** One element's state entry for an entered value (string or strings), or its initial value when none. */
-export function stateEntry(element: Json, entered: string | string[] | undefined, files?: FileLookup): Json {
+/**
+ * One element's state entry for an entered value (string or strings), or its initial value when none.
+ * `offered`: the options the app last suggested for an external select (they are not in its JSON);
+ * `files`: a file input's uploads by id.
+ */
+export function stateEntry(element: Json, entered: string | string[] | undefined, offered: readonly Json[] = [], files?: FileLookup): Json {
   const type = String(element.type);
   const stateKind = STATE_KINDS[type];
   if (!stateKind) throw new Error(`element type ${type} holds no value`);
@@ -58,7 +62,7 @@ export function stateEntry(element: Json, entered: string | string[] | undefined
     entry = element[stateKind.initial] ?? (stateKind.multi ? [] : null);
   } else {
     const values = Array.isArray(entered) ? entered : [entered];
-    const picked = stateKind.option ? values.map((value) => pickOption(element, value))
+    const picked = stateKind.option ? values.map((value) => pickOption(element, value, offered))
       : type === 'file_input' ? values.map((id) => pickFile(id, files)) : values;
     entry = stateKind.multi ? picked : (picked[0] ?? null);
   }
@@ -71,8 +75,9 @@ function pickFile(id: string, files: FileLookup | undefined): Json {
   return file;
 }
 
-function pickOption(element: Json, value: string): Json {
-  const option = findOption(element, value);
+function pickOption(element: Json, value: string, offered: readonly Json[]): Json {
+  const option = findOption(element, value) ?? offered.find((candidate) => candidate.value === value)
+    ?? (isObject(element.initial_option) && element.initial_option.value === value ? element.initial_option : undefined);
   if (!option) {
     throw new Error(`no option with value "${value}" in ${String(element.type)} "${String(element.action_id)}"`);
   }
@@ -85,13 +90,16 @@ export function isEmptyEntry(entry: Json): boolean {
     key === 'type' || value === null || value === '' || (Array.isArray(value) && value.length === 0));
 }
 
+/** Options an app suggested per external select, by block_id → action_id. */
+export type OfferedOptions = Record<string, Record<string, Json[]>>;
+
 /** `state.values` for all stateful elements of the blocks, entered values over initial ones. */
-export function buildStateValues(blocks: unknown, entered: SubmittedValues, files?: FileLookup): Record<string, Record<string, Json>> {
+export function buildStateValues(blocks: unknown, entered: SubmittedValues, offered: OfferedOptions = {}, files?: FileLookup): Record<string, Record<string, Json>> {
   const values: Record<string, Record<string, Json>> = {};
   for (const { blockId, element } of interactiveElements(blocks)) {
     if (!isStateful(element)) continue;
     const actionId = String(element.action_id);
-    (values[blockId] ??= {})[actionId] = stateEntry(element, entered[blockId]?.[actionId], files);
+    (values[blockId] ??= {})[actionId] = stateEntry(element, entered[blockId]?.[actionId], offered[blockId]?.[actionId], files);
   }
   return values;
 }

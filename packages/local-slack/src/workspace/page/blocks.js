@@ -111,7 +111,7 @@ const ELEMENTS = {
     html: plainText(element.text),
   }),
   static_select: (element, block, ctx, id) => selectElement(element, block, ctx, id, optionsOf(element)),
-  external_select: (element, block, ctx, id) => selectElement(element, block, ctx, id, element.initial_option ? [element.initial_option] : []),
+  external_select: externalSelect,
   users_select: (element, block, ctx, id) =>
     selectElement(element, block, ctx, id, ctx.people.map((p) => ({ value: p.id, text: { type: 'plain_text', text: p.realName } })), 'initial_user'),
   conversations_select: (element, block, ctx, id) =>
@@ -157,6 +157,42 @@ function selectElement(element, block, ctx, id, options, initialKey = 'initial_o
   options.map((option) => h('option', { value: option.value, selected: option.value === initial }, option.text?.text ?? option.value)));
   stateful(element, block, ctx, () => (select.value === '' ? undefined : select.value));
   return select;
+}
+
+/**
+ * An external select as Slack's client shows it: a type-ahead field whose text goes to the app as a
+ * `block_suggestion` (from `min_query_length` characters, 3 unless set), and the options it answers.
+ */
+function externalSelect(element, block, ctx, id) {
+  const initial = element.initial_option;
+  let selected = recalled(element, block, ctx, initial?.value);
+  let asked = 0;
+  const list = h('ul', { class: 'suggestions', role: 'listbox', 'aria-label': 'Suggestions' });
+  const choose = (option) => {
+    selected = option.value;
+    search.value = option.text?.text ?? option.value;
+    list.replaceChildren();
+    remember(element, block, ctx, selected);
+    if (!inModal(ctx) || block.type !== 'input' || block.dispatch_action) ctx.act('select', element, block.block_id, option.value);
+  };
+  const suggest = async () => {
+    const mine = ++asked;
+    const answer = await ctx.act('suggest', element, block.block_id, search.value);
+    // A slower answer to earlier typing must not replace the options of the latest.
+    if (mine !== asked) return;
+    list.replaceChildren(...(answer?.options ?? []).map((option) => h('li', {
+      role: 'option', class: 'suggestion', tabindex: 0, 'data-value': option.value,
+      onclick: () => choose(option),
+      onkeydown: (event) => event.key === 'Enter' && choose(option),
+    }, option.text?.text ?? option.value)));
+  };
+  const search = h('input', {
+    id, type: 'search', class: 'text-input', autocomplete: 'off', role: 'combobox',
+    placeholder: element.placeholder?.text ?? 'Type to search', oninput: suggest, onfocus: () => (element.min_query_length === 0 ? suggest() : undefined),
+  });
+  search.value = selected === initial?.value ? (initial?.text?.text ?? '') : '';
+  stateful(element, block, ctx, () => selected);
+  return h('div', { class: 'external-select' }, search, list);
 }
 
 function multiSelect(element, block, ctx, id, options) {
