@@ -15,7 +15,7 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
-import { payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
+import { PayoutBatchService, payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -151,6 +151,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
+    const batches = new PayoutBatchService({ db, clock, settings: config.payouts, batchSettings: config.payoutBatches });
+
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
       : undefined;
@@ -183,7 +185,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       exporter: ledger && new LedgerExporter({
         ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
       }),
-      account, payouts, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
+      account, payouts, batches, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),

@@ -23,6 +23,6 @@ describe('manifest.yml', () => {
     const lines = await manifestLines();
     const start = lines.indexOf('    bot:');
     const scopes = lines.slice(start + 1).filter((line) => line.startsWith('      - ')).map((line) => line.trim().slice(2));
-    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
+    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:read', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
   });
 });

@@ -127,6 +127,21 @@ function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
   return { ok: true, draft: result.draft };
 }
 
+/**
+ * What only the store knows, applied to a check: rows whose reference some payout already holds
+ * become problems, and rows to recipients never paid before are marked new.
+ */
+export function withStoreFacts(check: BatchCheck, facts: { usedReferences: ReadonlySet<string>; isNewRecipient: (draft: PayoutDraft) => boolean }): BatchCheck {
+  const problems = [...check.problems];
+  const rows: BatchRow[] = [];
+  for (const row of check.rows) {
+    if (facts.usedReferences.has(row.draft.reference)) problems.push({ rowNumber: row.rowNumber, column: 'reference', problem: { code: 'reference_used' } });
+    else rows.push({ ...row, newRecipient: facts.isNewRecipient(row.draft) });
+  }
+  problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
+  return { ...check, rows, problems, totals: totalsOf(rows) };
+}
+
 function totalsOf(rows: readonly BatchRow[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const { draft } of rows) totals.set(draft.currency, (totals.get(draft.currency) ?? 0) + draft.amountMinor);

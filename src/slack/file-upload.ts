@@ -46,7 +46,8 @@ const quietLogger = (): SlackLogger => {
   };
 };
 
-function quietClient(client: WebClient): WebClient {
+/** A client that logs nothing: for calls whose answers hold credentials (upload URLs, private file URLs). */
+export function quietClient(client: WebClient): WebClient {
   return new WebClient(client.token, { slackApiUrl: client.slackApiUrl, logger: quietLogger(), retryConfig: { retries: 2 } });
 }
 

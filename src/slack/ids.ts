@@ -79,3 +79,13 @@ export const PAYOUT_BLOCKS = {
   messageActions: 'payout_message_actions',
   rejectReason: 'payout_reject_reason',
 } as const;
+
+/** `/fleet payout bulk`: its modals by `callback_id`, and its blocks (each input's action_id is `value`). */
+export const PAYOUT_BATCH = {
+  uploadView: 'payout_batch_upload',
+  checkingView: 'payout_batch_checking',
+  resultView: 'payout_batch_result',
+  fileBlock: 'payout_batch_file',
+  pasteBlock: 'payout_batch_paste',
+  input: 'value',
+} as const;

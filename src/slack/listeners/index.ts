@@ -11,6 +11,7 @@ import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
+import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payout-batch.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
@@ -19,7 +20,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerFleetCommand(app, ctx, [
     balanceSubcommand(ctx),
     transactionsSubcommand(ctx),
-    payoutRequestSubcommand(ctx),
+    payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
@@ -31,4 +32,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerTransactionsListeners(app, ctx);
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
+  registerPayoutBatchListeners(app, ctx);
 }
