@@ -15,6 +15,7 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
+import { SlackBatchNotifier } from './slack/batch-notifier.js';
 import { PayoutBatchService, payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -151,7 +152,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
-    const batches = new PayoutBatchService({ db, clock, settings: config.payouts, batchSettings: config.payoutBatches });
+    const batchNotifier = new SlackBatchNotifier({
+      client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
+      batches: () => batches,
+    });
+    const batches: PayoutBatchService = new PayoutBatchService({
+      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }), notifier: batchNotifier,
+      roles: {
+        canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
+        canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
+      },
+    });
 
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
@@ -210,7 +221,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
     shutdown.add('slack', () => app.stop());
-    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
       shutdown.add('feed', () => feed.stop());
@@ -243,6 +254,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
  */
 function runPayoutMaintenance(
   payouts: PayoutService,
+  batches: PayoutBatchService,
   notifier: SlackPayoutNotifier,
   db: Db,
   logger: Logger,
@@ -261,6 +273,7 @@ function runPayoutMaintenance(
     guard('maintenance', async () => {
       try {
         await payouts.runMaintenance();
+        await batches.expireDue();
         // An approval message whose first post failed is posted again, so approvers still see the request.
         for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
       } finally {

@@ -1,6 +1,7 @@
 /** The problems of a bulk payout file and of its rows, worded in the reader's language (plain text). */
 import { textsFor, type Locale } from '../i18n/index.js';
-import type { BatchFileProblem, BatchRowProblem, PayoutFieldName } from '../payouts/index.js';
+import type { BatchFileProblem, BatchRefusal, BatchRowProblem, PayoutFieldName } from '../payouts/index.js';
+import { formatMinor } from '../money.js';
 import { describeFieldProblem } from './payout-field-problems.js';
 import { refusalText } from './payout-refusals.js';
 
@@ -57,4 +58,20 @@ export function rowProblemLine(locale: Locale, entry: BatchRowProblem): string {
   return entry.column === undefined
     ? t('payoutBatch.rowLine', { row: entry.rowNumber, problem })
     : t('payoutBatch.problemLine', { row: entry.rowNumber, column: entry.column, problem });
+}
+
+/** A refused action on a batch, plain words with facts (ids, amounts in the reader's format). */
+export function batchRefusalText(locale: Locale, refusal: BatchRefusal): string {
+  const t = textsFor(locale);
+  const { details = {} } = refusal;
+  const currency = details.currency ?? '';
+  const amount = (minor: number | undefined) => formatMinor(minor ?? 0, currency, { locale }).trim();
+  switch (refusal.code) {
+    case 'duplicate_unconfirmed':
+      return t('payoutBatch.refused.duplicate_unconfirmed', { id: details.earlierBatchId ?? '' });
+    case 'over_daily_limit':
+      return t('payoutBatch.refused.over_daily_limit', { currency, left: amount(details.leftMinor), limit: amount(details.limitMinor) });
+    default:
+      return t(`payoutBatch.refused.${refusal.code}`);
+  }
 }

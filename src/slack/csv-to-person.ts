@@ -27,12 +27,14 @@ export interface CsvFile {
 }
 
 /** Shares `file` in `channelId` (a DM, or a thread with `threadTs`); resolves with the Slack file id. */
-export async function shareCsv(client: WebClient, channelId: string, file: CsvFile): Promise<string> {
+export async function shareCsv(client: WebClient, channelId: string, file: CsvFile, threadTs?: string): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'fleet-csv-'));
   try {
     const path = join(folder, file.filename);
     await writeFile(path, file.text, 'utf8');
-    const { fileId } = await uploadFile(client, { path, filename: file.filename, title: file.title, channelId, initialComment: file.comment });
+    const { fileId } = await uploadFile(client, {
+      path, filename: file.filename, title: file.title, channelId, initialComment: file.comment, ...(threadTs ? { threadTs } : {}),
+    });
     return fileId;
   } finally {
     await rm(folder, { recursive: true, force: true });

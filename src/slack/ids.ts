@@ -85,7 +85,17 @@ export const PAYOUT_BATCH = {
   uploadView: 'payout_batch_upload',
   checkingView: 'payout_batch_checking',
   resultView: 'payout_batch_result',
+  /** The result of a file without problems, whose submit asks for approval. */
+  readyView: 'payout_batch_ready',
   fileBlock: 'payout_batch_file',
   pasteBlock: 'payout_batch_paste',
   input: 'value',
+} as const;
+
+/** Buttons of a bulk payout's approval message; their `value` is the batch id, nothing more. */
+export const PAYOUT_BATCH_ACTIONS = {
+  approve: 'payout_batch_approve',
+  reject: 'payout_batch_reject',
+  stop: 'payout_batch_stop',
+  confirmSameBlock: 'payout_batch_confirm_same',
 } as const;

@@ -11,6 +11,7 @@ import { feedSubcommand } from './feed.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
+import { registerPayoutBatchApprovalListeners } from './payout-batch-approval.js';
 import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payout-batch.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
@@ -33,4 +34,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
   registerPayoutBatchListeners(app, ctx);
+  registerPayoutBatchApprovalListeners(app, ctx);
 }

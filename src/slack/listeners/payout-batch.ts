@@ -7,20 +7,20 @@ import { randomUUID } from 'node:crypto';
 import type { App, RespondFn, SlashCommand, ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
-import { BATCH_FILE_MAX_BYTES, type BatchCheck } from '../../payouts/index.js';
+import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
-import { describeFileProblem, describeRowProblem } from '../batch-problems.js';
+import { batchRefusalText, describeFileProblem, describeRowProblem } from '../batch-problems.js';
 import { readChosenFile } from '../batch-file-source.js';
 import type { SlackContext } from '../context.js';
 import { csvText, sendCsvToPerson } from '../csv-to-person.js';
 import { failureText } from '../failures.js';
 import { FileUploadError } from '../file-upload.js';
-import { PAYOUT_BATCH } from '../ids.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { refusalText } from '../payout-refusals.js';
 import { notice } from '../views/common.js';
 import { buildBatchChecking, buildBatchNotice, buildBatchResult, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
-import type { Surface } from '../views/text.js';
+import { mentionChannel, type Surface } from '../views/text.js';
 
 /** The words after `/fleet payout` (or `/fleet virement`) that open the bulk form. */
 export const BULK_WORDS: ReadonlySet<string> = new Set(['bulk', 'groupé', 'groupe', 'groupés', 'groupes']);
@@ -61,6 +61,28 @@ function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothing
 }
 
 export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void {
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view }) => {
+    const surface = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(surface.locale);
+    const confirmedDuplicate = (view.state.values[PAYOUT_BATCH_ACTIONS.confirmSameBlock]?.[PAYOUT_BATCH.input]?.selected_options ?? []).length > 0;
+    // private_metadata only names the draft: the service checks who submits it and everything else again.
+    const batchId = BATCH_ID_PATTERN.test(view.private_metadata) ? view.private_metadata : '';
+    let answer: ModalView;
+    try {
+      const result = await ctx.batches.submit(body.user.id, batchId, { confirmedDuplicate });
+      if (!result.ok && result.code === 'duplicate_unconfirmed') {
+        await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: t('payoutBatch.confirmSameRequired') } });
+        return;
+      }
+      answer = result.ok
+        ? buildBatchNotice(surface, t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }))
+        : buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`);
+    } catch (error) {
+      answer = buildBatchNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', ctx.logger));
+    }
+    await ack({ response_action: 'update', view: answer });
+  });
+
   app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client }) => {
     const surface = await surfaceFor(ctx, body.user.id);
     const chosen = chosenInput(view);
@@ -104,10 +126,10 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
   } else {
     content = chosen.pasted;
   }
-  const checked = await ctx.batches.check(content);
+  const checked = await ctx.batches.check(userId, content);
   if (!checked.ok) return buildBatchNotice(surface, describeFileProblem(surface.locale, checked.problem));
-  const errorsFile = checked.check.problems.length > 0 ? await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check) : undefined;
-  return buildBatchResult(surface, checked.check, errorsFile);
+  if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
+  return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId, duplicateOf: checked.duplicateOf });
 }
 
 /** Every problem of the file as a CSV in the person's DM. */

@@ -7,7 +7,7 @@ import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { largestRows, type BatchCheck } from '../../payouts/index.js';
 import { rowProblemLine } from '../batch-problems.js';
-import { PAYOUT_BATCH } from '../ids.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { cutMrkdwn, escapeWithin, plainText, sandboxFooter, type Surface } from './text.js';
 
 /** How many problems the modal lists; every one of them is in the errors file. */
@@ -51,8 +51,14 @@ export function buildBatchChecking(surface: Surface): ModalView {
 /** What became of the errors file: sent (with its name), or not (Slack's code). */
 export type ErrorsFileOutcome = { sent: string } | { failed: string } | undefined;
 
-/** The rows' summary; with problems, the first `PROBLEMS_SHOWN` of them and where the rest went. */
-export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile: ErrorsFileOutcome): ModalView {
+/**
+ * The rows' summary; with problems, the first `PROBLEMS_SHOWN` of them and where the rest went.
+ * Without: `ready` names the stored draft, which the submit button asks approval for (after a
+ * tick when the same rows were submitted before).
+ */
+export function buildBatchResult(
+  surface: Surface, check: BatchCheck, errorsFile: ErrorsFileOutcome, ready?: { batchId: string; duplicateOf: string | undefined },
+): ModalView {
   const { locale } = surface;
   const t = textsFor(locale);
   const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } });
@@ -67,10 +73,22 @@ export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile
   } else {
     blocks.push(section(t('payoutBatch.ready')));
   }
+  if (ready?.duplicateOf) {
+    blocks.push(section(t('payoutBatch.sameContent', { id: ready.duplicateOf })));
+    blocks.push({
+      type: 'input', block_id: PAYOUT_BATCH_ACTIONS.confirmSameBlock, label: plainText(t('payoutBatch.confirmSameRequired')),
+      element: { type: 'checkboxes', action_id: PAYOUT_BATCH.input, options: [{ text: plainText(t('payoutBatch.confirmSame')), value: 'same' }] },
+    });
+  }
   blocks.push(...sandboxFooter(surface));
-  return {
-    type: 'modal', callback_id: PAYOUT_BATCH.resultView, title: plainText(t('payoutBatch.title'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
-  };
+  const title = plainText(t('payoutBatch.title'), 24);
+  if (ready && check.problems.length === 0) {
+    return {
+      type: 'modal', callback_id: PAYOUT_BATCH.readyView, title, private_metadata: ready.batchId,
+      submit: plainText(t('payoutBatch.submit'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
+    };
+  }
+  return { type: 'modal', callback_id: PAYOUT_BATCH.resultView, title, close: plainText(t('payoutBatch.close'), 24), blocks };
 }
 
 /** Rows, totals per currency, the largest row, new recipients and repeated rows. */

@@ -15,6 +15,7 @@ import { languageChoices } from './008_language_choices.js';
 import { digest } from './009_digest.js';
 import { payoutTransactionIndex } from './010_payout_transaction_index.js';
 import { savedRecipients } from './012_saved_recipients.js';
+import { payoutBatches } from './013_payout_batches.js';
 
 export type { Migration } from './migration.js';
 
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   digest,
   payoutTransactionIndex,
   savedRecipients,
+  payoutBatches,
 ];
