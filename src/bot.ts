@@ -16,6 +16,7 @@ import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/batch-notifier.js';
+import { BatchSender, runBatchSending } from './payouts/batch-sender.js';
 import { PayoutBatchService, payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -44,7 +45,7 @@ export interface BotOptions {
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
-  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
 }
@@ -72,7 +73,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'access', 'languages', 'account', 'bulk payout sending', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -156,8 +157,15 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
       batches: () => batches,
     });
+    let wakeSender = (): void => undefined;
     const batches: PayoutBatchService = new PayoutBatchService({
-      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }), notifier: batchNotifier,
+      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }),
+      notifier: {
+        changed: async (batch, event, actor) => {
+          await batchNotifier.changed(batch, event, actor);
+          if (event === 'released') wakeSender();
+        },
+      },
       roles: {
         canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
         canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
@@ -221,6 +229,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
     shutdown.add('slack', () => app.stop());
+    const sending = runBatchSending(new BatchSender({
+      db, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
+      send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
+    }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
+    wakeSender = sending.wake;
+    shutdown.add('bulk payout sending', () => sending.stop());
     shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
