@@ -17,7 +17,7 @@ import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch-sender.js';
-import { PayoutBatchService, payoutRecords, PayoutService, sentPayoutLookup } from './payouts/index.js';
+import { PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -138,6 +138,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock),
     });
+    const payoutRoles = {
+      canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
+      canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
+    };
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }),
       notifier: {
@@ -146,10 +150,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           return payoutNotifier.changed(request, event, actor);
         },
       },
-      roles: {
-        canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
-        canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
-      },
+      roles: payoutRoles,
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
@@ -166,10 +167,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           if (event === 'released') wakeSender();
         },
       },
-      roles: {
-        canRequest: (userId, lookup) => access.allows(config.access.requesters, userId, lookup),
-        canApprove: (userId, lookup) => access.allows(config.access.approvers, userId, lookup),
-      },
+      roles: payoutRoles,
     });
 
     const ledger = config.ledger.enabled
@@ -204,7 +202,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       exporter: ledger && new LedgerExporter({
         ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
       }),
-      account, payouts, batches, feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
+      account, payouts, batches, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),

@@ -53,11 +53,12 @@ export class RecipientBook {
   }
 
   /**
-   * Takes a recipient off the list: requesters only. Safe to run twice: a second removal (a double
+   * Takes a recipient off the list: requesters only, their role read fresh. Safe to run twice: a second removal (a double
    * click, a redelivery) finds it gone and says so, and writes nothing.
    */
   async remove(userId: string, identity: RecipientIdentity): Promise<RecipientResult<{ recipient: SavedRecipient }>> {
-    if (!(await this.options.roles.canRequest(userId))) return { ok: false, code: 'not_requester' };
+    // Asked past any cache: someone just taken off the requesters must not change the list.
+    if (!(await this.options.roles.canRequest(userId, { fresh: true }))) return { ok: false, code: 'not_requester' };
     const now = this.options.clock.now();
     const removed = await this.options.db.transaction((tx) => removeSavedRecipient(tx, identity.slice(0, 200), userId, now));
     return removed ? { ok: true, recipient: removed } : { ok: false, code: 'not_found' };

@@ -10,7 +10,7 @@ import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
-import type { PayoutBatchService, PayoutService } from '../payouts/index.js';
+import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
@@ -21,6 +21,8 @@ export interface SlackContext {
   payouts: PayoutService;
   /** `/fleet payout bulk`: checking a file of payouts, and the batch it becomes. */
   batches: PayoutBatchService;
+  /** Saved recipients: `/fleet recipients` and the payout form's select. */
+  recipients: RecipientBook;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
   /** The local copy of the account's transactions; present when LEDGER_ENABLED (the default). */

@@ -99,3 +99,17 @@ export const PAYOUT_BATCH_ACTIONS = {
   stop: 'payout_batch_stop',
   confirmSameBlock: 'payout_batch_confirm_same',
 } as const;
+
+/**
+ * Saved recipients: the payout form's type-ahead select (an `external_select`, whose options come
+ * from a `block_suggestion`), and the Remove button of `/fleet recipients`, whose value is the
+ * recipient's identity (checked again on the server).
+ */
+export const RECIPIENT_ACTIONS = {
+  pick: 'payout_saved_recipient',
+  remove: 'saved_recipient_remove',
+} as const;
+
+export const RECIPIENT_BLOCKS = {
+  pick: 'payout_saved_recipient_block',
+} as const;

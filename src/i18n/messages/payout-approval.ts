@@ -6,6 +6,10 @@ import { defineMessages } from '../define.js';
 
 export const payoutApproval = defineMessages({
   en: {
+    'payoutApproval.newRecipient.mobile': ':new: *New recipient:* no payout to this phone number with this operator has been completed before.',
+    'payoutApproval.newRecipient.bank': ':new: *New recipient:* no payout to this account has been completed before.',
+    'payoutApproval.otherName.mobile': ':warning: *Another name:* this number was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same person.',
+    'payoutApproval.otherName.bank': ':warning: *Another name:* this account was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same holder.',
     // Refusals, by the domain's codes (src/payouts/policy.ts, service.ts, settlement.ts).
     'payoutApproval.refusal.notFound': 'There is no payout {id}.',
     'payoutApproval.refusal.noSuchPayout': 'There is no such payout.',
@@ -232,6 +236,10 @@ export const payoutApproval = defineMessages({
     'payoutApproval.event.cancelled': 'cancelled',
   },
   fr: {
+    'payoutApproval.newRecipient.mobile': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce numéro avec cet opérateur n’a encore abouti.',
+    'payoutApproval.newRecipient.bank': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce compte n’a encore abouti.',
+    'payoutApproval.otherName.mobile': ':warning: *Autre nom :* ce numéro a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit de la même personne.',
+    'payoutApproval.otherName.bank': ':warning: *Autre nom :* ce compte a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit du même titulaire.',
     'payoutApproval.refusal.notFound': 'Il n’y a pas de paiement {id}.',
     'payoutApproval.refusal.noSuchPayout': 'Ce paiement n’existe pas.',
     'payoutApproval.refusal.notRequester': 'Vous ne figurez pas sur la liste des personnes autorisées à demander des paiements.',

@@ -3,6 +3,9 @@ import { defineMessages } from '../define.js';
 
 export const payoutRequest = defineMessages({
   en: {
+    'payoutRequest.savedRecipient.prompt': '*Saved recipient* (optional): type a name or a number to fill in the recipient of an earlier payout.',
+    'payoutRequest.savedRecipient.placeholder': 'Name or number',
+    'payoutRequest.savedRecipient.gone': 'That saved recipient is no longer on the list: fill in the recipient yourself.',
     'payoutRequest.help.usage': '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
     'payoutRequest.help.description': 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',
     'payoutRequest.notConfigured':
@@ -107,6 +110,9 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.check_value': 'Check this value.',
   },
   fr: {
+    'payoutRequest.savedRecipient.prompt': '*Bénéficiaire enregistré* (facultatif) : tapez un nom ou un numéro pour reprendre le bénéficiaire d’un paiement précédent.',
+    'payoutRequest.savedRecipient.placeholder': 'Nom ou numéro',
+    'payoutRequest.savedRecipient.gone': 'Ce bénéficiaire enregistré n’est plus dans la liste : saisissez le bénéficiaire vous-même.',
     'payoutRequest.help.usage': '/fleet payout [mobile|banque] [téléphone ou compte et BIC] [montant] [devise]',
     'payoutRequest.help.description':
       'Demander un paiement ; un approbateur le confirme avant que l’argent ne parte. Exemple : `/fleet payout mobile 243812345678 150 USD`.',

@@ -15,6 +15,7 @@ import { registerPayoutBatchApprovalListeners } from './payout-batch-approval.js
 import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payout-batch.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
+import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
@@ -23,6 +24,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     transactionsSubcommand(ctx),
     payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),
+    recipientsSubcommand(ctx),
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
@@ -35,4 +37,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutApprovalListeners(app, ctx);
   registerPayoutBatchListeners(app, ctx);
   registerPayoutBatchApprovalListeners(app, ctx);
+  registerRecipientListeners(app, ctx);
 }

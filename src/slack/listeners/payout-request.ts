@@ -3,26 +3,29 @@
  * is validated by the domain (errors under their fields), the review screen shows exactly what will
  * be stored, and its submission stores the request, which the notifier then posts for approval.
  */
-import type { App, BlockAction, ButtonAction, ViewOutput, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS, payoutKindFromWord,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientRefusalCode,
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import { failureText } from '../failures.js';
-import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
+import { PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { fieldErrorsByBlock, refusalProblems, refusalText } from '../payout-refusals.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor } from '../views/payout-form.js';
+import {
+  buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
+} from '../views/payout-form.js';
+import { fillFromSaved } from '../views/saved-recipients.js';
 import type { Surface } from '../views/text.js';
 
 // What comes back in private_metadata is only a convenience: every value is validated again by the domain.
-const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS) });
+const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional() });
 const text = (max: number) => z.string().max(max);
 const draftCommon = {
   amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
@@ -52,10 +55,10 @@ function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | und
 }
 
 /** The form's values by field name, from Slack's `state.values` keyed by block id. */
-function readForm(kind: PayoutKind, view: ViewOutput): PayoutFormFields {
+function readForm(kind: PayoutKind, view: Pick<ViewOutput, 'state'>, fill = 0): PayoutFormFields {
   const fields: PayoutFormFields = {};
   for (const field of kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS) {
-    const entry = view.state.values[PAYOUT_FIELD_BLOCKS[field]]?.[PAYOUT_ACTIONS.input];
+    const entry = view.state.values[fieldBlockId(field, fill)]?.[PAYOUT_ACTIONS.input];
     fields[field] = entry?.selected_option?.value ?? entry?.value ?? undefined;
   }
   return fields;
@@ -123,13 +126,14 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
 }
 
 /** The form's answer: its errors under their fields, or the review screen. */
-async function checkForm(ctx: SlackContext, surface: Surface, userId: string, kind: PayoutKind, view: ViewOutput): Promise<ViewResponseAction> {
+async function checkForm(ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined }, view: ViewOutput): Promise<ViewResponseAction> {
+  const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
     return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision, surface.locale)) };
   }
-  const validation = await ctx.payouts.validate(kind, readForm(kind, view), userId, surface.locale);
-  if (!validation.ok) return { response_action: 'errors', errors: fieldErrorsByBlock(validation.errors, surface.locale) };
+  const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
+  if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
   const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
   return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
 }
@@ -160,12 +164,21 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.formOutOfDate'));
     } else {
       try {
-        answer = await checkForm(ctx, surface, body.user.id, metadata.kind, view);
+        answer = await checkForm(ctx, surface, body.user.id, metadata, view);
       } catch (error) {
         answer = showNotice(surface, failureText(surface.locale, error, 'checkPayout', logger));
       }
     }
     await ack(answer);
+  });
+
+  app.action<BlockAction<ExternalSelectAction>>(RECIPIENT_ACTIONS.pick, async ({ ack, body, client }) => {
+    await ack();
+    try {
+      await fillSavedRecipient(ctx, body, client);
+    } catch (error) {
+      logger.error({ err: error }, 'could not fill the payout form with a saved recipient');
+    }
   });
 
   app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client }) => {
@@ -220,6 +233,37 @@ async function alreadyStored(ctx: SlackContext, userId: string, draft: PayoutDra
   const stored = await ctx.payouts.getByReference(draft.reference);
   if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
   return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
+}
+
+/** Errors keyed by the blocks of a form without fills, moved to the blocks of fill `fill`. */
+function inFill(errors: Record<string, string>, fill: number): Record<string, string> {
+  if (fill === 0) return errors;
+  return Object.fromEntries(Object.entries(errors).map(([blockId, message]) => [`${blockId}_${fill}`, message]));
+}
+
+/**
+ * A saved recipient picked in the form: the form again (of the recipient's kind) with its fields
+ * filled in and what was typed elsewhere kept. Only the recipient's identity comes from the client;
+ * the role and the recipient are read on the server.
+ */
+async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalSelectAction>, client: App['client']): Promise<void> {
+  const view = body.view;
+  const metadata = view && readMetadata(view.private_metadata, formMetadataSchema);
+  const identity = body.actions[0]?.selected_option?.value;
+  if (!view || !metadata || !identity) return;
+  const surface = await surfaceFor(ctx, body.user.id);
+  const fill = (metadata.fill ?? 0) + 1;
+  const typed = readForm(metadata.kind, view, metadata.fill);
+  const picked = await ctx.recipients.pick(body.user.id, identity);
+  const form = picked.ok
+    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill)
+    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill);
+  await updateView(client, view, form, ctx.logger);
+}
+
+function savedRecipientRefusal(code: RecipientRefusalCode, surface: Surface): string {
+  const t = textsFor(surface.locale);
+  return code === 'not_found' ? t('payoutRequest.savedRecipient.gone') : refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale);
 }
 
 /** Replaces a modal the person is looking at; `hash` stops us overwriting a newer version of it. */

@@ -15,6 +15,7 @@ import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
   stateLine, stateWord,
 } from './payout-details.js';
+import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -92,6 +93,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
     askLine(request, locale),
+    ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
@@ -123,6 +125,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
       : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
   const blocks: KnownBlock[] = [
     askLine(request, locale),
+    ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },

@@ -13,6 +13,8 @@ import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from
 import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFooter, truncate, type Surface } from './text.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
 import { operatorName } from './operators.js';
+import { recipientFlagBlocks, type RecipientFlags } from './recipient-flags.js';
+import { savedRecipientBlock } from './saved-recipients.js';
 
 /** What the selects offer: from configuration (PAYOUT_OPERATORS, PAYOUT_CURRENCIES). */
 export interface PayoutFormChoices {
@@ -20,8 +22,20 @@ export interface PayoutFormChoices {
   currencies: readonly string[];
 }
 
-/** What a modal of this flow carries in `private_metadata`; all of it is checked again on the server. */
-export type PayoutFormMetadata = { kind: PayoutKind };
+/**
+ * What a modal of this flow carries in `private_metadata`; all of it is checked again on the server.
+ * `fill` counts the saved recipients picked into this form (see `fieldBlockId`).
+ */
+export type PayoutFormMetadata = { kind: PayoutKind; fill?: number };
+
+/**
+ * The block of a form field. Slack keeps what a person typed across `views.update` for inputs whose
+ * block_id stays, which would hide the values a picked saved recipient fills in: each fill gives
+ * every field a new block_id, with what was typed carried over as initial values.
+ */
+export function fieldBlockId(field: PayoutFieldName, fill = 0): string {
+  return fill > 0 ? `${PAYOUT_FIELD_BLOCKS[field]}_${fill}` : PAYOUT_FIELD_BLOCKS[field];
+}
 export type PayoutReviewMetadata = { draft: PayoutDraft };
 
 
@@ -80,10 +94,10 @@ function option(value: string, text: (value: string) => string = (same) => same)
   return { text: plainText(text(value), 75), value };
 }
 
-function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | undefined): InputBlock {
+function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | undefined, fill: number): InputBlock {
   const base = {
     type: 'input' as const,
-    block_id: PAYOUT_FIELD_BLOCKS[field],
+    block_id: fieldBlockId(field, fill),
     label: plainText(spec.label),
     optional: spec.optional ?? false,
     ...(spec.hint ? { hint: plainText(spec.hint) } : {}),
@@ -160,6 +174,7 @@ export function buildPayoutForm(
   choices: PayoutFormChoices,
   values: PayoutFormFields,
   problems: string[] = [],
+  fill = 0,
 ): ModalView {
   const t = textsFor(surface.locale);
   const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
@@ -168,9 +183,10 @@ export function buildPayoutForm(
     const lines = problems.map((problem) => `• ${escapeMrkdwn(problem)}`).join('\n');
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutRequest.form.notStored')}\n${cutMrkdwn(lines, 2800)}` } });
   }
+  blocks.push(savedRecipientBlock(t));
   for (const field of fields) {
     const value = values[field];
-    blocks.push(inputBlock(field, fieldSpec(t, field, kind, choices), value ?? undefined));
+    blocks.push(inputBlock(field, fieldSpec(t, field, kind, choices), value ?? undefined, fill));
   }
   blocks.push(footer(surface, t('payoutRequest.form.next')));
   return {
@@ -179,7 +195,7 @@ export function buildPayoutForm(
     title: plainText(t(`payoutRequest.form.title.${kind}`), 24),
     submit: plainText(t('payoutRequest.form.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: JSON.stringify({ kind } satisfies PayoutFormMetadata),
+    private_metadata: JSON.stringify((fill > 0 ? { kind, fill } : { kind }) satisfies PayoutFormMetadata),
     blocks,
   };
 }
@@ -189,12 +205,18 @@ export function buildPayoutForm(
  * the reader's way of writing numbers, and why it needs two approvers when it does (`approvals`, as
  * it would be decided now); Back or Submit for approval.
  */
-export function buildPayoutReview(surface: Surface, draft: PayoutDraft, approvalChannelId: string | undefined, approvals?: ApprovalRequirement): ModalView {
+export function buildPayoutReview(
+  surface: Surface,
+  draft: PayoutDraft,
+  approvalChannelId: string | undefined,
+  approvals?: ApprovalRequirement & { recipient?: RecipientFlags },
+): ModalView {
   const t = textsFor(surface.locale);
   const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
+    ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
     ...detailBlocks(draft, surface.locale),
     ...(approvals !== undefined && approvals.required > 1
       ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` } } satisfies KnownBlock]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_FAILURE, PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
-import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
+import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, RECIPIENT_BLOCKS } from '../../../src/slack/ids.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
@@ -32,10 +32,11 @@ const json = (value: unknown) => JSON.stringify(value);
 const buttons = (blocks: unknown) => Object.values(PAYOUT_ACTIONS).filter((id) => json(blocks).includes(`"action_id":"${id}"`));
 
 describe('payout request modals', () => {
-  it('lays out the mobile money form in order, prefilled, with one block per field', () => {
+  it('lays out the mobile money form in order, prefilled, with the saved-recipient select then one block per field', () => {
     const view = buildPayoutForm(surface, 'mobile_money', choices, { phone: '243812345678', amount: '150', currency: 'usd' });
     const blockIds = view.blocks.map((block) => block.block_id).filter(Boolean);
-    expect(blockIds).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
+    expect(blockIds[0]).toBe(RECIPIENT_BLOCKS.pick);
+    expect(blockIds.slice(1)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
     expect(json(view)).toContain('"initial_value":"243812345678"');
     expect(json(view)).toContain('"initial_option":{"text":{"type":"plain_text","text":"USD","emoji":true},"value":"USD"}');
     expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);

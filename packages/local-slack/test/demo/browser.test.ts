@@ -189,16 +189,25 @@ describe('the demo page in a real browser', () => {
     expect(sandbox().payouts()).toHaveLength(0);
   });
 
-  it('lets Abel approve it in the modal, after which the approval message ends with the transaction id', async () => {
+  it('lets Abel approve it in the modal and Ada send it (a new recipient needs two), after which the approval message ends with the transaction id', async () => {
     showLogsOnFailure();
     await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.approvals.id });
     const approval = message(requestId);
     await eventually(() => approval.innerText()).toContain('Waiting for approval');
+    expect(await approval.innerText()).toContain('New recipient');
     await screenshot('approval-waiting');
 
     await approval.getByRole('button', { name: 'Approve' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
     await screenshot('approval-modal');
+    await modal().getByRole('button', { name: 'Approve', exact: true }).click();
+    await eventually(() => modal().innerText()).toContain('One more approver must approve');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    expect(sandbox().payouts()).toHaveLength(0);
+
+    await become(DEMO_PEOPLE.ada, { channelId: DEMO_CHANNELS.approvals.id });
+    await message(requestId).getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
     await modal().getByRole('button', { name: 'Approve and send' }).click();
     await eventually(() => modal().innerText()).toContain('Sent.');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
@@ -411,11 +420,12 @@ describe('the demo page in a real browser', () => {
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet payout mobile');
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
-    await modal().getByLabel('Phone number').fill('243812345671');
-    await modal().getByLabel('Recipient name').fill('Jeanne Mbuyi');
+    // Rita's first payout went to this wallet, so it is no new recipient; and the amount is below CDF's
+    // dual-approval threshold: Fabrice's approval alone sends it.
+    await modal().getByLabel('Phone number').fill('243812345670');
+    await modal().getByLabel('Recipient name').fill('Amani Kabila');
     await modal().getByLabel('Country').fill('CD');
-    await modal().getByLabel('Mobile money operator').selectOption('ORANGE_MONEY');
-    // Below CDF's dual-approval threshold, so Fabrice's approval sends it.
+    await modal().getByLabel('Mobile money operator').selectOption('VODACOM_MPESA');
     await modal().getByLabel('Amount').fill('150000');
     await modal().getByLabel('Currency', { exact: true }).selectOption('CDF');
     await modal().getByRole('button', { name: 'Review' }).click();
@@ -440,7 +450,24 @@ describe('the demo page in a real browser', () => {
     await eventually(() => modal().innerText()).toContain('Envoyé.');
     await modal().locator('.modal-footer').getByRole('button').first().click();
     expect(sandbox().payouts()).toHaveLength(before + 1);
-    expect(sandbox().payouts().at(-1)?.body).toMatchObject({ amount: 150000, currency: 'CDF', operator: 'ORANGE_MONEY' });
+    expect(sandbox().payouts().at(-1)?.body).toMatchObject({ amount: 150000, currency: 'CDF', operator: 'VODACOM_MPESA' });
+  });
+  it('lets Rita pick a saved recipient in the payout form as she types, which fills in the recipient and keeps the amount', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet payout mobile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await modal().getByLabel('Amount').fill('42');
+    await modal().getByPlaceholder('Name or number').fill('kabila');
+    const option = modal().getByRole('option', { name: /Amani Kabila/ });
+    await eventually(() => option.count()).toBe(1);
+    await option.click();
+    await eventually(() => modal().getByLabel('Phone number').inputValue()).toBe('243812345670');
+    expect(await modal().getByLabel('Recipient name').inputValue()).toBe('Amani Kabila');
+    expect(await modal().getByLabel('Amount').inputValue()).toBe('42');
+    await screenshot('saved-recipient');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Cancel' }).click();
+    await eventually(() => modal().count()).toBe(0);
   });
   it('lets Rita send a 20-row bulk payout from a file, which two approvers approve for its new recipients, and sends every row once', async () => {
     showLogsOnFailure();

@@ -1,0 +1,80 @@
+/**
+ * Saved recipients: `/fleet recipients [words]` lists and searches them for requesters and
+ * approvers, its Remove button takes one off the list (requesters only, checked on the server), and
+ * the payout form's select is answered with the recipients matching what the person types.
+ */
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { textsFor } from '../../i18n/index.js';
+import type { SlackContext } from '../context.js';
+import { failureText } from '../failures.js';
+import { RECIPIENT_ACTIONS } from '../ids.js';
+import { surfaceFor } from '../locales.js';
+import type { Subcommand } from '../subcommands.js';
+import { notice } from '../views/common.js';
+import { buildRecipientList, recipientNumber, recipientOptions } from '../views/saved-recipients.js';
+import { escapeWithin, type Surface } from '../views/text.js';
+
+const LISTED = 15;
+const SUGGESTED = 20;
+
+export function recipientsSubcommand(ctx: SlackContext): Subcommand {
+  return {
+    name: 'recipients',
+    localNames: { fr: 'bénéficiaires' }, audience: 'requesters-and-approvers',
+    help: (t) => [{ usage: t('recipients.help.usage'), description: t('recipients.help.description') }],
+    async run({ command, args, respond }) {
+      const reader = await surfaceFor(ctx, command.user_id);
+      try {
+        const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
+        await respond({ response_type: 'ephemeral', ...(await recipientList(ctx, reader, command.user_id, words)) });
+      } catch (error) {
+        await respond({ response_type: 'ephemeral', ...notice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)) });
+      }
+    },
+  };
+}
+
+/** The list a person may see, with Remove buttons when they may remove; a notice when they may not see it. */
+async function recipientList(ctx: SlackContext, reader: Surface, userId: string, words: string[], said?: string) {
+  const found = await ctx.recipients.list(userId, words, LISTED);
+  if (!found.ok) return notice(reader, textsFor(reader.locale)('recipients.locked'));
+  const canRemove = await ctx.payouts.mayRequest(userId);
+  return buildRecipientList(reader, found.recipients, { words, total: found.total }, { canRemove: canRemove.ok, ...(said ? { notice: said } : {}) });
+}
+
+export function registerRecipientListeners(app: App, ctx: SlackContext): void {
+  const { logger } = ctx;
+
+  // Slack waits 3 seconds for options; a failure answers none rather than an error the person cannot read.
+  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body }) => {
+    try {
+      const surface = await surfaceFor(ctx, body.user.id);
+      const found = await ctx.recipients.suggest(body.user.id, body.value.slice(0, 200), SUGGESTED);
+      await ack({ options: recipientOptions(found, surface.locale) });
+    } catch (error) {
+      logger.error({ err: error }, 'could not suggest saved recipients');
+      await ack({ options: [] });
+    }
+  });
+
+  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond }) => {
+    await ack();
+    const reader = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(reader.locale);
+    try {
+      const removed = await ctx.recipients.remove(body.user.id, body.actions[0]?.value ?? '');
+      if (!removed.ok) {
+        const text = removed.code === 'not_found' ? t('recipients.notFound') : t('recipients.notRequester');
+        await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, text) });
+        return;
+      }
+      const { recipient } = removed;
+      const said = t('recipients.removed', {
+        name: escapeWithin(recipient.recipient.name, 200, { oneLine: true }), number: escapeWithin(recipientNumber(recipient), 120, { oneLine: true }),
+      });
+      await respond({ response_type: 'ephemeral', replace_original: true, ...(await recipientList(ctx, reader, body.user.id, [], said)) });
+    } catch (error) {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, failureText(reader.locale, error, 'readPayouts', logger)) });
+    }
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * What approvers must notice about a payout's recipient, on the review screen, the approval message
+ * and the approve window: never paid before, or known under another name (the Fleet API cannot
+ * check names, so a person must).
+ */
+import type { KnownBlock } from '@slack/types';
+import { textsFor, type Locale } from '../../i18n/index.js';
+import type { PayoutKind } from '../../payouts/index.js';
+import { escapeWithin } from './text.js';
+
+const NAME_MAX = 200;
+
+export interface RecipientFlags {
+  newRecipient: boolean;
+  /** The name of the recipient's last completed payout, when it differs from this one's. */
+  previousName: string | undefined;
+}
+
+/** One section per flag that applies; none for a known recipient under the same name. */
+export function recipientFlagBlocks(kind: PayoutKind, flags: RecipientFlags, locale: Locale): KnownBlock[] {
+  const t = textsFor(locale);
+  const lines: string[] = [];
+  if (flags.newRecipient) lines.push(kind === 'mobile_money' ? t('payoutApproval.newRecipient.mobile') : t('payoutApproval.newRecipient.bank'));
+  if (flags.previousName !== undefined) {
+    const name = escapeWithin(flags.previousName, NAME_MAX, { oneLine: true });
+    lines.push(kind === 'mobile_money' ? t('payoutApproval.otherName.mobile', { name }) : t('payoutApproval.otherName.bank', { name }));
+  }
+  return lines.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } }));
+}
+
+/** The flags a stored request carries. */
+export function requestFlags(request: { newRecipient: boolean; previousRecipientName: string | undefined }): RecipientFlags {
+  return { newRecipient: request.newRecipient, previousName: request.previousRecipientName };
+}
