@@ -73,3 +73,13 @@ export type BatchResult = { ok: true; batch: PayoutBatch } | BatchRefusal;
 export function batchRefusal(code: BatchRefusalCode, extra: Omit<BatchRefusal, 'ok' | 'code'> = {}): BatchRefusal {
   return { ok: false, code, ...extra };
 }
+
+/** One row's outcome in the results file. */
+export interface BatchRowResult {
+  rowNumber: number;
+  reference: string;
+  outcome: 'sent' | 'failed' | 'unknown' | 'not_sent';
+  transactionId: string | undefined;
+  /** Why it failed or was not sent (the Fleet client's words, or `stopped` / `reference_used`). */
+  reason: string | undefined;
+}

@@ -7,10 +7,10 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { checkBatchFile, type BatchFileCheck } from './batch-check.js';
-import { batchRefusal, type BatchProgress, type BatchResult, type PayoutBatch, type StoredBatchRow } from './batch-model.js';
+import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './batch-model.js';
 import type { PayoutBatchSettings } from './batch-settings.js';
 import {
-  appendBatchEvent, batchProgress, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, setBatchMessage,
+  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, setBatchMessage,
   updateBatch, type BatchChanges,
 } from './batch-store.js';
 import { randomReadableCode } from './identifiers.js';
@@ -48,16 +48,6 @@ export const BATCH_ID_PATTERN = /^PB-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
 /** A checked file: its problems, or the draft stored for it and any earlier batch with the same content. */
 export type BatchCheckResult = BatchFileCheck & { batchId: string; duplicateOf?: string | undefined };
-
-/** One row's outcome in the results file. */
-export interface BatchRowResult {
-  rowNumber: number;
-  reference: string;
-  outcome: 'sent' | 'failed' | 'unknown' | 'not_sent';
-  transactionId: string | undefined;
-  /** Why it failed or was not sent (the Fleet client's words, or `stopped` / `reference_used`). */
-  reason: string | undefined;
-}
 
 class Refused extends Error {
   constructor(readonly result: BatchResult) {
@@ -276,15 +266,7 @@ export class PayoutBatchService {
 
   /** Each row with its payout request's outcome, for the results file. */
   async results(id: string): Promise<BatchRowResult[]> {
-    const { rows } = await this.options.db.query<{ row_number: number; reference: string; state: string | null; transaction_id: string | null; failure_reason: string | null; skipped: string | null }>(
-      `SELECT r.row_number, r.reference, p.state, p.transaction_id, p.failure_reason, r.skipped FROM payout_batch_rows r
-       LEFT JOIN payout_requests p ON p.id = r.request_id WHERE r.batch_id = $1 ORDER BY r.row_number`, [id],
-    );
-    return rows.map((row) => ({
-      rowNumber: Number(row.row_number), reference: row.reference,
-      outcome: row.skipped ? 'not_sent' : row.state === 'completed' ? 'sent' : row.state === 'failed' ? 'failed' : row.state === 'unknown' ? 'unknown' : 'not_sent',
-      transactionId: row.transaction_id ?? undefined, reason: row.skipped ?? row.failure_reason ?? undefined,
-    }));
+    return batchResults(this.options.db, id);
   }
 
   async setMessage(id: string, which: 'approval' | 'progress', channel: string, ts: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../store/db.js';
 import type { BatchRow } from './batch-rows.js';
-import type { BatchProgress, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
+import type { BatchProgress, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
 import type { PayoutDraft } from './model.js';
 import { recipientKey } from './policy.js';
 
@@ -172,4 +172,22 @@ export async function batchProgress(q: Queryable, id: string): Promise<BatchProg
     else progress.remaining += n;
   }
   return progress;
+}
+
+/** Each row with its payout request's outcome, in row order. */
+export async function batchResults(q: Queryable, id: string): Promise<BatchRowResult[]> {
+  const { rows } = await q.query<{ row_number: number; reference: string; state: string | null; transaction_id: string | null; failure_reason: string | null; skipped: string | null }>(
+    `SELECT r.row_number, r.reference, p.state, p.transaction_id, p.failure_reason, r.skipped FROM payout_batch_rows r
+     LEFT JOIN payout_requests p ON p.id = r.request_id WHERE r.batch_id = $1 ORDER BY r.row_number`, [id],
+  );
+  const outcome = (state: string | null, skipped: string | null): BatchRowResult['outcome'] => {
+    if (skipped) return 'not_sent';
+    if (state === 'completed') return 'sent';
+    if (state === 'failed' || state === 'unknown') return state;
+    return 'not_sent';
+  };
+  return rows.map((row) => ({
+    rowNumber: Number(row.row_number), reference: row.reference, outcome: outcome(row.state, row.skipped),
+    transactionId: row.transaction_id ?? undefined, reason: row.skipped ?? row.failure_reason ?? undefined,
+  }));
 }

@@ -33,6 +33,6 @@ export { checkBatchFile } from './batch-check.js';
 export type { BatchFileCheck } from './batch-check.js';
 export type { PayoutBatchSettings } from './batch-settings.js';
 export { BATCH_ID_PATTERN, PayoutBatchService } from './batch-service.js';
-export type { BatchCheckResult, BatchEvent, BatchNotifier, BatchRowResult, PayoutBatchServiceOptions } from './batch-service.js';
+export type { BatchCheckResult, BatchEvent, BatchNotifier, PayoutBatchServiceOptions } from './batch-service.js';
 export { isFinalBatchState } from './batch-model.js';
-export type { BatchProgress, BatchRefusal, BatchResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
+export type { BatchProgress, BatchRefusal, BatchResult, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
