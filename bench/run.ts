@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
+import { printBatchBench, runBatchBench } from './batch.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
@@ -25,4 +26,7 @@ printLedgerBench(ledger);
 const ledgerExport = await runExportBench();
 printExportBench(ledgerExport);
 
-console.log(JSON.stringify({ ack, feed, footprint, ledger, export: ledgerExport }));
+const batch = await runBatchBench();
+printBatchBench(batch);
+
+console.log(JSON.stringify({ ack, feed, footprint, ledger, export: ledgerExport, batch }));

@@ -15,7 +15,9 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
-import { payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
+import { SlackBatchNotifier } from './slack/batch-notifier.js';
+import { BatchSender, runBatchSending } from './payouts/batch-sender.js';
+import { PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -45,7 +47,7 @@ export interface BotOptions {
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
-  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number };
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
@@ -77,7 +79,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -161,6 +163,22 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
 
+    const batchNotifier = new SlackBatchNotifier({
+      client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
+      batches: () => batches,
+    });
+    let wakeSender = (): void => undefined;
+    const batches: PayoutBatchService = new PayoutBatchService({
+      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }),
+      notifier: {
+        changed: async (batch, event, actor) => {
+          await batchNotifier.changed(batch, event, actor);
+          if (event === 'released') wakeSender();
+        },
+      },
+      roles: payoutRoles,
+    });
+
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
       : undefined;
@@ -207,7 +225,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ledger: ledger?.reader,
       exporter,
       home,
-      account, payouts, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
+      account, payouts, batches, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),
@@ -232,7 +250,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
     shutdown.add('slack', () => app.stop());
-    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    const sending = runBatchSending(new BatchSender({
+      db, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
+      send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
+    }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
+    wakeSender = sending.wake;
+    shutdown.add('bulk payout sending', () => sending.stop());
+    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
       shutdown.add('feed', () => feed.stop());
@@ -265,6 +289,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
  */
 function runPayoutMaintenance(
   payouts: PayoutService,
+  batches: PayoutBatchService,
   notifier: SlackPayoutNotifier,
   db: Db,
   logger: Logger,
@@ -283,6 +308,7 @@ function runPayoutMaintenance(
     guard('maintenance', async () => {
       try {
         await payouts.runMaintenance();
+        await batches.expireDue();
         // An approval message whose first post failed is posted again, so approvers still see the request.
         for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
       } finally {

@@ -10,6 +10,7 @@ import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
 import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parsePlainAmount, type CurrencyAmounts } from './money.js';
+import type { PayoutBatchSettings } from './payouts/batch-settings.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */
@@ -204,6 +205,8 @@ export const envSchema = z
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
     PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+    PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
+    PAYOUT_BATCH_RATE: integer(1, 1000, 2),
     FEED_CHANNEL_ID: channelId,
     FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
     FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
@@ -280,6 +283,8 @@ export interface Config {
   store: { databaseUrl: string | undefined; dataDir: string };
   /** The domain's settings, and where the Slack layer posts requests for approval. */
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
+  /** Bulk payouts from a file: how many rows at most, and how fast they are sent. */
+  payoutBatches: PayoutBatchSettings;
   feed: FeedSettings;
   /** Socket Mode: the port of the small server for /healthz, /readyz and /metrics (none when unset). */
   ops: { metricsPort: number | undefined };
@@ -340,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
     },
+    payoutBatches: { maxRows: e.PAYOUT_BATCH_MAX_ROWS, ratePerSecond: e.PAYOUT_BATCH_RATE },
     feed: {
       channelId: e.FEED_CHANNEL_ID,
       pollIntervalSeconds: e.FEED_POLL_INTERVAL_SECONDS,

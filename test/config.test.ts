@@ -117,6 +117,15 @@ describe('configuration', () => {
     expect(problemsOf({ ...minimal, LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent']);
   });
 
+  it('reads the bulk payout limits, 500 rows and 2 a second by default, and names a bad one', () => {
+    expect(loadConfig(minimal).payoutBatches).toEqual({ maxRows: 500, ratePerSecond: 2 });
+    expect(loadConfig({ ...minimal, PAYOUT_BATCH_MAX_ROWS: '20', PAYOUT_BATCH_RATE: '50' }).payoutBatches).toEqual({ maxRows: 20, ratePerSecond: 50 });
+    expect(problemsOf({ ...minimal, PAYOUT_BATCH_MAX_ROWS: '0', PAYOUT_BATCH_RATE: 'fast' })).toEqual([
+      'PAYOUT_BATCH_MAX_ROWS: expected a whole number from 1 to 5000',
+      'PAYOUT_BATCH_RATE: expected a whole number from 1 to 1000',
+    ]);
+  });
+
   it('ignores the signing secret in Socket Mode, so .env.example works as is with SLACK_APP_TOKEN set', () => {
     const example: Record<string, string> = {};
     for (const line of readFileSync(new URL('../.env.example', import.meta.url), 'utf8').split('\n')) {

@@ -32,6 +32,6 @@ describe('manifest.yml', () => {
     const after = lines.slice(start + 1);
     const end = after.findIndex((line) => !line.startsWith('      - '));
     const scopes = after.slice(0, end === -1 ? after.length : end).map((line) => line.trim().slice(2));
-    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
+    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:read', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
   });
 });

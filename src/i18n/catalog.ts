@@ -9,6 +9,7 @@ import { common } from './messages/common.js';
 import { digestTexts } from './messages/digest.js';
 import { exportTexts } from './messages/export.js';
 import { payoutApproval } from './messages/payout-approval.js';
+import { payoutBatch } from './messages/payout-batch.js';
 import { payoutRecords } from './messages/payout-records.js';
 import { fleetCommand } from './messages/fleet-command.js';
 import { language } from './messages/language.js';
@@ -20,7 +21,7 @@ import { errors } from './messages/errors.js';
 import { units } from './messages/units.js';
 import { homeTexts } from './messages/home.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -25,3 +25,14 @@ export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-t
 export type { PayoutSettings } from './settings.js';
 export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';
+export { BATCH_COLUMNS, BATCH_FILE_MAX_BYTES } from './batch-file.js';
+export type { BatchColumn, BatchFileProblem } from './batch-file.js';
+export { largestRows } from './batch-rows.js';
+export type { BatchCheck, BatchRow, BatchRowProblem } from './batch-rows.js';
+export { checkBatchFile } from './batch-check.js';
+export type { BatchFileCheck } from './batch-check.js';
+export type { PayoutBatchSettings } from './batch-settings.js';
+export { BATCH_ID_PATTERN, PayoutBatchService } from './batch-service.js';
+export type { BatchCheckResult, BatchEvent, BatchNotifier, PayoutBatchServiceOptions } from './batch-service.js';
+export { isFinalBatchState } from './batch-model.js';
+export type { BatchProgress, BatchRefusal, BatchResult, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';

@@ -252,16 +252,21 @@ export async function lockRecipientDay(q: Queryable, recipientKey: string, curre
 
 /**
  * The total requested in `currency` over [from, to), counting only `states`: by one requester, or to
- * one recipient (`recipientKey`).
+ * one recipient (`recipientKey`). Rows of a bulk batch waiting for approval or being sent count too
+ * (from the batch's request time) until each becomes a payout request of its own.
  */
 export async function sumRequested(
   q: Queryable,
   input: ({ requestedBy: string } | { recipientKey: string }) & { currency: string; from: Date; to: Date; states: readonly PayoutState[] },
 ): Promise<number> {
   const [column, who] = 'requestedBy' in input ? ['requested_by', input.requestedBy] : ['recipient_key', input.recipientKey];
+  const batchColumn = 'requestedBy' in input ? 'b.requested_by' : 'r.recipient_key';
   const { rows } = await q.query<{ total: unknown }>(
-    `SELECT COALESCE(SUM(amount_minor), 0) AS total FROM payout_requests
-     WHERE ${column} = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[])`,
+    `SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
+       WHERE ${column} = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
+     + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+       WHERE ${batchColumn} = $1 AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
+         AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL) AS total`,
     [who, input.currency, input.from, input.to, [...input.states]],
   );
   return Number(rows[0]?.total ?? 0);

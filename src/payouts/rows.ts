@@ -43,6 +43,8 @@ export interface PayoutRow {
   hold_reason?: string | null;
   new_recipient?: boolean | null;
   previous_recipient_name?: string | null;
+  batch_id?: string | null;
+  batch_row?: number | null;
 }
 
 export interface EventRow {
@@ -91,6 +93,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     dualApproval: toDualApproval(row),
     newRecipient: row.new_recipient === true,
     previousRecipientName: row.previous_recipient_name ?? undefined,
+    batch: row.batch_id ? { id: row.batch_id, row: Number(row.batch_row) } : undefined,
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;

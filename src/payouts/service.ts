@@ -401,6 +401,11 @@ export class PayoutService {
     return refused(again.ok ? { ok: false, code: 'no_such_match', details: movedOn(current) } : again, current);
   }
 
+  /** Sends a request already approved (a bulk payout's row): approved → executing → its outcome, once. */
+  async sendApproved(request: PayoutRequest): Promise<PayoutActionResult> {
+    return this.settlement.execute(request, undefined);
+  }
+
   /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */
   async reconcile(id: string): Promise<PayoutActionResult> {
     return this.settlement.reconcile(id);

@@ -10,7 +10,7 @@ import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
-import type { PayoutService, RecipientBook } from '../payouts/index.js';
+import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -20,6 +20,8 @@ import type { Surface } from './views/text.js';
 export interface SlackContext {
   account: AccountReader;
   payouts: PayoutService;
+  /** `/fleet payout bulk`: checking a file of payouts, and the batch it becomes. */
+  batches: PayoutBatchService;
   /** Saved recipients: `/fleet recipients` and the payout form's select. */
   recipients: RecipientBook;
   /** Present when FEED_CHANNEL_ID is set. */

@@ -17,6 +17,8 @@ export interface FileUpload {
   channelId: string;
   /** The message text shown with the file. */
   initialComment?: string;
+  /** Shares it as a reply in this thread of `channelId`. */
+  threadTs?: string;
 }
 
 export type UploadStep = 'upload_url' | 'upload_bytes' | 'complete';
@@ -46,7 +48,8 @@ const quietLogger = (): SlackLogger => {
   };
 };
 
-function quietClient(client: WebClient): WebClient {
+/** A client that logs nothing: for calls whose answers hold credentials (upload URLs, private file URLs). */
+export function quietClient(client: WebClient): WebClient {
   return new WebClient(client.token, { slackApiUrl: client.slackApiUrl, logger: quietLogger(), retryConfig: { retries: 2 } });
 }
 
@@ -90,6 +93,7 @@ export async function uploadFile(client: WebClient, upload: FileUpload, options:
     files: [{ id: target.fileId, title: upload.title }],
     channel_id: upload.channelId,
     ...(upload.initialComment ? { initial_comment: upload.initialComment } : {}),
+    ...(upload.threadTs ? { thread_ts: upload.threadTs } : {}),
   }));
   return { fileId: target.fileId };
 }

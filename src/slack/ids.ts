@@ -80,6 +80,26 @@ export const PAYOUT_BLOCKS = {
   rejectReason: 'payout_reject_reason',
 } as const;
 
+/** `/fleet payout bulk`: its modals by `callback_id`, and its blocks (each input's action_id is `value`). */
+export const PAYOUT_BATCH = {
+  uploadView: 'payout_batch_upload',
+  checkingView: 'payout_batch_checking',
+  resultView: 'payout_batch_result',
+  /** The result of a file without problems, whose submit asks for approval. */
+  readyView: 'payout_batch_ready',
+  fileBlock: 'payout_batch_file',
+  pasteBlock: 'payout_batch_paste',
+  input: 'value',
+} as const;
+
+/** Buttons of a bulk payout's approval message; their `value` is the batch id, nothing more. */
+export const PAYOUT_BATCH_ACTIONS = {
+  approve: 'payout_batch_approve',
+  reject: 'payout_batch_reject',
+  stop: 'payout_batch_stop',
+  confirmSameBlock: 'payout_batch_confirm_same',
+} as const;
+
 /**
  * Saved recipients: the payout form's type-ahead select (an `external_select`, whose options come
  * from a `block_suggestion`), and the Remove button of `/fleet recipients`, whose value is the

@@ -65,6 +65,12 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   }
 
   private async publish(snapshot: PayoutRequest, event: PayoutEventName, actor: string | undefined): Promise<void> {
+    if (snapshot.batch) {
+      // A bulk row speaks through its batch's one message; it gets a message of its own only when an
+      // approver must look at it (unknown past the window, or a likely match), or already has one.
+      if (snapshot.approvalMessage || event === 'needs_review' || event === 'likely_match') await this.refreshApprovalMessage(snapshot);
+      return;
+    }
     await this.refreshApprovalMessage(snapshot);
     await this.tellRequester(snapshot, event, actor);
   }

@@ -58,10 +58,10 @@ describe('languages through the real receiver', () => {
     expect(reply.text).toContain('`/fleet langue [fr|en|auto]` — La langue dans laquelle l’application vous écrit');
   });
 
-  it('lists a requester the payout commands under their English names', async () => {
+  it('lists a requester the payout commands (the single form and the bulk form) under their English names', async () => {
     const reply = await ask(PEOPLE.requester, 'help');
     expect(helpUsages(reply.text)).toEqual([
-      '/fleet balance', '/fleet transactions', '/fleet payout', '/fleet payouts', '/fleet recipients', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet digest', '/fleet language', '/fleet help',
+      '/fleet balance', '/fleet transactions', '/fleet payout', '/fleet payout', '/fleet payouts', '/fleet recipients', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet digest', '/fleet language', '/fleet help',
     ]);
   });
 

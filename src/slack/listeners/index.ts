@@ -12,6 +12,8 @@ import { registerHomeListeners } from './home.js';
 import { registerFleetCommand } from './fleet-command.js';
 import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
+import { registerPayoutBatchApprovalListeners } from './payout-batch-approval.js';
+import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payout-batch.js';
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
@@ -21,7 +23,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerFleetCommand(app, ctx, [
     balanceSubcommand(ctx),
     transactionsSubcommand(ctx),
-    payoutRequestSubcommand(ctx),
+    payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),
     recipientsSubcommand(ctx),
     feedSubcommand(ctx),
@@ -34,6 +36,8 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerTransactionsListeners(app, ctx);
   registerPayoutRequestListeners(app, ctx);
   registerPayoutApprovalListeners(app, ctx);
+  registerPayoutBatchListeners(app, ctx);
+  registerPayoutBatchApprovalListeners(app, ctx);
   registerRecipientListeners(app, ctx);
   registerExportActions(app, ctx);
   registerHomeListeners(app, ctx);

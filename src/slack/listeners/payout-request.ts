@@ -68,13 +68,22 @@ function readForm(kind: PayoutKind, view: Pick<ViewOutput, 'state'>, fill = 0): 
 const QUICK_ROLE_ANSWER_MS = 700;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export function payoutRequestSubcommand(ctx: SlackContext): Subcommand {
+/** Another form opened by a word after `/fleet payout` (the bulk form's `bulk`); wired by listeners/index.ts. */
+export interface PayoutVariant {
+  words: ReadonlySet<string>;
+  open: Subcommand['run'];
+  help: Subcommand['help'];
+}
+
+export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly PayoutVariant[] = []): Subcommand {
   const { payouts, payoutSettings, logger } = ctx;
   return {
     name: 'payout',
     aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
-    help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }],
+    help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }, ...variants.flatMap((variant) => variant.help(t))],
     async run({ command, args, respond, client }) {
+      const variant = variants.find((candidate) => candidate.words.has((args[0] ?? '').toLowerCase()));
+      if (variant) return variant.open({ command, args: args.slice(1), respond, client });
       // The person's language is looked up once and kept for a while, so the trigger id still holds.
       const surface = await surfaceFor(ctx, command.user_id);
       const t = textsFor(surface.locale);

@@ -16,6 +16,7 @@ import { digest } from './009_digest.js';
 import { payoutTransactionIndex } from './010_payout_transaction_index.js';
 import { homeViews } from './011_home_views.js';
 import { savedRecipients } from './012_saved_recipients.js';
+import { payoutBatches } from './013_payout_batches.js';
 
 export type { Migration } from './migration.js';
 
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   payoutTransactionIndex,
   homeViews,
   savedRecipients,
+  payoutBatches,
 ];

@@ -91,6 +91,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       this.server.listen(this.options.port ?? 0, host, () => resolve());
     });
     this.baseUrl = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+    this.state.privateFilesBase = this.baseUrl;
   }
 
   setAppUrl(url: string): void {
@@ -118,12 +119,34 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       const answer = handleResponseUrl(this.state, responseId, body, this.report);
       return sendJson(response, answer.status, answer.body);
     }
+    const privateFile = /^\/files-pri\/[A-Z0-9]+-(F\w+)\/(?:download\/)?[^/]+$/.exec(path)?.[1];
+    if (request.method === 'GET' && privateFile) return this.servePrivateFile(privateFile, request, response);
     const uploadToken = /^\/upload\/([\da-f]+)$/.exec(path)?.[1];
     if (request.method === 'POST' && uploadToken) return this.receiveUpload(uploadToken, request, response);
     const mounted = this.routes.find((route) => path.startsWith(route.prefix));
     if (mounted) return mounted.handler(request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
   }
+
+  /**
+   * A file's private URL (`url_private`, `url_private_download`): as on Slack, only with the bot token
+   * in an Authorization header; without it Slack answers with its sign-in page, here a 302 to it.
+   */
+  private servePrivateFile(fileId: string, request: IncomingMessage, response: ServerResponse): void {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const file = this.state.findFile(fileId);
+    if (bearer !== this.options.botToken) {
+      response.writeHead(302, { location: `${this.baseUrl}/signin` }).end();
+      return;
+    }
+    if (!file?.bytes) return sendJson(response, 404, { ok: false, error: 'file_not_found' });
+    this.privateDownloads += 1;
+    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes.length) });
+    response.end(file.bytes);
+  }
+
+  /** How many times the app read a file through its private URL. */
+  privateDownloads = 0;
 
   /** The bytes of a file, posted to the URL `files.getUploadURLExternal` gave; Slack answers `OK - <length>`. */
   private async receiveUpload(token: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -222,6 +245,15 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   /** Records what the person typed into an open view so far; the app sees it in the view's state of the next action. */
   enterValues(input: { userId: string; viewId: string; values: SubmittedValues }): void {
     person.enterValues(this.personContext, input);
+  }
+
+  /**
+   * A person chooses a file in a file input: Slack's client uploads it at once, and the view's state
+   * then carries it (`files`). Returns the file id to enter as the input's value.
+   */
+  uploadFileAs(input: { userId: string; name: string; bytes: Buffer | string }): string {
+    if (!this.state.users.has(input.userId)) throw new Error(`no user ${input.userId} in the workspace`);
+    return this.state.uploadAsPerson(input.userId, input.name, Buffer.from(input.bytes)).id;
   }
 
   submitView(input: { userId: string; viewId: string; values?: SubmittedValues }): Promise<AckResult> {

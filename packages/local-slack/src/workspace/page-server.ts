@@ -77,6 +77,11 @@ const ACTIONS = new Map<string, PageAction>(Object.entries({
   }),
   suggest: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), ...source }), (slack, input) =>
     slack.suggestOptions({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) })),
+  // A file chosen in a file input: stored at once, as Slack's client uploads it; the page keeps its id.
+  upload: pageAction(z.object({ as: z.string(), name: z.string().min(1).max(255), content: z.string().max(15 * 1024 * 1024) }), async (slack, input) => {
+    const fileId = slack.uploadFileAs({ userId: input.as, name: input.name, bytes: Buffer.from(input.content, 'base64') });
+    return { status: 200, body: undefined, elapsedMs: 0, options: [{ fileId }] };
+  }),
   submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
     slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),
   close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>

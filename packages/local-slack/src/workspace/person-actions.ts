@@ -210,7 +210,7 @@ function enterSubmittedValues(state: WorkspaceState, stored: StoredView, values:
     for (const [actionId, value] of Object.entries(byAction)) {
       const found = elements.find((candidate) => candidate.blockId === blockId && candidate.element.action_id === actionId);
       if (!found || !isStateful(found.element)) throw new Error(`view ${stored.open.id} has no input ${blockId}.${actionId}`);
-      stateEntry(found.element, value, stored.offered?.[blockId]?.[actionId]); // throws on an option the element does not offer
+      stateEntry(found.element, value, stored.offered?.[blockId]?.[actionId], state.fileLookup); // throws on an option the element does not offer, or a file never uploaded
       state.enterValue(stored, blockId, actionId, value);
     }
   }
@@ -230,7 +230,7 @@ export async function submitView(
   const stored = requireView(state, input.userId, input.viewId);
   if (state.stack(user.id).at(-1)?.id !== stored.open.id) throw new Error(`view ${input.viewId} is not the one on top`);
   enterSubmittedValues(state, stored, input.values ?? {});
-  const values = buildStateValues(stored.open.view.blocks, stored.entered, stored.offered);
+  const values = buildStateValues(stored.open.view.blocks, stored.entered, stored.offered, state.fileLookup);
   const missing = missingRequiredInputs(stored.open.view.blocks, values);
   if (Object.keys(missing).length > 0) {
     state.setViewErrors(stored, missing); // Slack's client refuses to submit; the app never hears of it

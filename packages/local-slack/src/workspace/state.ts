@@ -53,6 +53,8 @@ export interface StoredFile {
   uploadToken: string;
   /** Set once the bytes were posted to the upload URL. */
   bytes?: Buffer;
+  /** Who uploaded it through a file input; undefined for the app's own uploads. */
+  uploadedBy?: string;
   /** Set once completed: the title and where it was shared. */
   title?: string;
   channels: string[];
@@ -80,6 +82,8 @@ export class WorkspaceState {
   private readonly responseUrls = new Map<string, ResponseUrlRecord>();
   private readonly files = new Map<string, StoredFile>();
   private sequence = 0;
+  /** Where `url_private_download` points: set by the server once it listens. */
+  privateFilesBase = '';
 
   constructor(
     readonly identity: WorkspaceIdentity,
@@ -217,6 +221,30 @@ export class WorkspaceState {
     return file;
   }
 
+  /** A person's upload through a file input: stored at once, shared nowhere, private to them and the app. */
+  uploadAsPerson(userId: string, name: string, bytes: Buffer): StoredFile {
+    const file = this.startUpload(name, bytes.length);
+    file.bytes = Buffer.from(bytes);
+    file.uploadedBy = userId;
+    file.title = name;
+    this.onChange({ type: 'file_uploaded', fileId: file.id });
+    return file;
+  }
+
+  /** A file as Slack describes it (`files.info`, a file input's state): private URLs need the bot token. */
+  readonly fileLookup = (id: string): Json | undefined => {
+    const file = this.files.get(id);
+    if (!file?.bytes) return undefined;
+    const extension = /\.(\w+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
+    const privateUrl = `${this.privateFilesBase}/files-pri/${this.identity.teamId}-${file.id}/${encodeURIComponent(file.name)}`;
+    return {
+      id: file.id, name: file.name, title: file.title ?? file.name, mimetype: extension === 'csv' ? 'text/csv' : 'application/octet-stream',
+      filetype: extension, size: file.bytes.length, user: file.uploadedBy ?? this.identity.botUserId, created: Math.floor(this.now() / 1000),
+      url_private: privateUrl, url_private_download: `${privateUrl.replace(/\/[^/]*$/, '')}/download/${encodeURIComponent(file.name)}`,
+      is_public: false, channels: [...file.channels],
+    };
+  };
+
   findFile(id: string): StoredFile | undefined {
     return this.files.get(id);
   }
@@ -335,7 +363,7 @@ export class WorkspaceState {
       blocks: view.blocks ?? [],
       private_metadata: view.private_metadata ?? '',
       callback_id: view.callback_id ?? '',
-      state: { values: buildStateValues(view.blocks, stored.entered, stored.offered) },
+      state: { values: buildStateValues(view.blocks, stored.entered, stored.offered, this.fileLookup) },
       hash: open.hash,
       title: view.title,
       clear_on_close: view.clear_on_close ?? false,

@@ -105,6 +105,7 @@ export type WorkspaceChange =
   | { type: 'message_posted' | 'message_updated' | 'message_deleted'; channel: string; ts: string }
   | { type: 'view_opened' | 'view_updated' | 'view_closed' | 'home_published'; viewId: string; userId: string }
   | { type: 'api_call'; method: string }
+  | { type: 'file_uploaded'; fileId: string }
   | { type: 'limit_violation'; violation: string }
   | { type: 'app_connected' | 'app_disconnected' };
 

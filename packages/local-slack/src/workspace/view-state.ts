@@ -37,7 +37,12 @@ const STATE_KINDS: Record<string, StateKind> = {
   multi_channels_select: kind('selected_channels', 'initial_channels', true),
   datepicker: kind('selected_date', 'initial_date'),
   timepicker: kind('selected_time', 'initial_time'),
+  // Entered as file ids (what the person uploaded); the state carries Slack's file objects.
+  file_input: kind('files', 'initial_files', true),
 };
+
+/** A file's object as `files.info` and view state show it, by id; undefined for an unknown id. */
+export type FileLookup = (id: string) => Json | undefined;
 
 export function isStateful(element: Json): boolean {
   return typeof element.type === 'string' && element.type in STATE_KINDS;
@@ -45,9 +50,10 @@ export function isStateful(element: Json): boolean {
 
 /**
  * One element's state entry for an entered value (string or strings), or its initial value when none.
- * `offered`: the options the app last suggested for an external select (they are not in its JSON).
+ * `offered`: the options the app last suggested for an external select (they are not in its JSON);
+ * `files`: a file input's uploads by id.
  */
-export function stateEntry(element: Json, entered: string | string[] | undefined, offered: readonly Json[] = []): Json {
+export function stateEntry(element: Json, entered: string | string[] | undefined, offered: readonly Json[] = [], files?: FileLookup): Json {
   const type = String(element.type);
   const stateKind = STATE_KINDS[type];
   if (!stateKind) throw new Error(`element type ${type} holds no value`);
@@ -56,10 +62,17 @@ export function stateEntry(element: Json, entered: string | string[] | undefined
     entry = element[stateKind.initial] ?? (stateKind.multi ? [] : null);
   } else {
     const values = Array.isArray(entered) ? entered : [entered];
-    const picked = stateKind.option ? values.map((value) => pickOption(element, value, offered)) : values;
+    const picked = stateKind.option ? values.map((value) => pickOption(element, value, offered))
+      : type === 'file_input' ? values.map((id) => pickFile(id, files)) : values;
     entry = stateKind.multi ? picked : (picked[0] ?? null);
   }
   return { type, [stateKind.key]: entry };
+}
+
+function pickFile(id: string, files: FileLookup | undefined): Json {
+  const file = files?.(id);
+  if (!file) throw new Error(`no uploaded file ${id} in the workspace`);
+  return file;
 }
 
 function pickOption(element: Json, value: string, offered: readonly Json[]): Json {
@@ -81,12 +94,12 @@ export function isEmptyEntry(entry: Json): boolean {
 export type OfferedOptions = Record<string, Record<string, Json[]>>;
 
 /** `state.values` for all stateful elements of the blocks, entered values over initial ones. */
-export function buildStateValues(blocks: unknown, entered: SubmittedValues, offered: OfferedOptions = {}): Record<string, Record<string, Json>> {
+export function buildStateValues(blocks: unknown, entered: SubmittedValues, offered: OfferedOptions = {}, files?: FileLookup): Record<string, Record<string, Json>> {
   const values: Record<string, Record<string, Json>> = {};
   for (const { blockId, element } of interactiveElements(blocks)) {
     if (!isStateful(element)) continue;
     const actionId = String(element.action_id);
-    (values[blockId] ??= {})[actionId] = stateEntry(element, entered[blockId]?.[actionId], offered[blockId]?.[actionId]);
+    (values[blockId] ??= {})[actionId] = stateEntry(element, entered[blockId]?.[actionId], offered[blockId]?.[actionId], files);
   }
   return values;
 }

@@ -218,6 +218,9 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       return { ok: true, files: shared.map(({ id, title }) => ({ id, title })) };
     },
 
+    // A file the app may read: one a person uploaded through a file input, or one the app shared.
+    'files.info': (args) => ({ ok: true, file: state.fileLookup(text(args.file) ?? '') ?? fail('file_not_found') }),
+
     'conversations.info': (args) => {
       const channel = channelArg(args);
       const isIm = state.isDm(channel.id);

@@ -76,4 +76,18 @@ describe('file uploads in the local workspace', () => {
     const state = (await (await fetch(`${slack.url}/workspace/state?as=${RITA}`)).json()) as { messages: Record<string, Array<{ files?: unknown[] }>> };
     expect(state.messages[RITA_DM]!.some((message) => message.files?.length)).toBe(true);
   });
+  it('keeps a file a person chose in a file input private, described by files.info, readable only with the bot token', async () => {
+    const fileId = slack.uploadFileAs({ userId: RITA, name: 'payouts.csv', bytes: 'kind,number\r\nmobile,243812345678\r\n' });
+    const info = await client.files.info({ file: fileId });
+    expect(info.file).toMatchObject({ id: fileId, name: 'payouts.csv', filetype: 'csv', size: 34, user: RITA });
+    const url = info.file?.url_private_download ?? '';
+    expect(url).toMatch(new RegExp(`^${slack.url}/files-pri/`));
+    const anonymous = await fetch(url, { redirect: 'manual' });
+    expect(anonymous.status).toBe(302);
+    expect((await fetch(url, { redirect: 'manual', headers: { authorization: 'Bearer xoxb-someone-else' } })).status).toBe(302);
+    const read = await fetch(url, { headers: { authorization: `Bearer ${BOT_TOKEN}` } });
+    expect(await read.text()).toBe('kind,number\r\nmobile,243812345678\r\n');
+    expect((await fetch(`${slack.url}/workspace/files/${fileId}?as=${ABEL}`)).status).toBe(404);
+    await expect(client.files.info({ file: 'F0NOSUCHFILE' })).rejects.toMatchObject({ data: { error: 'file_not_found' } });
+  });
 });

@@ -223,6 +223,7 @@ function renderModal() {
   const ctx = {
     names: names(), people: page.data.people, conversations: page.data.conversations, inputs, idPrefix: top.id,
     errors: top.errors ?? {}, draft: { get: (key) => drafts.get(key), set: (key, value) => drafts.set(key, value) },
+    upload: (name, content) => call('upload', { name, content }),
     act: (kind, element, blockId, value) =>
       call(kind, { actionId: element.action_id, blockId, value, viewId: top.id, ...(kind === 'select' ? { values: values() } : {}) }),
   };

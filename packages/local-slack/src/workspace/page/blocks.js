@@ -132,7 +132,34 @@ const ELEMENTS = {
   datepicker: (element, block, ctx, id) => pickerInput(element, block, ctx, id, 'date', 'initial_date'),
   timepicker: (element, block, ctx, id) => pickerInput(element, block, ctx, id, 'time', 'initial_time'),
   image: (element) => imageChip(element),
+  file_input: (element, block, ctx, id) => fileInput(element, block, ctx, id),
 };
+
+/**
+ * A file input as Slack's client has it: choosing a file uploads it at once (to the workspace's file
+ * store), and the view's state then carries the file; submitting sends only its id.
+ */
+function fileInput(element, block, ctx, id) {
+  let uploaded = recalled(element, block, ctx, undefined);
+  const note = h('span', { class: 'file-note', role: 'status' }, uploaded ? 'File uploaded' : '');
+  const input = h('input', {
+    id, type: 'file', accept: (element.filetypes ?? []).map((type) => `.${type}`).join(','),
+    onchange: async () => {
+      const file = input.files?.[0];
+      if (!file) return;
+      note.textContent = `Uploading ${file.name}…`;
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = '';
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      const answer = await ctx.upload(file.name, btoa(binary));
+      uploaded = answer?.options?.[0]?.fileId;
+      remember(element, block, ctx, uploaded);
+      note.textContent = uploaded ? `${file.name} uploaded` : 'The upload failed';
+    },
+  });
+  stateful(element, block, ctx, () => (uploaded ? [uploaded] : undefined));
+  return h('div', { class: 'file-input' }, input, note);
+}
 
 function optionsOf(element) {
   const groups = Array.isArray(element.option_groups) ? element.option_groups.flatMap((group) => group.options ?? []) : [];

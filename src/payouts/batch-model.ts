@@ -1,0 +1,85 @@
+/** What a bulk payout batch is once stored: its states, its approvals, and how far its sending got. */
+import type { ApprovalMessageRef, PayoutDraft } from './model.js';
+
+export const BATCH_STATES = ['draft', 'pending', 'sending', 'done', 'stopped', 'rejected', 'expired', 'cancelled'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/** States after which nothing more can happen to a batch. */
+export function isFinalBatchState(state: BatchState): boolean {
+  return state === 'done' || state === 'stopped' || state === 'rejected' || state === 'expired' || state === 'cancelled';
+}
+
+export interface PayoutBatch {
+  /** `PB-7K3F9Q`. */
+  id: string;
+  requestedBy: string;
+  createdAt: Date;
+  /** When it was submitted for approval; undefined for a draft. */
+  requestedAt: Date | undefined;
+  expiresAt: Date;
+  state: BatchState;
+  contentHash: string;
+  rowCount: number;
+  /** Per currency, in minor units. */
+  totals: Map<string, number>;
+  newRecipients: number;
+  requiredApprovals: number;
+  /** In order of approval; never the requester. */
+  approvals: Array<{ userId: string; at: Date }>;
+  rejectedBy: string | undefined;
+  rejectReason: string | undefined;
+  stoppedBy: string | undefined;
+  approvalMessage: ApprovalMessageRef | undefined;
+  progressMessage: ApprovalMessageRef | undefined;
+  finishedAt: Date | undefined;
+  version: number;
+}
+
+/** One stored row of a batch. */
+export interface StoredBatchRow {
+  rowNumber: number;
+  draft: PayoutDraft;
+  newRecipient: boolean;
+  /** The payout request made for this row once it was taken to be sent. */
+  requestId: string | undefined;
+  skipped: 'stopped' | 'reference_used' | undefined;
+}
+
+/** How far sending got: rows sent (completed), failed, unknown (being looked for), not yet sent, never sent. */
+export interface BatchProgress {
+  sent: number;
+  failed: number;
+  unknown: number;
+  /** Taken but not finished (executing), or not yet taken. */
+  remaining: number;
+  /** Stopped by an approver, or whose reference a single payout took first. */
+  skipped: number;
+}
+
+export type BatchRefusalCode =
+  | 'not_found' | 'not_requester' | 'not_approver' | 'own_request' | 'already_approved' | 'not_pending' | 'not_sending'
+  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable';
+
+export interface BatchRefusal {
+  ok: false;
+  code: BatchRefusalCode;
+  batch?: PayoutBatch;
+  /** For `over_daily_limit`: the currency, the limit and what was left; for `duplicate_unconfirmed`: the earlier batch. */
+  details?: { currency?: string; limitMinor?: number; leftMinor?: number; earlierBatchId?: string };
+}
+
+export type BatchResult = { ok: true; batch: PayoutBatch } | BatchRefusal;
+
+export function batchRefusal(code: BatchRefusalCode, extra: Omit<BatchRefusal, 'ok' | 'code'> = {}): BatchRefusal {
+  return { ok: false, code, ...extra };
+}
+
+/** One row's outcome in the results file. */
+export interface BatchRowResult {
+  rowNumber: number;
+  reference: string;
+  outcome: 'sent' | 'failed' | 'unknown' | 'not_sent';
+  transactionId: string | undefined;
+  /** Why it failed or was not sent (the Fleet client's words, or `stopped` / `reference_used`). */
+  reason: string | undefined;
+}

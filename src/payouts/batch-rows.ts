@@ -1,0 +1,171 @@
+/**
+ * Checks every row of a bulk payout file with the single payout's rules (validation.ts), and sums up
+ * what a person must see before asking for approval: totals per currency, the largest row, rows that
+ * repeat another, rows to new recipients, and every problem with its row number. Pure.
+ */
+import { createHash } from 'node:crypto';
+import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './batch-file.js';
+import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from './model.js';
+import { recipientKey } from './policy.js';
+import { validatePayoutForm, type PayoutFormFields, type PayoutValidationSettings } from './validation.js';
+
+/** A row that passed every check: what will be sent, once the batch is approved. */
+export interface BatchRow {
+  rowNumber: number;
+  draft: PayoutDraft;
+  /** Nobody was paid at this recipient before (as the caller's `isNewRecipient` said). */
+  newRecipient: boolean;
+  /** The first earlier row with the same recipient, amount and currency: allowed, but shown. */
+  repeatOf: number | undefined;
+}
+
+/** Problems only a file can have, besides the single payout's field problems. */
+export type BatchOnlyProblem =
+  | { code: 'kind_unknown' }
+  /** Amounts in a file are digits with an optional dot and decimals, nothing else (`1500.50`). */
+  | { code: 'amount_format' }
+  /** The same reference on an earlier row: each row is its own payout, with its own reference. */
+  | { code: 'reference_repeated'; firstRow: number };
+
+/** One problem of one row; `column` says which cell (undefined for the row as a whole). */
+export interface BatchRowProblem {
+  rowNumber: number;
+  column: BatchColumn | undefined;
+  problem: FieldProblem | BatchOnlyProblem | Omit<ColumnCountProblem, 'rowNumber'>;
+}
+
+export interface BatchCheck {
+  /** Rows without a problem, in file order. */
+  rows: BatchRow[];
+  /** Every problem, by row number; a row may have several. */
+  problems: BatchRowProblem[];
+  /** Per currency, in minor units, over the rows without a problem; currencies in first-seen order. */
+  totals: Map<string, number>;
+  /** Rows counted, with or without problems. */
+  rowCount: number;
+  /** Same content (cells trimmed, canonical column order, any line ends), same hash. */
+  contentHash: string;
+}
+
+export interface BatchCheckContext {
+  settings: PayoutValidationSettings;
+  now: Date;
+  /** The batch's id: rows without a reference get `<batch id>-<row number>`. */
+  batchId: string;
+  /** Which drafts go to someone never paid before; none when not given. */
+  isNewRecipient?: (draft: PayoutDraft) => boolean;
+}
+
+const FIELD_COLUMN: Record<PayoutFieldName, BatchColumn> = {
+  phone: 'number', accountNumber: 'number', operator: 'provider', bankCode: 'provider', name: 'name',
+  countryCode: 'country', amount: 'amount', currency: 'currency', reference: 'reference', note: 'note',
+};
+
+const KINDS: Record<string, PayoutKind> = { mobile: 'mobile_money', mobile_money: 'mobile_money', bank: 'bank_account', bank_account: 'bank_account' };
+const PLAIN_AMOUNT = /^\d+(\.\d+)?$/;
+
+/** The reference given to a row that has none: unique because the batch id is. */
+export function batchRowReference(batchId: string, rowNumber: number): string {
+  return `${batchId}-${rowNumber}`;
+}
+
+/** Checks the rows read from a file; `columnProblems` are rows the reader could not line up. */
+export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: readonly ColumnCountProblem[], context: BatchCheckContext): BatchCheck {
+  const problems: BatchRowProblem[] = columnProblems.map(({ rowNumber, ...problem }) => ({ rowNumber, column: undefined, problem }));
+  const rows: BatchRow[] = [];
+  const references = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const row of raw) {
+    const checked = checkRow(row, context);
+    if (!checked.ok) {
+      problems.push(...checked.problems);
+      continue;
+    }
+    const { draft } = checked;
+    const earlier = references.get(draft.reference.toUpperCase());
+    if (earlier !== undefined) {
+      problems.push({ rowNumber: row.rowNumber, column: 'reference', problem: { code: 'reference_repeated', firstRow: earlier } });
+      continue;
+    }
+    references.set(draft.reference.toUpperCase(), row.rowNumber);
+    const sameMoney = `${recipientKey(draft)}|${draft.amountMinor}|${draft.currency}`;
+    const repeatOf = seen.get(sameMoney);
+    if (repeatOf === undefined) seen.set(sameMoney, row.rowNumber);
+    rows.push({ rowNumber: row.rowNumber, draft, newRecipient: context.isNewRecipient?.(draft) ?? false, repeatOf });
+  }
+  problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
+  return { rows, problems, totals: totalsOf(rows), rowCount: raw.length + columnProblems.length, contentHash: contentHash(raw) };
+}
+
+type RowResult = { ok: true; draft: PayoutDraft } | { ok: false; problems: BatchRowProblem[] };
+
+function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
+  const { cells, rowNumber } = row;
+  const kind = KINDS[(cells.kind ?? '').trim().toLowerCase()];
+  const amount = (cells.amount ?? '').trim();
+  const problems: BatchRowProblem[] = [];
+  if (!kind) problems.push({ rowNumber, column: 'kind', problem: { code: 'kind_unknown' } });
+  const amountShapeWrong = amount !== '' && !amount.startsWith('-') && !PLAIN_AMOUNT.test(amount);
+  if (amountShapeWrong) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
+  const fields: PayoutFormFields = {
+    name: cells.name, countryCode: cells.country, amount: cells.amount, currency: cells.currency, reference: cells.reference ?? '', note: cells.note ?? '',
+    ...(kind === 'bank_account' ? { accountNumber: cells.number, bankCode: cells.provider } : { phone: cells.number, operator: cells.provider }),
+  };
+  const result = validatePayoutForm(kind ?? 'mobile_money', fields, {
+    settings: context.settings, now: context.now, locale: 'en', newReference: () => batchRowReference(context.batchId, rowNumber),
+  });
+  if (!result.ok) {
+    for (const [field, problem] of Object.entries(result.errors) as Array<[PayoutFieldName, FieldProblem]>) {
+      const column = FIELD_COLUMN[field];
+      // Without a kind, the number and provider cannot be judged; the kind's problem says enough.
+      if (!kind && (column === 'number' || column === 'provider')) continue;
+      if (amountShapeWrong && column === 'amount') continue;
+      problems.push({ rowNumber, column, problem });
+    }
+  }
+  if (problems.length > 0 || !result.ok) return { ok: false, problems };
+  return { ok: true, draft: result.draft };
+}
+
+/**
+ * What only the store knows, applied to a check: rows whose reference some payout already holds
+ * become problems, and rows to recipients never paid before are marked new.
+ */
+export function withStoreFacts(check: BatchCheck, facts: { usedReferences: ReadonlySet<string>; isNewRecipient: (draft: PayoutDraft) => boolean }): BatchCheck {
+  const problems = [...check.problems];
+  const rows: BatchRow[] = [];
+  for (const row of check.rows) {
+    if (facts.usedReferences.has(row.draft.reference)) problems.push({ rowNumber: row.rowNumber, column: 'reference', problem: { code: 'reference_used' } });
+    else rows.push({ ...row, newRecipient: facts.isNewRecipient(row.draft) });
+  }
+  problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
+  return { ...check, rows, problems, totals: totalsOf(rows) };
+}
+
+function totalsOf(rows: readonly BatchRow[]): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const { draft } of rows) totals.set(draft.currency, (totals.get(draft.currency) ?? 0) + draft.amountMinor);
+  return totals;
+}
+
+/** The row with the largest amount in each currency (the first one on a tie). */
+export function largestRows(rows: readonly BatchRow[]): Map<string, BatchRow> {
+  const largest = new Map<string, BatchRow>();
+  for (const row of rows) {
+    const current = largest.get(row.draft.currency);
+    if (!current || row.draft.amountMinor > current.draft.amountMinor) largest.set(row.draft.currency, row);
+  }
+  return largest;
+}
+
+const CANONICAL: readonly BatchColumn[] = ['kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note'];
+
+function columnOrder(column: BatchColumn | undefined): number {
+  return column === undefined ? -1 : CANONICAL.indexOf(column);
+}
+
+function contentHash(raw: readonly RawBatchRow[]): string {
+  const hash = createHash('sha256');
+  for (const row of raw) hash.update(JSON.stringify(CANONICAL.map((column) => (row.cells[column] ?? '').trim())) + '\n');
+  return hash.digest('hex');
+}

@@ -1,0 +1,302 @@
+/**
+ * The front door of bulk payouts for the Slack layer: checking a file (stored as a draft only when
+ * every row passes), submitting it for one approval, approving, rejecting and stopping it. Every
+ * rule is checked against the stored batch; nothing the client sends decides who may act or how much.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db, Queryable } from '../store/db.js';
+import { checkBatchFile, type BatchFileCheck } from './batch-check.js';
+import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './batch-model.js';
+import type { PayoutBatchSettings } from './batch-settings.js';
+import {
+  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, setBatchMessage,
+  updateBatch, type BatchChanges,
+} from './batch-store.js';
+import { randomReadableCode } from './identifiers.js';
+import { STATES_COUNTING_TOWARDS_LIMIT } from './model.js';
+import { approvalRequirement, checkDailyLimit, utcDay } from './policy.js';
+import { lockRequesterDay, sumRequested } from './repository.js';
+import type { PayoutRoles } from './service.js';
+import type { PayoutSettings } from './settings.js';
+
+/** Told about every committed change of a batch (the Slack layer updates its messages). */
+export interface BatchNotifier {
+  changed(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void>;
+}
+
+export type BatchEvent = 'requested' | 'approved' | 'released' | 'rejected' | 'expired' | 'stopped' | 'progress' | 'finished';
+
+export interface PayoutBatchServiceOptions {
+  db: Db;
+  clock: Clock;
+  settings: PayoutSettings;
+  batchSettings: PayoutBatchSettings;
+  roles: PayoutRoles;
+  logger: Logger;
+  notifier?: BatchNotifier;
+  /** Batch ids; defaults to `PB-XXXXXX`. */
+  newBatchId?: () => string;
+}
+
+/** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
+export function newBatchId(): string {
+  return `PB-${randomReadableCode(6)}`;
+}
+
+export const BATCH_ID_PATTERN = /^PB-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+
+/** A checked file: its problems, or the draft stored for it and any earlier batch with the same content. */
+export type BatchCheckResult = BatchFileCheck & { batchId: string; duplicateOf?: string | undefined };
+
+class Refused extends Error {
+  constructor(readonly result: BatchResult) {
+    super('refused');
+  }
+}
+
+export class PayoutBatchService {
+  constructor(private readonly options: PayoutBatchServiceOptions) {}
+
+  get maxRows(): number {
+    return this.options.batchSettings.maxRows;
+  }
+
+  private now(): Date {
+    return this.options.clock.now();
+  }
+
+  /** Reads and checks `content`; stores it as a draft of `userId`'s only when no row has a problem. */
+  async check(userId: string, content: Uint8Array | string): Promise<BatchCheckResult> {
+    const batchId = (this.options.newBatchId ?? newBatchId)();
+    const { settings, batchSettings, db } = this.options;
+    const now = this.now();
+    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId });
+    if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };
+    const { check } = result;
+    await db.transaction((tx) => insertDraftBatch(tx, {
+      id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+      contentHash: check.contentHash, totals: check.totals, rows: check.rows,
+    }));
+    return { ...result, batchId, duplicateOf: await findSameContent(db, check.contentHash, batchId) };
+  }
+
+  async get(id: string): Promise<PayoutBatch | undefined> {
+    return findBatch(this.options.db, id.trim().toUpperCase());
+  }
+
+  /**
+   * Submits a draft for approval: the requester's role, the same content submitted before (only
+   * with `confirmedDuplicate`), and each currency's total within the daily limit together with the
+   * requester's other requests that day, under the same locks as single requests.
+   */
+  async submit(userId: string, batchId: string, options: { confirmedDuplicate: boolean }): Promise<BatchResult> {
+    const { db, roles, settings } = this.options;
+    const batch = await this.get(batchId);
+    if (!batch) return batchRefusal('not_found');
+    if (batch.requestedBy !== userId) return batchRefusal('not_requester', { batch });
+    if (!(await roles.canRequest(userId))) return batchRefusal('not_allowed', { batch });
+    if (batch.state !== 'draft') return batch.state === 'pending' ? { ok: true, batch } : batchRefusal('not_draft', { batch });
+    const earlier = await findSameContent(db, batch.contentHash, batch.id);
+    if (earlier && !options.confirmedDuplicate) return batchRefusal('duplicate_unconfirmed', { batch, details: { earlierBatchId: earlier } });
+    const now = this.now();
+    try {
+      const submitted = await db.transaction(async (tx) => {
+        const required = await this.measure(tx, batch, now);
+        const changes: BatchChanges = {
+          state: 'pending', requestedAt: now, requiredApprovals: required, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+        };
+        const moved = await updateBatch(tx, batch.id, { states: ['draft'] }, changes, now);
+        if (!moved) throw new Refused(batchRefusal('not_draft', { batch }));
+        await appendBatchEvent(tx, { batchId: batch.id, event: 'requested', userId, at: now, details: { rows: batch.rowCount, requiredApprovals: required, duplicateOf: earlier ?? null } });
+        return moved;
+      });
+      await this.announce(submitted, 'requested', userId);
+      return { ok: true, batch: submitted };
+    } catch (error) {
+      if (error instanceof Refused) return error.result;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes the day locks of every currency (in one order) and checks each total against the daily
+   * limit; returns the approvers needed: the most, over currencies, of the single payout's rule
+   * applied to the batch's total, and PAYOUT_NEW_RECIPIENT_APPROVALS when any row goes to a new recipient.
+   */
+  private async measure(tx: Queryable, batch: PayoutBatch, now: Date): Promise<number> {
+    const { settings } = this.options;
+    const day = utcDay(now);
+    let required = batch.newRecipients > 0 ? settings.newRecipientApprovals : 1;
+    for (const currency of [...batch.totals.keys()].sort()) {
+      const total = batch.totals.get(currency) ?? 0;
+      await lockRequesterDay(tx, batch.requestedBy, currency);
+      const already = await sumRequested(tx, { requestedBy: batch.requestedBy, currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT });
+      const limit = checkDailyLimit({ alreadyRequestedMinor: already, amountMinor: total, currency }, settings.dailyLimit);
+      if (!limit.ok) throw new Refused(batchRefusal('over_daily_limit', { batch, details: { currency, limitMinor: limit.details.limitMinor, leftMinor: limit.details.leftMinor } }));
+      const rule = approvalRequirement({ amountMinor: total, requesterTotalMinor: already + total, recipientTotalMinor: total, currency }, settings.dualApprovalAbove);
+      required = Math.max(required, rule.required);
+    }
+    return Math.min(5, required);
+  }
+
+  /**
+   * Records an approval by an approver other than the requester. The approval that completes the
+   * count first looks up, fresh, the requester's and every counted approver's roles: then the batch
+   * is released for sending (`sending`). An approver no longer one does not count.
+   */
+  async approve(batchId: string, userId: string): Promise<BatchResult> {
+    const { db, roles } = this.options;
+    const batch = await this.get(batchId);
+    if (!batch) return batchRefusal('not_found');
+    const refused = this.approvalRefusal(batch, userId, await roles.canApprove(userId));
+    if (refused) return refused;
+    const now = this.now();
+    const recorded = await db.transaction(async (tx) => {
+      const touched = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, {}, now);
+      if (!touched) return undefined;
+      if (!(await insertBatchApproval(tx, batch.id, userId, now))) return 'already' as const;
+      await appendBatchEvent(tx, { batchId: batch.id, event: 'approved', userId, at: now });
+      return findBatch(tx, batch.id);
+    });
+    if (recorded === 'already') return batchRefusal('already_approved', { batch });
+    if (!recorded) return this.movedOn(batch.id);
+    const counting = recorded.approvals.map((approval) => approval.userId).filter((approver) => approver !== recorded.requestedBy);
+    if (counting.length < recorded.requiredApprovals) {
+      await this.announce(recorded, 'approved', userId);
+      return { ok: true, batch: recorded };
+    }
+    return this.release(recorded, counting, userId);
+  }
+
+  private approvalRefusal(batch: PayoutBatch, userId: string, isApprover: boolean): BatchResult | undefined {
+    if (!isApprover) return batchRefusal('not_approver', { batch });
+    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
+    if (batch.state !== 'pending') return batchRefusal('not_pending', { batch });
+    if (batch.expiresAt.getTime() <= this.now().getTime()) return batchRefusal('expired', { batch });
+    if (batch.approvals.some((approval) => approval.userId === userId)) return batchRefusal('already_approved', { batch });
+    return undefined;
+  }
+
+  /** Fresh roles, then pending → sending; the approvals stay recorded whatever the roles say. */
+  private async release(batch: PayoutBatch, counting: string[], actor: string): Promise<BatchResult> {
+    const { roles, logger } = this.options;
+    let stillApprovers: string[];
+    try {
+      if (!(await roles.canRequest(batch.requestedBy, { fresh: true }))) return batchRefusal('not_allowed', { batch });
+      const answers = await Promise.all(counting.map((approver) => roles.canApprove(approver, { fresh: true })));
+      stillApprovers = counting.filter((_, index) => answers[index] === true);
+    } catch (error) {
+      logger.warn({ err: error, batchId: batch.id }, 'could not look up roles before releasing a bulk payout; it waits');
+      return batchRefusal('roles_unavailable', { batch });
+    }
+    if (!stillApprovers.includes(actor)) return batchRefusal('not_approver', { batch });
+    if (stillApprovers.length < batch.requiredApprovals) {
+      await this.announce(batch, 'approved', actor);
+      return { ok: true, batch };
+    }
+    const now = this.now();
+    const released = await this.options.db.transaction(async (tx) => {
+      const moved = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, { state: 'sending' }, now);
+      if (moved) await appendBatchEvent(tx, { batchId: batch.id, event: 'released', userId: actor, at: now, details: { approvers: stillApprovers } });
+      return moved;
+    });
+    if (!released) return this.movedOn(batch.id);
+    await this.announce(released, 'released', actor);
+    return { ok: true, batch: released };
+  }
+
+  /** An approver other than the requester turns the batch down; nothing is sent. */
+  async reject(batchId: string, userId: string, reason: string): Promise<BatchResult> {
+    const batch = await this.get(batchId);
+    if (!batch) return batchRefusal('not_found');
+    if (!(await this.options.roles.canApprove(userId))) return batchRefusal('not_approver', { batch });
+    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
+    return this.move(batch, ['pending'], { state: 'rejected', rejectedBy: userId, rejectReason: reason.trim().slice(0, 500) }, 'rejected', userId);
+  }
+
+  /**
+   * An approver stops a batch being sent: rows not yet taken are never sent; a row already taken
+   * finishes as a single payout does.
+   */
+  async stop(batchId: string, userId: string): Promise<BatchResult> {
+    const batch = await this.get(batchId);
+    if (!batch) return batchRefusal('not_found');
+    if (!(await this.options.roles.canApprove(userId, { fresh: true }).catch(() => false))) return batchRefusal('not_approver', { batch });
+    if (batch.state !== 'sending') return batch.state === 'stopped' ? { ok: true, batch } : batchRefusal('not_sending', { batch });
+    const now = this.now();
+    const stopped = await this.options.db.transaction(async (tx) => {
+      const moved = await updateBatch(tx, batch.id, { states: ['sending'] }, { state: 'stopped', stoppedBy: userId, finishedAt: now }, now);
+      if (!moved) return undefined;
+      // Under the batch row's lock: a sender taking a row checks the state in the same lock.
+      await tx.query("UPDATE payout_batch_rows SET skipped = 'stopped' WHERE batch_id = $1 AND request_id IS NULL AND skipped IS NULL", [batch.id]);
+      await appendBatchEvent(tx, { batchId: batch.id, event: 'stopped', userId, at: now });
+      return moved;
+    });
+    if (!stopped) return this.movedOn(batch.id);
+    await this.announce(stopped, 'stopped', userId);
+    return { ok: true, batch: stopped };
+  }
+
+  /** Pending batches past their expiry, and drafts never submitted, become expired. */
+  async expireDue(): Promise<PayoutBatch[]> {
+    const now = this.now();
+    const { rows } = await this.options.db.query<{ id: string }>(
+      "SELECT id FROM payout_batches WHERE state IN ('draft', 'pending') AND expires_at <= $1 ORDER BY expires_at LIMIT 100", [now],
+    );
+    const expired: PayoutBatch[] = [];
+    for (const { id } of rows) {
+      const batch = await this.get(id);
+      if (!batch) continue;
+      const result = await this.move(batch, ['draft', 'pending'], { state: 'expired' }, 'expired', undefined);
+      if (result.ok) expired.push(result.batch);
+    }
+    return expired;
+  }
+
+  /** What the Slack layer shows of a batch: its largest rows, all its rows, how far sending got. */
+  async details(id: string): Promise<{ largest: StoredBatchRow[]; progress: BatchProgress }> {
+    const { db } = this.options;
+    return { largest: await largestBatchRows(db, id), progress: await batchProgress(db, id) };
+  }
+
+  async rows(id: string): Promise<StoredBatchRow[]> {
+    return listBatchRows(this.options.db, id);
+  }
+
+  /** Each row with its payout request's outcome, for the results file. */
+  async results(id: string): Promise<BatchRowResult[]> {
+    return batchResults(this.options.db, id);
+  }
+
+  async setMessage(id: string, which: 'approval' | 'progress', channel: string, ts: string): Promise<boolean> {
+    return setBatchMessage(this.options.db, id, which, channel, ts);
+  }
+
+  private async move(batch: PayoutBatch, from: PayoutBatch['state'][], changes: BatchChanges, event: 'rejected' | 'expired', actor: string | undefined): Promise<BatchResult> {
+    const now = this.now();
+    const moved = await this.options.db.transaction(async (tx) => {
+      const updated = await updateBatch(tx, batch.id, { states: from }, changes, now);
+      if (updated) await appendBatchEvent(tx, { batchId: batch.id, event, userId: actor, at: now, details: changes.rejectReason ? { reason: changes.rejectReason } : {} });
+      return updated;
+    });
+    if (!moved) return this.movedOn(batch.id);
+    if (batch.state !== 'draft') await this.announce(moved, event, actor);
+    return { ok: true, batch: moved };
+  }
+
+  private async movedOn(id: string): Promise<BatchResult> {
+    const current = await findBatch(this.options.db, id);
+    if (!current) return batchRefusal('not_found');
+    if (current.state === 'pending' && current.expiresAt.getTime() <= this.now().getTime()) return batchRefusal('expired', { batch: current });
+    return batchRefusal('not_pending', { batch: current });
+  }
+
+  async announce(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
+    try {
+      await this.options.notifier?.changed(batch, event, actor);
+    } catch (error) {
+      this.options.logger.error({ err: error, batchId: batch.id }, 'could not tell Slack about a bulk payout');
+    }
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * SQL for bulk payout batches, their rows and approvals. Holds no rules: every change is a
+ * conditional UPDATE whose WHERE says what must still be true, and the caller learns whether it won.
+ */
+import type { Queryable } from '../store/db.js';
+import type { BatchRow } from './batch-rows.js';
+import type { BatchProgress, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
+import type { PayoutDraft } from './model.js';
+import { recipientKey } from './policy.js';
+
+type Timestamp = Date | string;
+const date = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));
+const maybeDate = (value: Timestamp | null): Date | undefined => (value === null ? undefined : date(value));
+
+interface BatchDbRow {
+  id: string; requested_by: string; created_at: Timestamp; requested_at: Timestamp | null; expires_at: Timestamp; state: BatchState;
+  content_hash: string; row_count: number; totals: Record<string, number | string> | string; new_recipients: number; required_approvals: number;
+  rejected_by: string | null; reject_reason: string | null; stopped_by: string | null; approval_channel: string | null; approval_ts: string | null;
+  progress_channel: string | null; progress_ts: string | null; finished_at: Timestamp | null; version: number;
+}
+
+async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
+  const { rows: approvals } = await q.query<{ user_id: string; approved_at: Timestamp }>(
+    'SELECT user_id, approved_at FROM payout_batch_approvals WHERE batch_id = $1 ORDER BY approved_at, user_id', [row.id],
+  );
+  const totals = typeof row.totals === 'string' ? (JSON.parse(row.totals) as Record<string, number>) : row.totals;
+  return {
+    id: row.id, requestedBy: row.requested_by, createdAt: date(row.created_at), requestedAt: maybeDate(row.requested_at), expiresAt: date(row.expires_at),
+    state: row.state, contentHash: row.content_hash, rowCount: Number(row.row_count),
+    totals: new Map(Object.entries(totals).map(([currency, minor]) => [currency, Number(minor)])),
+    newRecipients: Number(row.new_recipients), requiredApprovals: Number(row.required_approvals),
+    approvals: approvals.map((approval) => ({ userId: approval.user_id, at: date(approval.approved_at) })),
+    rejectedBy: row.rejected_by ?? undefined, rejectReason: row.reject_reason ?? undefined, stoppedBy: row.stopped_by ?? undefined,
+    approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
+    progressMessage: row.progress_channel && row.progress_ts ? { channel: row.progress_channel, ts: row.progress_ts } : undefined,
+    finishedAt: maybeDate(row.finished_at), version: Number(row.version),
+  };
+}
+
+export interface NewBatch {
+  id: string;
+  requestedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  contentHash: string;
+  totals: ReadonlyMap<string, number>;
+  rows: readonly BatchRow[];
+}
+
+/** Stores a checked file as a draft with its rows, in one transaction of the caller's. */
+export async function insertDraftBatch(q: Queryable, batch: NewBatch): Promise<void> {
+  await q.query(
+    `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, new_recipients, updated_at)
+     VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $8, $3)`,
+    [batch.id, batch.requestedBy, batch.createdAt, batch.expiresAt, batch.contentHash, batch.rows.length,
+      JSON.stringify(Object.fromEntries(batch.totals)), batch.rows.filter((row) => row.newRecipient).length],
+  );
+  // One statement for every row: a 500-row file is one round trip, not 500.
+  await q.query(
+    `INSERT INTO payout_batch_rows (batch_id, row_number, draft, reference, amount_minor, currency, recipient_key, new_recipient)
+     SELECT $1, r.row_number, r.draft, r.reference, r.amount_minor, r.currency, r.recipient_key, r.new_recipient
+     FROM jsonb_to_recordset($2::jsonb) AS r(row_number integer, draft jsonb, reference text, amount_minor bigint, currency text, recipient_key text, new_recipient boolean)`,
+    [batch.id, JSON.stringify(batch.rows.map((row) => ({
+      row_number: row.rowNumber, draft: row.draft, reference: row.draft.reference, amount_minor: row.draft.amountMinor,
+      currency: row.draft.currency, recipient_key: recipientKey(row.draft), new_recipient: row.newRecipient,
+    })))],
+  );
+}
+
+export async function findBatch(q: Queryable, id: string): Promise<PayoutBatch | undefined> {
+  const { rows } = await q.query<BatchDbRow>('SELECT * FROM payout_batches WHERE id = $1', [id]);
+  return rows[0] ? toBatch(q, rows[0]) : undefined;
+}
+
+/** An earlier batch (not a draft, not this one) with the same content. */
+export async function findSameContent(q: Queryable, contentHash: string, exceptId: string): Promise<string | undefined> {
+  const { rows } = await q.query<{ id: string }>(
+    "SELECT id FROM payout_batches WHERE content_hash = $1 AND state <> 'draft' AND id <> $2 ORDER BY requested_at DESC LIMIT 1", [contentHash, exceptId],
+  );
+  return rows[0]?.id;
+}
+
+export interface BatchChanges {
+  state?: BatchState;
+  requestedAt?: Date;
+  expiresAt?: Date;
+  requiredApprovals?: number;
+  rejectedBy?: string;
+  rejectReason?: string;
+  stoppedBy?: string;
+  finishedAt?: Date;
+}
+
+const COLUMNS: Record<keyof BatchChanges, string> = {
+  state: 'state', requestedAt: 'requested_at', expiresAt: 'expires_at', requiredApprovals: 'required_approvals', rejectedBy: 'rejected_by',
+  rejectReason: 'reject_reason', stoppedBy: 'stopped_by', finishedAt: 'finished_at',
+};
+
+/** Applies `changes` when the batch is in one of `states` (and unexpired at `unexpiredAt`); the batch after, or undefined. */
+export async function updateBatch(
+  q: Queryable, id: string, expected: { states: readonly BatchState[]; unexpiredAt?: Date }, changes: BatchChanges, now: Date,
+): Promise<PayoutBatch | undefined> {
+  const sets = ['updated_at = $3', 'version = version + 1'];
+  const params: unknown[] = [id, [...expected.states], now];
+  for (const [key, value] of Object.entries(changes) as Array<[keyof BatchChanges, unknown]>) {
+    params.push(value);
+    sets.push(`${COLUMNS[key]} = $${params.length}`);
+  }
+  let where = 'id = $1 AND state = ANY($2::text[])';
+  if (expected.unexpiredAt) {
+    params.push(expected.unexpiredAt);
+    where += ` AND expires_at > $${params.length}`;
+  }
+  const { rows } = await q.query<BatchDbRow>(`UPDATE payout_batches SET ${sets.join(', ')} WHERE ${where} RETURNING *`, params);
+  return rows[0] ? toBatch(q, rows[0]) : undefined;
+}
+
+/** Records an approval; false when this person had already approved. */
+export async function insertBatchApproval(q: Queryable, id: string, userId: string, at: Date): Promise<boolean> {
+  const { rowCount } = await q.query('INSERT INTO payout_batch_approvals (batch_id, user_id, approved_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [id, userId, at]);
+  return rowCount === 1;
+}
+
+export async function appendBatchEvent(q: Queryable, event: { batchId: string; event: string; userId?: string | undefined; at: Date; details?: Record<string, unknown> }): Promise<void> {
+  await q.query('INSERT INTO payout_batch_events (batch_id, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5)', [
+    event.batchId, event.event, event.userId ?? null, event.at, JSON.stringify(event.details ?? {}),
+  ]);
+}
+
+export async function setBatchMessage(q: Queryable, id: string, which: 'approval' | 'progress', channel: string, ts: string): Promise<boolean> {
+  const prefix = which === 'approval' ? 'approval' : 'progress';
+  const { rowCount } = await q.query(
+    `UPDATE payout_batches SET ${prefix}_channel = $2, ${prefix}_ts = $3 WHERE id = $1 AND ${prefix}_ts IS NULL`, [id, channel, ts],
+  );
+  return rowCount === 1;
+}
+
+interface RowDbRow { row_number: number; draft: PayoutDraft | string; new_recipient: boolean; request_id: string | null; skipped: 'stopped' | 'reference_used' | null }
+
+const toRow = (row: RowDbRow): StoredBatchRow => ({
+  rowNumber: Number(row.row_number), draft: typeof row.draft === 'string' ? (JSON.parse(row.draft) as PayoutDraft) : row.draft,
+  newRecipient: row.new_recipient, requestId: row.request_id ?? undefined, skipped: row.skipped ?? undefined,
+});
+
+export async function listBatchRows(q: Queryable, id: string): Promise<StoredBatchRow[]> {
+  const { rows } = await q.query<RowDbRow>('SELECT row_number, draft, new_recipient, request_id, skipped FROM payout_batch_rows WHERE batch_id = $1 ORDER BY row_number', [id]);
+  return rows.map(toRow);
+}
+
+/** The largest row of each currency. */
+export async function largestBatchRows(q: Queryable, id: string): Promise<StoredBatchRow[]> {
+  const { rows } = await q.query<RowDbRow>(
+    `SELECT DISTINCT ON (currency) row_number, draft, new_recipient, request_id, skipped FROM payout_batch_rows
+     WHERE batch_id = $1 ORDER BY currency, amount_minor DESC, row_number`, [id],
+  );
+  return rows.map(toRow);
+}
+
+/** How far sending got, from the rows and the payout requests made for them. */
+export async function batchProgress(q: Queryable, id: string): Promise<BatchProgress> {
+  const { rows } = await q.query<{ outcome: string; count: number | string }>(
+    `SELECT CASE WHEN r.skipped IS NOT NULL THEN 'skipped' WHEN p.id IS NULL THEN 'remaining' ELSE p.state END AS outcome, COUNT(*) AS count
+     FROM payout_batch_rows r LEFT JOIN payout_requests p ON p.id = r.request_id WHERE r.batch_id = $1 GROUP BY 1`, [id],
+  );
+  const progress: BatchProgress = { sent: 0, failed: 0, unknown: 0, remaining: 0, skipped: 0 };
+  for (const { outcome, count } of rows) {
+    const n = Number(count);
+    if (outcome === 'completed') progress.sent += n;
+    else if (outcome === 'failed') progress.failed += n;
+    else if (outcome === 'unknown') progress.unknown += n;
+    else if (outcome === 'skipped') progress.skipped += n;
+    else progress.remaining += n;
+  }
+  return progress;
+}
+
+/** Each row with its payout request's outcome, in row order. */
+export async function batchResults(q: Queryable, id: string): Promise<BatchRowResult[]> {
+  const { rows } = await q.query<{ row_number: number; reference: string; state: string | null; transaction_id: string | null; failure_reason: string | null; skipped: string | null }>(
+    `SELECT r.row_number, r.reference, p.state, p.transaction_id, p.failure_reason, r.skipped FROM payout_batch_rows r
+     LEFT JOIN payout_requests p ON p.id = r.request_id WHERE r.batch_id = $1 ORDER BY r.row_number`, [id],
+  );
+  const outcome = (state: string | null, skipped: string | null): BatchRowResult['outcome'] => {
+    if (skipped) return 'not_sent';
+    if (state === 'completed') return 'sent';
+    if (state === 'failed' || state === 'unknown') return state;
+    return 'not_sent';
+  };
+  return rows.map((row) => ({
+    rowNumber: Number(row.row_number), reference: row.reference, outcome: outcome(row.state, row.skipped),
+    transactionId: row.transaction_id ?? undefined, reason: row.skipped ?? row.failure_reason ?? undefined,
+  }));
+}

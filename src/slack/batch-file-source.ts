@@ -1,0 +1,66 @@
+/**
+ * Reads the file a person chose in the bulk payout form: `files.info` first (its size and type, so
+ * that a file too large is refused before any byte is read), then its private download URL with the
+ * bot token in an Authorization header, stopping at the size cap. Neither the URL nor the token is logged.
+ */
+import type { WebClient } from '@slack/web-api';
+import { request } from 'undici';
+import { quietClient } from './file-upload.js';
+
+export type ChosenFile =
+  | { ok: true; bytes: Uint8Array; name: string }
+  | { ok: false; problem: 'too_large' | 'not_csv'; name: string }
+  | { ok: false; problem: 'unavailable'; code: string };
+
+const CSV_TYPES = new Set(['csv', 'text']);
+
+function slackCode(error: unknown): string {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : 'unknown_error';
+}
+
+export async function readChosenFile(client: WebClient, fileId: string, maxBytes: number, options: { timeoutMs?: number } = {}): Promise<ChosenFile> {
+  let info;
+  try {
+    // Its answer holds the private URL: asked through a client that logs nothing.
+    info = (await quietClient(client).files.info({ file: fileId })).file;
+  } catch (error) {
+    return { ok: false, problem: 'unavailable', code: slackCode(error) };
+  }
+  const name = info?.name ?? fileId;
+  const url = info?.url_private_download ?? info?.url_private;
+  if (!info || !url) return { ok: false, problem: 'unavailable', code: 'no_private_url' };
+  if ((info.size ?? 0) > maxBytes) return { ok: false, problem: 'too_large', name };
+  const filetype = (info.filetype ?? '').toLowerCase();
+  if (!CSV_TYPES.has(filetype) && !name.toLowerCase().endsWith('.csv') && !name.toLowerCase().endsWith('.txt')) return { ok: false, problem: 'not_csv', name };
+  return download(client, url, name, maxBytes, options.timeoutMs ?? 10_000);
+}
+
+async function download(client: WebClient, url: string, name: string, maxBytes: number, timeoutMs: number): Promise<ChosenFile> {
+  try {
+    // undici follows no redirect: Slack's answer to a bad token is a redirect to its sign-in page.
+    const answer = await request(url, {
+      method: 'GET', headers: { authorization: `Bearer ${client.token ?? ''}` }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+    });
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      return { ok: false, problem: 'unavailable', code: `http_${answer.statusCode}` };
+    }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of answer.body) {
+      const piece = chunk as Buffer;
+      length += piece.length;
+      // Slack's size may be stale or wrong: the download itself stops at the cap.
+      if (length > maxBytes) {
+        answer.body.destroy();
+        return { ok: false, problem: 'too_large', name };
+      }
+      chunks.push(piece);
+    }
+    return { ok: true, bytes: Buffer.concat(chunks), name };
+  } catch (error) {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    return { ok: false, problem: 'unavailable', code: typeof code === 'string' ? code : 'download_failed' };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Speaks for bulk payouts in Slack: one approval message per batch in the approval channel (posted
+ * when it is submitted, with its rows as a CSV in the thread, then edited at every change and as rows
+ * are sent), direct messages to the requester, and the results file at the end.
+ */
+import type { WebClient } from '@slack/web-api';
+import { textsFor } from '../i18n/index.js';
+import type { Logger } from '../logger.js';
+import { minorToPlain } from '../money.js';
+import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
+import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
+import type { PersonLocales } from './locales.js';
+import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
+import { mentionUser, type Surface } from './views/text.js';
+
+export interface SlackBatchNotifierOptions {
+  client: WebClient;
+  surface: Surface;
+  locales: PersonLocales;
+  logger: Logger;
+  approvalChannelId: string | undefined;
+  /** Read lazily: the service is built with this notifier. */
+  batches: () => PayoutBatchService;
+}
+
+const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
+
+export class SlackBatchNotifier implements BatchNotifier {
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: SlackBatchNotifierOptions) {}
+
+  async changed(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
+    const previous = this.queues.get(batch.id) ?? Promise.resolve();
+    const next = previous.then(() => this.publish(batch, event, actor))
+      .catch((error: unknown) => this.options.logger.error({ err: error, batchId: batch.id }, 'bulk payout notification failed'));
+    this.queues.set(batch.id, next);
+    void next.finally(() => {
+      if (this.queues.get(batch.id) === next) this.queues.delete(batch.id);
+    });
+    await next;
+  }
+
+  private async publish(snapshot: PayoutBatch, event: BatchEvent, actor: string | undefined): Promise<void> {
+    const batches = this.options.batches();
+    const batch = (await batches.get(snapshot.id)) ?? snapshot;
+    await this.showMessage(batch, event === 'requested');
+    if (DM_EVENTS.has(event)) await this.tellRequester(batch, event, actor);
+    if (event === 'finished') await this.sendResults(batch);
+  }
+
+  private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
+    const { client, surface, approvalChannelId } = this.options;
+    const batches = this.options.batches();
+    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)) });
+    if (batch.approvalMessage) {
+      await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
+      return;
+    }
+    if (!approvalChannelId) return;
+    const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+    if (!posted.channel || !posted.ts) return;
+    if (!(await batches.setMessage(batch.id, 'approval', posted.channel, posted.ts))) {
+      await client.chat.delete({ channel: posted.channel, ts: posted.ts });
+      return;
+    }
+    if (withRows) await this.shareRows(batch, posted.channel, posted.ts);
+  }
+
+  /** The rows as they will be sent, in the approval message's thread. */
+  private async shareRows(batch: PayoutBatch, channel: string, ts: string): Promise<void> {
+    const t = textsFor(this.options.surface.locale);
+    const rows = await this.options.batches().rows(batch.id);
+    const header = ['row', 'kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note', 'new_recipient'];
+    const lines = rows.map(({ rowNumber, draft, newRecipient }) => [
+      String(rowNumber), draft.kind === 'mobile_money' ? 'mobile' : 'bank',
+      draft.kind === 'mobile_money' ? draft.recipient.phone : draft.recipient.accountNumber,
+      draft.kind === 'mobile_money' ? draft.operator : draft.recipient.bankCode,
+      draft.recipient.name, draft.recipient.countryCode, minorToPlain(draft.amountMinor, draft.currency), draft.currency, draft.reference, draft.note,
+      newRecipient ? 'yes' : '',
+    ]);
+    await shareCsv(this.options.client, channel, {
+      filename: `${batch.id.toLowerCase()}-rows.csv`, title: t('payoutBatch.rowsFileTitle'), comment: t('payoutBatch.rowsFileComment', { id: batch.id }),
+      text: csvText(header, lines),
+    }, ts).catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, 'could not share the rows of a bulk payout'));
+  }
+
+  private async tellRequester(batch: PayoutBatch, event: BatchEvent, actor: string | undefined): Promise<void> {
+    const { client, locales } = this.options;
+    const t = textsFor(await locales.forPerson(batch.requestedBy));
+    const user = mentionUser(actor ?? '');
+    const text = event === 'approved'
+      ? t('payoutBatch.dm.approved', { user, id: batch.id, approvals: batch.approvals.length, required: batch.requiredApprovals })
+      : event === 'released' ? t('payoutBatch.dm.released', { id: batch.id })
+        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user })
+          : event === 'stopped' ? t('payoutBatch.dm.stopped', { id: batch.id, user })
+            : t('payoutBatch.dm.expired', { id: batch.id });
+    const opened = await client.conversations.open({ users: batch.requestedBy });
+    if (opened.channel?.id) await client.chat.postMessage({ channel: opened.channel.id, text });
+  }
+
+  /** The results file, by DM: row, reference, outcome, transaction id or reason. */
+  private async sendResults(batch: PayoutBatch): Promise<void> {
+    const batches = this.options.batches();
+    const t = textsFor(await this.options.locales.forPerson(batch.requestedBy));
+    const results = await batches.results(batch.id);
+    const progress = (await batches.details(batch.id)).progress;
+    const filename = `${batch.id.toLowerCase()}-results.csv`;
+    await sendCsvToPerson(this.options.client, batch.requestedBy, {
+      filename, title: t('payoutBatch.resultsFileTitle'),
+      comment: t('payoutBatch.dm.finished', { id: batch.id, ...progress, file: `\`${filename}\`` }),
+      text: csvText(
+        [t('payoutBatch.csv.row'), t('payoutBatch.csv.reference'), t('payoutBatch.csv.outcome'), t('payoutBatch.csv.transaction')],
+        results.map((row) => [String(row.rowNumber), row.reference, t(`payoutBatch.outcome.${row.outcome}`), row.transactionId ?? row.reason ?? '']),
+      ),
+    });
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * `/fleet payout bulk`: the form with a CSV file input (or rows pasted), acknowledged at once with a
+ * "checking…" screen, then updated with the file's check: its summary, or its problems (the first
+ * ones in the modal, every one in a CSV sent to the person's DM). A refused file stores nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { App, RespondFn, SlashCommand, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { ModalView } from '@slack/types';
+import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
+import { textsFor } from '../../i18n/index.js';
+import { batchRefusalText, describeFileProblem, describeRowProblem } from '../batch-problems.js';
+import { readChosenFile } from '../batch-file-source.js';
+import type { SlackContext } from '../context.js';
+import { csvText, sendCsvToPerson } from '../csv-to-person.js';
+import { failureText } from '../failures.js';
+import { FileUploadError } from '../file-upload.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
+import { surfaceFor } from '../locales.js';
+import { refusalText } from '../payout-refusals.js';
+import { notice } from '../views/common.js';
+import { buildBatchChecking, buildBatchNotice, buildBatchResult, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
+import { mentionChannel, type Surface } from '../views/text.js';
+
+/** The words after `/fleet payout` (or `/fleet virement`) that open the bulk form. */
+export const BULK_WORDS: ReadonlySet<string> = new Set(['bulk', 'groupé', 'groupe', 'groupés', 'groupes']);
+
+/** Opens the bulk form for `/fleet payout bulk`, after the same checks as the single payout form. */
+export function openBatchForm(ctx: SlackContext) {
+  return async ({ command, respond, client }: { command: SlashCommand; respond: RespondFn; client: WebClient }): Promise<void> => {
+    const surface = await surfaceFor(ctx, command.user_id);
+    const t = textsFor(surface.locale);
+    if (!ctx.payoutSettings.approvalChannelId) {
+      await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
+      return;
+    }
+    const decision = await ctx.payouts.mayRequest(command.user_id);
+    if (!decision.ok) {
+      await respond({ response_type: 'ephemeral', ...notice(surface, refusalText(decision, surface.locale)) });
+      return;
+    }
+    try {
+      await client.views.open({ trigger_id: command.trigger_id, view: buildBatchUploadModal(surface, ctx.batches.maxRows) });
+    } catch (error) {
+      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)) });
+    }
+  };
+}
+
+type Chosen = { fileId: string } | { pasted: string };
+
+/** The file chosen or the rows pasted; a problem for the form when neither or both. */
+function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothingChosen' | 'payoutBatch.bothChosen' } {
+  const files = view.state.values[PAYOUT_BATCH.fileBlock]?.[PAYOUT_BATCH.input]?.files ?? [];
+  const pasted = (view.state.values[PAYOUT_BATCH.pasteBlock]?.[PAYOUT_BATCH.input]?.value ?? '').trim();
+  const fileId = files[0]?.id;
+  if (fileId && pasted !== '') return { missing: 'payoutBatch.bothChosen' };
+  if (fileId) return { fileId };
+  if (pasted !== '') return { pasted };
+  return { missing: 'payoutBatch.nothingChosen' };
+}
+
+export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void {
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view }) => {
+    const surface = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(surface.locale);
+    const confirmedDuplicate = (view.state.values[PAYOUT_BATCH_ACTIONS.confirmSameBlock]?.[PAYOUT_BATCH.input]?.selected_options ?? []).length > 0;
+    // private_metadata only names the draft: the service checks who submits it and everything else again.
+    const batchId = BATCH_ID_PATTERN.test(view.private_metadata) ? view.private_metadata : '';
+    let answer: ModalView;
+    try {
+      const result = await ctx.batches.submit(body.user.id, batchId, { confirmedDuplicate });
+      if (!result.ok && result.code === 'duplicate_unconfirmed') {
+        await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: t('payoutBatch.confirmSameRequired') } });
+        return;
+      }
+      answer = result.ok
+        ? buildBatchNotice(surface, t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }))
+        : buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`);
+    } catch (error) {
+      answer = buildBatchNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', ctx.logger));
+    }
+    await ack({ response_action: 'update', view: answer });
+  });
+
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client }) => {
+    const surface = await surfaceFor(ctx, body.user.id);
+    const chosen = chosenInput(view);
+    if ('missing' in chosen) {
+      await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH.fileBlock]: textsFor(surface.locale)(chosen.missing) } });
+      return;
+    }
+    // Reading and checking may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
+    await ack({ response_action: 'update', view: buildBatchChecking(surface) });
+    let result: ModalView;
+    try {
+      result = await checkChosen(ctx, client, surface, body.user.id, chosen);
+    } catch (error) {
+      const incident = randomUUID().slice(0, 8);
+      ctx.logger.error({ err: error, incident }, 'could not check a bulk payout file');
+      result = buildBatchNotice(surface, textsFor(surface.locale)('payoutBatch.failed', { incident }));
+    }
+    // The screen's hash after an acknowledgement's update is not given to the app: the view id alone names it.
+    await client.views.update({ view_id: view.id, view: result }).catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, 'could not show the check of a bulk payout file');
+    });
+  });
+}
+
+async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, chosen: Chosen): Promise<ModalView> {
+  const t = textsFor(surface.locale);
+  const decision = await ctx.payouts.mayRequest(userId);
+  if (!decision.ok) return buildBatchNotice(surface, refusalText(decision, surface.locale));
+  let content: Uint8Array | string;
+  if ('fileId' in chosen) {
+    const file = await readChosenFile(client, chosen.fileId, BATCH_FILE_MAX_BYTES);
+    if (!file.ok) {
+      if (file.problem === 'unavailable') {
+        ctx.logger.warn({ code: file.code }, 'could not read a bulk payout file from Slack');
+        return buildBatchNotice(surface, t('payoutBatch.unavailable', { code: file.code.replace(/[^\w.-]/g, '').slice(0, 60) }));
+      }
+      if (file.problem === 'too_large') return buildBatchNotice(surface, describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }));
+      return buildBatchNotice(surface, t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
+    }
+    content = file.bytes;
+  } else {
+    content = chosen.pasted;
+  }
+  const checked = await ctx.batches.check(userId, content);
+  if (!checked.ok) return buildBatchNotice(surface, describeFileProblem(surface.locale, checked.problem));
+  if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
+  return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId, duplicateOf: checked.duplicateOf });
+}
+
+/** Every problem of the file as a CSV in the person's DM. */
+async function sendErrors(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, batchId: string, check: BatchCheck): Promise<ErrorsFileOutcome> {
+  const t = textsFor(surface.locale);
+  const filename = `${batchId.toLowerCase()}-problems.csv`;
+  const rows = check.problems.map((entry) => [String(entry.rowNumber), entry.column ?? '', describeRowProblem(surface.locale, entry.problem, entry.column)]);
+  try {
+    await sendCsvToPerson(client, userId, {
+      filename, title: t('payoutBatch.errorsFileTitle'), comment: t('payoutBatch.errorsFileComment', { count: check.problems.length }),
+      text: csvText([t('payoutBatch.csv.row'), t('payoutBatch.csv.column'), t('payoutBatch.csv.problem')], rows),
+    });
+    return { sent: filename };
+  } catch (error) {
+    const code = error instanceof FileUploadError ? error.code : 'unknown_error';
+    ctx.logger.warn({ err: error, code }, 'could not send the problems of a bulk payout file');
+    return { failed: code.replace(/[^\w.-]/g, '').slice(0, 60) };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * A bulk payout's one message in the approval channel: who asks, how many rows, totals per currency,
+ * the largest row of each currency, new recipients, the approvals so far or the sending's progress,
+ * and the buttons that still apply. Edited at every change; its thread holds the rows as a CSV.
+ */
+import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import { textsFor, type Texts } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
+import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
+import type { Reply } from './common.js';
+import { cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
+
+export interface BatchMessageFacts {
+  batch: PayoutBatch;
+  largest: readonly StoredBatchRow[];
+  progress: BatchProgress;
+}
+
+export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageFacts): Reply {
+  const { batch, largest, progress } = facts;
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const amount = (minor: number, currency: string) => formatMinor(minor, currency, { locale }).trim();
+  const asks = t('payoutBatch.message.asks', { user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id });
+  const lines = [
+    t('payoutBatch.totals', { totals: [...batch.totals].map(([currency, minor]) => amount(minor, currency)).join(' · ') }),
+    ...largest.map((row) => t('payoutBatch.largest', {
+      row: row.rowNumber, amount: amount(row.draft.amountMinor, row.draft.currency), name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }),
+    })),
+    ...(batch.newRecipients > 0 ? [t('payoutBatch.message.newRecipients', { count: batch.newRecipients })] : []),
+    stateLine(t, batch),
+    ...(batch.state === 'sending' || batch.state === 'done' || batch.state === 'stopped' ? [t('payoutBatch.message.progress', { ...progress })] : []),
+    ...(progress.skipped > 0 ? [t('payoutBatch.message.skipped', { count: progress.skipped })] : []),
+  ];
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(asks, 3000) } },
+    { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), 3000) } },
+  ];
+  const actions = buttons(t, batch);
+  if (actions) blocks.push(actions);
+  blocks.push(...sandboxFooter(surface));
+  return { text: `${asks} ${stateLine(t, batch)}`, blocks };
+}
+
+function stateLine(t: Texts, batch: PayoutBatch): string {
+  const approvers = batch.approvals.map((approval) => mentionUser(approval.userId));
+  switch (batch.state) {
+    case 'pending':
+      return t('payoutBatch.message.state.pending', { approvals: approvers.length, required: batch.requiredApprovals })
+        + (approvers.length > 0 ? ` (${approvers.join(', ')})` : '');
+    case 'sending':
+      return t('payoutBatch.message.state.sending', { approvers: approvers.join(', ') });
+    case 'stopped':
+      return t('payoutBatch.message.state.stopped', { user: mentionUser(batch.stoppedBy ?? '') });
+    case 'rejected':
+      return t('payoutBatch.message.state.rejected', { user: mentionUser(batch.rejectedBy ?? ''), reason: escapeWithin(batch.rejectReason ?? '', 300, { oneLine: true }) });
+    default:
+      return t(`payoutBatch.message.state.${batch.state}`);
+  }
+}
+
+function button(t: Texts, actionId: string, text: string, batch: PayoutBatch, confirm: 'Approve' | 'Reject' | 'Stop', style?: 'primary' | 'danger'): Button {
+  const key = `payoutBatch.confirm${confirm}` as const;
+  return {
+    type: 'button', action_id: actionId, value: batch.id, text: plainText(text, 75), ...(style ? { style } : {}),
+    confirm: {
+      title: plainText(t(`${key}.title`), 100),
+      text: plainText(t(`${key}.text`, { id: batch.id, count: batch.rowCount }), 300),
+      confirm: plainText(t('payoutBatch.confirm.yes'), 30),
+      deny: plainText(t('payoutBatch.confirm.no'), 30),
+    },
+  };
+}
+
+function buttons(t: Texts, batch: PayoutBatch): ActionsBlock | undefined {
+  if (batch.state === 'pending') {
+    return {
+      type: 'actions', elements: [
+        button(t, PAYOUT_BATCH_ACTIONS.approve, t('payoutBatch.message.approve'), batch, 'Approve', 'primary'),
+        button(t, PAYOUT_BATCH_ACTIONS.reject, t('payoutBatch.message.reject'), batch, 'Reject', 'danger'),
+      ],
+    };
+  }
+  if (batch.state === 'sending') return { type: 'actions', elements: [button(t, PAYOUT_BATCH_ACTIONS.stop, t('payoutBatch.message.stop'), batch, 'Stop', 'danger')] };
+  return undefined;
+}

@@ -1,0 +1,113 @@
+/**
+ * The bulk payout modals: the form (a CSV file, or rows pasted), the "checking…" screen shown while
+ * the rows are read, and the result: a refused file's reason, or the rows' summary with their problems.
+ */
+import type { KnownBlock, ModalView } from '@slack/types';
+import { textsFor, type Locale } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import { largestRows, type BatchCheck } from '../../payouts/index.js';
+import { rowProblemLine } from '../batch-problems.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
+import { cutMrkdwn, escapeWithin, plainText, sandboxFooter, type Surface } from './text.js';
+
+/** How many problems the modal lists; every one of them is in the errors file. */
+export const PROBLEMS_SHOWN = 20;
+/** Row numbers listed in one line (new recipients, repeats) before "…". */
+const ROWS_LISTED = 30;
+
+export function buildBatchUploadModal(surface: Surface, maxRows: number): ModalView {
+  const t = textsFor(surface.locale);
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutBatch.intro', { max: maxRows }) } },
+    {
+      type: 'input', block_id: PAYOUT_BATCH.fileBlock, optional: true, label: plainText(t('payoutBatch.fileLabel')),
+      element: { type: 'file_input', action_id: PAYOUT_BATCH.input, filetypes: ['csv'], max_files: 1 },
+    },
+    {
+      type: 'input', block_id: PAYOUT_BATCH.pasteBlock, optional: true, label: plainText(t('payoutBatch.pasteLabel')),
+      element: { type: 'plain_text_input', action_id: PAYOUT_BATCH.input, multiline: true, max_length: 3000 },
+    },
+    ...sandboxFooter(surface),
+  ];
+  return {
+    type: 'modal', callback_id: PAYOUT_BATCH.uploadView, title: plainText(t('payoutBatch.title'), 24),
+    submit: plainText(t('payoutBatch.check'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
+  };
+}
+
+/** A modal of one piece of mrkdwn and a Close button: "checking…", a refused file, a failure. */
+export function buildBatchNotice(surface: Surface, text: string, callbackId: string = PAYOUT_BATCH.resultView): ModalView {
+  const t = textsFor(surface.locale);
+  return {
+    type: 'modal', callback_id: callbackId, title: plainText(t('payoutBatch.title'), 24), close: plainText(t('payoutBatch.close'), 24),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }, ...sandboxFooter(surface)],
+  };
+}
+
+export function buildBatchChecking(surface: Surface): ModalView {
+  return buildBatchNotice(surface, textsFor(surface.locale)('payoutBatch.checking'), PAYOUT_BATCH.checkingView);
+}
+
+/** What became of the errors file: sent (with its name), or not (Slack's code). */
+export type ErrorsFileOutcome = { sent: string } | { failed: string } | undefined;
+
+/**
+ * The rows' summary; with problems, the first `PROBLEMS_SHOWN` of them and where the rest went.
+ * Without: `ready` names the stored draft, which the submit button asks approval for (after a
+ * tick when the same rows were submitted before).
+ */
+export function buildBatchResult(
+  surface: Surface, check: BatchCheck, errorsFile: ErrorsFileOutcome, ready?: { batchId: string; duplicateOf: string | undefined },
+): ModalView {
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } });
+  const blocks: KnownBlock[] = [section(summaryLines(locale, check).join('\n'))];
+  if (check.problems.length > 0) {
+    const shown = check.problems.slice(0, PROBLEMS_SHOWN);
+    const lines = shown.map((problem) => `• ${escapeWithin(rowProblemLine(locale, problem), 300, { oneLine: true })}`);
+    blocks.push(section(`${t('payoutBatch.problems', { count: check.problems.length })}\n${t('payoutBatch.firstProblems', { shown: shown.length })}`));
+    blocks.push(section(lines.join('\n')));
+    if (errorsFile && 'sent' in errorsFile) blocks.push(section(t('payoutBatch.errorsSent', { file: `\`${errorsFile.sent}\`` })));
+    if (errorsFile && 'failed' in errorsFile) blocks.push(section(t('payoutBatch.errorsNotSent', { code: errorsFile.failed })));
+  } else {
+    blocks.push(section(t('payoutBatch.ready')));
+  }
+  if (ready?.duplicateOf) {
+    blocks.push(section(t('payoutBatch.sameContent', { id: ready.duplicateOf })));
+    blocks.push({
+      type: 'input', block_id: PAYOUT_BATCH_ACTIONS.confirmSameBlock, label: plainText(t('payoutBatch.confirmSameRequired')),
+      element: { type: 'checkboxes', action_id: PAYOUT_BATCH.input, options: [{ text: plainText(t('payoutBatch.confirmSame')), value: 'same' }] },
+    });
+  }
+  blocks.push(...sandboxFooter(surface));
+  const title = plainText(t('payoutBatch.title'), 24);
+  if (ready && check.problems.length === 0) {
+    return {
+      type: 'modal', callback_id: PAYOUT_BATCH.readyView, title, private_metadata: ready.batchId,
+      submit: plainText(t('payoutBatch.submit'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
+    };
+  }
+  return { type: 'modal', callback_id: PAYOUT_BATCH.resultView, title, close: plainText(t('payoutBatch.close'), 24), blocks };
+}
+
+/** Rows, totals per currency, the largest row, new recipients and repeated rows. */
+export function summaryLines(locale: Locale, check: BatchCheck): string[] {
+  const t = textsFor(locale);
+  const amount = (minor: number, currency: string) => formatMinor(minor, currency, { locale }).trim();
+  const lines = [t('payoutBatch.rows', { count: check.rowCount })];
+  if (check.totals.size > 0) lines.push(t('payoutBatch.totals', { totals: [...check.totals].map(([currency, minor]) => amount(minor, currency)).join(' · ') }));
+  for (const [currency, row] of largestRows(check.rows)) {
+    lines.push(t('payoutBatch.largest', { row: row.rowNumber, amount: amount(row.draft.amountMinor, currency), name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }) }));
+  }
+  const fresh = check.rows.filter((row) => row.newRecipient).map((row) => row.rowNumber);
+  if (fresh.length > 0) lines.push(t('payoutBatch.newRecipients', { count: fresh.length, rows: listed(fresh.map(String)) }));
+  const repeats = check.rows.filter((row) => row.repeatOf !== undefined)
+    .map((row) => t('payoutBatch.repeatOf', { row: row.rowNumber, first: row.repeatOf ?? 0 }));
+  if (repeats.length > 0) lines.push(t('payoutBatch.repeats', { count: repeats.length, rows: listed(repeats) }));
+  return lines;
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= ROWS_LISTED ? items.join(', ') : `${items.slice(0, ROWS_LISTED).join(', ')}, …`;
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { readBatchFile, type BatchFileReading } from '../../src/payouts/batch-file.js';
+import { checkBatchRows, largestRows } from '../../src/payouts/batch-rows.js';
+
+const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
+const MOBILE = 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,March stipend';
+const BANK = 'bank,0001 2345 6789,BCDCCDKI,Ndaya Logistics SARL,CD,2500,EUR,INV-2025-031,';
+
+const settings = {
+  operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
+  currencies: ['USD', 'EUR', 'CDF'],
+  maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000]]),
+};
+const context = { settings, now: new Date('2026-11-23T10:00:00Z'), batchId: 'PB-7K3F9Q' };
+
+function read(content: string | Uint8Array, maxRows = 500): BatchFileReading {
+  return readBatchFile(content, { maxRows });
+}
+
+function problemOf(content: string | Uint8Array, maxRows = 500) {
+  const reading = read(content, maxRows);
+  if (reading.ok) throw new Error('expected the file to be refused');
+  return reading.problem;
+}
+
+function check(content: string) {
+  const reading = read(content);
+  if (!reading.ok) throw new Error(`expected the file to be read, got ${reading.problem.code}`);
+  return checkBatchRows(reading.rows, reading.columnProblems, context);
+}
+
+describe('reading a bulk payout file', () => {
+  it('reads a mobile and a bank row into drafts, with row numbers counting the header as row 1', () => {
+    const checked = check(`${HEADER}\n${MOBILE}\n${BANK}\n`);
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows.map((row) => [row.rowNumber, row.draft.kind, row.draft.amountMinor, row.draft.reference])).toEqual([
+      [2, 'mobile_money', 15050, 'PB-7K3F9Q-2'],
+      [3, 'bank_account', 250000, 'INV-2025-031'],
+    ]);
+    expect(checked.rows[1]?.draft).toMatchObject({ recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI' } });
+    expect([...checked.totals]).toEqual([['USD', 15050], ['EUR', 250000]]);
+  });
+
+  it('reads a file with a UTF-8 BOM and Windows line endings like any other', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\r\n${MOBILE}\r\n${BANK}\r\n`)]);
+    const reading = read(bytes);
+    expect(reading.ok && reading.rows.map((row) => row.cells.kind)).toEqual(['mobile', 'bank']);
+    expect(reading.ok && reading.rows[0]?.cells.note).toBe('March stipend');
+  });
+
+  it('reads quoted fields holding commas, quotes and line breaks', () => {
+    const checked = check(`${HEADER}\nmobile,243812345678,VODACOM_MPESA,"Kabila, Amani",CD,10,USD,,"Rent, March ""advance"""\n`);
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows[0]?.draft.recipient.name).toBe('Kabila, Amani');
+    expect(checked.rows[0]?.draft.note).toBe('Rent, March "advance"');
+  });
+
+  it('takes the header in any case and order, with the optional columns left out', () => {
+    const checked = check('Amount,Currency,Kind,Number,Provider,Name,Country\n10,USD,MOBILE,243812345678,orange_money,Amani Kabila,cd\n');
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows[0]?.draft).toMatchObject({ kind: 'mobile_money', operator: 'ORANGE_MONEY', amountMinor: 1000, note: '' });
+  });
+
+  it('skips blank lines', () => {
+    expect(check(`${HEADER}\n\n${MOBILE}\n\n`).rows).toHaveLength(1);
+  });
+
+  it('refuses an empty file, and one with a header but no rows', () => {
+    expect(problemOf('')).toEqual({ code: 'file_empty' });
+    expect(problemOf('\uFEFF \r\n\n')).toEqual({ code: 'file_empty' });
+    expect(problemOf(`${HEADER}\n`)).toEqual({ code: 'file_no_rows' });
+  });
+
+  it('refuses a file saved with semicolons or tabs, saying which', () => {
+    expect(problemOf(`${HEADER.replaceAll(',', ';')}\n${MOBILE.replaceAll(',', ';')}\n`)).toEqual({ code: 'file_delimiter', found: ';' });
+    expect(problemOf(`${HEADER.replaceAll(',', '\t')}\n`)).toEqual({ code: 'file_delimiter', found: 'tab' });
+  });
+
+  it('names the columns a header lacks, and those it has that are unknown or repeated', () => {
+    expect(problemOf('kind,number,name,country,amount\n')).toEqual({ code: 'file_missing_columns', columns: ['provider', 'currency'] });
+    expect(problemOf(`${HEADER},iban\n`)).toEqual({ code: 'file_unknown_columns', columns: ['iban'] });
+    expect(problemOf(`${HEADER},amount\n`)).toEqual({ code: 'file_repeated_column', column: 'amount' });
+  });
+
+  it('reports a row with a missing or an extra cell by its row number, and reads the others', () => {
+    const checked = check(`${HEADER}\n${MOBILE}\nmobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150,USD,\n${MOBILE},extra\n`);
+    expect(checked.rows.map((row) => row.rowNumber)).toEqual([2]);
+    expect(checked.problems).toEqual([
+      { rowNumber: 3, column: undefined, problem: { code: 'row_column_count', expected: 9, found: 8 } },
+      { rowNumber: 4, column: undefined, problem: { code: 'row_column_count', expected: 9, found: 10 } },
+    ]);
+  });
+
+  it('refuses a file over the size cap without reading it', () => {
+    const big = `${HEADER}\n${`${MOBILE}\n`.repeat(200_000)}`;
+    expect(Buffer.byteLength(big)).toBeGreaterThan(10_000_000);
+    expect(problemOf(big)).toEqual({ code: 'file_too_large', maxBytes: 1024 * 1024 });
+  });
+
+  it('refuses a binary file: NUL bytes, broken UTF-8 or control characters', () => {
+    expect(problemOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]))).toEqual({ code: 'file_binary' });
+    expect(problemOf(Buffer.from([0x6b, 0x69, 0x6e, 0x64, 0xff, 0xfe, 0x0a]))).toEqual({ code: 'file_binary' });
+    expect(problemOf(`${HEADER}\n\u0007${MOBILE}\n`)).toEqual({ code: 'file_binary' });
+  });
+
+  it('refuses a file with a quote that never closes, near its line', () => {
+    expect(problemOf(`${HEADER}\n${MOBILE}\nmobile,"243812345678,VODACOM_MPESA\n`)).toMatchObject({ code: 'file_unreadable' });
+  });
+
+  it('refuses more rows than allowed, saying how many there are', () => {
+    expect(problemOf(`${HEADER}\n${MOBILE}\n${MOBILE}\n${MOBILE}\n`, 2)).toEqual({ code: 'file_too_many_rows', max: 2, rows: 3 });
+  });
+});
+
+describe('checking the rows of a bulk payout file', () => {
+  it('checks every row with the single payout rules and reports each problem with its row and column', () => {
+    const checked = check([
+      HEADER,
+      'cash,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,USD,,',
+      'mobile,24381,VODACOM_MPESA,A,CD,10,USD,,',
+      'bank,0001 2345 6789,NOTABIC,Ndaya Logistics,CD,60000,EUR,,',
+      'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,GBP,,',
+    ].join('\n'));
+    expect(checked.rows).toEqual([]);
+    expect(checked.problems.map(({ rowNumber, column, problem }) => [rowNumber, column, problem.code])).toEqual([
+      [2, 'kind', 'kind_unknown'],
+      [3, 'number', 'phone_length'],
+      [3, 'name', 'name_length'],
+      [4, 'provider', 'bank_code'],
+      [4, 'amount', 'amount_over_maximum'],
+      [5, 'currency', 'not_offered'],
+    ]);
+  });
+
+  it('reads amounts with a dot as the decimal mark only, refusing commas, spaces and negative amounts', () => {
+    const checked = check([HEADER, ...['1,500', '1 500', '1500,50', '-10', '10.123', 'ten'].map((amount) =>
+      `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,"${amount}",USD,,`)].join('\n'));
+    expect(checked.problems.map(({ rowNumber, problem }) => [rowNumber, problem.code])).toEqual([
+      [2, 'amount_format'], [3, 'amount_format'], [4, 'amount_format'], [5, 'amount_not_positive'], [6, 'amount_too_many_decimals'], [7, 'amount_format'],
+    ]);
+  });
+
+  it('refuses a reference given twice in the file, naming the first row that has it', () => {
+    const checked = check(`${HEADER}\n${BANK}\n${BANK.replace('2500', '300')}\n`);
+    expect(checked.problems).toEqual([{ rowNumber: 3, column: 'reference', problem: { code: 'reference_repeated', firstRow: 2 } }]);
+  });
+
+  it('marks a row repeating an earlier one (same recipient, amount and currency) without refusing it', () => {
+    const checked = check(`${HEADER}\n${MOBILE}\n${MOBILE.replace('VODACOM_MPESA', 'ORANGE_MONEY')}\n${MOBILE.replace('150.50', '20')}\n`);
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows.map((row) => row.repeatOf)).toEqual([undefined, 2, undefined]);
+  });
+
+  it('refuses names with hidden characters and keeps mentions and formula-looking text as plain text', () => {
+    const checked = check([
+      HEADER,
+      'mobile,243812345678,VODACOM_MPESA,"Amani\u202EKabila",CD,10,USD,,',
+      'mobile,243812345679,VODACOM_MPESA,<!channel> Amani,CD,10,USD,,',
+      'mobile,243812345670,VODACOM_MPESA,"=HYPERLINK(""http://x"")",CD,10,USD,,@note',
+    ].join('\n'));
+    expect(checked.problems).toEqual([{ rowNumber: 2, column: 'name', problem: { code: 'hidden_characters', kind: 'invisible' } }]);
+    expect(checked.rows.map((row) => row.draft.recipient.name)).toEqual(['<!channel> Amani', '=HYPERLINK("http://x")']);
+  });
+
+  it('marks the rows the caller says go to new recipients', () => {
+    const reading = read(`${HEADER}\n${MOBILE}\n${BANK}\n`);
+    if (!reading.ok) throw new Error('expected the file to be read');
+    const checked = checkBatchRows(reading.rows, [], { ...context, isNewRecipient: (draft) => draft.kind === 'bank_account' });
+    expect(checked.rows.map((row) => row.newRecipient)).toEqual([false, true]);
+  });
+
+  it('gives the same content hash to the same rows whatever the line ends, BOM, spacing or column order', () => {
+    const one = check(`${HEADER}\n${MOBILE}\n`);
+    const two = check(`\uFEFF${HEADER.split(',').reverse().join(',')}\r\n${MOBILE.split(',').map((cell) => ` ${cell} `).reverse().join(',')}\r\n`);
+    expect(two.contentHash).toBe(one.contentHash);
+    expect(check(`${HEADER}\n${MOBILE.replace('150.50', '150.51')}\n`).contentHash).not.toBe(one.contentHash);
+  });
+
+  it('finds the largest row in each currency', () => {
+    const checked = check(`${HEADER}\n${MOBILE}\n${MOBILE.replace('150.50', '900').replace('678', '679')}\n${BANK}\n`);
+    expect([...largestRows(checked.rows)].map(([currency, row]) => [currency, row.rowNumber])).toEqual([['USD', 3], ['EUR', 4]]);
+  });
+
+  it('reads a 500-row file', () => {
+    const rows = Array.from({ length: 500 }, (_, index) => `mobile,2438${String(10_000_000 + index)},VODACOM_MPESA,Person ${index},CD,${index + 1}.25,USD,,`);
+    const checked = check(`${HEADER}\n${rows.join('\n')}\n`);
+    expect(checked.problems).toEqual([]);
+    expect(checked.totals.get('USD')).toBe(Array.from({ length: 500 }, (_, index) => (index + 1) * 100 + 25).reduce((a, b) => a + b, 0));
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { PayoutBatchService } from '../../src/payouts/batch-service.js';
+import { BatchSender } from '../../src/payouts/batch-sender.js';
+import type { Db } from '../../src/store/db.js';
+import { testDatabases } from '../support/databases.js';
+import { APPROVER, createService, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../support/payout-doubles.js';
+
+const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
+const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
+
+describe.each(testDatabases())('sending a bulk payout on $name', ({ open }) => {
+  let db: Db;
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
+  });
+
+  /** A replica: its own payout service and sender over the shared database and Fleet API double. */
+  function replica(fleet?: ReturnType<typeof createService>['fleet'], send?: 'dies_before_sending') {
+    const made = createService(db, fleet ? { fleet } : {});
+    const batches = new PayoutBatchService({
+      db, clock: made.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles: rolesFor([REQUESTER], [APPROVER]), logger: createLogger({ level: 'silent' }),
+    });
+    const sender = new BatchSender({
+      db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
+      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request),
+    });
+    return { ...made, batches, sender };
+  }
+
+  async function releasedBatch(batches: PayoutBatchService, count: number): Promise<string> {
+    const checked = await batches.check(REQUESTER, `${HEADER}\n${rows(count).join('\n')}\n`);
+    expect(checked.ok && checked.check.problems).toEqual([]);
+    expect((await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false })).ok).toBe(true);
+    const approved = await batches.approve(checked.batchId, APPROVER);
+    expect(approved.ok && approved.batch.state).toBe('sending');
+    return checked.batchId;
+  }
+
+  it('sends every row once when two replicas send the same batch at once, then marks it done', async () => {
+    const one = replica();
+    const two = replica(one.fleet);
+    const id = await releasedBatch(one.batches, 60);
+    await Promise.all([one.sender.sendDue(500), two.sender.sendDue(500)]);
+    const references = one.fleet.payoutCalls.map((call) => call.body.reference);
+    expect(references).toHaveLength(60);
+    expect(new Set(references).size).toBe(60);
+    expect((await one.batches.get(id))?.state).toBe('done');
+    expect((await one.batches.results(id)).every((row) => row.outcome === 'sent')).toBe(true);
+  });
+
+  it('never sends a row twice after a process dies between taking it and sending it: recovery sends it once', async () => {
+    const dying = replica(undefined, 'dies_before_sending');
+    const id = await releasedBatch(dying.batches, 3);
+    await expect(dying.sender.sendDue(1)).rejects.toThrow('killed');
+    const survivor = replica(dying.fleet);
+    await survivor.sender.sendDue(500);
+    expect(dying.fleet.payoutCalls).toHaveLength(2);
+    await survivor.service.recoverInterrupted({ staleAfterMs: 0 });
+    await survivor.sender.finishDone();
+    const references = dying.fleet.payoutCalls.map((call) => call.body.reference);
+    expect(references.sort()).toEqual([`${id}-2`, `${id}-3`, `${id}-4`]);
+    expect((await survivor.batches.get(id))?.state).toBe('done');
+  });
+
+  it('keeps the pace across replicas in the database: after one row, the next slot is a second away at 1 a second', async () => {
+    const slow = replica();
+    const slowSender = new BatchSender({
+      db, clock: slow.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1, announce: async () => undefined,
+      send: (request) => slow.service.sendApproved(request),
+    });
+    await releasedBatch(slow.batches, 2);
+    await db.query("UPDATE payout_batch_pace SET next_at = 'epoch'");
+    expect(await slowSender.sendDue(1)).toBe(1);
+    const { rows: [pace] } = await db.query<{ ahead_ms: number | string }>('SELECT EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000 AS ahead_ms FROM payout_batch_pace');
+    expect(Number(pace?.ahead_ms)).toBeGreaterThan(500);
+    expect(Number(pace?.ahead_ms)).toBeLessThanOrEqual(1000);
+    expect(slow.fleet.payoutCalls).toHaveLength(1);
+  });
+});

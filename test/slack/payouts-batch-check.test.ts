@@ -1,0 +1,108 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PAYOUT_BATCH } from '../../src/slack/ids.js';
+import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../support/payout-flow.js';
+
+const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
+const GOOD = [
+  'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,November',
+  'bank,0001 2345 6789,BCDCCDKI,"Ndaya Logistics, SARL",CD,2500,EUR,INV-2026-031,',
+  'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,again',
+];
+
+describe('checking a bulk payout file in Slack', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...PAYOUT_ENV, PAYOUT_BATCH_MAX_ROWS: '30' } });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    expect(h.slack.limitViolations).toEqual([]);
+  });
+
+  async function openForm(text = 'payout bulk') {
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text });
+    return waitForView(h, PEOPLE.requester, callbackIs(PAYOUT_BATCH.uploadView), 'the bulk payout form');
+  }
+
+  async function submitFile(content: string | Buffer, name = 'payouts.csv') {
+    const form = await openForm();
+    const fileId = h.slack.uploadFileAs({ userId: PEOPLE.requester, name, bytes: content });
+    const ack = await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
+    expect(ack.status).toBe(200);
+    return waitForView(h, PEOPLE.requester, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check of the file');
+  }
+
+  it('opens the form with a CSV file input and a paste area, in French too', async () => {
+    const form = await openForm();
+    const blocks = JSON.stringify(form.view.blocks);
+    expect(blocks).toContain('"type":"file_input"');
+    expect(blocks).toContain('"filetypes":["csv"]');
+    expect(blocks).toContain('"max_files":1');
+    expect(blocks).toContain('At most 30 rows');
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: form.id });
+    const french = await openForm('virement groupé');
+    expect(french.view.callback_id).toBe(PAYOUT_BATCH.uploadView);
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: french.id });
+  });
+
+  it('reads the chosen file through files.info and its private URL, and sums it up', async () => {
+    const downloads = h.slack.privateDownloads;
+    const result = await submitFile(`\uFEFF${HEADER}\r\n${GOOD.join('\r\n')}\r\n`);
+    const shown = viewText(result);
+    expect(shown).toContain('3 rows');
+    expect(shown).toContain('301.00 USD');
+    expect(shown).toContain('2,500.00 EUR');
+    expect(shown).toContain('row 4 repeats row 2');
+    expect(shown).toContain('3 new recipients');
+    expect(shown).toContain('Every row can be sent');
+    expect(h.slack.privateDownloads).toBe(downloads + 1);
+    expect(h.slack.apiCalls.some((call) => call.method === 'files.info')).toBe(true);
+    const leaked = h.logs.filter((line) => line.includes('files-pri')).map((line) => line.slice(0, 300));
+    expect(leaked).toEqual([]);
+    expect(payoutPosts(h)).toBe(0);
+  });
+
+  it('lists the problems with their rows and sends every one of them as a CSV to the person', async () => {
+    const bad = Array.from({ length: 25 }, (_, index) => `mobile,24381234${String(index).padStart(4, '0')},NOPE,"=cmd|' /C calc'!A0",CD,1,USD,,`);
+    const result = await submitFile(`${HEADER}\n${bad.join('\n')}\n`);
+    const shown = viewText(result);
+    expect(shown).toContain('25 problems');
+    expect(shown).toContain('The first 20');
+    expect(shown).toContain('Row 21, provider');
+    expect(shown).not.toContain('Row 22, provider');
+    const dm = await h.waitForMessage(PEOPLE.requester, 'problems found in your bulk payout file', dmWith(PEOPLE.requester));
+    const file = h.slack.file(dm.files![0]!.id)!;
+    const csv = file.bytes!.toString('utf8');
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(26);
+    expect(csv).toContain('26,provider,');
+  });
+
+  it('refuses a file with semicolons, an empty file and a binary file with a clear reason', async () => {
+    expect(viewText(await submitFile(`${HEADER.replaceAll(',', ';')}\n`))).toContain('separated by semicolons');
+    expect(viewText(await submitFile(''.padEnd(3, '\n')))).toContain('The file is empty');
+    expect(viewText(await submitFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), 'photo.csv'))).toContain('not a text file');
+  });
+
+  it('refuses a file over the size cap from files.info, without downloading it', async () => {
+    const downloads = h.slack.privateDownloads;
+    const result = await submitFile(`${HEADER}\n${`${GOOD[0]}\n`.repeat(150_000)}`);
+    expect(viewText(result)).toContain('too large');
+    expect(h.slack.privateDownloads).toBe(downloads);
+  });
+
+  it('reads rows pasted instead of a file, and asks for one or the other', async () => {
+    const form = await openForm();
+    const none = await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: {} });
+    expect(JSON.stringify(none.body)).toContain('Choose a file or paste rows');
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { [PAYOUT_BATCH.pasteBlock]: { [PAYOUT_BATCH.input]: `${HEADER}\n${GOOD[0]}` } } });
+    const result = await waitForView(h, PEOPLE.requester, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check');
+    expect(viewText(result)).toContain('1 row');
+  });
+
+  it('does not open the form for someone who may not request payouts', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'payout bulk' });
+    expect(h.slack.views(PEOPLE.newcomer)).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
+import { readBatchFile } from '../../../src/payouts/batch-file.js';
+import { checkBatchRows } from '../../../src/payouts/batch-rows.js';
+import type { PayoutBatch } from '../../../src/payouts/index.js';
+import { buildBatchApprovalMessage } from '../../../src/slack/views/payout-batch-message.js';
+import { buildBatchResult, buildBatchUploadModal } from '../../../src/slack/views/payout-batch.js';
+import type { Surface } from '../../../src/slack/views/text.js';
+
+const EN: Surface = { sandbox: true, locale: 'en' };
+const FR: Surface = { sandbox: false, locale: 'fr' };
+const settings = { operators: ['VODACOM_MPESA'], currencies: ['USD', 'EUR'], maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000]]) };
+const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
+const HOSTILE = '<!channel> *bold* &amp; <https://evil.example|click>';
+
+const asJson = (view: object) => view as unknown as Record<string, unknown>;
+
+function checked(lines: string[]) {
+  const reading = readBatchFile(`${HEADER}\n${lines.join('\n')}\n`, { maxRows: 5000 });
+  if (!reading.ok) throw new Error(reading.problem.code);
+  return checkBatchRows(reading.rows, reading.columnProblems, { settings, now: new Date('2026-11-23T10:00:00Z'), batchId: 'PB-7K3F9Q' });
+}
+
+describe('the bulk payout views', () => {
+  it('keep the form within Block Kit limits, in both languages', () => {
+    expect(checkView(asJson(buildBatchUploadModal(EN, 500)))).toEqual([]);
+    expect(checkView(asJson(buildBatchUploadModal(FR, 500)))).toEqual([]);
+  });
+
+  it('show at most 20 of 5,000 problems, escaped, within Block Kit limits', () => {
+    const view = buildBatchResult(EN, checked(Array.from({ length: 5000 }, (_, index) => `mobile,24381${index},NOPE,"${HOSTILE}",CD,1,GBP,,`)), { sent: 'pb-7k3f9q-problems.csv' });
+    expect(checkView(asJson(view))).toEqual([]);
+    const text = JSON.stringify(view.blocks);
+    expect(text.match(/• Row /g)).toHaveLength(20);
+    expect(text).toContain('5,000 rows');
+    expect(text).not.toContain('<!channel>');
+  });
+
+  it('escape names in the summary and keep a 5,000-row summary within limits', () => {
+    const view = buildBatchResult(FR, checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)), undefined, { batchId: 'PB-7K3F9Q', duplicateOf: 'PB-2222AA' });
+    expect(checkView(asJson(view))).toEqual([]);
+    expect(JSON.stringify(view.blocks)).not.toContain('<!channel>');
+    expect(view.private_metadata).toBe('PB-7K3F9Q');
+  });
+
+  it('keep the approval message within limits, its buttons carrying the batch id only', () => {
+    const rows = checked([`mobile,243812345678,VODACOM_MPESA,"${HOSTILE}",CD,10,USD,,`]).rows;
+    const batch: PayoutBatch = {
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      rowCount: 500, totals: new Map([['USD', 1000], ['EUR', 2000]]), newRecipients: 3, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
+      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+    };
+    const message = buildBatchApprovalMessage(EN, { batch, largest: rows.map((row) => ({ ...row, requestId: undefined, skipped: undefined })), progress: { sent: 0, failed: 0, unknown: 0, remaining: 500, skipped: 0 } });
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    expect(JSON.stringify(message.blocks)).not.toContain('<!channel>');
+    expect(JSON.stringify(message.blocks).match(/"value":"[^"]*"/g)).toEqual(['"value":"PB-7K3F9Q"', '"value":"PB-7K3F9Q"']);
+  });
+});
