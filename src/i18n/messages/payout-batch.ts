@@ -46,6 +46,8 @@ export const payoutBatch = defineMessages({
     'payoutBatch.errorsFileTitle': 'Problems in a bulk payout file',
     'payoutBatch.errorsFileComment': { one: 'The problem found in your bulk payout file, by row.', other: 'The {count} problems found in your bulk payout file, by row.' },
     'payoutBatch.ready': ':white_check_mark: Every row can be sent.',
+    'payoutBatch.moneyFlow':
+      'Sending these payouts debits the platform\'s wallet user and credits the fleet account with the totals above: the fleet account\'s balance in each currency goes up by its total. The partner then credits its own customers, the recipients in the file.',
     'payoutBatch.problem.kind_unknown': 'the kind must be mobile or bank',
     'payoutBatch.problem.amount_format': 'write the amount with digits and a dot before decimals only, e.g. 1500.50',
     'payoutBatch.problem.reference_repeated': 'this reference is already on row {first}',
@@ -156,6 +158,8 @@ export const payoutBatch = defineMessages({
     'payoutBatch.errorsFileTitle': 'Problèmes d’un fichier de virements groupés',
     'payoutBatch.errorsFileComment': { one: 'Le problème trouvé dans votre fichier de virements groupés, par ligne.', other: 'Les {count} problèmes trouvés dans votre fichier de virements groupés, par ligne.' },
     'payoutBatch.ready': ':white_check_mark: Toutes les lignes peuvent partir.',
+    'payoutBatch.moneyFlow':
+      'L’envoi de ces paiements débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte des totaux ci-dessus : le solde du compte de flotte dans chaque devise augmente de son total. Le partenaire crédite ensuite ses propres clients, les bénéficiaires du fichier.',
     'payoutBatch.problem.kind_unknown': 'le type doit être mobile ou bank',
     'payoutBatch.problem.amount_format': 'écrivez le montant en chiffres avec un point avant les décimales, par exemple 1500.50',
     'payoutBatch.problem.reference_repeated': 'cette référence est déjà à la ligne {first}',

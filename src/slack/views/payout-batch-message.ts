@@ -37,6 +37,8 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(asks, 3000) } },
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), 3000) } },
   ];
+  // Said while approvers decide and the rows go out; a finished batch's message keeps only its outcome.
+  if (batch.state === 'pending' || batch.state === 'sending') blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutBatch.moneyFlow') }] });
   const actions = buttons(t, batch);
   if (actions) blocks.push(actions);
   blocks.push(...sandboxFooter(surface));

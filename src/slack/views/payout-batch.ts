@@ -72,6 +72,7 @@ export function buildBatchResult(
     if (errorsFile && 'failed' in errorsFile) blocks.push(section(t('payoutBatch.errorsNotSent', { code: errorsFile.failed })));
   } else {
     blocks.push(section(t('payoutBatch.ready')));
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutBatch.moneyFlow') }] });
   }
   if (ready?.duplicateOf) {
     blocks.push(section(t('payoutBatch.sameContent', { id: ready.duplicateOf })));

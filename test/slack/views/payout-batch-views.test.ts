@@ -55,4 +55,20 @@ describe('the bulk payout views', () => {
     expect(JSON.stringify(message.blocks)).not.toContain('<!channel>');
     expect(JSON.stringify(message.blocks).match(/"value":"[^"]*"/g)).toEqual(['"value":"PB-7K3F9Q"', '"value":"PB-7K3F9Q"']);
   });
+
+  it('state the money flow of the spec on the checked screen and the approval message, in each language', () => {
+    const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.50,USD,,']);
+    const ready = { batchId: 'PB-7K3F9Q', duplicateOf: undefined };
+    expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks))
+      .toContain('debits the platform\'s wallet user and credits the fleet account with the totals above');
+    const batch: PayoutBatch = {
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      rowCount: 1, totals: new Map([['USD', 150_050]]), newRecipients: 1, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
+      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+    };
+    const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 1, skipped: 0 } };
+    const french = JSON.stringify(buildBatchApprovalMessage(FR, facts).blocks);
+    expect(french).toContain('débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte');
+    expect(french).toContain('1\u202f500,50 USD');
+  });
 });
