@@ -130,14 +130,16 @@ export class BatchSender {
 
   /**
    * Batches whose every row was taken (or skipped) and whose requests all left approved/executing
-   * become done; one replica wins each, and it alone announces the end (the results file).
+   * become done, once reconciliation is through with their unknown rows (each settled, or waiting for
+   * a person's review): the results file then says what became of every row; one replica wins each, and it alone announces the end (the results file).
    */
   async finishDone(): Promise<PayoutBatch[]> {
     const { db } = this.options;
     const { rows } = await db.query<{ id: string }>(
       `SELECT b.id FROM payout_batches b WHERE b.state IN ('sending', 'stopped') AND b.results_sent_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM payout_batch_rows r WHERE r.batch_id = b.id AND r.request_id IS NULL AND r.skipped IS NULL)
-         AND NOT EXISTS (SELECT 1 FROM payout_requests p WHERE p.batch_id = b.id AND p.state IN ('approved', 'executing'))
+         AND NOT EXISTS (SELECT 1 FROM payout_requests p WHERE p.batch_id = b.id
+           AND (p.state IN ('approved', 'executing') OR (p.state = 'unknown' AND NOT p.needs_review)))
        LIMIT 20`,
     );
     const finished: PayoutBatch[] = [];

@@ -3,8 +3,9 @@ import { createLogger } from '../../src/logger.js';
 import { PayoutBatchService } from '../../src/payouts/batch-service.js';
 import { BatchSender } from '../../src/payouts/batch-sender.js';
 import type { Db } from '../../src/store/db.js';
+import { FleetTimeoutError } from '../../src/fleet/errors.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../support/payout-doubles.js';
+import { APPROVER, createService, MINUTE, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../support/payout-doubles.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
@@ -61,6 +62,24 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ open }) => {
     const references = dying.fleet.payoutCalls.map((call) => call.body.reference);
     expect(references.sort()).toEqual([`${id}-2`, `${id}-3`, `${id}-4`]);
     expect((await survivor.batches.get(id))?.state).toBe('done');
+  });
+
+  it('waits for reconciliation before ending a batch with a row whose outcome is unknown, then reports the row as it settled', async () => {
+    const one = replica();
+    one.fleet.willAnswer(new FleetTimeoutError(true));
+    const id = await releasedBatch(one.batches, 2);
+    await one.sender.sendDue(500);
+    expect(one.fleet.payoutCalls).toHaveLength(2);
+    // Reconciliation is still looking for the first row: the batch is not over, and no results file goes out.
+    expect((await one.batches.get(id))?.state).toBe('sending');
+    expect(await one.sender.finishDone()).toEqual([]);
+
+    // Nothing found within the window: the row needs a person's review, and the batch ends saying so.
+    one.clock.advance(11 * MINUTE);
+    await one.service.runMaintenance();
+    const [finished] = await one.sender.finishDone();
+    expect(finished?.id).toBe(id);
+    expect((await one.batches.results(id)).map((row) => row.outcome).sort()).toEqual(['sent', 'unknown']);
   });
 
   it('keeps the pace across replicas in the database: after one row, the next slot is a second away at 1 a second', async () => {
