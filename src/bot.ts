@@ -16,7 +16,7 @@ import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/batch-notifier.js';
-import { BatchSender, runBatchSending } from './payouts/batch-sender.js';
+import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import { PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';

@@ -10,7 +10,7 @@ import type { LedgerExportSettings } from './ledger/exporter.js';
 import type { LedgerSettings } from './ledger/settings.js';
 import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parsePlainAmount, type CurrencyAmounts } from './money.js';
-import type { PayoutBatchSettings } from './payouts/batch-settings.js';
+import type { PayoutBatchSettings } from './payouts/batch/settings.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { PayoutBatchService } from '../../src/payouts/batch-service.js';
-import { BatchSender } from '../../src/payouts/batch-sender.js';
+import { PayoutBatchService } from '../../src/payouts/batch/service.js';
+import { BatchSender } from '../../src/payouts/batch/sender.js';
 import type { Db } from '../../src/store/db.js';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
 import { testDatabases } from '../support/databases.js';

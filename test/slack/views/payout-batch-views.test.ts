@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
-import { readBatchFile } from '../../../src/payouts/batch-file.js';
-import { checkBatchRows } from '../../../src/payouts/batch-rows.js';
+import { readBatchFile } from '../../../src/payouts/batch/file.js';
+import { checkBatchRows } from '../../../src/payouts/batch/rows.js';
 import type { PayoutBatch } from '../../../src/payouts/index.js';
 import { buildBatchApprovalMessage } from '../../../src/slack/views/payout-batch-message.js';
 import { buildBatchResult, buildBatchUploadModal } from '../../../src/slack/views/payout-batch.js';

@@ -4,10 +4,10 @@
  * repeat another, rows to new recipients, and every problem with its row number. Pure.
  */
 import { createHash } from 'node:crypto';
-import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './batch-file.js';
-import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from './model.js';
-import { recipientKey } from './policy.js';
-import { validatePayoutForm, type PayoutFormFields, type PayoutValidationSettings } from './validation.js';
+import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
+import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
+import { recipientKey } from '../policy.js';
+import { validatePayoutForm, type PayoutFormFields, type PayoutValidationSettings } from '../validation.js';
 
 /** A row that passed every check: what will be sent, once the batch is approved. */
 export interface BatchRow {

@@ -3,22 +3,22 @@
  * every row passes), submitting it for one approval, approving, rejecting and stopping it. Every
  * rule is checked against the stored batch; nothing the client sends decides who may act or how much.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { Db, Queryable } from '../store/db.js';
-import { checkBatchFile, type BatchFileCheck } from './batch-check.js';
-import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './batch-model.js';
-import type { PayoutBatchSettings } from './batch-settings.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import type { Db, Queryable } from '../../store/db.js';
+import { checkBatchFile, type BatchFileCheck } from './check.js';
+import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
+import type { PayoutBatchSettings } from './settings.js';
 import {
   appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, setBatchMessage,
   updateBatch, type BatchChanges,
-} from './batch-store.js';
-import { randomReadableCode } from './identifiers.js';
-import { STATES_COUNTING_TOWARDS_LIMIT } from './model.js';
-import { approvalRequirement, checkDailyLimit, utcDay } from './policy.js';
-import { lockRequesterDay, sumRequested } from './repository.js';
-import type { PayoutRoles } from './service.js';
-import type { PayoutSettings } from './settings.js';
+} from './store.js';
+import { randomReadableCode } from '../identifiers.js';
+import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
+import { approvalRequirement, checkDailyLimit, utcDay } from '../policy.js';
+import { lockRequesterDay, sumRequested } from '../repository.js';
+import type { PayoutRoles } from '../service.js';
+import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
 export interface BatchNotifier {

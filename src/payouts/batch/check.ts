@@ -3,11 +3,11 @@
  * single payout's rules, references already used by any payout, and recipients never paid before.
  * Reads only: nothing is stored here.
  */
-import type { Queryable } from '../store/db.js';
-import { readBatchFile, type BatchFileProblem } from './batch-file.js';
-import { checkBatchRows, withStoreFacts, type BatchCheck } from './batch-rows.js';
-import { findKnownRecipients, isNewRecipient, recipientIdentity } from './recipients.js';
-import type { PayoutValidationSettings } from './validation.js';
+import type { Queryable } from '../../store/db.js';
+import { readBatchFile, type BatchFileProblem } from './file.js';
+import { checkBatchRows, withStoreFacts, type BatchCheck } from './rows.js';
+import { findKnownRecipients, isNewRecipient, recipientIdentity } from '../recipients.js';
+import type { PayoutValidationSettings } from '../validation.js';
 
 export type BatchFileCheck = { ok: false; problem: BatchFileProblem } | { ok: true; check: BatchCheck };
 

@@ -2,11 +2,11 @@
  * SQL for bulk payout batches, their rows and approvals. Holds no rules: every change is a
  * conditional UPDATE whose WHERE says what must still be true, and the caller learns whether it won.
  */
-import type { Queryable } from '../store/db.js';
-import type { BatchRow } from './batch-rows.js';
-import type { BatchProgress, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch-model.js';
-import type { PayoutDraft } from './model.js';
-import { recipientKey } from './policy.js';
+import type { Queryable } from '../../store/db.js';
+import type { BatchRow } from './rows.js';
+import type { BatchProgress, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './model.js';
+import type { PayoutDraft } from '../model.js';
+import { recipientKey } from '../policy.js';
 
 type Timestamp = Date | string;
 const date = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));

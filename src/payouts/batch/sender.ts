@@ -7,15 +7,15 @@
  * leaves at worst an `approved` or `executing` request that recovery sends or reconciles, never a
  * second one. Pace and expiry are judged by the database's clock, which every replica shares.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
-import type { Db, Queryable } from '../store/db.js';
-import type { BatchEvent } from './batch-service.js';
-import type { PayoutBatch } from './batch-model.js';
-import { appendBatchEvent, findBatch, updateBatch } from './batch-store.js';
-import { newPayoutId } from './identifiers.js';
-import type { PayoutActionResult, PayoutDraft, PayoutRequest } from './model.js';
-import { appendEvent, findRequest, insertApproval, insertRequest, updateRequest } from './repository.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import type { Db, Queryable } from '../../store/db.js';
+import type { BatchEvent } from './service.js';
+import type { PayoutBatch } from './model.js';
+import { appendBatchEvent, findBatch, updateBatch } from './store.js';
+import { newPayoutId } from '../identifiers.js';
+import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
+import { appendEvent, findRequest, insertApproval, insertRequest, updateRequest } from '../repository.js';
 
 export interface BatchSenderOptions {
   db: Db;

@@ -1,6 +1,6 @@
 /**
  * Reads a bulk payout file (CSV with a header row) into numbered rows of raw text, or says why the
- * file as a whole cannot be read. Row rules (amounts, phones, …) are `batch-rows.ts`'s job.
+ * file as a whole cannot be read. Row rules (amounts, phones, …) are `rows.ts`'s job.
  */
 import { parse, CsvError } from 'csv-parse/sync';
 

@@ -1,5 +1,5 @@
 /** What a bulk payout batch is once stored: its states, its approvals, and how far its sending got. */
-import type { ApprovalMessageRef, PayoutDraft } from './model.js';
+import type { ApprovalMessageRef, PayoutDraft } from '../model.js';
 
 export const BATCH_STATES = ['draft', 'pending', 'sending', 'done', 'stopped', 'rejected', 'expired', 'cancelled'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
