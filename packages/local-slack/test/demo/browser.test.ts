@@ -88,6 +88,27 @@ describe('the demo page in a real browser', () => {
     await eventually(() => conversation.getAttribute('class')).toContain('active');
   }
 
+  /** Rita asks for a mobile money payout through the form, to its confirmation; the request's id. */
+  async function ritaRequestsMobilePayout(fields: { phone: string; name: string; operator: string; amount: string; currency: string }): Promise<string> {
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet payout mobile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await modal().getByLabel('Phone number').fill(fields.phone);
+    await modal().getByLabel('Recipient name').fill(fields.name);
+    await modal().getByLabel('Country').fill('CD');
+    await modal().getByLabel('Mobile money operator').selectOption(fields.operator);
+    await modal().getByLabel('Amount').fill(fields.amount);
+    await modal().getByLabel('Currency', { exact: true }).selectOption(fields.currency);
+    await modal().getByRole('button', { name: 'Review' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    await modal().getByRole('button', { name: 'Submit for approval' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
+    expect(id).not.toBe('');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    return id;
+  }
+
   it('shows Rita the balance in every currency, only to her', async () => {
     showLogsOnFailure();
     await run('/fleet balance');
@@ -417,24 +438,9 @@ describe('the demo page in a real browser', () => {
 
   it('lets Fabrice approve a payout in French, the amount written the French way in the approval modal', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
-    await run('/fleet payout mobile');
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
     // Rita's first payout went to this wallet, so it is no new recipient; and the amount is below CDF's
     // dual-approval threshold: Fabrice's approval alone sends it.
-    await modal().getByLabel('Phone number').fill('243812345670');
-    await modal().getByLabel('Recipient name').fill('Amani Kabila');
-    await modal().getByLabel('Country').fill('CD');
-    await modal().getByLabel('Mobile money operator').selectOption('VODACOM_MPESA');
-    await modal().getByLabel('Amount').fill('150000');
-    await modal().getByLabel('Currency', { exact: true }).selectOption('CDF');
-    await modal().getByRole('button', { name: 'Review' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
-    await modal().getByRole('button', { name: 'Submit for approval' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
-    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
-    expect(id).not.toBe('');
-    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    const id = await ritaRequestsMobilePayout({ phone: '243812345670', name: 'Amani Kabila', operator: 'VODACOM_MPESA', amount: '150000', currency: 'CDF' });
 
     await become(DEMO_PEOPLE.fabrice, { channelId: DEMO_CHANNELS.approvals.id });
     const approval = message(id);
@@ -472,22 +478,7 @@ describe('the demo page in a real browser', () => {
 
   it('lets Abel, then Ada, approve Rita\'s pending payout to a new recipient from their Home tabs, which then no longer list it', async () => {
     showLogsOnFailure();
-    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
-    await run('/fleet payout mobile');
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
-    await modal().getByLabel('Phone number').fill('243812345672');
-    await modal().getByLabel('Recipient name').fill('Grace Ilunga');
-    await modal().getByLabel('Country').fill('CD');
-    await modal().getByLabel('Mobile money operator').selectOption('AIRTEL_MONEY');
-    await modal().getByLabel('Amount').fill('75');
-    await modal().getByLabel('Currency', { exact: true }).selectOption('USD');
-    await modal().getByRole('button', { name: 'Review' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
-    await modal().getByRole('button', { name: 'Submit for approval' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
-    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
-    expect(id).not.toBe('');
-    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    const id = await ritaRequestsMobilePayout({ phone: '243812345672', name: 'Grace Ilunga', operator: 'AIRTEL_MONEY', amount: '75', currency: 'USD' });
 
     const home = page.locator('#home');
     const waiting = home.locator(`[data-block-id="home_waiting_${id}"]`);
