@@ -10,7 +10,7 @@ import { APPROVER, createService, MINUTE, REQUESTER, rolesFor, settings, usePayo
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
 
-describe.each(testDatabases())('sending a bulk payout on $name', ({ open }) => {
+describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }) => {
   let db: Db;
   usePayoutDatabase(open, (opened) => {
     db = opened;
@@ -81,6 +81,34 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ open }) => {
     expect(finished?.id).toBe(id);
     expect((await one.batches.results(id)).map((row) => row.outcome).sort()).toEqual(['sent', 'unknown']);
   });
+
+  // Two connections taking locks in turn: only a server has them (PGlite runs one transaction at a time).
+  if (name === 'postgres') {
+    it('stops a batch while a replica is taking one of its rows, without the two waiting on each other', async () => {
+      const one = replica();
+      const id = await releasedBatch(one.batches, 3);
+      let tookRow: () => void = () => {};
+      const rowTaken = new Promise<void>((resolve) => { tookRow = resolve; });
+      let stopAsked: () => void = () => {};
+      const stopping = new Promise<void>((resolve) => { stopAsked = resolve; });
+      // A replica's take, step by step, in the order BatchSender.takeRow locks: the pace, a row, then its batch.
+      const take = db.transaction(async (tx) => {
+        await tx.query('INSERT INTO payout_batch_pace (name, next_at) VALUES ($1, \'epoch\') ON CONFLICT DO NOTHING', ['batches']);
+        await tx.query('SELECT 1 FROM payout_batch_pace WHERE name = $1 FOR UPDATE', ['batches']);
+        await tx.query('SELECT 1 FROM payout_batch_rows WHERE batch_id = $1 AND row_number = 2 FOR UPDATE', [id]);
+        tookRow();
+        await stopping;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const { rows } = await tx.query<{ state: string }>('SELECT state FROM payout_batches WHERE id = $1 FOR SHARE', [id]);
+        return rows[0]?.state;
+      });
+      await rowTaken;
+      const stop = one.batches.stop(id, APPROVER);
+      stopAsked();
+      expect(await take).toBe('sending');
+      expect(await stop).toMatchObject({ ok: true, batch: { state: 'stopped' } });
+    });
+  }
 
   it('keeps the pace across replicas in the database: after one row, the next slot is a second away at 1 a second', async () => {
     const slow = replica();

@@ -12,7 +12,7 @@ import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';
 import type { PayoutBatch } from './model.js';
-import { appendBatchEvent, findBatch, updateBatch } from './store.js';
+import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } from './store.js';
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
 import { appendEvent, findRequest, insertApproval, insertRequest, updateRequest } from '../repository.js';
@@ -32,8 +32,6 @@ export interface BatchSenderOptions {
 }
 
 type Take = { taken: PayoutRequest } | { waitMs: number } | { none: true };
-
-const PACE = 'batches';
 
 export class BatchSender {
   private readonly lastProgress = new Map<string, number>();
@@ -65,9 +63,9 @@ export class BatchSender {
   private async takeRow(): Promise<Take> {
     const { db, ratePerSecond } = this.options;
     const result = await db.transaction(async (tx): Promise<Take | { skip: true }> => {
-      await tx.query("INSERT INTO payout_batch_pace (name, next_at) VALUES ($1, 'epoch') ON CONFLICT DO NOTHING", [PACE]);
+      await lockBatchPace(tx);
       const { rows: [pace] } = await tx.query<{ wait_ms: number | string }>(
-        'SELECT GREATEST(0, EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000) AS wait_ms FROM payout_batch_pace WHERE name = $1 FOR UPDATE', [PACE],
+        'SELECT GREATEST(0, EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000) AS wait_ms FROM payout_batch_pace WHERE name = $1', [BATCH_PACE],
       );
       const waitMs = Math.ceil(Number(pace?.wait_ms ?? 0));
       if (waitMs > 0) return { waitMs };
@@ -81,7 +79,7 @@ export class BatchSender {
       const { rows: [batch] } = await tx.query<{ state: string }>('SELECT state FROM payout_batches WHERE id = $1 FOR SHARE', [row.batch_id]);
       if (batch?.state !== 'sending') return { skip: true };
       await tx.query(
-        "UPDATE payout_batch_pace SET next_at = GREATEST(next_at, clock_timestamp()) + $2 * interval '1 millisecond' WHERE name = $1", [PACE, 1000 / ratePerSecond],
+        "UPDATE payout_batch_pace SET next_at = GREATEST(next_at, clock_timestamp()) + $2 * interval '1 millisecond' WHERE name = $1", [BATCH_PACE, 1000 / ratePerSecond],
       );
       const draft = typeof row.draft === 'string' ? (JSON.parse(row.draft) as PayoutDraft) : row.draft;
       const request = await this.materialise(tx, row.batch_id, Number(row.row_number), draft, row.new_recipient);

@@ -10,7 +10,7 @@ import { checkBatchFile, type BatchFileCheck } from './check.js';
 import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, setBatchMessage,
+  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
   updateBatch, type BatchChanges,
 } from './store.js';
 import { randomReadableCode } from '../identifiers.js';
@@ -226,6 +226,8 @@ export class PayoutBatchService {
     if (batch.state !== 'sending') return batch.state === 'stopped' ? { ok: true, batch } : batchRefusal('not_sending', { batch });
     const now = this.now();
     const stopped = await this.options.db.transaction(async (tx) => {
+      // The pace first, as a take does: a take in progress finishes (and sends its row) before the stop.
+      await lockBatchPace(tx);
       const moved = await updateBatch(tx, batch.id, { states: ['sending'] }, { state: 'stopped', stoppedBy: userId, finishedAt: now }, now);
       if (!moved) return undefined;
       // Under the batch row's lock: a sender taking a row checks the state in the same lock.

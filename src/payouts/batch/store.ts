@@ -191,3 +191,16 @@ export async function batchResults(q: Queryable, id: string): Promise<BatchRowRe
     transactionId: row.transaction_id ?? undefined, reason: row.skipped ?? row.failure_reason ?? undefined,
   }));
 }
+
+/**
+ * Locks the one pace row that every replica's take of a row holds first (made on first use). A
+ * change that locks a sending batch and then its rows (Stop) takes it first too, so that it never
+ * waits on a take that waits on it: each waits for the other to finish instead.
+ */
+export async function lockBatchPace(tx: Queryable): Promise<void> {
+  await tx.query("INSERT INTO payout_batch_pace (name, next_at) VALUES ($1, 'epoch') ON CONFLICT DO NOTHING", [BATCH_PACE]);
+  await tx.query('SELECT 1 FROM payout_batch_pace WHERE name = $1 FOR UPDATE', [BATCH_PACE]);
+}
+
+/** The name of the pace row shared by every replica. */
+export const BATCH_PACE = 'batches';
