@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
 import { printBatchBench, runBatchBench } from './batch.js';
+import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
@@ -13,6 +14,9 @@ console.table({
   'bare Bolt (ack only)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms },
 });
 console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`);
+
+const connections = await runConnectionsBench();
+printConnectionsBench(connections);
 
 const feed = await runFeedBench();
 printFeedBench(feed);
@@ -29,4 +33,4 @@ printExportBench(ledgerExport);
 const batch = await runBatchBench();
 printBatchBench(batch);
 
-console.log(JSON.stringify({ ack, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ ack, connections, feed, footprint, ledger, export: ledgerExport, batch }));

@@ -35,7 +35,7 @@ import { SlackPersonLanguages } from './slack/locales.js';
 import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
-import { opsRoutes, startOpsServer } from './ops/routes.js';
+import { opsRoutes, publicOpsRoutes, startOpsServer } from './ops/routes.js';
 import type { Surface } from './slack/views/text.js';
 
 export interface BotOptions {
@@ -66,7 +66,7 @@ export interface RunningBot {
   feed: TransactionFeed | undefined;
   /** GET /metrics's registry. */
   metrics: Metrics;
-  /** Socket Mode with METRICS_PORT: where /healthz, /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
+  /** With METRICS_PORT, in either mode: where /healthz, the detailed /readyz and /metrics are served, e.g. http://127.0.0.1:9100. */
   opsUrl: string | undefined;
   /** Present when LEDGER_ENABLED (the default). */
   ledger: LedgerSync | undefined;
@@ -118,9 +118,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     shutdown.add('account', () => account.close());
 
     const httpLimits = { ...HTTP_LIMITS, ...options.httpLimits };
-    const routes = opsRoutes(readiness, metrics);
     const ops = {
-      routes,
+      routes: publicOpsRoutes(readiness),
       ack: (route: string, seconds: number) => metrics.ack(route, seconds),
       slackCall: (method: string, answer: { status: number; error?: string | undefined }) => {
         metrics.slackCall(method, answer);
@@ -233,16 +232,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
 
     let eventsUrl: string | undefined;
-    let opsUrl: string | undefined;
     if (config.slack.appToken) {
       await app.start();
       logger.info('connected to Slack in Socket Mode');
-      if (config.ops.metricsPort !== undefined) {
-        const opsServer = await startOpsServer(routes, { port: config.ops.metricsPort, host: config.slack.host });
-        shutdown.add('ops server', () => opsServer.close());
-        opsUrl = `http://${config.slack.host ?? '127.0.0.1'}:${opsServer.port}`;
-        logger.info({ port: opsServer.port }, 'serving /healthz, /readyz and /metrics');
-      }
     } else {
       const server = await startHttpApp(app, { port: config.slack.port, host: config.slack.host }, httpLimits);
       const { port } = server.address() as AddressInfo;
@@ -250,6 +242,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ port }, 'listening for Slack requests on POST /slack/events');
     }
     shutdown.add('slack', () => app.stop());
+    let opsUrl: string | undefined;
+    if (config.ops.metricsPort !== undefined) {
+      // Metrics and readiness details on an address of the operators' choosing, apart from the port that faces Slack.
+      const opsServer = await startOpsServer(opsRoutes(readiness, metrics), { port: config.ops.metricsPort, host: config.ops.metricsHost });
+      shutdown.add('ops server', () => opsServer.close());
+      opsUrl = opsServer.url;
+      logger.info({ url: opsUrl }, 'serving /healthz, /readyz and /metrics');
+    }
     const sending = runBatchSending(new BatchSender({
       db, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
       send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),

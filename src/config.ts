@@ -215,6 +215,10 @@ export const envSchema = z
     ALERT_CHANNEL_ID: channelId,
     SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
     METRICS_PORT: integer(0, 65535, -1),
+    METRICS_HOST: optionalText.refine(
+      (value) => value === undefined || /^[A-Za-z0-9.:_-]+$/.test(value),
+      'expected a listen address such as 127.0.0.1, 0.0.0.0 or a host name (no scheme, no port)',
+    ),
     LEDGER_ENABLED: flag(true),
     LEDGER_POLL_SECONDS: integer(5, 3600, 15),
     LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
@@ -244,6 +248,10 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
     } else if (!/^[A-Za-z0-9]{16,}$/.test(secret)) {
       problems.push({ name: 'SLACK_SIGNING_SECRET', message: 'expected the app\'s signing secret (letters and digits, from Basic Information)' });
     }
+  }
+  const metricsPort = text('METRICS_PORT');
+  if (text('SLACK_APP_TOKEN') === undefined && metricsPort !== undefined && metricsPort !== '0' && Number(metricsPort) === Number(text('PORT') ?? 3000)) {
+    problems.push({ name: 'METRICS_PORT', message: 'expected a port other than PORT\'s: metrics and readiness details are served apart from the port that faces Slack' });
   }
   const fleetUrl = text('FLEET_API_URL');
   if (fleetUrl !== undefined && fleetUrl !== 'sandbox' && text('FLEET_API_KEY') === undefined) {
@@ -286,8 +294,11 @@ export interface Config {
   /** Bulk payouts from a file: how many rows at most, and how fast they are sent. */
   payoutBatches: PayoutBatchSettings;
   feed: FeedSettings;
-  /** Socket Mode: the port of the small server for /healthz, /readyz and /metrics (none when unset). */
-  ops: { metricsPort: number | undefined };
+  /**
+   * The operators' server for /healthz, the detailed /readyz and /metrics, in both modes: its port
+   * (none when unset) and the address it listens on (127.0.0.1 unless METRICS_HOST says otherwise).
+   */
+  ops: { metricsPort: number | undefined; metricsHost: string };
   ledger: LedgerSettings;
   ledgerExport: LedgerExportSettings;
   /** The daily digest; posted only when `channelId` is set. */
@@ -354,7 +365,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       balanceAlertBelow: e.BALANCE_ALERT_BELOW,
       alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
     },
-    ops: { metricsPort: e.METRICS_PORT === -1 ? undefined : e.METRICS_PORT },
+    ops: { metricsPort: e.METRICS_PORT === -1 ? undefined : e.METRICS_PORT, metricsHost: e.METRICS_HOST ?? '127.0.0.1' },
     ledger: {
       enabled: e.LEDGER_ENABLED,
       pollIntervalSeconds: e.LEDGER_POLL_SECONDS,

@@ -15,6 +15,22 @@ describe('configuration', () => {
     expect(config.feed.pollIntervalSeconds).toBe(15);
   });
 
+  it('serves metrics on no port unless METRICS_PORT is set, and on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig(minimal).ops).toEqual({ metricsPort: undefined, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ ...minimal, METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' }).ops).toEqual({ metricsPort: 9100, metricsHost: '0.0.0.0' });
+    expect(problemsOf({ ...minimal, METRICS_HOST: 'http://0.0.0.0:9100' })).toEqual([
+      'METRICS_HOST: expected a listen address such as 127.0.0.1, 0.0.0.0 or a host name (no scheme, no port)',
+    ]);
+  });
+
+  it('refuses METRICS_PORT equal to PORT in HTTP mode, where the two must stay apart', () => {
+    expect(problemsOf({ ...minimal, PORT: '8080', METRICS_PORT: '8080' })).toEqual([
+      'METRICS_PORT: expected a port other than PORT\'s: metrics and readiness details are served apart from the port that faces Slack',
+    ]);
+    expect(problemsOf({ ...minimal, METRICS_PORT: '3000' })).toHaveLength(1);
+    expect(loadConfig({ ...minimal, METRICS_PORT: '9100' }).ops.metricsPort).toBe(9100);
+  });
+
   it('reads access lists of users, user groups and everyone', () => {
     const config = loadConfig({ ...minimal, FLEET_VIEWERS: 'U012AB, W0XYZ ,S0GROUP', FLEET_APPROVERS: '*' });
     expect([...config.access.viewers.users]).toEqual(['U012AB', 'W0XYZ']);

@@ -1,7 +1,8 @@
 /**
  * GET /healthz (alive), GET /readyz (able to work, see readiness.ts) and GET /metrics (Prometheus
- * text). HTTP mode serves them on Bolt's receiver next to /slack/events; Socket Mode, which has no
- * HTTP server of its own, serves them on METRICS_PORT (startOpsServer).
+ * text). The operators' server on METRICS_PORT (startOpsServer), in both modes, serves all three
+ * with /readyz's checks; HTTP mode's port that faces Slack serves only /healthz and a /readyz that
+ * says 200 or 503 and nothing of why (publicOpsRoutes), since anyone who reaches Slack's port reaches them.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,24 +17,38 @@ export interface OpsRoutes {
   '/metrics': OpsHandler;
 }
 
+export type PublicOpsRoutes = Pick<OpsRoutes, '/healthz' | '/readyz'>;
+
+const healthz: OpsHandler = (_req, res) => {
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end('{"ok":true}');
+};
+
+/** Readiness with its checks (`detailed`), or only whether the app is ready. */
+function readyz(readiness: Readiness, detailed: boolean): OpsHandler {
+  return (_req, res) => {
+    readiness.check().then(
+      (report) => {
+        res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(detailed ? JSON.stringify(report) : JSON.stringify({ ready: report.ready }));
+      },
+      () => {
+        res.writeHead(503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end('{"ready":false}');
+      },
+    );
+  };
+}
+
+/** The port that faces Slack: liveness, and readiness as a status alone. */
+export function publicOpsRoutes(readiness: Readiness): PublicOpsRoutes {
+  return { '/healthz': healthz, '/readyz': readyz(readiness, false) };
+}
+
 export function opsRoutes(readiness: Readiness, metrics: Metrics): OpsRoutes {
   return {
-    '/healthz': (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{"ok":true}');
-    },
-    '/readyz': (_req, res) => {
-      readiness.check().then(
-        (report) => {
-          res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-          res.end(JSON.stringify(report));
-        },
-        () => {
-          res.writeHead(503, { 'Content-Type': 'application/json' });
-          res.end('{"ready":false}');
-        },
-      );
-    },
+    '/healthz': healthz,
+    '/readyz': readyz(readiness, true),
     '/metrics': (_req, res) => {
       metrics.text().then(
         ({ contentType, body }) => {
@@ -49,11 +64,12 @@ export function opsRoutes(readiness: Readiness, metrics: Metrics): OpsRoutes {
   };
 }
 
-/** Socket Mode's small server for the three routes; resolves once it listens. */
-export async function startOpsServer(routes: OpsRoutes, listen: { port: number; host?: string | undefined }): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+/** The operators' small server for the three routes; resolves once it listens. */
+export async function startOpsServer(routes: OpsRoutes, listen: { port: number; host: string }): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] as keyof OpsRoutes;
-    const handler = req.method === 'GET' ? routes[path] : undefined;
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    // Own keys only: `/constructor` is no route.
+    const handler = req.method === 'GET' && Object.hasOwn(routes, path) ? routes[path as keyof OpsRoutes] : undefined;
     if (handler) handler(req, res);
     else {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
@@ -66,9 +82,10 @@ export async function startOpsServer(routes: OpsRoutes, listen: { port: number; 
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => resolve());
   });
+  const { address, port, family } = server.address() as AddressInfo;
   return {
     server,
-    port: (server.address() as AddressInfo).port,
+    url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

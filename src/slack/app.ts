@@ -1,6 +1,7 @@
 /**
  * Builds the Bolt app: Socket Mode when an app token is configured, HTTP mode (POST /slack/events,
- * GET /healthz, with the limits of `http-limits.ts`) otherwise, with Bolt's own logging sent through pino.
+ * GET /healthz and a /readyz without details, with the limits of `http-limits.ts`) otherwise, with
+ * Bolt's own logging sent through pino.
  */
 import type { RequestListener, Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
@@ -8,7 +9,7 @@ import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/b
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { slackMethodOf } from '../ops/metrics.js';
-import type { OpsHandler, OpsRoutes } from '../ops/routes.js';
+import type { PublicOpsRoutes } from '../ops/routes.js';
 import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 
 export interface SlackAppOptions {
@@ -16,12 +17,13 @@ export interface SlackAppOptions {
   logger: Logger;
   /** HTTP mode: body size and timeout limits; HTTP_LIMITS by default. */
   httpLimits?: HttpLimits;
-  /** Operations: /healthz, /readyz and /metrics in HTTP mode, and what Slack's API and requests are counted by. */
+  /** Operations: /healthz and a /readyz without details in HTTP mode, and what Slack's API and requests are counted by. */
   ops?: SlackOps;
 }
 
 export interface SlackOps {
-  routes: OpsRoutes;
+  /** Served next to /slack/events, to anyone who reaches the port: no metrics, no readiness details. */
+  routes: PublicOpsRoutes;
   /** Each Slack Web API answer: its method, HTTP status and Slack error code, if any. */
   slackCall(method: string, answer: { status: number; error?: string | undefined }): void;
   /** HTTP mode: how long a request to `route` took to be answered (Slack's ack). */
@@ -60,7 +62,7 @@ function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: H
     // Cuts a body without a declared length as it grows past the limit (413).
     bodyLimit: limits.maxBodyBytes,
     customRoutes: ops
-      ? (Object.entries(ops.routes) as Array<[string, OpsHandler]>).map(([path, handler]) => ({ path, method: ['GET'], handler }))
+      ? Object.entries(ops.routes).map(([path, handler]) => ({ path, method: ['GET'], handler }))
       : [
           {
             path: '/healthz',

@@ -1,7 +1,8 @@
 /**
  * Reads the file a person chose in the bulk payout form: `files.info` first (its size and type, so
  * that a file too large is refused before any byte is read), then its private download URL with the
- * bot token in an Authorization header, stopping at the size cap. Neither the URL nor the token is logged.
+ * bot token in an Authorization header, stopping at the size cap. The token goes only to Slack (see
+ * `mayCarryBotToken`); neither the URL nor the token is logged.
  */
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
@@ -10,7 +11,33 @@ import { quietClient } from './file-upload.js';
 export type ChosenFile =
   | { ok: true; bytes: Uint8Array; name: string }
   | { ok: false; problem: 'too_large' | 'not_csv'; name: string }
-  | { ok: false; problem: 'unavailable'; code: string };
+  | { ok: false; problem: 'unavailable'; code: string }
+  /** Its private URL names a host other than Slack's: nothing was downloaded, no token sent. */
+  | { ok: false; problem: 'not_on_slack'; name: string };
+
+/** Slack's file host, where `url_private` points for a file uploaded to Slack. */
+export const SLACK_FILES_ORIGIN = 'https://files.slack.com';
+
+/**
+ * Whether a private file URL may be sent the bot token: over https to Slack's file host, or at the
+ * Slack API's own origin (slack.com, or SLACK_API_URL's for the local workspace), where every Web API
+ * call sends it already. A file's URL comes from Slack's answer, but a file shared from elsewhere can
+ * name any host, and the token would open the whole workspace to it.
+ */
+export function mayCarryBotToken(fileUrl: string, slackApiUrl: string): boolean {
+  let origin: string;
+  try {
+    origin = new URL(fileUrl).origin;
+  } catch {
+    return false;
+  }
+  if (origin === SLACK_FILES_ORIGIN) return true;
+  try {
+    return origin === new URL(slackApiUrl).origin;
+  } catch {
+    return false;
+  }
+}
 
 const CSV_TYPES = new Set(['csv', 'text']);
 
@@ -33,6 +60,7 @@ export async function readChosenFile(client: WebClient, fileId: string, maxBytes
   if ((info.size ?? 0) > maxBytes) return { ok: false, problem: 'too_large', name };
   const filetype = (info.filetype ?? '').toLowerCase();
   if (!CSV_TYPES.has(filetype) && !name.toLowerCase().endsWith('.csv') && !name.toLowerCase().endsWith('.txt')) return { ok: false, problem: 'not_csv', name };
+  if (!mayCarryBotToken(url, client.slackApiUrl)) return { ok: false, problem: 'not_on_slack', name };
   return download(client, url, name, maxBytes, options.timeoutMs ?? 10_000);
 }
 

@@ -1,9 +1,11 @@
 /**
  * Limits on the HTTP endpoint Slack posts to, so that unauthenticated clients cannot hold the bot's
- * memory: a body larger than any Slack payload is refused or cut before it is buffered for the
- * signature check, and a client that is slow to send its request is dropped within seconds.
+ * memory nor keep Slack out: a body larger than any Slack payload is refused or cut before it is
+ * buffered for the signature check, a client that is slow to send its request is dropped within
+ * seconds, and at the connection cap the least useful connection makes room for a new one.
  */
-import type { RequestListener, Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 
 export interface HttpLimits {
   /** The largest request body accepted, in bytes. */
@@ -16,7 +18,7 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** How often Node looks for connections past the two timeouts above (its own default is 30 s). */
   timeoutCheckEveryMs: number;
-  /** Connections open at once; more are closed as they arrive. */
+  /** Connections open at once; past it, the one waiting longest for a request is closed (see limitConnections). */
   maxConnections: number;
 }
 
@@ -64,7 +66,57 @@ export function httpServerOptions(limits: HttpLimits): ServerOptions {
   };
 }
 
-/** What `http.createServer` takes no option for. */
+interface OpenConnection {
+  /** Order of the last step: connected, request head received, or answer sent. */
+  since: number;
+  /** Whether a whole request head has come on it: a client that speaks HTTP promptly, as Slack does. */
+  served: boolean;
+  /** The request whose head arrived and whose answer is not sent yet. */
+  request: IncomingMessage | undefined;
+}
+
+/**
+ * Keeps at most `maxConnections` open without ever turning a new connection away while an idle or
+ * slow one holds a place. Past the cap one connection is closed to make room: the oldest still
+ * sending its first request head; failing that, the one idle longest between requests or sending a
+ * body for longest. A request received whole and being answered is never cut; only when every place
+ * holds one is the newcomer closed. (Node's own `server.maxConnections` closes the newcomer always,
+ * which at the cap is Slack's request too.) Slack sends a small request at once on connecting, so
+ * its connection is never the oldest of the slow ones.
+ */
 export function limitConnections(server: Server, limits: HttpLimits): void {
-  server.maxConnections = limits.maxConnections;
+  const open = new Map<Socket, OpenConnection>();
+  let step = 0;
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, { since: ++step, served: false, request: undefined });
+    socket.once('close', () => open.delete(socket));
+    if (open.size <= limits.maxConnections) return;
+    const victim = leastUseful(open, socket) ?? socket;
+    open.delete(victim);
+    victim.destroy();
+  });
+  server.on('request', (request: IncomingMessage, response) => {
+    const connection = open.get(request.socket);
+    if (!connection) return;
+    Object.assign(connection, { request, served: true, since: ++step });
+    response.once('finish', () => {
+      if (connection.request !== request) return;
+      Object.assign(connection, { request: undefined, since: ++step });
+    });
+  });
+}
+
+/** The connection to close for `newcomer`: see limitConnections. None when every other one is being answered. */
+function leastUseful(open: Map<Socket, OpenConnection>, newcomer: Socket): Socket | undefined {
+  let neverServed: [Socket, number] | undefined;
+  let idleOrSending: [Socket, number] | undefined;
+  for (const [socket, { since, served, request }] of open) {
+    if (socket === newcomer || (request && request.complete)) continue;
+    if (!served) {
+      if (!neverServed || since < neverServed[1]) neverServed = [socket, since];
+    } else if (!idleOrSending || since < idleOrSending[1]) {
+      idleOrSending = [socket, since];
+    }
+  }
+  return (neverServed ?? idleOrSending)?.[0];
 }

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_LIMITS } from '../../src/slack/http-limits.js';
+import { HTTP_LIMITS, limitConnections } from '../../src/slack/http-limits.js';
 import { CHANNELS, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../support/bot-harness.js';
 
 // Transactions are read afresh for every command (the balance is cached for a few seconds).
@@ -193,5 +194,107 @@ describe('the HTTP endpoint under 300 slow, unsigned connections', () => {
     // The endpoint still answers afterwards.
     const health = await fetch(new URL('/healthz', url));
     expect(health.status).toBe(200);
+  });
+});
+
+describe('the HTTP endpoint with its connection cap taken by idle clients', () => {
+  let h: Harness;
+  const idle: RawConnection[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    for (const connection of idle) connection.close();
+    await h?.close();
+  });
+
+  it('still acks a signed slash command, closing the oldest idle connection to make room', { timeout: 60_000 }, async () => {
+    const url = new URL(h.bot.eventsUrl!);
+    // Connected, and never a byte sent: the cap's worth, before Slack's request opens its own connection.
+    for (let i = 0; i < HTTP_LIMITS.maxConnections; i += 1) idle.push(await RawConnection.open(url));
+
+    const ack = await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'balance' });
+
+    expect(ack.status).toBe(200);
+    await h.waitForMessage(PEOPLE.requester, 'balance');
+    await h.slack.waitFor(() => idle[0]!.closed, { message: 'the oldest idle connection to be closed' });
+    expect(idle.at(-1)!.closed).toBe(false);
+  });
+});
+
+/** Polls `probe` every 10 ms until it is true, for at most 5 s. */
+async function until(probe: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !probe(); waited += 10) {
+    if (waited > 5000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('choosing which connection makes room at the cap', () => {
+  const held: ServerResponse[] = [];
+  const arrived: string[] = [];
+  // Answers are held until the test releases them, so that "being answered" lasts as long as needed.
+  const server = createServer((request, response) => {
+    arrived.push(request.url ?? '');
+    if (request.url === '/hold') held.push(response);
+    if (request.url === '/quick') response.end('quick');
+  });
+  const connections: RawConnection[] = [];
+  let url: URL;
+  const dial = async () => {
+    const connection = await RawConnection.open(url);
+    connections.push(connection);
+    return connection;
+  };
+  const send = (connection: RawConnection, path: string, head: Record<string, string>, body = '') =>
+    connection.write(`${requestHead(new URL(path, url), head)}${body}`);
+
+  beforeAll(async () => {
+    limitConnections(server, { ...HTTP_LIMITS, maxConnections: 4 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  });
+  afterAll(async () => {
+    for (const connection of connections) connection.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('closes the oldest still sending its first head, then the one idle or sending its body longest, and never one being answered', async () => {
+    const answering = await dial();
+    await send(answering, '/hold', { 'Content-Length': '2' }, 'ok');
+    const sendingBody = await dial();
+    await send(sendingBody, '/slow', { 'Content-Length': '10' }, 'x');
+    await until(() => arrived.length === 2, 'both request heads');
+    const keptAlive = await dial();
+    await send(keptAlive, '/quick', { 'Content-Length': '2' }, 'ok');
+    await until(() => keptAlive.status === 200, 'the quick answer');
+    // Connected after the others, but it has not sent a request head: the first to go.
+    const silent = await dial();
+
+    const first = await dial();
+    await until(() => silent.closed, 'the silent connection to make room');
+    const second = await dial();
+    await until(() => first.closed, 'the newer silent connection to make room');
+    expect([answering.closed, sendingBody.closed, keptAlive.closed, second.closed]).toEqual([false, false, false, false]);
+
+    await send(second, '/hold', { 'Content-Length': '2' }, 'ok');
+    await until(() => held.length === 2, 'the second held request');
+    const third = await dial();
+    await until(() => sendingBody.closed, 'the connection sending its body longest to make room');
+    expect(keptAlive.closed).toBe(false);
+    await send(third, '/hold', { 'Content-Length': '2' }, 'ok');
+    await until(() => held.length === 3, 'the third held request');
+    const fourth = await dial();
+    await until(() => keptAlive.closed, 'the kept-alive connection to make room');
+    await send(fourth, '/hold', { 'Content-Length': '2' }, 'ok');
+    await until(() => held.length === 4, 'the fourth held request');
+
+    // Every place holds a request being answered: only now is the newcomer closed.
+    const refused = await dial();
+    await until(() => refused.closed, 'the newcomer to be closed');
+    expect([answering, second, third, fourth].map((connection) => connection.closed)).toEqual([false, false, false, false]);
+    for (const response of held) response.end('done');
+    await until(() => [answering, second, third, fourth].every((connection) => connection.status === 200), 'the held answers');
   });
 });

@@ -53,17 +53,17 @@ async function get(url: string): Promise<{ status: number; type: string | null; 
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
 }
 
-describe('GET /metrics in HTTP mode', () => {
+describe('GET /metrics in HTTP mode, on METRICS_PORT', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ env: { ...PAYOUT_ENV, LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '5' } });
+    h = await startHarness({ env: { ...PAYOUT_ENV, LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '5', METRICS_PORT: '0' } });
   });
   afterAll(async () => {
     await h?.close();
   });
 
   it('counts a command, a Fleet API call and a payout transition, in Prometheus text with no secret or person in it', async () => {
-    const origin = originOf(h.bot.eventsUrl!);
+    const origin = h.bot.opsUrl!;
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'balance' });
     await h.waitForMessage(PEOPLE.requester, 'balance');
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'no-such-thing' });
@@ -104,9 +104,43 @@ describe('GET /metrics in HTTP mode', () => {
     }
   });
 
-  it('keeps /healthz a plain liveness answer', async () => {
-    const health = await get(`${originOf(h.bot.eventsUrl!)}/healthz`);
-    expect(health).toMatchObject({ status: 200, body: '{"ok":true}' });
+  it('keeps /healthz a plain liveness answer on both ports', async () => {
+    expect(await get(`${originOf(h.bot.eventsUrl!)}/healthz`)).toMatchObject({ status: 200, body: '{"ok":true}' });
+    expect(await get(`${h.bot.opsUrl!}/healthz`)).toMatchObject({ status: 200, body: '{"ok":true}' });
+  });
+
+  it('keeps /metrics and the checks of /readyz off the port that faces Slack, which answers /readyz with its status alone', async () => {
+    const slackFacing = originOf(h.bot.eventsUrl!);
+    expect((await get(`${slackFacing}/metrics`)).status).toBe(404);
+    const ready = await get(`${slackFacing}/readyz`);
+    expect(ready).toMatchObject({ status: 200, body: '{"ready":true}' });
+    expect(JSON.parse((await get(`${h.bot.opsUrl!}/readyz`)).body)).toMatchObject({ ready: true, checks: { database: { ok: true } } });
+    expect((await get(`${h.bot.opsUrl!}/slack/events`)).status).toBe(404);
+  });
+
+  it('binds the metrics port to 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(new URL(h.bot.opsUrl!).hostname).toBe('127.0.0.1');
+  });
+});
+
+describe('HTTP mode with METRICS_HOST', () => {
+  it('serves /metrics on that address alone, and none without METRICS_PORT', async () => {
+    const h = await startHarness({ env: { METRICS_PORT: '0', METRICS_HOST: '127.0.0.2' } });
+    try {
+      const ops = new URL(h.bot.opsUrl!);
+      expect(ops.hostname).toBe('127.0.0.2');
+      expect((await get(`${ops.origin}/metrics`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.1:${ops.port}/metrics`)).rejects.toThrow();
+      const other = await startHarness({ existingSandbox: h.sandbox });
+      try {
+        expect(other.bot.opsUrl).toBeUndefined();
+        expect((await get(`${originOf(other.bot.eventsUrl!)}/metrics`)).status).toBe(404);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await h.close();
+    }
   });
 });
 
@@ -120,8 +154,8 @@ describe.each(testDatabases())('GET /readyz on $name', ({ open }) => {
 
   it('is ready with every check passing, then names the database once it stops answering', async () => {
     db = await open();
-    h = await startHarness({ existingDb: db });
-    const url = `${originOf(h.bot.eventsUrl!)}/readyz`;
+    h = await startHarness({ existingDb: db, env: { METRICS_PORT: '0' } });
+    const url = `${h.bot.opsUrl!}/readyz`;
 
     const ready = await get(url);
     expect(ready.status, ready.body).toBe(200);
@@ -139,12 +173,14 @@ describe.each(testDatabases())('GET /readyz on $name', ({ open }) => {
     expect(report.checks.slack).toEqual({ ok: true });
     expect(report.checks.fleet_api?.ok).toBe(true);
     for (const secret of [BOT_TOKEN, SIGNING_SECRET, h.sandbox.apiKey, 'postgres://']) expect(stopped.body).not.toContain(secret);
+    // The port that faces Slack says as much, and nothing of why.
+    expect(await get(`${originOf(h.bot.eventsUrl!)}/readyz`)).toMatchObject({ status: 503, body: '{"ready":false}' });
   });
 
   it('names the Fleet API when it stops answering', async () => {
     db = await open();
-    h = await startHarness({ existingDb: db });
-    const url = `${originOf(h.bot.eventsUrl!)}/readyz`;
+    h = await startHarness({ existingDb: db, env: { METRICS_PORT: '0' } });
+    const url = `${h.bot.opsUrl!}/readyz`;
     h.sandbox.setFault({ match: { path: '/api/v1/b2b/account/balance' }, status: 503 });
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'balance' });
     await h.waitForMessage(PEOPLE.requester, 'Could not');

@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_BATCH } from '../../src/slack/ids.js';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
@@ -9,29 +11,31 @@ const GOOD = [
   'bank,0001 2345 6789,BCDCCDKI,"Ndaya Logistics, SARL",CD,2500,EUR,INV-2026-031,',
   'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,again',
 ];
+/** Fabrice's Slack runs in French (fr-FR). */
+const FRENCH = 'U0FABRICE';
 
 describe('checking a bulk payout file in Slack', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { ...PAYOUT_ENV, PAYOUT_BATCH_MAX_ROWS: '30' } });
+    h = await startHarness({ env: { ...PAYOUT_ENV, FLEET_REQUESTERS: `${PEOPLE.requester},${FRENCH}`, PAYOUT_BATCH_MAX_ROWS: '30' } });
   });
   afterAll(async () => h?.close());
   afterEach(() => {
     expect(h.slack.limitViolations).toEqual([]);
   });
 
-  async function openForm(text = 'payout bulk') {
-    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text });
-    return waitForView(h, PEOPLE.requester, callbackIs(PAYOUT_BATCH.uploadView), 'the bulk payout form');
+  async function openForm(text = 'payout bulk', userId: string = PEOPLE.requester) {
+    await h.slack.runCommand({ userId, channelId: CHANNELS.treasury, text });
+    return waitForView(h, userId, callbackIs(PAYOUT_BATCH.uploadView), 'the bulk payout form');
   }
 
-  async function submitFile(content: string | Buffer, name = 'payouts.csv') {
-    const form = await openForm();
-    const fileId = h.slack.uploadFileAs({ userId: PEOPLE.requester, name, bytes: content });
-    const ack = await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
+  async function submitFile(content: string | Buffer, name = 'payouts.csv', userId: string = PEOPLE.requester) {
+    const form = await openForm('payout bulk', userId);
+    const fileId = h.slack.uploadFileAs({ userId, name, bytes: content });
+    const ack = await h.slack.submitView({ userId, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
     expect(ack.status).toBe(200);
-    return waitForView(h, PEOPLE.requester, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check of the file');
+    return waitForView(h, userId, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check of the file');
   }
 
   it('opens the form with a CSV file input and a paste area, in French too', async () => {
@@ -83,6 +87,29 @@ describe('checking a bulk payout file in Slack', () => {
     expect(viewText(await submitFile(`${HEADER.replaceAll(',', ';')}\n`))).toContain('separated by semicolons');
     expect(viewText(await submitFile(''.padEnd(3, '\n')))).toContain('The file is empty');
     expect(viewText(await submitFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), 'photo.csv'))).toContain('not a text file');
+  });
+
+  it('sends the bot token to Slack alone: a file whose private URL names another server is refused in the person\'s language, and that server is never asked', async () => {
+    const asked: IncomingHttpHeaders[] = [];
+    const elsewhere = createServer((request, response) => {
+      asked.push(request.headers);
+      response.writeHead(200, { 'content-type': 'text/csv' }).end(`${HEADER}\n${GOOD[0]}\n`);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    h.slack.servePrivateFilesFrom(`http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`);
+    try {
+      const english = viewText(await submitFile(`${HEADER}\n${GOOD[0]}\n`));
+      expect(english).toContain('not on Slack');
+      expect(english).not.toContain('1 row');
+      const french = viewText(await submitFile(`${HEADER}\n${GOOD[0]}\n`, 'paiements.csv', FRENCH));
+      expect(french).toContain('pas sur le serveur de fichiers de Slack');
+      expect(asked).toEqual([]);
+      expect(payoutPosts(h)).toBe(0);
+    } finally {
+      h.slack.servePrivateFilesFrom(undefined);
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 
   it('refuses a file over the size cap from files.info, without downloading it', async () => {

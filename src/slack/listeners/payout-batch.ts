@@ -119,6 +119,10 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
         ctx.logger.warn({ code: file.code }, 'could not read a bulk payout file from Slack');
         return buildBatchNotice(surface, t('payoutBatch.unavailable', { code: file.code.replace(/[^\w.-]/g, '').slice(0, 60) }));
       }
+      if (file.problem === 'not_on_slack') {
+        ctx.logger.warn('a bulk payout file\'s private URL names a host other than Slack\'s: not downloaded, no token sent');
+        return buildBatchNotice(surface, t('payoutBatch.notOnSlack', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
+      }
       if (file.problem === 'too_large') return buildBatchNotice(surface, describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }));
       return buildBatchNotice(surface, t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
     }

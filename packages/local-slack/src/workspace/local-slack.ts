@@ -256,6 +256,15 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     return this.state.uploadAsPerson(input.userId, input.name, Buffer.from(input.bytes)).id;
   }
 
+  /**
+   * Where files' private URLs (`url_private`, `url_private_download`) point from now on: another
+   * server, as a file shared from elsewhere may name, for tests of where the app sends its token.
+   * Undefined points them back at this workspace.
+   */
+  servePrivateFilesFrom(baseUrl: string | undefined): void {
+    this.state.privateFilesBase = baseUrl ?? this.baseUrl;
+  }
+
   submitView(input: { userId: string; viewId: string; values?: SubmittedValues }): Promise<AckResult> {
     return person.submitView(this.personContext, input);
   }
