@@ -6,6 +6,8 @@
  * PGlite on disk, as the app runs it) and samples memory along the way.
  * Time is simulated: every clock.sleep (poll interval, pacing, Retry-After) jumps a virtual clock that
  * the sandbox dates entries with, so 15 s intervals run in milliseconds and delays are exact.
+ * Part 3 runs the feed as the app runs it with the ledger on (the default): the ledger's sync reads the
+ * API (LEDGER_POLL_SECONDS 60 here) and the feed posts from its copy; a trickle measures creation → post.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,10 +20,14 @@ import type { Config } from '../src/config.js';
 import { TransactionFeed } from '../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher, PollReport } from '../src/feed/types.js';
 import { FleetClient } from '../src/fleet/client.js';
+import { LedgerListing } from '../src/ledger/ledger-listing.js';
+import { DEFAULT_LEDGER_SETTINGS } from '../src/ledger/settings.js';
+import { LedgerSync } from '../src/ledger/sync.js';
 import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../src/fleet/schemas.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase } from '../src/store/index.js';
+import { VirtualClock as LoopsClock } from '../test/support/feed-doubles.js';
 import { percentile, round } from './stats.js';
 
 const INTERVAL_S = 15;
@@ -32,6 +38,8 @@ const IDLE_POLLS = 20;
 const MEMORY_ENTRIES = 100_000;
 // About 6.7 entries a second: a busy account, well under the 20 a second that 1 message/s of 20 entries allows.
 const MEMORY_PER_INTERVAL = 100;
+const LEDGER_INTERVAL_S = 60;
+const LEDGER_TRICKLE_COUNT = 100;
 
 /** Virtual time: a sleep runs the actions due before it ends (at their own time), then jumps to its end. */
 class VirtualClock implements Clock {
@@ -243,10 +251,56 @@ async function memoryPart(): Promise<Record<string, number>> {
   };
 }
 
+/** Part 3: the feed over the ledger, both loops running on one virtual clock, as bot.ts wires them. */
+async function overLedgerPart(): Promise<Record<string, number>> {
+  const clock = new LoopsClock('2025-06-03T08:00:00.000Z');
+  const random = seeded(13);
+  const sandbox = await startSandbox({ clock, seed: 13, transactionCount: 150 });
+  const fleet = new FleetClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, clock, logger });
+  const db = await openDatabase({ dataDir: ':memory:' });
+  const postedAt = new Map<string, number[]>();
+  let messages = 0;
+  const publisher: FeedPublisher = {
+    publish: async (_channel, post) => {
+      messages += 1;
+      if (post.kind === 'transactions') for (const tx of post.entries) postedAt.set(tx.reference, [...(postedAt.get(tx.reference) ?? []), clock.now().getTime()]);
+    },
+  };
+  const sync = new LedgerSync({ fleet, db, clock, settings: { ...DEFAULT_LEDGER_SETTINGS, pollIntervalSeconds: LEDGER_INTERVAL_S }, logger, instanceId: 'bench-ledger' });
+  const feed = new TransactionFeed({
+    fleet: new LedgerListing(db, fleet), source: sync, db, clock, publisher, settings: settings('C0BENCHLEDGER'), logger, random, instanceId: 'bench-ledger',
+  });
+  sync.start();
+  feed.start();
+  await clock.run(5 * 60_000, 2);
+  const trickle: Transaction[] = [];
+  const messagesBefore = messages;
+  for (let i = 0; i < LEDGER_TRICKLE_COUNT; i += 1) {
+    await clock.run(TRICKLE_EVERY_MS - 500 + Math.floor(random() * 1000), 2);
+    trickle.push(sandbox.addTransaction());
+  }
+  await clock.run(2 * INTERVAL_S * 1000, 2);
+  await feed.stop();
+  await sync.stop();
+  const delays = trickle.map((tx) => (postedAt.get(tx.reference)?.[0] ?? Number.NaN) - Date.parse(tx.date)).sort((a, b) => a - b);
+  const result = {
+    over_ledger_entries_posted: trickle.filter((tx) => postedAt.has(tx.reference)).length,
+    over_ledger_duplicates: trickle.reduce((sum, tx) => sum + Math.max(0, (postedAt.get(tx.reference)?.length ?? 0) - 1), 0),
+    over_ledger_messages: messages - messagesBefore,
+    over_ledger_delay_p50_s: round(percentile(delays, 50) / 1000, 1),
+    over_ledger_delay_p99_s: round(percentile(delays, 99) / 1000, 1),
+    over_ledger_delay_max_s: round((delays.at(-1) ?? Number.NaN) / 1000, 1),
+  };
+  await fleet.close();
+  await sandbox.close();
+  await db.close();
+  return result;
+}
+
 export async function runFeedBench(): Promise<Record<string, number>> {
   // Memory first, so that its baseline is not the high-water mark the sandbox part leaves behind.
   const memory = await memoryPart();
-  return { ...(await sandboxPart()), ...memory };
+  return { ...(await sandboxPart()), ...(await overLedgerPart()), ...memory };
 }
 
 export function printFeedBench(result: Record<string, number>): void {
@@ -265,6 +319,15 @@ export function printFeedBench(result: Record<string, number>): void {
     'Fleet API requests per idle poll': { value: result.fleet_requests_per_idle_poll, target: '1.05 (1, + a late-sweep page every 20th poll)' },
     'trickle delay p50 (s)': { value: result.trickle_delay_p50_s, target: '' },
     'trickle delay p99 (s)': { value: result.trickle_delay_p99_s, target: `≤ ${INTERVAL_S + 1} (interval + 1 s)` },
+  });
+  console.log(`\nLive feed over the ledger (the default): LEDGER_POLL_SECONDS ${LEDGER_INTERVAL_S}, feed interval ${INTERVAL_S} s, a trickle of ${LEDGER_TRICKLE_COUNT} (one every ~3 s)`);
+  console.table({
+    'entries posted': { value: result.over_ledger_entries_posted, target: LEDGER_TRICKLE_COUNT },
+    duplicates: { value: result.over_ledger_duplicates, target: 0 },
+    'Slack messages': { value: result.over_ledger_messages, target: '' },
+    'creation → post delay p50 (s)': { value: result.over_ledger_delay_p50_s, target: '' },
+    'creation → post delay p99 (s)': { value: result.over_ledger_delay_p99_s, target: `≤ ${INTERVAL_S + 1} (feed interval + 1 s)` },
+    'creation → post delay max (s)': { value: result.over_ledger_delay_max_s, target: '' },
   });
   console.log(`\nLive feed memory: ${MEMORY_ENTRIES.toLocaleString('en-US')} entries, ${MEMORY_PER_INTERVAL} per interval, in-process API keeping the newest 2,000`);
   console.table({

@@ -184,8 +184,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const feed = config.feed.channelId
       ? new TransactionFeed({
-          // With the ledger on, its sync is the one reader of the API's list and the feed reads the stored copy.
-          fleet: ledger ? new LedgerListing(db, fleet) : fleet, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+          // With the ledger on, its sync is the one reader of the API's list (at least every feed interval)
+          // and the feed reads the stored copy, woken on the sync's replica as soon as new entries are stored.
+          fleet: ledger ? new LedgerListing(db, fleet) : fleet, source: ledger, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
           publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
         })
       : undefined;
@@ -273,7 +274,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (ledger) {
       ledger.start();
       shutdown.add('ledger', () => ledger.stop());
-      logger.info({ intervalSeconds: config.ledger.pollIntervalSeconds }, 'ledger sync started');
+      logger.info({ intervalSeconds: ledger.pollIntervalMs / 1000 }, 'ledger sync started');
     }
 
     return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, home, close };

@@ -3,7 +3,8 @@
  * one channel exactly once, oldest first, in batches. One replica polls at a time (a lease judged by
  * the database's clock); the cursor lives in the store and moves only after Slack accepted the
  * message that carries an entry. Future-dated entries are posted at once, marked; entries that show
- * up late are found by an occasional sweep and posted, marked.
+ * up late are found by an occasional sweep and posted, marked. With a source (the ledger's sync, the
+ * one reader of the API's list), the feed polls where the source reads, and as soon as it stored new entries.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
@@ -22,7 +23,7 @@ import {
 } from './feed-store.js';
 import { findLateEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
 import type { FeedSettings } from './settings.js';
-import { FeedPublishError, type FeedErrorCode, type FeedNote, type FeedPublisher, type FeedStatus, type PollReport } from './types.js';
+import { FeedPublishError, type FeedErrorCode, type FeedNote, type FeedPublisher, type FeedSource, type FeedStatus, type PollReport } from './types.js';
 
 type StartedFeed = FeedState & { cursor: FeedCursor };
 
@@ -47,6 +48,11 @@ export interface TransactionFeedOptions {
   publisher: FeedPublisher;
   settings: FeedSettings;
   logger: Logger;
+  /**
+   * The one reader of the API's list, when `fleet` is its stored copy (the ledger): it reads at least
+   * every feed interval and wakes the feed when it stored new entries.
+   */
+  source?: FeedSource;
   /** For jitter; defaults to Math.random. */
   random?: () => number;
   /** Names this replica in the lease; defaults to a random id. */
@@ -66,6 +72,13 @@ export class TransactionFeed {
   private polls = 0;
   private failuresInARow = 0;
   private cursorMovesSinceVacuum = 0;
+  /** Set by `wake()`: the source stored new entries, so the loop polls again without waiting. */
+  private woken = false;
+  private nap: AbortController | undefined;
+  /** After a failed poll, other than one waiting for its source's first read: a wake does not cut the wait short. */
+  private backingOff = false;
+  /** Whether this replica's last try for the feed's lease took it. */
+  private leaseHeld = false;
 
   constructor(private readonly options: TransactionFeedOptions) {
     const { settings } = options;
@@ -82,6 +95,17 @@ export class TransactionFeed {
       logger: options.logger,
       stillInCharge: () => this.holdLease(),
     });
+    options.source?.follow({ everyMs: this.intervalMs, onNewEntries: () => this.wake() });
+  }
+
+  /**
+   * Polls now rather than at the end of the wait (the source stored new entries): at once when the
+   * loop waits, right after the poll under way otherwise. A backoff after a failure is not cut short.
+   */
+  wake(): void {
+    if (this.backingOff) return;
+    this.woken = true;
+    this.nap?.abort(new Error('woken'));
   }
 
   /** Starts polling in the background until `stop()`. Calling it twice does nothing more. */
@@ -108,7 +132,13 @@ export class TransactionFeed {
     };
     const signal = this.abort.signal;
     try {
-      if (signal.aborted || !(await this.holdLease())) return report;
+      if (signal.aborted) return report;
+      // With a source, only the replica that reads the list polls: it is the one woken when entries arrive.
+      if (this.options.source && !this.options.source.readsHere()) {
+        await this.handOver();
+        return report;
+      }
+      if (!(await this.holdLease())) return report;
       report.polled = true;
       await this.postNewEntries(report, signal);
       this.polls += 1;
@@ -153,11 +183,17 @@ export class TransactionFeed {
 
   private async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
+      this.woken = false;
       const report = await this.pollOnce();
+      const delayMs = this.delayAfter(report);
+      if (this.woken && !this.backingOff) continue;
+      this.nap = new AbortController();
       try {
-        await this.options.clock.sleep(this.delayAfter(report), signal);
+        await this.options.clock.sleep(delayMs, AbortSignal.any([signal, this.nap.signal]));
       } catch {
-        return;
+        if (signal.aborted) return;
+      } finally {
+        this.nap = undefined;
       }
     }
   }
@@ -165,6 +201,7 @@ export class TransactionFeed {
   /** Jitter only shortens the wait, so a new entry is never posted later than one interval (plus the work). */
   private delayAfter(report: PollReport): number {
     const jitter = 0.9 + 0.1 * this.random();
+    this.backingOff = report.error !== undefined && report.error !== 'source_not_ready';
     if (!report.polled && !report.error) return (this.intervalMs / 2) * jitter;
     if (!report.error) {
       this.failuresInARow = 0;
@@ -174,9 +211,17 @@ export class TransactionFeed {
     return Math.min(this.intervalMs * 2 ** this.failuresInARow, Math.max(MAX_BACKOFF_MS, this.intervalMs)) * jitter;
   }
 
-  private holdLease(): Promise<boolean> {
+  private async holdLease(): Promise<boolean> {
     const ttlMs = this.intervalMs * LEASE_TTL_INTERVALS;
-    return tryAcquireLease(this.options.db, this.leaseName, this.instanceId, ttlMs);
+    this.leaseHeld = await tryAcquireLease(this.options.db, this.leaseName, this.instanceId, ttlMs);
+    return this.leaseHeld;
+  }
+
+  /** The source reads on another replica now: free the feed's lease so that the feed follows it there at once. */
+  private async handOver(): Promise<void> {
+    if (!this.leaseHeld) return;
+    this.leaseHeld = false;
+    await releaseLease(this.options.db, this.leaseName, this.instanceId);
   }
 
   private async postNewEntries(report: PollReport, signal: AbortSignal): Promise<void> {

@@ -26,6 +26,19 @@ export interface FeedPublisher {
   publish(channelId: string, post: FeedPost): Promise<void>;
 }
 
+/**
+ * The one reader of the API's list when the feed does not read it itself (the ledger's sync, whose
+ * stored copy the feed then reads). The feed asks it to read at least once per feed interval, is
+ * woken when a read stored new entries, and polls only on the replica where that reader runs, so
+ * that what it read is posted at once, not one more interval later.
+ */
+export interface FeedSource {
+  /** Reads the newest entries at least every `everyMs`, and calls `onNewEntries` after a read stored new ones. */
+  follow(follower: { everyMs: number; onNewEntries: () => void }): void;
+  /** Whether this replica is the one reading the list now. */
+  readsHere(): boolean;
+}
+
 /** A failed post. `retryAfterMs` is set when Slack asked us to slow down (HTTP 429). */
 export class FeedPublishError extends Error {
   constructor(

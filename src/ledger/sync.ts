@@ -9,6 +9,8 @@
  *   entries that showed up with a date older than entries already stored (stored as late).
  * Entries arriving at the top while a walk goes on push the rest of the list down, so a walk by
  * offset sees some entries twice and never misses one; identity (identity.ts) keeps them once.
+ * It is the one reader of the API's list: a follower (the live feed) that wants the newest entries
+ * more often shortens the poll interval to its own, and is told when a poll stored new entries.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -51,9 +53,18 @@ export interface SyncReport {
   walkComplete?: boolean;
 }
 
+/** Who reads the ledger's newest entries as they arrive (the live feed): how often it wants them, and its wake-up. */
+export interface LedgerFollower {
+  everyMs: number;
+  onNewEntries: () => void;
+}
+
 export class LedgerSync {
   readonly reader: StoredLedgerReader;
   private readonly instanceId: string;
+  private readonly followers: LedgerFollower[] = [];
+  /** Whether the last try for the lease took it: this replica is the one reading the API's list. */
+  private leaseHeld = false;
   private nextPollAt = 0;
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
@@ -63,6 +74,21 @@ export class LedgerSync {
   constructor(private readonly options: LedgerSyncOptions) {
     this.reader = new StoredLedgerReader(options.db);
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  }
+
+  /** Polls at least as often as every follower wants, so that they need no reader of their own. */
+  follow(follower: LedgerFollower): void {
+    this.followers.push(follower);
+  }
+
+  /** True while this replica holds the sync's lease, as its last step found. */
+  readsHere(): boolean {
+    return this.leaseHeld;
+  }
+
+  /** LEDGER_POLL_SECONDS, or a follower's interval when shorter (the feed's, FEED_POLL_INTERVAL_SECONDS). */
+  get pollIntervalMs(): number {
+    return Math.min(this.options.settings.pollIntervalSeconds * 1000, ...this.followers.map((follower) => follower.everyMs));
   }
 
   private get leaseTtlMs(): number {
@@ -119,7 +145,9 @@ export class LedgerSync {
         upToDateSince: before.historyComplete ? (before.upToDateSince ?? now) : undefined,
         lastError: undefined,
       });
-      return await this.tell({ source: 'poll', stored: sortBySequence(stored), fleetRequests: requests });
+      const report = await this.tell({ source: 'poll', stored: sortBySequence(stored), fleetRequests: requests });
+      if (stored.length > 0) for (const follower of this.followers) follower.onNewEntries();
+      return report;
     } catch (error) {
       await updateSyncState(db, { upToDateSince: undefined, lastError: describe(error) });
       throw error;
@@ -217,8 +245,14 @@ export class LedgerSync {
    */
   async tick(): Promise<number> {
     const { db, clock, settings } = this.options;
-    const pollMs = settings.pollIntervalSeconds * 1000;
-    if (!(await tryAcquireLease(db, LEDGER_LEASE, this.instanceId, this.leaseTtlMs))) {
+    const pollMs = this.pollIntervalMs;
+    try {
+      this.leaseHeld = await tryAcquireLease(db, LEDGER_LEASE, this.instanceId, this.leaseTtlMs);
+    } catch (error) {
+      this.leaseHeld = false;
+      throw error;
+    }
+    if (!this.leaseHeld) {
       this.nextPollAt = 0;
       return pollMs;
     }
@@ -245,7 +279,7 @@ export class LedgerSync {
     if (this.running) return;
     const abort = new AbortController();
     this.abort = abort;
-    const { clock, logger, settings } = this.options;
+    const { clock, logger } = this.options;
     this.running = (async () => {
       while (!abort.signal.aborted) {
         let wait: number;
@@ -254,7 +288,7 @@ export class LedgerSync {
         } catch (error) {
           if (abort.signal.aborted) break;
           logger.warn({ err: describe(error) }, 'ledger sync step failed');
-          wait = settings.pollIntervalSeconds * 1000;
+          wait = this.pollIntervalMs;
         }
         try {
           await clock.sleep(wait, abort.signal);
@@ -270,6 +304,7 @@ export class LedgerSync {
     this.abort?.abort(new Error('ledger sync stopped'));
     await this.running;
     this.running = undefined;
+    this.leaseHeld = false;
     await releaseLease(this.options.db, LEDGER_LEASE, this.instanceId).catch(() => false);
   }
 }

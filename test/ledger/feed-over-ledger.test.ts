@@ -1,12 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_SWEEP_EVERY_POLLS } from '../../src/feed/late-sweep.js';
 import { TransactionFeed } from '../../src/feed/transaction-feed.js';
+import { FleetClient } from '../../src/fleet/client.js';
 import { LedgerListing } from '../../src/ledger/ledger-listing.js';
+import { LedgerSync } from '../../src/ledger/sync.js';
 import { createLogger } from '../../src/logger.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { feedSettings, RecordingPublisher, silentLogger } from '../support/feed-doubles.js';
-import { ledgerRig, type LedgerRig } from '../support/ledger-doubles.js';
+import { feedSettings, RecordingPublisher, silentLogger, VirtualClock } from '../support/feed-doubles.js';
+import { ledgerRig, ledgerSettings, resetLedger, type LedgerRig } from '../support/ledger-doubles.js';
 
 // The live feed reading the ledger's copy of the list while the ledger sync alone reads the API.
 describe.each(testDatabases())('the live feed over the ledger on $name', ({ open }) => {
@@ -90,5 +93,116 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect(latePosts).toHaveLength(1);
     expect(latePosts[0]?.post.kind === 'transactions' && latePosts[0].post.notes.some((note) => note.kind === 'late')).toBe(true);
     expect(publisher.postedReferences().filter((reference) => reference === late.reference)).toHaveLength(1);
+  });
+});
+
+// Both loops running as the bot runs them, on a virtual clock: how long an entry takes to reach the channel.
+describe.each(testDatabases())('the live feed and the ledger sync running together on $name', ({ open }) => {
+  const FEED_SECONDS = 5;
+  const LEDGER_SECONDS = 60;
+  let db: Db;
+  let stopAll: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    db = await open();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  afterEach(async () => {
+    await stopAll?.();
+    stopAll = undefined;
+  });
+
+  /** `replicas` processes, each with its ledger sync and its feed wired as bot.ts wires them. */
+  async function startReplicas(replicas: number) {
+    await resetLedger(db);
+    const clock = new VirtualClock(new Date(Date.now() - 60_000).toISOString());
+    const sandbox = await startSandbox({ clock, transactionCount: 60 });
+    const fleet = new FleetClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, timeouts: { headersMs: 2000, bodyMs: 2000 } });
+    const publisher = new RecordingPublisher(clock);
+    const settings = feedSettings({ pollIntervalSeconds: FEED_SECONDS });
+    const running: Array<{ sync: LedgerSync; feed: TransactionFeed }> = [];
+    for (let replica = 1; replica <= replicas; replica += 1) {
+      const sync = new LedgerSync({ fleet, db, clock, settings: ledgerSettings({ pollIntervalSeconds: LEDGER_SECONDS }), logger: silentLogger, instanceId: `replica-${replica}` });
+      const feed = new TransactionFeed({
+        fleet: new LedgerListing(db, fleet), source: sync, db, clock, publisher, settings, logger: silentLogger, random: () => 1, instanceId: `replica-${replica}`,
+      });
+      running.push({ sync, feed });
+    }
+    // Syncs first to last, feeds last to first: left to themselves, the ledger's lease and the feed's would go to different replicas.
+    for (const { sync } of running) sync.start();
+    for (const { feed } of [...running].reverse()) feed.start();
+    stopAll = async () => {
+      await Promise.all(running.map(({ sync, feed }) => Promise.all([feed.stop(), sync.stop()])));
+      await fleet.close();
+      await sandbox.close();
+    };
+    const loops = 2 * replicas;
+    const newestPageReads = () => sandbox.requests.filter((request) => request.path.endsWith('/account/transactions') && request.query?.offset === '0').length;
+    /** Runs the clock until the API's newest page was read once more, then one millisecond further. */
+    const justAfterARead = async () => {
+      const before = newestPageReads();
+      while (newestPageReads() === before) await clock.run(250, loops);
+      await clock.run(1, loops);
+    };
+    return { clock, sandbox, publisher, running, loops, justAfterARead, run: (ms: number) => clock.run(ms, loops) };
+  }
+
+  it('posts an entry created just after a read of the API within one feed interval, alone in one compact message, though LEDGER_POLL_SECONDS is longer', async () => {
+    const { clock, sandbox, publisher, justAfterARead, run } = await startReplicas(1);
+    await run(30_000);
+    await justAfterARead();
+
+    const entry = sandbox.addTransaction();
+    const createdAt = clock.now().getTime();
+    await run(FEED_SECONDS * 1000);
+
+    const post = publisher.posts.find(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === entry.reference));
+    expect(post, `not posted within ${FEED_SECONDS} s of its creation`).toBeDefined();
+    expect(post!.at.getTime() - createdAt).toBeLessThanOrEqual(FEED_SECONDS * 1000);
+    expect(post!.post).toEqual({ kind: 'transactions', entries: [expect.objectContaining({ reference: entry.reference })], notes: [] });
+  });
+
+  it('posts each entry once, within one feed interval, with two replicas running both', async () => {
+    const { clock, sandbox, publisher, justAfterARead, run } = await startReplicas(2);
+    await run(30_000);
+    const created: Array<{ reference: string; at: number }> = [];
+    for (let round = 0; round < 4; round += 1) {
+      await justAfterARead();
+      created.push({ reference: sandbox.addTransaction().reference, at: clock.now().getTime() });
+      await run(1_700);
+      created.push({ reference: sandbox.addTransaction().reference, at: clock.now().getTime() });
+    }
+    await run(FEED_SECONDS * 1000);
+
+    const postedAt = new Map<string, number[]>();
+    for (const { post, at } of publisher.posts) {
+      if (post.kind === 'transactions') for (const tx of post.entries) postedAt.set(tx.reference, [...(postedAt.get(tx.reference) ?? []), at.getTime()]);
+    }
+    for (const { reference, at } of created) {
+      expect(postedAt.get(reference), reference).toHaveLength(1);
+      expect(postedAt.get(reference)![0]! - at, reference).toBeLessThanOrEqual(FEED_SECONDS * 1000);
+    }
+  });
+
+  it('follows the ledger to the other replica when the one reading the list stops, and posts each entry once', async () => {
+    const { clock, sandbox, publisher, running } = await startReplicas(2);
+    await clock.run(30_000, 4);
+    const before = sandbox.addTransaction();
+    await clock.run(FEED_SECONDS * 1000, 4);
+
+    // The replica that reads the list stops its ledger sync (its lease is given up); its feed keeps running.
+    const reader = running.find(({ sync }) => sync.readsHere())!;
+    await reader.sync.stop();
+    const after = [sandbox.addTransaction()];
+    await clock.run(2_000, 3);
+    after.push(sandbox.addTransaction());
+    await clock.run(3 * FEED_SECONDS * 1000, 3);
+
+    expect(running.find(({ sync }) => sync.readsHere())).not.toBe(reader);
+    for (const tx of [before, ...after]) expect(publisher.postedReferences().filter((reference) => reference === tx.reference), tx.reference).toHaveLength(1);
+    const postedAt = (reference: string) => publisher.posts.find(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === reference))!.at.getTime();
+    // The handover costs at most one interval more, once.
+    for (const tx of after) expect(postedAt(tx.reference) - Date.parse(tx.date)).toBeLessThanOrEqual(2 * FEED_SECONDS * 1000);
   });
 });

@@ -53,3 +53,29 @@ describe('the live feed in the running bot', () => {
     expect(blockText(status)).toContain('*Unreadable entries:* 1 in the last check');
   });
 });
+
+describe('the live feed over the ledger in the running bot', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: {
+        FEED_CHANNEL_ID: CHANNELS.feed, FEED_POLL_INTERVAL_SECONDS: '5',
+        LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '60', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_SWEEP_MINUTES: '0', LEDGER_REWALK_HOURS: '0',
+      },
+    });
+    for (let tries = 0; !(await h.bot.feed!.status()).started; tries += 1) {
+      if (tries > 150) throw new Error('the feed never made its first poll');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  afterAll(async () => h?.close());
+
+  it('posts a new transaction within the feed interval, not the ledger one, as one compact message', async () => {
+    const added = h.sandbox.addTransaction();
+    const posted = await h.slack.waitFor(() => h.slack.messages(CHANNELS.feed).find((message) => blockText(message).includes(added.reference)), { timeoutMs: 5_000 + 3_000 });
+
+    expect(posted.blocks?.filter((block) => block.type === 'section')).toHaveLength(1);
+    expect(h.slack.messages(CHANNELS.feed)).toHaveLength(1);
+  });
+});

@@ -37,6 +37,67 @@ export class SteppingClock implements Clock {
   }
 }
 
+/**
+ * Time for several loops at once (the ledger's sync and the feed, say): it moves only when the test
+ * runs it, and each sleeper wakes at its own time, in order, once the work woken before it has
+ * settled (every loop asleep again), so the times the loops see are exact.
+ */
+export class VirtualClock implements Clock {
+  private ms: number;
+  private sleepers: Array<{ at: number; wake: () => void }> = [];
+
+  constructor(start = '2025-06-01T12:00:00.000Z') {
+    this.ms = Date.parse(start);
+  }
+
+  now(): Date {
+    return new Date(this.ms);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise<void>((resolve, reject) => {
+      const sleeper = {
+        at: this.ms + Math.max(0, ms),
+        wake: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        this.sleepers = this.sleepers.filter((other) => other !== sleeper);
+        reject(signal?.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.sleepers.push(sleeper);
+    });
+  }
+
+  /** Waits (in real time, for the database) until `loops` sleepers wait: every loop is asleep. */
+  async settle(loops: number): Promise<void> {
+    const deadline = performance.now() + 20_000;
+    while (this.sleepers.length < loops) {
+      if (performance.now() > deadline) throw new Error(`only ${this.sleepers.length} of ${loops} loops went back to sleep`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+
+  /** Runs time forward by `ms`, waking each sleeper due on the way at its time, with `loops` loops running. */
+  async run(ms: number, loops: number): Promise<void> {
+    const end = this.ms + ms;
+    await this.settle(loops);
+    for (;;) {
+      const next = this.sleepers.reduce<{ at: number; wake: () => void } | undefined>((first, sleeper) => (!first || sleeper.at < first.at ? sleeper : first), undefined);
+      if (!next || next.at > end) break;
+      this.sleepers = this.sleepers.filter((sleeper) => sleeper !== next);
+      this.ms = Math.max(this.ms, next.at);
+      next.wake();
+      await this.settle(loops);
+    }
+    this.ms = end;
+  }
+}
+
 let sequence = 0;
 
 /** A transaction dated `date`, with a unique reference unless one is given. */
