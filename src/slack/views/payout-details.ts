@@ -7,7 +7,7 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
 import {
-  countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
+  countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
@@ -196,12 +196,13 @@ function withinSection(head: string, lines: string[], andMore: (rest: number) =>
 
 /**
  * Why a payout failed or has no known outcome, as mrkdwn in the reader's language: the Fleet
- * error's code worded from the catalog (the API's own words escaped), the app's own reason, or an
- * older row's stored sentence escaped.
+ * error's code worded from the catalog (the API's own words escaped) or the app's own reason, also
+ * for an older row that stored the English sentence; a sentence the app never wrote, escaped.
  */
-export function failureWords(reason: string | undefined, locale: Locale = 'en'): string {
+export function failureWords(stored: string | undefined, locale: Locale = 'en'): string {
   const t = textsFor(locale);
-  if (reason === undefined) return t('payoutApproval.noReason');
+  if (stored === undefined) return t('payoutApproval.noReason');
+  const reason = currentFailureReason(stored);
   if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
   const failure = readFleetFailure(reason);
   if (!failure) return escapeWithin(reason, 400);
