@@ -32,6 +32,7 @@ import { SlackPayoutNotifier } from './slack/payout-notifier.js';
 import { SlackHomePublisher } from './slack/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
+import { SlackPersonNames } from './slack/person-names.js';
 import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
@@ -204,8 +205,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    const names = new SlackPersonNames({ client: app.client, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({
-      ledger: ledger.reader, db, payouts: sentPayoutLookup(db), settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
+      ledger: ledger.reader, db, payouts: sentPayoutLookup(db), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
     });
     const home = new SlackHomePublisher({
       client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,

@@ -1,6 +1,10 @@
 /**
  * Money in exact minor units: currency decimals, parsing of amounts typed the reader's way, and display.
  * The Fleet API speaks decimal numbers; everything that compares or adds amounts uses integers.
+ * Every amount a person reads, on every surface, is written by `formatMinor` (or `formatAmount`) in
+ * the reader's language. Files are data, not prose: CSV columns (export, bulk rows and results) carry
+ * `minorToPlain`'s machine form in every language, and only their sentences (a problem described)
+ * are written for the reader.
  */
 import type { Locale } from './i18n/locale.js';
 
@@ -226,12 +230,15 @@ const NUMBER_FORMATS: Record<Locale, { whole: Intl.NumberFormat; decimalSeparato
 export interface FormatOptions {
   /** Show `+` on credits as well as `−` on debits. */
   signed?: boolean;
-  /** Whose way of writing numbers: `en` (default) `1,234.50`, `fr` `1 234,50`. */
-  locale?: Locale;
+  /**
+   * Whose way of writing numbers: `en` `1,234.50`, `fr` `1 234,50`. Required, so that no surface can
+   * forget its reader: the reader's language for a reply, DM or modal, CHANNEL_LOCALE for a channel.
+   */
+  locale: Locale;
 }
 
 /** `1234.5, "USD"` → `1,234.50 USD` (`1 234,50 USD` in French); with `signed`, `+1,234.50 USD` / `-1,234.50 USD`. */
-export function formatAmount(amount: number, currency: string, options: FormatOptions = {}): string {
+export function formatAmount(amount: number, currency: string, options: FormatOptions): string {
   return formatMinor(toMinor(amount, currency), currency, options);
 }
 
@@ -242,8 +249,8 @@ export function formatDecimal(decimal: string, locale: Locale): string {
   return format.whole.format(BigInt(whole)) + (fraction === undefined ? '' : format.decimalSeparator + fraction);
 }
 
-export function formatMinor(minor: number, currency: string, options: FormatOptions = {}): string {
-  const body = formatDecimal(minorToPlain(Math.abs(minor), currency), options.locale ?? 'en');
+export function formatMinor(minor: number, currency: string, options: FormatOptions): string {
+  const body = formatDecimal(minorToPlain(Math.abs(minor), currency), options.locale);
   const sign = minor < 0 ? '-' : options.signed && minor > 0 ? '+' : '';
   return `${sign}${body} ${currency}`;
 }

@@ -7,11 +7,11 @@ describe('money', () => {
   });
 
   it('formats amounts with thousands separators and the currency decimals', () => {
-    expect(formatAmount(1234567.5, 'USD')).toBe('1,234,567.50 USD');
-    expect(formatAmount(1500, 'JPY')).toBe('1,500 JPY');
-    expect(formatAmount(-20.1, 'EUR')).toBe('-20.10 EUR');
-    expect(formatAmount(20.1, 'EUR', { signed: true })).toBe('+20.10 EUR');
-    expect(formatMinor(0, 'USD', { signed: true })).toBe('0.00 USD');
+    expect(formatAmount(1234567.5, 'USD', { locale: 'en' })).toBe('1,234,567.50 USD');
+    expect(formatAmount(1500, 'JPY', { locale: 'en' })).toBe('1,500 JPY');
+    expect(formatAmount(-20.1, 'EUR', { locale: 'en' })).toBe('-20.10 EUR');
+    expect(formatAmount(20.1, 'EUR', { signed: true, locale: 'en' })).toBe('+20.10 EUR');
+    expect(formatMinor(0, 'USD', { signed: true, locale: 'en' })).toBe('0.00 USD');
   });
 
   it('writes amounts the French way for a French reader, from exact minor units', () => {
@@ -33,7 +33,7 @@ describe('money', () => {
   });
 
   it('prints every digit of an amount too large for a float to hold exactly', () => {
-    expect(formatMinor(Number.MAX_SAFE_INTEGER, 'USD')).toBe('90,071,992,547,409.91 USD');
+    expect(formatMinor(Number.MAX_SAFE_INTEGER, 'USD', { locale: 'en' })).toBe('90,071,992,547,409.91 USD');
     expect(formatMinor(Number.MAX_SAFE_INTEGER, 'USD', { locale: 'fr' })).toBe('90\u202f071\u202f992\u202f547\u202f409,91 USD');
   });
 

@@ -12,11 +12,12 @@ import type { LedgerEntry } from './types.js';
 
 /**
  * The header row. English identifiers, whatever the reader's language: the file is read by
- * spreadsheets and import scripts, which match columns by name.
+ * spreadsheets and import scripts, which match columns by name. Columns are only ever added at the
+ * end, so that every earlier one keeps its place for scripts that read by position.
  */
 export const EXPORT_COLUMNS = [
   'reference', 'date', 'type', 'status', 'direction', 'amount', 'currency', 'description',
-  'payout_request_id', 'requested_by', 'approved_by',
+  'payout_request_id', 'requested_by', 'approved_by', 'requested_by_name', 'approved_by_names',
 ] as const;
 
 /** A payout this app sent, as its transaction appears in the export. */
@@ -33,7 +34,20 @@ export interface PayoutLookup {
   byTransactionReferences(references: readonly string[]): Promise<ReadonlyMap<string, ExportedPayout>>;
 }
 
+/**
+ * The names people go by in Slack, by user id. Someone it cannot name in time is left out of the
+ * answer: the export never waits long for a name, and writes that person's id instead.
+ */
+export interface PersonNames {
+  namesOf(userIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** No names: every person is written by their id. */
+const NO_NAMES: ReadonlyMap<string, string> = new Map();
+
 export interface CsvExportOptions {
+  /** Names for the `requested_by_name` and `approved_by_names` columns; without it, the ids. */
+  names?: PersonNames;
   /** Called each time the rows written pass a multiple of `progressEvery` (default 10,000), with that multiple. */
   onProgress?: (rows: number) => void | Promise<void>;
   progressEvery?: number;
@@ -59,8 +73,15 @@ function direction(amountMinor: number): string {
   return amountMinor < 0 ? 'out' : '';
 }
 
-/** One CSV row: every text cell neutralised; the amount a plain decimal (`-1250.50`) a spreadsheet reads as a number. */
-export function exportRow(entry: LedgerEntry, payout: ExportedPayout | undefined): string[] {
+/** Between approvers' names, which may hold spaces and commas. */
+const NAME_SEPARATOR = '; ';
+
+/**
+ * One CSV row: every text cell neutralised; the amount a plain decimal (`-1250.50`) a spreadsheet reads
+ * as a number. A person's name is their Slack name, or their id when `names` has none for them.
+ */
+export function exportRow(entry: LedgerEntry, payout: ExportedPayout | undefined, names: ReadonlyMap<string, string> = NO_NAMES): string[] {
+  const nameOf = (userId: string) => neutraliseCell(names.get(userId) ?? userId);
   const cells: Record<(typeof EXPORT_COLUMNS)[number], string> = {
     reference: neutraliseCell(entry.reference),
     date: neutraliseCell(entry.date),
@@ -73,6 +94,8 @@ export function exportRow(entry: LedgerEntry, payout: ExportedPayout | undefined
     payout_request_id: neutraliseCell(payout?.requestId ?? ''),
     requested_by: neutraliseCell(payout?.requestedBy ?? ''),
     approved_by: neutraliseCell(payout?.approvedBy.join(' ') ?? ''),
+    requested_by_name: payout ? nameOf(payout.requestedBy) : '',
+    approved_by_names: neutraliseCell(payout?.approvedBy.map(nameOf).join(NAME_SEPARATOR) ?? ''),
   };
   return EXPORT_COLUMNS.map((column) => cells[column]);
 }
@@ -94,8 +117,10 @@ async function* csvChunks(entries: AsyncIterable<LedgerEntry>, payouts: PayoutLo
     const found: ReadonlyMap<string, ExportedPayout> = payouts
       ? await payouts.byTransactionReferences([...new Set(batch.map((entry) => entry.reference))])
       : new Map();
+    const people = [...new Set([...found.values()].flatMap((payout) => [payout.requestedBy, ...payout.approvedBy]))];
+    const names = options.names && people.length > 0 ? await options.names.namesOf(people) : NO_NAMES;
     const before = counted.rows;
-    yield stringify(batch.map((entry) => exportRow(entry, found.get(entry.reference))), CSV_OPTIONS);
+    yield stringify(batch.map((entry) => exportRow(entry, found.get(entry.reference), names)), CSV_OPTIONS);
     counted.rows += batch.length;
     batch = [];
     if (options.onProgress && Math.floor(counted.rows / progressEvery) > Math.floor(before / progressEvery)) {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Logger } from '../logger.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import type { Queryable } from '../store/db.js';
-import { writeLedgerCsv, type PayoutLookup } from './export-csv.js';
+import { writeLedgerCsv, type PayoutLookup, type PersonNames } from './export-csv.js';
 import { dayIn } from './query-text.js';
 import type { LedgerFilter, LedgerReader, LedgerStatus } from './types.js';
 
@@ -24,6 +24,8 @@ export interface LedgerExporterOptions {
   ledger: LedgerReader;
   db: Queryable;
   payouts: PayoutLookup;
+  /** The names of requesters and approvers (from Slack); without it the name columns hold their ids. */
+  names?: PersonNames;
   settings: LedgerExportSettings;
   logger: Logger;
   /** How long a person's export lease lives without renewal: a replica that dies frees it after this. Default 60 s. */
@@ -68,10 +70,10 @@ export class ExportJob {
 
   /** Writes the matches, oldest first, to `fileName` in a temporary folder of this job's own. */
   async write(filter: LedgerFilter, fileName: string, onProgress?: (rows: number) => void | Promise<void>): Promise<WrittenExport> {
-    const { ledger, payouts } = this.owner.options;
+    const { ledger, payouts, names } = this.owner.options;
     this.folder ??= await mkdtemp(join(this.owner.options.tempDir ?? tmpdir(), 'fleet-export-'));
     const path = join(this.folder, fileName);
-    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: 1000 }), path, payouts, { ...(onProgress ? { onProgress } : {}) });
+    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: 1000 }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}) });
     return { path, rows };
   }
 

@@ -3,6 +3,7 @@ export {
   BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, PAYOUT_HOLDS, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
   PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
+export { currentFailureReason } from './stored-reasons.js';
 export type {
   AmountApprovalRule, ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
   PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,

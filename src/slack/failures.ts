@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FleetBadResponseError, FleetError, FleetRejectedError } from '../fleet/errors.js';
-import { textsFor, translate, type Locale, type MessageKey } from '../i18n/index.js';
+import { textsFor, type Locale, type MessageKey } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { escapeMrkdwn } from './views/text.js';
 
@@ -44,10 +44,21 @@ export function fleetCodeText(locale: Locale, code: string): string | undefined 
   }
 }
 
+/**
+ * What could not be done, to complete "Could not …" or "Impossible …": French puts `de` before the
+ * verb, elided before a vowel or a mute h (`de lire le solde`, `d’ouvrir le filtre`), so the catalog
+ * keeps each action a bare infinitive in both languages.
+ */
+function actionWords(locale: Locale, action: FailureAction): string {
+  const verb = textsFor(locale)(`failure.action.${action}`);
+  if (locale !== 'fr') return verb;
+  return /^[aàâeéèêëiîïoôuùûh]/i.test(verb) ? `d’${verb}` : `de ${verb}`;
+}
+
 /** "Could not read the balance. <why>" in `locale`; an unexpected error gets an incident id that the log repeats. */
 export function failureText(locale: Locale, error: unknown, action: FailureAction, logger: Logger): string {
   const t = textsFor(locale);
-  const what = t(`failure.action.${action}`);
+  const what = actionWords(locale, action);
   if (error instanceof FleetError) {
     logger.warn({ err: error, code: error.code, status: error.status }, `could not ${action}`);
     return t('failure.known', { what, reason: fleetErrorText(locale, error) });
@@ -59,22 +70,4 @@ export function failureText(locale: Locale, error: unknown, action: FailureActio
   const incident = randomUUID().slice(0, 8);
   logger.error({ err: error, incident }, `unexpected failure trying to ${action}`);
   return t('failure.unexpected', { what, incident: `\`${incident}\`` });
-}
-
-/**
- * The same in English for callers that still name the action in words (`what` completes
- * "Could not …", e.g. "read the balance"); new code uses `failureText`.
- */
-export function describeFailure(error: unknown, what: string, logger: Logger): string {
-  if (error instanceof FleetError) {
-    logger.warn({ err: error, code: error.code, status: error.status }, `could not ${what}`);
-    return translate('en', 'failure.known', { what, reason: fleetErrorText('en', error) });
-  }
-  if (error instanceof Error && error.name === 'TimeoutError') {
-    logger.warn({ err: error }, `could not ${what}: gave up waiting`);
-    return translate('en', 'failure.known', { what, reason: translate('en', 'fleetError.timeout') });
-  }
-  const incident = randomUUID().slice(0, 8);
-  logger.error({ err: error, incident }, `unexpected failure trying to ${what}`);
-  return translate('en', 'failure.unexpected', { what, incident: `\`${incident}\`` });
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_COLUMNS, neutraliseCell, writeLedgerCsv, type ExportedPayout, type PayoutLookup } from '../../src/ledger/export-csv.js';
+import { EXPORT_COLUMNS, neutraliseCell, writeLedgerCsv, type ExportedPayout, type PayoutLookup, type PersonNames } from '../../src/ledger/export-csv.js';
 import type { LedgerEntry } from '../../src/ledger/types.js';
 
 let sequence = 0;
@@ -38,12 +38,12 @@ describe('the ledger CSV export', () => {
 
   it('writes a header row in English, then one row per entry in the order given, with CRLF line ends and a byte order mark', async () => {
     const { raw, records, result } = await write([entry({ reference: 'A-1' }), entry({ reference: 'B-2', amountMinor: -250 })]);
-    expect(raw.startsWith('\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by\r\n')).toBe(true);
+    expect(raw.startsWith('\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names\r\n')).toBe(true);
     expect(raw.endsWith('\r\n')).toBe(true);
     expect(result.rows).toBe(2);
     expect(records).toEqual([
-      { reference: 'A-1', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'in', amount: '10.00', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '' },
-      { reference: 'B-2', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'out', amount: '-2.50', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '' },
+      { reference: 'A-1', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'in', amount: '10.00', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '', requested_by_name: '', approved_by_names: '' },
+      { reference: 'B-2', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'out', amount: '-2.50', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '', requested_by_name: '', approved_by_names: '' },
     ]);
     expect(Object.keys(records[0]!)).toEqual([...EXPORT_COLUMNS]);
   });
@@ -124,6 +124,33 @@ describe('the ledger CSV export', () => {
       ['', '', ''],
       ['PO-DEF', 'U0REQUESTER', 'U0APPROVER'],
     ]);
+  });
+
+  it('names the requester and the approvers beside their IDs, asking for each batch\'s people once, as text a spreadsheet never runs', async () => {
+    const payouts: PayoutLookup = {
+      byTransactionReferences: async (references) => new Map(references.flatMap((reference): Array<[string, ExportedPayout]> => (
+        reference === 'PAY-1' ? [[reference, { requestId: 'PO-ABC', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0EVIL'] }]]
+          : reference === 'PAY-2' ? [[reference, { requestId: 'PO-DEF', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0GONE'] }]]
+            : []
+      ))),
+    };
+    const asked: string[][] = [];
+    const names: PersonNames = {
+      namesOf: async (userIds) => {
+        asked.push([...userIds]);
+        const known: Record<string, string> = { U0RITA: 'Rita Mbuyi', U0ABEL: 'Abel, Treasury', U0EVIL: '=HYPERLINK("https://evil.example")' };
+        return new Map(userIds.flatMap((id): Array<[string, string]> => (known[id] ? [[id, known[id]]] : [])));
+      },
+    };
+    const { records, raw } = await write([entry({ reference: 'PAY-1' }), entry({ reference: 'PAY-2' }), entry({ reference: 'OTHER' })], payouts, { names });
+    expect(asked).toEqual([['U0RITA', 'U0ABEL', 'U0EVIL', 'U0GONE']]);
+    expect(records.map((record) => [record.requested_by, record.approved_by, record.requested_by_name, record.approved_by_names])).toEqual([
+      ['U0RITA', 'U0ABEL U0EVIL', 'Rita Mbuyi', `Abel, Treasury; '=HYPERLINK("https://evil.example")`],
+      // Someone Slack gives no name for (a deleted account, Slack down) is written by their ID, so the list stays in step with approved_by.
+      ['U0RITA', 'U0ABEL U0GONE', 'Rita Mbuyi', 'Abel, Treasury; U0GONE'],
+      ['', '', '', ''],
+    ]);
+    expect(raw).not.toMatch(/(^|,)"?=/m);
   });
 
   it('reports progress every so many rows while it streams', async () => {

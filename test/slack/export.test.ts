@@ -119,6 +119,32 @@ describe('/fleet export in the running bot', () => {
     expect(rows.filter((row) => row.payout_request_id !== '')).toHaveLength(1);
   });
 
+  it('names the requester and the approvers of a payout beside their IDs, as Slack shows them', async () => {
+    const paid = expectedRows('2026-11-01', '2026-11-16', (tx) => tx.currency === 'USD')[1]!;
+    await h.bot.db.query(
+      `INSERT INTO payout_requests (id, kind, recipient_name, country_code, phone, operator, amount_minor, currency, reference,
+         requested_by, requested_at, expires_at, state, required_approvals, transaction_id, updated_at, recipient_key)
+       VALUES ('PO-EXPORT2', 'mobile_money', 'Mama Kitoko', 'CD', '243810000001', 'VODACOM_MPESA', 7000, 'USD', 'EXPORT-REF-2',
+         $1, $2, $2, 'completed', 2, $3, $2, 'mobile:243810000001')`,
+      [PEOPLE.requester, new Date('2026-11-03T08:00:00Z'), paid.reference],
+    );
+    await h.bot.db.query(
+      `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ('PO-EXPORT2', $1, $3), ('PO-EXPORT2', $2, $4)`,
+      [PEOPLE.approver2, PEOPLE.approver, new Date('2026-11-03T09:00:00Z'), new Date('2026-11-03T09:05:00Z')],
+    );
+    const before = fileMessages(PEOPLE.requester).length;
+    await run(PEOPLE.requester, 'export currency:USD since:2026-11-01 until:2026-11-15', 'sent to your direct messages');
+    const message = await h.slack.waitFor(() => fileMessages(PEOPLE.requester)[before], { message: 'the second file' });
+    const header = h.slack.file(message.files![0]!.id)!.bytes!.toString('utf8').split('\r\n')[0];
+    expect(header).toBe('\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names');
+    const payoutRow = rowsOf(message).find((row) => row.reference === paid.reference)!;
+    // The local workspace's display names: rita, ada and abel.
+    expect(payoutRow).toMatchObject({
+      payout_request_id: 'PO-EXPORT2', requested_by: PEOPLE.requester, approved_by: `${PEOPLE.approver2} ${PEOPLE.approver}`,
+      requested_by_name: 'rita', approved_by_names: 'ada; abel',
+    });
+  });
+
   it('refuses more than EXPORT_MAX_ROWS with the count, and sends no file', async () => {
     const files = h.slack.apiCalls.filter((call) => call.method === 'files.getUploadURLExternal').length;
     const total = sandbox.transactions().length;

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FleetBadResponseError, FleetRejectedError, FleetUnavailableError } from '../../src/fleet/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { describeFailure, failureText } from '../../src/slack/failures.js';
+import { catalogTable } from '../../src/i18n/index.js';
+import { failureText, type FailureAction } from '../../src/slack/failures.js';
 
 const logger = createLogger({ level: 'silent' });
-
-describe('describeFailure', () => {
-  it("escapes the Fleet API's own words, so its message can neither ping a channel nor disguise a link", () => {
-    const error = new FleetRejectedError(400, 'Refused <!channel>: see <https://evil.example|your statement> & retry');
-    const text = describeFailure(error, 'read the balance', logger);
-    expect(text).toContain('Could not read the balance.');
-    expect(text).toContain('Refused &lt;!channel&gt;: see &lt;https://evil.example|your statement&gt; &amp; retry');
-  });
-});
 
 describe('failureText', () => {
   it('writes a Fleet API error in the reader\'s language from its code', () => {
@@ -35,5 +27,17 @@ describe('failureText', () => {
     const unexpected = failureText('fr', new Error('boom'), 'answerCommand', logger);
     expect(unexpected).toMatch(/^:warning: Impossible de répondre à cette commande : un problème est survenu de notre côté\. L’erreur est enregistrée sous la référence `[0-9a-f]{8}`\.$/);
     expect(unexpected).not.toContain('boom');
+  });
+
+  it('elides French "de" before a verb that starts with a vowel, for every action in the catalog', () => {
+    const error = new FleetUnavailableError(503, false);
+    expect(failureText('fr', error, 'openFilter', logger)).toMatch(/^:warning: Impossible d’ouvrir le filtre\. /);
+    expect(failureText('fr', error, 'saveLanguage', logger)).toMatch(/^:warning: Impossible d’enregistrer votre langue\. /);
+    expect(failureText('fr', error, 'rejectMatch', logger)).toMatch(/^:warning: Impossible d’écarter la transaction\. /);
+    const actions = [...catalogTable('fr').keys()].filter((key) => key.startsWith('failure.action.')).map((key) => key.slice('failure.action.'.length));
+    expect(actions.length).toBeGreaterThan(10);
+    for (const action of actions) {
+      expect(failureText('fr', error, action as FailureAction, logger)).not.toMatch(/Impossible de [aàâeéèêëiîïoôuùûh]/i);
+    }
   });
 });

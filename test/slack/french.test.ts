@@ -59,6 +59,19 @@ describe('a French person and a French feed channel', () => {
     expect(h.visibleTo(PEOPLE.requester).some((message) => message.text.includes('Solde'))).toBe(false);
   });
 
+  it('lists /fleet transactions for a French reader with every amount written the French way', async () => {
+    await h.slack.runCommand({ userId: FABRICE, channelId: CHANNELS.treasury, text: 'transactions' });
+    const list = await h.waitForMessage(FABRICE, 'Transactions du compte de flotte');
+    const text = blockText(list);
+    const amounts = [...text.matchAll(/:(?:large_green|red)_circle: \*([^*]+)\*/g)].map((match) => match[1]!);
+    expect(amounts.length).toBeGreaterThan(0);
+    for (const amount of amounts) expect(amount).toMatch(/^[+-]\d{1,3}(\u202F\d{3})*(,\d+)? [A-Z]{3}$/);
+    // The newest entry is the credit that brought USD to 125 430,57.
+    expect(amounts[0]).toBe(formatMinor(adjustmentMinor, 'USD', { signed: true, locale: 'fr' }));
+    expect(text).not.toMatch(/\d,\d{3}\.\d\d|\d\.\d\d [A-Z]{3}/);
+    expect(h.slack.limitViolations).toEqual([]);
+  });
+
   it('refuses a French non-viewer in French, naming whom to ask', async () => {
     await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'balance' });
     const refusal = await h.waitForMessage(PEOPLE.newcomer, 'Vous n’avez pas accès');

@@ -49,7 +49,7 @@ describe('the App Home tab', () => {
 
   it('shows an approver the balances with their reading time, the status line, the buttons and what waits for them', async () => {
     const text = viewText(await open(ABEL));
-    for (const [currency, amount] of Object.entries(h.sandbox.balances())) expect(text).toContain(formatAmount(amount, currency));
+    for (const [currency, amount] of Object.entries(h.sandbox.balances())) expect(text).toContain(formatAmount(amount, currency, { locale: 'en' }));
     expect(text).toContain('Read <!date^');
     expect(text).toContain('Feed: off · History: off.');
     expect(text).toContain('No payout request waits for your approval.');

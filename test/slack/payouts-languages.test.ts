@@ -110,4 +110,16 @@ describe('payout approval in each reader\'s language, through the real receiver'
     });
     expect(dm).not.toContain('The Fleet API');
   });
+
+  it('lists /fleet payouts for a French requester with every amount written the French way', async () => {
+    const before = h.visibleTo(PEOPLE.requester).length;
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'paiements' });
+    const list = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).slice(before).find((message) => message.text.includes('Paiements récents')), {
+      message: 'the French list of payouts',
+    });
+    const text = blockText(list);
+    expect(text).toContain(`*1${thin}500,50 USD* par mobile money à *Amani Kabila*`);
+    expect(text).toContain('*150,00 EUR* par mobile money');
+    expect(text).not.toMatch(/\d,\d{3}\.\d\d|\d\.\d\d [A-Z]{3}/);
+  });
 });

@@ -17,6 +17,7 @@ export const language = defineMessages({
       'I write to you in {language}, the default language of this workspace: your Slack is in {slackLocale}, a language I do not speak. To choose another: `/fleet language fr` or `/fleet language en`.',
     'language.chosen': ':white_check_mark: From now on I write to you in {language}. `/fleet language auto` goes back to the language of your Slack.',
     'language.cleared': ':white_check_mark: Your choice is cleared.',
+    'failure.action.saveLanguage': 'save your language',
     'language.unknown':
       '{value} is not a language I speak. Write `/fleet language en` for English, `/fleet language fr` for French, or `/fleet language auto` to follow the language of your Slack.',
   },
@@ -35,6 +36,7 @@ export const language = defineMessages({
       'Je vous écris en {language}, la langue par défaut de cet espace de travail : votre Slack est en {slackLocale}, une langue que je ne parle pas. Pour en choisir une autre : `/fleet langue en` ou `/fleet langue fr`.',
     'language.chosen': ':white_check_mark: Désormais, je vous écris en {language}. `/fleet langue auto` revient à la langue de votre Slack.',
     'language.cleared': ':white_check_mark: Votre choix est effacé.',
+    'failure.action.saveLanguage': 'enregistrer votre langue',
     'language.unknown':
       '{value} n’est pas une langue que je parle. Écrivez `/fleet langue fr` pour le français, `/fleet langue en` pour l’anglais, ou `/fleet langue auto` pour suivre la langue de votre Slack.',
   },

@@ -5,6 +5,7 @@ export const payoutRequest = defineMessages({
   en: {
     'payoutRequest.savedRecipient.prompt': '*Saved recipient* (optional): type a name or a number to fill in the recipient of an earlier payout.',
     'payoutRequest.savedRecipient.placeholder': 'Name or number',
+    'payoutRequest.field.example': 'e.g. {example}',
     'payoutRequest.savedRecipient.gone': 'That saved recipient is no longer on the list: fill in the recipient yourself.',
     'payoutRequest.help.usage': '/fleet payout [mobile|bank] [phone or account and BIC] [amount] [currency]',
     'payoutRequest.help.description': 'Request a payout; an approver confirms it before money moves. Example: `/fleet payout mobile 243812345678 150 USD`.',
@@ -112,6 +113,7 @@ export const payoutRequest = defineMessages({
   fr: {
     'payoutRequest.savedRecipient.prompt': '*Bénéficiaire enregistré* (facultatif) : tapez un nom ou un numéro pour reprendre le bénéficiaire d’un paiement précédent.',
     'payoutRequest.savedRecipient.placeholder': 'Nom ou numéro',
+    'payoutRequest.field.example': 'p. ex. {example}',
     'payoutRequest.savedRecipient.gone': 'Ce bénéficiaire enregistré n’est plus dans la liste : saisissez le bénéficiaire vous-même.',
     'payoutRequest.help.usage': '/fleet payout [mobile|banque] [téléphone ou compte et BIC] [montant] [devise]',
     'payoutRequest.help.description':

@@ -2,7 +2,7 @@
 import { dayIn, isCalendarDay, previousDay } from '../../digest/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
@@ -33,7 +33,7 @@ export function digestSubcommand(ctx: SlackContext): Subcommand {
       try {
         await respond({ response_type: 'ephemeral', ...buildDigestMessage(surface, await digest.build(day)) });
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, describeFailure(error, 'compute the digest', ctx.logger)) });
+        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'computeDigest', ctx.logger)) });
       }
     },
   };

@@ -5,7 +5,7 @@
  */
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { describeFailure } from '../failures.js';
+import { failureText } from '../failures.js';
 import type { PersonLanguage } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
@@ -44,7 +44,7 @@ export function languageSubcommand(ctx: SlackContext): Subcommand {
         await ctx.locales.choose(userId, wanted === 'auto' ? undefined : wanted);
       } catch (error) {
         const current = await ctx.locales.explain(userId);
-        await reply(current.locale, describeFailure(error, 'save your language', ctx.logger));
+        await reply(current.locale, failureText(current.locale, error, 'saveLanguage', ctx.logger));
         return;
       }
       ctx.logger.info({ userId, locale: wanted }, 'a person chose their language');

@@ -118,7 +118,8 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
       summary: payoutSummary(request, surface.locale),
       requester: mentionUser(request.requestedBy),
       date: slackDate(request.requestedAt, undefined, surface.locale),
-      approvals: t('home.approvals', { given: countingApprovers(request).length, count: request.requiredApprovals }),
+      // The noun agrees with the approvals given: `1 approbation sur 2`, `1 approval of 2`.
+      approvals: t('home.approvals', { count: countingApprovers(request).length, required: request.requiredApprovals }),
       expires: slackDate(request.expiresAt, undefined, surface.locale),
     });
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: line } });

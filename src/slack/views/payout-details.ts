@@ -1,13 +1,13 @@
 /**
  * How a payout reads on every payout surface, in the reader's language: its recipient, its amount as
- * sent (written the reader's way), its state in words. Every function takes the reader's locale last,
- * English by default.
+ * sent (written the reader's way), its state in words. Every function takes the reader's locale last;
+ * those that write an amount require it, the others default to English.
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
 import {
-  countingApprovers, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
+  countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
@@ -33,12 +33,12 @@ const WORD_MAX = 40;
 const field = (label: string, value: string): Field => ({ type: 'mrkdwn', text: `*${label}*\n${value}` });
 
 /** `1,500.00 USD` in English, `1 500,00 USD` in French: how the reader reads the amount. */
-export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale = 'en'): string {
+export function amountText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
   return formatMinor(payout.amountMinor, payout.currency, { locale });
 }
 
 /** `*150.00 USD* by mobile money to *Amani Kabila*`: the one-line summary used in headlines and lists. */
-export function payoutSummary(payout: PayoutDraft, locale: Locale = 'en'): string {
+export function payoutSummary(payout: PayoutDraft, locale: Locale): string {
   const t = textsFor(locale);
   return t('payoutApproval.summary', {
     amount: escapeMrkdwn(amountText(payout, locale)),
@@ -48,7 +48,7 @@ export function payoutSummary(payout: PayoutDraft, locale: Locale = 'en'): strin
 }
 
 /** The same without formatting, for notification text. */
-export function plainSummary(payout: PayoutDraft, locale: Locale = 'en'): string {
+export function plainSummary(payout: PayoutDraft, locale: Locale): string {
   const t = textsFor(locale);
   return t('payoutApproval.plainSummary', {
     amount: amountText(payout, locale),
@@ -61,13 +61,13 @@ export function plainSummary(payout: PayoutDraft, locale: Locale = 'en'): string
  * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
  * and the fleet account credited; the partner then credits its own customer, the recipient.
  */
-export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale = 'en'): string {
+export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
   const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
   return textsFor(locale)('payoutApproval.moneyFlow', { amount: escapeMrkdwn(amountText(payout, locale)), currency });
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
-export function detailFields(payout: PayoutDraft, locale: Locale = 'en'): Field[] {
+export function detailFields(payout: PayoutDraft, locale: Locale): Field[] {
   const t = textsFor(locale);
   const code = (value: string) => codeSpan(value, CODE_MAX);
   const word = (value: string) => escapeWithin(value, WORD_MAX, { oneLine: true });
@@ -98,7 +98,7 @@ export function detailFields(payout: PayoutDraft, locale: Locale = 'en'): Field[
  * The details, the note, and the amount exactly as the Fleet API will receive it, so that what a
  * person approves is what is sent.
  */
-export function detailBlocks(payout: PayoutDraft, locale: Locale = 'en'): KnownBlock[] {
+export function detailBlocks(payout: PayoutDraft, locale: Locale): KnownBlock[] {
   const t = textsFor(locale);
   const blocks: KnownBlock[] = [
     { type: 'section', fields: detailFields(payout, locale) },
@@ -196,12 +196,13 @@ function withinSection(head: string, lines: string[], andMore: (rest: number) =>
 
 /**
  * Why a payout failed or has no known outcome, as mrkdwn in the reader's language: the Fleet
- * error's code worded from the catalog (the API's own words escaped), the app's own reason, or an
- * older row's stored sentence escaped.
+ * error's code worded from the catalog (the API's own words escaped) or the app's own reason, also
+ * for an older row that stored the English sentence; a sentence the app never wrote, escaped.
  */
-export function failureWords(reason: string | undefined, locale: Locale = 'en'): string {
+export function failureWords(stored: string | undefined, locale: Locale = 'en'): string {
   const t = textsFor(locale);
-  if (reason === undefined) return t('payoutApproval.noReason');
+  if (stored === undefined) return t('payoutApproval.noReason');
+  const reason = currentFailureReason(stored);
   if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
   const failure = readFleetFailure(reason);
   if (!failure) return escapeWithin(reason, 400);
@@ -283,7 +284,7 @@ function matchAmount(amount: number, currency: string, locale: Locale): string {
  * A transaction that quotes the payout's typed reference only in its description: what approvers
  * need to judge whether it is this payout. Every value came from the API, so it is escaped and cut.
  */
-export function likelyMatchLines(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
+export function likelyMatchLines(request: PayoutRequest, locale: Locale): string | undefined {
   const t = textsFor(locale);
   const match = request.state === 'unknown' ? request.likelyMatch : undefined;
   if (!match) return undefined;

@@ -53,33 +53,35 @@ interface FieldSpec {
 }
 
 function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: PayoutFormChoices): FieldSpec {
+  // A placeholder reads as a hint (`e.g. 243812345678`), never as a value already filled in.
+  const example = (value: string) => t('payoutRequest.field.example', { example: value });
   switch (field) {
     case 'phone':
-      return { label: t('payoutRequest.field.phone'), placeholder: '243812345678', hint: t('payoutRequest.field.phone.hint'), maxLength: 30 };
+      return { label: t('payoutRequest.field.phone'), placeholder: example('243812345678'), hint: t('payoutRequest.field.phone.hint'), maxLength: 30 };
     case 'name':
       return kind === 'mobile_money'
-        ? { label: t('payoutRequest.field.name.mobile'), placeholder: 'Amani Kabila', maxLength: PAYOUT_FIELD_LIMITS.name.max }
-        : { label: t('payoutRequest.field.name.bank'), placeholder: 'Ndaya Logistics SARL', maxLength: PAYOUT_FIELD_LIMITS.name.max };
+        ? { label: t('payoutRequest.field.name.mobile'), placeholder: example('Amani Kabila'), maxLength: PAYOUT_FIELD_LIMITS.name.max }
+        : { label: t('payoutRequest.field.name.bank'), placeholder: example('Ndaya Logistics SARL'), maxLength: PAYOUT_FIELD_LIMITS.name.max };
     case 'countryCode':
-      return { label: t('payoutRequest.field.countryCode'), placeholder: 'CD', hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
+      return { label: t('payoutRequest.field.countryCode'), placeholder: example('CD'), hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
     case 'operator':
       return {
         label: t('payoutRequest.field.operator'), placeholder: t('payoutRequest.field.operator.placeholder'), options: choices.operators, optionText: operatorName,
       };
     case 'accountNumber':
-      return { label: t('payoutRequest.field.accountNumber'), placeholder: '00012345678901', maxLength: 50 };
+      return { label: t('payoutRequest.field.accountNumber'), placeholder: example('00012345678901'), maxLength: 50 };
     case 'bankCode':
-      return { label: t('payoutRequest.field.bankCode'), placeholder: 'BCDCCDKI', hint: t('payoutRequest.field.bankCode.hint'), maxLength: 20 };
+      return { label: t('payoutRequest.field.bankCode'), placeholder: example('BCDCCDKI'), hint: t('payoutRequest.field.bankCode.hint'), maxLength: 20 };
     case 'amount':
       return {
-        label: t('payoutRequest.field.amount'), placeholder: t('payoutRequest.field.amount.placeholder'),
+        label: t('payoutRequest.field.amount'), placeholder: example(t('payoutRequest.field.amount.placeholder')),
         hint: t('payoutRequest.field.amount.hint'), maxLength: 30,
       };
     case 'currency':
       return { label: t('payoutRequest.field.currency'), placeholder: t('payoutRequest.field.currency.placeholder'), options: choices.currencies };
     case 'reference':
       return {
-        label: t('payoutRequest.field.reference'), placeholder: 'INV-2025-0042', optional: true, maxLength: PAYOUT_FIELD_LIMITS.reference.max,
+        label: t('payoutRequest.field.reference'), placeholder: example('INV-2025-0042'), optional: true, maxLength: PAYOUT_FIELD_LIMITS.reference.max,
         hint: t('payoutRequest.field.reference.hint'),
       };
     case 'note':

@@ -5,7 +5,6 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { TransactionPage } from '../../account/account-reader.js';
-import type { Transaction } from '../../fleet/schemas.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
 import type { LedgerEntry, LedgerStatus } from '../../ledger/types.js';
@@ -72,21 +71,17 @@ interface Row {
   amountMinor: number;
 }
 
-function rowLine(row: Row, descriptionMax: number): string {
+function rowLine(locale: Locale, row: Row, descriptionMax: number): string {
   const marker = row.amountMinor >= 0 ? ':large_green_circle:' : ':red_circle:';
-  const amount = escapeWithin(formatMinor(row.amountMinor, row.currency, { signed: true }), AMOUNT_MAX, { oneLine: true });
+  const amount = escapeWithin(formatMinor(row.amountMinor, row.currency, { signed: true, locale }), AMOUNT_MAX, { oneLine: true });
   const description = row.description ? `\n${escapeWithin(row.description, descriptionMax)}` : '';
   const word = (text: string) => escapeWithin(text, WORD_MAX, { oneLine: true });
-  return `${marker} *${amount}* · ${word(row.type)} · ${word(row.status)}${description}\n${codeSpan(row.reference, REFERENCE_MAX)} · ${slackDate(row.date)}`;
+  return `${marker} *${amount}* · ${word(row.type)} · ${word(row.status)}${description}\n${codeSpan(row.reference, REFERENCE_MAX)} · ${slackDate(row.date, undefined, locale)}`;
 }
 
-export function transactionLine(tx: Transaction, descriptionMax = 500): string {
-  return rowLine({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }, descriptionMax);
-}
-
-function rowBlocks(rows: Row[]): KnownBlock[] {
+function rowBlocks(locale: Locale, rows: Row[]): KnownBlock[] {
   const descriptionMax = Math.min(500, Math.floor(DESCRIPTION_BUDGET / Math.max(rows.length, 1)));
-  return rows.map((row) => ({ type: 'section', text: { type: 'mrkdwn', text: rowLine(row, descriptionMax) } }));
+  return rows.map((row) => ({ type: 'section', text: { type: 'mrkdwn', text: rowLine(locale, row, descriptionMax) } }));
 }
 
 /** The newest-first list read from the Fleet API, as before the ledger; `filterButton` when searches work. */
@@ -105,9 +100,9 @@ export function buildTransactionsMessage(
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: range } },
-    ...rowBlocks(page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
+    ...rowBlocks(surface.locale, page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
   ];
-  blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt) }), options.sharedBy)));
+  blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt, undefined, surface.locale) }), options.sharedBy)));
   if (!options.sharedBy) {
     const here = { page: page.page, pageSize: page.pageSize };
     const actions = pagingButtons(t, here, page.page > 1, page.hasNext, page.transactions.length > 0, options.filterButton ?? false);
@@ -147,9 +142,9 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
-    ...rowBlocks(results.entries),
+    ...rowBlocks(surface.locale, results.entries),
   ];
-  const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt) })] : [];
+  const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt, undefined, surface.locale) })] : [];
   const zone = everything ? [] : [t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) })];
   blocks.push(footer(surface, signature(t, [...checked, ...zone].join(' · '), options.sharedBy)));
   if (!options.sharedBy) {

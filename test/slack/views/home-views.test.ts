@@ -55,3 +55,25 @@ describe('the home view', () => {
     expect(view).toContain('Actualiser');
   });
 });
+
+describe('the count of approvals on the home, in French', () => {
+  const approval = (userId: string) => ({ userId, at: now });
+  const line = (approvals: ReturnType<typeof approval>[]) => text(buildHomeView({ sandbox: false, locale: 'fr' }, viewer({
+    waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
+  })));
+
+  it('agrees with the number of approvals given, not the number needed', () => {
+    expect(line([])).toContain('0 approbation sur 2');
+    expect(line([approval('U0ABEL')])).toContain('1 approbation sur 2');
+    expect(line([approval('U0ABEL')])).not.toContain('1 approbations');
+    expect(line([approval('U0ABEL'), approval('U0ADA')])).toContain('2 approbations sur 2');
+  });
+
+  it('reads as English does for an English reader', () => {
+    const english = (approvals: ReturnType<typeof approval>[]) => text(buildHomeView(en, viewer({
+      waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
+    })));
+    expect(english([approval('U0ABEL')])).toContain('1 approval of 2');
+    expect(english([])).toContain('0 approvals of 2');
+  });
+});

@@ -138,7 +138,7 @@ describe('payout request modals for a French reader', () => {
     expect(view.title.text).toBe('Paiement mobile money');
     expect(view.submit?.text).toBe('Vérifier');
     expect(json(view)).toContain('"text":"Montant"');
-    expect(json(view)).toContain('"placeholder":{"type":"plain_text","text":"1 500,50"');
+    expect(json(view)).toContain('"placeholder":{"type":"plain_text","text":"p. ex. 1 500,50"');
     expect(json(view)).toContain('Nom du bénéficiaire');
     expect(json(view)).not.toContain('Phone number');
   });
@@ -171,5 +171,29 @@ describe('payout request modals for a French reader', () => {
     expect(fieldErrorsByBlock({ amount: { code: 'amount_not_positive' } }, 'fr')).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: 'Le montant doit être supérieur à zéro.' });
     const lines = refusalProblems({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } }, 'fr');
     expect(lines).toEqual(['Référence : Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.']);
+  });
+});
+
+describe('the payout form\'s placeholders', () => {
+  /** Every placeholder of the form, in the order of its fields. */
+  const placeholders = (locale: Locale, kind: 'mobile_money' | 'bank_account') => {
+    const found: string[] = [];
+    for (const block of buildPayoutForm({ sandbox: false, locale }, kind, choices, {}).blocks) {
+      const element = (block as { element?: { placeholder?: { text: string } } }).element;
+      if (element?.placeholder) found.push(element.placeholder.text);
+    }
+    return found;
+  };
+
+  it('read as hints, never as values already filled in, in French and in English', () => {
+    for (const kind of ['mobile_money', 'bank_account'] as const) {
+      const french = placeholders('fr', kind);
+      expect(french.length).toBeGreaterThan(3);
+      for (const text of french) expect(text).toMatch(/^(p\. ex\. |Choisissez )/);
+      for (const text of placeholders('en', kind)) expect(text).toMatch(/^(e\.g\. |Choose )/);
+    }
+    expect(placeholders('fr', 'mobile_money')).toContain('p. ex. 243812345678');
+    expect(placeholders('fr', 'mobile_money')).toContain('p. ex. 1 500,50');
+    expect(placeholders('en', 'bank_account')).toContain('e.g. 1500.50');
   });
 });

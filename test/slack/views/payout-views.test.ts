@@ -332,8 +332,9 @@ describe('why the Fleet API failed a payout, in the reader\'s language', () => {
     expect(json(buildPayoutHistory({ sandbox: false, locale: 'fr' }, failed('fleet:unavailable'), events))).toContain('L’API Fleet est indisponible');
   });
 
-  it('shows a reason stored as a sentence by an older version as it is', () => {
-    expect(dm('fr', failed('The Fleet API refused the request (HTTP 400).'))).toContain('a échoué : The Fleet API refused the request (HTTP 400).');
+  it('words a reason an older version stored as the client\'s English sentence in the reader\'s language, and shows any other sentence as it is', () => {
+    expect(dm('fr', failed('The Fleet API refused the request (HTTP 400).'))).toContain('a échoué : L’API Fleet a refusé la demande.');
+    expect(dm('fr', failed('Something only a person wrote.'))).toContain('a échoué : Something only a person wrote.');
   });
 });
 

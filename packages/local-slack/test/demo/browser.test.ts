@@ -116,7 +116,7 @@ describe('the demo page in a real browser', () => {
     await eventually(() => reply.count()).toBe(1);
     await eventually(() => reply.innerText()).toContain('Only visible to you');
     for (const [currency, amount] of Object.entries(sandbox().balances())) {
-      expect(await reply.innerText()).toContain(formatAmount(amount, currency));
+      expect(await reply.innerText()).toContain(formatAmount(amount, currency, { locale: 'en' }));
     }
     await screenshot('balance');
   });

@@ -1,0 +1,51 @@
+/**
+ * Every amount a person reads is written by `src/money.ts` with the reader's language (its `locale`
+ * is required, so the type checker finds a surface that forgets it). This scan finds the other way
+ * to go wrong: a file that writes numbers by itself (`toFixed`, `toLocaleString`, its own
+ * `Intl.NumberFormat` or thousands grouping), which would be English wherever the reader is French.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+function sourceFiles(dir = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(SRC, path).split('\\').join('/')] : [];
+  });
+}
+
+const AD_HOC_NUMBER_FORMATTING = [
+  /\.toFixed\(/,
+  /\.toLocaleString\(/,
+  /Intl\.NumberFormat\b/,
+  /\(\?=\(\\d\{3\}\)\+/, // a thousands-grouping replacement: `.replace(/\B(?=(\d{3})+(?!\d))/g, …)`
+];
+
+// Where a number is written but not as an amount for a reader, and why.
+const ALLOWED: Record<string, string> = {
+  'money.ts': 'the one money formatter',
+  'i18n/catalog.ts': 'counts in texts ({count}, {rows}), whole numbers, never amounts',
+  'sandbox/payouts.ts': 'the sandbox checks the decimals of an amount it receives, it writes none',
+};
+
+function offences(text: string): string[] {
+  return text.split('\n').filter((line) => AD_HOC_NUMBER_FORMATTING.some((pattern) => pattern.test(line))).map((line) => line.trim());
+}
+
+describe('one money formatter', () => {
+  it('finds no number formatting of its own in any file of src/ but the money module', () => {
+    const files = sourceFiles();
+    expect(files.length).toBeGreaterThan(100);
+    // The scan recognises formatting where it is known to be: it would see it anywhere else.
+    expect(offences(readFileSync(join(SRC, 'money.ts'), 'utf8')).length).toBeGreaterThan(0);
+    const found = files
+      .filter((file) => ALLOWED[file] === undefined)
+      .flatMap((file) => offences(readFileSync(join(SRC, file), 'utf8')).map((line) => `${file}: ${line}`));
+    expect(found).toEqual([]);
+  });
+});
