@@ -86,6 +86,12 @@ function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
+/** `Corrects the rejected request PR-…`: a resubmission names the request it corrects, and where its history is. */
+function resubmitLine(oldId: string, locale: Locale): string {
+  const id = escapeWithin(oldId, 20, { oneLine: true });
+  return textsFor(locale)('payoutApproval.resubmitOf', { id, command: `\`/fleet payouts ${id}\`` });
+}
+
 /**
  * The approval channel's message for one request: details, approvals, state or outcome, buttons.
  * `approvers`: the mentions that call its approvers (see `approverMentions`), shown while it is pending.
@@ -98,6 +104,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest, o
     { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
     askLine(request, locale),
     ...(call ? [{ type: 'section', text: { type: 'mrkdwn', text: call } } satisfies KnownBlock] : []),
+    ...(request.resubmitOf ? [{ type: 'section', text: { type: 'mrkdwn', text: resubmitLine(request.resubmitOf, locale) } } satisfies KnownBlock] : []),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },

@@ -1,5 +1,7 @@
 /**
- * Telling approvers: one claim per reminder, so that a reminder goes once across replicas and restarts.
+ * Telling approvers and correcting a rejected request: one claim per reminder (so that a reminder
+ * goes once across replicas and restarts), and the link from a resubmitted request to the rejected
+ * request it corrects.
  */
 import type { Migration } from './migration.js';
 
@@ -18,5 +20,8 @@ export const approverReminders: Migration = {
       sent_at timestamptz,
       PRIMARY KEY (subject_id, approver_id)
     );
+
+    -- The rejected request this one corrects ("Edit and resubmit"); the old one stays rejected.
+    ALTER TABLE payout_requests ADD COLUMN resubmit_of text REFERENCES payout_requests (id);
   `,
 };
