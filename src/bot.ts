@@ -17,7 +17,7 @@ import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
-import { PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
+import { ApprovalReminders, PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -29,6 +29,7 @@ import { createSlackFeedPublisher } from './slack/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/payout-notifier.js';
+import { approverDirectory, SlackReminderSender } from './slack/approver-notices.js';
 import { SlackHomePublisher } from './slack/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
@@ -140,9 +141,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger: logger.child({ component: 'language' }), clock,
     });
     shutdown.add('languages', () => locales.close());
+    // Whom a new request's approval message mentions (none with PAYOUT_MENTION_APPROVERS=false).
+    const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock),
+      records: payoutRecords(db, clock), mentions,
     });
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
@@ -165,7 +168,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
-      batches: () => batches,
+      batches: () => batches, mentions,
     });
     let wakeSender = (): void => undefined;
     const batches: PayoutBatchService = new PayoutBatchService({
@@ -177,6 +180,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         },
       },
       roles: payoutRoles,
+    });
+    const reminders = new ApprovalReminders({
+      db, clock, reminderMinutes: config.approverNotices.reminderMinutes, approvers: approverDirectory(access, config.access.approvers),
+      sender: new SlackReminderSender({ client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }) }),
+      logger: logger.child({ component: 'payouts' }),
     });
 
     const ledger = config.ledger.enabled
@@ -259,7 +267,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
     wakeSender = sending.wake;
     shutdown.add('bulk payout sending', () => sending.stop());
-    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();
       shutdown.add('feed', () => feed.stop());
@@ -288,11 +296,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
 /**
  * Settles what a stopped process left behind (at once, in the background), then runs payout
- * maintenance (recovery, expiry, reconciliation) on a timer. Returns the closer that stops it.
+ * maintenance (recovery, expiry, reminders to approvers, reconciliation) on a timer. Returns the closer that stops it.
  */
 function runPayoutMaintenance(
   payouts: PayoutService,
   batches: PayoutBatchService,
+  reminders: ApprovalReminders,
   notifier: SlackPayoutNotifier,
   db: Db,
   logger: Logger,
@@ -312,6 +321,8 @@ function runPayoutMaintenance(
       try {
         await payouts.runMaintenance();
         await batches.expireDue();
+        // Beside expiry, on the same clock: approvers who have not decided hear once before it comes.
+        await reminders.sendDue();
         // An approval message whose first post failed is posted again, so approvers still see the request.
         for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
       } finally {

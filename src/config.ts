@@ -205,6 +205,8 @@ export const envSchema = z
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
     PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+    PAYOUT_MENTION_APPROVERS: flag(true),
+    PAYOUT_APPROVAL_REMINDER_MINUTES: integer(0, 24 * 60 * 30, 60),
     PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
     PAYOUT_BATCH_RATE: integer(1, 1000, 2),
     FEED_CHANNEL_ID: channelId,
@@ -293,6 +295,11 @@ export interface Config {
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
   /** Bulk payouts from a file: how many rows at most, and how fast they are sent. */
   payoutBatches: PayoutBatchSettings;
+  /**
+   * Telling approvers: whether a new request's approval message mentions them, and how many minutes
+   * before expiry those who have not decided get a reminder (0: none).
+   */
+  approverNotices: { mention: boolean; reminderMinutes: number };
   feed: FeedSettings;
   /**
    * The operators' server for /healthz, the detailed /readyz and /metrics, in both modes: its port
@@ -357,6 +364,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
     },
     payoutBatches: { maxRows: e.PAYOUT_BATCH_MAX_ROWS, ratePerSecond: e.PAYOUT_BATCH_RATE },
+    approverNotices: { mention: e.PAYOUT_MENTION_APPROVERS, reminderMinutes: e.PAYOUT_APPROVAL_REMINDER_MINUTES },
     feed: {
       channelId: e.FEED_CHANNEL_ID,
       pollIntervalSeconds: e.FEED_POLL_INTERVAL_SECONDS,

@@ -52,6 +52,15 @@ describe('configuration', () => {
     }
   });
 
+  it('mentions approvers and reminds them 60 minutes before expiry unless told otherwise, and names a bad value', () => {
+    expect(loadConfig(minimal).approverNotices).toEqual({ mention: true, reminderMinutes: 60 });
+    expect(loadConfig({ ...minimal, PAYOUT_MENTION_APPROVERS: 'false', PAYOUT_APPROVAL_REMINDER_MINUTES: '0' }).approverNotices).toEqual({ mention: false, reminderMinutes: 0 });
+    expect(problemsOf({ ...minimal, PAYOUT_MENTION_APPROVERS: 'maybe', PAYOUT_APPROVAL_REMINDER_MINUTES: '-5' })).toEqual([
+      'PAYOUT_MENTION_APPROVERS: expected true or false',
+      'PAYOUT_APPROVAL_REMINDER_MINUTES: expected a whole number from 0 to 43200',
+    ]);
+  });
+
   it('refuses to start when a payout currency has no dual-approval threshold, naming the variable and the currency', () => {
     expect(problemsOf({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:500' })).toEqual([
       'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',

@@ -24,8 +24,10 @@ export { RecipientBook, type RecipientBookOptions, type RecipientRefusalCode, ty
 export type { PayoutRequirement } from './intake.js';
 export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
-export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup } from './service.js';
+export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, Resubmission, RoleLookup } from './service.js';
 export type { PayoutNotifier } from './transitions.js';
+export { ApprovalReminders } from './reminders.js';
+export type { ApprovalReminder, ApprovalRemindersOptions, ApproverDirectory, ReminderSender } from './reminders.js';
 export { BATCH_COLUMNS, BATCH_FILE_MAX_BYTES } from './batch/file.js';
 export type { BatchColumn, BatchFileProblem } from './batch/file.js';
 export { largestRows } from './batch/rows.js';

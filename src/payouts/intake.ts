@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type RefusalDetails,
+  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails,
 } from './model.js';
 import {
   approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
@@ -21,7 +21,7 @@ import {
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
-import { revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
+import { LIMITS, revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
 export interface IntakeOptions {
   db: Db;
@@ -74,8 +74,12 @@ export class PayoutIntake {
     return result;
   }
 
-  /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
-  async submit(actor: PayoutActor, draft: PayoutDraft): Promise<PayoutActionResult> {
+  /**
+   * Stores a pending request after checking the role, every field again, the reference and the daily
+   * limit. `resubmitOf` (from the form, so only a claim) is linked only when the stored request it
+   * names is this requester's own and rejected; the new request is measured as any other.
+   */
+  async submit(actor: PayoutActor, draft: PayoutDraft, options: { resubmitOf?: string | undefined } = {}): Promise<PayoutActionResult> {
     const role = canRequest(actor);
     if (!role.ok) return refusal(role.code, { details: role.details });
     const checked = revalidateDraft(draft, this.validationContext());
@@ -99,9 +103,11 @@ export class PayoutIntake {
         const { required: requiredApprovals, reason, recipient } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
+        const corrected = options.resubmitOf === undefined ? undefined : await findRequest(tx, options.resubmitOf.trim().toUpperCase());
+        const resubmitOf = corrected && isResubmittable(corrected, userId) ? corrected.id : undefined;
         const id = await this.insertWithFreshId(tx, {
           draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
-          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName,
+          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName, resubmitOf,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
@@ -111,6 +117,7 @@ export class PayoutIntake {
           details: {
             amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}),
             ...(recipient.newRecipient ? { newRecipient: true } : {}), ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
+            ...(resubmitOf ? { resubmitOf } : {}),
           },
         }, now);
         return stored;
@@ -162,6 +169,24 @@ export class PayoutIntake {
     return { ...requirement, recipient };
   }
 
+  /**
+   * The reference the form offers when `old` is corrected: none for a generated one (a new one is
+   * generated), otherwise the typed one with the first free suffix (`INV-42-2`, then `INV-42-3` when
+   * a correction is corrected), since references are unique. The person may change it.
+   */
+  async resubmitReference(old: PayoutRequest): Promise<string> {
+    if (old.referenceGenerated) return '';
+    const numbered = old.resubmitOf ? /^(.+)-(\d{1,4})$/.exec(old.reference) : null;
+    const base = numbered?.[1] ?? old.reference;
+    let next = numbered ? Number(numbered[2]) + 1 : 2;
+    for (let tries = 0; tries < 50; tries += 1, next += 1) {
+      const suffix = `-${next}`;
+      const candidate = `${base.slice(0, LIMITS.reference.max - suffix.length)}${suffix}`;
+      if (!(await referenceExists(this.options.db, candidate))) return candidate;
+    }
+    return '';
+  }
+
   private validationContext() {
     return {
       settings: this.options.settings,
@@ -188,6 +213,11 @@ export class PayoutIntake {
     }
     throw new Error('could not find a free payout id after 5 attempts');
   }
+}
+
+/** Only the requester's own rejected request can be corrected by a new one; it stays rejected. */
+export function isResubmittable(request: PayoutRequest, userId: string): boolean {
+  return request.requestedBy === userId && request.state === 'rejected';
 }
 
 /** A policy refusal shown under a field: the Slack layer words it as it words that refusal. */

@@ -190,6 +190,8 @@ export interface PayoutLifecycle {
   previousRecipientName: string | undefined;
   /** Set while the request has its approvals but was not sent; cleared when it is sent. */
   hold?: PayoutHold | undefined;
+  /** The rejected request of the same requester that this one corrects ("Edit and resubmit"). */
+  resubmitOf?: string | undefined;
   /** The bulk payout and row this request was made for; its approvals are the batch's. */
   batch?: { id: string; row: number } | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */

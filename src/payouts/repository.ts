@@ -23,6 +23,8 @@ export interface NewPayoutRow {
   previousRecipientName?: string | undefined;
   /** Whether the app generated the reference (see `PayoutLifecycle.referenceGenerated`). */
   referenceGenerated?: boolean;
+  /** The rejected request this one corrects, checked by the caller to be the same requester's. */
+  resubmitOf?: string | undefined;
 }
 
 /** Columns a transition may set, by their names in the model. `null` clears a column. */
@@ -97,8 +99,8 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
        id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
        reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at,
        recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor, reference_generated,
-       new_recipient, previous_recipient_name)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21, $22, $23)
+       new_recipient, previous_recipient_name, resubmit_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21, $22, $23, $24)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
@@ -106,7 +108,7 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
       bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
       row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, amountReason?.totalMinor ?? null, amountReason?.thresholdMinor ?? null,
-      row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null,
+      row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null, row.resubmitOf ?? null,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';

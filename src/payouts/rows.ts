@@ -45,6 +45,7 @@ export interface PayoutRow {
   previous_recipient_name?: string | null;
   batch_id?: string | null;
   batch_row?: number | null;
+  resubmit_of?: string | null;
 }
 
 export interface EventRow {
@@ -94,6 +95,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     newRecipient: row.new_recipient === true,
     previousRecipientName: row.previous_recipient_name ?? undefined,
     batch: row.batch_id ? { id: row.batch_id, row: Number(row.batch_row) } : undefined,
+    resubmitOf: row.resubmit_of ?? undefined,
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;

@@ -8,7 +8,7 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { PayoutIntake, Refused, type PayoutRequirement } from './intake.js';
+import { isResubmittable, PayoutIntake, Refused, type PayoutRequirement } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import {
@@ -59,6 +59,11 @@ export interface PayoutServiceOptions {
   /** Where unknown payouts are looked for (default: the Fleet API's transaction list). */
   search?: PayoutTransactionSearch;
 }
+
+/** What "Edit and resubmit" may open: the request and the reference to offer, or why not. */
+export type Resubmission =
+  | { ok: true; request: PayoutRequest; reference: string }
+  | { ok: false; code: 'not_found' | 'not_own' | 'not_rejected' | 'not_requester'; request?: PayoutRequest };
 
 /** What one `runMaintenance()` did, for logs and tests. */
 export interface MaintenanceReport {
@@ -143,9 +148,27 @@ export class PayoutService {
     return this.intake.validate(kind, fields, userId, locale);
   }
 
-  /** Stores a pending request after checking the role, every field again, the reference and the daily limit. */
-  async submit(userId: string, draft: PayoutDraft): Promise<PayoutActionResult> {
-    return this.intake.submit(await this.actor(userId), draft);
+  /**
+   * Stores a pending request after checking the role, every field again, the reference and the daily
+   * limit. `resubmitOf`: the rejected request it corrects, linked only when it is this person's own.
+   */
+  async submit(userId: string, draft: PayoutDraft, options: { resubmitOf?: string | undefined } = {}): Promise<PayoutActionResult> {
+    return this.intake.submit(await this.actor(userId), draft, options);
+  }
+
+  /**
+   * "Edit and resubmit" on a rejection: the rejected request to fill the form with, and the reference
+   * to offer, when it is this person's own rejected request and they may still request payouts. The
+   * request is read from the store; the button only names it.
+   */
+  async resubmission(requestId: string, userId: string): Promise<Resubmission> {
+    const request = await this.get(requestId);
+    if (!request) return { ok: false, code: 'not_found' };
+    if (request.requestedBy !== userId) return { ok: false, code: 'not_own' };
+    if (!isResubmittable(request, userId)) return { ok: false, code: 'not_rejected', request };
+    const role = canRequest(await this.actor(userId));
+    if (!role.ok) return { ok: false, code: 'not_requester', request };
+    return { ok: true, request, reference: await this.intake.resubmitReference(request) };
   }
 
   /**

@@ -4,11 +4,13 @@
  * are sent), direct messages to the requester, and the results file at the end.
  */
 import type { WebClient } from '@slack/web-api';
+import type { AccessList } from '../config.js';
 import { textsFor } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { minorToPlain } from '../money.js';
 import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
+import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from './locales.js';
 import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
 import { mentionUser, type Surface } from './views/text.js';
@@ -21,6 +23,8 @@ export interface SlackBatchNotifierOptions {
   approvalChannelId: string | undefined;
   /** Read lazily: the service is built with this notifier. */
   batches: () => PayoutBatchService;
+  /** FLEET_APPROVERS, whom a pending batch's message mentions; unset when PAYOUT_MENTION_APPROVERS=false. */
+  mentions?: AccessList | undefined;
 }
 
 const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
@@ -52,7 +56,8 @@ export class SlackBatchNotifier implements BatchNotifier {
   private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
-    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)) });
+    const approvers = approverMentions(this.options.mentions, batch.requestedBy);
+    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers });
     if (batch.approvalMessage) {
       await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
       return;

@@ -55,6 +55,8 @@ export const PAYOUT_ACTIONS = {
   /** A likely match's buttons carry `PR-XXXXXX:<match id>`, so that a stale one never acts on another entry. */
   confirmMatch: 'payout_confirm_likely_match',
   rejectMatch: 'payout_reject_likely_match',
+  /** On the requester's rejection DM: the form again with the rejected request's values; carries its id only. */
+  resubmit: 'payout_resubmit',
   /** The action_id of every input inside its block; the block_id says which field it is. */
   input: 'value',
 } as const;
@@ -78,6 +80,7 @@ export const PAYOUT_BLOCKS = {
   reviewActions: 'payout_review_actions',
   messageActions: 'payout_message_actions',
   rejectReason: 'payout_reject_reason',
+  resubmitActions: 'payout_resubmit_actions',
 } as const;
 
 /** `/fleet payout bulk`: its modals by `callback_id`, and its blocks (each input's action_id is `value`). */

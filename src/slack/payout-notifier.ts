@@ -7,8 +7,10 @@
  * logged without undoing anything.
  */
 import type { WebClient } from '@slack/web-api';
+import type { AccessList } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../payouts/index.js';
+import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from './locales.js';
 import type { Surface } from './views/text.js';
 import { buildApprovalMessage } from './views/payout-approval.js';
@@ -25,6 +27,8 @@ export interface SlackPayoutNotifierOptions {
   records: PayoutRecords;
   /** Unset: no approval message is posted (payouts are not configured), DMs still are. */
   approvalChannelId: string | undefined;
+  /** FLEET_APPROVERS, whom a pending request's message mentions; unset when PAYOUT_MENTION_APPROVERS=false. */
+  mentions?: AccessList | undefined;
 }
 
 // Enough to catch up with a change made by another replica during an update, without looping on a busy request.
@@ -103,7 +107,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   /** Posts or updates the approval message; false when Slack refused or there is nowhere to post. */
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
     const { client, surface, logger, records, approvalChannelId } = this.options;
-    const message = buildApprovalMessage(surface, request);
+    const message = buildApprovalMessage(surface, request, { approvers: approverMentions(this.options.mentions, request.requestedBy) });
     try {
       if (request.approvalMessage) {
         await client.chat.update({ channel: request.approvalMessage.channel, ts: request.approvalMessage.ts, text: message.text, blocks: message.blocks });

@@ -104,6 +104,11 @@ export const payoutBatch = defineMessages({
     'payoutBatch.dm.approved': ':thumbsup: {user} approved your bulk payout *{id}* ({approvals} of {required}).',
     'payoutBatch.dm.rejected': ':x: Your bulk payout *{id}* was rejected by {user}.',
     'payoutBatch.dm.expired': ':hourglass: Your bulk payout *{id}* expired: nobody approved it in time.',
+    'payoutBatch.reminder.title': 'Reminder: bulk payout {id} waits for your approval',
+    'payoutBatch.reminder.text': {
+      one: ':alarm_clock: *Reminder:* {user} asks to send *{count}* payout from a file (*{id}*), {totals} in all. It waits for your approval and expires {expires}. {where}',
+      other: ':alarm_clock: *Reminder:* {user} asks to send *{count}* payouts from a file (*{id}*), {totals} in all. It waits for your approval and expires {expires}. {where}',
+    },
     'payoutBatch.dm.stopped': ':octagonal_sign: {user} stopped your bulk payout *{id}*; rows not yet sent will not be sent.',
     'payoutBatch.dm.finished': ':white_check_mark: Your bulk payout *{id}* is finished: {sent} sent, {failed} failed, {unknown} unknown, {skipped} not sent. The results are in {file}.',
     'payoutBatch.resultsFileTitle': 'Results of a bulk payout',
@@ -217,6 +222,11 @@ export const payoutBatch = defineMessages({
     'payoutBatch.dm.approved': ':thumbsup: {user} a approuvé votre virement groupé *{id}* ({approvals} sur {required}).',
     'payoutBatch.dm.rejected': ':x: Votre virement groupé *{id}* a été refusé par {user}.',
     'payoutBatch.dm.expired': ':hourglass: Votre virement groupé *{id}* a expiré : personne ne l’a approuvé à temps.',
+    'payoutBatch.reminder.title': 'Rappel : le virement groupé {id} attend votre approbation',
+    'payoutBatch.reminder.text': {
+      one: ':alarm_clock: *Rappel :* {user} demande d’envoyer *{count}* virement depuis un fichier (*{id}*), {totals} au total. Il attend votre approbation et expire {expires}. {where}',
+      other: ':alarm_clock: *Rappel :* {user} demande d’envoyer *{count}* virements depuis un fichier (*{id}*), {totals} au total. Il attend votre approbation et expire {expires}. {where}',
+    },
     'payoutBatch.dm.stopped': ':octagonal_sign: {user} a arrêté votre virement groupé *{id}* ; les lignes pas encore envoyées ne partiront pas.',
     'payoutBatch.dm.finished': ':white_check_mark: Votre virement groupé *{id}* est terminé : {sent} envoyés, {failed} échoués, {unknown} inconnus, {skipped} non envoyés. Les résultats sont dans {file}.',
     'payoutBatch.resultsFileTitle': 'Résultats d’un virement groupé',

@@ -12,6 +12,10 @@ export const payoutRequest = defineMessages({
     'payoutRequest.notConfigured':
       ':construction: Payouts are not configured here yet: an admin needs to set APPROVAL_CHANNEL_ID to the channel where approvers confirm payouts.',
     'payoutRequest.formOutOfDate': 'This form is out of date. Start again with `/fleet payout`.',
+    // Edit and resubmit, from the rejection's direct message (docs/payouts.md, "Correcting a rejected request").
+    'payoutRequest.resubmit.of': ':repeat: Correcting the rejected request *{id}*: change what was wrong. This is a new request, checked like any other.',
+    'payoutRequest.resubmit.notOwn': 'Only the person who requested this payout can edit and resubmit it.',
+    'payoutRequest.resubmit.notRejected': 'Payout {id} is not rejected, so there is nothing to correct.',
     'payoutRequest.reviewOutOfDate': 'This review is out of date. Start again with `/fleet payout`.',
     'payoutRequest.cancel': 'Cancel',
     'payoutRequest.close': 'Close',
@@ -121,6 +125,9 @@ export const payoutRequest = defineMessages({
     'payoutRequest.notConfigured':
       ':construction: Les paiements ne sont pas encore configurés ici : un administrateur doit renseigner APPROVAL_CHANNEL_ID avec le canal où les approbateurs confirment les paiements.',
     'payoutRequest.formOutOfDate': 'Ce formulaire n’est plus à jour. Recommencez avec `/fleet payout`.',
+    'payoutRequest.resubmit.of': ':repeat: Correction de la demande rejetée *{id}* : modifiez ce qui n’allait pas. C’est une nouvelle demande, vérifiée comme toute autre.',
+    'payoutRequest.resubmit.notOwn': 'Seule la personne qui a demandé ce paiement peut le modifier et le soumettre à nouveau.',
+    'payoutRequest.resubmit.notRejected': 'Le paiement {id} n’est pas rejeté : il n’y a rien à corriger.',
     'payoutRequest.reviewOutOfDate': 'Cette vérification n’est plus à jour. Recommencez avec `/fleet payout`.',
     'payoutRequest.cancel': 'Annuler',
     'payoutRequest.close': 'Fermer',

@@ -7,8 +7,8 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_KINDS, payoutKindFromWord,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientRefusalCode,
+  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
@@ -25,7 +25,9 @@ import { fillFromSaved } from '../views/saved-recipients.js';
 import type { Surface } from '../views/text.js';
 
 // What comes back in private_metadata is only a convenience: every value is validated again by the domain.
-const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional() });
+// `resubmits` only names a request: the service links it only to the same requester's rejected request.
+const resubmitsSchema = z.string().regex(PAYOUT_ID_PATTERN).optional();
+const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema });
 const text = (max: number) => z.string().max(max);
 const draftCommon = {
   amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
@@ -43,7 +45,7 @@ const draftSchema = z.discriminatedUnion('kind', [
     ...draftCommon,
   }),
 ]);
-const reviewMetadataSchema = z.object({ draft: draftSchema });
+const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema });
 
 function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
   try {
@@ -126,7 +128,9 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
 }
 
 /** The form's answer: its errors under their fields, or the review screen. */
-async function checkForm(ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined }, view: ViewOutput): Promise<ViewResponseAction> {
+async function checkForm(
+  ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined; resubmits?: string | undefined }, view: ViewOutput,
+): Promise<ViewResponseAction> {
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
@@ -135,7 +139,7 @@ async function checkForm(ctx: SlackContext, surface: Surface, userId: string, me
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
   if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
   const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals) };
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
@@ -206,7 +210,20 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     if (!body.view || !metadata) return;
     const { draft } = metadata;
     const surface = await surfaceFor(ctx, body.user.id);
-    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft)), logger);
+    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits), logger);
+  });
+
+  // "Edit and resubmit" on a rejection DM: the form with the rejected request's values, for its requester only.
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client }) => {
+    await ack();
+    try {
+      const surface = await surfaceFor(ctx, body.user.id);
+      // The button names a request; whose it is and its state are read from the store.
+      const found = await ctx.payouts.resubmission(body.actions[0]?.value ?? '', body.user.id);
+      await client.views.open({ trigger_id: body.trigger_id, view: resubmitView(ctx, surface, found) });
+    } catch (error) {
+      logger.error({ err: error, userId: body.user.id }, 'could not open the form to resubmit a rejected payout');
+    }
   });
 
   app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
@@ -217,7 +234,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
     } else {
       try {
-        answer = await submitReview(ctx, surface, body.user.id, metadata.draft);
+        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, metadata.resubmits);
       } catch (error) {
         answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
@@ -226,18 +243,33 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
   });
 }
 
+/** The form filled from a rejected request (its reference as `resubmission` offers it), or why it cannot be. */
+function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission): ModalView {
+  const t = textsFor(surface.locale);
+  if (found.ok) {
+    const { request, reference } = found;
+    return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, request.id);
+  }
+  const id = found.request?.id ?? '';
+  const text = found.code === 'not_own' ? t('payoutRequest.resubmit.notOwn')
+    : found.code === 'not_rejected' ? t('payoutRequest.resubmit.notRejected', { id })
+      : found.code === 'not_requester' ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
+        : t('payoutApproval.refusal.noSuchPayout');
+  return buildPayoutNotice(surface, t('payoutRequest.chooser.title'), text);
+}
+
 /** The review's answer: the stored request, or the form again with what stopped it. */
-async function submitReview(ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft): Promise<ViewResponseAction> {
+async function submitReview(ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, resubmits?: string): Promise<ViewResponseAction> {
   const { payouts, payoutSettings } = ctx;
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const result = await payouts.submit(userId, draft);
+  const result = await payouts.submit(userId, draft, { resubmitOf: resubmits });
   if (result.ok) return submitted(result.request);
   const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
   if (result.errors) {
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale));
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, resubmits);
     return { response_action: 'update', view: form };
   }
   return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result, surface.locale)) };
@@ -275,8 +307,8 @@ async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalS
   const typed = readForm(metadata.kind, view, metadata.fill);
   const picked = await ctx.recipients.pick(body.user.id, identity);
   const form = picked.ok
-    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill)
-    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill);
+    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, metadata.resubmits)
+    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, metadata.resubmits);
   await updateView(client, view, form, ctx.logger);
 }
 

@@ -86,13 +86,25 @@ function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
-/** The approval channel's message for one request: details, approvals, state or outcome, buttons. */
-export function buildApprovalMessage(surface: Surface, request: PayoutRequest): Reply {
+/** `Corrects the rejected request PR-…`: a resubmission names the request it corrects, and where its history is. */
+function resubmitLine(oldId: string, locale: Locale): string {
+  const id = escapeWithin(oldId, 20, { oneLine: true });
+  return textsFor(locale)('payoutApproval.resubmitOf', { id, command: `\`/fleet payouts ${id}\`` });
+}
+
+/**
+ * The approval channel's message for one request: details, approvals, state or outcome, buttons.
+ * `approvers`: the mentions that call its approvers (see `approverMentions`), shown while it is pending.
+ */
+export function buildApprovalMessage(surface: Surface, request: PayoutRequest, options: { approvers?: string } = {}): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
+  const call = request.state === 'pending' && options.approvers ? t('payoutApproval.callApprovers', { approvers: options.approvers }) : undefined;
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
     askLine(request, locale),
+    ...(call ? [{ type: 'section', text: { type: 'mrkdwn', text: call } } satisfies KnownBlock] : []),
+    ...(request.resubmitOf ? [{ type: 'section', text: { type: 'mrkdwn', text: resubmitLine(request.resubmitOf, locale) } } satisfies KnownBlock] : []),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
@@ -108,7 +120,8 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
     ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, 80, { oneLine: true }) })
     : '';
   const text = `${sandboxMarked(surface, t('payoutApproval.title', { id: request.id }))}: ${plainSummary(request, locale)}: ${stateWord(request, locale)}${outcome}`;
-  return { text, blocks };
+  // In the notification text too, which is what Slack notifies with.
+  return { text: call ? `${text} ${options.approvers}` : text, blocks };
 }
 
 /** Step two of the confirmation: the approver sees every detail again, the amount their way; only submitting approves. */

@@ -15,6 +15,8 @@ export interface BatchMessageFacts {
   batch: PayoutBatch;
   largest: readonly StoredBatchRow[];
   progress: BatchProgress;
+  /** The mentions that call its approvers (see `approverMentions`), shown while it is pending. */
+  approvers?: string;
 }
 
 export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageFacts): Reply {
@@ -33,8 +35,10 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     ...(batch.state === 'sending' || batch.state === 'done' || batch.state === 'stopped' ? [t('payoutBatch.message.progress', { ...progress })] : []),
     ...(progress.skipped > 0 ? [t('payoutBatch.message.skipped', { count: progress.skipped })] : []),
   ];
+  const call = batch.state === 'pending' && facts.approvers ? t('payoutApproval.callApprovers', { approvers: facts.approvers }) : undefined;
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(asks, 3000) } },
+    ...(call ? [{ type: 'section', text: { type: 'mrkdwn', text: call } } satisfies KnownBlock] : []),
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), 3000) } },
   ];
   // Said while approvers decide and the rows go out; a finished batch's message keeps only its outcome.
@@ -42,7 +46,7 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
   const actions = buttons(t, batch);
   if (actions) blocks.push(actions);
   blocks.push(...sandboxFooter(surface));
-  return { text: `${asks} ${stateLine(t, batch)}`, blocks };
+  return { text: `${asks} ${stateLine(t, batch)}${call ? ` ${facts.approvers}` : ''}`, blocks };
 }
 
 function stateLine(t: Texts, batch: PayoutBatch): string {

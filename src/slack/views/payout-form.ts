@@ -24,9 +24,10 @@ export interface PayoutFormChoices {
 
 /**
  * What a modal of this flow carries in `private_metadata`; all of it is checked again on the server.
- * `fill` counts the saved recipients picked into this form (see `fieldBlockId`).
+ * `fill` counts the saved recipients picked into this form (see `fieldBlockId`); `resubmits` names
+ * the rejected request this form corrects ("Edit and resubmit").
  */
-export type PayoutFormMetadata = { kind: PayoutKind; fill?: number };
+export type PayoutFormMetadata = { kind: PayoutKind; fill?: number; resubmits?: string };
 
 /**
  * The block of a form field. Slack keeps what a person typed across `views.update` for inputs whose
@@ -36,7 +37,7 @@ export type PayoutFormMetadata = { kind: PayoutKind; fill?: number };
 export function fieldBlockId(field: PayoutFieldName, fill = 0): string {
   return fill > 0 ? `${PAYOUT_FIELD_BLOCKS[field]}_${fill}` : PAYOUT_FIELD_BLOCKS[field];
 }
-export type PayoutReviewMetadata = { draft: PayoutDraft };
+export type PayoutReviewMetadata = { draft: PayoutDraft; resubmits?: string };
 
 
 interface FieldSpec {
@@ -168,7 +169,7 @@ export function formValuesFor(surface: Surface, draft: PayoutDraft): PayoutFormF
 /**
  * The form for one kind of payout, each input prefilled from `values`. `problems` is shown above the
  * fields when the request could not be stored after the review (Slack only shows per-field errors
- * in answer to the form's own submission).
+ * in answer to the form's own submission). `resubmits`: the rejected request this form corrects.
  */
 export function buildPayoutForm(
   surface: Surface,
@@ -177,10 +178,12 @@ export function buildPayoutForm(
   values: PayoutFormFields,
   problems: string[] = [],
   fill = 0,
+  resubmits?: string,
 ): ModalView {
   const t = textsFor(surface.locale);
   const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
   const blocks: KnownBlock[] = [];
+  if (resubmits) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] });
   if (problems.length > 0) {
     const lines = problems.map((problem) => `• ${escapeMrkdwn(problem)}`).join('\n');
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutRequest.form.notStored')}\n${cutMrkdwn(lines, 2800)}` } });
@@ -197,7 +200,7 @@ export function buildPayoutForm(
     title: plainText(t(`payoutRequest.form.title.${kind}`), 24),
     submit: plainText(t('payoutRequest.form.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: JSON.stringify((fill > 0 ? { kind, fill } : { kind }) satisfies PayoutFormMetadata),
+    private_metadata: JSON.stringify({ kind, ...(fill > 0 ? { fill } : {}), ...(resubmits ? { resubmits } : {}) } satisfies PayoutFormMetadata),
     blocks,
   };
 }
@@ -212,10 +215,12 @@ export function buildPayoutReview(
   draft: PayoutDraft,
   approvalChannelId: string | undefined,
   approvals?: ApprovalRequirement & { recipient?: RecipientFlags },
+  resubmits?: string,
 ): ModalView {
   const t = textsFor(surface.locale);
   const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
+    ...(resubmits ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] } satisfies KnownBlock] : []),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
     ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
@@ -238,7 +243,7 @@ export function buildPayoutReview(
     title: plainText(t('payoutRequest.review.title'), 24),
     submit: plainText(t('payoutRequest.review.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: reviewMetadata(draft),
+    private_metadata: reviewMetadata(draft, resubmits),
     blocks,
   };
 }
@@ -250,8 +255,8 @@ const PRIVATE_METADATA_MAX = 3000;
  * are bounded and hold no control characters, which JSON would write as six characters each. One
  * that does not fit is left out, and submitting it asks the person to start again.
  */
-function reviewMetadata(draft: PayoutDraft): string {
-  const metadata = JSON.stringify({ draft } satisfies PayoutReviewMetadata);
+function reviewMetadata(draft: PayoutDraft, resubmits?: string): string {
+  const metadata = JSON.stringify({ draft, ...(resubmits ? { resubmits } : {}) } satisfies PayoutReviewMetadata);
   return metadata.length <= PRIVATE_METADATA_MAX ? metadata : '';
 }
 

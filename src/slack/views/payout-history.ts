@@ -114,9 +114,11 @@ export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
   };
   let what: string;
   switch (event.event) {
-    case 'requested':
-      what = t('payoutRecords.event.requested', { who });
+    case 'requested': {
+      const corrects = detail(event, 'resubmitOf');
+      what = t('payoutRecords.event.requested', { who }) + (corrects ? t('payoutRecords.resubmitOf', { id: codeSpan(corrects, 20) }) : '');
       break;
+    }
     case 'approved':
       what = t('payoutRecords.event.approved', { who, counts: counts() });
       break;

@@ -1,9 +1,10 @@
 /** The direct messages a requester receives, in the requester's language: the receipt, each approval, and every outcome. */
 import type { KnownBlock } from '@slack/types';
+import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
-import { codeSpan, escapeWithin, mentionChannel, mentionUser, sandboxFooter, sandboxMarked, type Surface } from './text.js';
+import { codeSpan, escapeWithin, mentionChannel, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { dualApprovalLine, failureWords, payoutSummary, plainSummary } from './payout-details.js';
 
 // Transaction ids come from the Fleet API and references may be long: both are cut where shown.
@@ -85,6 +86,13 @@ export function buildRequesterUpdate(
       break;
   }
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
+  if (event === 'rejected' && request.state === 'rejected') {
+    // Only the request's id: who may use it is decided from the stored request when it is pressed.
+    blocks.push({
+      type: 'actions', block_id: PAYOUT_BLOCKS.resubmitActions,
+      elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.resubmit, text: plainText(t('payoutApproval.dm.resubmit'), 75), value: request.id }],
+    });
+  }
   blocks.push(...sandboxFooter(surface));
   const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed')
     ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, CODE_MAX, { oneLine: true }) })

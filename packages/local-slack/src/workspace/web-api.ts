@@ -113,6 +113,15 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       return { ok: true, channel: message.channel, ts: message.ts };
     },
 
+    // As Slack: a link to a message that exists (no scope needed), in the workspace's domain.
+    'chat.getPermalink': (args) => {
+      const channel = channelArg(args);
+      const ts = text(args.message_ts) ?? '';
+      const message = state.findMessage(channel.id, ts);
+      if (!message || message.deleted) fail('message_not_found');
+      return { ok: true, channel: channel.id, permalink: `https://${identity.teamDomain}.slack.com/archives/${channel.id}/p${ts.replace('.', '')}` };
+    },
+
     'chat.postEphemeral': (args) => {
       const channel = channelArg(args);
       const userId = text(args.user) ?? '';

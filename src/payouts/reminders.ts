@@ -1,0 +1,108 @@
+/**
+ * Reminding approvers before a request expires: `reminderMinutes` before its expiry, each approver
+ * who has not decided a pending payout request or bulk payout gets one reminder. Each reminder is
+ * claimed in the database before it is sent, so that it goes once however many replicas sweep and
+ * however often they restart.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db } from '../store/db.js';
+import { findBatch } from './batch/store.js';
+import type { PayoutBatch } from './batch/model.js';
+import type { PayoutRequest } from './model.js';
+import { findRequest } from './repository.js';
+
+/** What one reminder is about: a single request or a bulk payout, and who it goes to. */
+export type ApprovalReminder =
+  | { kind: 'payout'; request: PayoutRequest; approverId: string }
+  | { kind: 'batch'; batch: PayoutBatch; approverId: string };
+
+/** Sends one reminder (the Slack layer, by direct message); throws when it could not. */
+export interface ReminderSender {
+  remind(reminder: ApprovalReminder): Promise<void>;
+}
+
+/** Everyone who may approve now, or `undefined` when everyone may (`*`): then nobody is reminded. */
+export interface ApproverDirectory {
+  approvers(): Promise<ReadonlySet<string> | undefined>;
+}
+
+export interface ApprovalRemindersOptions {
+  db: Db;
+  clock: Clock;
+  /** Minutes before expiry (PAYOUT_APPROVAL_REMINDER_MINUTES); 0 turns reminders off. */
+  reminderMinutes: number;
+  approvers: ApproverDirectory;
+  sender: ReminderSender;
+  logger: Logger;
+}
+
+// Requests and batches looked at per sweep; the next sweep (30 s later) takes the rest.
+const SWEEP_LIMIT = 100;
+
+export class ApprovalReminders {
+  constructor(private readonly options: ApprovalRemindersOptions) {}
+
+  /**
+   * Sends the reminders that are due: for each pending request and batch whose expiry is at most
+   * `reminderMinutes` away (and whose whole life is longer than that), one to each approver other
+   * than the requester who has not approved it. Returns how many were sent.
+   */
+  async sendDue(): Promise<number> {
+    const { reminderMinutes, db, clock } = this.options;
+    if (reminderMinutes <= 0) return 0;
+    const now = clock.now();
+    const remindFrom = new Date(now.getTime() + reminderMinutes * 60_000);
+    const due = (table: 'payout_requests' | 'payout_batches', extra: string) => db.query<{ id: string }>(
+      `SELECT id FROM ${table}
+       WHERE state = 'pending' ${extra} AND expires_at > $1 AND expires_at <= $2 AND requested_at < expires_at - ($3 * interval '1 minute')
+       ORDER BY expires_at LIMIT ${SWEEP_LIMIT}`,
+      [now, remindFrom, reminderMinutes],
+    );
+    const [payouts, batches] = await Promise.all([due('payout_requests', 'AND batch_id IS NULL'), due('payout_batches', '')]);
+    if (payouts.rows.length === 0 && batches.rows.length === 0) return 0;
+    const approvers = await this.options.approvers.approvers();
+    if (!approvers || approvers.size === 0) return 0;
+    let sent = 0;
+    for (const { id } of payouts.rows) {
+      const request = await findRequest(db, id);
+      if (!request || request.state !== 'pending') continue;
+      const decided = new Set([request.requestedBy, ...request.approvals.map((approval) => approval.userId)]);
+      for (const approverId of approvers) {
+        if (!decided.has(approverId) && (await this.claimAndSend({ kind: 'payout', request, approverId }, id))) sent += 1;
+      }
+    }
+    for (const { id } of batches.rows) {
+      const batch = await findBatch(db, id);
+      if (!batch || batch.state !== 'pending') continue;
+      const decided = new Set([batch.requestedBy, ...batch.approvals.map((approval) => approval.userId)]);
+      for (const approverId of approvers) {
+        if (!decided.has(approverId) && (await this.claimAndSend({ kind: 'batch', batch, approverId }, id))) sent += 1;
+      }
+    }
+    return sent;
+  }
+
+  /**
+   * Claims the reminder, then sends it. A reminder whose sending fails after the claim is not sent
+   * again: a second message is worse than a missing one, and the approval message already named
+   * the approvers. The claim keeps `sent_at` empty, and the log says who missed it.
+   */
+  private async claimAndSend(reminder: ApprovalReminder, subjectId: string): Promise<boolean> {
+    const { db, clock, logger, sender } = this.options;
+    const claimed = await db.query(
+      `INSERT INTO payout_approval_reminders (subject_id, subject_kind, approver_id, claimed_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT DO NOTHING RETURNING subject_id`,
+      [subjectId, reminder.kind, reminder.approverId, clock.now()],
+    );
+    if (claimed.rowCount === 0) return false;
+    try {
+      await sender.remind(reminder);
+    } catch (error) {
+      logger.warn({ err: error, subjectId, approverId: reminder.approverId }, 'could not send an approval reminder; it is not sent again');
+      return false;
+    }
+    await db.query('UPDATE payout_approval_reminders SET sent_at = $3 WHERE subject_id = $1 AND approver_id = $2', [subjectId, reminder.approverId, clock.now()]);
+    return true;
+  }
+}
