@@ -75,7 +75,7 @@ describe('the live feed over the ledger in the running bot', () => {
     const added = h.sandbox.addTransaction();
     const posted = await h.slack.waitFor(() => h.slack.messages(CHANNELS.feed).find((message) => blockText(message).includes(added.reference)), { timeoutMs: 5_000 + 3_000 });
 
-    expect(posted.blocks?.filter((block) => block.type === 'section')).toHaveLength(1);
+    expect(posted.blocks?.filter((block) => (block as { type?: string }).type === 'section')).toHaveLength(1);
     expect(h.slack.messages(CHANNELS.feed)).toHaveLength(1);
   });
 });
