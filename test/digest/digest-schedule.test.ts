@@ -133,6 +133,34 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
   });
 
+  it('posts a day once when its build outlasts the claim and a second replica checks meanwhile', async () => {
+    await installedBefore('2026-11-20');
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    /** A build slower than the claim: 900 ms against a claim of 200 ms (database time). */
+    class SlowBuilder extends DigestBuilder {
+      override async build(day: string, options: { signal?: AbortSignal } = {}): Promise<DailyDigest> {
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        return super.build(day, options);
+      }
+    }
+    const slow = new DigestScheduler({
+      builder: new SlowBuilder({
+        ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+        balance: () => Promise.resolve({}),
+      }),
+      db, clock, publisher, logger: silentLogger, holder: 'slow-replica', claimTtlMs: 200,
+      settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: 3 },
+    });
+    const building = slow.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const other = replica(clock, publisher, { holder: 'other-replica', claimTtlMs: 200 });
+    await other.runOnce();
+    await building;
+    await other.runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
   it('tries again at the next run when Slack refused the post', async () => {
     await installedBefore('2026-11-20');
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
