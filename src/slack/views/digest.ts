@@ -119,14 +119,25 @@ function movementLine(movement: DigestMovement, currency: string, surface: Surfa
 }
 
 function closingLine(t: Texts, day: CurrencyDay, surface: Surface): string {
-  return day.closing.known
-    ? t('digest.closing', { amount: formatMinor(day.closing.minor, day.currency, { locale: surface.locale }) })
-    : t('digest.closingUnknown', { reason: t(`digest.gap.${day.closing.reason}`) });
+  const { closing } = day;
+  if (!closing.known) return t('digest.closingUnknown', { reason: t(`digest.gap.${closing.reason}`) });
+  const amount = formatMinor(closing.minor, day.currency, { locale: surface.locale });
+  if (!closing.correction) return t('digest.closing', { amount });
+  const previous = formatMinor(closing.correction.previousMinor, day.currency, { locale: surface.locale });
+  return t('digest.closingCorrected', { amount, previous, count: closing.correction.lateEntries });
+}
+
+/** A closing balance in a list: its amount, and the figure it corrected. */
+function closingAmount(t: Texts, day: CurrencyDay, surface: Surface): string | undefined {
+  if (!day.closing.known) return undefined;
+  const amount = formatMinor(day.closing.minor, day.currency, { locale: surface.locale });
+  if (!day.closing.correction) return amount;
+  return t('digest.correctedFrom', { amount, previous: formatMinor(day.closing.correction.previousMinor, day.currency, { locale: surface.locale }) });
 }
 
 /** The closing balances of currencies that did not move, on one line; the reason when none is known. */
 function closingBalancesLine(t: Texts, digest: Pick<DailyDigest, 'currencies' | 'ledgerAvailable'>, surface: Surface): string | undefined {
-  const known = digest.currencies.flatMap((day) => (day.closing.known ? [formatMinor(day.closing.minor, day.currency, { locale: surface.locale })] : []));
+  const known = digest.currencies.flatMap((day) => closingAmount(t, day, surface) ?? []);
   if (known.length > 0) return t('digest.closingBalances', { amounts: known.slice(0, 60).join(' · ') });
   const unknown = digest.currencies.find((day) => !day.closing.known);
   if (unknown && !unknown.closing.known && digest.ledgerAvailable) return t('digest.closingUnknown', { reason: t(`digest.gap.${unknown.closing.reason}`) });
