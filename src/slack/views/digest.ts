@@ -7,7 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import type { CurrencyDay, DailyDigest, DigestMovement, PayoutOutcomeTotal } from '../../digest/index.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import type { Reply } from './common.js';
+import { notice, type Reply } from './common.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const SECTION_MAX = 3000;
@@ -66,6 +66,11 @@ export function buildDigestMessage(surface: Surface, digest: DailyDigest, option
   }
   blocks.push(...tail(t, digest, surface));
   return { text: sandboxMarked(surface, t('digest.fallback', { day })), blocks };
+}
+
+/** The answer `/fleet digest` gives at once, while the day's digest is built; the digest takes its place. */
+export function buildDigestBuildingMessage(surface: Surface, day: string): Reply {
+  return notice(surface, textsFor(surface.locale)('digest.building', { day: formatDay(day, surface.locale) }));
 }
 
 /** The waiting requests and the footer, which end every digest. */

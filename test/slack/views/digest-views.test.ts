@@ -1,7 +1,7 @@
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { describe, expect, it } from 'vitest';
 import type { CurrencyDay, DailyDigest, PayoutOutcomeTotal } from '../../../src/digest/index.js';
-import { buildDigestMessage } from '../../../src/slack/views/digest.js';
+import { buildDigestBuildingMessage, buildDigestMessage } from '../../../src/slack/views/digest.js';
 import type { Surface } from '../../../src/slack/views/text.js';
 import type { Reply } from '../../../src/slack/views/common.js';
 
@@ -75,6 +75,13 @@ describe('the daily digest message', () => {
     // A currency that did not move lists its corrected balance on the closing balances line.
     const still = currencyDay('EUR', { countsByType: [], largest: [], closing: { ...closing, correction: { previousMinor: 9_876_543, lateEntries: 2 } } });
     expect(blockText(buildDigestMessage(EN, digestOf({ currencies: [currencyDay('USD'), still] })))).toContain('98,815.43 EUR (corrected, first computed as 98,765.43 EUR)');
+  });
+
+  it('says the digest is being built, naming the day the reader\'s way', () => {
+    expect(blockText(buildDigestBuildingMessage(EN, '2026-11-20'))).toContain('Building the digest of Friday, November 20, 2026…');
+    const fr = buildDigestBuildingMessage(FR, '2026-11-20');
+    expect(blockText(fr)).toContain('Je prépare le résumé du vendredi 20 novembre 2026…');
+    expect(checkMessage(fr.blocks ?? [], fr.text)).toEqual([]);
   });
 
   it('says a day that is not over has no closing balance yet', () => {
