@@ -83,12 +83,16 @@ export class DigestScheduler {
   /**
    * Renews the claim on `day` every third of its life while it is built and posted, so that a build
    * slower than the claim is never taken over. The signal aborts when the app stops or when a renewal
-   * finds the claim taken (it lapsed, e.g. while the database was out of reach).
+   * finds the claim taken (it lapsed, e.g. while the database was out of reach). Renewals run one at a
+   * time; `stop` waits for the one under way, so that none lands after the claim is given up.
    */
-  private keepClaim(day: string, ttlMs: number): { signal: AbortSignal; lost: boolean; renew(): Promise<boolean>; stop(): void } {
+  private keepClaim(day: string, ttlMs: number): { signal: AbortSignal; lost: boolean; renew(): Promise<boolean>; stop(): Promise<void> } {
     const { db, logger } = this.options;
     const lost = new AbortController();
-    const renew = async (): Promise<boolean> => {
+    let stopped = false;
+    let underWay: Promise<boolean> = Promise.resolve(true);
+    const renewOnce = async (): Promise<boolean> => {
+      if (stopped) return !lost.signal.aborted;
       if (lost.signal.aborted) return false;
       try {
         if (await renewClaim(db, day, this.holder, ttlMs)) return true;
@@ -100,6 +104,7 @@ export class DigestScheduler {
       lost.abort(new Error('the claim on the day was taken by another replica'));
       return false;
     };
+    const renew = (): Promise<boolean> => (underWay = underWay.then(renewOnce, renewOnce));
     const timer = setInterval(() => void renew(), Math.max(1, Math.floor(ttlMs / 3)));
     timer.unref();
     return {
@@ -108,7 +113,11 @@ export class DigestScheduler {
         return lost.signal.aborted;
       },
       renew,
-      stop: () => clearInterval(timer),
+      stop: async () => {
+        clearInterval(timer);
+        stopped = true;
+        await underWay;
+      },
     };
   }
 
@@ -152,13 +161,14 @@ export class DigestScheduler {
         logger.info({ day, late, channel: settings.channelId }, 'daily digest posted');
         report.posted.push({ day, late });
       } catch (error) {
+        await claim.stop();
         await releaseDay(db, day, this.holder).catch(() => undefined);
         if (this.stopping.signal.aborted) logger.info({ day }, 'digest: stopped before posting; the day is left for the next start or another replica');
         else if (claim.lost) logger.warn({ day }, 'digest: the claim on the day lapsed while it was built and another replica took it; not posted here');
         else logger.error({ err: error, day }, 'digest: posting failed; will try again');
         break;
       } finally {
-        claim.stop();
+        await claim.stop();
       }
     }
     return report;
