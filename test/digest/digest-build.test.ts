@@ -123,7 +123,7 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     expect(eur?.inMinor).toBe(600);
   });
 
-  it('derives the closing balance from the current one less everything after the day', async () => {
+  it('derives a finished day\'s closing balance from a balance read less the entries dated after the day up to that read', async () => {
     await storeEntries(db, [entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'), entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'), entry('2026-11-21T07:00:00.000Z', 5, 'USD')]);
     await ledgerComplete(db, new Date('2026-11-21T07:59:50.000Z'));
     balances = { USD: 1000.5, EUR: 7 };
