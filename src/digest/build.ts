@@ -1,19 +1,18 @@
 /**
- * Computes one calendar day's digest from the ledger, the payout store and the current balance.
- * Amounts are summed as exact integers in minor units. The closing balance is derived (current
- * balance less every completed entry dated after the day's end) only when the ledger can vouch for
- * it: history complete, and two polls finished after the balance was read, so that no entry in the
- * balance is missing from the ledger; otherwise it is left out with the reason.
+ * Computes one calendar day's digest from the ledger, the payout store and the day's closing
+ * balances. Amounts are summed as exact integers in minor units. The closing balance is shown only
+ * when the ledger can vouch for it, computed once per finished day and corrected only by late entries
+ * (see `closing.ts`); otherwise it is left out with the reason.
  */
 import type { Clock } from '../clock.js';
 import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
-import { toMinor } from '../money.js';
 import type { Queryable } from '../store/db.js';
 import { dayBounds } from './calendar.js';
+import { dayClosing, type DayClosing } from './closing.js';
 import { payoutOutcomes, waitingRequests } from './payout-day.js';
-import type { ClosingBalance, ClosingBalanceGap, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
+import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
 
 export const LARGEST_MOVEMENTS = 5;
 /** Waiting requests listed by name; the rest are counted. */
@@ -30,7 +29,7 @@ export interface DigestBuilderOptions {
   timeZone: string;
   /** PAYOUT_REQUEST_TTL_HOURS: requests waiting longer than half of it are listed. */
   requestTtlHours: number;
-  /** How long to wait for the ledger's next two polls after reading the balance; 0: do not wait. */
+  /** How long to wait for the ledger's next two polls after a balance read; 0: do not wait. */
   ledgerWaitMs: number;
   logger: Logger;
 }
@@ -59,7 +58,7 @@ export class DigestBuilder {
       this.tallyDay(start, end),
       payoutOutcomes(this.options.db, start, end),
       waitingRequests(this.options.db, new Date(now.getTime() - waitingAfterHours * 3_600_000), WAITING_LISTED),
-      this.closingBalances(end, options.signal),
+      dayClosing(this.options, { day, timeZone: this.options.timeZone, end }, options.signal),
     ]);
     const codes = new Set([...(tallies?.keys() ?? []), ...(closing.kind === 'known' ? closing.balances.keys() : [])]);
     const currencies = [...codes].sort().map((currency): CurrencyDay => {
@@ -107,54 +106,11 @@ export class DigestBuilder {
     }
     return tallies;
   }
-
-  /**
-   * The balance at `end` per currency, or why it cannot be known exactly. The balance is read first;
-   * then the ledger must finish two polls after that read (waiting up to `ledgerWaitMs`): the first
-   * may have asked the API before the balance was read, the second began after the first ended, so
-   * every entry already in the balance is in the ledger and in the subtraction.
-   */
-  private async closingBalances(end: Date, signal: AbortSignal | undefined): Promise<{ kind: 'known'; balances: Map<string, number> } | { kind: 'unknown'; reason: ClosingBalanceGap }> {
-    const { ledger, clock } = this.options;
-    if (!ledger) return { kind: 'unknown', reason: 'ledger_off' };
-    if (!(await ledger.status()).historyComplete) return { kind: 'unknown', reason: 'history_incomplete' };
-    let balances: Balances;
-    const readAt = clock.now().getTime();
-    try {
-      balances = await this.options.balance();
-    } catch (error) {
-      this.options.logger.warn({ err: error }, 'digest: the balance could not be read; the closing balance is left out');
-      return { kind: 'unknown', reason: 'balance_unavailable' };
-    }
-    const waitUntil = readAt + this.options.ledgerWaitMs;
-    let firstPollAfter: number | undefined;
-    for (;;) {
-      const status = await ledger.status();
-      if (!status.historyComplete) return { kind: 'unknown', reason: 'history_incomplete' };
-      const polledAt = status.upToDateSince ? status.lastPollAt?.getTime() : undefined;
-      if (polledAt !== undefined && polledAt >= readAt) {
-        if (firstPollAfter === undefined) firstPollAfter = polledAt;
-        else if (polledAt > firstPollAfter) break;
-      }
-      if (clock.now().getTime() >= waitUntil) return { kind: 'unknown', reason: 'ledger_behind' };
-      await clock.sleep(Math.min(1000, Math.max(1, waitUntil - clock.now().getTime())), signal);
-    }
-    const after = new Map<string, number>();
-    for await (const entry of ledger.stream({ since: end }, { batchSize: 2000 })) {
-      if (entry.status.toUpperCase() !== COMPLETED) continue;
-      after.set(entry.currency, (after.get(entry.currency) ?? 0) + entry.amountMinor);
-    }
-    const closing = new Map<string, number>();
-    for (const [currency, amount] of Object.entries(balances)) closing.set(currency, toMinor(amount, currency) - (after.get(currency) ?? 0));
-    // A currency that moved after the day but has no balance line: its closing balance is not known.
-    return { kind: 'known', balances: closing };
-  }
 }
 
-function closingFor(closing: { kind: 'known'; balances: Map<string, number> } | { kind: 'unknown'; reason: ClosingBalanceGap }, currency: string): ClosingBalance {
+function closingFor(closing: DayClosing, currency: string): ClosingBalance {
   if (closing.kind === 'unknown') return { known: false, reason: closing.reason };
-  const minor = closing.balances.get(currency);
-  return minor === undefined ? { known: false, reason: 'currency_not_in_balance' } : { known: true, minor };
+  return closing.balances.get(currency) ?? { known: false, reason: 'currency_not_in_balance' };
 }
 
 function newTally(): Tally {

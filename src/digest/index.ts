@@ -4,6 +4,6 @@ export { dayBounds, dayIn, digestDueAt, isCalendarDay, latestDueDay, previousDay
 export { DigestScheduler, type DigestRunReport, type DigestSchedulerOptions } from './scheduler.js';
 export { DEFAULT_DIGEST_SETTINGS, parseTimeOfDay, type DigestSettings, type TimeOfDay } from './settings.js';
 export {
-  PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
+  PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type ClosingCorrection, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
   type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,
 } from './types.js';

@@ -12,10 +12,13 @@ import type { Queryable } from '../store/db.js';
 import type { DigestBuilder } from './build.js';
 import { digestDueAt, latestDueDay, nextDay, previousDay } from './calendar.js';
 import type { DigestSettings } from './settings.js';
-import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay } from './store.js';
+import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay, renewClaim } from './store.js';
 import type { DigestPublisher } from './types.js';
 
-/** A claim outlives any honest attempt (the build waits at most a ledger poll, the post 15 s). */
+/**
+ * How long a claim lasts unless renewed. The holder renews it every third of this while it builds and
+ * posts the day, however long that takes; it lapses only when the holder died or lost its database.
+ */
 const DEFAULT_CLAIM_TTL_MS = 5 * 60_000;
 const DEFAULT_TICK_MS = 30_000;
 /** Posted more than this after its time, a digest says it is late. */
@@ -78,6 +81,47 @@ export class DigestScheduler {
   }
 
   /**
+   * Renews the claim on `day` every third of its life while it is built and posted, so that a build
+   * slower than the claim is never taken over. The signal aborts when the app stops or when a renewal
+   * finds the claim taken (it lapsed, e.g. while the database was out of reach). Renewals run one at a
+   * time; `stop` waits for the one under way, so that none lands after the claim is given up.
+   */
+  private keepClaim(day: string, ttlMs: number): { signal: AbortSignal; lost: boolean; renew(): Promise<boolean>; stop(): Promise<void> } {
+    const { db, logger } = this.options;
+    const lost = new AbortController();
+    let stopped = false;
+    let underWay: Promise<boolean> = Promise.resolve(true);
+    const renewOnce = async (): Promise<boolean> => {
+      if (stopped) return !lost.signal.aborted;
+      if (lost.signal.aborted) return false;
+      try {
+        if (await renewClaim(db, day, this.holder, ttlMs)) return true;
+      } catch (error) {
+        // The claim may well still hold: the next renewal (or the check before posting) decides.
+        logger.warn({ err: error, day }, 'digest: the claim could not be renewed this time');
+        return true;
+      }
+      lost.abort(new Error('the claim on the day was taken by another replica'));
+      return false;
+    };
+    const renew = (): Promise<boolean> => (underWay = underWay.then(renewOnce, renewOnce));
+    const timer = setInterval(() => void renew(), Math.max(1, Math.floor(ttlMs / 3)));
+    timer.unref();
+    return {
+      signal: AbortSignal.any([this.stopping.signal, lost.signal]),
+      get lost() {
+        return lost.signal.aborted;
+      },
+      renew,
+      stop: async () => {
+        clearInterval(timer);
+        stopped = true;
+        await underWay;
+      },
+    };
+  }
+
+  /**
    * The days now due, oldest first: the latest, and up to DIGEST_CATCH_UP_DAYS before it. On the
    * first run ever, the first day is the one whose digest falls due next, so that a new install
    * starts at the next DIGEST_TIME rather than with late digests of days before it existed.
@@ -99,11 +143,15 @@ export class DigestScheduler {
     const posted = await postedDays(db, days);
     for (const day of days.filter((candidate) => !posted.has(candidate))) {
       if (this.stopping.signal.aborted) break;
-      const attempt = await claimDay(db, day, settings.channelId, this.holder, this.options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS);
+      const ttlMs = this.options.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
+      const attempt = await claimDay(db, day, settings.channelId, this.holder, ttlMs);
       if (attempt === undefined) continue;
       if (attempt > 1) logger.warn({ day, attempt }, 'digest: taking over a claim that was never marked posted');
+      const claim = this.keepClaim(day, ttlMs);
       try {
-        const digest = await this.options.builder.build(day, { signal: this.stopping.signal });
+        const digest = await this.options.builder.build(day, { signal: claim.signal });
+        // Checked again right before the post: a claim lost meanwhile means another replica posts the day.
+        if (!(await claim.renew())) throw claim.signal.reason as Error;
         const dueAt = digestDueAt(day, settings.time, settings.timeZone);
         const late = clock.now().getTime() - dueAt.getTime() > (this.options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS);
         const { ts } = await this.options.publisher.post(settings.channelId, digest, { late, dueAt });
@@ -113,10 +161,14 @@ export class DigestScheduler {
         logger.info({ day, late, channel: settings.channelId }, 'daily digest posted');
         report.posted.push({ day, late });
       } catch (error) {
+        await claim.stop();
         await releaseDay(db, day, this.holder).catch(() => undefined);
         if (this.stopping.signal.aborted) logger.info({ day }, 'digest: stopped before posting; the day is left for the next start or another replica');
+        else if (claim.lost) logger.warn({ day }, 'digest: the claim on the day lapsed while it was built and another replica took it; not posted here');
         else logger.error({ err: error, day }, 'digest: posting failed; will try again');
         break;
+      } finally {
+        await claim.stop();
       }
     }
     return report;

@@ -36,6 +36,19 @@ export async function claimDay(db: Queryable, day: string, channelId: string, ho
   return rows[0]?.attempts;
 }
 
+/**
+ * Extends `holder`'s claim on `day` to `ttlMs` from now (database time), while it builds and posts
+ * the day; false when the claim is no longer its own (it expired and another replica took it).
+ */
+export async function renewClaim(db: Queryable, day: string, holder: string, ttlMs: number): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE digest_posts SET claim_expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+      WHERE day = $1 AND claimed_by = $2 AND posted_at IS NULL`,
+    [day, holder, Math.ceil(ttlMs)],
+  );
+  return result.rowCount === 1;
+}
+
 /** Marks `day` posted by `holder`; false when its claim was taken over meanwhile (it expired). */
 export async function markPosted(db: Queryable, day: string, holder: string, post: { ts: string | undefined; late: boolean }): Promise<boolean> {
   const result = await db.query(

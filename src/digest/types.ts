@@ -13,11 +13,22 @@ export interface DigestMovement {
 
 /**
  * Why a closing balance is left out: the ledger is off, its history is still loading, it is not up
- * to date with the balance read, or the balance could not be read.
+ * to date with the balance read, the balance could not be read, entries kept landing at the instant
+ * the balance was read (so which of them it held is unknown), the currency has no balance line, or
+ * the day is not over.
  */
-export type ClosingBalanceGap = 'ledger_off' | 'history_incomplete' | 'ledger_behind' | 'balance_unavailable' | 'currency_not_in_balance';
+export type ClosingBalanceGap =
+  | 'ledger_off' | 'history_incomplete' | 'ledger_behind' | 'balance_unavailable' | 'balance_moving' | 'currency_not_in_balance' | 'day_not_over';
 
-export type ClosingBalance = { known: true; minor: number } | { known: false; reason: ClosingBalanceGap };
+/** A finished day's closing balance moved by late entries since it was first computed. */
+export interface ClosingCorrection {
+  /** The figure first computed for the day. */
+  previousMinor: number;
+  /** How many late entries (stored since, dated on or before the day) moved it. */
+  lateEntries: number;
+}
+
+export type ClosingBalance = { known: true; minor: number; correction?: ClosingCorrection } | { known: false; reason: ClosingBalanceGap };
 
 /** One currency's day on the fleet account, in exact minor units. */
 export interface CurrencyDay {

@@ -1,6 +1,8 @@
 /**
- * The sandbox's fleet account: balances in exact minor units and a newest-first transaction list,
- * plus a seeded generator of believable Kinshasa-flavoured activity to fill them.
+ * The sandbox's fleet account: a newest-first transaction list and balances in exact minor units that
+ * are always the sum of that list per currency (the opening balance is the account's first entry), so
+ * every figure the app shows can be checked by hand; plus a seeded generator of believable
+ * Kinshasa-flavoured activity to fill them.
  */
 import { currencyDecimals, fromMinor, toMinor } from '../money.js';
 import type { Transaction } from '../fleet/schemas.js';
@@ -129,15 +131,18 @@ interface Entry {
   sequence: number;
 }
 
-/** Balances and transactions kept consistent: every transaction added moves its currency's balance. */
+/**
+ * Balances and transactions kept consistent: each currency's balance starts at zero and every
+ * transaction added moves it, so a balance is the sum of its currency's transactions.
+ */
 export class SandboxLedger {
   private readonly balancesMinor = new Map<string, number>();
   private entries: Entry[] = [];
   private readonly references = new Set<string>();
   private nextSequence = 0;
 
-  constructor(startingBalancesMinor: Map<string, number>) {
-    for (const [currency, minor] of startingBalancesMinor) this.balancesMinor.set(currency, minor);
+  constructor(currencies: readonly string[]) {
+    for (const currency of currencies) this.balancesMinor.set(currency, 0);
   }
 
   balances(): Record<string, number> {
@@ -159,7 +164,8 @@ export class SandboxLedger {
 
   /**
    * Puts an entry the real API should never send (fields replaced by `broken`, e.g. a text amount)
-   * into the list, leaving the balances alone: for tests of how the app reads a damaged page.
+   * into the list, leaving the balances alone: for tests of how the app reads a damaged page (the one
+   * kind of entry the balance does not sum).
    */
   addMalformed(transaction: Transaction, broken: Record<string, unknown>): void {
     // Typed as a Transaction only to share the list; its fields are whatever `broken` says.
@@ -184,24 +190,44 @@ export class SandboxLedger {
   }
 }
 
-/** Starting balances (CDF in the hundreds of millions) and `count` transactions over the four weeks before `now`. */
+/**
+ * `count` transactions over the four weeks before `now`: the oldest, one per currency, credits the
+ * account's opening balance (CDF in the hundreds of millions); the rest is random activity.
+ */
 export function seedLedger(context: GeneratorContext, now: Date, count: number): SandboxLedger {
   const { random } = context;
-  const balances = new Map<string, number>();
+  const openings = new Map<string, number>();
   for (const currency of context.currencies) {
     const [low, high] = STARTING_BALANCE_USD;
     const scale = CURRENCY_SCALE[currency] ?? 1;
     const major = (low + random() * (high - low)) * scale * (currency === 'EUR' ? 0.3 : 1);
     const cents = currencyDecimals(currency) > 0 ? Math.floor(random() * 100) / 100 : 0;
-    balances.set(currency, toMinor(Math.floor(major) + cents, currency));
+    openings.set(currency, toMinor(Math.floor(major) + cents, currency));
   }
-  const ledger = new SandboxLedger(balances);
+  const ledger = new SandboxLedger(context.currencies);
   const windowMs = 28 * 24 * 60 * 60 * 1000;
   const times = Array.from({ length: count }, () => now.getTime() - Math.floor(random() * windowMs)).sort((a, b) => a - b);
+  const openingOrder = [...openings];
   for (const [sequence, time] of times.entries()) {
-    ledger.add(uniqueTransaction(ledger, () => generateTransaction(context, new Date(time), sequence)));
+    const opening = openingOrder[sequence];
+    ledger.add(uniqueTransaction(ledger, () => (opening
+      ? openingTransaction(context, new Date(time), opening[0], opening[1])
+      : generateTransaction(context, new Date(time), sequence))));
   }
   return ledger;
+}
+
+/** The credit that opens a currency's balance: a funding of the fleet account from the platform's wallet. */
+function openingTransaction(context: GeneratorContext, date: Date, currency: string, minor: number): Transaction {
+  return {
+    reference: `TXN-${randomCode(context.random, 10)}`,
+    type: 'PAYMENT',
+    amount: fromMinor(minor, currency),
+    currency,
+    description: 'Opening balance: funding of the fleet account from the platform wallet',
+    date: date.toISOString(),
+    status: 'Completed',
+  };
 }
 
 /** Regenerates on the (unlikely) reuse of a reference, so references stay unique in the account. */

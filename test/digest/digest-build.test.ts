@@ -123,7 +123,7 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     expect(eur?.inMinor).toBe(600);
   });
 
-  it('derives the closing balance from the current one less everything after the day', async () => {
+  it('derives a finished day\'s closing balance from a balance read less the entries dated after the day up to that read', async () => {
     await storeEntries(db, [entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'), entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'), entry('2026-11-21T07:00:00.000Z', 5, 'USD')]);
     await ledgerComplete(db, new Date('2026-11-21T07:59:50.000Z'));
     balances = { USD: 1000.5, EUR: 7 };
@@ -144,6 +144,91 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     expect((await builder('UTC', { ledgerWaitMs: 5000 }).build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'ledger_behind' });
     await ledgerComplete(db, new Date('2026-11-21T09:00:00.000Z'));
     expect((await builder('UTC', { balanceFails: true }).build('2026-11-20')).currencies[0]?.closing).toEqual({ known: false, reason: 'balance_unavailable' });
+  });
+
+  /**
+   * A fleet account whose balance is the sum of its entries, where one more entry arrives before each
+   * poll of the ledger: every time the ledger's status is asked, a little time passes, a new entry
+   * lands in the account (dated then), and the ledger stores what the account lists.
+   */
+  const liveAccount = async (opening: ReturnType<typeof entry>[], options: { landsDuringRead?: (read: number) => ReturnType<typeof entry> | undefined } = {}) => {
+    const listed = [...opening];
+    await storeEntries(db, listed);
+    await ledgerComplete(db, new Date(clock.now().getTime() - 10_000));
+    const stored = new StoredLedgerReader(db);
+    let arrivals = 0;
+    const poll = async () => {
+      clock.advance(750);
+      arrivals += 1;
+      listed.push(entry(clock.now().toISOString(), arrivals, 'USD', { reference: `ARRIVAL-${arrivals}` }));
+      clock.advance(750);
+      await storeEntries(db, listed);
+      await db.query('UPDATE ledger_sync_state SET last_poll_at = $1 WHERE id = 1', [clock.now().toISOString()]);
+    };
+    const ledger: LedgerReader = {
+      find: (filter, page) => stored.find(filter, page),
+      count: (filter) => stored.count(filter),
+      stream: (filter, options) => stored.stream(filter, options),
+      status: async () => {
+        await poll();
+        return stored.status();
+      },
+    };
+    let reads = 0;
+    const balance = () => {
+      reads += 1;
+      const landed = options.landsDuringRead?.(reads);
+      if (landed) listed.push(landed);
+      const sums: Record<string, number> = {};
+      for (const listedEntry of listed) sums[listedEntry.currency] = Math.round(((sums[listedEntry.currency] ?? 0) + listedEntry.amount) * 100) / 100;
+      return Promise.resolve(sums);
+    };
+    return {
+      listed,
+      builder: () => new DigestBuilder({ ledger, db, clock, timeZone: 'UTC', requestTtlHours: 24, ledgerWaitMs: 30_000, logger: silentLogger, balance }),
+    };
+  };
+
+  it('gives one closing balance for a finished day however often it is read while new entries keep arriving', async () => {
+    const account = await liveAccount([
+      entry('2026-11-19T09:00:00.000Z', 1000, 'USD'),
+      entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'),
+      entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'),
+    ]);
+    const figures: unknown[] = [];
+    for (let read = 0; read < 4; read += 1) {
+      figures.push((await account.builder().build('2026-11-20')).currencies.find((day) => day.currency === 'USD')?.closing);
+    }
+    expect(figures).toEqual(Array(4).fill({ known: true, minor: 110025 }));
+  });
+
+  it('reads the balance again when an entry is dated at the very instant of the read, since the balance may or may not hold it', async () => {
+    // The API dates this entry 100 ms after the app sent the read, and counts it in the balance it answers.
+    const account = await liveAccount([entry('2026-11-19T09:00:00.000Z', 1000, 'USD')], {
+      landsDuringRead: (read) => (read === 1 ? entry(new Date(clock.now().getTime() + 100).toISOString(), 3, 'USD') : undefined),
+    });
+    const [usd] = (await account.builder().build('2026-11-20')).currencies;
+    expect(usd?.closing).toEqual({ known: true, minor: 100000 });
+  });
+
+  it('corrects a finished day\'s closing balance only for a late entry dated that day or before, and keeps the figure it corrected', async () => {
+    const account = await liveAccount([entry('2026-11-19T09:00:00.000Z', 1000, 'USD'), entry('2026-11-20T09:00:00.000Z', 100.25, 'USD')]);
+    const closing = async () => (await account.builder().build('2026-11-20')).currencies.find((day) => day.currency === 'USD')?.closing;
+    expect(await closing()).toEqual({ known: true, minor: 110025 });
+    // The API adds an entry dated after the day, then one dated within it: only the second moves the day's close.
+    for (const late of [entry('2026-11-21T03:00:00.000Z', 7, 'USD'), entry('2026-11-20T12:00:00.000Z', -5, 'USD')]) {
+      account.listed.push(late);
+      await storeEntries(db, [late]);
+    }
+    const corrected = { known: true, minor: 109525, correction: { previousMinor: 110025, lateEntries: 1 } };
+    expect(await closing()).toEqual(corrected);
+    expect(await closing()).toEqual(corrected);
+  });
+
+  it('gives no closing balance for a day that is not over', async () => {
+    const account = await liveAccount([entry('2026-11-21T06:00:00.000Z', 10, 'USD')]);
+    const [usd] = (await account.builder().build('2026-11-21')).currencies;
+    expect(usd?.closing).toEqual({ known: false, reason: 'day_not_over' });
   });
 
   it('counts payouts by how they ended that day, with totals per currency', async () => {

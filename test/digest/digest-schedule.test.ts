@@ -133,6 +133,49 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
   });
 
+  /** A replica whose build takes 900 ms, against a claim of 200 ms (database time). */
+  const slowReplica = (clock: SteppingClock, publisher: DigestPublisher) => {
+    class SlowBuilder extends DigestBuilder {
+      override async build(day: string, options: { signal?: AbortSignal } = {}): Promise<DailyDigest> {
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        return super.build(day, options);
+      }
+    }
+    return new DigestScheduler({
+      builder: new SlowBuilder({
+        ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+        balance: () => Promise.resolve({}),
+      }),
+      db, clock, publisher, logger: silentLogger, holder: 'slow-replica', claimTtlMs: 200,
+      settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: 3 },
+    });
+  };
+
+  it('posts a day once when its build outlasts the claim and a second replica checks meanwhile', async () => {
+    await installedBefore('2026-11-20');
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    const building = slowReplica(clock, publisher).runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const other = replica(clock, publisher, { holder: 'other-replica', claimTtlMs: 200 });
+    await other.runOnce();
+    await building;
+    await other.runOnce();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
+  it('does not post a day whose claim another replica took while it was building', async () => {
+    await installedBefore('2026-11-20');
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    const publisher = new RecordingPublisher();
+    const building = slowReplica(clock, publisher).runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // As if the claim had lapsed (the database out of reach) and another replica had taken the day.
+    await db.query("UPDATE digest_posts SET claimed_by = 'other-replica' WHERE day = '2026-11-20'");
+    expect((await building).posted).toEqual([]);
+    expect(publisher.posts).toEqual([]);
+  });
+
   it('tries again at the next run when Slack refused the post', async () => {
     await installedBefore('2026-11-20');
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock, type Clock } from '../../src/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
-import { currencyDecimals } from '../../src/money.js';
+import { currencyDecimals, toMinor } from '../../src/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');
@@ -220,6 +220,42 @@ describe('sandbox payouts', () => {
     expect(again.status).toBe(409);
     expect(again.body.error?.code).toBe('duplicate_reference');
     expect(sandbox.payouts()).toHaveLength(payoutsAfterFirst);
+  });
+});
+
+describe('sandbox balance', () => {
+  it('answers a balance equal to the sum of its whole transaction list, per currency, also after payouts and new activity', async () => {
+    const lively = await startSandbox({ seed: 21, transactionCount: 150, activityIntervalMs: 30 });
+    const get = async (path: string) => (await (await fetch(`${lively.url}${path}`, { headers: { authorization: `Bearer ${lively.apiKey}` } })).json()) as ApiBody;
+    const wholeList = async () => {
+      const all: Transaction[] = [];
+      for (let offset = 0; ; offset += 100) {
+        const page = (await get(`/api/v1/b2b/account/transactions?limit=100&offset=${offset}`)).transactions ?? [];
+        all.push(...page);
+        if (page.length < 100) return all;
+      }
+    };
+    try {
+      await vi.waitFor(() => expect(lively.transactions().length).toBeGreaterThanOrEqual(153), { timeout: 3000 });
+      const payout = await fetch(`${lively.url}/api/v1/b2b/payouts/mobile-money`, {
+        method: 'POST', headers: { authorization: `Bearer ${lively.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(mobilePayout({ amount: 99.99 })),
+      });
+      expect(payout.status).toBe(200);
+      // Read the list on both sides of the balance, until no entry arrived in between.
+      for (let attempt = 0; ; attempt += 1) {
+        const before = await wholeList();
+        const { balances } = await get('/api/v1/b2b/account/balance');
+        const after = await wholeList();
+        if (after.length !== before.length && attempt < 20) continue;
+        const sums: Record<string, number> = {};
+        for (const each of after) sums[each.currency] = (sums[each.currency] ?? 0) + toMinor(each.amount, each.currency);
+        const balanceMinor = Object.fromEntries(Object.entries(balances ?? {}).map(([currency, amount]) => [currency, toMinor(amount, currency)]));
+        expect(balanceMinor).toEqual(sums);
+        break;
+      }
+    } finally {
+      await lively.close();
+    }
   });
 });
 

@@ -74,3 +74,37 @@ describe('the daily digest in the running bot', () => {
     expect(h.visibleTo(PEOPLE.newcomer).some((message) => message.text.includes('Daily digest'))).toBe(false);
   });
 });
+
+describe('/fleet digest while a day\'s digest takes seconds to build', () => {
+  let h: Harness;
+  const digestShownTo = (userId: string, title: string) => h.visibleTo(userId).find((message) => message.text.includes(title));
+
+  beforeAll(async () => {
+    // With the ledger on, a day's first digest waits for two ledger polls after reading the balance: 5 to 10 s here.
+    h = await startHarness({ env: { LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_POLL_SECONDS: '5' }, sandbox: { transactionCount: 120 } });
+    const ledger = h.bot.ledger!;
+    for (let wait = 0; wait < 500 && !(await ledger.reader.status()).historyComplete; wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('answers at once that it is building the digest, then shows the digest in place of that answer', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'digest' });
+    const building = await h.waitForMessage(PEOPLE.approver, 'Building the digest');
+    expect(digestShownTo(PEOPLE.approver, 'Daily digest')).toBeUndefined();
+    const digest = await h.slack.waitFor(() => digestShownTo(PEOPLE.approver, 'Daily digest'), { timeoutMs: 25_000, message: 'the digest in place of the building answer' });
+    expect(digest.ts).toBe(building.ts);
+    expect(blockText(digest)).toContain('Closing balance');
+    expect(digestShownTo(PEOPLE.approver, 'Building the digest')).toBeUndefined();
+  });
+
+  it('says it is building the digest in the reader\'s language', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'language fr' });
+    await h.waitForMessage(PEOPLE.approver2, 'Désormais, je vous écris en français.');
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'résumé 2026-01-15' });
+    await h.waitForMessage(PEOPLE.approver2, 'Je prépare le résumé du jeudi 15 janvier 2026');
+    expect(digestShownTo(PEOPLE.approver2, 'Résumé quotidien')).toBeUndefined();
+    await h.slack.waitFor(() => digestShownTo(PEOPLE.approver2, 'Résumé quotidien'), { timeoutMs: 25_000, message: 'the French digest' });
+  });
+});

@@ -11,6 +11,7 @@ export async function resetDigestWorld(db: Db): Promise<void> {
   await resetPayouts(db);
   await db.query('DELETE FROM digest_posts');
   await db.query('DELETE FROM digest_state');
+  await db.query('DELETE FROM digest_closing_balances');
 }
 
 /** One ledger entry; `amount` is the API's signed decimal. */

@@ -1,12 +1,15 @@
-/** `/fleet digest [YYYY-MM-DD]` (`/fleet résumé`): any day's digest, shown only to the viewer who asks, in their language. */
+/**
+ * `/fleet digest [YYYY-MM-DD]` (`/fleet résumé`): any day's digest, shown only to the viewer who asks,
+ * in their language: a "building…" answer at once, replaced by the digest (or why it failed) when ready.
+ */
 import { dayIn, isCalendarDay, previousDay } from '../../digest/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import { failureText } from '../failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
-import { buildDigestMessage } from '../views/digest.js';
+import { notice, type Reply } from '../views/common.js';
+import { buildDigestBuildingMessage, buildDigestMessage } from '../views/digest.js';
 import { codeSpan } from '../views/text.js';
 import { ensureViewer } from '../viewers.js';
 
@@ -30,11 +33,15 @@ export function digestSubcommand(ctx: SlackContext): Subcommand {
       const digest = ctx.digest;
       if (!digest) throw new Error('the digest is not wired');
       const day = word ?? previousDay(dayIn(ctx.clock.now(), digest.timeZone));
+      // A day's first digest waits for the ledger (seconds): say so at once, then put the digest in its place.
+      await respond({ response_type: 'ephemeral', ...buildDigestBuildingMessage(surface, day) });
+      let reply: Reply;
       try {
-        await respond({ response_type: 'ephemeral', ...buildDigestMessage(surface, await digest.build(day)) });
+        reply = buildDigestMessage(surface, await digest.build(day));
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'computeDigest', ctx.logger)) });
+        reply = notice(surface, failureText(surface.locale, error, 'computeDigest', ctx.logger));
       }
+      await respond({ response_type: 'ephemeral', replace_original: true, ...reply });
     },
   };
 }

@@ -7,7 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import type { CurrencyDay, DailyDigest, DigestMovement, PayoutOutcomeTotal } from '../../digest/index.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import type { Reply } from './common.js';
+import { notice, type Reply } from './common.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const SECTION_MAX = 3000;
@@ -68,6 +68,11 @@ export function buildDigestMessage(surface: Surface, digest: DailyDigest, option
   return { text: sandboxMarked(surface, t('digest.fallback', { day })), blocks };
 }
 
+/** The answer `/fleet digest` gives at once, while the day's digest is built; the digest takes its place. */
+export function buildDigestBuildingMessage(surface: Surface, day: string): Reply {
+  return notice(surface, textsFor(surface.locale)('digest.building', { day: formatDay(day, surface.locale) }));
+}
+
 /** The waiting requests and the footer, which end every digest. */
 function tail(t: Texts, digest: DailyDigest, surface: Surface): KnownBlock[] {
   return [
@@ -119,14 +124,25 @@ function movementLine(movement: DigestMovement, currency: string, surface: Surfa
 }
 
 function closingLine(t: Texts, day: CurrencyDay, surface: Surface): string {
-  return day.closing.known
-    ? t('digest.closing', { amount: formatMinor(day.closing.minor, day.currency, { locale: surface.locale }) })
-    : t('digest.closingUnknown', { reason: t(`digest.gap.${day.closing.reason}`) });
+  const { closing } = day;
+  if (!closing.known) return t('digest.closingUnknown', { reason: t(`digest.gap.${closing.reason}`) });
+  const amount = formatMinor(closing.minor, day.currency, { locale: surface.locale });
+  if (!closing.correction) return t('digest.closing', { amount });
+  const previous = formatMinor(closing.correction.previousMinor, day.currency, { locale: surface.locale });
+  return t('digest.closingCorrected', { amount, previous, count: closing.correction.lateEntries });
+}
+
+/** A closing balance in a list: its amount, and the figure it corrected. */
+function closingAmount(t: Texts, day: CurrencyDay, surface: Surface): string | undefined {
+  if (!day.closing.known) return undefined;
+  const amount = formatMinor(day.closing.minor, day.currency, { locale: surface.locale });
+  if (!day.closing.correction) return amount;
+  return t('digest.correctedFrom', { amount, previous: formatMinor(day.closing.correction.previousMinor, day.currency, { locale: surface.locale }) });
 }
 
 /** The closing balances of currencies that did not move, on one line; the reason when none is known. */
 function closingBalancesLine(t: Texts, digest: Pick<DailyDigest, 'currencies' | 'ledgerAvailable'>, surface: Surface): string | undefined {
-  const known = digest.currencies.flatMap((day) => (day.closing.known ? [formatMinor(day.closing.minor, day.currency, { locale: surface.locale })] : []));
+  const known = digest.currencies.flatMap((day) => closingAmount(t, day, surface) ?? []);
   if (known.length > 0) return t('digest.closingBalances', { amounts: known.slice(0, 60).join(' · ') });
   const unknown = digest.currencies.find((day) => !day.closing.known);
   if (unknown && !unknown.closing.known && digest.ledgerAvailable) return t('digest.closingUnknown', { reason: t(`digest.gap.${unknown.closing.reason}`) });

@@ -18,6 +18,7 @@ import { homeViews } from './011_home_views.js';
 import { savedRecipients } from './012_saved_recipients.js';
 import { payoutBatches } from './013_payout_batches.js';
 import { approverReminders } from './015_approver_reminders.js';
+import { digestClosingBalances } from './016_digest_closing_balances.js';
 
 export type { Migration } from './migration.js';
 
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   savedRecipients,
   payoutBatches,
   approverReminders,
+  digestClosingBalances,
 ];

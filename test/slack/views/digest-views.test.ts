@@ -1,7 +1,7 @@
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { describe, expect, it } from 'vitest';
 import type { CurrencyDay, DailyDigest, PayoutOutcomeTotal } from '../../../src/digest/index.js';
-import { buildDigestMessage } from '../../../src/slack/views/digest.js';
+import { buildDigestBuildingMessage, buildDigestMessage } from '../../../src/slack/views/digest.js';
 import type { Surface } from '../../../src/slack/views/text.js';
 import type { Reply } from '../../../src/slack/views/common.js';
 
@@ -64,6 +64,30 @@ describe('the daily digest message', () => {
     expect(text).toContain('Closing balance not shown: the ledger is still loading the account\'s history.');
     const fr = blockText(buildDigestMessage(FR, digestOf({ currencies: [currencyDay('USD', { closing: { known: false, reason: 'ledger_behind' } })] })));
     expect(fr).toContain('Solde de clôture non affiché : le registre n\'était pas encore à jour');
+  });
+
+  it('says a closing balance was corrected by late entries, with the figure first computed, in both languages', () => {
+    const closing = { known: true as const, minor: 9_881_543, correction: { previousMinor: 9_876_543, lateEntries: 1 } };
+    const en = blockText(buildDigestMessage(EN, digestOf({ currencies: [currencyDay('USD', { closing })] })));
+    expect(en).toContain('Closing balance: 98,815.43 USD, corrected: it was first computed as 98,765.43 USD, and 1 late entry dated on or before this day arrived since.');
+    const fr = blockText(buildDigestMessage(FR, digestOf({ currencies: [currencyDay('USD', { closing })] })));
+    expect(fr).toContain('Solde de clôture : 98\u202f815,43 USD, corrigé : il avait d\'abord été calculé à 98\u202f765,43 USD, et 1 écriture tardive');
+    // A currency that did not move lists its corrected balance on the closing balances line.
+    const still = currencyDay('EUR', { countsByType: [], largest: [], closing: { ...closing, correction: { previousMinor: 9_876_543, lateEntries: 2 } } });
+    expect(blockText(buildDigestMessage(EN, digestOf({ currencies: [currencyDay('USD'), still] })))).toContain('98,815.43 EUR (corrected, first computed as 98,765.43 EUR)');
+  });
+
+  it('says the digest is being built, naming the day the reader\'s way', () => {
+    expect(blockText(buildDigestBuildingMessage(EN, '2026-11-20'))).toContain('Building the digest of Friday, November 20, 2026…');
+    const fr = buildDigestBuildingMessage(FR, '2026-11-20');
+    expect(blockText(fr)).toContain('Je prépare le résumé du vendredi 20 novembre 2026…');
+    expect(checkMessage(fr.blocks ?? [], fr.text)).toEqual([]);
+  });
+
+  it('says a day that is not over has no closing balance yet', () => {
+    const closing = { known: false as const, reason: 'day_not_over' as const };
+    expect(blockText(buildDigestMessage(EN, digestOf({ currencies: [currencyDay('USD', { closing })] })))).toContain('Closing balance not shown: the day is not over yet.');
+    expect(blockText(buildDigestMessage(FR, digestOf({ currencies: [currencyDay('USD', { closing })] })))).toContain('la journée n\'est pas terminée');
   });
 
   it('counts payouts by outcome with totals, and says which way the money of a sent payout goes', () => {
