@@ -205,6 +205,7 @@ export const envSchema = z
     PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
     PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
     PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+    PAYOUT_DUPLICATE_WINDOW_HOURS: integer(1, 24 * 30, 72),
     PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
     PAYOUT_BATCH_RATE: integer(1, 1000, 2),
     FEED_CHANNEL_ID: channelId,
@@ -344,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       requestTtlHours: e.PAYOUT_REQUEST_TTL_HOURS,
       reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
+      duplicateWindowHours: e.PAYOUT_DUPLICATE_WINDOW_HOURS,
     },
     payoutBatches: { maxRows: e.PAYOUT_BATCH_MAX_ROWS, ratePerSecond: e.PAYOUT_BATCH_RATE },
     feed: {

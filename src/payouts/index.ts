@@ -27,7 +27,9 @@ export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, RoleLookup }
 export type { PayoutNotifier } from './transitions.js';
 export { BATCH_COLUMNS, BATCH_FILE_MAX_BYTES } from './batch/file.js';
 export type { BatchColumn, BatchFileProblem } from './batch/file.js';
-export { largestRows } from './batch/rows.js';
+export { isPossibleDuplicate, largestRows } from './batch/rows.js';
+export { duplicateKey, findEarlierPayouts, repeatsWithin, STATES_THAT_MAY_BE_REPEATED } from './duplicates.js';
+export type { DuplicateWindow, EarlierPayout } from './duplicates.js';
 export type { BatchCheck, BatchRow, BatchRowProblem } from './batch/rows.js';
 export { checkBatchFile } from './batch/check.js';
 export type { BatchFileCheck } from './batch/check.js';
