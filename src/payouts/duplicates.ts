@@ -69,23 +69,23 @@ export async function findEarlierPayouts(q: Queryable, drafts: readonly PayoutDr
   const wanted = new Map(drafts.map((draft) => [duplicateKey(draft), draft]));
   if (wanted.size === 0) return new Map();
   const list = [...wanted.values()];
+  // No upper bound: a request another replica stamped a moment ahead of this clock still counts.
   const from = new Date(window.now.getTime() - window.windowHours * 3_600_000);
   const { rows } = await q.query<EarlierRow>(
     `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS w(recipient_key, amount_minor, currency))
      SELECT 'request' AS kind, p.recipient_key, p.amount_minor, p.currency, p.id AS request_id, p.reference, p.state, p.batch_id,
        NULL::integer AS row_number, p.requested_at AS at
      FROM payout_requests p JOIN wanted w ON w.recipient_key = p.recipient_key AND w.amount_minor = p.amount_minor AND w.currency = p.currency
-     WHERE p.state = ANY($4::text[]) AND p.requested_at >= $5 AND p.requested_at <= $6
-       AND ($7::text IS NULL OR p.batch_id IS DISTINCT FROM $7)
+     WHERE p.state = ANY($4::text[]) AND p.requested_at >= $5 AND ($6::text IS NULL OR p.batch_id IS DISTINCT FROM $6)
      UNION ALL
      SELECT 'batch_row', r.recipient_key, r.amount_minor, r.currency, NULL, r.reference, NULL, r.batch_id, r.row_number, b.requested_at
      FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
        JOIN wanted w ON w.recipient_key = r.recipient_key AND w.amount_minor = r.amount_minor AND w.currency = r.currency
      WHERE b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL
-       AND b.requested_at >= $5 AND b.requested_at <= $6 AND b.id IS DISTINCT FROM $7
+       AND b.requested_at >= $5 AND b.id IS DISTINCT FROM $6
      ORDER BY at DESC, request_id, batch_id, row_number`,
     [list.map(recipientKey), list.map((draft) => draft.amountMinor), list.map((draft) => draft.currency), [...STATES_THAT_MAY_BE_REPEATED],
-      from, window.now, window.exceptBatchId ?? null],
+      from, window.exceptBatchId ?? null],
   );
   const found = new Map<string, EarlierPayout>();
   for (const row of rows) {
