@@ -21,9 +21,10 @@ function bankAccountKey(recipient: Pick<BankAccountRecipient, 'accountNumber' | 
 
 /**
  * The recipient's key for the day totals (dual approval by the recipient's total, across requests
- * and requesters): a wallet by its phone number alone, since a number is one person's wallet and
- * another operator code must not split a total; a bank account as `bankAccountKey`. Stored as
- * `payout_requests.recipient_key` and `payout_batch_rows.recipient_key`.
+ * and requesters) and for the possible-duplicate rule (duplicates.ts): a wallet by its phone number
+ * alone, since a number is one person's wallet and another operator code must neither split a total
+ * nor hide a repeat; a bank account as `bankAccountKey`. Stored as `payout_requests.recipient_key`
+ * and `payout_batch_rows.recipient_key`.
  */
 export function recipientKey(draft: PayoutDraft): string {
   if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
@@ -32,7 +33,7 @@ export function recipientKey(draft: PayoutDraft): string {
 
 /**
  * The recipient's identity for "was this recipient ever paid" (the new-recipient rule, the saved
- * recipients, the possible-duplicate rule): stricter than `recipientKey` for wallets, since the
+ * recipients and their "known under another name"): stricter than `recipientKey` for wallets, since the
  * operator decides where the money lands, so a known number with another operator is a recipient
  * never paid. A bank account as `bankAccountKey`. Stored as `saved_recipients.identity`.
  */
