@@ -61,6 +61,14 @@ describe('configuration', () => {
     ]);
   });
 
+  it('reads the possible-duplicate window in hours, 72 unless set, and refuses anything but a whole number from 1 to 720', () => {
+    expect(loadConfig(minimal).payouts.duplicateWindowHours).toBe(72);
+    expect(loadConfig({ ...minimal, PAYOUT_DUPLICATE_WINDOW_HOURS: '24' }).payouts.duplicateWindowHours).toBe(24);
+    for (const value of ['0', '721', '1.5', 'three days']) {
+      expect(problemsOf({ ...minimal, PAYOUT_DUPLICATE_WINDOW_HOURS: value })).toEqual(['PAYOUT_DUPLICATE_WINDOW_HOURS: expected a whole number from 1 to 720']);
+    }
+  });
+
   it('refuses to start when a payout currency has no dual-approval threshold, naming the variable and the currency', () => {
     expect(problemsOf({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:500' })).toEqual([
       'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',

@@ -295,6 +295,10 @@ export type FieldProblem =
   | { code: 'phone_length'; min: number; max: number }
   | { code: 'name_length'; min: number; max: number }
   | { code: 'country_code' }
+  /** A wallet number must start with its country's calling code (spec §2.3): `243…` for CD. */
+  | { code: 'phone_country_prefix'; countryCode: string; prefix: string }
+  /** A wallet in a country the app knows no calling code for (calling-codes.ts), so its number cannot be checked. */
+  | { code: 'country_no_calling_code'; countryCode: string }
   | { code: 'account_number_characters' }
   | { code: 'account_number_length'; min: number; max: number }
   | { code: 'bank_code' }

@@ -3,7 +3,7 @@
  * time. Each refusal carries a code and the facts to tell it with (`RefusalDetails`), never a sentence:
  * the Slack layer writes it in the reader's language.
  */
-import type { AmountApprovalRule, DualApprovalReason, PayoutApproval, PayoutDraft, PayoutHold, PayoutRefusalCode, PayoutRequest, RefusalDetails } from './model.js';
+import type { AmountApprovalRule, DualApprovalReason, PayoutApproval, PayoutHold, PayoutRefusalCode, PayoutRequest, RefusalDetails } from './model.js';
 
 /** The person acting, with the roles the Slack layer resolved for them (access lists, user groups). */
 export interface PayoutActor {
@@ -66,18 +66,8 @@ export function approvalRequirement(
   return byAmount;
 }
 
-/**
- * Who a payout goes to, across requests and requesters: a wallet by its phone number (a number is
- * one wallet, so another operator code does not make a new recipient), a bank account by its bank
- * (the BIC's first 8 characters: the XXX or branch suffix does not) and its account number without
- * leading zeros. Migration 006 computes the same key in SQL for older rows. Whether a recipient was
- * ever paid uses a stricter identity (`recipients.ts`): there a new operator makes a new recipient.
- */
-export function recipientKey(draft: PayoutDraft): string {
-  if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
-  const account = draft.recipient.accountNumber.replace(/^0+/, '');
-  return `bank:${draft.recipient.bankCode.slice(0, 8)}:${account}`;
-}
+/** The day totals' key of a recipient; defined with the recipient identity in `recipients.ts`. */
+export { recipientKey } from './recipients.js';
 
 /** Distinct approvers other than the requester whose approval was not revoked: the only approvals that count. */
 export function countingApprovers(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): string[] {

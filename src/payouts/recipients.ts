@@ -1,16 +1,41 @@
 /**
- * Who has been paid before: the identity of a payout's recipient, the recipients already paid (one
- * query for many, so that a batch of payouts is checked at once), and the two facts the approval
+ * Who a payout goes to, and who has been paid before: the two keys of a recipient (`recipientKey`
+ * for the day totals, `recipientIdentity` for new and saved recipients), the recipients already paid
+ * (one query for many, so that a batch of payouts is checked at once), and the two facts the approval
  * screens show, "new recipient" and "known under another name".
  */
 import type { Queryable } from '../store/db.js';
-import type { BankAccountRecipient, MobileMoneyRecipient } from './model.js';
+import type { BankAccountRecipient, MobileMoneyRecipient, PayoutDraft } from './model.js';
 
 /**
- * One recipient across payouts. Stricter than `recipientKey` (the day totals' key) for wallets: a
- * phone number with another operator is another recipient, since the operator decides where the
- * money lands. A bank account is its bank (the BIC's first 8 characters) and its account number
- * without leading zeros, as for the day totals. Migration 012 computes the same identity in SQL.
+ * A bank account: its BIC and its account number as validated (no spaces, upper case). An 8-character
+ * BIC names the bank's head office, the same as that BIC with `XXX`; any other branch code is another
+ * BIC. Leading zeros are part of the account number (`0012345678` and `12345678` are two accounts).
+ * Migration 014 computes the same text in SQL (`bankAccountKeySql`); keep the two equal.
+ */
+function bankAccountKey(recipient: Pick<BankAccountRecipient, 'accountNumber' | 'bankCode'>): string {
+  const { bankCode, accountNumber } = recipient;
+  const bic = bankCode.length === 11 && bankCode.endsWith('XXX') ? bankCode.slice(0, 8) : bankCode;
+  return `bank:${bic}:${accountNumber}`;
+}
+
+/**
+ * The recipient's key for the day totals (dual approval by the recipient's total, across requests
+ * and requesters) and for the possible-duplicate rule (duplicates.ts): a wallet by its phone number
+ * alone, since a number is one person's wallet and another operator code must neither split a total
+ * nor hide a repeat; a bank account as `bankAccountKey`. Stored as `payout_requests.recipient_key`
+ * and `payout_batch_rows.recipient_key`.
+ */
+export function recipientKey(draft: PayoutDraft): string {
+  if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
+  return bankAccountKey(draft.recipient);
+}
+
+/**
+ * The recipient's identity for "was this recipient ever paid" (the new-recipient rule, the saved
+ * recipients and their "known under another name"): stricter than `recipientKey` for wallets, since the
+ * operator decides where the money lands, so a known number with another operator is a recipient
+ * never paid. A bank account as `bankAccountKey`. Stored as `saved_recipients.identity`.
  */
 export type RecipientIdentity = string;
 
@@ -21,8 +46,7 @@ export type RecipientOf =
 
 export function recipientIdentity(draft: RecipientOf): RecipientIdentity {
   if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}:${draft.operator}`;
-  const account = draft.recipient.accountNumber.replace(/^0+/, '');
-  return `bank:${draft.recipient.bankCode.slice(0, 8)}:${account}`;
+  return bankAccountKey(draft.recipient);
 }
 
 /** A recipient some completed payout went to. */

@@ -17,4 +17,6 @@ export interface PayoutSettings {
   reconcileWindowMinutes: number;
   /** Different approvers a payout to a recipient never paid before needs, whatever the amount (1 turns the rule off). */
   newRecipientApprovals: number;
+  /** How far back an earlier payout counts for the possible-duplicate rule (duplicates.ts), in hours. */
+  duplicateWindowHours: number;
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { findHiddenCharacters } from '../hidden-text.js';
 import type { Locale } from '../i18n/locale.js';
 import { fromMinor, minorToPlain, parseAmount } from '../money.js';
+import { callingCodeOf } from './calling-codes.js';
 import { generateReference } from './identifiers.js';
 import {
   BANK_ACCOUNT_FIELDS, MOBILE_MONEY_FIELDS,
@@ -171,10 +172,12 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
   check('reference', referenceSchema(() => newReference(context.now)));
   check('note', noteSchema);
   check('name', nameSchema);
-  check('countryCode', countryCodeSchema);
+  const countryCode = check('countryCode', countryCodeSchema);
   if (kind === 'mobile_money') {
-    check('phone', phoneSchema);
+    const phone = check('phone', phoneSchema);
     check('operator', oneOf(settings.operators));
+    const problem = countryCode === undefined ? undefined : walletCountryProblem(phone, countryCode);
+    if (problem) errors[problem.field] = problem.problem;
   } else {
     check('accountNumber', accountNumberSchema);
     check('bankCode', bankCodeSchema);
@@ -203,6 +206,18 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
       ...common,
     };
   return { ok: true, draft };
+}
+
+/**
+ * A wallet number is its digits with its country's calling code (spec §2.3), so a number typed the
+ * national way (`0812345678`) or with another country's code is refused under the phone. A country
+ * without a known calling code cannot be checked, so a wallet there is refused under the country.
+ */
+function walletCountryProblem(phone: string | undefined, countryCode: string): { field: PayoutFieldName; problem: FieldProblem } | undefined {
+  const prefix = callingCodeOf(countryCode);
+  if (prefix === undefined) return { field: 'countryCode', problem: { code: 'country_no_calling_code', countryCode } };
+  if (phone !== undefined && !phone.startsWith(prefix)) return { field: 'phone', problem: { code: 'phone_country_prefix', countryCode, prefix } };
+  return undefined;
 }
 
 /** Checks a draft again (it may have travelled through Slack), returning the normalised copy. */

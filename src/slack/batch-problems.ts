@@ -68,7 +68,7 @@ export function batchRefusalText(locale: Locale, refusal: BatchRefusal): string 
   const amount = (minor: number | undefined) => formatMinor(minor ?? 0, currency, { locale }).trim();
   switch (refusal.code) {
     case 'duplicate_unconfirmed':
-      return t('payoutBatch.refused.duplicate_unconfirmed', { id: details.earlierBatchId ?? '' });
+      return t('payoutBatch.refused.duplicate_unconfirmed', { count: details.duplicateRows ?? 1 });
     case 'over_daily_limit':
       return t('payoutBatch.refused.over_daily_limit', { currency, left: amount(details.leftMinor), limit: amount(details.limitMinor) });
     default:

@@ -60,6 +60,10 @@ export function describeFieldProblem(
     case 'account_number_length':
     case 'reference_format':
       return t(`payoutRequest.problem.${problem.code}`, { min: problem.min, max: problem.max });
+    case 'phone_country_prefix':
+      return t('payoutRequest.problem.phone_country_prefix', { country: problem.countryCode, prefix: problem.prefix });
+    case 'country_no_calling_code':
+      return t('payoutRequest.problem.country_no_calling_code', { country: problem.countryCode });
     case 'note_too_long':
       return t('payoutRequest.problem.note_too_long', { max: problem.max });
     case 'not_offered': {

@@ -63,7 +63,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     // In EUR: the first requester's USD total is already at the threshold.
     const bank = { ...bankForm, currency: 'EUR', amount: '600' };
     await submitted(service, { ...bank, accountNumber: '0001 2345 6789', bankCode: 'BCDCCDKI' }, REQUESTER);
-    const sameAccount = await submitted(service, { ...bank, accountNumber: '123456789', bankCode: 'BCDCCDKIXXX' }, REQUESTER_APPROVER);
+    const sameAccount = await submitted(service, { ...bank, accountNumber: '000123456789', bankCode: 'BCDCCDKIXXX' }, REQUESTER_APPROVER);
     expect(sameAccount.dualApproval).toEqual({ rule: 'recipient_total', totalMinor: 120_000, thresholdMinor: 100_000 });
   });
 

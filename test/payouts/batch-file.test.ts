@@ -30,6 +30,12 @@ function check(content: string) {
 }
 
 describe('reading a bulk payout file', () => {
+  it('refuses a row whose wallet number lacks its country\'s prefix, as the form does', () => {
+    const checked = check(`${HEADER}\nmobile,0812345678,VODACOM_MPESA,Amani Kabila,CD,10,USD,,\nmobile,254712345678,VODACOM_MPESA,Amani Kabila,KE,10,USD,,\n`);
+    expect(checked.problems).toEqual([{ rowNumber: 2, column: 'number', problem: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } }]);
+    expect(checked.rows.map((row) => row.rowNumber)).toEqual([3]);
+  });
+
   it('reads a mobile and a bank row into drafts, with row numbers counting the header as row 1', () => {
     const checked = check(`${HEADER}\n${MOBILE}\n${BANK}\n`);
     expect(checked.problems).toEqual([]);

@@ -89,7 +89,9 @@ describe('payout policy', () => {
     expect(recipientKey({ ...mobile, operator: 'ORANGE_MONEY' })).toBe('mobile:243812345678');
     const bank = (accountNumber: string, bankCode: string) =>
       recipientKey({ kind: 'bank_account', recipient: { accountNumber, bankCode, name: 'X', countryCode: 'CD' }, amountMinor: 1, currency: 'USD', reference: 'R', note: '' });
-    expect(bank('000123456789', 'BCDCCDKI')).toBe(bank('123456789', 'BCDCCDKIXXX'));
+    expect(bank('000123456789', 'BCDCCDKI')).toBe(bank('000123456789', 'BCDCCDKIXXX'));
+    expect(bank('000123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'BCDCCDKI'));
+    expect(bank('123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'BCDCCDKI123'));
     expect(bank('123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'RAWBCDKI'));
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FleetRejectedError, FleetTimeoutError } from '../../src/fleet/errors.js';
 import { RecipientBook } from '../../src/payouts/recipient-book.js';
-import { findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from '../../src/payouts/recipients.js';
+import { findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity, recipientKey } from '../../src/payouts/recipients.js';
+import type { PayoutDraft } from '../../src/payouts/model.js';
 import type { Db } from '../../src/store/db.js';
 import { migrate } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations/index.js';
@@ -21,9 +22,23 @@ describe('recipient identity', () => {
     expect(recipientIdentity({ ...mobile, operator: 'ORANGE_MONEY' })).not.toBe(recipientIdentity(mobile));
   });
 
-  it('names a bank account by the BIC\'s first 8 characters and the account number without leading zeros', () => {
-    expect(recipientIdentity(bank)).toBe('bank:BCDCCDKI:123456789');
-    expect(recipientIdentity({ ...bank, recipient: { ...bank.recipient, accountNumber: '123456789', bankCode: 'BCDCCDKI' } })).toBe(recipientIdentity(bank));
+  it('names a bank account by its BIC, the same with or without XXX, and its account number with its leading zeros', () => {
+    const account = (accountNumber: string, bankCode: string) => recipientIdentity({ ...bank, recipient: { ...bank.recipient, accountNumber, bankCode } });
+    expect(recipientIdentity(bank)).toBe('bank:BCDCCDKI:000123456789');
+    expect(account('000123456789', 'BCDCCDKI')).toBe(recipientIdentity(bank));
+    expect(account('123456789', 'BCDCCDKIXXX')).not.toBe(recipientIdentity(bank));
+    expect(account('0012345678', 'BCDCCDKI123')).not.toBe(account('12345678', 'BCDCCDKIXXX'));
+    expect(account('12345678', 'BCDCCDKI123')).not.toBe(account('12345678', 'BCDCCDKI'));
+    expect(account('12345678', 'BCDCCDKI123')).toBe('bank:BCDCCDKI123:12345678');
+  });
+
+  it('keeps the day totals\' key and the identity apart only by the operator', () => {
+    const draft = { amountMinor: 100, currency: 'USD', reference: 'R', note: '' };
+    expect(recipientKey({ ...mobile, ...draft })).toBe('mobile:243812345678');
+    expect(recipientKey({ ...mobile, ...draft, operator: 'ORANGE_MONEY' })).toBe(recipientKey({ ...mobile, ...draft }));
+    expect(recipientKey({ ...bank, ...draft })).toBe(recipientIdentity(bank));
+    const other = { ...bank, ...draft, recipient: { ...bank.recipient, accountNumber: '0012345678', bankCode: 'BCDCCDKI123' } };
+    expect(recipientKey(other)).not.toBe(recipientKey({ ...other, recipient: { ...other.recipient, accountNumber: '12345678', bankCode: 'BCDCCDKIXXX' } }));
   });
 
   it('tells a new recipient and a changed name from a map of known recipients', () => {
@@ -59,15 +74,17 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     expect(otherOperator).toMatchObject({ requiredApprovals: 2, newRecipient: true });
   });
 
-  it('knows a bank account paid before however its number and BIC are written', async () => {
+  it('knows a bank account paid before however its number is spaced and whether its BIC ends in XXX', async () => {
     const { service } = createService(db, newRecipientRule);
     const smallBank = { ...bankForm, amount: '300' };
     const first = await submitted(service, smallBank);
     expect(first).toMatchObject({ requiredApprovals: 2, newRecipient: true });
     await service.approve(first.id, APPROVER);
     expect(await service.approve(first.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
-    const same = await submitted(service, { ...smallBank, accountNumber: '123456789', bankCode: 'BCDCCDKIXXX' });
+    const same = await submitted(service, { ...smallBank, accountNumber: '000123456789', bankCode: 'bcdccdki xxx' });
     expect(same).toMatchObject({ requiredApprovals: 1, newRecipient: false });
+    const withoutZeros = await submitted(service, { ...smallBank, accountNumber: '123456789' });
+    expect(withoutZeros).toMatchObject({ requiredApprovals: 2, newRecipient: true });
     const other = await submitted(service, { ...smallBank, accountNumber: '123456780' });
     expect(other).toMatchObject({ requiredApprovals: 2, newRecipient: true });
   });
@@ -80,6 +97,18 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     expect(renamed).toMatchObject({ newRecipient: false, previousRecipientName: 'Amani Kabila' });
     const sameName = await submitted(service, { ...mobileForm, name: 'AMANI  kabila' });
     expect(sameName.previousRecipientName).toBeUndefined();
+  });
+
+  it('asks the new-recipient approvals for 0012345678 at BCDCCDKI123 after 12345678 at BCDCCDKIXXX was paid, and not for 12345678 at BCDCCDKI', async () => {
+    const { service } = createService(db, newRecipientRule);
+    const paid = await submitted(service, { ...bankForm, amount: '100', accountNumber: '12345678', bankCode: 'BCDCCDKIXXX' });
+    await service.approve(paid.id, APPROVER);
+    expect(await service.approve(paid.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+
+    const otherAccount = await submitted(service, { ...bankForm, amount: '100', accountNumber: '0012345678', bankCode: 'BCDCCDKI123' });
+    expect(otherAccount).toMatchObject({ requiredApprovals: 2, newRecipient: true, dualApproval: { rule: 'new_recipient' } });
+    const sameAccount = await submitted(service, { ...bankForm, amount: '100', accountNumber: '12345678', bankCode: 'BCDCCDKI' });
+    expect(sameAccount).toMatchObject({ requiredApprovals: 1, newRecipient: false });
   });
 
   it('never lowers the requirement when a payout to the same recipient completes meanwhile', async () => {
@@ -196,6 +225,77 @@ describe.each(testDatabases())('saved recipients from payouts completed before t
       expect(await findKnownRecipients(db, [identity, 'mobile:243812345678:ORANGE_MONEY'])).toEqual(new Map([[identity, {
         identity, lastName: 'New Name', lastPayoutId: 'PR-OLD002', lastPaidAt: new Date('2025-03-02T10:00:00Z'), removed: false,
       }]]));
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.each(testDatabases())('migration 017 on keys stored by the old bank rule, on $name', ({ open }) => {
+  type Sample = { id: string; state: string; at: string; draft: PayoutDraft };
+  const bankDraft = (accountNumber: string, bankCode: string, name: string): PayoutDraft => ({
+    kind: 'bank_account', recipient: { accountNumber, bankCode, name, countryCode: 'CD' }, amountMinor: 100, currency: 'USD', reference: '', note: '',
+  });
+  const samples: Sample[] = [
+    { id: 'PR-OLD001', state: 'completed', at: '2025-03-01T10:00:00Z', draft: { kind: 'mobile_money', recipient: { phone: '243812345678', name: 'Amani', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 100, currency: 'USD', reference: '', note: '' } },
+    { id: 'PR-OLD002', state: 'completed', at: '2025-03-02T10:00:00Z', draft: bankDraft('12345678', 'BCDCCDKIXXX', 'Head Office') },
+    { id: 'PR-OLD003', state: 'completed', at: '2025-03-03T10:00:00Z', draft: bankDraft('0012345678', 'BCDCCDKI123', 'Other Branch') },
+    { id: 'PR-OLD004', state: 'pending', at: '2025-03-04T10:00:00Z', draft: bankDraft('000123456789', 'BCDCCDKI', 'Zeros Kept') },
+    { id: 'PR-OLD005', state: 'failed', at: '2025-03-05T10:00:00Z', draft: bankDraft('12345678', 'RAWBCDKI', 'Another Bank') },
+  ];
+  const oldKey = (draft: PayoutDraft) => (draft.kind === 'mobile_money'
+    ? `mobile:${draft.recipient.phone}`
+    : `bank:${draft.recipient.bankCode.slice(0, 8)}:${draft.recipient.accountNumber.replace(/^0+/, '')}`);
+
+  it('recomputes request and bulk row keys and saved identities as the code computes them, splitting accounts the old rule merged', async () => {
+    const db = await open({ migrations: migrations.filter((migration) => migration.id < 12) });
+    try {
+      for (const { id, state, at, draft } of samples) {
+        const mobile = draft.kind === 'mobile_money' ? draft : undefined;
+        const bank = draft.kind === 'bank_account' ? draft : undefined;
+        await db.query(
+          `INSERT INTO payout_requests (id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
+             reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at, recipient_key)
+           VALUES ($1, $2, $3, 'CD', $4, $5, $6, $7, 100, 'USD', $1, '', 'UREQUESTER', $8, $8, $9, 1, $8, $10)`,
+          [id, draft.kind, draft.recipient.name, mobile?.recipient.phone ?? null, mobile?.operator ?? null, bank?.recipient.accountNumber ?? null,
+            bank?.recipient.bankCode ?? null, at, state, oldKey(draft)],
+        );
+      }
+      await migrate(db, migrations.filter((migration) => migration.id < 14));
+      // The old rule saw one account where two were paid, and a requester removed it from the list.
+      const merged = 'bank:BCDCCDKI:12345678';
+      await db.query("UPDATE saved_recipients SET removed_at = '2025-03-06T10:00:00Z', removed_by = 'UREQUESTER' WHERE identity = $1", [merged]);
+      await db.query("INSERT INTO saved_recipient_events (identity, event, user_id, at, details) VALUES ($1, 'removed', 'UREQUESTER', '2025-03-06T10:00:00Z', '{}')", [merged]);
+      await db.query(
+        `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, updated_at)
+         VALUES ('PB-OLD001', 'UREQUESTER', '2025-03-07T10:00:00Z', '2025-03-08T10:00:00Z', 'pending', 'h', 2, '{"USD": 200}', '2025-03-07T10:00:00Z')`,
+      );
+      const batchDrafts = [samples[2]!.draft, samples[3]!.draft];
+      for (const [index, draft] of batchDrafts.entries()) {
+        await db.query(
+          `INSERT INTO payout_batch_rows (batch_id, row_number, draft, reference, amount_minor, currency, recipient_key)
+           VALUES ('PB-OLD001', $1, $2, $3, 100, 'USD', $4)`,
+          [index + 2, JSON.stringify(draft), `PB-OLD001-${index + 2}`, oldKey(draft)],
+        );
+      }
+
+      await migrate(db, migrations);
+
+      const requests = await db.query<{ id: string; recipient_key: string }>('SELECT id, recipient_key FROM payout_requests ORDER BY id');
+      expect(requests.rows).toEqual(samples.map(({ id, draft }) => ({ id, recipient_key: recipientKey(draft) })));
+      const batchRows = await db.query<{ recipient_key: string }>('SELECT recipient_key FROM payout_batch_rows ORDER BY row_number');
+      expect(batchRows.rows.map((row) => row.recipient_key)).toEqual(batchDrafts.map(recipientKey));
+      expect(new Set(requests.rows.map((row) => row.recipient_key)).size).toBe(samples.length);
+
+      const [mobile, headOffice, otherBranch] = samples.filter((sample) => sample.state === 'completed');
+      const known = await findKnownRecipients(db, samples.map(({ draft }) => recipientIdentity(draft)));
+      expect([...known.values()].map(({ identity, lastPayoutId, removed }) => ({ identity, lastPayoutId, removed })).sort((a, b) => a.lastPayoutId.localeCompare(b.lastPayoutId))).toEqual([
+        { identity: recipientIdentity(mobile!.draft), lastPayoutId: mobile!.id, removed: false },
+        { identity: recipientIdentity(headOffice!.draft), lastPayoutId: headOffice!.id, removed: true },
+        { identity: recipientIdentity(otherBranch!.draft), lastPayoutId: otherBranch!.id, removed: true },
+      ]);
+      const events = await db.query<{ identity: string }>('SELECT identity FROM saved_recipient_events');
+      expect(events.rows).toEqual([{ identity: recipientIdentity(otherBranch!.draft) }]);
     } finally {
       await db.close();
     }

@@ -75,6 +75,18 @@ describe('validatePayoutForm', () => {
     expect(errorsFor('mobile_money', { ...mobile, phone: '1234567890123456' }).phone).toEqual({ code: 'phone_length', min: 8, max: 15 });
   });
 
+  it('refuses a wallet number without the chosen country\'s prefix, naming the prefix it needs', () => {
+    expect(errorsFor('mobile_money', { ...mobile, phone: '0812345678' })).toEqual({ phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } });
+    expect(errorsFor('mobile_money', { ...mobile, phone: '254712345678' })).toEqual({ phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } });
+    expect(errorsFor('mobile_money', { ...mobile, countryCode: 'KE', phone: '243812345678' }).phone).toEqual({ code: 'phone_country_prefix', countryCode: 'KE', prefix: '254' });
+    expect(validatePayoutForm('mobile_money', { ...mobile, countryCode: 'ke', phone: '+254 712 345 678' }, context).ok).toBe(true);
+  });
+
+  it('refuses a wallet in a country the app knows no calling code for, and leaves bank payouts to any two-letter country', () => {
+    expect(errorsFor('mobile_money', { ...mobile, countryCode: 'XX' })).toEqual({ countryCode: { code: 'country_no_calling_code', countryCode: 'XX' } });
+    expect(validatePayoutForm('bank_account', { ...bank, countryCode: 'XX' }, context).ok).toBe(true);
+  });
+
   it('asks for a phone number when it is empty', () => {
     expect(errorsFor('mobile_money', { ...mobile, phone: null }).phone).toEqual({ code: 'required' });
   });

@@ -78,9 +78,9 @@ describe('asking one approval for a bulk payout', () => {
     expect(viewText(h.slack.view(over.id)!)).toContain('over your daily limit');
 
     const rows = [row(31, '1'), row(32, '2')];
-    await submit(rows);
+    const first = await submit(rows);
     const again = await check(rows);
-    expect(viewText(again)).toContain('The same rows were already submitted as PB-');
+    expect(viewText(again)).toContain(`row 2 repeats ${first} row 2, row 3 repeats ${first} row 3`);
     // The tick box is required: Slack's client does not even send the form without it.
     const refused = await h.slack.submitView({ userId: PEOPLE.requester, viewId: again.id });
     expect(refused.status).toBe(0);
@@ -88,6 +88,34 @@ describe('asking one approval for a bulk payout', () => {
       userId: PEOPLE.requester, viewId: again.id, values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
     });
     expect(viewText(h.slack.view(again.id)!)).toContain('waiting for approval');
+  });
+
+  it('asks before the same two rows go again in reverse order, listing which earlier rows each repeats', async () => {
+    const first = await submit([row(61, '3'), row(62, '4')]);
+    const reversed = await check([row(62, '4'), row(61, '3')]);
+    expect(viewText(reversed)).toContain(`2 rows may pay someone twice`);
+    expect(viewText(reversed)).toContain(`row 2 repeats ${first} row 3, row 3 repeats ${first} row 2`);
+    const refused = await h.slack.submitView({ userId: PEOPLE.requester, viewId: reversed.id });
+    expect(refused.status).toBe(0);
+    expect(viewText(h.slack.view(reversed.id)!)).not.toContain('waiting for approval');
+    await h.slack.submitView({
+      userId: PEOPLE.requester, viewId: reversed.id, values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
+    });
+    expect(viewText(h.slack.view(reversed.id)!)).toContain('waiting for approval');
+  });
+
+  it('says so, without sending anything to approval, when a repeat lands between the check and the submission', async () => {
+    const waiting = await check([row(71, '5')]);
+    expect(viewText(waiting)).not.toContain('may pay someone twice');
+    // Meanwhile the same payout is requested on its own (say, from another window).
+    const single = await h.bot.payouts.validate('mobile_money', {
+      phone: '243812300071', name: 'Person 71', countryCode: 'CD', operator: 'VODACOM_MPESA', amount: '5', currency: 'USD', reference: '', note: '',
+    });
+    expect(single.ok && (await h.bot.payouts.submit(PEOPLE.requester, single.draft)).ok).toBe(true);
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: waiting.id });
+    const answer = viewText(h.slack.view(waiting.id)!);
+    expect(answer).toContain('Since the check, 1 row repeats a recent payout or another row');
+    expect(answer).not.toContain('waiting for approval');
   });
 
   it('lets an approver reject a batch, and nothing is sent', async () => {

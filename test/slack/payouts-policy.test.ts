@@ -34,6 +34,7 @@ describe('payout rules, enforced through Slack', () => {
     const cases: Array<[kind: 'mobile' | 'bank', fields: Record<string, string>, field: string, words: RegExp]> = [
       ['mobile', { phone: '24381234ABCD' }, 'phone', /letters/],
       ['mobile', { countryCode: 'Congo' }, 'countryCode', /two-letter country code/],
+      ['mobile', { phone: '0812345678' }, 'phone', /starts with the country prefix 243, without a plus/],
       ['bank', { bankCode: 'BCDCCDK' }, 'bankCode', /8 or 11 characters/],
       ['mobile', { amount: '1,500' }, 'amount', /1,500\.00 USD or 1\.50 USD/],
       ['mobile', { amount: '1.000,00' }, 'amount', /as a number/],

@@ -96,6 +96,7 @@ export const settings: Config['payouts'] = {
   reconcileWindowMinutes: 10,
   // Off here: the tests of the other rules pay recipients never paid before; recipients.test.ts turns it on.
   newRecipientApprovals: 1,
+  duplicateWindowHours: 72,
 };
 
 export const REQUESTER = 'UREQUESTER';

@@ -1,11 +1,13 @@
 /**
  * Checks a bulk payout file against the rules and the store: the file's shape, every row with the
- * single payout's rules, references already used by any payout, and recipients never paid before.
- * Reads only: nothing is stored here.
+ * single payout's rules, references already used by any payout, recipients never paid before, and
+ * rows that may repeat an earlier payout or row (duplicates.ts). Reads only: nothing is stored here.
  */
 import type { Queryable } from '../../store/db.js';
 import { readBatchFile, type BatchFileProblem } from './file.js';
 import { checkBatchRows, withStoreFacts, type BatchCheck } from './rows.js';
+import { duplicateKey, findEarlierPayouts, repeatsWithin, type EarlierPayout } from '../duplicates.js';
+import type { PayoutDraft } from '../model.js';
 import { findKnownRecipients, isNewRecipient, recipientIdentity } from '../recipients.js';
 import type { PayoutValidationSettings } from '../validation.js';
 
@@ -16,6 +18,8 @@ export interface BatchFileCheckContext {
   maxRows: number;
   now: Date;
   batchId: string;
+  /** PAYOUT_DUPLICATE_WINDOW_HOURS. */
+  duplicateWindowHours: number;
 }
 
 export async function checkBatchFile(q: Queryable, content: Uint8Array | string, context: BatchFileCheckContext): Promise<BatchFileCheck> {
@@ -27,8 +31,27 @@ export async function checkBatchFile(q: Queryable, content: Uint8Array | string,
     ? []
     : (await q.query<{ reference: string }>('SELECT reference FROM payout_requests WHERE reference = ANY($1::text[])', [references])).rows;
   const known = await findKnownRecipients(q, check.rows.map((row) => recipientIdentity(row.draft)));
+  const earlier = await findEarlierPayouts(q, check.rows.map((row) => row.draft), { now: context.now, windowHours: context.duplicateWindowHours });
   return {
     ok: true,
-    check: withStoreFacts(check, { usedReferences: new Set(used.map((row) => row.reference)), isNewRecipient: (draft) => isNewRecipient(draft, known) }),
+    check: withStoreFacts(check, { usedReferences: new Set(used.map((row) => row.reference)), isNewRecipient: (draft) => isNewRecipient(draft, known), earlier }),
   };
+}
+
+/** A stored row that may pay someone twice, and what it repeats: an earlier row of its batch, or an earlier payout. */
+export interface BatchDuplicate {
+  rowNumber: number;
+  repeatOf: number | undefined;
+  duplicateOf: EarlierPayout | undefined;
+}
+
+/** The rows of batch `batchId` that may repeat another row of it or an earlier payout, as the store says now. */
+export async function findBatchDuplicates(
+  q: Queryable, batchId: string, rows: ReadonlyArray<{ rowNumber: number; draft: PayoutDraft }>, window: { now: Date; windowHours: number },
+): Promise<BatchDuplicate[]> {
+  const repeats = repeatsWithin(rows);
+  const earlier = await findEarlierPayouts(q, rows.map((row) => row.draft), { ...window, exceptBatchId: batchId });
+  return rows
+    .map((row) => ({ rowNumber: row.rowNumber, repeatOf: repeats.get(row.rowNumber), duplicateOf: earlier.get(duplicateKey(row.draft)) }))
+    .filter((row) => row.repeatOf !== undefined || row.duplicateOf !== undefined);
 }

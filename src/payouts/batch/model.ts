@@ -64,8 +64,8 @@ export interface BatchRefusal {
   ok: false;
   code: BatchRefusalCode;
   batch?: PayoutBatch;
-  /** For `over_daily_limit`: the currency, the limit and what was left; for `duplicate_unconfirmed`: the earlier batch. */
-  details?: { currency?: string; limitMinor?: number; leftMinor?: number; earlierBatchId?: string };
+  /** For `over_daily_limit`: the currency, the limit and what was left; for `duplicate_unconfirmed`: how many rows may repeat a payout. */
+  details?: { currency?: string; limitMinor?: number; leftMinor?: number; duplicateRows?: number };
 }
 
 export type BatchResult = { ok: true; batch: PayoutBatch } | BatchRefusal;

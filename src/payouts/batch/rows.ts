@@ -1,12 +1,12 @@
 /**
  * Checks every row of a bulk payout file with the single payout's rules (validation.ts), and sums up
  * what a person must see before asking for approval: totals per currency, the largest row, rows that
- * repeat another, rows to new recipients, and every problem with its row number. Pure.
+ * repeat another (duplicates.ts), rows to new recipients, and every problem with its row number. Pure.
  */
 import { createHash } from 'node:crypto';
 import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
 import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
-import { recipientKey } from '../policy.js';
+import { duplicateKey, repeatsWithin, type EarlierPayout } from '../duplicates.js';
 import { validatePayoutForm, type PayoutFormFields, type PayoutValidationSettings } from '../validation.js';
 
 /** A row that passed every check: what will be sent, once the batch is approved. */
@@ -15,8 +15,15 @@ export interface BatchRow {
   draft: PayoutDraft;
   /** Nobody was paid at this recipient before (as the caller's `isNewRecipient` said). */
   newRecipient: boolean;
-  /** The first earlier row with the same recipient, amount and currency: allowed, but shown. */
+  /** The first earlier row of the file with the same recipient, amount and currency (duplicates.ts). */
   repeatOf: number | undefined;
+  /** The earlier payout this row may repeat (duplicates.ts), as the store said at the check. */
+  duplicateOf: EarlierPayout | undefined;
+}
+
+/** A row that may pay someone twice: it repeats an earlier row of its file, or an earlier payout. */
+export function isPossibleDuplicate(row: Pick<BatchRow, 'repeatOf' | 'duplicateOf'>): boolean {
+  return row.repeatOf !== undefined || row.duplicateOf !== undefined;
 }
 
 /** Problems only a file can have, besides the single payout's field problems. */
@@ -74,7 +81,6 @@ export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: read
   const problems: BatchRowProblem[] = columnProblems.map(({ rowNumber, ...problem }) => ({ rowNumber, column: undefined, problem }));
   const rows: BatchRow[] = [];
   const references = new Map<string, number>();
-  const seen = new Map<string, number>();
   for (const row of raw) {
     const checked = checkRow(row, context);
     if (!checked.ok) {
@@ -88,11 +94,10 @@ export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: read
       continue;
     }
     references.set(draft.reference.toUpperCase(), row.rowNumber);
-    const sameMoney = `${recipientKey(draft)}|${draft.amountMinor}|${draft.currency}`;
-    const repeatOf = seen.get(sameMoney);
-    if (repeatOf === undefined) seen.set(sameMoney, row.rowNumber);
-    rows.push({ rowNumber: row.rowNumber, draft, newRecipient: context.isNewRecipient?.(draft) ?? false, repeatOf });
+    rows.push({ rowNumber: row.rowNumber, draft, newRecipient: context.isNewRecipient?.(draft) ?? false, repeatOf: undefined, duplicateOf: undefined });
   }
+  const repeats = repeatsWithin(rows);
+  for (const row of rows) row.repeatOf = repeats.get(row.rowNumber);
   problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
   return { rows, problems, totals: totalsOf(rows), rowCount: raw.length + columnProblems.length, contentHash: contentHash(raw) };
 }
@@ -129,17 +134,22 @@ function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
 
 /**
  * What only the store knows, applied to a check: rows whose reference some payout already holds
- * become problems, and rows to recipients never paid before are marked new.
+ * become problems, rows to recipients never paid before are marked new, and rows that may repeat an
+ * earlier payout (by `duplicateKey`) name it.
  */
-export function withStoreFacts(check: BatchCheck, facts: { usedReferences: ReadonlySet<string>; isNewRecipient: (draft: PayoutDraft) => boolean }): BatchCheck {
+export function withStoreFacts(
+  check: BatchCheck,
+  facts: { usedReferences: ReadonlySet<string>; isNewRecipient: (draft: PayoutDraft) => boolean; earlier?: ReadonlyMap<string, EarlierPayout> },
+): BatchCheck {
   const problems = [...check.problems];
   const rows: BatchRow[] = [];
   for (const row of check.rows) {
     if (facts.usedReferences.has(row.draft.reference)) problems.push({ rowNumber: row.rowNumber, column: 'reference', problem: { code: 'reference_used' } });
-    else rows.push({ ...row, newRecipient: facts.isNewRecipient(row.draft) });
+    else rows.push({ ...row, newRecipient: facts.isNewRecipient(row.draft), duplicateOf: facts.earlier?.get(duplicateKey(row.draft)) });
   }
+  const repeats = repeatsWithin(rows);
   problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
-  return { ...check, rows, problems, totals: totalsOf(rows) };
+  return { ...check, rows: rows.map((row) => ({ ...row, repeatOf: repeats.get(row.rowNumber) })), problems, totals: totalsOf(rows) };
 }
 
 function totalsOf(rows: readonly BatchRow[]): Map<string, number> {

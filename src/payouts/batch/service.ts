@@ -6,11 +6,11 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { checkBatchFile, type BatchFileCheck } from './check.js';
+import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
 import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
+  appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
   updateBatch, type BatchChanges,
 } from './store.js';
 import { randomReadableCode } from '../identifiers.js';
@@ -46,8 +46,8 @@ export function newBatchId(): string {
 
 export const BATCH_ID_PATTERN = /^PB-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
-/** A checked file: its problems, or the draft stored for it and any earlier batch with the same content. */
-export type BatchCheckResult = BatchFileCheck & { batchId: string; duplicateOf?: string | undefined };
+/** A checked file: its problems, or the draft stored for it (its rows say which may repeat a payout). */
+export type BatchCheckResult = BatchFileCheck & { batchId: string };
 
 class Refused extends Error {
   constructor(readonly result: BatchResult) {
@@ -71,14 +71,14 @@ export class PayoutBatchService {
     const batchId = (this.options.newBatchId ?? newBatchId)();
     const { settings, batchSettings, db } = this.options;
     const now = this.now();
-    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId });
+    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId, duplicateWindowHours: settings.duplicateWindowHours });
     if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };
     const { check } = result;
     await db.transaction((tx) => insertDraftBatch(tx, {
       id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
       contentHash: check.contentHash, totals: check.totals, rows: check.rows,
     }));
-    return { ...result, batchId, duplicateOf: await findSameContent(db, check.contentHash, batchId) };
+    return { ...result, batchId };
   }
 
   async get(id: string): Promise<PayoutBatch | undefined> {
@@ -86,8 +86,8 @@ export class PayoutBatchService {
   }
 
   /**
-   * Submits a draft for approval: the requester's role, the same content submitted before (only
-   * with `confirmedDuplicate`), and each currency's total within the daily limit together with the
+   * Submits a draft for approval: the requester's role, rows that may repeat an earlier payout or
+   * another row (duplicates.ts, measured again now: only with `confirmedDuplicate`), and each currency's total within the daily limit together with the
    * requester's other requests that day, under the same locks as single requests.
    */
   async submit(userId: string, batchId: string, options: { confirmedDuplicate: boolean }): Promise<BatchResult> {
@@ -97,9 +97,9 @@ export class PayoutBatchService {
     if (batch.requestedBy !== userId) return batchRefusal('not_requester', { batch });
     if (!(await roles.canRequest(userId))) return batchRefusal('not_allowed', { batch });
     if (batch.state !== 'draft') return batch.state === 'pending' ? { ok: true, batch } : batchRefusal('not_draft', { batch });
-    const earlier = await findSameContent(db, batch.contentHash, batch.id);
-    if (earlier && !options.confirmedDuplicate) return batchRefusal('duplicate_unconfirmed', { batch, details: { earlierBatchId: earlier } });
     const now = this.now();
+    const duplicates = await findBatchDuplicates(db, batch.id, await listBatchRows(db, batch.id), { now, windowHours: settings.duplicateWindowHours });
+    if (duplicates.length > 0 && !options.confirmedDuplicate) return batchRefusal('duplicate_unconfirmed', { batch, details: { duplicateRows: duplicates.length } });
     try {
       const submitted = await db.transaction(async (tx) => {
         const required = await this.measure(tx, batch, now);
@@ -108,7 +108,7 @@ export class PayoutBatchService {
         };
         const moved = await updateBatch(tx, batch.id, { states: ['draft'] }, changes, now);
         if (!moved) throw new Refused(batchRefusal('not_draft', { batch }));
-        await appendBatchEvent(tx, { batchId: batch.id, event: 'requested', userId, at: now, details: { rows: batch.rowCount, requiredApprovals: required, duplicateOf: earlier ?? null } });
+        await appendBatchEvent(tx, { batchId: batch.id, event: 'requested', userId, at: now, details: { rows: batch.rowCount, requiredApprovals: required, possibleDuplicates: duplicates.slice(0, 50) } });
         return moved;
       });
       await this.announce(submitted, 'requested', userId);

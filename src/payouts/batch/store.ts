@@ -72,14 +72,6 @@ export async function findBatch(q: Queryable, id: string): Promise<PayoutBatch |
   return rows[0] ? toBatch(q, rows[0]) : undefined;
 }
 
-/** An earlier batch (not a draft, not this one) with the same content. */
-export async function findSameContent(q: Queryable, contentHash: string, exceptId: string): Promise<string | undefined> {
-  const { rows } = await q.query<{ id: string }>(
-    "SELECT id FROM payout_batches WHERE content_hash = $1 AND state <> 'draft' AND id <> $2 ORDER BY requested_at DESC LIMIT 1", [contentHash, exceptId],
-  );
-  return rows[0]?.id;
-}
-
 export interface BatchChanges {
   state?: BatchState;
   requestedAt?: Date;

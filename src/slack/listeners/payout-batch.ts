@@ -70,7 +70,9 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
     let answer: ModalView;
     try {
       const result = await ctx.batches.submit(body.user.id, batchId, { confirmedDuplicate });
-      if (!result.ok && result.code === 'duplicate_unconfirmed') {
+      // With the tick box on screen, ask for the tick; without it (a repeat landed after the check), say so.
+      const tickOnScreen = view.blocks.some((block) => block.block_id === PAYOUT_BATCH_ACTIONS.confirmSameBlock);
+      if (!result.ok && result.code === 'duplicate_unconfirmed' && tickOnScreen) {
         await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: t('payoutBatch.confirmSameRequired') } });
         return;
       }
@@ -133,7 +135,7 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
   const checked = await ctx.batches.check(userId, content);
   if (!checked.ok) return buildBatchNotice(surface, describeFileProblem(surface.locale, checked.problem));
   if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
-  return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId, duplicateOf: checked.duplicateOf });
+  return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId });
 }
 
 /** Every problem of the file as a CSV in the person's DM. */

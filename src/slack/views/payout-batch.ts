@@ -5,7 +5,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import { largestRows, type BatchCheck } from '../../payouts/index.js';
+import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutState } from '../../payouts/index.js';
 import { rowProblemLine } from '../batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { cutMrkdwn, escapeWithin, plainText, sandboxFooter, type Surface } from './text.js';
@@ -54,11 +54,9 @@ export type ErrorsFileOutcome = { sent: string } | { failed: string } | undefine
 /**
  * The rows' summary; with problems, the first `PROBLEMS_SHOWN` of them and where the rest went.
  * Without: `ready` names the stored draft, which the submit button asks approval for (after a
- * tick when the same rows were submitted before).
+ * required tick when rows may pay someone twice).
  */
-export function buildBatchResult(
-  surface: Surface, check: BatchCheck, errorsFile: ErrorsFileOutcome, ready?: { batchId: string; duplicateOf: string | undefined },
-): ModalView {
+export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile: ErrorsFileOutcome, ready?: { batchId: string }): ModalView {
   const { locale } = surface;
   const t = textsFor(locale);
   const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } });
@@ -74,8 +72,7 @@ export function buildBatchResult(
     blocks.push(section(t('payoutBatch.ready')));
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutBatch.moneyFlow') }] });
   }
-  if (ready?.duplicateOf) {
-    blocks.push(section(t('payoutBatch.sameContent', { id: ready.duplicateOf })));
+  if (ready && check.rows.some(isPossibleDuplicate)) {
     blocks.push({
       type: 'input', block_id: PAYOUT_BATCH_ACTIONS.confirmSameBlock, label: plainText(t('payoutBatch.confirmSameRequired')),
       element: { type: 'checkboxes', action_id: PAYOUT_BATCH.input, options: [{ text: plainText(t('payoutBatch.confirmSame')), value: 'same' }] },
@@ -92,7 +89,7 @@ export function buildBatchResult(
   return { type: 'modal', callback_id: PAYOUT_BATCH.resultView, title, close: plainText(t('payoutBatch.close'), 24), blocks };
 }
 
-/** Rows, totals per currency, the largest row, new recipients and repeated rows. */
+/** Rows, totals per currency, the largest row, new recipients and rows that may pay someone twice. */
 export function summaryLines(locale: Locale, check: BatchCheck): string[] {
   const t = textsFor(locale);
   const amount = (minor: number, currency: string) => formatMinor(minor, currency, { locale }).trim();
@@ -103,10 +100,25 @@ export function summaryLines(locale: Locale, check: BatchCheck): string[] {
   }
   const fresh = check.rows.filter((row) => row.newRecipient).map((row) => row.rowNumber);
   if (fresh.length > 0) lines.push(t('payoutBatch.newRecipients', { count: fresh.length, rows: listed(fresh.map(String)) }));
-  const repeats = check.rows.filter((row) => row.repeatOf !== undefined)
-    .map((row) => t('payoutBatch.repeatOf', { row: row.rowNumber, first: row.repeatOf ?? 0 }));
-  if (repeats.length > 0) lines.push(t('payoutBatch.repeats', { count: repeats.length, rows: listed(repeats) }));
+  const repeats = check.rows.filter(isPossibleDuplicate).map((row) => repeatText(locale, row));
+  if (repeats.length > 0) lines.push(t('payoutBatch.possibleDuplicates', { count: repeats.length, rows: listed(repeats) }));
   return lines;
+}
+
+/** The word for each state an earlier payout may be in (duplicates.ts): waiting, being sent, unknown, sent. */
+const STATE_WORD: Partial<Record<PayoutState, 'pending' | 'sending' | 'unknown' | 'sent'>> = {
+  pending: 'pending', approved: 'sending', executing: 'sending', unknown: 'unknown', completed: 'sent',
+};
+
+/** What a row repeats: an earlier payout first (the money at stake), else the earlier row of the file. */
+function repeatText(locale: Locale, row: BatchRow): string {
+  const t = textsFor(locale);
+  const earlier: EarlierPayout | undefined = row.duplicateOf;
+  if (earlier?.kind === 'request') {
+    return t('payoutBatch.repeatOfRequest', { row: row.rowNumber, id: earlier.requestId, state: t(`payoutApproval.word.${STATE_WORD[earlier.state] ?? 'pending'}`) });
+  }
+  if (earlier?.kind === 'batch_row') return t('payoutBatch.repeatOfBatchRow', { row: row.rowNumber, batch: earlier.batchId, first: earlier.rowNumber });
+  return t('payoutBatch.repeatOf', { row: row.rowNumber, first: row.repeatOf ?? 0 });
 }
 
 function listed(items: readonly string[]): string {

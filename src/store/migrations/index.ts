@@ -19,6 +19,7 @@ import { savedRecipients } from './012_saved_recipients.js';
 import { payoutBatches } from './013_payout_batches.js';
 import { approverReminders } from './015_approver_reminders.js';
 import { digestClosingBalances } from './016_digest_closing_balances.js';
+import { recipientIdentityRule } from './017_recipient_identity.js';
 
 export type { Migration } from './migration.js';
 
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   payoutBatches,
   approverReminders,
   digestClosingBalances,
+  recipientIdentityRule,
 ];

@@ -37,10 +37,23 @@ describe('the bulk payout views', () => {
   });
 
   it('escape names in the summary and keep a 5,000-row summary within limits', () => {
-    const view = buildBatchResult(FR, checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)), undefined, { batchId: 'PB-7K3F9Q', duplicateOf: 'PB-2222AA' });
+    const view = buildBatchResult(FR, checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)), undefined, { batchId: 'PB-7K3F9Q' });
     expect(checkView(asJson(view))).toEqual([]);
     expect(JSON.stringify(view.blocks)).not.toContain('<!channel>');
     expect(view.private_metadata).toBe('PB-7K3F9Q');
+  });
+
+  it('list rows that may pay someone twice with what each repeats, and ask for the tick, within limits in both languages', () => {
+    const check = checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index % 2500).padStart(5, '0')},VODACOM_MPESA,Person,CD,1,USD,,`));
+    check.rows[0] = { ...check.rows[0]!, duplicateOf: { kind: 'request', requestId: 'PR-7K3F9Q', reference: 'REF-1', state: 'completed' } };
+    check.rows[1] = { ...check.rows[1]!, duplicateOf: { kind: 'batch_row', batchId: 'PB-2222AA', rowNumber: 7 } };
+    for (const [surface, words] of [[EN, ['2,502 rows may pay someone twice', 'row 2 repeats PR-7K3F9Q (sent)', 'row 3 repeats PB-2222AA row 7', 'row 2,502 repeats row 2']], [FR, ['lignes peuvent payer quelqu’un deux fois', 'la ligne 2 répète PR-7K3F9Q (envoyé)']]] as const) {
+      const view = buildBatchResult(surface, check, undefined, { batchId: 'PB-7K3F9Q' });
+      expect(checkView(asJson(view))).toEqual([]);
+      const text = JSON.stringify(view.blocks);
+      for (const word of words) expect(text).toContain(word);
+      expect(text).toContain('"type":"checkboxes"');
+    }
   });
 
   it('keep the approval message within limits, its buttons carrying the batch id only', () => {
@@ -58,7 +71,7 @@ describe('the bulk payout views', () => {
 
   it('state the money flow of the spec on the checked screen and the approval message, in each language', () => {
     const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.50,USD,,']);
-    const ready = { batchId: 'PB-7K3F9Q', duplicateOf: undefined };
+    const ready = { batchId: 'PB-7K3F9Q' };
     expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks))
       .toContain('debits the platform\'s wallet user and credits the fleet account with the totals above');
     const batch: PayoutBatch = {

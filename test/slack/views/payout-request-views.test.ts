@@ -68,6 +68,8 @@ const EVERY_PROBLEM: Array<[PayoutFieldName, FieldProblem]> = [
   ['phone', { code: 'phone_length', min: 8, max: 15 }],
   ['name', { code: 'name_length', min: 2, max: 100 }],
   ['countryCode', { code: 'country_code' }],
+  ['phone', { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' }],
+  ['countryCode', { code: 'country_no_calling_code', countryCode: 'XX' }],
   ['accountNumber', { code: 'account_number_characters' }],
   ['accountNumber', { code: 'account_number_length', min: 5, max: 34 }],
   ['bankCode', { code: 'bank_code' }],
@@ -158,6 +160,12 @@ describe('payout request modals for a French reader', () => {
       expect(parseAmount(values.amount ?? '', currency, 'fr')).toEqual({ ok: true, minor: amountMinor });
       expect(formValuesFor({ sandbox: false, locale: 'en' }, request({ amountMinor, currency })).amount).not.toContain(' ');
     }
+  });
+
+  it('shows the form a wallet number takes in the chosen country, in English and in French', () => {
+    const problem = { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } as const;
+    expect(describeFieldProblem('en', 'phone', problem, () => '')).toBe('A wallet in CD starts with the country prefix 243, without a plus: 243 then the number without its leading 0.');
+    expect(describeFieldProblem('fr', 'phone', problem, () => '')).toBe('Un portefeuille en CD commence par l’indicatif 243, sans plus : 243 puis le numéro sans son 0 initial.');
   });
 
   it('explains an ambiguous amount with both readings written the French way and how to type each', () => {

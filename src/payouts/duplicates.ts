@@ -1,0 +1,99 @@
+/**
+ * The one possible-duplicate rule of the app: a payout may repeat an earlier one when it goes to the
+ * same recipient (`recipientKey`), for the same amount in the same currency, as a payout request that
+ * is pending, approved, being sent, unknown or sent, requested within the window
+ * (PAYOUT_DUPLICATE_WINDOW_HOURS). A row of a bulk payout waiting for approval or being sent counts
+ * as such a request until it becomes one; within one file, a row repeating an earlier row of it is
+ * flagged too. Order never matters: rows are matched by what they pay, not where they stand.
+ *
+ * The recipient is the day totals' key, not the stricter identity: a phone number is one wallet
+ * whichever operator code is typed, so a repeat with another operator is still asked about (a
+ * question costs a tick; a payment made twice costs the money), and the key is stored and indexed
+ * on every request and bulk row.
+ */
+import type { Queryable } from '../store/db.js';
+import type { PayoutDraft, PayoutState } from './model.js';
+import { recipientKey } from './recipients.js';
+
+/** The states of an earlier request that a new payout may repeat: everything not turned down or failed. */
+export const STATES_THAT_MAY_BE_REPEATED: readonly PayoutState[] = ['pending', 'approved', 'executing', 'unknown', 'completed'];
+
+/** The earlier payout a new one may repeat: a request (perhaps made for a bulk row), or a bulk row not yet one. */
+export type EarlierPayout =
+  | { kind: 'request'; requestId: string; reference: string; state: PayoutState; batchId?: string }
+  | { kind: 'batch_row'; batchId: string; rowNumber: number };
+
+/** Same text, same recipient, amount and currency. */
+export function duplicateKey(draft: PayoutDraft): string {
+  return `${recipientKey(draft)}|${draft.amountMinor}|${draft.currency}`;
+}
+
+/** For each row repeating an earlier row of the same list (by row number), that earlier row. */
+export function repeatsWithin(rows: ReadonlyArray<{ rowNumber: number; draft: PayoutDraft }>): Map<number, number> {
+  const first = new Map<string, number>();
+  const repeats = new Map<number, number>();
+  for (const { rowNumber, draft } of [...rows].sort((a, b) => a.rowNumber - b.rowNumber)) {
+    const key = duplicateKey(draft);
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, rowNumber);
+    else repeats.set(rowNumber, earlier);
+  }
+  return repeats;
+}
+
+export interface DuplicateWindow {
+  now: Date;
+  /** PAYOUT_DUPLICATE_WINDOW_HOURS: how far back a request (or a bulk payout's submission) counts. */
+  windowHours: number;
+  /** A bulk payout's own rows and requests never repeat it. */
+  exceptBatchId?: string;
+}
+
+interface EarlierRow {
+  kind: 'request' | 'batch_row';
+  recipient_key: string;
+  amount_minor: number | string;
+  currency: string;
+  request_id: string | null;
+  reference: string;
+  state: PayoutState | null;
+  batch_id: string | null;
+  row_number: number | null;
+}
+
+/**
+ * The latest earlier payout each of `drafts` may repeat, by `duplicateKey`, in one query; a draft
+ * repeating none has no entry.
+ */
+export async function findEarlierPayouts(q: Queryable, drafts: readonly PayoutDraft[], window: DuplicateWindow): Promise<Map<string, EarlierPayout>> {
+  const wanted = new Map(drafts.map((draft) => [duplicateKey(draft), draft]));
+  if (wanted.size === 0) return new Map();
+  const list = [...wanted.values()];
+  // No upper bound: a request another replica stamped a moment ahead of this clock still counts.
+  const from = new Date(window.now.getTime() - window.windowHours * 3_600_000);
+  const { rows } = await q.query<EarlierRow>(
+    `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS w(recipient_key, amount_minor, currency))
+     SELECT 'request' AS kind, p.recipient_key, p.amount_minor, p.currency, p.id AS request_id, p.reference, p.state, p.batch_id,
+       NULL::integer AS row_number, p.requested_at AS at
+     FROM payout_requests p JOIN wanted w ON w.recipient_key = p.recipient_key AND w.amount_minor = p.amount_minor AND w.currency = p.currency
+     WHERE p.state = ANY($4::text[]) AND p.requested_at >= $5 AND ($6::text IS NULL OR p.batch_id IS DISTINCT FROM $6)
+     UNION ALL
+     SELECT 'batch_row', r.recipient_key, r.amount_minor, r.currency, NULL, r.reference, NULL, r.batch_id, r.row_number, b.requested_at
+     FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+       JOIN wanted w ON w.recipient_key = r.recipient_key AND w.amount_minor = r.amount_minor AND w.currency = r.currency
+     WHERE b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL
+       AND b.requested_at >= $5 AND b.id IS DISTINCT FROM $6
+     ORDER BY at DESC, request_id, batch_id, row_number`,
+    [list.map(recipientKey), list.map((draft) => draft.amountMinor), list.map((draft) => draft.currency), [...STATES_THAT_MAY_BE_REPEATED],
+      from, window.exceptBatchId ?? null],
+  );
+  const found = new Map<string, EarlierPayout>();
+  for (const row of rows) {
+    const key = `${row.recipient_key}|${Number(row.amount_minor)}|${row.currency}`;
+    if (found.has(key)) continue;
+    found.set(key, row.kind === 'request'
+      ? { kind: 'request', requestId: row.request_id ?? '', reference: row.reference, state: row.state ?? 'pending', ...(row.batch_id ? { batchId: row.batch_id } : {}) }
+      : { kind: 'batch_row', batchId: row.batch_id ?? '', rowNumber: Number(row.row_number) });
+  }
+  return found;
+}
