@@ -39,7 +39,7 @@ export interface ApprovalRequirement {
 
 /**
  * Two approvers when the request alone, or the requester's or the recipient's total in its currency
- * for its UTC day (each including this request), is above the currency's threshold. The first rule
+ * for its day (`payoutDay`; each including this request), is above the currency's threshold. The first rule
  * that applies, in that order, is the reason given. A recipient never paid before needs
  * `newRecipientApprovals` whatever the amount: the larger requirement wins, and on a tie the amount
  * rule is the reason given (the screens say "new recipient" on their own line anyway).
@@ -212,7 +212,7 @@ export function checkMaxAmount(amountMinor: number, currency: string, maxAmount:
 }
 
 /**
- * The requester's total for the currency on this UTC day, this request included, must stay within
+ * The requester's total for the currency on this day (`payoutDay`), this request included, must stay within
  * the limit. `alreadyRequestedMinor` counts only requests in `STATES_COUNTING_TOWARDS_LIMIT`.
  */
 export function checkDailyLimit(
@@ -224,10 +224,4 @@ export function checkDailyLimit(
   if (input.alreadyRequestedMinor + input.amountMinor <= limit) return allowed;
   const left = Math.max(0, limit - input.alreadyRequestedMinor);
   return refuse('over_daily_limit', { limitMinor: limit, leftMinor: left, currency: input.currency });
-}
-
-/** The UTC day containing `at`, as [start, end). */
-export function utcDay(at: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }
