@@ -140,9 +140,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger: logger.child({ component: 'language' }), clock,
     });
     shutdown.add('languages', () => locales.close());
+    const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock),
+      records: payoutRecords(db, clock), approversAvailable,
     });
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
@@ -165,7 +166,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
-      batches: () => batches,
+      batches: () => batches, approversAvailable,
     });
     let wakeSender = (): void => undefined;
     const batches: PayoutBatchService = new PayoutBatchService({

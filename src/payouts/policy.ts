@@ -22,6 +22,9 @@ export function movedOn(request: Pick<PayoutRequest, 'id' | 'state'>): RefusalDe
   return { payoutId: request.id, state: request.state };
 }
 
+/** Different approvers a payout above the dual-approval threshold needs (fixed; configuration checks enough approvers exist). */
+export const DUAL_APPROVAL_APPROVERS = 2;
+
 /**
  * 2 approvers strictly above the currency's threshold; 1 otherwise. A currency without a threshold
  * needs 2 (configuration refuses to start without one, so this only guards against a gap).
@@ -58,7 +61,7 @@ export function approvalRequirement(
   ];
   const over = measured.find(([, totalMinor]) => totalMinor > thresholdMinor);
   const byAmount: ApprovalRequirement = over
-    ? { required: 2, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } }
+    ? { required: DUAL_APPROVAL_APPROVERS, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } }
     : { required: 1, reason: undefined };
   if (input.newRecipient === true && newRecipientApprovals > byAmount.required) {
     return { required: newRecipientApprovals, reason: { rule: 'new_recipient' } };

@@ -10,6 +10,7 @@ import { minorToPlain } from '../money.js';
 import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
 import type { PersonLocales } from './locales.js';
+import { approversAvailable } from './payout-notifier.js';
 import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
 import { mentionUser, type Surface } from './views/text.js';
 
@@ -21,6 +22,8 @@ export interface SlackBatchNotifierOptions {
   approvalChannelId: string | undefined;
   /** Read lazily: the service is built with this notifier. */
   batches: () => PayoutBatchService;
+  /** How many people besides `requestedBy` can approve (undefined when unknown): the message says when too few. */
+  approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
 }
 
 const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
@@ -52,7 +55,7 @@ export class SlackBatchNotifier implements BatchNotifier {
   private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
-    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)) });
+    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approversAvailable: await approversAvailable(this.options, batch) });
     if (batch.approvalMessage) {
       await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
       return;

@@ -80,14 +80,30 @@ function messageButtons(t: Texts, request: PayoutRequest): Button[] {
   return [];
 }
 
+function sectionIf(text: string | undefined): KnownBlock[] {
+  return text === undefined ? [] : [{ type: 'section', text: { type: 'mrkdwn', text } }];
+}
+
 /** `Jean asks to send *1 500,50 USD* by mobile money to *Amani*.` */
 function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
   const text = textsFor(locale)('payoutApproval.asks', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) });
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
-/** The approval channel's message for one request: details, approvals, state or outcome, buttons. */
-export function buildApprovalMessage(surface: Surface, request: PayoutRequest): Reply {
+/**
+ * `:warning: Only 1 person besides the requester can approve (FLEET_APPROVERS), and this request needs 2...`,
+ * while a pending request needs more approvers than `available`; undefined otherwise.
+ */
+export function notEnoughApproversLine(pending: { state: string; requiredApprovals: number }, available: number | undefined, locale: Locale): string | undefined {
+  if (pending.state !== 'pending' || available === undefined || available >= pending.requiredApprovals) return undefined;
+  return textsFor(locale)('payoutApproval.notEnoughApprovers', { count: available, required: pending.requiredApprovals, variable: '`FLEET_APPROVERS`' });
+}
+
+/**
+ * The approval channel's message for one request: details, approvals, state or outcome, buttons.
+ * `approversAvailable`: how many people besides the requester can approve, when known.
+ */
+export function buildApprovalMessage(surface: Surface, request: PayoutRequest, approversAvailable?: number): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
   const blocks: KnownBlock[] = [
@@ -96,6 +112,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest): 
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    ...sectionIf(notEnoughApproversLine(request, approversAvailable, locale)),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
   ];
   for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {

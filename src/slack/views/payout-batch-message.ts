@@ -9,6 +9,7 @@ import { formatMinor } from '../../money.js';
 import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import type { Reply } from './common.js';
+import { notEnoughApproversLine } from './payout-approval.js';
 import { dualApprovalLine } from './payout-details.js';
 import { cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
@@ -16,6 +17,8 @@ export interface BatchMessageFacts {
   batch: PayoutBatch;
   largest: readonly StoredBatchRow[];
   progress: BatchProgress;
+  /** How many people besides the requester can approve, when known. */
+  approversAvailable?: number | undefined;
 }
 
 export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageFacts): Reply {
@@ -32,6 +35,7 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     ...(batch.newRecipients > 0 ? [t('payoutBatch.message.newRecipients', { count: batch.newRecipients })] : []),
     stateLine(t, batch),
     ...(batch.state === 'pending' && batch.requiredApprovals > 1 ? [batchApprovalsLine(batch, locale)] : []),
+    ...[notEnoughApproversLine(batch, facts.approversAvailable, locale)].filter((line) => line !== undefined),
     ...(batch.state === 'sending' || batch.state === 'done' || batch.state === 'stopped' ? [t('payoutBatch.message.progress', { ...progress })] : []),
     ...(progress.skipped > 0 ? [t('payoutBatch.message.skipped', { count: progress.skipped })] : []),
   ];
