@@ -110,6 +110,19 @@ describe.each(testDatabases())('day totals decide approvals on every way in, on 
     expect(await batches.get(batch.id)).toMatchObject({ state: 'pending', requiredApprovals: 2 });
   });
 
+  it('gives one approver to only one of a single request and a bulk payout to the same wallet submitted at once', async () => {
+    const { service, batches } = team();
+    const checked = await batches.check(FABRICE, oneRowFile('900'));
+    const validation = await service.validate('mobile_money', toTheWallet);
+    if (!validation.ok) throw new Error('expected a valid form');
+    const [batch, single] = await Promise.all([
+      batches.submit(FABRICE, checked.batchId, { confirmedDuplicate: false }),
+      service.submit(RITA, validation.draft),
+    ]);
+    const required = [batch.ok ? batch.batch.requiredApprovals : 0, single.ok ? single.request.requiredApprovals : 0].sort();
+    expect(required).toEqual([1, 2]);
+  });
+
   it('raises a single request at approval when a bulk payout to the same wallet landed after it', async () => {
     const { service, batches, fleet } = team();
     const single = await submitted(service, toTheWallet, RITA);
