@@ -143,9 +143,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     shutdown.add('languages', () => locales.close());
     // Whom a new request's approval message mentions (none with PAYOUT_MENTION_APPROVERS=false).
     const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
+    const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock), mentions,
+      records: payoutRecords(db, clock), mentions, approversAvailable,
     });
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
@@ -168,7 +169,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
-      batches: () => batches, mentions,
+      batches: () => batches, approversAvailable, mentions,
     });
     let wakeSender = (): void => undefined;
     const batches: PayoutBatchService = new PayoutBatchService({

@@ -11,6 +11,7 @@ import type { LedgerSettings } from './ledger/settings.js';
 import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parsePlainAmount, type CurrencyAmounts } from './money.js';
 import type { PayoutBatchSettings } from './payouts/batch/settings.js';
+import { DUAL_APPROVAL_APPROVERS } from './payouts/policy.js';
 import type { PayoutSettings } from './payouts/settings.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */
@@ -267,7 +268,39 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
       if (missing.length > 0) problems.push({ name, message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
     }
   }
+  problems.push(...approverShortfalls(env));
   return problems;
+}
+
+const approverListsSchema = z.object({
+  APPROVAL_CHANNEL_ID: channelId,
+  FLEET_APPROVERS: accessList,
+  PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+});
+
+/**
+ * Rules that need more different approvers than FLEET_APPROVERS names, when it names user IDs only
+ * and payouts are on (APPROVAL_CHANNEL_ID): such a payout could never be approved by anyone. What
+ * only some requests lack (a requester who is also an approver never approves their own) and lists
+ * with user groups (members known only at run time) are said on the approval message instead.
+ */
+function approverShortfalls(env: Record<string, string | undefined>): { name: string; message: string }[] {
+  const parsed = approverListsSchema.safeParse(env);
+  if (!parsed.success) return [];
+  const { APPROVAL_CHANNEL_ID: channel, FLEET_APPROVERS: approvers } = parsed.data;
+  if (channel === undefined || approvers.everyone || approvers.groups.size > 0 || approvers.users.size === 0) return [];
+  const named = approvers.users.size;
+  // One line per rule; approval tiers join this list when they come.
+  const rules = [
+    { name: 'PAYOUT_DUAL_APPROVAL_ABOVE', required: DUAL_APPROVAL_APPROVERS, what: 'above its amounts' },
+    { name: 'PAYOUT_NEW_RECIPIENT_APPROVALS', required: parsed.data.PAYOUT_NEW_RECIPIENT_APPROVALS, what: 'for a recipient never paid before' },
+  ];
+  return rules.filter((rule) => rule.required > named).map((rule) => ({
+    name: rule.name,
+    message: `a payout ${rule.what} needs ${rule.required} different approvers, but FLEET_APPROVERS names ${named}; `
+      + 'list more approvers in FLEET_APPROVERS (or a user group)'
+      + (rule.name === 'PAYOUT_NEW_RECIPIENT_APPROVALS' ? `, or set PAYOUT_NEW_RECIPIENT_APPROVALS to ${named} or less` : ''),
+  }));
 }
 
 export type Env = z.input<typeof envSchema>;

@@ -69,6 +69,23 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a rule that needs more approvers than FLEET_APPROVERS names, naming the variables', () => {
+    const payouts = { ...minimal, APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: 'U0RITA' };
+    expect(problemsOf({ ...payouts, FLEET_APPROVERS: 'U0ABEL', PAYOUT_NEW_RECIPIENT_APPROVALS: '2' })).toEqual([
+      'PAYOUT_DUAL_APPROVAL_ABOVE: a payout above its amounts needs 2 different approvers, but FLEET_APPROVERS names 1; list more approvers in FLEET_APPROVERS (or a user group)',
+      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 2 different approvers, but FLEET_APPROVERS names 1; '
+        + 'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 1 or less',
+    ]);
+    expect(problemsOf({ ...payouts, FLEET_APPROVERS: 'U0ABEL,U0ADA', PAYOUT_NEW_RECIPIENT_APPROVALS: '3' })).toEqual([
+      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 3 different approvers, but FLEET_APPROVERS names 2; '
+        + 'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 2 or less',
+    ]);
+    expect(loadConfig({ ...payouts, FLEET_APPROVERS: 'U0ABEL,U0ADA', PAYOUT_NEW_RECIPIENT_APPROVALS: '2' }).payouts.newRecipientApprovals).toBe(2);
+    // Groups are counted at run time (the approval message says when too few can approve); without an approval channel, payouts are off.
+    expect(loadConfig({ ...payouts, FLEET_APPROVERS: 'S0TREASURY', PAYOUT_NEW_RECIPIENT_APPROVALS: '5' }).payouts.newRecipientApprovals).toBe(5);
+    expect(loadConfig({ ...minimal, FLEET_APPROVERS: 'U0ABEL' }).access.approvers.users.size).toBe(1);
+  });
+
   it('refuses to start when a payout currency has no dual-approval threshold, naming the variable and the currency', () => {
     expect(problemsOf({ ...minimal, PAYOUT_DUAL_APPROVAL_ABOVE: 'USD:500' })).toEqual([
       'PAYOUT_DUAL_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',

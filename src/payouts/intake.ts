@@ -11,13 +11,9 @@ import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
   type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails,
 } from './model.js';
-import {
-  approvalRequirement, canRequest, checkDailyLimit, recipientKey, utcDay,
-  type ApprovalRequirement, type PayoutActor, type PolicyDecision,
-} from './policy.js';
-import {
-  findRequest, insertRequest, lockRecipientDay, lockRequesterDay, referenceExists, sumRequested, type NewPayoutRow,
-} from './repository.js';
+import { canRequest, checkDailyLimit, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
+import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js';
+import { findRequest, insertRequest, referenceExists, sumRequested, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
@@ -132,8 +128,7 @@ export class PayoutIntake {
 
   /** Takes the requester's and the recipient's day locks for `payout`'s currency, in the one order every caller uses. */
   async lockDay(tx: Queryable, payout: PayoutDraft & { requestedBy: string }): Promise<void> {
-    await lockRequesterDay(tx, payout.requestedBy, payout.currency);
-    await lockRecipientDay(tx, recipientKey(payout), payout.currency);
+    await lockPayoutDays(tx, { requestedBy: payout.requestedBy, payouts: [{ draft: payout, newRecipient: false }] });
   }
 
   /** What the review screen says about approvers and the recipient: the requirement if the draft were stored now. */
@@ -142,30 +137,21 @@ export class PayoutIntake {
   }
 
   /**
-   * How many approvers a payout needs from the totals of its UTC day (requests in
-   * `STATES_COUNTING_TOWARDS_LIMIT`) and whether its recipient was ever paid. `stored`: the payout
-   * is already among the totals (at approval), and a recipient it was stored as new stays new, so
-   * that a payout completed meanwhile to the same recipient lowers nothing; otherwise its amount is
-   * added (at submission). Callers that decide hold the day locks.
+   * How many approvers a payout needs (`measureDayApprovals`) and whether its recipient was ever
+   * paid. `stored`: the payout is already among the totals (at approval), and a recipient it was
+   * stored as new stays new, so that a payout completed meanwhile to the same recipient lowers
+   * nothing; otherwise its amount is added (at submission). Callers that decide hold the day locks.
    */
   async measure(
     q: Queryable,
     payout: PayoutDraft & { requestedBy: string; requestedAt: Date; newRecipient?: boolean },
     stored: boolean,
   ): Promise<PayoutRequirement> {
-    const day = utcDay(payout.requestedAt);
-    const window = { currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT };
-    const own = stored ? 0 : payout.amountMinor;
-    const requesterTotalMinor = (await sumRequested(q, { requestedBy: payout.requestedBy, ...window })) + own;
-    const recipientTotalMinor = (await sumRequested(q, { recipientKey: recipientKey(payout), ...window })) + own;
     const checked = await checkOneRecipient(q, payout);
     const recipient = { ...checked, newRecipient: checked.newRecipient || (stored && payout.newRecipient === true) };
-    const { settings } = this.options;
-    const requirement = approvalRequirement(
-      { amountMinor: payout.amountMinor, requesterTotalMinor, recipientTotalMinor, currency: payout.currency, newRecipient: recipient.newRecipient },
-      settings.dualApprovalAbove,
-      settings.newRecipientApprovals,
-    );
+    const requirement = await measureDayApprovals(q, {
+      requestedBy: payout.requestedBy, requestedAt: payout.requestedAt, payouts: [{ draft: payout, newRecipient: recipient.newRecipient }], counted: stored,
+    }, this.options.settings);
     return { ...requirement, recipient };
   }
 
@@ -196,7 +182,7 @@ export class PayoutIntake {
   }
 
   private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = utcDay(now);
+    const day = payoutDay(now);
     const alreadyRequestedMinor = await sumRequested(q, {
       requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
     });

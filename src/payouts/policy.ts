@@ -22,6 +22,9 @@ export function movedOn(request: Pick<PayoutRequest, 'id' | 'state'>): RefusalDe
   return { payoutId: request.id, state: request.state };
 }
 
+/** Different approvers a payout above the dual-approval threshold needs (fixed; configuration checks enough approvers exist). */
+export const DUAL_APPROVAL_APPROVERS = 2;
+
 /**
  * 2 approvers strictly above the currency's threshold; 1 otherwise. A currency without a threshold
  * needs 2 (configuration refuses to start without one, so this only guards against a gap).
@@ -39,7 +42,7 @@ export interface ApprovalRequirement {
 
 /**
  * Two approvers when the request alone, or the requester's or the recipient's total in its currency
- * for its UTC day (each including this request), is above the currency's threshold. The first rule
+ * for its day (`payoutDay`; each including this request), is above the currency's threshold. The first rule
  * that applies, in that order, is the reason given. A recipient never paid before needs
  * `newRecipientApprovals` whatever the amount: the larger requirement wins, and on a tie the amount
  * rule is the reason given (the screens say "new recipient" on their own line anyway).
@@ -58,7 +61,7 @@ export function approvalRequirement(
   ];
   const over = measured.find(([, totalMinor]) => totalMinor > thresholdMinor);
   const byAmount: ApprovalRequirement = over
-    ? { required: 2, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } }
+    ? { required: DUAL_APPROVAL_APPROVERS, reason: { rule: over[0], totalMinor: over[1], thresholdMinor } }
     : { required: 1, reason: undefined };
   if (input.newRecipient === true && newRecipientApprovals > byAmount.required) {
     return { required: newRecipientApprovals, reason: { rule: 'new_recipient' } };
@@ -202,7 +205,7 @@ export function checkMaxAmount(amountMinor: number, currency: string, maxAmount:
 }
 
 /**
- * The requester's total for the currency on this UTC day, this request included, must stay within
+ * The requester's total for the currency on this day (`payoutDay`), this request included, must stay within
  * the limit. `alreadyRequestedMinor` counts only requests in `STATES_COUNTING_TOWARDS_LIMIT`.
  */
 export function checkDailyLimit(
@@ -214,10 +217,4 @@ export function checkDailyLimit(
   if (input.alreadyRequestedMinor + input.amountMinor <= limit) return allowed;
   const left = Math.max(0, limit - input.alreadyRequestedMinor);
   return refuse('over_daily_limit', { limitMinor: limit, leftMinor: left, currency: input.currency });
-}
-
-/** The UTC day containing `at`, as [start, end). */
-export function utcDay(at: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
 }

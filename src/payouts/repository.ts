@@ -252,26 +252,48 @@ export async function lockRecipientDay(q: Queryable, recipientKey: string, curre
   await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext($1))", [`${recipientKey}:${currency}`]);
 }
 
-/**
- * The total requested in `currency` over [from, to), counting only `states`: by one requester, or to
- * one recipient (`recipientKey`). Rows of a bulk batch waiting for approval or being sent count too
- * (from the batch's request time) until each becomes a payout request of its own.
- */
-export async function sumRequested(
-  q: Queryable,
-  input: ({ requestedBy: string } | { recipientKey: string }) & { currency: string; from: Date; to: Date; states: readonly PayoutState[] },
-): Promise<number> {
-  const [column, who] = 'requestedBy' in input ? ['requested_by', input.requestedBy] : ['recipient_key', input.recipientKey];
-  const batchColumn = 'requestedBy' in input ? 'b.requested_by' : 'r.recipient_key';
+/** Which requests count towards a day's totals: one currency, [from, to), requests in `states`. */
+export interface DayWindow {
+  currency: string;
+  from: Date;
+  to: Date;
+  states: readonly PayoutState[];
+}
+
+// Rows of a bulk batch waiting for approval or being sent count too (from the batch's request
+// time) until each becomes a payout request of its own; `$who` is the requester or recipient compared.
+const BATCH_ROWS_COUNTING = `AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
+  AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL`;
+
+/** The total one requester requested in the window, their bulk rows waiting or being sent included. */
+export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {
   const { rows } = await q.query<{ total: unknown }>(
     `SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-       WHERE ${column} = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
+       WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
      + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       WHERE ${batchColumn} = $1 AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
-         AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL) AS total`,
-    [who, input.currency, input.from, input.to, [...input.states]],
+       WHERE b.requested_by = $1 ${BATCH_ROWS_COUNTING}) AS total`,
+    [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
   );
   return Number(rows[0]?.total ?? 0);
+}
+
+/**
+ * The total requested to each recipient (`recipientKey`) in the window, by any requester, bulk rows
+ * waiting or being sent included: one query for all of a bulk payout's recipients.
+ */
+export async function sumRequestedTo(q: Queryable, input: { recipientKeys: readonly string[] } & DayWindow): Promise<Map<string, number>> {
+  const keys = [...new Set(input.recipientKeys)];
+  if (keys.length === 0) return new Map();
+  const { rows } = await q.query<{ key: string; total: unknown }>(
+    `SELECT k.key,
+       (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
+         WHERE recipient_key = k.key AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
+       + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+         WHERE r.recipient_key = k.key ${BATCH_ROWS_COUNTING}) AS total
+     FROM unnest($1::text[]) AS k(key)`,
+    [keys, input.currency, input.from, input.to, [...input.states]],
+  );
+  return new Map(rows.map((row) => [row.key, Number(row.total ?? 0)]));
 }
 
 export async function appendEvent(

@@ -4,7 +4,7 @@ import type { DualApprovalReason, DualApprovalRule, PayoutHold, PayoutRequest, P
 export type Timestamp = Date | string;
 
 /** A `payout_requests` row as either driver returns it (bigint may arrive as a string). */
-export interface PayoutRow {
+export interface PayoutRow extends DualApprovalColumns {
   id: string;
   kind: string;
   recipient_name: string;
@@ -37,9 +37,6 @@ export interface PayoutRow {
   updated_at: Timestamp;
   version: number;
   recipient_key?: string | null;
-  dual_approval_rule?: string | null;
-  dual_approval_total_minor?: string | number | null;
-  dual_approval_threshold_minor?: string | number | null;
   hold_reason?: string | null;
   new_recipient?: boolean | null;
   previous_recipient_name?: string | null;
@@ -112,11 +109,25 @@ export function optionalDate(value: Timestamp | null | undefined): Date | undefi
   return value === null || value === undefined ? undefined : toDate(value);
 }
 
-function toDualApproval(row: PayoutRow): DualApprovalReason | undefined {
+/** The three columns that keep why a request or a bulk batch needs more than one approver. */
+export interface DualApprovalColumns {
+  dual_approval_rule?: string | null;
+  dual_approval_total_minor?: string | number | null;
+  dual_approval_threshold_minor?: string | number | null;
+}
+
+export function toDualApproval(row: DualApprovalColumns): DualApprovalReason | undefined {
   const rule = row.dual_approval_rule as DualApprovalRule | null | undefined;
   if (!rule) return undefined;
   if (rule === 'new_recipient') return { rule };
   return { rule, totalMinor: Number(row.dual_approval_total_minor ?? 0), thresholdMinor: Number(row.dual_approval_threshold_minor ?? 0) };
+}
+
+/** A reason as the changes that store it (the new-recipient rule has no amounts). */
+export function dualApprovalChanges(reason: DualApprovalReason): { dualApprovalRule: DualApprovalRule; dualApprovalTotalMinor: number | null; dualApprovalThresholdMinor: number | null } {
+  return reason.rule === 'new_recipient'
+    ? { dualApprovalRule: reason.rule, dualApprovalTotalMinor: null, dualApprovalThresholdMinor: null }
+    : { dualApprovalRule: reason.rule, dualApprovalTotalMinor: reason.totalMinor, dualApprovalThresholdMinor: reason.thresholdMinor };
 }
 
 function toSearchOutcome(value: string | null): SearchOutcome | undefined {

@@ -21,6 +21,8 @@ import {
 } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
+import { raisedRequirement } from './day-totals.js';
+import { dualApprovalChanges } from './rows.js';
 import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
 import type { PayoutFormFields, PayoutValidation } from './validation.js';
 
@@ -243,13 +245,10 @@ export class PayoutService {
     const events: RecordedEvent[] = [];
     const changes: PayoutChanges = {};
     const measured = await this.intake.measure(tx, current, true);
-    if (measured.required > current.requiredApprovals && measured.reason) {
-      const { reason } = measured;
-      const amounts = reason.rule === 'new_recipient' ? { dualApprovalTotalMinor: null, dualApprovalThresholdMinor: null } : {
-        dualApprovalTotalMinor: reason.totalMinor, dualApprovalThresholdMinor: reason.thresholdMinor,
-      };
-      Object.assign(changes, { requiredApprovals: measured.required, dualApprovalRule: reason.rule, ...amounts } satisfies PayoutChanges);
-      events.push({ event: 'approvals_raised', details: { required: measured.required, currency: current.currency, ...reason } });
+    const raised = raisedRequirement(current.requiredApprovals, measured);
+    if (raised) {
+      Object.assign(changes, { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason) } satisfies PayoutChanges);
+      events.push({ event: 'approvals_raised', details: { required: raised.required, currency: current.currency, ...raised.reason } });
     }
     // Told again at each approval: the last completed payout to this recipient may bear another name by now.
     const previousName = measured.recipient.previousName;

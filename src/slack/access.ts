@@ -12,6 +12,8 @@ import type { Logger } from '../logger.js';
 export class AccessControl {
   private readonly members = new NodeCache({ stdTTL: 60, useClones: false });
   private readonly inFlight = new Map<string, Promise<ReadonlySet<string>>>();
+  /** Groups whose last read failed: counting their members would claim people missing. */
+  private readonly unreadable = new Set<string>();
 
   constructor(
     private readonly client: WebClient,
@@ -39,10 +41,23 @@ export class AccessControl {
     return { everyone: list.everyone, users };
   }
 
+  /**
+   * How many people other than `besides` the list allows, its groups' members as cached; undefined
+   * for `*` or when a group could not be read (nobody is said missing on a failed read).
+   */
+  async countBesides(list: AccessList, besides: string): Promise<number | undefined> {
+    if (list.everyone) return undefined;
+    const { users } = await this.everyoneIn(list);
+    if ([...list.groups].some((group) => this.unreadable.has(group))) return undefined;
+    users.delete(besides);
+    return users.size;
+  }
+
   private async freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
     const answer = await this.client.usergroups.users.list({ usergroup: group });
     const users = new Set(answer.users ?? []);
     this.members.set(group, users);
+    this.unreadable.delete(group);
     return users;
   }
 
@@ -56,9 +71,11 @@ export class AccessControl {
         .then((answer) => {
           const users = new Set(answer.users ?? []);
           this.members.set(group, users);
+          this.unreadable.delete(group);
           return users;
         })
         .catch((error: unknown) => {
+          this.unreadable.add(group);
           // Failing closed: an unreadable group grants nothing, and is not cached so it is retried.
           this.logger.warn({ err: error, group }, 'could not read user group members');
           return new Set<string>();

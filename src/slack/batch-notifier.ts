@@ -12,6 +12,7 @@ import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from 
 import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
 import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from './locales.js';
+import { approversAvailable } from './payout-notifier.js';
 import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
 import { mentionUser, type Surface } from './views/text.js';
 
@@ -25,6 +26,8 @@ export interface SlackBatchNotifierOptions {
   batches: () => PayoutBatchService;
   /** FLEET_APPROVERS, whom a pending batch's message mentions; unset when PAYOUT_MENTION_APPROVERS=false. */
   mentions?: AccessList | undefined;
+  /** How many people besides `requestedBy` can approve (undefined when unknown): the message says when too few. */
+  approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
 }
 
 const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
@@ -57,7 +60,7 @@ export class SlackBatchNotifier implements BatchNotifier {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
     const approvers = approverMentions(this.options.mentions, batch.requestedBy);
-    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers });
+    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers, approversAvailable: await approversAvailable(this.options, batch) });
     if (batch.approvalMessage) {
       await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
       return;

@@ -29,6 +29,22 @@ export interface SlackPayoutNotifierOptions {
   approvalChannelId: string | undefined;
   /** FLEET_APPROVERS, whom a pending request's message mentions; unset when PAYOUT_MENTION_APPROVERS=false. */
   mentions?: AccessList | undefined;
+  /** How many people besides `requestedBy` can approve (undefined when unknown): the message says when too few. */
+  approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
+}
+
+/** Counted only while approvers are still needed; a failed count says nothing. */
+export async function approversAvailable(
+  options: { approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined; logger: Logger },
+  pending: { state: string; requestedBy: string },
+): Promise<number | undefined> {
+  if (pending.state !== 'pending' || !options.approversAvailable) return undefined;
+  try {
+    return await options.approversAvailable(pending.requestedBy);
+  } catch (error) {
+    options.logger.warn({ err: error }, 'could not count the people who can approve');
+    return undefined;
+  }
 }
 
 // Enough to catch up with a change made by another replica during an update, without looping on a busy request.
@@ -107,7 +123,9 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   /** Posts or updates the approval message; false when Slack refused or there is nowhere to post. */
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
     const { client, surface, logger, records, approvalChannelId } = this.options;
-    const message = buildApprovalMessage(surface, request, { approvers: approverMentions(this.options.mentions, request.requestedBy) });
+    const message = buildApprovalMessage(surface, request, {
+      approvers: approverMentions(this.options.mentions, request.requestedBy), approversAvailable: await approversAvailable(this.options, request),
+    });
     try {
       if (request.approvalMessage) {
         await client.chat.update({ channel: request.approvalMessage.channel, ts: request.approvalMessage.ts, text: message.text, blocks: message.blocks });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { payoutDay } from '../../src/payouts/day-totals.js';
 import { canTransition, isFinalState, PAYOUT_STATES } from '../../src/payouts/model.js';
 import {
   canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
-  approvalRequirement, countingApprovers, decideRelease, hasEnoughApprovals, recipientKey, requiredApprovalsFor, utcDay, type PayoutActor,
+  approvalRequirement, countingApprovers, decideRelease, hasEnoughApprovals, recipientKey, requiredApprovalsFor, type PayoutActor,
 } from '../../src/payouts/policy.js';
 import { pendingRequest } from '../support/payout-doubles.js';
 
@@ -158,8 +159,8 @@ describe('payout policy', () => {
     });
   });
 
-  it('computes the UTC day around a moment', () => {
-    expect(utcDay(new Date('2025-03-14T23:59:59.999Z'))).toEqual({ start: new Date('2025-03-14T00:00:00Z'), end: new Date('2025-03-15T00:00:00Z') });
+  it('counts a payout in the UTC day of its request', () => {
+    expect(payoutDay(new Date('2025-03-14T23:59:59.999Z'))).toEqual({ start: new Date('2025-03-14T00:00:00Z'), end: new Date('2025-03-15T00:00:00Z') });
   });
 
   it('allows only the documented state transitions', () => {

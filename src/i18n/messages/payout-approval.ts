@@ -88,6 +88,10 @@ export const payoutApproval = defineMessages({
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approved {date}',
     'payoutApproval.approvalsHead': '*Approvals* ({counted} of {required})',
     'payoutApproval.waitingFor': { one: ':hourglass_flowing_sand: Waiting for one more approval', other: ':hourglass_flowing_sand: Waiting for {count} approvals' },
+    'payoutApproval.notEnoughApprovers': {
+      one: ':warning: Only {count} person besides the requester can approve ({variable}), and this request needs {required}: it cannot be approved until more approvers are added.',
+      other: ':warning: Only {count} people besides the requester can approve ({variable}), and this request needs {required}: it cannot be approved until more approvers are added.',
+    },
     'payoutApproval.noApprovals': 'None.',
     'payoutApproval.andMore': { one: '…and {count} more', other: '…and {count} more' },
     'payoutApproval.noReason': 'no reason given',
@@ -325,6 +329,10 @@ export const payoutApproval = defineMessages({
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approuvé {date}',
     'payoutApproval.approvalsHead': '*Approbations* ({counted} sur {required})',
     'payoutApproval.waitingFor': { one: ':hourglass_flowing_sand: En attente d’une approbation de plus', other: ':hourglass_flowing_sand: En attente de {count} approbations' },
+    'payoutApproval.notEnoughApprovers': {
+      one: ':warning: Seulement {count} personne en dehors du demandeur peut approuver ({variable}), et cette demande en nécessite {required} : elle ne peut pas être approuvée tant que d’autres approbateurs ne sont pas ajoutés.',
+      other: ':warning: Seulement {count} personnes en dehors du demandeur peuvent approuver ({variable}), et cette demande en nécessite {required} : elle ne peut pas être approuvée tant que d’autres approbateurs ne sont pas ajoutés.',
+    },
     'payoutApproval.noApprovals': 'Aucune.',
     'payoutApproval.andMore': { one: '…et {count} de plus', other: '…et {count} de plus' },
     'payoutApproval.noReason': 'aucun motif donné',

@@ -1,5 +1,5 @@
 /** What a bulk payout batch is once stored: its states, its approvals, and how far its sending got. */
-import type { ApprovalMessageRef, PayoutDraft } from '../model.js';
+import type { ApprovalMessageRef, DualApprovalReason, PayoutDraft } from '../model.js';
 
 export const BATCH_STATES = ['draft', 'pending', 'sending', 'done', 'stopped', 'rejected', 'expired', 'cancelled'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
@@ -23,7 +23,12 @@ export interface PayoutBatch {
   /** Per currency, in minor units. */
   totals: Map<string, number>;
   newRecipients: number;
+  /** As for a single request (`PayoutLifecycle.requiredApprovals`): measured over every row at request, raised at approval or release, never lowered. */
   requiredApprovals: number;
+  /** Why more than one approver is needed; undefined when one is enough (and on batches stored before the rule). */
+  dualApproval?: DualApprovalReason | undefined;
+  /** The currency of the row that gave `dualApproval` (its amounts are in it). */
+  dualApprovalCurrency?: string | undefined;
   /** In order of approval; never the requester. */
   approvals: Array<{ userId: string; at: Date }>;
   rejectedBy: string | undefined;

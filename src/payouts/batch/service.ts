@@ -13,10 +13,12 @@ import {
   appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
   updateBatch, type BatchChanges,
 } from './store.js';
+import { lockPayoutDays, measureDayApprovals, payoutDay, raisedRequirement, type DayPayout, type DayRequirement } from '../day-totals.js';
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
-import { approvalRequirement, checkDailyLimit, utcDay } from '../policy.js';
-import { lockRequesterDay, sumRequested } from '../repository.js';
+import { checkDailyLimit } from '../policy.js';
+import { sumRequested } from '../repository.js';
+import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../service.js';
 import type { PayoutSettings } from '../settings.js';
 
@@ -37,6 +39,12 @@ export interface PayoutBatchServiceOptions {
   notifier?: BatchNotifier;
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
+}
+
+/** The rows of a batch that count towards the day's totals: not yet sent as a payout of their own, not skipped. */
+async function waitingPayouts(q: Queryable, batchId: string): Promise<DayPayout[]> {
+  const rows = await listBatchRows(q, batchId);
+  return rows.filter((row) => row.requestId === undefined && row.skipped === undefined).map(({ draft, newRecipient }) => ({ draft, newRecipient }));
 }
 
 /** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
@@ -87,8 +95,9 @@ export class PayoutBatchService {
 
   /**
    * Submits a draft for approval: the requester's role, rows that may repeat an earlier payout or
-   * another row (duplicates.ts, measured again now: only with `confirmedDuplicate`), and each currency's total within the daily limit together with the
-   * requester's other requests that day, under the same locks as single requests.
+   * another row (duplicates.ts, measured again now: only with `confirmedDuplicate`), each currency's
+   * total within the daily limit together with the requester's other requests that day, and the
+   * approvers needed from the day's totals of every row, under the same locks as single requests.
    */
   async submit(userId: string, batchId: string, options: { confirmedDuplicate: boolean }): Promise<BatchResult> {
     const { db, roles, settings } = this.options;
@@ -102,13 +111,20 @@ export class PayoutBatchService {
     if (duplicates.length > 0 && !options.confirmedDuplicate) return batchRefusal('duplicate_unconfirmed', { batch, details: { duplicateRows: duplicates.length } });
     try {
       const submitted = await db.transaction(async (tx) => {
-        const required = await this.measure(tx, batch, now);
+        const payouts = await waitingPayouts(tx, batch.id);
+        await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
+        await this.checkDailyLimits(tx, batch, now);
+        const { required, reason, currency } = await measureDayApprovals(tx, { requestedBy: batch.requestedBy, requestedAt: now, payouts, counted: false }, settings);
         const changes: BatchChanges = {
           state: 'pending', requestedAt: now, requiredApprovals: required, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+          ...(reason ? { ...dualApprovalChanges(reason), dualApprovalCurrency: currency ?? null } : {}),
         };
         const moved = await updateBatch(tx, batch.id, { states: ['draft'] }, changes, now);
         if (!moved) throw new Refused(batchRefusal('not_draft', { batch }));
-        await appendBatchEvent(tx, { batchId: batch.id, event: 'requested', userId, at: now, details: { rows: batch.rowCount, requiredApprovals: required, possibleDuplicates: duplicates.slice(0, 50) } });
+        await appendBatchEvent(tx, {
+          batchId: batch.id, event: 'requested', userId, at: now,
+          details: { rows: batch.rowCount, requiredApprovals: required, ...(reason ? { dualApproval: reason, currency } : {}), possibleDuplicates: duplicates.slice(0, 50) },
+        });
         return moved;
       });
       await this.announce(submitted, 'requested', userId);
@@ -119,31 +135,39 @@ export class PayoutBatchService {
     }
   }
 
-  /**
-   * Takes the day locks of every currency (in one order) and checks each total against the daily
-   * limit; returns the approvers needed: the most, over currencies, of the single payout's rule
-   * applied to the batch's total, and PAYOUT_NEW_RECIPIENT_APPROVALS when any row goes to a new recipient.
-   */
-  private async measure(tx: Queryable, batch: PayoutBatch, now: Date): Promise<number> {
+  /** Each currency's total together with the requester's other requests that day within the daily limit (the caller holds the day locks). */
+  private async checkDailyLimits(tx: Queryable, batch: PayoutBatch, now: Date): Promise<void> {
     const { settings } = this.options;
-    const day = utcDay(now);
-    let required = batch.newRecipients > 0 ? settings.newRecipientApprovals : 1;
+    const day = payoutDay(now);
     for (const currency of [...batch.totals.keys()].sort()) {
       const total = batch.totals.get(currency) ?? 0;
-      await lockRequesterDay(tx, batch.requestedBy, currency);
       const already = await sumRequested(tx, { requestedBy: batch.requestedBy, currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT });
       const limit = checkDailyLimit({ alreadyRequestedMinor: already, amountMinor: total, currency }, settings.dailyLimit);
       if (!limit.ok) throw new Refused(batchRefusal('over_daily_limit', { batch, details: { currency, limitMinor: limit.details.limitMinor, leftMinor: limit.details.leftMinor } }));
-      const rule = approvalRequirement({ amountMinor: total, requesterTotalMinor: already + total, recipientTotalMinor: total, currency }, settings.dualApprovalAbove);
-      required = Math.max(required, rule.required);
     }
-    return Math.min(5, required);
   }
 
   /**
-   * Records an approval by an approver other than the requester. The approval that completes the
-   * count first looks up, fresh, the requester's and every counted approver's roles: then the batch
-   * is released for sending (`sending`). An approver no longer one does not count.
+   * Measures a pending batch again from the day's totals (its rows are among them) and raises the
+   * approvers it needs when they now call for more; never lowers them. The caller holds the day locks.
+   */
+  private async measureAgain(tx: Queryable, batch: PayoutBatch, payouts: readonly DayPayout[], now: Date): Promise<DayRequirement | undefined> {
+    const measured = await measureDayApprovals(tx, {
+      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, payouts, counted: true,
+    }, this.options.settings);
+    const raised = raisedRequirement(batch.requiredApprovals, measured);
+    if (!raised) return undefined;
+    const changes: BatchChanges = { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason), dualApprovalCurrency: raised.currency ?? null };
+    if (!(await updateBatch(tx, batch.id, { states: ['pending'] }, changes, now))) return undefined;
+    await appendBatchEvent(tx, { batchId: batch.id, event: 'approvals_raised', at: now, details: { required: raised.required, currency: raised.currency, ...raised.reason } });
+    return raised;
+  }
+
+  /**
+   * Records an approval by an approver other than the requester, measuring the day's totals again
+   * (the approvers needed may go up). The approval that completes the count first looks up, fresh,
+   * the requester's and every counted approver's roles: then the totals are measured once more, and
+   * the batch is released for sending (`sending`) if they still allow. An approver no longer one does not count.
    */
   async approve(batchId: string, userId: string): Promise<BatchResult> {
     const { db, roles } = this.options;
@@ -153,10 +177,14 @@ export class PayoutBatchService {
     if (refused) return refused;
     const now = this.now();
     const recorded = await db.transaction(async (tx) => {
+      const payouts = await waitingPayouts(tx, batch.id);
+      // The day locks first, as submissions take them, then the batch's row.
+      await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
       const touched = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, {}, now);
       if (!touched) return undefined;
       if (!(await insertBatchApproval(tx, batch.id, userId, now))) return 'already' as const;
       await appendBatchEvent(tx, { batchId: batch.id, event: 'approved', userId, at: now });
+      await this.measureAgain(tx, touched, payouts, now);
       return findBatch(tx, batch.id);
     });
     if (recorded === 'already') return batchRefusal('already_approved', { batch });
@@ -191,17 +219,25 @@ export class PayoutBatchService {
       return batchRefusal('roles_unavailable', { batch });
     }
     if (!stillApprovers.includes(actor)) return batchRefusal('not_approver', { batch });
-    if (stillApprovers.length < batch.requiredApprovals) {
-      await this.announce(batch, 'approved', actor);
-      return { ok: true, batch };
-    }
     const now = this.now();
+    // Measured again at release: a request to the same recipient may have landed since the approval.
     const released = await this.options.db.transaction(async (tx) => {
+      const payouts = await waitingPayouts(tx, batch.id);
+      await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
+      const before = await findBatch(tx, batch.id);
+      if (before?.state !== 'pending') return undefined;
+      const raised = await this.measureAgain(tx, before, payouts, now);
+      const required = raised?.required ?? before.requiredApprovals;
+      if (stillApprovers.length < required) return { waiting: (await findBatch(tx, batch.id)) ?? before };
       const moved = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, { state: 'sending' }, now);
       if (moved) await appendBatchEvent(tx, { batchId: batch.id, event: 'released', userId: actor, at: now, details: { approvers: stillApprovers } });
       return moved;
     });
     if (!released) return this.movedOn(batch.id);
+    if ('waiting' in released) {
+      await this.announce(released.waiting, 'approved', actor);
+      return { ok: true, batch: released.waiting };
+    }
     await this.announce(released, 'released', actor);
     return { ok: true, batch: released };
   }

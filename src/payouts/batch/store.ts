@@ -5,18 +5,20 @@
 import type { Queryable } from '../../store/db.js';
 import type { BatchRow } from './rows.js';
 import type { BatchProgress, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './model.js';
-import type { PayoutDraft } from '../model.js';
+import type { DualApprovalRule, PayoutDraft } from '../model.js';
+import { toDualApproval, type DualApprovalColumns } from '../rows.js';
 import { recipientKey } from '../policy.js';
 
 type Timestamp = Date | string;
 const date = (value: Timestamp): Date => (value instanceof Date ? value : new Date(value));
 const maybeDate = (value: Timestamp | null): Date | undefined => (value === null ? undefined : date(value));
 
-interface BatchDbRow {
+interface BatchDbRow extends DualApprovalColumns {
   id: string; requested_by: string; created_at: Timestamp; requested_at: Timestamp | null; expires_at: Timestamp; state: BatchState;
   content_hash: string; row_count: number; totals: Record<string, number | string> | string; new_recipients: number; required_approvals: number;
   rejected_by: string | null; reject_reason: string | null; stopped_by: string | null; approval_channel: string | null; approval_ts: string | null;
   progress_channel: string | null; progress_ts: string | null; finished_at: Timestamp | null; version: number;
+  dual_approval_currency?: string | null;
 }
 
 async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
@@ -28,7 +30,7 @@ async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
     id: row.id, requestedBy: row.requested_by, createdAt: date(row.created_at), requestedAt: maybeDate(row.requested_at), expiresAt: date(row.expires_at),
     state: row.state, contentHash: row.content_hash, rowCount: Number(row.row_count),
     totals: new Map(Object.entries(totals).map(([currency, minor]) => [currency, Number(minor)])),
-    newRecipients: Number(row.new_recipients), requiredApprovals: Number(row.required_approvals),
+    newRecipients: Number(row.new_recipients), requiredApprovals: Number(row.required_approvals), dualApproval: toDualApproval(row), dualApprovalCurrency: row.dual_approval_currency ?? undefined,
     approvals: approvals.map((approval) => ({ userId: approval.user_id, at: date(approval.approved_at) })),
     rejectedBy: row.rejected_by ?? undefined, rejectReason: row.reject_reason ?? undefined, stoppedBy: row.stopped_by ?? undefined,
     approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
@@ -77,6 +79,10 @@ export interface BatchChanges {
   requestedAt?: Date;
   expiresAt?: Date;
   requiredApprovals?: number;
+  dualApprovalRule?: DualApprovalRule;
+  dualApprovalTotalMinor?: number | null;
+  dualApprovalThresholdMinor?: number | null;
+  dualApprovalCurrency?: string | null;
   rejectedBy?: string;
   rejectReason?: string;
   stoppedBy?: string;
@@ -85,6 +91,8 @@ export interface BatchChanges {
 
 const COLUMNS: Record<keyof BatchChanges, string> = {
   state: 'state', requestedAt: 'requested_at', expiresAt: 'expires_at', requiredApprovals: 'required_approvals', rejectedBy: 'rejected_by',
+  dualApprovalRule: 'dual_approval_rule', dualApprovalTotalMinor: 'dual_approval_total_minor', dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
+  dualApprovalCurrency: 'dual_approval_currency',
   rejectReason: 'reject_reason', stoppedBy: 'stopped_by', finishedAt: 'finished_at',
 };
 

@@ -80,6 +80,10 @@ function messageButtons(t: Texts, request: PayoutRequest): Button[] {
   return [];
 }
 
+function sectionIf(text: string | undefined): KnownBlock[] {
+  return text === undefined ? [] : [{ type: 'section', text: { type: 'mrkdwn', text } }];
+}
+
 /** `Jean asks to send *1 500,50 USD* by mobile money to *Amani*.` */
 function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
   const text = textsFor(locale)('payoutApproval.asks', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) });
@@ -93,10 +97,20 @@ function resubmitLine(oldId: string, locale: Locale): string {
 }
 
 /**
- * The approval channel's message for one request: details, approvals, state or outcome, buttons.
- * `approvers`: the mentions that call its approvers (see `approverMentions`), shown while it is pending.
+ * `:warning: Only 1 person besides the requester can approve (FLEET_APPROVERS), and this request needs 2...`,
+ * while a pending request needs more approvers than `available`; undefined otherwise.
  */
-export function buildApprovalMessage(surface: Surface, request: PayoutRequest, options: { approvers?: string } = {}): Reply {
+export function notEnoughApproversLine(pending: { state: string; requiredApprovals: number }, available: number | undefined, locale: Locale): string | undefined {
+  if (pending.state !== 'pending' || available === undefined || available >= pending.requiredApprovals) return undefined;
+  return textsFor(locale)('payoutApproval.notEnoughApprovers', { count: available, required: pending.requiredApprovals, variable: '`FLEET_APPROVERS`' });
+}
+
+/**
+ * The approval channel's message for one request: details, approvals, state or outcome, buttons.
+ * `approvers`: the mentions that call its approvers (see `approverMentions`), shown while it is pending;
+ * `approversAvailable`: how many people besides the requester can approve, when known.
+ */
+export function buildApprovalMessage(surface: Surface, request: PayoutRequest, options: { approvers?: string; approversAvailable?: number | undefined } = {}): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
   const call = request.state === 'pending' && options.approvers ? t('payoutApproval.callApprovers', { approvers: options.approvers }) : undefined;
@@ -108,6 +122,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest, o
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...detailBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    ...sectionIf(notEnoughApproversLine(request, options.approversAvailable, locale)),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
   ];
   for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {

@@ -9,6 +9,8 @@ import { formatMinor } from '../../money.js';
 import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import type { Reply } from './common.js';
+import { notEnoughApproversLine } from './payout-approval.js';
+import { dualApprovalLine } from './payout-details.js';
 import { cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
 export interface BatchMessageFacts {
@@ -17,6 +19,8 @@ export interface BatchMessageFacts {
   progress: BatchProgress;
   /** The mentions that call its approvers (see `approverMentions`), shown while it is pending. */
   approvers?: string;
+  /** How many people besides the requester can approve, when known. */
+  approversAvailable?: number | undefined;
 }
 
 export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageFacts): Reply {
@@ -32,6 +36,8 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     })),
     ...(batch.newRecipients > 0 ? [t('payoutBatch.message.newRecipients', { count: batch.newRecipients })] : []),
     stateLine(t, batch),
+    ...(batch.state === 'pending' && batch.requiredApprovals > 1 ? [batchApprovalsLine(batch, locale)] : []),
+    ...[notEnoughApproversLine(batch, facts.approversAvailable, locale)].filter((line) => line !== undefined),
     ...(batch.state === 'sending' || batch.state === 'done' || batch.state === 'stopped' ? [t('payoutBatch.message.progress', { ...progress })] : []),
     ...(progress.skipped > 0 ? [t('payoutBatch.message.skipped', { count: progress.skipped })] : []),
   ];
@@ -47,6 +53,13 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
   if (actions) blocks.push(actions);
   blocks.push(...sandboxFooter(surface));
   return { text: `${asks} ${stateLine(t, batch)}${call ? ` ${facts.approvers}` : ''}`, blocks };
+}
+
+/** Why the batch needs more than one approver, in the single payout's words; an amount reason without its currency says only how many. */
+function batchApprovalsLine(batch: PayoutBatch, locale: Surface['locale']): string {
+  const currency = batch.dualApprovalCurrency;
+  const reason = batch.dualApproval?.rule === 'new_recipient' || currency !== undefined ? batch.dualApproval : undefined;
+  return dualApprovalLine(reason, currency ?? '', locale, batch.requiredApprovals);
 }
 
 function stateLine(t: Texts, batch: PayoutBatch): string {

@@ -20,6 +20,7 @@ import { payoutBatches } from './013_payout_batches.js';
 import { approverReminders } from './015_approver_reminders.js';
 import { digestClosingBalances } from './016_digest_closing_balances.js';
 import { recipientIdentityRule } from './017_recipient_identity.js';
+import { batchDayTotals } from './018_batch_day_totals.js';
 
 export type { Migration } from './migration.js';
 
@@ -40,4 +41,5 @@ export const migrations: Migration[] = [
   approverReminders,
   digestClosingBalances,
   recipientIdentityRule,
+  batchDayTotals,
 ];
