@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_BATCH } from '../../src/slack/ids.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../../src/slack/ids.js';
 import { batchMessage, checkBatch, clickOnBatch } from '../support/batch-flow.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { approveAs, MOBILE_FIELDS, PAYOUT_ENV, payoutPosts, requestPayout, viewText } from '../support/payout-flow.js';
@@ -28,7 +28,8 @@ describe('day totals across a single request and a bulk payout', () => {
 
     const ready = await checkBatch(h, [`mobile,${WALLET},VODACOM_MPESA,Amani Kabila,CD,900,USD,,`], FABRICE);
     expect(ready.view.callback_id).toBe(PAYOUT_BATCH.readyView);
-    await h.slack.submitView({ userId: FABRICE, viewId: ready.id });
+    // The same wallet and amount as Rita's request is a possible duplicate as well: Fabrice ticks that it is meant.
+    await h.slack.submitView({ userId: FABRICE, viewId: ready.id, values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } } });
     const id = /PB-[A-Z0-9]{6}/.exec(viewText(h.slack.view(ready.id)!))![0];
 
     const message = await batchMessage(h, id);
