@@ -109,3 +109,31 @@ describe('the App Home tab', () => {
     expect(shown(view)).toBe(lastRead);
   });
 });
+
+describe('an approver\'s Home opened before a request, with the production throttle', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: PAYOUT_ENV });
+  });
+  afterAll(async () => h?.close());
+
+  it('shows Rita\'s newest request to Abel, with its recipient and Approve, within 15 seconds, even behind 20 older ones', async () => {
+    // A day's work leaves requests waiting: the home shows 20 of them, and the new one must be among them.
+    for (let index = 0; index < 20; index += 1) {
+      await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '10', phone: `2438123400${String(index).padStart(2, '0')}`, name: `Earlier ${index}` });
+    }
+    const ack = await h.slack.openHome({ userId: ABEL });
+    expect(ack.status).toBe(200);
+    await h.slack.waitFor(() => h.slack.home(ABEL), { message: 'Abel\'s first home' });
+    await h.bot.home.idle();
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, name: 'Newest Recipient' });
+    const view = await h.slack.waitFor(() => {
+      const shown = h.slack.home(ABEL);
+      return shown && viewText(shown).includes(`home_waiting_${id}`) ? shown : undefined;
+    }, { message: 'Abel\'s home showing Rita\'s newest request', timeoutMs: 15_000 });
+    const text = viewText(view);
+    expect(text).toContain('Newest Recipient');
+    expect(text).toContain(`{"type":"button","action_id":"${PAYOUT_ACTIONS.approve}","text":{"type":"plain_text","text":"Approve","emoji":true},"value":"${id}"`);
+    expect(text).toContain('… and 1 more waiting for you');
+  });
+});
