@@ -18,9 +18,11 @@ describe('sending an approved bulk payout', () => {
     expect(h.slack.limitViolations).toEqual([]);
   });
 
+  let finished = '';
+
   it('sends each row once with its own reference, edits one message with the progress, and sends the results file', async () => {
     const before = posted(h).length;
-    const id = await submitBatch(h, [batchRow(1), batchRow(2, '20.50'), batchRow(3, '5', 'EUR'), `${batchRow(4).slice(0, -1)}INV-77,`, batchRow(5)]);
+    const id = finished = await submitBatch(h, [batchRow(1), batchRow(2, '20.50'), batchRow(3, '5', 'EUR'), `${batchRow(4).slice(0, -1)}INV-77,`, batchRow(5)]);
     await clickOnBatch(h, PEOPLE.approver, id, 'approve');
     const dm = await h.waitForMessage(PEOPLE.requester, `${id}* is finished`, dmWith(PEOPLE.requester));
     const references = posted(h).slice(before);
@@ -36,6 +38,10 @@ describe('sending an approved bulk payout', () => {
     expect(h.slack.messages(CHANNELS.approvals).filter((entry) => !entry.threadTs && /PR-[A-Z0-9]{6}/.test(entry.text))).toEqual([]);
   });
 
+  it('keeps the approvers\' names on the message of a finished or stopped bulk payout', async () => {
+    expect(blockText(await batchMessage(h, finished))).toContain(`Done; approved by <@${PEOPLE.approver}>`);
+  });
+
   it('lets an approver stop the rows not yet sent', async () => {
     const id = await submitBatch(h, Array.from({ length: 400 }, (_, index) => batchRow(100 + index, '1')));
     await clickOnBatch(h, PEOPLE.approver, id, 'approve');
@@ -49,6 +55,6 @@ describe('sending an approved bulk payout', () => {
     expect(sent + notSent).toBe(400);
     expect(notSent).toBeGreaterThan(0);
     expect(posted(h).filter((reference) => reference.startsWith(id))).toHaveLength(sent);
-    expect(blockText(await batchMessage(h, id))).toContain('Stopped by');
+    expect(blockText(await batchMessage(h, id))).toContain(`Stopped by <@${PEOPLE.approver2}>; approved by <@${PEOPLE.approver}>`);
   });
 });

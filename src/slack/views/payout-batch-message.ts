@@ -53,8 +53,11 @@ function stateLine(t: Texts, batch: PayoutBatch): string {
         + (approvers.length > 0 ? ` (${approvers.join(', ')})` : '');
     case 'sending':
       return t('payoutBatch.message.state.sending', { approvers: approvers.join(', ') });
+    // A finished batch still says who let its rows go.
+    case 'done':
+      return t('payoutBatch.message.state.done', { approvers: approvers.join(', ') });
     case 'stopped':
-      return t('payoutBatch.message.state.stopped', { user: mentionUser(batch.stoppedBy ?? '') });
+      return t('payoutBatch.message.state.stopped', { user: mentionUser(batch.stoppedBy ?? ''), approvers: approvers.join(', ') });
     case 'rejected':
       return t('payoutBatch.message.state.rejected', { user: mentionUser(batch.rejectedBy ?? ''), reason: escapeWithin(batch.rejectReason ?? '', 300, { oneLine: true }) });
     default:
