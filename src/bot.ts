@@ -62,6 +62,7 @@ export interface RunningBot {
   sandbox: Sandbox | undefined;
   db: Db;
   payouts: PayoutService;
+  batches: PayoutBatchService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
   /** GET /metrics's registry. */
@@ -172,6 +173,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }),
       notifier: {
         changed: async (batch, event, actor) => {
+          // Progress changes no Home: a home shows a batch's state, not its counts.
+          if (event !== 'progress') void late.home?.batchChanged(batch);
           await batchNotifier.changed(batch, event, actor);
           if (event === 'released') wakeSender();
         },
@@ -210,7 +213,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const home = new SlackHomePublisher({
       client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,
       sources: {
-        access, accessLists: config.access, payouts, account,
+        access, accessLists: config.access, payouts, batches, account,
         feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
       },
@@ -276,7 +279,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ intervalSeconds: config.ledger.pollIntervalSeconds }, 'ledger sync started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, home, close };
+    return { app, eventsUrl, sandbox, db, payouts, batches, feed, ledger, metrics, opsUrl, home, close };
   } catch (error) {
     await close();
     throw error;

@@ -11,7 +11,7 @@ import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from 
 import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
 import type { PersonLocales } from './locales.js';
 import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
-import { mentionUser, type Surface } from './views/text.js';
+import { escapeWithin, mentionUser, type Surface } from './views/text.js';
 
 export interface SlackBatchNotifierOptions {
   client: WebClient;
@@ -92,7 +92,7 @@ export class SlackBatchNotifier implements BatchNotifier {
     const text = event === 'approved'
       ? t('payoutBatch.dm.approved', { user, id: batch.id, approvals: batch.approvals.length, required: batch.requiredApprovals })
       : event === 'released' ? t('payoutBatch.dm.released', { id: batch.id })
-        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user })
+        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user, reason: escapeWithin(batch.rejectReason ?? '', 500) })
           : event === 'stopped' ? t('payoutBatch.dm.stopped', { id: batch.id, user })
             : t('payoutBatch.dm.expired', { id: batch.id });
     const opened = await client.conversations.open({ users: batch.requestedBy });

@@ -7,15 +7,15 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { checkBatchFile, type BatchFileCheck } from './check.js';
-import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
+import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
-  updateBatch, type BatchChanges,
+  appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
+  listRecentBatches, lockBatchPace, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
 } from './store.js';
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
-import { approvalRequirement, checkDailyLimit, utcDay } from '../policy.js';
+import { approvalRequirement, checkDailyLimit, checkRejectReason, utcDay } from '../policy.js';
 import { lockRequesterDay, sumRequested } from '../repository.js';
 import type { PayoutRoles } from '../service.js';
 import type { PayoutSettings } from '../settings.js';
@@ -67,7 +67,7 @@ export class PayoutBatchService {
   }
 
   /** Reads and checks `content`; stores it as a draft of `userId`'s only when no row has a problem. */
-  async check(userId: string, content: Uint8Array | string): Promise<BatchCheckResult> {
+  async check(userId: string, content: Uint8Array | string, options: { fileName?: string } = {}): Promise<BatchCheckResult> {
     const batchId = (this.options.newBatchId ?? newBatchId)();
     const { settings, batchSettings, db } = this.options;
     const now = this.now();
@@ -76,7 +76,7 @@ export class PayoutBatchService {
     const { check } = result;
     await db.transaction((tx) => insertDraftBatch(tx, {
       id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-      contentHash: check.contentHash, totals: check.totals, rows: check.rows,
+      contentHash: check.contentHash, totals: check.totals, rows: check.rows, fileName: options.fileName?.slice(0, 200),
     }));
     return { ...result, batchId, duplicateOf: await findSameContent(db, check.contentHash, batchId) };
   }
@@ -170,12 +170,36 @@ export class PayoutBatchService {
   }
 
   private approvalRefusal(batch: PayoutBatch, userId: string, isApprover: boolean): BatchResult | undefined {
-    if (!isApprover) return batchRefusal('not_approver', { batch });
-    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
-    if (batch.state !== 'pending') return batchRefusal('not_pending', { batch });
-    if (batch.expiresAt.getTime() <= this.now().getTime()) return batchRefusal('expired', { batch });
-    if (batch.approvals.some((approval) => approval.userId === userId)) return batchRefusal('already_approved', { batch });
-    return undefined;
+    return batchApprovalRefusal(batch, { userId, canApprove: isApprover }, this.now());
+  }
+
+  /**
+   * The pending batches `userId` may approve now, by the rule of the approval message's button
+   * (never their own, not one they approved), newest first: the first `limit`, and how many in all
+   * (among the newest 200 pending).
+   */
+  async waitingFor(userId: string, options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
+    if (!(await this.options.roles.canApprove(userId))) return { batches: [], total: 0 };
+    const now = this.now();
+    const pending = await listPendingBatches(this.options.db, userId, now, 200);
+    const allowed = pending.filter((batch) => batchApprovalRefusal(batch, { userId, canApprove: true }, now) === undefined);
+    return { batches: allowed.slice(0, options.limit), total: allowed.length };
+  }
+
+  /** A person's own submitted batches, newest first. */
+  async requestedBy(userId: string, options: { limit: number }): Promise<PayoutBatch[]> {
+    return listRecentBatches(this.options.db, { requestedBy: userId, limit: options.limit });
+  }
+
+  /** Submitted batches, newest first. */
+  async listRecent(options: { limit: number }): Promise<PayoutBatch[]> {
+    return listRecentBatches(this.options.db, { limit: Math.min(100, Math.max(1, Math.floor(options.limit))) });
+  }
+
+  /** Batches found by words in their id, file name, or a row's reference, recipient name, phone or account number; newest first. */
+  async search(words: readonly string[], options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
+    const limit = Math.min(100, Math.max(1, Math.floor(options.limit)));
+    return searchBatches(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
   }
 
   /** Fresh roles, then pending → sending; the approvals stay recorded whatever the roles say. */
@@ -206,13 +230,23 @@ export class PayoutBatchService {
     return { ok: true, batch: released };
   }
 
-  /** An approver other than the requester turns the batch down; nothing is sent. */
-  async reject(batchId: string, userId: string, reason: string): Promise<BatchResult> {
+  /** Whether `userId` may reject the batch now (before the reason is asked); the batch, or why not. */
+  async mayReject(batchId: string, userId: string): Promise<BatchResult> {
     const batch = await this.get(batchId);
     if (!batch) return batchRefusal('not_found');
-    if (!(await this.options.roles.canApprove(userId))) return batchRefusal('not_approver', { batch });
-    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
-    return this.move(batch, ['pending'], { state: 'rejected', rejectedBy: userId, rejectReason: reason.trim().slice(0, 500) }, 'rejected', userId);
+    return batchRejectionRefusal(batch, { userId, canApprove: await this.options.roles.canApprove(userId) }) ?? { ok: true, batch };
+  }
+
+  /**
+   * An approver other than the requester turns the batch down with a reason the requester is told
+   * (3 to 500 characters, as for a single payout); nothing is sent.
+   */
+  async reject(batchId: string, userId: string, reason: string): Promise<BatchResult> {
+    const allowed = await this.mayReject(batchId, userId);
+    if (!allowed.ok) return allowed;
+    const { batch } = allowed;
+    if (!checkRejectReason(reason).ok) return batchRefusal('reason_required', { batch });
+    return this.move(batch, ['pending'], { state: 'rejected', rejectedBy: userId, rejectReason: reason.trim() }, 'rejected', userId);
   }
 
   /**

@@ -9,7 +9,7 @@ import { formatMinor } from '../../money.js';
 import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import type { Reply } from './common.js';
-import { cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
 export interface BatchMessageFacts {
   batch: PayoutBatch;
@@ -66,21 +66,45 @@ function stateLine(t: Texts, batch: PayoutBatch): string {
   }
 }
 
-/** A batch's total in each currency, through the one money formatter in the reader's language: `1,500.50 USD · 75,000.00 CDF`. */
-export function batchTotalsText(batch: Pick<PayoutBatch, 'totals'>, locale: Locale): string {
-  return [...batch.totals].map(([currency, minor]) => formatMinor(minor, currency, { locale }).trim()).join(' · ');
+/** One line for a bulk payout in lists (Home, `/fleet payouts`): its rows, its totals, the file it came from. */
+export function bulkPayoutSummary(batch: PayoutBatch, locale: Locale): string {
+  const t = textsFor(locale);
+  const summary = t('payoutBatch.summary', { count: batch.rowCount, totals: escapeMrkdwn(batchTotalsText(batch, locale)) });
+  return batch.fileName ? `${summary} · ${codeSpan(batch.fileName, 60)}` : summary;
 }
 
-function button(t: Texts, actionId: string, text: string, batch: PayoutBatch, confirm: { title: string; text: string }, style?: 'primary' | 'danger'): Button {
+/** A bulk payout's state in one word or two, as a request's state is worded in lists. */
+export function batchStateWord(batch: Pick<PayoutBatch, 'state'>, locale: Locale): string {
+  const t = textsFor(locale);
+  switch (batch.state) {
+    case 'pending': return t('payoutApproval.word.pending');
+    case 'sending': return t('payoutApproval.word.sending');
+    case 'rejected': return t('payoutApproval.word.rejected');
+    case 'expired': return t('payoutApproval.word.expired');
+    case 'cancelled': return t('payoutApproval.word.cancelled');
+    default: return t(`payoutBatch.word.${batch.state}`);
+  }
+}
+
+/** A batch's total in each currency, through the one money formatter in the reader's language: `75,000.00 CDF · 1,500.50 USD`. */
+export function batchTotalsText(batch: Pick<PayoutBatch, 'totals'>, locale: Locale): string {
+  // In currency order: the stored totals come back in whatever order the database keeps them.
+  return [...batch.totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, minor]) => formatMinor(minor, currency, { locale }).trim()).join(' · ');
+}
+
+/** A button whose value is the batch id; with `confirm`, Slack asks first. */
+function button(t: Texts, actionId: string, text: string, batch: PayoutBatch, confirm: { title: string; text: string } | undefined, style?: 'primary' | 'danger'): Button {
   return {
     type: 'button', action_id: actionId, value: batch.id, text: plainText(text, 75), ...(style ? { style } : {}),
-    confirm: {
-      title: plainText(confirm.title, 100),
-      // Slack's confirm text holds 300 characters: plainText cuts a long list of currencies.
-      text: plainText(confirm.text, 300),
-      confirm: plainText(t('payoutBatch.confirm.yes'), 30),
-      deny: plainText(t('payoutBatch.confirm.no'), 30),
-    },
+    ...(confirm ? {
+      confirm: {
+        title: plainText(confirm.title, 100),
+        // Slack's confirm text holds 300 characters: plainText cuts a long list of currencies.
+        text: plainText(confirm.text, 300),
+        confirm: plainText(t('payoutBatch.confirm.yes'), 30),
+        deny: plainText(t('payoutBatch.confirm.no'), 30),
+      },
+    } : {}),
   };
 }
 
@@ -93,9 +117,8 @@ export function batchDecisionButtons(batch: PayoutBatch, locale: Locale): Button
     button(t, PAYOUT_BATCH_ACTIONS.approve, t('payoutBatch.message.approve'), batch, {
       title: t('payoutBatch.confirmApprove.title'), text: t('payoutBatch.confirmApprove.text', { id, count, totals: batchTotalsText(batch, locale) }),
     }, 'primary'),
-    button(t, PAYOUT_BATCH_ACTIONS.reject, t('payoutBatch.message.reject'), batch, {
-      title: t('payoutBatch.confirmReject.title'), text: t('payoutBatch.confirmReject.text', { id, count }),
-    }, 'danger'),
+    // Reject opens a modal asking the reason, which is its confirmation.
+    button(t, PAYOUT_BATCH_ACTIONS.reject, t('payoutBatch.message.reject'), batch, undefined, 'danger'),
   ];
 }
 

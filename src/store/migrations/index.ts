@@ -17,6 +17,7 @@ import { payoutTransactionIndex } from './010_payout_transaction_index.js';
 import { homeViews } from './011_home_views.js';
 import { savedRecipients } from './012_saved_recipients.js';
 import { payoutBatches } from './013_payout_batches.js';
+import { bulkPayoutFilesAndResults } from './018_bulk_payout_files_and_results.js';
 
 export type { Migration } from './migration.js';
 
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   homeViews,
   savedRecipients,
   payoutBatches,
+  bulkPayoutFilesAndResults,
 ];

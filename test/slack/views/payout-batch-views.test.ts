@@ -80,7 +80,7 @@ describe('the bulk payout views', () => {
     };
     const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 12, skipped: 0 } };
     const confirmOf = (surface: Surface) => JSON.stringify(buildBatchApprovalMessage(surface, facts).blocks.find((block) => block.type === 'actions'));
-    expect(confirmOf(EN)).toContain('Approving PB-7K3F9Q sends 12 payouts in all: 1,500.50 USD · 2,500,000.00 CDF.');
-    expect(confirmOf(FR)).toContain('Approuver PB-7K3F9Q envoie 12 virements en tout : 1\u202f500,50 USD · 2\u202f500\u202f000,00 CDF.');
+    expect(confirmOf(EN)).toContain('Approving PB-7K3F9Q sends 12 payouts in all: 2,500,000.00 CDF · 1,500.50 USD.');
+    expect(confirmOf(FR)).toContain('Approuver PB-7K3F9Q envoie 12 virements en tout : 2\u202f500\u202f000,00 CDF · 1\u202f500,50 USD.');
   });
 });
