@@ -47,7 +47,7 @@ export interface BotOptions {
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
-  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number };
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
@@ -180,6 +180,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         },
       },
       roles: payoutRoles,
+      ...(options.payoutTimers?.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: options.payoutTimers.resultsRetrySeconds } : {}),
     });
 
     const ledger = config.ledger.enabled
@@ -312,6 +313,7 @@ function runPayoutMaintenance(
       try {
         await payouts.runMaintenance();
         await batches.expireDue();
+        await batches.redeliverResults();
         // An approval message whose first post failed is posted again, so approvers still see the request.
         for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
       } finally {

@@ -11,7 +11,7 @@ import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchPr
 import type { PayoutBatchSettings } from './settings.js';
 import {
   appendBatchEvent, batchProgress, batchResults, findBatch, findSameContent, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
-  listRecentBatches, lockBatchPace, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
+  listRecentBatches, listResultsDue, lockBatchPace, claimResultsDelivery, markResultsDelivered, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
 } from './store.js';
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
@@ -37,12 +37,17 @@ export interface PayoutBatchServiceOptions {
   notifier?: BatchNotifier;
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
+  /** The wait before the results file is sent again after a failed attempt, times the attempts so far (default 30 s). */
+  resultsRetrySeconds?: number;
 }
 
 /** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
 export function newBatchId(): string {
   return `PB-${randomReadableCode(6)}`;
 }
+
+/** The first wait before a failed results file is sent again; each later attempt waits once more as long. */
+const RESULTS_RETRY_SECONDS = 30;
 
 export const BATCH_ID_PATTERN = /^PB-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
@@ -303,6 +308,27 @@ export class PayoutBatchService {
   /** Each row with its payout request's outcome, for the results file. */
   async results(id: string): Promise<BatchRowResult[]> {
     return batchResults(this.options.db, id);
+  }
+
+  /**
+   * Claims one attempt at sending a finished batch's results to its requester: false when they were
+   * delivered, or another attempt is under way or failed too recently. Call `resultsDelivered` once
+   * Slack took them; a failed attempt is retried by `redeliverResults`.
+   */
+  async claimResults(id: string): Promise<boolean> {
+    return claimResultsDelivery(this.options.db, id, this.options.resultsRetrySeconds ?? RESULTS_RETRY_SECONDS);
+  }
+
+  async resultsDelivered(id: string): Promise<void> {
+    await markResultsDelivered(this.options.db, id);
+  }
+
+  /** Finished batches whose results never reached the requester (Slack failed): announced as finished again, to send them. */
+  async redeliverResults(): Promise<void> {
+    for (const id of await listResultsDue(this.options.db, this.options.resultsRetrySeconds ?? RESULTS_RETRY_SECONDS, 20)) {
+      const batch = await this.get(id);
+      if (batch) await this.announce(batch, 'finished');
+    }
   }
 
   async setMessage(id: string, which: 'approval' | 'progress', channel: string, ts: string): Promise<boolean> {

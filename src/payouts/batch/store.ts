@@ -241,6 +241,36 @@ export async function batchResults(q: Queryable, id: string): Promise<BatchRowRe
 }
 
 /**
+ * Claims the delivery of a finished batch's results for one attempt: only when not yet delivered and
+ * no attempt began within `retrySeconds` times the attempts so far (a failed or interrupted attempt
+ * is retried, each time after a longer wait). Judged by the database's clock, so replicas agree.
+ */
+export async function claimResultsDelivery(q: Queryable, id: string, retrySeconds: number): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE payout_batches SET results_attempted_at = now(), results_attempts = results_attempts + 1
+     WHERE id = $1 AND results_sent_at IS NOT NULL AND results_delivered_at IS NULL
+       AND (results_attempted_at IS NULL OR results_attempted_at <= now() - make_interval(secs => $2::float8 * results_attempts))`,
+    [id, retrySeconds],
+  );
+  return rowCount === 1;
+}
+
+export async function markResultsDelivered(q: Queryable, id: string): Promise<void> {
+  await q.query('UPDATE payout_batches SET results_delivered_at = now() WHERE id = $1 AND results_delivered_at IS NULL', [id]);
+}
+
+/** Finished batches whose results have not reached the requester and whose next attempt is due. */
+export async function listResultsDue(q: Queryable, retrySeconds: number, limit: number): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT id FROM payout_batches WHERE results_sent_at IS NOT NULL AND results_delivered_at IS NULL
+       AND (results_attempted_at IS NULL OR results_attempted_at <= now() - make_interval(secs => $1::float8 * results_attempts))
+     ORDER BY results_sent_at LIMIT $2`,
+    [retrySeconds, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
  * Locks the one pace row that every replica's take of a row holds first (made on first use). A
  * change that locks a sending batch and then its rows (Stop) takes it first too, so that it never
  * waits on a take that waits on it: each waits for the other to finish instead.
