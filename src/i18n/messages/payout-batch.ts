@@ -4,7 +4,7 @@ import { defineMessages } from '../define.js';
 export const payoutBatch = defineMessages({
   en: {
     'payoutBatch.help.usage': '/fleet payout bulk',
-    'payoutBatch.help.description': 'Opens a form to send many payouts from one CSV file, checked row by row, approved once for the whole file.',
+    'payoutBatch.help.description': 'A bulk payout: opens a form to send many payouts from one CSV file, checked row by row, approved once for the whole file.',
     'payoutBatch.title': 'Bulk payouts',
     'payoutBatch.intro':
       'Choose a CSV file with a header row, or paste its rows. Columns: `kind` (mobile or bank), `number`, `provider` (operator or BIC), `name`, `country`, `amount` (a dot before decimals), `currency`, and optionally `reference` and `note`. At most {max} rows.',
@@ -74,7 +74,7 @@ export const payoutBatch = defineMessages({
     'payoutBatch.refused.not_allowed': 'The requester may no longer request payouts, so nothing can be sent.',
     'payoutBatch.refused.roles_unavailable': 'Roles could not be checked with Slack just now; nothing was sent. Try again in a moment.',
     'payoutBatch.refused.reason_required': 'Give a reason for the rejection (3 to 500 characters): the requester will see it.',
-    'payoutBatch.message.asks': '{user} asks to send *{count}* payouts from a file (*{id}*).',
+    'payoutBatch.message.asks': '{user} asks for bulk payout *{id}*: *{count}* payouts from a file.',
     'payoutBatch.message.state.pending': ':hourglass_flowing_sand: Waiting for approval: {approvals} of {required}',
     'payoutBatch.message.state.sending': ':outbox_tray: Approved by {approvers}; sending',
     'payoutBatch.message.state.done': ':white_check_mark: Done; approved by {approvers}',
@@ -126,7 +126,7 @@ export const payoutBatch = defineMessages({
   },
   fr: {
     'payoutBatch.help.usage': '/fleet virement groupé',
-    'payoutBatch.help.description': 'Ouvre un formulaire pour envoyer de nombreux virements depuis un fichier CSV, vérifié ligne par ligne, approuvé une fois pour tout le fichier.',
+    'payoutBatch.help.description': 'Un virement groupé : ouvre un formulaire pour envoyer de nombreux virements depuis un fichier CSV, vérifié ligne par ligne, approuvé une fois pour tout le fichier.',
     'payoutBatch.title': 'Virements groupés',
     'payoutBatch.intro':
       'Choisissez un fichier CSV avec une ligne d’en-tête, ou collez ses lignes. Colonnes : `kind` (mobile ou bank), `number`, `provider` (opérateur ou BIC), `name`, `country`, `amount` (un point avant les décimales), `currency`, et au choix `reference` et `note`. {max} lignes au plus.',
@@ -196,7 +196,7 @@ export const payoutBatch = defineMessages({
     'payoutBatch.refused.not_allowed': 'Le demandeur ne peut plus demander de virements : rien ne peut partir.',
     'payoutBatch.refused.roles_unavailable': 'Les rôles n’ont pas pu être vérifiés auprès de Slack ; rien n’est parti. Réessayez dans un instant.',
     'payoutBatch.refused.reason_required': 'Donnez une raison au refus (3 à 500 caractères) : le demandeur la verra.',
-    'payoutBatch.message.asks': '{user} demande d’envoyer *{count}* virements depuis un fichier (*{id}*).',
+    'payoutBatch.message.asks': '{user} demande le virement groupé *{id}* : *{count}* virements depuis un fichier.',
     'payoutBatch.message.state.pending': ':hourglass_flowing_sand: En attente d’approbation : {approvals} sur {required}',
     'payoutBatch.message.state.sending': ':outbox_tray: Approuvé par {approvers} ; envoi en cours',
     'payoutBatch.message.state.done': ':white_check_mark: Terminé ; approuvé par {approvers}',
