@@ -129,7 +129,7 @@ describe('asking one approval for a bulk payout', () => {
     h.bot.batches.approve = () => Promise.reject(new Error('database connection lost'));
     try {
       await h.slack.clickButton({ userId: PEOPLE.approver, actionId: PAYOUT_BATCH_ACTIONS.approve, channelId: CHANNELS.approvals, messageTs: message.ts });
-      const told = await h.waitForMessage(PEOPLE.approver, 'Something went wrong and nothing was changed by this click', CHANNELS.approvals);
+      const told = await h.waitForMessage(PEOPLE.approver, 'Could not record your approval of the bulk payout: something went wrong on our side', CHANNELS.approvals);
       expect(told.ephemeralTo).toBe(PEOPLE.approver);
       expect(told.text).not.toContain('database connection lost');
     } finally {

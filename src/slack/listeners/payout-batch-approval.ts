@@ -6,33 +6,28 @@
  * refusal or a failure is told to the person who clicked (ephemeral in a channel, or by DM from the
  * Home), never only logged.
  */
-import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
 import { batchRefusalText } from '../batch-problems.js';
 import type { SlackContext } from '../context.js';
+import { failureText, type FailureAction } from '../failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { tellPrivately } from '../payout-refusals.js';
 import { buildBatchNotice, buildBatchRejectModal } from '../views/payout-batch.js';
-import type { Surface } from '../views/text.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
-
-/** Logs a failure with an incident code and returns the words that tell the person about it. */
-function failedText(ctx: SlackContext, surface: Surface, error: unknown, batchId: string): string {
-  const incident = randomUUID().slice(0, 8);
-  ctx.logger.error({ err: error, batchId, incident }, 'a bulk payout action failed');
-  return textsFor(surface.locale)('payoutBatch.failedAction', { incident });
-}
 
 export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext): void {
   const { logger } = ctx;
 
   /** A button that acts at once; `act` answers whether the service did it, and anything else is told to the clicker. */
-  const onClick = (actionId: string, act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>) => {
+  const onClick = (
+    actionId: string, what: FailureAction,
+    act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
+  ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
       const batchId = readBatchId(action.value);
@@ -43,14 +38,14 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
         const result = await act(batchId, body.user.id, open);
         if (result && !result.ok) await tell(`:no_entry: ${batchRefusalText(surface.locale, result)}`);
       } catch (error) {
-        await tell(failedText(ctx, surface, error, batchId));
+        await tell(failureText(surface.locale, error, what, logger));
       }
     });
   };
-  onClick(PAYOUT_BATCH_ACTIONS.approve, (batchId, userId) => ctx.batches.approve(batchId, userId));
-  onClick(PAYOUT_BATCH_ACTIONS.stop, (batchId, userId) => ctx.batches.stop(batchId, userId));
+  onClick(PAYOUT_BATCH_ACTIONS.approve, 'approveBulkPayout', (batchId, userId) => ctx.batches.approve(batchId, userId));
+  onClick(PAYOUT_BATCH_ACTIONS.stop, 'stopBulkPayout', (batchId, userId) => ctx.batches.stop(batchId, userId));
   // The reason is asked in a modal, opened only when the person may reject the batch now.
-  onClick(PAYOUT_BATCH_ACTIONS.reject, async (batchId, userId, open) => {
+  onClick(PAYOUT_BATCH_ACTIONS.reject, 'rejectBulkPayout', async (batchId, userId, open) => {
     const allowed = await ctx.batches.mayReject(batchId, userId);
     if (!allowed.ok) return allowed;
     await open(buildBatchRejectModal(await surfaceFor(ctx, userId), allowed.batch));
@@ -71,7 +66,7 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
       else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
       else answer = { response_action: 'update', view: buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`) };
     } catch (error) {
-      answer = { response_action: 'update', view: buildBatchNotice(surface, failedText(ctx, surface, error, batchId)) };
+      answer = { response_action: 'update', view: buildBatchNotice(surface, failureText(surface.locale, error, 'rejectBulkPayout', logger)) };
     }
     await ack(answer);
   });
