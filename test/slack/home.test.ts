@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
 import { formatAmount } from '../../src/money.js';
-import { HOME, PAYOUT_ACTIONS, PAYOUT_BATCH_ACTIONS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
+import { HOME, PAYOUT_ACTIONS, PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { batchRow, checkBatch, submitBatch } from '../support/batch-flow.js';
 import { dmTexts, MOBILE_FIELDS, PAYOUT_ENV, requestPayout, submitApproval, viewText, waitForView } from '../support/payout-flow.js';
@@ -117,6 +117,11 @@ describe('the App Home tab', () => {
     await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}`, value: adasOwn });
     await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You asked for this bulk payout')), { message: 'the refusal in Ada\'s DM' });
     expect((await h.bot.batches.get(adasOwn))?.state).toBe('pending');
+
+    // Reject from the home opens the same modal as on the message, asking the reason.
+    await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.reject, blockId: `home_waiting_${id}` });
+    const rejecting = await waitForView(h, ADA, (view) => view.view.callback_id === PAYOUT_BATCH.rejectView && view.view.private_metadata === id, 'the reject modal');
+    await h.slack.closeView({ userId: ADA, viewId: rejecting.id });
 
     await h.slack.clickButton({ userId: ABEL, viewId: home(ABEL)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}` });
     await h.slack.waitFor(() => blockText(h.slack.messages(CHANNELS.approvals).find((message) => message.text.includes(id) && !message.threadTs)!).includes(`<@${ABEL}>`), { message: 'the bulk payout approved by Abel' });
