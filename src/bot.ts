@@ -49,7 +49,7 @@ export interface BotOptions {
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
-  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number };
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
@@ -64,6 +64,7 @@ export interface RunningBot {
   sandbox: Sandbox | undefined;
   db: Db;
   payouts: PayoutService;
+  batches: PayoutBatchService;
   /** Present when FEED_CHANNEL_ID is set. */
   feed: TransactionFeed | undefined;
   /** GET /metrics's registry. */
@@ -176,11 +177,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }),
       notifier: {
         changed: async (batch, event, actor) => {
+          // Progress changes no Home: a home shows a batch's state, not its counts.
+          if (event !== 'progress') void late.home?.batchChanged(batch);
           await batchNotifier.changed(batch, event, actor);
           if (event === 'released') wakeSender();
         },
       },
       roles: payoutRoles,
+      ...(options.payoutTimers?.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: options.payoutTimers.resultsRetrySeconds } : {}),
     });
     const reminders = new ApprovalReminders({
       db, clock, reminderMinutes: config.approverNotices.reminderMinutes, approvers: approverDirectory(access, config.access.approvers),
@@ -221,7 +225,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const home = new SlackHomePublisher({
       client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,
       sources: {
-        access, accessLists: config.access, payouts, account,
+        access, accessLists: config.access, payouts, batches, account,
         feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
       },
@@ -288,7 +292,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ intervalSeconds: ledger.pollIntervalMs / 1000 }, 'ledger sync started');
     }
 
-    return { app, eventsUrl, sandbox, db, payouts, feed, ledger, metrics, opsUrl, home, close };
+    return { app, eventsUrl, sandbox, db, payouts, batches, feed, ledger, metrics, opsUrl, home, close };
   } catch (error) {
     await close();
     throw error;
@@ -324,6 +328,7 @@ function runPayoutMaintenance(
         await batches.expireDue();
         // Beside expiry, on the same clock: approvers who have not decided hear once before it comes.
         await reminders.sendDue();
+        await batches.redeliverResults();
         // An approval message whose first post failed is posted again, so approvers still see the request.
         for (const request of await payouts.listRecent({ limit: 100 })) notifier.repostIfMissing(request);
       } finally {

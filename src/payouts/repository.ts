@@ -323,10 +323,10 @@ export async function listRecentRequests(q: Queryable, limit: number): Promise<P
   return Promise.all(rows.map((row) => withApprovals(q, row)));
 }
 
-/** Pending requests still open at `now` that `userId` did not make, oldest first (the first to expire). */
+/** Pending requests still open at `now` that `userId` did not make, newest first: a new request is always among the first shown. */
 export async function listPendingRequests(q: Queryable, notRequestedBy: string, now: Date, limit: number): Promise<PayoutRequest[]> {
   const { rows } = await q.query<PayoutRow>(
-    `SELECT * FROM payout_requests WHERE state = 'pending' AND expires_at > $2 AND requested_by <> $1 ORDER BY requested_at, id LIMIT $3`,
+    `SELECT * FROM payout_requests WHERE state = 'pending' AND expires_at > $2 AND requested_by <> $1 ORDER BY requested_at DESC, id DESC LIMIT $3`,
     [notRequestedBy, now, limit],
   );
   return Promise.all(rows.map((row) => withApprovals(q, row)));

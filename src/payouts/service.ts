@@ -455,7 +455,7 @@ export class PayoutService {
 
   /**
    * The pending requests `userId` may approve now, by the same rule as `mayApprove` (never their own),
-   * oldest first: the first `limit` of them, and how many in all (counted among the first 500 pending).
+   * newest first: the first `limit` of them, and how many in all (counted among the newest 500 pending).
    */
   async waitingFor(userId: string, options: { limit: number }): Promise<{ requests: PayoutRequest[]; total: number }> {
     const actor = await this.actor(userId);

@@ -1,20 +1,21 @@
 /**
  * Speaks for bulk payouts in Slack: one approval message per batch in the approval channel (posted
  * when it is submitted, with its rows as a CSV in the thread, then edited at every change and as rows
- * are sent), direct messages to the requester, and the results file at the end.
+ * are sent), direct messages to the requester, and the results file at the end (sent again after a
+ * Slack failure, never twice), with a receipt in the message's thread.
  */
 import type { WebClient } from '@slack/web-api';
 import type { AccessList } from '../config.js';
 import { textsFor } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { minorToPlain } from '../money.js';
-import type { BatchEvent, BatchNotifier, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
+import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
 import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from './locales.js';
 import { approversAvailable } from './payout-notifier.js';
 import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
-import { mentionUser, type Surface } from './views/text.js';
+import { escapeWithin, mentionUser, type Surface } from './views/text.js';
 
 export interface SlackBatchNotifierOptions {
   client: WebClient;
@@ -53,7 +54,31 @@ export class SlackBatchNotifier implements BatchNotifier {
     const batch = (await batches.get(snapshot.id)) ?? snapshot;
     await this.showMessage(batch, event === 'requested');
     if (DM_EVENTS.has(event)) await this.tellRequester(batch, event, actor);
-    if (event === 'finished') await this.sendResults(batch);
+    if (event === 'finished') await this.deliverResults(batch);
+  }
+
+  /**
+   * The results file by DM, once: claimed first (no other attempt under way, none delivered), then
+   * marked delivered, then a receipt in the approval message's thread. A failed attempt is logged
+   * and left for the service's retry; a receipt that fails is only logged (the DM went).
+   */
+  private async deliverResults(batch: PayoutBatch): Promise<void> {
+    const batches = this.options.batches();
+    if (!(await batches.claimResults(batch.id))) return;
+    let progress: BatchProgress;
+    try {
+      progress = await this.sendResults(batch);
+    } catch (error) {
+      this.options.logger.warn({ err: error, batchId: batch.id }, 'could not send the results of a bulk payout; they will be sent again');
+      return;
+    }
+    await batches.resultsDelivered(batch.id);
+    if (!batch.approvalMessage) return;
+    const t = textsFor(this.options.surface.locale);
+    await this.options.client.chat.postMessage({
+      channel: batch.approvalMessage.channel, thread_ts: batch.approvalMessage.ts, unfurl_links: false,
+      text: t('payoutBatch.receipt', { id: batch.id, user: mentionUser(batch.requestedBy), ...progress }),
+    }).catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, 'could not post the receipt of a bulk payout\'s results'));
   }
 
   private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
@@ -100,15 +125,15 @@ export class SlackBatchNotifier implements BatchNotifier {
     const text = event === 'approved'
       ? t('payoutBatch.dm.approved', { user, id: batch.id, approvals: batch.approvals.length, required: batch.requiredApprovals })
       : event === 'released' ? t('payoutBatch.dm.released', { id: batch.id })
-        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user })
+        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user, reason: escapeWithin(batch.rejectReason ?? '', 500) })
           : event === 'stopped' ? t('payoutBatch.dm.stopped', { id: batch.id, user })
             : t('payoutBatch.dm.expired', { id: batch.id });
     const opened = await client.conversations.open({ users: batch.requestedBy });
     if (opened.channel?.id) await client.chat.postMessage({ channel: opened.channel.id, text });
   }
 
-  /** The results file, by DM: row, reference, outcome, transaction id or reason. */
-  private async sendResults(batch: PayoutBatch): Promise<void> {
+  /** The results file, by DM: row, reference, outcome, transaction id or reason; resolves with the counts it states. */
+  private async sendResults(batch: PayoutBatch): Promise<BatchProgress> {
     const batches = this.options.batches();
     const t = textsFor(await this.options.locales.forPerson(batch.requestedBy));
     const results = await batches.results(batch.id);
@@ -122,5 +147,6 @@ export class SlackBatchNotifier implements BatchNotifier {
         results.map((row) => [String(row.rowNumber), row.reference, t(`payoutBatch.outcome.${row.outcome}`), row.transactionId ?? row.reason ?? '']),
       ),
     });
+    return progress;
   }
 }

@@ -14,10 +14,10 @@ import type { FeedStatus } from '../feed/types.js';
 import { KeyedThrottle, type HomeViews, type Timers } from '../home/index.js';
 import type { LedgerStatus } from '../ledger/types.js';
 import type { Logger } from '../logger.js';
-import type { PayoutActor, PayoutRequest } from '../payouts/index.js';
+import type { PayoutActor, PayoutBatch, PayoutRequest } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
 import { surfaceFor, type PersonLocales } from './locales.js';
-import { buildHomeView, MINE_SHOWN, WAITING_SHOWN, type HomeBalance, type HomeContent } from './views/home.js';
+import { buildHomeView, MINE_SHOWN, WAITING_SHOWN, type HomeBalance, type HomeContent, type ViewerHome } from './views/home.js';
 import type { Surface } from './views/text.js';
 
 /** What the home needs of Slack's Web API. */
@@ -35,6 +35,11 @@ export interface HomeSources {
     actor(userId: string): Promise<PayoutActor>;
     waitingFor(userId: string, options: { limit: number }): Promise<{ requests: PayoutRequest[]; total: number }>;
     requestedBy(userId: string, options: { limit: number }): Promise<PayoutRequest[]>;
+  };
+  /** Bulk payouts, listed beside the requests. */
+  batches: {
+    waitingFor(userId: string, options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }>;
+    requestedBy(userId: string, options: { limit: number }): Promise<PayoutBatch[]>;
   };
   account: { balance(options: { fresh?: boolean; signal?: AbortSignal }): Promise<BalanceReading> };
   /** Undefined when the feed or the ledger is off. */
@@ -90,11 +95,16 @@ export class SlackHomePublisher implements HomePublisher {
   }
 
   /** Called on every payout state change: the requester and everyone who may approve, if they have a home, get it again (throttled). */
-  payoutChanged(request: PayoutRequest): Promise<void> {
+  payoutChanged(request: Pick<PayoutRequest, 'id' | 'requestedBy'>): Promise<void> {
     return this.peopleFor(request).then(
       (people) => people.forEach((userId) => this.throttle.schedule(userId)),
       (error: unknown) => this.options.logger.warn({ err: error, payoutId: request.id }, 'could not find whose home shows this payout'),
     );
+  }
+
+  /** Called on every bulk payout change: its requester and everyone who may approve, as for a single request. */
+  batchChanged(batch: PayoutBatch): Promise<void> {
+    return this.payoutChanged(batch);
   }
 
   /** Resolves once no publish is under way (tests, and stopping). */
@@ -107,7 +117,7 @@ export class SlackHomePublisher implements HomePublisher {
   }
 
   /** Only people who have a home (opened once): anyone else gets a current one when they first open it. */
-  private async peopleFor(request: PayoutRequest): Promise<string[]> {
+  private async peopleFor(request: Pick<PayoutRequest, 'requestedBy'>): Promise<string[]> {
     const { access, accessLists } = this.options.sources;
     const having = await this.options.homes.people();
     // Nobody has a home yet: no need to ask Slack who is in the approvers' groups.
@@ -166,14 +176,18 @@ export class SlackHomePublisher implements HomePublisher {
 
   /** Everything a home shows, read now. A person who is not a viewer costs no Fleet API call. */
   private async content(userId: string, fresh: boolean): Promise<HomeContent> {
-    const { access, accessLists, payouts, buttons } = this.options.sources;
+    const { access, accessLists, payouts, batches, buttons } = this.options.sources;
     if (!(await access.allows(accessLists.viewers, userId))) return { kind: 'outsider' };
     const [balance, actor, status] = await Promise.all([this.balance(fresh), payouts.actor(userId), this.statuses()]);
-    const waiting = actor.canApprove ? await payouts.waitingFor(userId, { limit: WAITING_SHOWN }) : undefined;
-    const mine = await payouts.requestedBy(userId, { limit: MINE_SHOWN });
+    let waiting: ViewerHome['waiting'];
+    if (actor.canApprove) {
+      const [requests, bulk] = await Promise.all([payouts.waitingFor(userId, { limit: WAITING_SHOWN }), batches.waitingFor(userId, { limit: WAITING_SHOWN })]);
+      waiting = { requests: requests.requests, batches: bulk.batches, total: requests.total + bulk.total };
+    }
+    const [mine, mineBatches] = await Promise.all([payouts.requestedBy(userId, { limit: MINE_SHOWN }), batches.requestedBy(userId, { limit: MINE_SHOWN })]);
     return {
       kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status,
-      mine: actor.canRequest || mine.length > 0 ? mine : undefined,
+      mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined, mineBatches,
       buttons: { newPayout: buttons.newPayout && actor.canRequest, export: buttons.export },
     };
   }

@@ -50,6 +50,23 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     expect((await one.batches.results(id)).every((row) => row.outcome === 'sent')).toBe(true);
   });
 
+  it('lets one replica at a time attempt a finished batch\'s results, retries a failed attempt after its wait, and never after delivery', async () => {
+    const one = replica();
+    const two = replica(one.fleet);
+    const id = await releasedBatch(one.batches, 2);
+    await one.sender.sendDue(500);
+    expect((await one.batches.get(id))?.state).toBe('done');
+    const claims = await Promise.all([one.batches.claimResults(id), two.batches.claimResults(id)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    // The attempt failed: after its wait (30 s for a first attempt) it is due again, for one replica.
+    await db.query("UPDATE payout_batches SET results_attempted_at = now() - interval '31 seconds' WHERE id = $1", [id]);
+    expect(await two.batches.claimResults(id)).toBe(true);
+    expect(await one.batches.claimResults(id)).toBe(false);
+    await two.batches.resultsDelivered(id);
+    await db.query("UPDATE payout_batches SET results_attempted_at = now() - interval '1 hour' WHERE id = $1", [id]);
+    expect(await one.batches.claimResults(id)).toBe(false);
+  });
+
   it('never sends a row twice after a process dies between taking it and sending it: recovery sends it once', async () => {
     const dying = replica(undefined, 'dies_before_sending');
     const id = await releasedBatch(dying.batches, 3);

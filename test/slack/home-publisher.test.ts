@@ -62,6 +62,7 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
       waitingFor: () => Promise.resolve({ requests: data.waiting, total: data.waiting.length }),
       requestedBy: () => Promise.resolve(data.mine),
     },
+    batches: { waitingFor: () => Promise.resolve({ batches: [], total: 0 }), requestedBy: () => Promise.resolve([]) },
     account: { balance: () => Promise.resolve({ balances: { USD: 100 }, readAt: new Date() }) },
     feedStatus: undefined,
     ledgerStatus: undefined,

@@ -1,13 +1,15 @@
 /**
  * The App Home tab through the real bot: what each role sees when they open it, homes kept current as
- * payouts change, Approve and Reject from the home taking the approval message's path and rules, and
+ * payouts change, Approve and Reject from the home taking the approval message's path and rules (for
+ * single requests and bulk payouts), and
  * the last known balances during a Fleet API outage.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
 import { formatAmount } from '../../src/money.js';
-import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
-import { PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { HOME, PAYOUT_ACTIONS, PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { batchRow, checkBatch, submitBatch } from '../support/batch-flow.js';
 import { dmTexts, MOBILE_FIELDS, PAYOUT_ENV, requestPayout, submitApproval, viewText, waitForView } from '../support/payout-flow.js';
 
 const { requester: RITA, approver: ABEL, approver2: ADA, newcomer: NICO } = PEOPLE;
@@ -96,6 +98,36 @@ describe('the App Home tab', () => {
     await homeWhere(RITA, (text) => text.includes(`*${ritaRequest}*`) && text.includes('· sent ·'), 'her request sent');
   });
 
+  it('lists a pending bulk payout under Waiting for you and among its requester\'s requests, its buttons acting by the approval message\'s rules', async () => {
+    const id = await submitBatch(h, [batchRow(901, '12'), batchRow(902, '13')]);
+    const abel = viewText(await homeWhere(ABEL, (text) => text.includes(`home_waiting_${id}`), 'the bulk payout waiting'));
+    expect(abel).toContain(`*${id}* · bulk payout of *2* payouts: 25.00 USD · \`rows.csv\``);
+    expect(abel).toContain(`"action_id":"${PAYOUT_BATCH_ACTIONS.approve}"`);
+    expect(abel).toContain(`Approving ${id} sends 2 payouts in all: 25.00 USD.`);
+    await homeWhere(ADA, (text) => text.includes(`home_waiting_${id}`), 'the bulk payout waiting for Ada too');
+    await homeWhere(RITA, (text) => text.includes(`*${id}* · bulk payout of *2* payouts`) && text.includes('· waiting for approval ·'), 'her bulk payout');
+    expect(viewText(home(RITA)!)).not.toContain(`home_waiting_${id}`);
+
+    // Ada's own bulk payout never waits for her, and a click crafted from her home to approve it is refused on the server, in her DMs.
+    const ready = await checkBatch(h, [batchRow(903, '14')], ADA);
+    await h.slack.submitView({ userId: ADA, viewId: ready.id });
+    const adasOwn = /PB-[A-Z0-9]{6}/.exec(viewText(h.slack.view(ready.id)!))![0];
+    await homeWhere(ADA, (text) => text.includes(`*${adasOwn}*`), 'her own bulk payout among her requests');
+    expect(viewText(home(ADA)!)).not.toContain(`home_waiting_${adasOwn}`);
+    await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}`, value: adasOwn });
+    await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You asked for this bulk payout')), { message: 'the refusal in Ada\'s DM' });
+    expect((await h.bot.batches.get(adasOwn))?.state).toBe('pending');
+
+    // Reject from the home opens the same modal as on the message, asking the reason.
+    await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.reject, blockId: `home_waiting_${id}` });
+    const rejecting = await waitForView(h, ADA, (view) => view.view.callback_id === PAYOUT_BATCH.rejectView && view.view.private_metadata === id, 'the reject modal');
+    await h.slack.closeView({ userId: ADA, viewId: rejecting.id });
+
+    await h.slack.clickButton({ userId: ABEL, viewId: home(ABEL)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}` });
+    await h.slack.waitFor(() => blockText(h.slack.messages(CHANNELS.approvals).find((message) => message.text.includes(id) && !message.threadTs)!).includes(`<@${ABEL}>`), { message: 'the bulk payout approved by Abel' });
+    await homeWhere(ABEL, (text) => !text.includes(`home_waiting_${id}`), 'the bulk payout gone from Waiting for you');
+  });
+
   it('shows the last known balances and their age when the Fleet API fails during a refresh', async () => {
     const shown = (view: OpenView) => /\*USD\*\\n([^"]+)"/.exec(viewText(view))?.[1];
     const lastRead = shown(await open(ABEL));
@@ -107,5 +139,33 @@ describe('the App Home tab', () => {
     const text = viewText(view);
     expect(text).toMatch(/These are the last known balances, read <!date\^\d+\^[^>]+> \(\d+ s ago\)/);
     expect(shown(view)).toBe(lastRead);
+  });
+});
+
+describe('an approver\'s Home opened before a request, with the production throttle', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: PAYOUT_ENV });
+  });
+  afterAll(async () => h?.close());
+
+  it('shows Rita\'s newest request to Abel, with its recipient and Approve, within 15 seconds, even behind 20 older ones', async () => {
+    // A day's work leaves requests waiting: the home shows 20 of them, and the new one must be among them.
+    for (let index = 0; index < 20; index += 1) {
+      await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '10', phone: `2438123400${String(index).padStart(2, '0')}`, name: `Earlier ${index}` });
+    }
+    const ack = await h.slack.openHome({ userId: ABEL });
+    expect(ack.status).toBe(200);
+    await h.slack.waitFor(() => h.slack.home(ABEL), { message: 'Abel\'s first home' });
+    await h.bot.home.idle();
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, name: 'Newest Recipient' });
+    const view = await h.slack.waitFor(() => {
+      const shown = h.slack.home(ABEL);
+      return shown && viewText(shown).includes(`home_waiting_${id}`) ? shown : undefined;
+    }, { message: 'Abel\'s home showing Rita\'s newest request', timeoutMs: 15_000 });
+    const text = viewText(view);
+    expect(text).toContain('Newest Recipient');
+    expect(text).toContain(`{"type":"button","action_id":"${PAYOUT_ACTIONS.approve}","text":{"type":"plain_text","text":"Approve","emoji":true},"value":"${id}"`);
+    expect(text).toContain('… and 1 more waiting for you');
   });
 });

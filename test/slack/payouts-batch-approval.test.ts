@@ -118,11 +118,50 @@ describe('asking one approval for a bulk payout', () => {
     expect(answer).not.toContain('waiting for approval');
   });
 
-  it('lets an approver reject a batch, and nothing is sent', async () => {
-    const id = await submit([row(41)]);
+  it('lets an approver reject a bulk payout with a reason typed in a modal, which the requester reads, and nothing is sent', async () => {
+    const id = await submit([row(41, '12'), row(42, '3', 'EUR')]);
     const message = await approvalMessage(id);
     await h.slack.clickButton({ userId: PEOPLE.approver, actionId: PAYOUT_BATCH_ACTIONS.reject, channelId: CHANNELS.approvals, messageTs: message.ts });
-    await h.slack.waitFor(() => blockText(h.slack.message(CHANNELS.approvals, message.ts)!).includes('Rejected by'));
-    await h.waitForMessage(PEOPLE.requester, `${id}* was rejected`, dmWith(PEOPLE.requester));
+    const modal = await waitForView(h, PEOPLE.approver, callbackIs(PAYOUT_BATCH.rejectView), 'the reject modal');
+    expect(viewText(modal)).toContain(`None of the 2 payouts of ${id} will be sent (3.00 EUR · 12.00 USD).`);
+    const typed = (reason: string) => ({ [PAYOUT_BATCH.rejectReasonBlock]: { [PAYOUT_BATCH.input]: reason } });
+    const tooShort = await h.slack.submitView({ userId: PEOPLE.approver, viewId: modal.id, values: typed('  no ') });
+    expect(JSON.stringify(tooShort.body)).toContain('Give a reason for the rejection');
+    expect(h.slack.view(modal.id)).toBeDefined();
+    await h.slack.submitView({ userId: PEOPLE.approver, viewId: modal.id, values: typed('Row 42 is a test payee <!channel>') });
+    expect(viewText(h.slack.view(modal.id)!)).toContain('Rejected. The requester has been sent your reason.');
+    await h.slack.waitFor(() => blockText(h.slack.message(CHANNELS.approvals, message.ts)!).includes(`Rejected by <@${PEOPLE.approver}>: Row 42 is a test payee`));
+    const dm = await h.waitForMessage(PEOPLE.requester, `${id}* was rejected`, dmWith(PEOPLE.requester));
+    expect(dm.text).toContain('Row 42 is a test payee &lt;!channel&gt;');
+    expect(h.sandbox.requests.filter((request) => JSON.stringify(request.body ?? '').includes(id))).toEqual([]);
+  });
+
+  it('lists a pending bulk payout in /fleet payouts and finds it by a row\'s reference, its recipient\'s name or number, and its id', async () => {
+    const id = await submit([row(81, '7'), 'mobile,+243 812 399 001,VODACOM_MPESA,Kalala Bulkfind,CD,8,USD,INV-BULK-61,']);
+    await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts' });
+    const list = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Recent payouts') && message.text.includes(id)));
+    expect(list.text).toContain(`${id} waiting for approval`);
+    expect(blockText(list)).toContain(`\`${id}\` · bulk payout of *2* payouts: 15.00 USD · \`rows.csv\` · *waiting for approval*`);
+    for (const words of ['inv-bulk-61', 'kalala bulkfind', '812399001', id.toLowerCase()]) {
+      await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: `payouts ${words}` });
+      const found = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Payouts found') && blockText(message).includes(`\`${words.split(' ')[0]}\``)));
+      expect(found.text, words).toContain(`${id} waiting for approval`);
+      expect(blockText(found)).toContain('1 bulk payout holds');
+    }
+  });
+
+  it('tells an approver, not only the log, when a bulk payout button fails', async () => {
+    const id = await submit([row(51)]);
+    const message = await approvalMessage(id);
+    const approve = h.bot.batches.approve.bind(h.bot.batches);
+    h.bot.batches.approve = () => Promise.reject(new Error('database connection lost'));
+    try {
+      await h.slack.clickButton({ userId: PEOPLE.approver, actionId: PAYOUT_BATCH_ACTIONS.approve, channelId: CHANNELS.approvals, messageTs: message.ts });
+      const told = await h.waitForMessage(PEOPLE.approver, 'Could not record your approval of the bulk payout: something went wrong on our side', CHANNELS.approvals);
+      expect(told.ephemeralTo).toBe(PEOPLE.approver);
+      expect(told.text).not.toContain('database connection lost');
+    } finally {
+      h.bot.batches.approve = approve;
+    }
   });
 });

@@ -38,6 +38,8 @@ export interface PayoutBatch {
   progressMessage: ApprovalMessageRef | undefined;
   finishedAt: Date | undefined;
   version: number;
+  /** The name of the file chosen in Slack (cut to 200 characters); undefined for pasted rows. */
+  fileName?: string | undefined;
 }
 
 /** One stored row of a batch. */
@@ -63,7 +65,7 @@ export interface BatchProgress {
 
 export type BatchRefusalCode =
   | 'not_found' | 'not_requester' | 'not_approver' | 'own_request' | 'already_approved' | 'not_pending' | 'not_sending'
-  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable';
+  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable' | 'reason_required';
 
 export interface BatchRefusal {
   ok: false;
@@ -74,6 +76,27 @@ export interface BatchRefusal {
 }
 
 export type BatchResult = { ok: true; batch: PayoutBatch } | BatchRefusal;
+
+/** Whether `actor` may reject `batch` now: an approver, never the requester, the batch still pending. */
+export function batchRejectionRefusal(batch: PayoutBatch, actor: { userId: string; canApprove: boolean }): BatchRefusal | undefined {
+  if (!actor.canApprove) return batchRefusal('not_approver', { batch });
+  if (batch.requestedBy === actor.userId) return batchRefusal('own_request', { batch });
+  if (batch.state !== 'pending') return batchRefusal('not_pending', { batch });
+  return undefined;
+}
+
+/**
+ * Whether `actor` may approve `batch` now: an approver, never the requester, the batch pending and
+ * unexpired, not already approved by them. The one rule for the approval message and the Home.
+ */
+export function batchApprovalRefusal(batch: PayoutBatch, actor: { userId: string; canApprove: boolean }, now: Date): BatchRefusal | undefined {
+  if (!actor.canApprove) return batchRefusal('not_approver', { batch });
+  if (batch.requestedBy === actor.userId) return batchRefusal('own_request', { batch });
+  if (batch.state !== 'pending') return batchRefusal('not_pending', { batch });
+  if (batch.expiresAt.getTime() <= now.getTime()) return batchRefusal('expired', { batch });
+  if (batch.approvals.some((approval) => approval.userId === actor.userId)) return batchRefusal('already_approved', { batch });
+  return undefined;
+}
 
 export function batchRefusal(code: BatchRefusalCode, extra: Omit<BatchRefusal, 'ok' | 'code'> = {}): BatchRefusal {
   return { ok: false, code, ...extra };

@@ -7,16 +7,16 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
-import { batchRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
+import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, lockBatchPace, setBatchMessage,
-  updateBatch, type BatchChanges,
+  appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
+  listRecentBatches, listResultsDue, lockBatchPace, claimResultsDelivery, markResultsDelivered, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
 } from './store.js';
 import { lockPayoutDays, measureDayApprovals, payoutDay, raisedRequirement, type DayPayout, type DayRequirement } from '../day-totals.js';
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
-import { checkDailyLimit } from '../policy.js';
+import { checkDailyLimit, checkRejectReason } from '../policy.js';
 import { sumRequested } from '../repository.js';
 import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../service.js';
@@ -39,6 +39,8 @@ export interface PayoutBatchServiceOptions {
   notifier?: BatchNotifier;
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
+  /** The wait before the results file is sent again after a failed attempt, times the attempts so far (default 30 s). */
+  resultsRetrySeconds?: number;
 }
 
 /** The rows of a batch that count towards the day's totals: not yet sent as a payout of their own, not skipped. */
@@ -51,6 +53,9 @@ async function waitingPayouts(q: Queryable, batchId: string): Promise<DayPayout[
 export function newBatchId(): string {
   return `PB-${randomReadableCode(6)}`;
 }
+
+/** The first wait before a failed results file is sent again; each later attempt waits once more as long. */
+const RESULTS_RETRY_SECONDS = 30;
 
 export const BATCH_ID_PATTERN = /^PB-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
@@ -75,7 +80,7 @@ export class PayoutBatchService {
   }
 
   /** Reads and checks `content`; stores it as a draft of `userId`'s only when no row has a problem. */
-  async check(userId: string, content: Uint8Array | string): Promise<BatchCheckResult> {
+  async check(userId: string, content: Uint8Array | string, options: { fileName?: string } = {}): Promise<BatchCheckResult> {
     const batchId = (this.options.newBatchId ?? newBatchId)();
     const { settings, batchSettings, db } = this.options;
     const now = this.now();
@@ -84,7 +89,7 @@ export class PayoutBatchService {
     const { check } = result;
     await db.transaction((tx) => insertDraftBatch(tx, {
       id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-      contentHash: check.contentHash, totals: check.totals, rows: check.rows,
+      contentHash: check.contentHash, totals: check.totals, rows: check.rows, fileName: options.fileName?.slice(0, 200),
     }));
     return { ...result, batchId };
   }
@@ -198,12 +203,36 @@ export class PayoutBatchService {
   }
 
   private approvalRefusal(batch: PayoutBatch, userId: string, isApprover: boolean): BatchResult | undefined {
-    if (!isApprover) return batchRefusal('not_approver', { batch });
-    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
-    if (batch.state !== 'pending') return batchRefusal('not_pending', { batch });
-    if (batch.expiresAt.getTime() <= this.now().getTime()) return batchRefusal('expired', { batch });
-    if (batch.approvals.some((approval) => approval.userId === userId)) return batchRefusal('already_approved', { batch });
-    return undefined;
+    return batchApprovalRefusal(batch, { userId, canApprove: isApprover }, this.now());
+  }
+
+  /**
+   * The pending batches `userId` may approve now, by the rule of the approval message's button
+   * (never their own, not one they approved), newest first: the first `limit`, and how many in all
+   * (among the newest 200 pending).
+   */
+  async waitingFor(userId: string, options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
+    if (!(await this.options.roles.canApprove(userId))) return { batches: [], total: 0 };
+    const now = this.now();
+    const pending = await listPendingBatches(this.options.db, userId, now, 200);
+    const allowed = pending.filter((batch) => batchApprovalRefusal(batch, { userId, canApprove: true }, now) === undefined);
+    return { batches: allowed.slice(0, options.limit), total: allowed.length };
+  }
+
+  /** A person's own submitted batches, newest first. */
+  async requestedBy(userId: string, options: { limit: number }): Promise<PayoutBatch[]> {
+    return listRecentBatches(this.options.db, { requestedBy: userId, limit: options.limit });
+  }
+
+  /** Submitted batches, newest first. */
+  async listRecent(options: { limit: number }): Promise<PayoutBatch[]> {
+    return listRecentBatches(this.options.db, { limit: Math.min(100, Math.max(1, Math.floor(options.limit))) });
+  }
+
+  /** Batches found by words in their id, file name, or a row's reference, recipient name, phone or account number; newest first. */
+  async search(words: readonly string[], options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
+    const limit = Math.min(100, Math.max(1, Math.floor(options.limit)));
+    return searchBatches(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
   }
 
   /** Fresh roles, then pending → sending; the approvals stay recorded whatever the roles say. */
@@ -242,13 +271,23 @@ export class PayoutBatchService {
     return { ok: true, batch: released };
   }
 
-  /** An approver other than the requester turns the batch down; nothing is sent. */
-  async reject(batchId: string, userId: string, reason: string): Promise<BatchResult> {
+  /** Whether `userId` may reject the batch now (before the reason is asked); the batch, or why not. */
+  async mayReject(batchId: string, userId: string): Promise<BatchResult> {
     const batch = await this.get(batchId);
     if (!batch) return batchRefusal('not_found');
-    if (!(await this.options.roles.canApprove(userId))) return batchRefusal('not_approver', { batch });
-    if (batch.requestedBy === userId) return batchRefusal('own_request', { batch });
-    return this.move(batch, ['pending'], { state: 'rejected', rejectedBy: userId, rejectReason: reason.trim().slice(0, 500) }, 'rejected', userId);
+    return batchRejectionRefusal(batch, { userId, canApprove: await this.options.roles.canApprove(userId) }) ?? { ok: true, batch };
+  }
+
+  /**
+   * An approver other than the requester turns the batch down with a reason the requester is told
+   * (3 to 500 characters, as for a single payout); nothing is sent.
+   */
+  async reject(batchId: string, userId: string, reason: string): Promise<BatchResult> {
+    const allowed = await this.mayReject(batchId, userId);
+    if (!allowed.ok) return allowed;
+    const { batch } = allowed;
+    if (!checkRejectReason(reason).ok) return batchRefusal('reason_required', { batch });
+    return this.move(batch, ['pending'], { state: 'rejected', rejectedBy: userId, rejectReason: reason.trim() }, 'rejected', userId);
   }
 
   /**
@@ -305,6 +344,27 @@ export class PayoutBatchService {
   /** Each row with its payout request's outcome, for the results file. */
   async results(id: string): Promise<BatchRowResult[]> {
     return batchResults(this.options.db, id);
+  }
+
+  /**
+   * Claims one attempt at sending a finished batch's results to its requester: false when they were
+   * delivered, or another attempt is under way or failed too recently. Call `resultsDelivered` once
+   * Slack took them; a failed attempt is retried by `redeliverResults`.
+   */
+  async claimResults(id: string): Promise<boolean> {
+    return claimResultsDelivery(this.options.db, id, this.options.resultsRetrySeconds ?? RESULTS_RETRY_SECONDS);
+  }
+
+  async resultsDelivered(id: string): Promise<void> {
+    await markResultsDelivered(this.options.db, id);
+  }
+
+  /** Finished batches whose results never reached the requester (Slack failed): announced as finished again, to send them. */
+  async redeliverResults(): Promise<void> {
+    for (const id of await listResultsDue(this.options.db, this.options.resultsRetrySeconds ?? RESULTS_RETRY_SECONDS, 20)) {
+      const batch = await this.get(id);
+      if (batch) await this.announce(batch, 'finished');
+    }
   }
 
   async setMessage(id: string, which: 'approval' | 'progress', channel: string, ts: string): Promise<boolean> {

@@ -17,7 +17,7 @@ interface BatchDbRow extends DualApprovalColumns {
   id: string; requested_by: string; created_at: Timestamp; requested_at: Timestamp | null; expires_at: Timestamp; state: BatchState;
   content_hash: string; row_count: number; totals: Record<string, number | string> | string; new_recipients: number; required_approvals: number;
   rejected_by: string | null; reject_reason: string | null; stopped_by: string | null; approval_channel: string | null; approval_ts: string | null;
-  progress_channel: string | null; progress_ts: string | null; finished_at: Timestamp | null; version: number;
+  progress_channel: string | null; progress_ts: string | null; finished_at: Timestamp | null; version: number; file_name: string | null;
   dual_approval_currency?: string | null;
 }
 
@@ -35,7 +35,7 @@ async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
     rejectedBy: row.rejected_by ?? undefined, rejectReason: row.reject_reason ?? undefined, stoppedBy: row.stopped_by ?? undefined,
     approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
     progressMessage: row.progress_channel && row.progress_ts ? { channel: row.progress_channel, ts: row.progress_ts } : undefined,
-    finishedAt: maybeDate(row.finished_at), version: Number(row.version),
+    finishedAt: maybeDate(row.finished_at), version: Number(row.version), fileName: row.file_name ?? undefined,
   };
 }
 
@@ -47,15 +47,17 @@ export interface NewBatch {
   contentHash: string;
   totals: ReadonlyMap<string, number>;
   rows: readonly BatchRow[];
+  /** The name of the file chosen in Slack; undefined for pasted rows. */
+  fileName?: string | undefined;
 }
 
 /** Stores a checked file as a draft with its rows, in one transaction of the caller's. */
 export async function insertDraftBatch(q: Queryable, batch: NewBatch): Promise<void> {
   await q.query(
-    `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, new_recipients, updated_at)
-     VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $8, $3)`,
+    `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, new_recipients, updated_at, file_name)
+     VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $8, $3, $9)`,
     [batch.id, batch.requestedBy, batch.createdAt, batch.expiresAt, batch.contentHash, batch.rows.length,
-      JSON.stringify(Object.fromEntries(batch.totals)), batch.rows.filter((row) => row.newRecipient).length],
+      JSON.stringify(Object.fromEntries(batch.totals)), batch.rows.filter((row) => row.newRecipient).length, batch.fileName ?? null],
   );
   // One statement for every row: a 500-row file is one round trip, not 500.
   await q.query(
@@ -72,6 +74,52 @@ export async function insertDraftBatch(q: Queryable, batch: NewBatch): Promise<v
 export async function findBatch(q: Queryable, id: string): Promise<PayoutBatch | undefined> {
   const { rows } = await q.query<BatchDbRow>('SELECT * FROM payout_batches WHERE id = $1', [id]);
   return rows[0] ? toBatch(q, rows[0]) : undefined;
+}
+
+/** Submitted batches still pending at `now` that `userId` did not ask for, newest first. */
+export async function listPendingBatches(q: Queryable, notRequestedBy: string, now: Date, limit: number): Promise<PayoutBatch[]> {
+  const { rows } = await q.query<BatchDbRow>(
+    `SELECT * FROM payout_batches WHERE state = 'pending' AND expires_at > $2 AND requested_by <> $1 ORDER BY requested_at DESC, id DESC LIMIT $3`,
+    [notRequestedBy, now, limit],
+  );
+  return Promise.all(rows.map((row) => toBatch(q, row)));
+}
+
+/** Submitted batches (never drafts), newest first; only `requestedBy`'s when given. */
+export async function listRecentBatches(q: Queryable, options: { requestedBy?: string; limit: number }): Promise<PayoutBatch[]> {
+  const { rows } = options.requestedBy === undefined
+    ? await q.query<BatchDbRow>("SELECT * FROM payout_batches WHERE state <> 'draft' ORDER BY requested_at DESC, id DESC LIMIT $1", [options.limit])
+    : await q.query<BatchDbRow>(
+      "SELECT * FROM payout_batches WHERE state <> 'draft' AND requested_by = $1 ORDER BY requested_at DESC, id DESC LIMIT $2", [options.requestedBy, options.limit],
+    );
+  return Promise.all(rows.map((row) => toBatch(q, row)));
+}
+
+/**
+ * Submitted batches in which every word is found (any case): in the batch id or the file's name, or
+ * in one of its rows' reference, recipient name, phone or account number (spaces in numbers
+ * ignored). Newest first, with how many match in all.
+ */
+export async function searchBatches(q: Queryable, words: readonly string[], limit: number): Promise<{ batches: PayoutBatch[]; total: number }> {
+  const params: unknown[] = [];
+  const conditions = words.map((word) => {
+    params.push(`%${likeEscape(word.toLowerCase())}%`, `%${likeEscape(word.replace(/\s+/g, '').toLowerCase())}%`);
+    const text = `$${params.length - 1}`;
+    const compact = `$${params.length}`;
+    return `(lower(b.id) LIKE ${text} ESCAPE '\\' OR lower(coalesce(b.file_name, '')) LIKE ${text} ESCAPE '\\'
+      OR EXISTS (SELECT 1 FROM payout_batch_rows r WHERE r.batch_id = b.id AND (lower(r.reference) LIKE ${text} ESCAPE '\\'
+        OR lower(r.draft->'recipient'->>'name') LIKE ${text} ESCAPE '\\'
+        OR lower(replace(coalesce(r.draft->'recipient'->>'phone', r.draft->'recipient'->>'accountNumber', ''), ' ', '')) LIKE ${compact} ESCAPE '\\')))`;
+  });
+  const where = ["b.state <> 'draft'", ...conditions].join(' AND ');
+  const { rows } = await q.query<BatchDbRow>(`SELECT b.* FROM payout_batches b WHERE ${where} ORDER BY b.requested_at DESC, b.id DESC LIMIT $${params.length + 1}`, [...params, limit]);
+  const counted = await q.query<{ total: string | number }>(`SELECT count(*) AS total FROM payout_batches b WHERE ${where}`, params);
+  return { batches: await Promise.all(rows.map((row) => toBatch(q, row))), total: Number(counted.rows[0]?.total ?? 0) };
+}
+
+/** `%`, `_` and `\` typed by a person match themselves in a LIKE pattern. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export interface BatchChanges {
@@ -190,6 +238,36 @@ export async function batchResults(q: Queryable, id: string): Promise<BatchRowRe
     rowNumber: Number(row.row_number), reference: row.reference, outcome: outcome(row.state, row.skipped),
     transactionId: row.transaction_id ?? undefined, reason: row.skipped ?? row.failure_reason ?? undefined,
   }));
+}
+
+/**
+ * Claims the delivery of a finished batch's results for one attempt: only when not yet delivered and
+ * no attempt began within `retrySeconds` times the attempts so far (a failed or interrupted attempt
+ * is retried, each time after a longer wait). Judged by the database's clock, so replicas agree.
+ */
+export async function claimResultsDelivery(q: Queryable, id: string, retrySeconds: number): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE payout_batches SET results_attempted_at = now(), results_attempts = results_attempts + 1
+     WHERE id = $1 AND results_sent_at IS NOT NULL AND results_delivered_at IS NULL
+       AND (results_attempted_at IS NULL OR results_attempted_at <= now() - make_interval(secs => $2::float8 * results_attempts))`,
+    [id, retrySeconds],
+  );
+  return rowCount === 1;
+}
+
+export async function markResultsDelivered(q: Queryable, id: string): Promise<void> {
+  await q.query('UPDATE payout_batches SET results_delivered_at = now() WHERE id = $1 AND results_delivered_at IS NULL', [id]);
+}
+
+/** Finished batches whose results have not reached the requester and whose next attempt is due. */
+export async function listResultsDue(q: Queryable, retrySeconds: number, limit: number): Promise<string[]> {
+  const { rows } = await q.query<{ id: string }>(
+    `SELECT id FROM payout_batches WHERE results_sent_at IS NOT NULL AND results_delivered_at IS NULL
+       AND (results_attempted_at IS NULL OR results_attempted_at <= now() - make_interval(secs => $1::float8 * results_attempts))
+     ORDER BY results_sent_at LIMIT $2`,
+    [retrySeconds, limit],
+  );
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -1,36 +1,73 @@
 /**
- * The buttons of a bulk payout's approval message: Approve (all rows), Reject, and Stop while its
- * rows are being sent. Each asks for confirmation in Slack first; the button's value only names the
- * batch, and the service checks the clicker's role and the batch as stored.
+ * The buttons of a bulk payout's approval message (also shown in the approvers' Home): Approve and
+ * send all (after Slack's confirmation, which states the count and the totals), Reject (a modal asks
+ * the reason the requester will read), and Stop while its rows are being sent. The button's value
+ * only names the batch, and the service checks the clicker's role and the batch as stored. A
+ * refusal or a failure is told to the person who clicked (ephemeral in a channel, or by DM from the
+ * Home), never only logged.
  */
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
 import { batchRefusalText } from '../batch-problems.js';
 import type { SlackContext } from '../context.js';
-import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
+import { failureText, type FailureAction } from '../failures.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
+import { tellPrivately } from '../payout-refusals.js';
+import { buildBatchNotice, buildBatchRejectModal } from '../views/payout-batch.js';
+
+const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
 
 export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext): void {
-  const act = (actionId: string, run: (batchId: string, userId: string, reason: string) => Promise<BatchResult>) => {
+  const { logger } = ctx;
+
+  /** A button that acts at once; `act` answers whether the service did it, and anything else is told to the clicker. */
+  const onClick = (
+    actionId: string, what: FailureAction,
+    act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
+  ) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
       await ack();
-      const batchId = BATCH_ID_PATTERN.test(action.value ?? '') ? action.value ?? '' : '';
+      const batchId = readBatchId(action.value);
       const surface = await surfaceFor(ctx, body.user.id);
-      let result: BatchResult;
+      const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
-        result = await run(batchId, body.user.id, textsFor(surface.locale)('payoutBatch.rejectReason'));
+        const open = (view: ModalView) => client.views.open({ trigger_id: body.trigger_id, view });
+        const result = await act(batchId, body.user.id, open);
+        if (result && !result.ok) await tell(`:no_entry: ${batchRefusalText(surface.locale, result)}`);
       } catch (error) {
-        ctx.logger.error({ err: error, batchId }, 'a bulk payout action failed');
-        return;
+        await tell(failureText(surface.locale, error, what, logger));
       }
-      if (result.ok || !body.channel?.id) return;
-      await client.chat.postEphemeral({
-        channel: body.channel.id, user: body.user.id, text: `:no_entry: ${batchRefusalText(surface.locale, result)}`,
-      }).catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not tell a person why a bulk payout action was refused'));
     });
   };
-  act(PAYOUT_BATCH_ACTIONS.approve, (batchId, userId) => ctx.batches.approve(batchId, userId));
-  act(PAYOUT_BATCH_ACTIONS.reject, (batchId, userId, reason) => ctx.batches.reject(batchId, userId, reason));
-  act(PAYOUT_BATCH_ACTIONS.stop, (batchId, userId) => ctx.batches.stop(batchId, userId));
+  onClick(PAYOUT_BATCH_ACTIONS.approve, 'approveBulkPayout', (batchId, userId) => ctx.batches.approve(batchId, userId));
+  onClick(PAYOUT_BATCH_ACTIONS.stop, 'stopBulkPayout', (batchId, userId) => ctx.batches.stop(batchId, userId));
+  // The reason is asked in a modal, opened only when the person may reject the batch now.
+  onClick(PAYOUT_BATCH_ACTIONS.reject, 'rejectBulkPayout', async (batchId, userId, open) => {
+    const allowed = await ctx.batches.mayReject(batchId, userId);
+    if (!allowed.ok) return allowed;
+    await open(buildBatchRejectModal(await surfaceFor(ctx, userId), allowed.batch));
+    return undefined;
+  });
+
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view }) => {
+    const surface = await surfaceFor(ctx, body.user.id);
+    const t = textsFor(surface.locale);
+    const batchId = readBatchId(view.private_metadata);
+    const reason = view.state.values[PAYOUT_BATCH.rejectReasonBlock]?.[PAYOUT_BATCH.input]?.value ?? '';
+    let answer: ViewResponseAction;
+    try {
+      const result = await ctx.batches.reject(batchId, body.user.id, reason);
+      // The same submission delivered twice finds the batch already rejected by this person.
+      const rejectedByThem = result.ok || (result.batch?.state === 'rejected' && result.batch.rejectedBy === body.user.id);
+      if (rejectedByThem) answer = { response_action: 'update', view: buildBatchNotice(surface, t('payoutBatch.reject.done')) };
+      else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
+      else answer = { response_action: 'update', view: buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`) };
+    } catch (error) {
+      answer = { response_action: 'update', view: buildBatchNotice(surface, failureText(surface.locale, error, 'rejectBulkPayout', logger)) };
+    }
+    await ack(answer);
+  });
 }

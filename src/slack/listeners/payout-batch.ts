@@ -114,6 +114,7 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) return buildBatchNotice(surface, refusalText(decision, surface.locale));
   let content: Uint8Array | string;
+  let fileName: string | undefined;
   if ('fileId' in chosen) {
     const file = await readChosenFile(client, chosen.fileId, BATCH_FILE_MAX_BYTES);
     if (!file.ok) {
@@ -129,10 +130,11 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
       return buildBatchNotice(surface, t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
     }
     content = file.bytes;
+    fileName = file.name;
   } else {
     content = chosen.pasted;
   }
-  const checked = await ctx.batches.check(userId, content);
+  const checked = await ctx.batches.check(userId, content, fileName === undefined ? {} : { fileName });
   if (!checked.ok) return buildBatchNotice(surface, describeFileProblem(surface.locale, checked.problem));
   if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
   return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId });

@@ -1,6 +1,7 @@
 /**
- * `/fleet payouts` (recent requests), `/fleet payouts <id>` (one request's history) and
- * `/fleet payouts <words>` (requests found by reference, recipient, phone or account), for
+ * `/fleet payouts` (recent requests and bulk payouts), `/fleet payouts <id>` (one request's history) and
+ * `/fleet payouts <words>` (requests found by reference, recipient, phone or account; bulk payouts by
+ * id, file name or a row's reference, recipient, phone or account), for
  * requesters and approvers, in their language.
  */
 import { textsFor } from '../../i18n/index.js';
@@ -15,6 +16,8 @@ import { notice } from '../views/common.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
 
 const RECENT = 15;
+// Bulk payouts are few and each holds many payouts: the newest five are shown with the requests.
+const RECENT_BULK = 5;
 
 export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
   const { payouts, logger } = ctx;
@@ -33,15 +36,16 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
         }
         const word = args[0];
         if (word === undefined) {
-          await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, await payouts.listRecent({ limit: RECENT })) });
+          const [requests, batches] = await Promise.all([payouts.listRecent({ limit: RECENT }), ctx.batches.listRecent({ limit: RECENT_BULK })]);
+          await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, requests, undefined, { batches, total: batches.length }) });
           return;
         }
         const id = args.length === 1 ? readPayoutId(word) : undefined;
         if (!id) {
           // Anything but one id is a search: words found in the reference, recipient, phone or account.
           const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
-          const found = await payouts.search(words, { limit: RECENT });
-          await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, found.requests, { words, total: found.total }) });
+          const [found, bulk] = await Promise.all([payouts.search(words, { limit: RECENT }), ctx.batches.search(words, { limit: RECENT_BULK })]);
+          await respond({ response_type: 'ephemeral', ...buildPayoutList(reader, found.requests, { words, total: found.total }, bulk) });
           return;
         }
         const request = await payouts.get(id);

@@ -1,8 +1,8 @@
 /**
  * The App Home tab, per person: for viewers the balances (with their reading time, or the last known
  * ones and their age when the Fleet API failed), the feed's and the history's status, buttons for a
- * new payout, transactions and last month's export, the requests waiting for their approval (each
- * with the approval message's own Approve and Reject) and their own last requests. Everyone else
+ * new payout, transactions and last month's export, the requests and bulk payouts waiting for their
+ * approval (each with its approval message's own Approve and Reject) and their own last ones. Everyone else
  * sees the access message only. Within Slack's 100 blocks of a home view, whatever the counts.
  */
 import type { ActionsBlock, Button, HomeView, KnownBlock } from '@slack/types';
@@ -10,13 +10,14 @@ import type { BalanceReading } from '../../account/account-reader.js';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
-import { countingApprovers, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
 import { HOME, PAYOUT_ACTIONS } from '../ids.js';
 import { balanceSections } from './balance.js';
 import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
+import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { payoutSummary, stateWord } from './payout-details.js';
-import { footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+import { cutMrkdwn, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
 
 /** Slack's limit for a home view. */
 export const HOME_MAX_BLOCKS = 100;
@@ -37,10 +38,12 @@ export interface ViewerHome {
   kind: 'viewer';
   now: Date;
   balance: HomeBalance;
-  /** Undefined for a person who may not approve. */
-  waiting: { requests: PayoutRequest[]; total: number } | undefined;
+  /** Undefined for a person who may not approve. `total` counts the requests and the bulk payouts. */
+  waiting: { requests: PayoutRequest[]; batches?: PayoutBatch[]; total: number } | undefined;
   /** Undefined for a person who may not request and never did. */
   mine: PayoutRequest[] | undefined;
+  /** Their own bulk payouts, newest first, listed with their requests. */
+  mineBatches?: PayoutBatch[];
   /** `off` when the feed or the ledger is not turned on; undefined when its status could not be read. */
   feed: FeedStatus | 'off' | undefined;
   ledger: LedgerStatus | 'off' | undefined;
@@ -61,7 +64,7 @@ export function buildHomeView(surface: Surface, content: HomeContent): HomeView 
     footer(surface, statusLine(surface, content)),
   ];
   if (content.waiting) blocks.push(...waitingBlocks(surface, content.waiting));
-  if (content.mine) blocks.push(...mineBlocks(surface, content.mine));
+  if (content.mine) blocks.push(...mineBlocks(surface, content.mine, content.mineBatches ?? []));
   return { type: 'home', blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
 }
 
@@ -111,8 +114,14 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('home.waitingNone') } });
     return blocks;
   }
-  const shown = waiting.requests.slice(0, WAITING_SHOWN);
-  for (const request of shown) {
+  // Requests and bulk payouts together, newest first: a new one is never hidden behind older ones.
+  const shown = newestFirst(waiting.requests, waiting.batches ?? []).slice(0, WAITING_SHOWN);
+  for (const item of shown) {
+    if (item.kind === 'batch') {
+      blocks.push(...waitingBatchBlocks(surface, item.batch));
+      continue;
+    }
+    const { request } = item;
     const line = t('home.waitingLine', {
       id: request.id,
       summary: payoutSummary(request, surface.locale),
@@ -137,19 +146,53 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
   return blocks;
 }
 
-function mineBlocks(surface: Surface, mine: PayoutRequest[]): KnownBlock[] {
+type Listed = { kind: 'request'; request: PayoutRequest; at: Date } | { kind: 'batch'; batch: PayoutBatch; at: Date };
+
+function newestFirst(requests: readonly PayoutRequest[], batches: readonly PayoutBatch[]): Listed[] {
+  const listed: Listed[] = [
+    ...requests.map((request): Listed => ({ kind: 'request', request, at: request.requestedAt })),
+    ...batches.map((batch): Listed => ({ kind: 'batch', batch, at: batch.requestedAt ?? batch.createdAt })),
+  ];
+  return listed.sort((a, b) => b.at.getTime() - a.at.getTime());
+}
+
+/** A bulk payout waiting for the viewer: its rows and totals, and the approval message's own Approve and Reject. */
+function waitingBatchBlocks(surface: Surface, batch: PayoutBatch): KnownBlock[] {
+  const t = textsFor(surface.locale);
+  const line = t('home.waitingLine', {
+    id: batch.id,
+    summary: bulkPayoutSummary(batch, surface.locale),
+    requester: mentionUser(batch.requestedBy),
+    date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface.locale),
+    approvals: t('home.approvals', { count: batch.approvals.filter((approval) => approval.userId !== batch.requestedBy).length, required: batch.requiredApprovals }),
+    expires: slackDate(batch.expiresAt, undefined, surface.locale),
+  });
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(line, 3000) } },
+    { type: 'actions', block_id: `${HOME.waitingBlockPrefix}${batch.id}`, elements: batchDecisionButtons(batch, surface.locale) },
+  ];
+}
+
+function mineBlocks(surface: Surface, mine: PayoutRequest[], mineBatches: PayoutBatch[]): KnownBlock[] {
   const t = textsFor(surface.locale);
   const blocks: KnownBlock[] = [{ type: 'divider' }, { type: 'header', text: plainText(t('home.mine')) }];
-  if (mine.length === 0) {
+  if (mine.length === 0 && mineBatches.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('home.mineNone') } });
     return blocks;
   }
-  const lines = mine.slice(0, MINE_SHOWN).map((request) => t('home.mineLine', {
-    id: request.id,
-    summary: payoutSummary(request, surface.locale),
-    state: stateWord(request, surface.locale),
-    date: slackDate(request.requestedAt, undefined, surface.locale),
-  }));
+  const lines = newestFirst(mine, mineBatches).slice(0, MINE_SHOWN).map((item) => (item.kind === 'batch'
+    ? t('home.mineLine', {
+      id: item.batch.id,
+      summary: bulkPayoutSummary(item.batch, surface.locale),
+      state: batchStateWord(item.batch, surface.locale),
+      date: slackDate(item.at, undefined, surface.locale),
+    })
+    : t('home.mineLine', {
+      id: item.request.id,
+      summary: payoutSummary(item.request, surface.locale),
+      state: stateWord(item.request, surface.locale),
+      date: slackDate(item.at, undefined, surface.locale),
+    })));
   // Each line is a few hundred characters at most (names are cut in the summary): ten fit in a section's 3,000.
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   blocks.push(footer(surface, t('home.mineFooter', { count: lines.length })));

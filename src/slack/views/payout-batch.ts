@@ -5,10 +5,11 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutState } from '../../payouts/index.js';
+import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch, type PayoutState } from '../../payouts/index.js';
 import { rowProblemLine } from '../batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
-import { cutMrkdwn, escapeWithin, plainText, sandboxFooter, type Surface } from './text.js';
+import { batchTotalsText } from './payout-batch-message.js';
+import { cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
 /** How many problems the modal lists; every one of them is in the errors file. */
 export const PROBLEMS_SHOWN = 20;
@@ -41,6 +42,27 @@ export function buildBatchNotice(surface: Surface, text: string, callbackId: str
   return {
     type: 'modal', callback_id: callbackId, title: plainText(t('payoutBatch.title'), 24), close: plainText(t('payoutBatch.close'), 24),
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }, ...sandboxFooter(surface)],
+  };
+}
+
+/** An approver's rejection of a bulk payout: what is turned down, and the reason the requester will read. */
+export function buildBatchRejectModal(surface: Surface, batch: PayoutBatch): ModalView {
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const asks = t('payoutBatch.message.asks', { user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id });
+  const intro = t('payoutBatch.reject.intro', { id: batch.id, count: batch.rowCount, totals: escapeMrkdwn(batchTotalsText(batch, locale)) });
+  return {
+    type: 'modal', callback_id: PAYOUT_BATCH.rejectView, private_metadata: batch.id,
+    title: plainText(t('payoutBatch.reject.title', { id: batch.id }), 24), submit: plainText(t('payoutBatch.reject.submit'), 24),
+    close: plainText(t('payoutBatch.close'), 24),
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${asks}\n${intro}`, 3000) } },
+      {
+        type: 'input', block_id: PAYOUT_BATCH.rejectReasonBlock, label: plainText(t('payoutBatch.reject.reason')), hint: plainText(t('payoutBatch.reject.hint')),
+        element: { type: 'plain_text_input', action_id: PAYOUT_BATCH.input, multiline: true, min_length: 3, max_length: 500 },
+      },
+      ...sandboxFooter(surface),
+    ],
   };
 }
 

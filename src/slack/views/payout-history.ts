@@ -1,8 +1,9 @@
-/** `/fleet payouts`: recent requests with their state, and one request's audit history, in the reader's language. */
+/** `/fleet payouts`: recent requests and bulk payouts with their state, and one request's audit history, in the reader's language. */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
+import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './common.js';
+import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, failureWords, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
@@ -16,15 +17,27 @@ const DETAIL_MAX = 120;
 const CODE_MAX = 80;
 const HEADER_MAX = 150;
 
-/** The recent requests, or with `search` the requests its words found (newest first, `total` in all). */
-export function buildPayoutList(surface: Surface, requests: PayoutRequest[], search?: { words: string[]; total: number }): Reply {
+/** Bulk payouts shown under the requests: the newest, or those a search found (`total` in all). */
+export interface BulkPayoutsListed {
+  batches: PayoutBatch[];
+  total: number;
+}
+
+/**
+ * The recent requests, or with `search` the requests its words found (newest first, `total` in all),
+ * then the recent bulk payouts, or those the search found.
+ */
+export function buildPayoutList(surface: Surface, requests: PayoutRequest[], search?: { words: string[]; total: number }, bulk?: BulkPayoutsListed): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
   const title = search ? t('payoutRecords.found') : t('payoutRecords.recent');
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, HEADER_MAX) }];
+  const bulkFound = bulk?.total ?? 0;
   if (search) {
     const words = search.words.map((word) => codeSpan(word, 40)).join(' ');
-    const count = search.total === 0
+    const count = search.total === 0 && bulkFound > 0
+      ? t('payoutRecords.bulkFoundCount', { count: bulkFound, words })
+      : search.total === 0
       ? t('payoutRecords.foundNone', { words })
       : search.total > requests.length
         ? t('payoutRecords.foundMore', { count: search.total, shown: requests.length, words })
@@ -49,8 +62,27 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[], sea
       },
     });
   }
+  if (bulk && bulk.batches.length > 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.bulkHeading') } });
+    if (search && search.total > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(t('payoutRecords.bulkFoundCount', { count: bulkFound, words: search.words.map((word) => codeSpan(word, 40)).join(' ') }), 3000) } });
+    for (const batch of bulk.batches) {
+      blocks.push({
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: cutMrkdwn(t('payoutRecords.bulkLine', {
+            id: `\`${batch.id}\``, summary: bulkPayoutSummary(batch, locale), state: batchStateWord(batch, locale),
+            user: mentionUser(batch.requestedBy), date: slackDate(batch.requestedAt ?? batch.createdAt),
+          }), 3000),
+        },
+      });
+    }
+  }
   blocks.push(footer(surface, t('payoutRecords.listFooter')));
-  const states = requests.map((request) => `${request.id} ${stateWord(request, locale)}`).join(', ') || t('payoutRecords.none');
+  const states = [
+    ...requests.map((request) => `${request.id} ${stateWord(request, locale)}`),
+    ...(bulk?.batches ?? []).map((batch) => `${batch.id} ${batchStateWord(batch, locale)}`),
+  ].join(', ') || t('payoutRecords.none');
   return { text: `${sandboxMarked(surface, title)}: ${states}`, blocks };
 }
 

@@ -21,6 +21,7 @@ import { approverReminders } from './015_approver_reminders.js';
 import { digestClosingBalances } from './016_digest_closing_balances.js';
 import { recipientIdentityRule } from './017_recipient_identity.js';
 import { batchDayTotals } from './018_batch_day_totals.js';
+import { bulkPayoutFilesAndResults } from './019_bulk_payout_files_and_results.js';
 
 export type { Migration } from './migration.js';
 
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   digestClosingBalances,
   recipientIdentityRule,
   batchDayTotals,
+  bulkPayoutFilesAndResults,
 ];

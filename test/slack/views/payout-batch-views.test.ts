@@ -84,4 +84,16 @@ describe('the bulk payout views', () => {
     expect(french).toContain('débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte');
     expect(french).toContain('1\u202f500,50 USD');
   });
+
+  it('state the count and the totals per currency in the confirmation of Approve and send all, in the reader\'s language', () => {
+    const batch: PayoutBatch = {
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      rowCount: 12, totals: new Map([['USD', 150_050], ['CDF', 250_000_000]]), newRecipients: 0, requiredApprovals: 1, approvals: [], rejectedBy: undefined,
+      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+    };
+    const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 12, skipped: 0 } };
+    const confirmOf = (surface: Surface) => JSON.stringify(buildBatchApprovalMessage(surface, facts).blocks.find((block) => block.type === 'actions'));
+    expect(confirmOf(EN)).toContain('Approving PB-7K3F9Q sends 12 payouts in all: 2,500,000.00 CDF · 1,500.50 USD.');
+    expect(confirmOf(FR)).toContain('Approuver PB-7K3F9Q envoie 12 virements en tout : 2\u202f500\u202f000,00 CDF · 1\u202f500,50 USD.');
+  });
 });
