@@ -12,6 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
+import { envSchema } from '../../src/config.js';
+import type { Readiness } from '../../src/ops/readiness.js';
+import { publicOpsRoutes } from '../../src/ops/routes.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { applyDockerignore, buildStages, parseDockerfile, type BuiltStage } from '../support/dockerfile.js';
 
@@ -158,5 +161,31 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     expect(final.chowns).toEqual([['node:node', 'data']]);
     expect(final.cmd).toEqual(['node', 'dist/main.js']);
     expect(final.exposed).toEqual([final.env.PORT]);
+  });
+});
+
+describe('compose.yaml and deploy/Caddyfile, read beside the Dockerfile', () => {
+  const read = (file: string) => readFile(path.join(ROOT, file), 'utf8');
+
+  it('give the replicas only variables the configuration reads, and write no secret', async () => {
+    const compose = await read('compose.yaml');
+    const botBlock = /^x-bot:.*?\n(?=\S)/ms.exec(compose)?.[0] ?? '';
+    const botVariables = [...botBlock.matchAll(/^ {4}([A-Z][A-Z0-9_]*):/gm)].map((match) => match[1]!);
+    expect(botVariables).toEqual(['DATABASE_URL', 'SLACK_APP_TOKEN', 'PORT']);
+    expect(botVariables.filter((name) => !Object.hasOwn(envSchema.shape, name))).toEqual([]);
+    expect(compose).toContain('env_file: .env');
+    expect(compose).toMatch(/DATABASE_URL: postgres:\/\/fleet:\$\{POSTGRES_PASSWORD:\?[^}]*\}@postgres:5432\/fleet/);
+    expect(compose).not.toMatch(/xoxb-|xapp-|sk_live|sk_sandbox/);
+  });
+
+  it('send Slack\'s requests to PORT on both replicas, the port the image exposes, skipping one whose /healthz fails', async () => {
+    const [compose, caddyfile, dockerfile] = await Promise.all([read('compose.yaml'), read('deploy/Caddyfile'), read('Dockerfile')]);
+    const port = /^ {4}PORT: "(\d+)"$/m.exec(compose)?.[1];
+    expect(compose).toMatch(/^ {2}bot-1: \*bot$/m);
+    expect(compose).toMatch(/^ {2}bot-2: \*bot$/m);
+    expect(caddyfile).toContain(`reverse_proxy bot-1:${port} bot-2:${port}`);
+    expect(caddyfile).toMatch(/health_uri \/healthz\n/);
+    expect(Object.keys(publicOpsRoutes({} as Readiness))).toContain('/healthz');
+    expect(parseDockerfile(dockerfile).at(-1)!.instructions).toContainEqual(expect.objectContaining({ keyword: 'EXPOSE', args: port }));
   });
 });
