@@ -1,7 +1,8 @@
 /**
  * The `/fleet` subcommands: each one a `Subcommand` with its name, aliases, names in other
  * languages and help, held in one registry that finds them by the word typed and builds the help
- * list in their order, in the reader's language, with only what the reader may use.
+ * list in their order, in the reader's language, with only what the reader may use; and the reading
+ * of the text after `/fleet` into the subcommand's word and its arguments.
  */
 import type { RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
@@ -77,4 +78,10 @@ export async function audiencesOf(
   if (requester) audiences.add('requesters');
   if (requester || approver) audiences.add('requesters-and-approvers');
   return audiences;
+}
+
+/** The first word after `/fleet` in lower case (`help` when there is none) and the words after it as typed. */
+export function splitFleetCommand(text: string): { word: string; args: string[] } {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  return { word: words[0]?.toLowerCase() ?? 'help', args: words.slice(1) };
 }

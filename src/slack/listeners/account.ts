@@ -5,7 +5,7 @@ import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
 import { notice } from '../views/common.js';
 import type { Surface } from '../views/text.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
 import { surfaceFor } from '../locales.js';

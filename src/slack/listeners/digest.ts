@@ -5,7 +5,7 @@
 import { dayIn, isCalendarDay, previousDay } from '../../digest/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice, type Reply } from '../views/common.js';

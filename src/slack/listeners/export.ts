@@ -12,7 +12,7 @@ import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/expo
 import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
 import { HOME } from '../ids.js';
-import { FileUploadError, uploadFile } from '../file-upload.js';
+import { FileUploadError, uploadFile } from '../files/file-upload.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice, type Reply } from '../views/common.js';

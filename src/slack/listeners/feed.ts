@@ -1,6 +1,6 @@
 /** `/fleet feed`: tells viewers where the live feed posts and whether it is keeping up. */
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';

@@ -6,12 +6,11 @@
  */
 import { textsFor } from '../../i18n/index.js';
 import type { App } from '@slack/bolt';
-import { splitFleetCommand } from '../command-text.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { COMMAND } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { audiencesOf, SubcommandRegistry, type Subcommand } from '../subcommands.js';
+import { audiencesOf, splitFleetCommand, SubcommandRegistry, type Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import { buildHelpMessage } from '../views/help.js';
 

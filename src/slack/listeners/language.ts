@@ -5,7 +5,7 @@
  */
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import type { PersonLanguage } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';

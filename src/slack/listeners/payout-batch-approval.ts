@@ -10,12 +10,12 @@ import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitActi
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
-import { batchRefusalText } from '../batch-problems.js';
+import { batchRefusalText } from '../refusals/batch-problems.js';
 import type { SlackContext } from '../context.js';
-import { failureText, type FailureAction } from '../failures.js';
+import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { tellPrivately } from '../payout-refusals.js';
+import { tellPrivately } from '../refusals/payout-refusals.js';
 import { buildBatchNotice, buildBatchRejectModal } from '../views/payout-batch.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');

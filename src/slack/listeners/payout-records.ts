@@ -7,9 +7,9 @@
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import type { Subcommand } from '../subcommands.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { surfaceFor } from '../locales.js';
-import { refusalMessage } from '../payout-refusals.js';
+import { refusalMessage } from '../refusals/payout-refusals.js';
 import { escapeMrkdwn } from '../views/text.js';
 import { readPayoutId } from '../payout-values.js';
 import { notice } from '../views/common.js';

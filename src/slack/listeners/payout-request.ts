@@ -12,10 +12,10 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../payout-refusals.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../refusals/payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/common.js';
 import {

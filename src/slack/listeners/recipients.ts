@@ -6,7 +6,7 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';

@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { fleetCodeText } from '../failures.js';
+import { fleetCodeText } from '../refusals/failures.js';
 import type { Reply } from './common.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, slackDate, type Surface } from './text.js';
 

@@ -6,7 +6,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch, type PayoutState } from '../../payouts/index.js';
-import { rowProblemLine } from '../batch-problems.js';
+import { rowProblemLine } from '../refusals/batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { batchTotalsText } from './payout-batch-message.js';
 import { cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';

@@ -3,8 +3,8 @@ import { checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES, type Locale } from '../../../src/i18n/index.js';
 import { parseAmount } from '../../../src/money.js';
 import type { FieldProblem, PayoutFieldName, PayoutRequest } from '../../../src/payouts/index.js';
-import { describeFieldProblem } from '../../../src/slack/payout-field-problems.js';
-import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/payout-refusals.js';
+import { describeFieldProblem } from '../../../src/slack/refusals/payout-field-problems.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/refusals/payout-refusals.js';
 import { PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
 import {
   buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor,

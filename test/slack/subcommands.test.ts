@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFleetCommand } from '../../src/slack/command-text.js';
-import { audiencesOf, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
+import { audiencesOf, splitFleetCommand, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
 import { textsFor } from '../../src/i18n/index.js';
 
 function subcommand(name: string, aliases: string[] = [], more: Partial<Subcommand> = {}): Subcommand {
