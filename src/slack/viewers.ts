@@ -3,7 +3,7 @@ import type { RespondFn } from '@slack/bolt';
 import { textsFor, translate } from '../i18n/index.js';
 import type { SlackContext } from './context.js';
 import { surfaceFor } from './locales.js';
-import { notice } from './views/common.js';
+import { notice } from './views/notice.js';
 
 /** The refusal in English, as the demo and tests look for it; a person gets it in their language. */
 export const NO_ACCESS_MESSAGE = translate('en', 'access.noViewer');

@@ -3,7 +3,7 @@ import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from
 import { z } from 'zod';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import type { Surface } from '../views/text.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';

@@ -8,7 +8,7 @@ import type { SlackContext } from '../context.js';
 import { failureText } from '../refusals/failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, type Reply } from '../views/common.js';
+import { notice, type Reply } from '../views/notice.js';
 import { buildDigestBuildingMessage, buildDigestMessage } from '../views/digest.js';
 import { codeSpan } from '../views/text.js';
 import { ensureViewer } from '../viewers.js';

@@ -15,7 +15,7 @@ import { HOME } from '../ids.js';
 import { FileUploadError, uploadFile } from '../files/file-upload.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, type Reply } from '../views/common.js';
+import { notice, type Reply } from '../views/notice.js';
 import {
   buildExportEmptyMessage, buildExportProgressMessage, buildExportSentMessage, buildExportStartedMessage, buildExportTooManyMessage,
   exportFileComment, type ExportDescription,

@@ -3,7 +3,7 @@ import type { SlackContext } from '../context.js';
 import { failureText } from '../refusals/failures.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildFeedStatusMessage } from '../views/feed-status.js';
 import { ensureViewer } from '../viewers.js';
 

@@ -11,7 +11,7 @@ import { failureText } from '../refusals/failures.js';
 import { COMMAND } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { audiencesOf, splitFleetCommand, SubcommandRegistry, type Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildHelpMessage } from '../views/help.js';
 
 export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: readonly Subcommand[]): void {

@@ -15,7 +15,7 @@ import { surfaceFor } from '../locales.js';
 import { refusalMessage, refusalText, tellPrivately } from '../refusals/payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
-import { buildPayoutNotice } from '../views/payout-form.js';
+import { noticeModal } from '../views/notice.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
 /** The payout service's answer to "may this person do that to this request now?" */
@@ -84,10 +84,10 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     const reader = await surfaceFor(ctx, body.user.id);
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
-    if (!id) return ack(notice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
+    if (!id) return ack(updateToNotice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
     const title = t('payoutApproval.title', { id });
     // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
-    await ack(notice(reader, title, t('payoutApproval.approve.recording')));
+    await ack(updateToNotice(reader, title, t('payoutApproval.approve.recording')));
     let outcome: { title: string; text: string };
     try {
       outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id, reader.locale);
@@ -103,7 +103,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     const id = readPayoutId(view.private_metadata);
     let answer: ViewResponseAction;
     if (!id) {
-      answer = notice(reader, t('payoutApproval.reject.staleTitle'), t('payoutApproval.reject.stale'));
+      answer = updateToNotice(reader, t('payoutApproval.reject.staleTitle'), t('payoutApproval.reject.stale'));
     } else {
       const title = t('payoutApproval.title', { id });
       try {
@@ -111,19 +111,19 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         const result = await payouts.reject(id, body.user.id, reason);
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
-        if (rejectedByThem) answer = notice(reader, title, t('payoutApproval.reject.done'));
+        if (rejectedByThem) answer = updateToNotice(reader, title, t('payoutApproval.reject.done'));
         else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
-        else answer = notice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
+        else answer = updateToNotice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
       } catch (error) {
-        answer = notice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
+        answer = updateToNotice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
       }
     }
     await ack(answer);
   });
 }
 
-function notice(reader: Surface, title: string, text: string): ViewResponseAction {
-  return { response_action: 'update', view: buildPayoutNotice(reader, title, text) };
+function updateToNotice(reader: Surface, title: string, text: string): ViewResponseAction {
+  return { response_action: 'update', view: noticeModal(reader, { title, text, callbackId: PAYOUT_VIEWS.notice }) };
 }
 
 async function requestFrom(ctx: SlackContext, value: string | undefined): Promise<PayoutRequest | undefined> {
@@ -140,7 +140,7 @@ async function showOutcome(
   outcome: { title: string; text: string },
 ): Promise<void> {
   try {
-    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(reader, outcome.title, outcome.text) });
+    await client.views.update({ view_id: target.viewId, view: noticeModal(reader, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }) });
   } catch (error) {
     ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
     await tellPrivately(client, ctx.logger, reader, { channel: target.channel, user: target.userId }, outcome.text);

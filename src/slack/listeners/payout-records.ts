@@ -12,7 +12,7 @@ import { surfaceFor } from '../locales.js';
 import { refusalMessage } from '../refusals/payout-refusals.js';
 import { escapeMrkdwn } from '../views/text.js';
 import { readPayoutId } from '../payout-values.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
 
 const RECENT = 15;

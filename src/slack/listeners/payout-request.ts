@@ -17,9 +17,9 @@ import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js
 import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../refusals/payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice, noticeModal } from '../views/notice.js';
 import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
+  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
 } from '../views/payout-form.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
 import type { Surface } from '../views/text.js';
@@ -121,7 +121,7 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
       if ('error' in answer) {
         logger.error({ err: answer.error }, 'could not check whether a person may request payouts');
       } else if (!answer.decision.ok && viewId) {
-        await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, t('payoutRequest.chooser.title'), refusalText(answer.decision, surface.locale)) });
+        await client.views.update({ view_id: viewId, view: noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: refusalText(answer.decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
       }
     },
   };
@@ -134,7 +134,7 @@ async function checkForm(
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
-    return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision, surface.locale)) };
+    return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
   }
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
   if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
@@ -145,7 +145,7 @@ async function checkForm(
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
   const { payoutSettings, logger } = ctx;
   const showNotice = (surface: Surface, message: string): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), message) });
+    ({ response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: message, callbackId: PAYOUT_VIEWS.notice }) });
 
   // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
   app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client }) => {
@@ -155,12 +155,12 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     const title = t('payoutRequest.chooser.title');
     try {
       if (!payoutSettings.approvalChannelId) {
-        await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutNotice(surface, title, t('payoutRequest.notConfigured')) });
+        await client.views.open({ trigger_id: body.trigger_id, view: noticeModal(surface, { title, text: t('payoutRequest.notConfigured'), callbackId: PAYOUT_VIEWS.notice }) });
         return;
       }
       const viewId = (await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutChooser(surface, '') })).view?.id;
       const decision = await ctx.payouts.mayRequest(body.user.id);
-      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, title, refusalText(decision, surface.locale)) });
+      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: noticeModal(surface, { title, text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
     } catch (error) {
       logger.warn({ err: error, userId: body.user.id }, 'could not open the payout form from the home tab');
     }
@@ -255,7 +255,7 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
     : found.code === 'not_rejected' ? t('payoutRequest.resubmit.notRejected', { id })
       : found.code === 'not_requester' ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
         : t('payoutApproval.refusal.noSuchPayout');
-  return buildPayoutNotice(surface, t('payoutRequest.chooser.title'), text);
+  return noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: text, callbackId: PAYOUT_VIEWS.notice });
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
@@ -272,7 +272,7 @@ async function submitReview(ctx: SlackContext, surface: Surface, userId: string,
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, resubmits);
     return { response_action: 'update', view: form };
   }
-  return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result, surface.locale)) };
+  return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
 }
 
 /**

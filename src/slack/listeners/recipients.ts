@@ -10,7 +10,7 @@ import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildRecipientList, recipientNumber, recipientOptions } from '../views/saved-recipients.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 

@@ -18,7 +18,7 @@ import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
 import {

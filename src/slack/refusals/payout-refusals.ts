@@ -10,7 +10,7 @@ import type { FieldErrors, FieldProblem, PayoutFieldName, PayoutRefusal, PayoutR
 import { PAYOUT_FIELD_BLOCKS } from '../ids.js';
 import { describeFieldProblem, fieldName } from './payout-field-problems.js';
 import { escapeMrkdwn } from '../views/text.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import type { Surface } from '../views/text.js';
 
 function fieldProblems(errors: FieldErrors, locale: Locale): Array<[PayoutFieldName, string]> {
