@@ -19,8 +19,8 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
     name: 'balance',
     aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
     help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
-    async run({ command, respond }) {
-      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, await surfaceFor(ctx, command.user_id), respond);
+    async run({ respond, readerSurface }) {
+      await replyWithBalance(ctx, await readerSurface(), respond);
     },
   };
 }

@@ -22,7 +22,6 @@ import {
 } from '../views/export.js';
 import type { Surface } from '../views/text.js';
 import { problemText } from '../views/transactions.js';
-import { ensureViewer } from '../viewers.js';
 import { ProgressPacer, type ProgressPace } from '../../progress-pacer.js';
 
 /** A response_url takes 5 answers: the start, at most 3 progress updates, and the outcome. */
@@ -33,10 +32,9 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
     name: 'export',
     aliases: ['exporter'], audience: 'viewers',
     help: (t) => [{ usage: t('export.help.usage'), description: t('export.help.description') }],
-    async run({ command, respond, client }) {
+    async run({ command, respond, client, readerSurface }) {
       const userId = command.user_id;
-      if (!(await ensureViewer(ctx, userId, respond))) return;
-      const surface = await surfaceFor(ctx, userId);
+      const surface = await readerSurface();
       const t = textsFor(surface.locale);
       const reply = (message: Reply, replace = false) => respond({ response_type: 'ephemeral', replace_original: replace, ...message });
       if (!ctx.exporter) {

@@ -4,7 +4,7 @@
  * ones in the modal, every one in a CSV sent to the person's DM). A refused file stores nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { App, RespondFn, SlashCommand, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { App, ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
@@ -12,6 +12,7 @@ import { textsFor } from '../../i18n/index.js';
 import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import type { SlackContext } from '../context.js';
+import type { Subcommand } from '../subcommands.js';
 import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
 import { failureText } from '../refusals/failures.js';
 import { FileUploadError } from '../files/file-upload.js';
@@ -27,8 +28,8 @@ export const BULK_WORDS: ReadonlySet<string> = new Set(['bulk', 'groupé', 'grou
 
 /** Opens the bulk form for `/fleet payout bulk`, after the same checks as the single payout form. */
 export function openBatchForm(ctx: SlackContext) {
-  return async ({ command, respond, client }: { command: SlashCommand; respond: RespondFn; client: WebClient }): Promise<void> => {
-    const surface = await surfaceFor(ctx, command.user_id);
+  return async ({ command, respond, client, readerSurface }: Parameters<Subcommand['run']>[0]): Promise<void> => {
+    const surface = await readerSurface();
     const t = textsFor(surface.locale);
     if (!ctx.payoutSettings.approvalChannelId) {
       await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });

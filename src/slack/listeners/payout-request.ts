@@ -82,12 +82,15 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
   return {
     name: 'payout',
     aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
+    // The form's trigger id lasts about 3 seconds: the refusal races the role check here (see below),
+    // which a first read of a user group's members from Slack must not hold up.
+    checksAudienceItself: true,
     help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }, ...variants.flatMap((variant) => variant.help(t))],
-    async run({ command, args, respond, client }) {
+    async run({ command, args, respond, client, readerSurface }) {
       const variant = variants.find((candidate) => candidate.words.has((args[0] ?? '').toLowerCase()));
-      if (variant) return variant.open({ command, args: args.slice(1), respond, client });
+      if (variant) return variant.open({ command, args: args.slice(1), respond, client, readerSurface });
       // The person's language is looked up once and kept for a while, so the trigger id still holds.
-      const surface = await surfaceFor(ctx, command.user_id);
+      const surface = await readerSurface();
       const t = textsFor(surface.locale);
       if (!payoutSettings.approvalChannelId) {
         await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });

@@ -21,9 +21,10 @@ export function recipientsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'recipients',
     localNames: { fr: 'bénéficiaires' }, audience: 'requesters-and-approvers',
+    refusal: (t) => t('recipients.locked'),
     help: (t) => [{ usage: t('recipients.help.usage'), description: t('recipients.help.description') }],
-    async run({ command, args, respond }) {
-      const reader = await surfaceFor(ctx, command.user_id);
+    async run({ command, args, respond, readerSurface }) {
+      const reader = await readerSurface();
       try {
         const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
         await respond({ response_type: 'ephemeral', ...(await recipientList(ctx, reader, command.user_id, words)) });

@@ -34,17 +34,15 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
     name: 'transactions',
     aliases: ['tx', 'txs'], audience: 'viewers',
     help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
-    async run({ command, respond }) {
-      const surface = await surfaceFor(ctx, command.user_id);
+    async run({ command, respond, readerSurface }) {
+      const surface = await readerSurface();
       // The words after the subcommand as typed, so that quoted phrases keep their spaces.
       const text = command.text.trim().replace(/^\S+\s*/u, '');
       const read = parseTransactionQuery(text, { locale: surface.locale });
-      // A search that cannot be read is explained to anyone, before the viewer check: it shows no data.
       if (!read.ok) {
         await respond({ response_type: 'ephemeral', ...buildQueryProblemMessage(surface, read.problem, LIMITS) });
         return;
       }
-      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
       const { search, page, pageSize } = read.query;
       await respond({ response_type: 'ephemeral', replace_original: false, ...(await transactionsReply(ctx, surface, { page, pageSize, search })).reply });
     },
@@ -56,9 +54,8 @@ export function ledgerSubcommand(ctx: SlackContext): Subcommand {
     name: 'ledger',
     localNames: { fr: 'registre' }, audience: 'viewers',
     help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
-    async run({ command, respond }) {
-      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
-      const surface = await surfaceFor(ctx, command.user_id);
+    async run({ respond, readerSurface }) {
+      const surface = await readerSurface();
       let reply: RespondArguments;
       try {
         reply = buildLedgerStatusMessage(surface, ctx.ledger ? await ctx.ledger.status() : undefined, ctx.ledgerTimeZone);
