@@ -1,4 +1,4 @@
-/** Account data is for viewers only: the check every balance, transactions and feed reply makes first. */
+/** Account data is for viewers only: the check each balance and transactions button makes first (the `/fleet` subcommands are checked by their registry). */
 import type { RespondFn } from '@slack/bolt';
 import { textsFor, translate } from '../i18n/index.js';
 import type { SlackContext } from './context.js';
