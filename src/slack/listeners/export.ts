@@ -11,9 +11,9 @@ import { textsFor } from '../../i18n/index.js';
 import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/exporter.js';
 import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { HOME } from '../ids.js';
 import { FileUploadError, uploadFile } from '../files/file-upload.js';
-import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice, type Reply } from '../views/notice.js';
 import {
@@ -69,11 +69,11 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
  * the first message there.
  */
 export function registerExportActions(app: App, ctx: SlackContext): void {
-  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client, context }) => {
     await ack();
     const userId = body.user.id;
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
-    const surface = await surfaceFor(ctx, userId);
+    const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
     let shown: { channel: string; ts: string } | undefined;
     const reply = async (message: Reply, replace = false) => {

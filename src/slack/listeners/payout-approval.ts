@@ -9,9 +9,9 @@ import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
 import { refusalMessage, refusalText, tellPrivately } from '../refusals/payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
@@ -26,9 +26,9 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
 
   /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
   const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: FailureAction) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
-      const reader = await surfaceFor(ctx, body.user.id);
+      const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const request = await requestFrom(ctx, action.value);
@@ -55,9 +55,9 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     what: FailureAction,
     afterwards?: (request: PayoutRequest, reader: Surface) => string | undefined,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
-      const reader = await surfaceFor(ctx, body.user.id);
+      const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const value = read(action.value);
@@ -80,8 +80,8 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
   actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
   actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
-    const reader = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client, context }) => {
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
     if (!id) return ack(updateToNotice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
@@ -97,8 +97,8 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     await showOutcome(client, ctx, reader, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view }) => {
-    const reader = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view, context }) => {
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
     let answer: ViewResponseAction;

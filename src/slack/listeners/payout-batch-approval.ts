@@ -12,6 +12,7 @@ import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
 import { batchRefusalText } from '../refusals/batch-problems.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
@@ -29,10 +30,10 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     actionId: string, what: FailureAction,
     act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const batchId = readBatchId(action.value);
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const open = (view: ModalView) => client.views.open({ trigger_id: body.trigger_id, view });
@@ -53,8 +54,8 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     return undefined;
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const batchId = readBatchId(view.private_metadata);
     const reason = view.state.values[PAYOUT_BATCH.rejectReasonBlock]?.[PAYOUT_BATCH.input]?.value ?? '';

@@ -12,12 +12,12 @@ import { textsFor } from '../../i18n/index.js';
 import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import type { Subcommand } from '../subcommands.js';
 import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
 import { failureText } from '../refusals/failures.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
 import { refusalText } from '../refusals/payout-refusals.js';
 import { notice, noticeModal } from '../views/notice.js';
 import { buildBatchChecking, buildBatchResult, inBatchModal, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
@@ -62,8 +62,8 @@ function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothing
 }
 
 export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void {
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const confirmedDuplicate = (view.state.values[PAYOUT_BATCH_ACTIONS.confirmSameBlock]?.[PAYOUT_BATCH.input]?.selected_options ?? []).length > 0;
     // private_metadata only names the draft: the service checks who submits it and everything else again.
@@ -86,8 +86,8 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
     await ack({ response_action: 'update', view: answer });
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const chosen = chosenInput(view);
     if ('missing' in chosen) {
       await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH.fileBlock]: textsFor(surface.locale)(chosen.missing) } });

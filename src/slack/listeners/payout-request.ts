@@ -12,6 +12,7 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
@@ -151,9 +152,9 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     ({ response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: message, callbackId: PAYOUT_VIEWS.notice }) });
 
   // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
-  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client, context }) => {
     await ack();
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const title = t('payoutRequest.chooser.title');
     try {
@@ -173,18 +174,18 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
     [PAYOUT_ACTIONS.chooseBankAccount, 'bank_account'],
   ] as const) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client, context }) => {
       await ack();
       if (!body.view) return;
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const form = buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, body.view.private_metadata));
       await updateView(client, body.view, form, logger);
     });
   }
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view }) => {
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, formMetadataSchema);
     if (!metadata) {
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.formOutOfDate'));
@@ -207,20 +208,20 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client, context }) => {
     await ack();
     const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
     if (!body.view || !metadata) return;
     const { draft } = metadata;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits), logger);
   });
 
   // "Edit and resubmit" on a rejection DM: the form with the rejected request's values, for its requester only.
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client, context }) => {
     await ack();
     try {
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       // The button names a request; whose it is and its state are read from the store.
       const found = await ctx.payouts.resubmission(body.actions[0]?.value ?? '', body.user.id);
       await client.views.open({ trigger_id: body.trigger_id, view: resubmitView(ctx, surface, found) });
@@ -229,9 +230,9 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, reviewMetadataSchema);
     if (!metadata) {
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));

@@ -6,9 +6,9 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/notice.js';
 import { buildRecipientList, recipientNumber, recipientOptions } from '../views/saved-recipients.js';
@@ -47,9 +47,9 @@ export function registerRecipientListeners(app: App, ctx: SlackContext): void {
   const { logger } = ctx;
 
   // Slack waits 3 seconds for options; a failure answers none rather than an error the person cannot read.
-  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body }) => {
+  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body, context }) => {
     try {
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const found = await ctx.recipients.suggest(body.user.id, body.value.slice(0, 200), SUGGESTED);
       await ack({ options: recipientOptions(found, surface.locale) });
     } catch (error) {
@@ -58,9 +58,9 @@ export function registerRecipientListeners(app: App, ctx: SlackContext): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond }) => {
+  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond, context }) => {
     await ack();
-    const reader = await surfaceFor(ctx, body.user.id);
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     try {
       const removed = await ctx.recipients.remove(body.user.id, body.actions[0]?.value ?? '');
