@@ -1,5 +1,5 @@
 /**
- * Typed Fleet API errors. Each has a stable `code`, from which the Slack layer (`slack/failures.ts`)
+ * Typed Fleet API errors. Each has a stable `code`, from which the Slack layer (`slack/refusals/failures.ts`)
  * writes the text a person reads in their language, and an English `userMessage` for logs and
  * records (a rejection quotes the API's own message, so escape it before putting it in mrkdwn);
  * `outcomeUnknown` tells payouts whether the request may have been processed despite the error.

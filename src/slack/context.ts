@@ -12,7 +12,7 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
-import type { HomePublisher } from './home-publisher.js';
+import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
 import type { Surface } from './views/text.js';

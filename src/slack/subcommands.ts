@@ -1,16 +1,22 @@
 /**
  * The `/fleet` subcommands: each one a `Subcommand` with its name, aliases, names in other
- * languages and help, held in one registry that finds them by the word typed and builds the help
- * list in their order, in the reader's language, with only what the reader may use.
+ * languages, audience and help, held in one registry that finds them by the word typed, lets only
+ * their audience run them, and builds the help list in their order, in the reader's language, with
+ * only what the reader may use; and the reading of the text after `/fleet` into the subcommand's
+ * word and its arguments.
  */
 import type { RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Locale, Texts } from '../i18n/index.js';
 import type { HelpEntry } from './views/help.js';
+import type { Surface } from './views/text.js';
 
 /**
- * Who may use a subcommand, so that help lists it only to them (the subcommand still checks for
- * itself): everyone, FLEET_VIEWERS, FLEET_REQUESTERS, or FLEET_REQUESTERS and FLEET_APPROVERS.
+ * Who may use a subcommand: everyone, FLEET_VIEWERS, FLEET_REQUESTERS, or anyone in FLEET_REQUESTERS
+ * or FLEET_APPROVERS. The lists are separate, not a ladder: an approver is not a viewer unless
+ * FLEET_VIEWERS names them too. The registry refuses anyone else before the subcommand runs, and
+ * help lists a subcommand only to its audience; what moves money is checked again by the payout
+ * service, on the server, whatever the registry let through.
  */
 export type Audience = 'everyone' | 'viewers' | 'requesters' | 'requesters-and-approvers';
 
@@ -22,11 +28,19 @@ export interface Subcommand {
   aliases?: readonly string[];
   /** Its name in another language (`{ fr: 'solde' }`): typed like an alias, and shown in help to readers of it. */
   localNames?: Partial<Record<Locale, string>>;
-  /** Who help lists it to; everyone when unset. */
+  /** Who may run it and whom help lists it to; everyone when unset. */
   audience?: Audience;
+  /** What someone outside the audience is told instead of the audience's usual refusal. */
+  refusal?: (t: Texts) => string;
+  /**
+   * Set when the subcommand refuses outsiders itself rather than the registry before it runs: only
+   * where an answer cannot wait for the lists (a modal's trigger id), and help still uses `audience`.
+   */
+  checksAudienceItself?: boolean;
   /** Its lines in `/fleet help`, in the reader's language. */
   help(t: Texts): HelpEntry[];
-  run(input: { command: SlashCommand; args: string[]; respond: RespondFn; client: WebClient }): Promise<void>;
+  /** `readerSurface` is the surface of the person who typed the command, resolved once per request. */
+  run(input: { command: SlashCommand; args: string[]; respond: RespondFn; client: WebClient; readerSurface: () => Promise<Surface> }): Promise<void>;
 }
 
 export class SubcommandRegistry {
@@ -66,15 +80,35 @@ function usageIn(subcommand: Subcommand, locale: Locale, usage: string): string 
   return `/fleet ${localName}${usage.slice(english.length)}`;
 }
 
+/** The access lists, asked about one person. */
+export interface Roles {
+  view(userId: string): Promise<boolean>;
+  request(userId: string): Promise<boolean>;
+  approve(userId: string): Promise<boolean>;
+}
+
+/** Whether a person is in `audience`; only the lists it names are asked. */
+export async function isIn(audience: Audience, userId: string, may: Roles): Promise<boolean> {
+  switch (audience) {
+    case 'everyone': return true;
+    case 'viewers': return may.view(userId);
+    case 'requesters': return may.request(userId);
+    case 'requesters-and-approvers': return (await may.request(userId)) || may.approve(userId);
+  }
+}
+
 /** The audiences a person belongs to, from the access lists (`everyone` always). */
-export async function audiencesOf(
-  userId: string,
-  may: { view(userId: string): Promise<boolean>; request(userId: string): Promise<boolean>; approve(userId: string): Promise<boolean> },
-): Promise<ReadonlySet<Audience>> {
+export async function audiencesOf(userId: string, may: Roles): Promise<ReadonlySet<Audience>> {
   const [viewer, requester, approver] = await Promise.all([may.view(userId), may.request(userId), may.approve(userId)]);
   const audiences = new Set<Audience>(['everyone']);
   if (viewer) audiences.add('viewers');
   if (requester) audiences.add('requesters');
   if (requester || approver) audiences.add('requesters-and-approvers');
   return audiences;
+}
+
+/** The first word after `/fleet` in lower case (`help` when there is none) and the words after it as typed. */
+export function splitFleetCommand(text: string): { word: string; args: string[] } {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  return { word: words[0]?.toLowerCase() ?? 'help', args: words.slice(1) };
 }

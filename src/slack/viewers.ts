@@ -1,9 +1,9 @@
-/** Account data is for viewers only: the check every balance, transactions and feed reply makes first. */
+/** Account data is for viewers only: the check each balance and transactions button makes first (the `/fleet` subcommands are checked by their registry). */
 import type { RespondFn } from '@slack/bolt';
 import { textsFor, translate } from '../i18n/index.js';
 import type { SlackContext } from './context.js';
 import { surfaceFor } from './locales.js';
-import { notice } from './views/common.js';
+import { notice } from './views/notice.js';
 
 /** The refusal in English, as the demo and tests look for it; a person gets it in their language. */
 export const NO_ACCESS_MESSAGE = translate('en', 'access.noViewer');

@@ -196,7 +196,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.reject.staleTitle': 'Reject payout',
     'payoutApproval.reject.stale': 'This rejection is out of date. Use the buttons on the approval message.',
     'payoutApproval.reject.done': ':no_entry: Rejected. The requester has been sent your reason.',
-    // What could not be done, completing "Could not …" (src/slack/failures.ts's failureText).
+    // What could not be done, completing "Could not …" (src/slack/refusals/failures.ts's failureText).
     'failure.action.openApproval': 'open the approval',
     'failure.action.openRejection': 'open the rejection',
     'failure.action.cancelPayout': 'cancel the payout',
@@ -227,7 +227,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.rejected': ':no_entry: {by} rejected your payout {payout}: {reason}',
     'payoutApproval.dm.expired': ':hourglass: Your payout request {payout} expired without enough approvals. Nothing was sent; request it again if it is still needed.',
     'payoutApproval.dm.cancelled': ':heavy_multiplication_x: Your payout request {payout} is cancelled. Nothing was sent.',
-    // Telling approvers (src/slack/approver-notices.ts): the call in the approval message, the reminder before expiry.
+    // Telling approvers (src/slack/publishers/approver-notices.ts): the call in the approval message, the reminder before expiry.
     'payoutApproval.callApprovers': ':bell: {approvers}: this request waits for your approval.',
     'payoutApproval.reminder.title': 'Reminder: payout {id} waits for your approval',
     'payoutApproval.reminder.text': ':alarm_clock: *Reminder:* {user} asks to send {summary} (payout *{id}*). It waits for your approval and expires {expires}. {where}',

@@ -3,12 +3,12 @@ import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from
 import { z } from 'zod';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import type { Surface } from '../views/text.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
-import { surfaceFor } from '../locales.js';
+import { readerSurfaceOf } from '../middleware.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
 
@@ -19,8 +19,8 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
     name: 'balance',
     aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
     help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
-    async run({ command, respond }) {
-      if (await ensureViewer(ctx, command.user_id, respond)) await replyWithBalance(ctx, await surfaceFor(ctx, command.user_id), respond);
+    async run({ respond, readerSurface }) {
+      await replyWithBalance(ctx, await readerSurface(), respond);
     },
   };
 }
@@ -38,21 +38,21 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
 }
 
 export function registerAccountActions(app: App, ctx: SlackContext): void {
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond }) => {
+  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    await replyWithBalance(ctx, await surfaceFor(ctx, body.user.id), respond, { fresh: true, replace: true });
+    await replyWithBalance(ctx, await readerSurfaceOf(context, body.user.id)(), respond, { fresh: true, replace: true });
   });
 
   // Share posts the figures the person was shown, as the button carries them under the app's seal:
   // reading the API again could put other figures in the channel than the ones they looked at.
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond }) => {
+  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     const shown = ctx.seal.open(action.value, sharedReadingSchema);
     if (!shown) {
       ctx.logger.info({ userId: body.user.id }, 'refused to share balance figures whose seal does not hold');
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, textsFor(surface.locale)('balance.shareExpired')) });
       return;
     }
@@ -61,7 +61,7 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
       // Shared into the channel: written in the channel's language.
       await respond({ response_type: 'in_channel', replace_original: false, ...buildBalanceMessage(ctx.surface, reading, { sharedBy: body.user.id }) });
     } catch (error) {
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'shareBalance', ctx.logger)) });
     }
   });

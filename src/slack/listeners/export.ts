@@ -11,18 +11,17 @@ import { textsFor } from '../../i18n/index.js';
 import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/exporter.js';
 import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import { readerSurfaceOf } from '../middleware.js';
 import { HOME } from '../ids.js';
-import { FileUploadError, uploadFile } from '../file-upload.js';
-import { surfaceFor } from '../locales.js';
+import { FileUploadError, uploadFile } from '../files/file-upload.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, type Reply } from '../views/common.js';
+import { notice, type Reply } from '../views/notice.js';
 import {
   buildExportEmptyMessage, buildExportProgressMessage, buildExportSentMessage, buildExportStartedMessage, buildExportTooManyMessage,
   exportFileComment, type ExportDescription,
 } from '../views/export.js';
 import type { Surface } from '../views/text.js';
 import { problemText } from '../views/transactions.js';
-import { ensureViewer } from '../viewers.js';
 import { ProgressPacer, type ProgressPace } from '../../progress-pacer.js';
 
 /** A response_url takes 5 answers: the start, at most 3 progress updates, and the outcome. */
@@ -33,10 +32,9 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
     name: 'export',
     aliases: ['exporter'], audience: 'viewers',
     help: (t) => [{ usage: t('export.help.usage'), description: t('export.help.description') }],
-    async run({ command, respond, client }) {
+    async run({ command, respond, client, readerSurface }) {
       const userId = command.user_id;
-      if (!(await ensureViewer(ctx, userId, respond))) return;
-      const surface = await surfaceFor(ctx, userId);
+      const surface = await readerSurface();
       const t = textsFor(surface.locale);
       const reply = (message: Reply, replace = false) => respond({ response_type: 'ephemeral', replace_original: replace, ...message });
       if (!ctx.exporter) {
@@ -71,11 +69,11 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
  * the first message there.
  */
 export function registerExportActions(app: App, ctx: SlackContext): void {
-  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client, context }) => {
     await ack();
     const userId = body.user.id;
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
-    const surface = await surfaceFor(ctx, userId);
+    const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
     let shown: { channel: string; ts: string } | undefined;
     const reply = async (message: Reply, replace = false) => {

@@ -1,20 +1,17 @@
 /** `/fleet feed`: tells viewers where the live feed posts and whether it is keeping up. */
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
-import { surfaceFor } from '../locales.js';
+import { failureText } from '../refusals/failures.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildFeedStatusMessage } from '../views/feed-status.js';
-import { ensureViewer } from '../viewers.js';
 
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
     localNames: { fr: 'flux' }, audience: 'viewers',
     help: (t) => [{ usage: t('feed.help.usage'), description: t('feed.help.description') }],
-    async run({ command, respond }) {
-      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
-      const surface = await surfaceFor(ctx, command.user_id);
+    async run({ respond, readerSurface }) {
+      const surface = await readerSurface();
       try {
         const status = ctx.feed ? await ctx.feed.status() : undefined;
         await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(surface, status, ctx.clock.now()) });

@@ -1,9 +1,11 @@
 /**
- * Every Slack listener, registered in one place: the `/fleet` command with its subcommands (in the
- * order help lists them), then the buttons and modals. Listeners never import each other.
+ * Every Slack listener, registered in one place: first the middleware every request goes through
+ * (its reader), then the `/fleet` command with its subcommands (in the order help lists them), then
+ * the buttons and modals. Listeners never import each other.
  */
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
+import { readerMiddleware } from '../middleware.js';
 import { balanceSubcommand, registerAccountActions } from './account.js';
 import { digestSubcommand } from './digest.js';
 import { exportSubcommand, registerExportActions } from './export.js';
@@ -20,6 +22,7 @@ import { recipientsSubcommand, registerRecipientListeners } from './recipients.j
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
+  app.use(readerMiddleware(ctx));
   registerFleetCommand(app, ctx, [
     balanceSubcommand(ctx),
     transactionsSubcommand(ctx),

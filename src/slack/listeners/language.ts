@@ -5,10 +5,10 @@
  */
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { failureText } from '../refusals/failures.js';
 import type { PersonLanguage } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { codeSpan } from '../views/text.js';
 
 /** What a person may type after `/fleet language`, in either language. */

@@ -9,13 +9,13 @@ import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText, type FailureAction } from '../failures.js';
+import { readerSurfaceOf } from '../middleware.js';
+import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
-import { refusalMessage, refusalText, tellPrivately } from '../payout-refusals.js';
+import { refusalMessage, refusalText, tellPrivately } from '../refusals/payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
-import { buildPayoutNotice } from '../views/payout-form.js';
+import { noticeModal } from '../views/notice.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
 /** The payout service's answer to "may this person do that to this request now?" */
@@ -26,9 +26,9 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
 
   /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
   const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: FailureAction) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
-      const reader = await surfaceFor(ctx, body.user.id);
+      const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const request = await requestFrom(ctx, action.value);
@@ -55,9 +55,9 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     what: FailureAction,
     afterwards?: (request: PayoutRequest, reader: Surface) => string | undefined,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
-      const reader = await surfaceFor(ctx, body.user.id);
+      const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const value = read(action.value);
@@ -80,14 +80,14 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
   actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
   actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client }) => {
-    const reader = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client, context }) => {
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
-    if (!id) return ack(notice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
+    if (!id) return ack(updateToNotice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
     const title = t('payoutApproval.title', { id });
     // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
-    await ack(notice(reader, title, t('payoutApproval.approve.recording')));
+    await ack(updateToNotice(reader, title, t('payoutApproval.approve.recording')));
     let outcome: { title: string; text: string };
     try {
       outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id, reader.locale);
@@ -97,13 +97,13 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     await showOutcome(client, ctx, reader, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view }) => {
-    const reader = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view, context }) => {
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
     let answer: ViewResponseAction;
     if (!id) {
-      answer = notice(reader, t('payoutApproval.reject.staleTitle'), t('payoutApproval.reject.stale'));
+      answer = updateToNotice(reader, t('payoutApproval.reject.staleTitle'), t('payoutApproval.reject.stale'));
     } else {
       const title = t('payoutApproval.title', { id });
       try {
@@ -111,19 +111,19 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         const result = await payouts.reject(id, body.user.id, reason);
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
-        if (rejectedByThem) answer = notice(reader, title, t('payoutApproval.reject.done'));
+        if (rejectedByThem) answer = updateToNotice(reader, title, t('payoutApproval.reject.done'));
         else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
-        else answer = notice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
+        else answer = updateToNotice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
       } catch (error) {
-        answer = notice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
+        answer = updateToNotice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
       }
     }
     await ack(answer);
   });
 }
 
-function notice(reader: Surface, title: string, text: string): ViewResponseAction {
-  return { response_action: 'update', view: buildPayoutNotice(reader, title, text) };
+function updateToNotice(reader: Surface, title: string, text: string): ViewResponseAction {
+  return { response_action: 'update', view: noticeModal(reader, { title, text, callbackId: PAYOUT_VIEWS.notice }) };
 }
 
 async function requestFrom(ctx: SlackContext, value: string | undefined): Promise<PayoutRequest | undefined> {
@@ -140,7 +140,7 @@ async function showOutcome(
   outcome: { title: string; text: string },
 ): Promise<void> {
   try {
-    await client.views.update({ view_id: target.viewId, view: buildPayoutNotice(reader, outcome.title, outcome.text) });
+    await client.views.update({ view_id: target.viewId, view: noticeModal(reader, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }) });
   } catch (error) {
     ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
     await tellPrivately(client, ctx.logger, reader, { channel: target.channel, user: target.userId }, outcome.text);

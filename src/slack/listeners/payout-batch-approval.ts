@@ -10,13 +10,15 @@ import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitActi
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
-import { batchRefusalText } from '../batch-problems.js';
+import { batchRefusalText } from '../refusals/batch-problems.js';
 import type { SlackContext } from '../context.js';
-import { failureText, type FailureAction } from '../failures.js';
+import { readerSurfaceOf } from '../middleware.js';
+import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { tellPrivately } from '../payout-refusals.js';
-import { buildBatchNotice, buildBatchRejectModal } from '../views/payout-batch.js';
+import { tellPrivately } from '../refusals/payout-refusals.js';
+import { noticeModal } from '../views/notice.js';
+import { buildBatchRejectModal, inBatchModal } from '../views/payout-batch.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
 
@@ -28,10 +30,10 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     actionId: string, what: FailureAction,
     act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const batchId = readBatchId(action.value);
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         const open = (view: ModalView) => client.views.open({ trigger_id: body.trigger_id, view });
@@ -52,8 +54,8 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     return undefined;
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const batchId = readBatchId(view.private_metadata);
     const reason = view.state.values[PAYOUT_BATCH.rejectReasonBlock]?.[PAYOUT_BATCH.input]?.value ?? '';
@@ -62,11 +64,11 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
       const result = await ctx.batches.reject(batchId, body.user.id, reason);
       // The same submission delivered twice finds the batch already rejected by this person.
       const rejectedByThem = result.ok || (result.batch?.state === 'rejected' && result.batch.rejectedBy === body.user.id);
-      if (rejectedByThem) answer = { response_action: 'update', view: buildBatchNotice(surface, t('payoutBatch.reject.done')) };
+      if (rejectedByThem) answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.reject.done') }) };
       else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
-      else answer = { response_action: 'update', view: buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`) };
+      else answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` }) };
     } catch (error) {
-      answer = { response_action: 'update', view: buildBatchNotice(surface, failureText(surface.locale, error, 'rejectBulkPayout', logger)) };
+      answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'rejectBulkPayout', logger) }) };
     }
     await ack(answer);
   });

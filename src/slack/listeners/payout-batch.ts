@@ -4,22 +4,23 @@
  * ones in the modal, every one in a CSV sent to the person's DM). A refused file stores nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { App, RespondFn, SlashCommand, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { App, ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
-import { batchRefusalText, describeFileProblem, describeRowProblem } from '../batch-problems.js';
-import { readChosenFile } from '../batch-file-source.js';
+import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
+import { readChosenFile } from '../files/batch-file-source.js';
 import type { SlackContext } from '../context.js';
-import { csvText, sendCsvToPerson } from '../csv-to-person.js';
-import { failureText } from '../failures.js';
-import { FileUploadError } from '../file-upload.js';
+import { readerSurfaceOf } from '../middleware.js';
+import type { Subcommand } from '../subcommands.js';
+import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
+import { failureText } from '../refusals/failures.js';
+import { FileUploadError } from '../files/file-upload.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
-import { refusalText } from '../payout-refusals.js';
-import { notice } from '../views/common.js';
-import { buildBatchChecking, buildBatchNotice, buildBatchResult, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
+import { refusalText } from '../refusals/payout-refusals.js';
+import { notice, noticeModal } from '../views/notice.js';
+import { buildBatchChecking, buildBatchResult, inBatchModal, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
 import { mentionChannel, type Surface } from '../views/text.js';
 
 /** The words after `/fleet payout` (or `/fleet virement`) that open the bulk form. */
@@ -27,8 +28,8 @@ export const BULK_WORDS: ReadonlySet<string> = new Set(['bulk', 'groupé', 'grou
 
 /** Opens the bulk form for `/fleet payout bulk`, after the same checks as the single payout form. */
 export function openBatchForm(ctx: SlackContext) {
-  return async ({ command, respond, client }: { command: SlashCommand; respond: RespondFn; client: WebClient }): Promise<void> => {
-    const surface = await surfaceFor(ctx, command.user_id);
+  return async ({ command, respond, client, readerSurface }: Parameters<Subcommand['run']>[0]): Promise<void> => {
+    const surface = await readerSurface();
     const t = textsFor(surface.locale);
     if (!ctx.payoutSettings.approvalChannelId) {
       await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
@@ -61,8 +62,8 @@ function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothing
 }
 
 export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void {
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const confirmedDuplicate = (view.state.values[PAYOUT_BATCH_ACTIONS.confirmSameBlock]?.[PAYOUT_BATCH.input]?.selected_options ?? []).length > 0;
     // private_metadata only names the draft: the service checks who submits it and everything else again.
@@ -77,16 +78,16 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
         return;
       }
       answer = result.ok
-        ? buildBatchNotice(surface, t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }))
-        : buildBatchNotice(surface, `:no_entry: ${batchRefusalText(surface.locale, result)}`);
+        ? noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }) })
+        : noticeModal(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` });
     } catch (error) {
-      answer = buildBatchNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', ctx.logger));
+      answer = noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'storePayoutRequest', ctx.logger) });
     }
     await ack({ response_action: 'update', view: answer });
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client }) => {
-    const surface = await surfaceFor(ctx, body.user.id);
+  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client, context }) => {
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const chosen = chosenInput(view);
     if ('missing' in chosen) {
       await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH.fileBlock]: textsFor(surface.locale)(chosen.missing) } });
@@ -100,7 +101,7 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
     } catch (error) {
       const incident = randomUUID().slice(0, 8);
       ctx.logger.error({ err: error, incident }, 'could not check a bulk payout file');
-      result = buildBatchNotice(surface, textsFor(surface.locale)('payoutBatch.failed', { incident }));
+      result = noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('payoutBatch.failed', { incident }) });
     }
     // The screen's hash after an acknowledgement's update is not given to the app: the view id alone names it.
     await client.views.update({ view_id: view.id, view: result }).catch((error: unknown) => {
@@ -112,7 +113,7 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
 async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, chosen: Chosen): Promise<ModalView> {
   const t = textsFor(surface.locale);
   const decision = await ctx.payouts.mayRequest(userId);
-  if (!decision.ok) return buildBatchNotice(surface, refusalText(decision, surface.locale));
+  if (!decision.ok) return noticeModal(surface, { ...inBatchModal(surface), text: refusalText(decision, surface.locale) });
   let content: Uint8Array | string;
   let fileName: string | undefined;
   if ('fileId' in chosen) {
@@ -120,14 +121,14 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
     if (!file.ok) {
       if (file.problem === 'unavailable') {
         ctx.logger.warn({ code: file.code }, 'could not read a bulk payout file from Slack');
-        return buildBatchNotice(surface, t('payoutBatch.unavailable', { code: file.code.replace(/[^\w.-]/g, '').slice(0, 60) }));
+        return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.unavailable', { code: file.code.replace(/[^\w.-]/g, '').slice(0, 60) }) });
       }
       if (file.problem === 'not_on_slack') {
         ctx.logger.warn('a bulk payout file\'s private URL names a host other than Slack\'s: not downloaded, no token sent');
-        return buildBatchNotice(surface, t('payoutBatch.notOnSlack', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
+        return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.notOnSlack', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }) });
       }
-      if (file.problem === 'too_large') return buildBatchNotice(surface, describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }));
-      return buildBatchNotice(surface, t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }));
+      if (file.problem === 'too_large') return noticeModal(surface, { ...inBatchModal(surface), text: describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }) });
+      return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }) });
     }
     content = file.bytes;
     fileName = file.name;
@@ -135,7 +136,7 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
     content = chosen.pasted;
   }
   const checked = await ctx.batches.check(userId, content, fileName === undefined ? {} : { fileName });
-  if (!checked.ok) return buildBatchNotice(surface, describeFileProblem(surface.locale, checked.problem));
+  if (!checked.ok) return noticeModal(surface, { ...inBatchModal(surface), text: describeFileProblem(surface.locale, checked.problem) });
   if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
   return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId });
 }

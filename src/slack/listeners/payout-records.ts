@@ -7,12 +7,11 @@
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import type { Subcommand } from '../subcommands.js';
-import { failureText } from '../failures.js';
-import { surfaceFor } from '../locales.js';
-import { refusalMessage } from '../payout-refusals.js';
+import { failureText } from '../refusals/failures.js';
+import { refusalMessage } from '../refusals/payout-refusals.js';
 import { escapeMrkdwn } from '../views/text.js';
 import { readPayoutId } from '../payout-values.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
 
 const RECENT = 15;
@@ -25,8 +24,8 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
     name: 'payouts',
     localNames: { fr: 'paiements' }, audience: 'requesters-and-approvers',
     help: (t) => [{ usage: t('payoutRecords.help.usage'), description: t('payoutRecords.help.description') }],
-    async run({ command, args, respond }) {
-      const reader = await surfaceFor(ctx, command.user_id);
+    async run({ command, args, respond, readerSurface }) {
+      const reader = await readerSurface();
       const t = textsFor(reader.locale);
       const say = (text: string) => respond({ response_type: 'ephemeral', ...notice(reader, text) });
       try {

@@ -12,14 +12,15 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { readerSurfaceOf } from '../middleware.js';
+import { failureText } from '../refusals/failures.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
-import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../payout-refusals.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../refusals/payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice, noticeModal } from '../views/notice.js';
 import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
+  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
 } from '../views/payout-form.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
 import type { Surface } from '../views/text.js';
@@ -82,12 +83,15 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
   return {
     name: 'payout',
     aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
+    // The form's trigger id lasts about 3 seconds: the refusal races the role check here (see below),
+    // which a first read of a user group's members from Slack must not hold up.
+    checksAudienceItself: true,
     help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }, ...variants.flatMap((variant) => variant.help(t))],
-    async run({ command, args, respond, client }) {
+    async run({ command, args, respond, client, readerSurface }) {
       const variant = variants.find((candidate) => candidate.words.has((args[0] ?? '').toLowerCase()));
-      if (variant) return variant.open({ command, args: args.slice(1), respond, client });
+      if (variant) return variant.open({ command, args: args.slice(1), respond, client, readerSurface });
       // The person's language is looked up once and kept for a while, so the trigger id still holds.
-      const surface = await surfaceFor(ctx, command.user_id);
+      const surface = await readerSurface();
       const t = textsFor(surface.locale);
       if (!payoutSettings.approvalChannelId) {
         await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
@@ -121,7 +125,7 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
       if ('error' in answer) {
         logger.error({ err: answer.error }, 'could not check whether a person may request payouts');
       } else if (!answer.decision.ok && viewId) {
-        await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, t('payoutRequest.chooser.title'), refusalText(answer.decision, surface.locale)) });
+        await client.views.update({ view_id: viewId, view: noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: refusalText(answer.decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
       }
     },
   };
@@ -134,7 +138,7 @@ async function checkForm(
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
-    return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(decision, surface.locale)) };
+    return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
   }
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
   if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
@@ -145,22 +149,22 @@ async function checkForm(
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
   const { payoutSettings, logger } = ctx;
   const showNotice = (surface: Surface, message: string): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), message) });
+    ({ response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: message, callbackId: PAYOUT_VIEWS.notice }) });
 
   // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
-  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client, context }) => {
     await ack();
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const title = t('payoutRequest.chooser.title');
     try {
       if (!payoutSettings.approvalChannelId) {
-        await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutNotice(surface, title, t('payoutRequest.notConfigured')) });
+        await client.views.open({ trigger_id: body.trigger_id, view: noticeModal(surface, { title, text: t('payoutRequest.notConfigured'), callbackId: PAYOUT_VIEWS.notice }) });
         return;
       }
       const viewId = (await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutChooser(surface, '') })).view?.id;
       const decision = await ctx.payouts.mayRequest(body.user.id);
-      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: buildPayoutNotice(surface, title, refusalText(decision, surface.locale)) });
+      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: noticeModal(surface, { title, text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
     } catch (error) {
       logger.warn({ err: error, userId: body.user.id }, 'could not open the payout form from the home tab');
     }
@@ -170,18 +174,18 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
     [PAYOUT_ACTIONS.chooseBankAccount, 'bank_account'],
   ] as const) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client }) => {
+    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client, context }) => {
       await ack();
       if (!body.view) return;
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const form = buildPayoutForm(surface, kind, payoutSettings, parseCommandPrefill(kind, body.view.private_metadata));
       await updateView(client, body.view, form, logger);
     });
   }
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view }) => {
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, formMetadataSchema);
     if (!metadata) {
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.formOutOfDate'));
@@ -204,20 +208,20 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client, context }) => {
     await ack();
     const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
     if (!body.view || !metadata) return;
     const { draft } = metadata;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits), logger);
   });
 
   // "Edit and resubmit" on a rejection DM: the form with the rejected request's values, for its requester only.
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client, context }) => {
     await ack();
     try {
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       // The button names a request; whose it is and its state are read from the store.
       const found = await ctx.payouts.resubmission(body.actions[0]?.value ?? '', body.user.id);
       await client.views.open({ trigger_id: body.trigger_id, view: resubmitView(ctx, surface, found) });
@@ -226,9 +230,9 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view }) => {
+  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, reviewMetadataSchema);
     if (!metadata) {
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
@@ -255,7 +259,7 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
     : found.code === 'not_rejected' ? t('payoutRequest.resubmit.notRejected', { id })
       : found.code === 'not_requester' ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
         : t('payoutApproval.refusal.noSuchPayout');
-  return buildPayoutNotice(surface, t('payoutRequest.chooser.title'), text);
+  return noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: text, callbackId: PAYOUT_VIEWS.notice });
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
@@ -272,7 +276,7 @@ async function submitReview(ctx: SlackContext, surface: Surface, userId: string,
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, resubmits);
     return { response_action: 'update', view: form };
   }
-  return { response_action: 'update', view: buildPayoutNotice(surface, textsFor(surface.locale)('payoutRequest.chooser.title'), refusalText(result, surface.locale)) };
+  return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
 }
 
 /**

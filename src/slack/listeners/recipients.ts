@@ -6,11 +6,11 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { readerSurfaceOf } from '../middleware.js';
+import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
-import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildRecipientList, recipientNumber, recipientOptions } from '../views/saved-recipients.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
@@ -21,9 +21,10 @@ export function recipientsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'recipients',
     localNames: { fr: 'bénéficiaires' }, audience: 'requesters-and-approvers',
+    refusal: (t) => t('recipients.locked'),
     help: (t) => [{ usage: t('recipients.help.usage'), description: t('recipients.help.description') }],
-    async run({ command, args, respond }) {
-      const reader = await surfaceFor(ctx, command.user_id);
+    async run({ command, args, respond, readerSurface }) {
+      const reader = await readerSurface();
       try {
         const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
         await respond({ response_type: 'ephemeral', ...(await recipientList(ctx, reader, command.user_id, words)) });
@@ -46,9 +47,9 @@ export function registerRecipientListeners(app: App, ctx: SlackContext): void {
   const { logger } = ctx;
 
   // Slack waits 3 seconds for options; a failure answers none rather than an error the person cannot read.
-  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body }) => {
+  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body, context }) => {
     try {
-      const surface = await surfaceFor(ctx, body.user.id);
+      const surface = await readerSurfaceOf(context, body.user.id)();
       const found = await ctx.recipients.suggest(body.user.id, body.value.slice(0, 200), SUGGESTED);
       await ack({ options: recipientOptions(found, surface.locale) });
     } catch (error) {
@@ -57,9 +58,9 @@ export function registerRecipientListeners(app: App, ctx: SlackContext): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond }) => {
+  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond, context }) => {
     await ack();
-    const reader = await surfaceFor(ctx, body.user.id);
+    const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     try {
       const removed = await ctx.recipients.remove(body.user.id, body.actions[0]?.value ?? '');

@@ -13,12 +13,12 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
-import { failureText } from '../failures.js';
+import { readerSurfaceOf } from '../middleware.js';
+import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
-import { surfaceFor } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
-import { notice } from '../views/common.js';
+import { notice } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
 import {
@@ -34,17 +34,15 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
     name: 'transactions',
     aliases: ['tx', 'txs'], audience: 'viewers',
     help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
-    async run({ command, respond }) {
-      const surface = await surfaceFor(ctx, command.user_id);
+    async run({ command, respond, readerSurface }) {
+      const surface = await readerSurface();
       // The words after the subcommand as typed, so that quoted phrases keep their spaces.
       const text = command.text.trim().replace(/^\S+\s*/u, '');
       const read = parseTransactionQuery(text, { locale: surface.locale });
-      // A search that cannot be read is explained to anyone, before the viewer check: it shows no data.
       if (!read.ok) {
         await respond({ response_type: 'ephemeral', ...buildQueryProblemMessage(surface, read.problem, LIMITS) });
         return;
       }
-      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
       const { search, page, pageSize } = read.query;
       await respond({ response_type: 'ephemeral', replace_original: false, ...(await transactionsReply(ctx, surface, { page, pageSize, search })).reply });
     },
@@ -56,9 +54,8 @@ export function ledgerSubcommand(ctx: SlackContext): Subcommand {
     name: 'ledger',
     localNames: { fr: 'registre' }, audience: 'viewers',
     help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
-    async run({ command, respond }) {
-      if (!(await ensureViewer(ctx, command.user_id, respond))) return;
-      const surface = await surfaceFor(ctx, command.user_id);
+    async run({ respond, readerSurface }) {
+      const surface = await readerSurface();
       let reply: RespondArguments;
       try {
         reply = buildLedgerStatusMessage(surface, ctx.ledger ? await ctx.ledger.status() : undefined, ctx.ledgerTimeZone);
@@ -160,11 +157,11 @@ async function postToResponseUrl(url: string, body: RespondArguments): Promise<v
 
 export function registerTransactionsListeners(app: App, ctx: SlackContext): void {
   // From the home tab, which has no conversation to answer in: the first page goes to the person's direct messages.
-  app.action<BlockAction<ButtonAction>>(HOME.transactions, async ({ ack, body, client }) => {
+  app.action<BlockAction<ButtonAction>>(HOME.transactions, async ({ ack, body, client, context }) => {
     await ack();
     const userId = body.user.id;
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
-    const { reply } = await transactionsReply(ctx, await surfaceFor(ctx, userId), FIRST_PAGE);
+    const { reply } = await transactionsReply(ctx, await readerSurfaceOf(context, userId)(), FIRST_PAGE);
     const { text = '', blocks } = reply as { text?: string; blocks?: KnownBlock[] };
     try {
       await client.chat.postMessage({ channel: userId, text, ...(blocks ? { blocks } : {}), unfurl_links: false });
@@ -172,10 +169,10 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
       ctx.logger.warn({ err: error, userId }, 'could not send transactions to a direct message');
     }
   });
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond }) => {
+  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
     await respond({ response_type: 'ephemeral', replace_original: true, ...(await transactionsReply(ctx, surface, request)).reply });
   });
@@ -189,10 +186,10 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     await respond({ response_type: ok ? 'in_channel' : 'ephemeral', replace_original: false, ...reply });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond }) => {
+  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    const surface = await surfaceFor(ctx, body.user.id);
+    const surface = await readerSurfaceOf(context, body.user.id)();
     const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
     const metadata = JSON.stringify({ responseUrl: body.response_url, pageSize: request.pageSize });
     const view = buildTransactionFilterModal(surface, {
@@ -205,9 +202,9 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     }
   });
 
-  app.view<ViewSubmitAction>(TRANSACTION_FILTER.view, async ({ ack, body, view }) => {
+  app.view<ViewSubmitAction>(TRANSACTION_FILTER.view, async ({ ack, body, view, context }) => {
     const userId = body.user.id;
-    const surface = await surfaceFor(ctx, userId);
+    const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
       ctx.logger.info({ userId }, 'refused a transaction search to a non-viewer');

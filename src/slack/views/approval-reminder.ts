@@ -3,13 +3,12 @@
  * what it is, its amount in the approver's language, when it expires, and a link to its approval
  * message (or, when no link could be had, the channel it is in).
  */
-import type { KnownBlock } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import type { PayoutBatch, PayoutRequest } from '../../payouts/index.js';
-import type { Reply } from './common.js';
+import { notice, type Reply } from './notice.js';
 import { payoutSummary } from './payout-details.js';
-import { cutMrkdwn, escapeMrkdwn, mentionChannel, mentionUser, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
+import { escapeMrkdwn, mentionChannel, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
 /** Where the approval message is: its permalink, or its channel. */
 export type ApprovalMessagePlace = { url: string } | { channel: string } | undefined;
@@ -38,6 +37,5 @@ export function buildApprovalReminder(surface: Surface, subject: ReminderSubject
       user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id, totals, expires: slackDate(batch.expiresAt, undefined, locale), where,
     });
   }
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(line, 3000) } }, ...sandboxFooter(surface)];
-  return { text: sandboxMarked(surface, title), blocks };
+  return { ...notice(surface, line), text: sandboxMarked(surface, title) };
 }

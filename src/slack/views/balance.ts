@@ -4,7 +4,7 @@ import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
 export interface BalanceMessageOptions {

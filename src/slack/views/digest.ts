@@ -7,7 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import type { CurrencyDay, DailyDigest, DigestMovement, PayoutOutcomeTotal } from '../../digest/index.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import { notice, type Reply } from './common.js';
+import { notice, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const SECTION_MAX = 3000;

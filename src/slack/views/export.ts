@@ -2,7 +2,7 @@
 import { textsFor, type Texts } from '../../i18n/index.js';
 import type { TransactionSearch } from '../../ledger/query-text.js';
 import type { LedgerStatus } from '../../ledger/types.js';
-import { notice, type Reply } from './common.js';
+import { notice, type Reply } from './notice.js';
 import { codeSpan, type Surface } from './text.js';
 import { describeSearch } from './transactions.js';
 

@@ -2,8 +2,8 @@
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { fleetCodeText } from '../failures.js';
-import type { Reply } from './common.js';
+import { fleetCodeText } from '../refusals/failures.js';
+import { notice, type Reply } from './notice.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, slackDate, type Surface } from './text.js';
 
 const ERROR_MAX = 300;
@@ -12,11 +12,7 @@ const ERROR_MAX = 300;
 export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | undefined, now: Date): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
-  if (!status) {
-    const text = t('feedStatus.off');
-    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }, ...sandboxFooter(surface)];
-    return { text, blocks };
-  }
+  if (!status) return notice(surface, t('feedStatus.off'));
 
   const headline = t('feedStatus.headline', { channel: mentionChannel(status.channelId), seconds: status.pollIntervalSeconds });
   const lines = [

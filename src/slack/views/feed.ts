@@ -6,7 +6,7 @@ import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, slackDate, truncate, type Surface } from './text.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.

@@ -1,7 +1,7 @@
 /** The `/fleet help` reply: what the bot can do, with examples, from each subcommand's own help. */
 import type { KnownBlock } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, footer, type Surface } from './text.js';
 
 export interface HelpEntry {

@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { escapeWithin, footer, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const TIME = '{time}';

@@ -8,8 +8,8 @@ import type { Button, KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { countingApprovers, revokedApprovals, type PayoutActionResult, type PayoutRequest } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
-import { refusalMessage } from '../payout-refusals.js';
-import type { Reply } from './common.js';
+import { refusalMessage } from '../refusals/payout-refusals.js';
+import type { Reply } from './notice.js';
 import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,

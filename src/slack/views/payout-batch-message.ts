@@ -8,7 +8,7 @@ import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { notEnoughApproversLine } from './payout-approval.js';
 import { dualApprovalLine } from './payout-details.js';
 import { codeSpan, cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';

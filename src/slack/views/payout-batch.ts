@@ -6,8 +6,9 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch, type PayoutState } from '../../payouts/index.js';
-import { rowProblemLine } from '../batch-problems.js';
+import { rowProblemLine } from '../refusals/batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
+import { noticeModal } from './notice.js';
 import { batchTotalsText } from './payout-batch-message.js';
 import { cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
@@ -36,15 +37,6 @@ export function buildBatchUploadModal(surface: Surface, maxRows: number): ModalV
   };
 }
 
-/** A modal of one piece of mrkdwn and a Close button: "checking…", a refused file, a failure. */
-export function buildBatchNotice(surface: Surface, text: string, callbackId: string = PAYOUT_BATCH.resultView): ModalView {
-  const t = textsFor(surface.locale);
-  return {
-    type: 'modal', callback_id: callbackId, title: plainText(t('payoutBatch.title'), 24), close: plainText(t('payoutBatch.close'), 24),
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }, ...sandboxFooter(surface)],
-  };
-}
-
 /** An approver's rejection of a bulk payout: what is turned down, and the reason the requester will read. */
 export function buildBatchRejectModal(surface: Surface, batch: PayoutBatch): ModalView {
   const { locale } = surface;
@@ -66,8 +58,13 @@ export function buildBatchRejectModal(surface: Surface, batch: PayoutBatch): Mod
   };
 }
 
+/** The title and callback id of a notice in the bulk payout modal (a refusal, a failure, the outcome). */
+export function inBatchModal(surface: Surface): { title: string; callbackId: string } {
+  return { title: textsFor(surface.locale)('payoutBatch.title'), callbackId: PAYOUT_BATCH.resultView };
+}
+
 export function buildBatchChecking(surface: Surface): ModalView {
-  return buildBatchNotice(surface, textsFor(surface.locale)('payoutBatch.checking'), PAYOUT_BATCH.checkingView);
+  return noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('payoutBatch.checking'), callbackId: PAYOUT_BATCH.checkingView });
 }
 
 /** What became of the errors file: sent (with its name), or not (Slack's code). */

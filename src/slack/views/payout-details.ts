@@ -12,7 +12,7 @@ import {
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 import { operatorName } from './operators.js';
-import { fleetCodeText } from '../failures.js';
+import { fleetCodeText } from '../refusals/failures.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
 function kindName(t: Texts, kind: PayoutKind): string {

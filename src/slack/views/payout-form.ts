@@ -12,6 +12,7 @@ import {
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFooter, truncate, type Surface } from './text.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
+import { noticeModal } from './notice.js';
 import { operatorName } from './operators.js';
 import { recipientFlagBlocks, type RecipientFlags } from './recipient-flags.js';
 import { savedRecipientBlock } from './saved-recipients.js';
@@ -267,15 +268,6 @@ export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, a
   const text = approvalChannelId
     ? t('payoutRequest.submitted.textIn', { id: request.id, summary, channel: mentionChannel(approvalChannelId) })
     : t('payoutRequest.submitted.text', { id: request.id, summary });
-  return buildPayoutNotice(surface, t('payoutRequest.submitted.title'), text, PAYOUT_VIEWS.submitted);
+  return noticeModal(surface, { title: t('payoutRequest.submitted.title'), text, callbackId: PAYOUT_VIEWS.submitted });
 }
 
-/** A modal that only says something: a refusal, progress, or an outcome. */
-export function buildPayoutNotice(surface: Surface, title: string, text: string, callbackId: string = PAYOUT_VIEWS.notice): ModalView {
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }];
-  blocks.push(...sandboxFooter(surface));
-  return {
-    type: 'modal', callback_id: callbackId, title: plainText(title, 24),
-    close: plainText(textsFor(surface.locale)('payoutRequest.close'), 24), blocks,
-  };
-}

@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {

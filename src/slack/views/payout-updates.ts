@@ -3,7 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { codeSpan, escapeWithin, mentionChannel, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { dualApprovalLine, failureWords, payoutSummary, plainSummary } from './payout-details.js';
 

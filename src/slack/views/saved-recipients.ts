@@ -7,7 +7,7 @@ import type { KnownBlock, PlainTextOption, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import type { PayoutFormFields, SavedRecipient } from '../../payouts/index.js';
 import { RECIPIENT_ACTIONS, RECIPIENT_BLOCKS } from '../ids.js';
-import type { Reply } from './common.js';
+import type { Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, plainText, plainWithin, slackDate, type Surface } from './text.js';
 import { operatorName } from './operators.js';
 

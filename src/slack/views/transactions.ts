@@ -10,7 +10,7 @@ import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type Qu
 import type { LedgerEntry, LedgerStatus } from '../../ledger/types.js';
 import { formatDecimal, formatMinor, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
-import { notice, type Reply } from './common.js';
+import { notice, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
 
 /** What a paging, share or Filter button carries: where to go and what was searched, never who may look. */

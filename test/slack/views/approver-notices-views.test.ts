@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
 import { LOCALES } from '../../../src/i18n/index.js';
 import type { PayoutBatch } from '../../../src/payouts/index.js';
-import { approverMentions, MAX_MENTIONED_APPROVERS } from '../../../src/slack/approver-notices.js';
+import { approverMentions, MAX_MENTIONED_APPROVERS } from '../../../src/slack/publishers/approver-notices.js';
 import { buildApprovalReminder } from '../../../src/slack/views/approval-reminder.js';
 import { pendingRequest } from '../../support/payout-doubles.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CurrencyDay, DailyDigest, PayoutOutcomeTotal } from '../../../src/digest/index.js';
 import { buildDigestBuildingMessage, buildDigestMessage } from '../../../src/slack/views/digest.js';
 import type { Surface } from '../../../src/slack/views/text.js';
-import type { Reply } from '../../../src/slack/views/common.js';
+import type { Reply } from '../../../src/slack/views/notice.js';
 
 /** Every text of a reply's blocks, as a person reads them. */
 function blockText(reply: Reply): string {

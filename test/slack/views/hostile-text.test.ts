@@ -6,13 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/fleet/schemas.js';
 import { PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest } from '../../../src/payouts/index.js';
-import { notice } from '../../../src/slack/views/common.js';
+import { PAYOUT_VIEWS } from '../../../src/slack/ids.js';
+import { notice, noticeModal } from '../../../src/slack/views/notice.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
 import { buildFeedStatusMessage } from '../../../src/slack/views/feed-status.js';
 import { buildHelpMessage } from '../../../src/slack/views/help.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
@@ -58,7 +59,7 @@ function everything(): Built[] {
       view('chooser', buildPayoutChooser(surface, text));
       view('form', buildPayoutForm(surface, 'mobile_money', { operators: ['<!channel> \u202E\u200B'], currencies: ['USD'] }, { name: text, note: text, phone: text, operator: text }, [text, text]));
       view('bank form', buildPayoutForm(surface, 'bank_account', { operators: [], currencies: ['USD'] }, { name: text, accountNumber: text, bankCode: text }, [text]));
-      view('payout notice', buildPayoutNotice(surface, text, text));
+      view('payout notice', noticeModal(surface, { title: text, text, callbackId: PAYOUT_VIEWS.notice }));
       const feedEntries = Array.from({ length: 20 }, (_, i) => ({ ...tx(i, text), currency: i % 3 ? 'USD' : text }));
       message('feed', buildFeedMessage(surface, { kind: 'transactions', entries: feedEntries, notes: [{ kind: 'overflow', count: 3, atLeast: true }] }));
       built.push({ kind: 'text', name: 'feed fallback', value: buildFeedFallbackText(surface, { kind: 'transactions', entries: feedEntries, notes: [] }) });
@@ -88,12 +89,12 @@ function everything(): Built[] {
           for (const event of PAYOUT_EVENT_NAMES) message(`requester update ${event}, ${label}`, buildRequesterUpdate(surface, request, event, 'U0APPROVER', 'C0APPROVALS'));
           const outcome = approvalOutcome({ ok: true, request }, 'U0APPROVER');
           built.push({ kind: 'text', name: `approval outcome, ${label}`, value: outcome.text });
-          view(`approval outcome notice, ${label}`, buildPayoutNotice(surface, outcome.title, outcome.text));
+          view(`approval outcome notice, ${label}`, noticeModal(surface, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }));
         }
       }
     }
     const refused = approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: HOSTILE } }, 'U0APPROVER');
-    view('refused approval notice', buildPayoutNotice(surface, refused.title, refused.text));
+    view('refused approval notice', noticeModal(surface, { title: refused.title, text: refused.text, callbackId: PAYOUT_VIEWS.notice }));
   }
   return built;
 }

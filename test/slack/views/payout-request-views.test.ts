@@ -3,11 +3,12 @@ import { checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES, type Locale } from '../../../src/i18n/index.js';
 import { parseAmount } from '../../../src/money.js';
 import type { FieldProblem, PayoutFieldName, PayoutRequest } from '../../../src/payouts/index.js';
-import { describeFieldProblem } from '../../../src/slack/payout-field-problems.js';
-import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/payout-refusals.js';
-import { PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
+import { describeFieldProblem } from '../../../src/slack/refusals/payout-field-problems.js';
+import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/refusals/payout-refusals.js';
+import { PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../../../src/slack/ids.js';
+import { noticeModal } from '../../../src/slack/views/notice.js';
 import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted, formValuesFor,
+  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, formValuesFor,
 } from '../../../src/slack/views/payout-form.js';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
@@ -96,7 +97,7 @@ describe.each(LOCALES)('payout request modals in %s', (locale: Locale) => {
         buildPayoutReview(surface, request({ note: '<'.repeat(500) }), undefined),
         buildPayoutSubmitted(surface, request(), 'C0APPROVALS'),
         buildPayoutSubmitted(surface, request(), undefined),
-        buildPayoutNotice(surface, 'x'.repeat(40), 'y'.repeat(4000)),
+        noticeModal(surface, { title: 'x'.repeat(40), text: 'y'.repeat(4000), callbackId: PAYOUT_VIEWS.notice }),
       ];
       for (const view of views) {
         expect(checkView(view as unknown as Record<string, unknown>), `${view.callback_id} ${locale}`).toEqual([]);

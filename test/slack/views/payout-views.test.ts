@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_FAILURE, PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest, type PayoutState } from '../../../src/payouts/index.js';
-import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, RECIPIENT_BLOCKS } from '../../../src/slack/ids.js';
+import { PAYOUT_ACTIONS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS, RECIPIENT_BLOCKS } from '../../../src/slack/ids.js';
+import { noticeModal } from '../../../src/slack/views/notice.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
-import { buildPayoutChooser, buildPayoutForm, buildPayoutNotice, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
@@ -243,7 +244,7 @@ describe('why two approvers are needed, and approvals that no longer count', () 
       expect(checkMessage(message.blocks, message.text), locale).toEqual([]);
       expect(checkView(buildApproveModal({ sandbox: true, locale }, crowded) as unknown as Record<string, unknown>), locale).toEqual([]);
       const outcome = approvalOutcome({ ok: true, request: crowded }, 'U0CROWD1', locale);
-      expect(checkView(buildPayoutNotice({ sandbox: true, locale }, outcome.title, outcome.text) as unknown as Record<string, unknown>), locale).toEqual([]);
+      expect(checkView(noticeModal({ sandbox: true, locale }, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }) as unknown as Record<string, unknown>), locale).toEqual([]);
     }
   });
 });

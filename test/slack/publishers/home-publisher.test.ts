@@ -7,15 +7,15 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { systemClock } from '../../src/clock.js';
-import { createLogger } from '../../src/logger.js';
-import { HomeViews, type Timers } from '../../src/home/index.js';
-import type { PayoutRequest } from '../../src/payouts/index.js';
-import { SlackHomePublisher, type HomeClient, type HomeSources } from '../../src/slack/home-publisher.js';
-import { fixedLocale } from '../../src/slack/locales.js';
-import type { Db } from '../../src/store/index.js';
-import { testDatabases } from '../support/databases.js';
-import { pendingRequest } from '../support/payout-doubles.js';
+import { systemClock } from '../../../src/clock.js';
+import { createLogger } from '../../../src/logger.js';
+import { HomeViews, type Timers } from '../../../src/home/index.js';
+import type { PayoutRequest } from '../../../src/payouts/index.js';
+import { SlackHomePublisher, type HomeClient, type HomeSources } from '../../../src/slack/publishers/home-publisher.js';
+import { fixedLocale } from '../../../src/slack/locales.js';
+import type { Db } from '../../../src/store/index.js';
+import { testDatabases } from '../../support/databases.js';
+import { pendingRequest } from '../../support/payout-doubles.js';
 
 const RITA = 'U0REQUESTER';
 const ABEL = 'U0APPROVER';

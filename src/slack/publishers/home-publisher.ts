@@ -7,18 +7,18 @@
  * `hash_conflict` when another process published since, and it is then read and rendered again.
  */
 import type { HomeView } from '@slack/types';
-import type { BalanceReading } from '../account/account-reader.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { FeedStatus } from '../feed/types.js';
-import { KeyedThrottle, type HomeViews, type Timers } from '../home/index.js';
-import type { LedgerStatus } from '../ledger/types.js';
-import type { Logger } from '../logger.js';
-import type { PayoutActor, PayoutBatch, PayoutRequest } from '../payouts/index.js';
-import type { AccessControl } from './access.js';
-import { surfaceFor, type PersonLocales } from './locales.js';
-import { buildHomeView, MINE_SHOWN, WAITING_SHOWN, type HomeBalance, type HomeContent, type ViewerHome } from './views/home.js';
-import type { Surface } from './views/text.js';
+import type { BalanceReading } from '../../account/account-reader.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { FeedStatus } from '../../feed/types.js';
+import { KeyedThrottle, type HomeViews, type Timers } from '../../home/index.js';
+import type { LedgerStatus } from '../../ledger/types.js';
+import type { Logger } from '../../logger.js';
+import type { PayoutActor, PayoutBatch, PayoutRequest } from '../../payouts/index.js';
+import type { AccessControl } from '../access.js';
+import { surfaceFor, type PersonLocales } from '../locales.js';
+import { buildHomeView, MINE_SHOWN, WAITING_SHOWN, type HomeBalance, type HomeContent, type ViewerHome } from '../views/home.js';
+import type { Surface } from '../views/text.js';
 
 /** What the home needs of Slack's Web API. */
 export interface HomeClient {

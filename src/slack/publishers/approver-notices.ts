@@ -3,13 +3,13 @@
  * approver to remind, and the reminder itself, sent by direct message in the approver's language.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { ApprovalReminder, ApproverDirectory, ReminderSender } from '../payouts/index.js';
-import type { AccessControl } from './access.js';
-import type { PersonLocales } from './locales.js';
-import { buildApprovalReminder, type ApprovalMessagePlace } from './views/approval-reminder.js';
-import { mentionUser, type Surface } from './views/text.js';
+import type { AccessList } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { ApprovalReminder, ApproverDirectory, ReminderSender } from '../../payouts/index.js';
+import type { AccessControl } from '../access.js';
+import type { PersonLocales } from '../locales.js';
+import { buildApprovalReminder, type ApprovalMessagePlace } from '../views/approval-reminder.js';
+import { mentionUser, type Surface } from '../views/text.js';
 
 /** Listed approvers mentioned by name at most; beyond that, a user group is the way to call many. */
 export const MAX_MENTIONED_APPROVERS = 10;

@@ -1,14 +1,14 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { systemClock } from '../../src/clock.js';
-import { payoutRecords, type PayoutRequest } from '../../src/payouts/index.js';
-import { fixedLocale } from '../../src/slack/locales.js';
-import { SlackPayoutNotifier } from '../../src/slack/payout-notifier.js';
+import { createLogger } from '../../../src/logger.js';
+import { systemClock } from '../../../src/clock.js';
+import { payoutRecords, type PayoutRequest } from '../../../src/payouts/index.js';
+import { fixedLocale } from '../../../src/slack/locales.js';
+import { SlackPayoutNotifier } from '../../../src/slack/publishers/payout-notifier.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
-import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
-import { testDatabases } from '../support/databases.js';
-import type { Db } from '../../src/store/db.js';
+import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { testDatabases } from '../../support/databases.js';
+import type { Db } from '../../../src/store/db.js';
 
 const at = new Date('2026-11-21T10:00:00.000Z');
 const pending = pendingRequest({ approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' }, version: 2 });

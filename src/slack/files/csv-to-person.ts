@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { stringify } from 'csv-stringify/sync';
-import { neutraliseCell } from '../ledger/export-csv.js';
+import { neutraliseCell } from '../../ledger/export-csv.js';
 import { FileUploadError, uploadFile } from './file-upload.js';
 
 // As the export: CRLF line ends, a field with any line break quoted, a BOM so spreadsheets read UTF-8.

@@ -5,11 +5,11 @@
  * up, and the next tick (here or on another replica) posts it.
  */
 import { WebClient } from '@slack/web-api';
-import type { DigestPublisher } from '../digest/index.js';
-import type { Logger } from '../logger.js';
-import { toBoltLogger } from './app.js';
-import { buildDigestMessage } from './views/digest.js';
-import type { Surface } from './views/text.js';
+import type { DigestPublisher } from '../../digest/index.js';
+import type { Logger } from '../../logger.js';
+import { toBoltLogger } from '../app.js';
+import { buildDigestMessage } from '../views/digest.js';
+import type { Surface } from '../views/text.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Slack's answers when it refuses a message's content rather than the call: the text alone may still go. */

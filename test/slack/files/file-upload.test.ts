@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileUploadError, uploadFile } from '../../src/slack/file-upload.js';
+import { FileUploadError, uploadFile } from '../../../src/slack/files/file-upload.js';
 
 const BOT_TOKEN = 'xoxb-upload-test-token';
 const RITA_DM = 'D0REQUESTER';

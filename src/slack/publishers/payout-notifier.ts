@@ -7,14 +7,14 @@
  * logged without undoing anything.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../payouts/index.js';
+import type { AccessList } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../../payouts/index.js';
 import { approverMentions } from './approver-notices.js';
-import type { PersonLocales } from './locales.js';
-import type { Surface } from './views/text.js';
-import { buildApprovalMessage } from './views/payout-approval.js';
-import { buildRequesterUpdate } from './views/payout-updates.js';
+import type { PersonLocales } from '../locales.js';
+import type { Surface } from '../views/text.js';
+import { buildApprovalMessage } from '../views/payout-approval.js';
+import { buildRequesterUpdate } from '../views/payout-updates.js';
 
 export interface SlackPayoutNotifierOptions {
   client: WebClient;

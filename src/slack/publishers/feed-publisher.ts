@@ -5,11 +5,11 @@
  * Retry-After (the feed waits it out on its clock) and a post is never repeated behind its back.
  */
 import { ErrorCode, WebClient } from '@slack/web-api';
-import { FeedPublishError, type FeedPublisher } from '../feed/types.js';
-import type { Logger } from '../logger.js';
-import { toBoltLogger } from './app.js';
-import type { Surface } from './views/text.js';
-import { buildFeedFallbackText, buildFeedMessage } from './views/feed.js';
+import { FeedPublishError, type FeedPublisher } from '../../feed/types.js';
+import type { Logger } from '../../logger.js';
+import { toBoltLogger } from '../app.js';
+import type { Surface } from '../views/text.js';
+import { buildFeedFallbackText, buildFeedMessage } from '../views/feed.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Slack's answers when it refuses a message's content rather than the call: the text alone may still go. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAYOUT_FIELD_BLOCKS } from '../../src/slack/ids.js';
-import { fieldErrorsByBlock, refusalMessage, refusalText } from '../../src/slack/payout-refusals.js';
+import { PAYOUT_FIELD_BLOCKS } from '../../../src/slack/ids.js';
+import { fieldErrorsByBlock, refusalMessage, refusalText } from '../../../src/slack/refusals/payout-refusals.js';
 
 // The narrow no-break space French puts between thousands.
 const thin = '\u202f';

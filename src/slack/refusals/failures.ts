@@ -3,10 +3,10 @@
  * go to the log. The one place where a Fleet API error's `code` becomes a text a person reads.
  */
 import { randomUUID } from 'node:crypto';
-import { FleetBadResponseError, FleetError, FleetRejectedError } from '../fleet/errors.js';
-import { textsFor, type Locale, type MessageKey } from '../i18n/index.js';
-import type { Logger } from '../logger.js';
-import { escapeMrkdwn } from './views/text.js';
+import { FleetBadResponseError, FleetError, FleetRejectedError } from '../../fleet/errors.js';
+import { textsFor, type Locale, type MessageKey } from '../../i18n/index.js';
+import type { Logger } from '../../logger.js';
+import { escapeMrkdwn } from '../views/text.js';
 
 /** What could not be done: each completes "Could not …" in the catalog (`failure.action.*`). */
 export type FailureAction = MessageKey extends infer K ? (K extends `failure.action.${infer A}` ? A : never) : never;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFleetCommand } from '../../src/slack/command-text.js';
-import { audiencesOf, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
+import { audiencesOf, isIn, splitFleetCommand, SubcommandRegistry, type Audience, type Subcommand } from '../../src/slack/subcommands.js';
 import { textsFor } from '../../src/i18n/index.js';
 
 function subcommand(name: string, aliases: string[] = [], more: Partial<Subcommand> = {}): Subcommand {
@@ -87,5 +86,20 @@ describe('SubcommandRegistry', () => {
 
   it('refuses two subcommands answering to the same word', () => {
     expect(() => new SubcommandRegistry([balance, subcommand('ballast', ['bal'])])).toThrow('"bal"');
+  });
+
+  it('asks only the lists an audience names, and treats them as separate lists, not a ladder', async () => {
+    const asked: string[] = [];
+    const approverOnly = {
+      view: () => { asked.push('viewers'); return Promise.resolve(false); },
+      request: () => { asked.push('requesters'); return Promise.resolve(false); },
+      approve: () => { asked.push('approvers'); return Promise.resolve(true); },
+    };
+    expect(await isIn('everyone', 'U0ABEL', approverOnly)).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await isIn('viewers', 'U0ABEL', approverOnly)).toBe(false);
+    expect(await isIn('requesters', 'U0ABEL', approverOnly)).toBe(false);
+    expect(await isIn('requesters-and-approvers', 'U0ABEL', approverOnly)).toBe(true);
+    expect(asked).toEqual(['viewers', 'requesters', 'requesters', 'approvers']);
   });
 });

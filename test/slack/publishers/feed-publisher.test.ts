@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FeedPublishError } from '../../src/feed/types.js';
-import { createSlackFeedPublisher } from '../../src/slack/feed-publisher.js';
-import { silentLogger, transaction } from '../support/feed-doubles.js';
+import { FeedPublishError } from '../../../src/feed/types.js';
+import { createSlackFeedPublisher } from '../../../src/slack/publishers/feed-publisher.js';
+import { silentLogger, transaction } from '../../support/feed-doubles.js';
 
 interface Answer {
   status: number;

@@ -3,15 +3,15 @@
  * form's block ids, and messages shown only to the person who tried.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../logger.js';
-import { textsFor, type Locale } from '../i18n/index.js';
-import { formatMinor } from '../money.js';
-import type { FieldErrors, FieldProblem, PayoutFieldName, PayoutRefusal, PayoutRefusalCode, RefusalDetails } from '../payouts/index.js';
-import { PAYOUT_FIELD_BLOCKS } from './ids.js';
+import type { Logger } from '../../logger.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import type { FieldErrors, FieldProblem, PayoutFieldName, PayoutRefusal, PayoutRefusalCode, RefusalDetails } from '../../payouts/index.js';
+import { PAYOUT_FIELD_BLOCKS } from '../ids.js';
 import { describeFieldProblem, fieldName } from './payout-field-problems.js';
-import { escapeMrkdwn } from './views/text.js';
-import { notice } from './views/common.js';
-import type { Surface } from './views/text.js';
+import { escapeMrkdwn } from '../views/text.js';
+import { notice } from '../views/notice.js';
+import type { Surface } from '../views/text.js';
 
 function fieldProblems(errors: FieldErrors, locale: Locale): Array<[PayoutFieldName, string]> {
   return (Object.entries(errors) as Array<[PayoutFieldName, FieldProblem | undefined]>)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayCarryBotToken } from '../../src/slack/batch-file-source.js';
+import { mayCarryBotToken } from '../../../src/slack/files/batch-file-source.js';
 
 const SLACK_API = 'https://slack.com/api/';
 const LOCAL_API = 'http://127.0.0.1:4100/api/';

@@ -2,9 +2,9 @@
  * A payout form's field problems, which the domain gives as codes with data, worded in the reader's
  * language: amounts written the reader's way, and each ambiguous amount with both readings.
  */
-import { textsFor, type Locale } from '../i18n/index.js';
-import { formatMinor, typedAmount } from '../money.js';
-import type { FieldProblem, PayoutFieldName } from '../payouts/index.js';
+import { textsFor, type Locale } from '../../i18n/index.js';
+import { formatMinor, typedAmount } from '../../money.js';
+import type { FieldProblem, PayoutFieldName } from '../../payouts/index.js';
 
 /** The problem as plain text (modal field errors are not mrkdwn); `refused` words a policy refusal. */
 export function describeFieldProblem(

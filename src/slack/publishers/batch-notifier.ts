@@ -5,17 +5,17 @@
  * Slack failure, never twice), with a receipt in the message's thread.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../config.js';
-import { textsFor } from '../i18n/index.js';
-import type { Logger } from '../logger.js';
-import { minorToPlain } from '../money.js';
-import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../payouts/index.js';
-import { csvText, sendCsvToPerson, shareCsv } from './csv-to-person.js';
+import type { AccessList } from '../../config.js';
+import { textsFor } from '../../i18n/index.js';
+import type { Logger } from '../../logger.js';
+import { minorToPlain } from '../../money.js';
+import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../../payouts/index.js';
+import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
 import { approverMentions } from './approver-notices.js';
-import type { PersonLocales } from './locales.js';
+import type { PersonLocales } from '../locales.js';
 import { approversAvailable } from './payout-notifier.js';
-import { buildBatchApprovalMessage } from './views/payout-batch-message.js';
-import { escapeWithin, mentionUser, type Surface } from './views/text.js';
+import { buildBatchApprovalMessage } from '../views/payout-batch-message.js';
+import { escapeWithin, mentionUser, type Surface } from '../views/text.js';
 
 export interface SlackBatchNotifierOptions {
   client: WebClient;

@@ -1,0 +1,32 @@
+/**
+ * The notice: a reply or a modal that says one thing (a refusal, progress, an outcome, a failure).
+ * Every notice of the app is built here, from the same blocks: its mrkdwn in one section, cut to a
+ * section's 3,000 characters, then the SANDBOX footer.
+ */
+import type { KnownBlock, ModalView } from '@slack/types';
+import { textsFor } from '../../i18n/index.js';
+import { cutMrkdwn, plainText, sandboxFooter, type Surface } from './text.js';
+
+/** A message: its fallback text and its blocks. */
+export interface Reply {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** `text` is mrkdwn the app composed (quoted text already escaped). */
+function noticeBlocks(surface: Surface, text: string): KnownBlock[] {
+  return [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } }, ...sandboxFooter(surface)];
+}
+
+/** A notice as a message (a reply, a direct message). */
+export function notice(surface: Surface, text: string): Reply {
+  return { text, blocks: noticeBlocks(surface, text) };
+}
+
+/** A notice as a modal, under `title`, with a Close button and no submit. */
+export function noticeModal(surface: Surface, content: { title: string; text: string; callbackId: string }): ModalView {
+  return {
+    type: 'modal', callback_id: content.callbackId, title: plainText(content.title, 24),
+    close: plainText(textsFor(surface.locale)('common.close'), 24), blocks: noticeBlocks(surface, content.text),
+  };
+}
