@@ -9,7 +9,7 @@ import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
-import { dayBounds } from './calendar.js';
+import { dayBounds } from '../calendar.js';
 import { dayClosing, type DayClosing } from './closing.js';
 import { payoutOutcomes, waitingRequests } from './payout-day.js';
 import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
