@@ -24,7 +24,8 @@ export { RecipientBook, type RecipientBookOptions, type RecipientRefusalCode, ty
 export type { PayoutRequirement } from './intake.js';
 export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
-export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, Resubmission, RoleLookup } from './service.js';
+export type { MaintenanceReport, PayoutServiceOptions, Resubmission } from './service.js';
+export type { PayoutRoles, RoleLookup } from './roles.js';
 export type { PayoutNotifier } from './transitions.js';
 export { ApprovalReminders } from './reminders.js';
 export type { ApprovalReminder, ApprovalRemindersOptions, ApproverDirectory, ReminderSender } from './reminders.js';

@@ -6,7 +6,8 @@ import { FleetError } from '../../src/fleet/errors.js';
 import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
-import { PayoutService, type PayoutRoles, type PayoutServiceOptions } from '../../src/payouts/service.js';
+import type { PayoutRoles } from '../../src/payouts/roles.js';
+import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 
 export class ManualClock implements Clock {

@@ -19,7 +19,7 @@ import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
 import { checkDailyLimit, checkRejectReason } from '../policy.js';
 import { sumRequested } from '../repository.js';
 import { dualApprovalChanges } from '../rows.js';
-import type { PayoutRoles } from '../service.js';
+import type { PayoutRoles } from '../roles.js';
 import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
