@@ -8,7 +8,7 @@ import { dayBounds, dayIn } from '../calendar.js';
 import type { Queryable } from '../store/db.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft } from './model.js';
 import { approvalRequirement, recipientKey, type ApprovalRequirement } from './policy.js';
-import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './repository.js';
+import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './day-totals-store.js';
 import type { PayoutSettings } from './settings.js';
 
 /** Payouts count in UTC calendar days, whatever zone the ledger and the digest are read in. */

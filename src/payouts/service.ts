@@ -15,8 +15,9 @@ import { PayoutApprovals } from './approvals.js';
 import { lostRace, notFound, refused } from './outcomes.js';
 import { canApprove, canCancel, canDecideMatch, canReject, canRequest, checkRejectReason, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
-  findRequest, findRequestByReference, likelyMatchStatus, listEvents, listPendingRequests, listRecentRequests, listRequestsBy, searchRequests, setApprovalMessage,
+  findRequest, findRequestByReference, listEvents, listPendingRequests, listRecentRequests, listRequestsBy, searchRequests, setApprovalMessage,
 } from './repository.js';
+import { likelyMatchStatus } from './likely-match-store.js';
 import { PayoutRetry } from './retry.js';
 import { actorOf, type PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';

@@ -17,7 +17,7 @@ import { lockPayoutDays, measureDayApprovals, payoutDay, raisedRequirement, type
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
 import { checkDailyLimit, checkRejectReason } from '../policy.js';
-import { sumRequested } from '../repository.js';
+import { sumRequested } from '../day-totals-store.js';
 import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../roles.js';
 import type { PayoutSettings } from '../settings.js';
