@@ -36,7 +36,8 @@ export interface PayoutServiceOptions {
   newId?: () => string;
   /** References for forms that left it empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
   newReference?: (now: Date) => string;
-  notifier?: PayoutNotifier;
+  /** Told of every committed change, in list order; the list is read at each change (see `TransitionRecorder`). */
+  notifiers?: readonly PayoutNotifier[];
   /** Pause between two looks for the same unknown payout (default 30 s). */
   recheckEveryMs?: number;
   /** A row left `executing`/`approved` this long belongs to a dead process (default 5 min, above any HTTP timeout). */
@@ -72,7 +73,7 @@ export class PayoutService {
   private readonly retries: PayoutRetry;
 
   constructor(private readonly options: PayoutServiceOptions) {
-    this.recorder = new TransitionRecorder(options.db, options.logger, options.notifier);
+    this.recorder = new TransitionRecorder(options.db, options.logger, options.notifiers ?? []);
     this.intake = new PayoutIntake({
       db: options.db, clock: options.clock, settings: options.settings, recorder: this.recorder, newId: options.newId, newReference: options.newReference,
     });

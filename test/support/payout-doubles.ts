@@ -134,11 +134,11 @@ export function createService(db: Db, overrides: Partial<PayoutServiceOptions> =
     roles: rolesFor([REQUESTER, REQUESTER_APPROVER], [...approverIds, REQUESTER_APPROVER]),
     settings,
     logger: createLogger({ level: 'silent' }),
-    notifier: {
+    notifiers: [{
       changed: async (request: PayoutRequest, event: PayoutEventName, actor?: string) => {
         notifications.push({ id: request.id, state: request.state, event, actor });
       },
-    },
+    }],
     ...overrides,
   });
   return { service, clock, fleet, notifications };

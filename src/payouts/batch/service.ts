@@ -36,7 +36,8 @@ export interface PayoutBatchServiceOptions {
   batchSettings: PayoutBatchSettings;
   roles: PayoutRoles;
   logger: Logger;
-  notifier?: BatchNotifier;
+  /** Told of every committed change, in list order, each after the one before; the list is read at each change. */
+  notifiers?: readonly BatchNotifier[];
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
   /** The wait before the results file is sent again after a failed attempt, times the attempts so far (default 30 s). */
@@ -392,7 +393,7 @@ export class PayoutBatchService {
 
   async announce(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
     try {
-      await this.options.notifier?.changed(batch, event, actor);
+      for (const notifier of this.options.notifiers ?? []) await notifier.changed(batch, event, actor);
     } catch (error) {
       this.options.logger.error({ err: error, batchId: batch.id }, 'could not tell Slack about a bulk payout');
     }
