@@ -16,7 +16,7 @@ import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from '.
 
 export const LARGEST_MOVEMENTS = 5;
 /** Waiting requests listed by name; the rest are counted. */
-export const WAITING_LISTED = 10;
+const WAITING_LISTED = 10;
 const COMPLETED = 'COMPLETED';
 
 export interface DigestBuilderOptions {

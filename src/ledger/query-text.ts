@@ -274,7 +274,7 @@ export function readDecimal(text: string, locale: Locale): { ok: true; value: st
 }
 
 /** Compares two canonical decimals exactly. */
-export function compareDecimals(a: string, b: string): number {
+function compareDecimals(a: string, b: string): number {
   const [aWhole = '0', aFraction = ''] = a.split('.');
   const [bWhole = '0', bFraction = ''] = b.split('.');
   const width = Math.max(aFraction.length, bFraction.length);

@@ -51,7 +51,7 @@ async function waitingPayouts(q: Queryable, batchId: string): Promise<DayPayout[
 }
 
 /** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
-export function newBatchId(): string {
+function newBatchId(): string {
   return `PB-${randomReadableCode(6)}`;
 }
 
