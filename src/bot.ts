@@ -17,7 +17,9 @@ import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
-import { ApprovalReminders, PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type RoleLookup } from './payouts/index.js';
+import {
+  ApprovalReminders, PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type BatchNotifier, type PayoutNotifier, type RoleLookup,
+} from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
@@ -35,7 +37,7 @@ import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
 import { SlackPersonNames } from './slack/person-names.js';
 import { storedLanguageChoices } from './i18n/language-choices.js';
-import { Metrics } from './ops/metrics.js';
+import { Metrics, type FleetCall } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, publicOpsRoutes, startOpsServer } from './ops/routes.js';
 import type { Surface } from './slack/views/text.js';
@@ -87,9 +89,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
   try {
     const metrics = new Metrics();
-    let db = givenDb;
-    // Both run only once the bot serves requests, when `db` and `fleet` are set.
-    const readiness = new Readiness({ pingDatabase: () => db!.query('SELECT 1'), probeFleet: () => fleet.getBalance() });
     let sandbox: Sandbox | undefined;
     let fleetUrl = config.fleet.url;
     let fleetKey = config.fleet.apiKey ?? '';
@@ -101,22 +100,21 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
     }
 
-    if (!db) {
-      db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
-      const opened = db;
-      shutdown.add('database', () => opened.close());
-      logger.info({ kind: db.kind }, 'database ready');
-    }
+    const db = givenDb ?? (await openConfiguredDatabase(config, logger, (closeDb) => shutdown.add('database', closeDb)));
 
+    // Who watches each Fleet API call, in order: the metrics, then readiness (added below, before any call is made).
+    const fleetObservers: Array<(call: FleetCall) => void> = [(call) => metrics.fleetCall(call)];
     const fleet = new FleetClient({
       baseUrl: fleetUrl, apiKey: fleetKey, logger: logger.child({ component: 'fleet' }), clock,
       ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
       observe: (call) => {
-        metrics.fleetCall(call);
-        readiness.fleetCall(call);
+        for (const observe of fleetObservers) observe(call);
       },
     });
     shutdown.add('fleet', () => fleet.close());
+    // Both run only once the bot serves requests.
+    const readiness = new Readiness({ pingDatabase: () => db.query('SELECT 1'), probeFleet: () => fleet.getBalance() });
+    fleetObservers.push((call) => readiness.fleetCall(call));
     const account = new AccountReader(fleet, clock);
     shutdown.add('account', () => account.close());
 
@@ -142,55 +140,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger: logger.child({ component: 'language' }), clock,
     });
     shutdown.add('languages', () => locales.close());
-    // Whom a new request's approval message mentions (none with PAYOUT_MENTION_APPROVERS=false).
-    const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
-    const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
-    const payoutNotifier = new SlackPayoutNotifier({
-      client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock), mentions, approversAvailable,
-    });
-    const payoutRoles = {
-      canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
-      canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
-    };
-    // Set below, once what a home shows exists; payout changes before that (recovery at start) need no home.
-    const late: { home?: SlackHomePublisher } = {};
-    const payouts = new PayoutService({
-      db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }),
-      notifier: {
-        changed: (request, event, actor) => {
-          metrics.payoutChanged(event, request.state);
-          void late.home?.payoutChanged(request);
-          return payoutNotifier.changed(request, event, actor);
-        },
-      },
-      roles: payoutRoles,
-      ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
-    });
-
-    const batchNotifier = new SlackBatchNotifier({
-      client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
-      batches: () => batches, approversAvailable, mentions,
-    });
-    let wakeSender = (): void => undefined;
-    const batches: PayoutBatchService = new PayoutBatchService({
-      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }),
-      notifier: {
-        changed: async (batch, event, actor) => {
-          // Progress changes no Home: a home shows a batch's state, not its counts.
-          if (event !== 'progress') void late.home?.batchChanged(batch);
-          await batchNotifier.changed(batch, event, actor);
-          if (event === 'released') wakeSender();
-        },
-      },
-      roles: payoutRoles,
-      ...(options.payoutTimers?.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: options.payoutTimers.resultsRetrySeconds } : {}),
-    });
-    const reminders = new ApprovalReminders({
-      db, clock, reminderMinutes: config.approverNotices.reminderMinutes, approvers: approverDirectory(access, config.access.approvers),
-      sender: new SlackReminderSender({ client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }) }),
-      logger: logger.child({ component: 'payouts' }),
-    });
 
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
@@ -222,6 +171,29 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const exporter = ledger && new LedgerExporter({
       ledger: ledger.reader, db, payouts: sentPayoutLookup(db), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
     });
+
+    const payoutRoles = {
+      canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
+      canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
+    };
+    // Who hears of each change, in order; each list is filled below as its listeners are made, before any change is made.
+    const payoutNotifiers: PayoutNotifier[] = [{ changed: async (request, event) => metrics.payoutChanged(event, request.state) }];
+    const batchNotifiers: BatchNotifier[] = [];
+    const payouts = new PayoutService({
+      db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifiers: payoutNotifiers, roles: payoutRoles,
+      ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
+    });
+    const batches = new PayoutBatchService({
+      db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: logger.child({ component: 'batches' }), notifiers: batchNotifiers,
+      roles: payoutRoles,
+      ...(options.payoutTimers?.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: options.payoutTimers.resultsRetrySeconds } : {}),
+    });
+    const reminders = new ApprovalReminders({
+      db, clock, reminderMinutes: config.approverNotices.reminderMinutes, approvers: approverDirectory(access, config.access.approvers),
+      sender: new SlackReminderSender({ client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }) }),
+      logger: logger.child({ component: 'payouts' }),
+    });
+
     const home = new SlackHomePublisher({
       client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,
       sources: {
@@ -231,8 +203,33 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
       ...options.homeTimers,
     });
-    late.home = home;
     shutdown.add('home', () => home.close());
+    // The homes hear before Slack's messages, and are not waited for.
+    payoutNotifiers.push({
+      changed: async (request) => {
+        void home.payoutChanged(request);
+      },
+    });
+    batchNotifiers.push({
+      changed: async (batch, event) => {
+        // Progress changes no Home: a home shows a batch's state, not its counts.
+        if (event !== 'progress') void home.batchChanged(batch);
+      },
+    });
+
+    // Whom a new request's approval message mentions (none with PAYOUT_MENTION_APPROVERS=false).
+    const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
+    const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
+    const payoutNotifier = new SlackPayoutNotifier({
+      client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
+      records: payoutRecords(db, clock), mentions, approversAvailable,
+    });
+    payoutNotifiers.push(payoutNotifier);
+    const batchNotifier = new SlackBatchNotifier({
+      client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
+      batches: () => batches, approversAvailable, mentions,
+    });
+    batchNotifiers.push(batchNotifier);
 
     if (feed) metrics.watchFeed(() => feed.status());
     if (ledger) metrics.watchLedger(() => ledger.reader.status());
@@ -270,7 +267,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       db, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
       send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
     }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
-    wakeSender = sending.wake;
+    // A released bulk payout is sent at once, after its approval message says so.
+    batchNotifiers.push({
+      changed: async (_batch, event) => {
+        if (event === 'released') sending.wake();
+      },
+    });
     shutdown.add('bulk payout sending', () => sending.stop());
     shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
@@ -342,4 +344,12 @@ function runPayoutMaintenance(
     await running;
     await notifier.idle();
   };
+}
+
+/** The database named by the configuration, opened and migrated, closed with the bot. */
+async function openConfiguredDatabase(config: Config, logger: Logger, closeWithBot: (close: () => Promise<void>) => void): Promise<Db> {
+  const db = await openDatabase({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir, logger: logger.child({ component: 'store' }) });
+  closeWithBot(() => db.close());
+  logger.info({ kind: db.kind }, 'database ready');
+  return db;
 }

@@ -303,8 +303,6 @@ function approverShortfalls(env: Record<string, string | undefined>): { name: st
   }));
 }
 
-export type Env = z.input<typeof envSchema>;
-
 export interface Config {
   slack: {
     botToken: string;

@@ -20,7 +20,7 @@ const BROKEN = new RegExp(LONE_SURROGATE);
 const ANY_HIDDEN = new RegExp(`(?:[${BIDI}${ZERO_WIDTH}${CONTROL}]|${LONE_SURROGATE})+`, 'g');
 
 /** What replaces a run of hidden characters in text we show but did not write: U+FFFD, `�`. */
-export const HIDDEN_MARKER = '\uFFFD';
+const HIDDEN_MARKER = '\uFFFD';
 
 export type HiddenCharacterKind = 'invisible' | 'control' | 'broken';
 

@@ -9,14 +9,14 @@ import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
-import { dayBounds } from './calendar.js';
+import { dayBounds } from '../calendar.js';
 import { dayClosing, type DayClosing } from './closing.js';
 import { payoutOutcomes, waitingRequests } from './payout-day.js';
 import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
 
 export const LARGEST_MOVEMENTS = 5;
 /** Waiting requests listed by name; the rest are counted. */
-export const WAITING_LISTED = 10;
+const WAITING_LISTED = 10;
 const COMPLETED = 'COMPLETED';
 
 export interface DigestBuilderOptions {

@@ -17,13 +17,6 @@ export interface DigestSettings {
   catchUpDays: number;
 }
 
-export const DEFAULT_DIGEST_SETTINGS: DigestSettings = {
-  channelId: undefined,
-  time: { hour: 8, minute: 0 },
-  timeZone: 'UTC',
-  catchUpDays: 3,
-};
-
 /** `08:00` → `{ hour: 8, minute: 0 }`; undefined unless HH:MM on a 24-hour clock. */
 export function parseTimeOfDay(text: string): TimeOfDay | undefined {
   const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text.trim());

@@ -6,9 +6,9 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { FeedPublishError, type FeedPost, type FeedPublisher } from './types.js';
 
-export const MIN_MESSAGE_SPACING_MS = 1000;
+const MIN_MESSAGE_SPACING_MS = 1000;
 /** After this many 429s in a row for one message the poll gives up and backs off. */
-export const MAX_RATE_LIMIT_WAITS = 10;
+const MAX_RATE_LIMIT_WAITS = 10;
 const DEFAULT_RETRY_AFTER_MS = 30_000;
 
 export interface ChannelPosterOptions {

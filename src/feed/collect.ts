@@ -9,7 +9,7 @@ import { entryKey, entryMs, isNewEntry, type FeedCursor } from './cursor.js';
 export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
 /** Beyond the backlog, pages read only to count what is left out; past this, the count says "at least". */
-export const MAX_COUNTING_PAGES = 20;
+const MAX_COUNTING_PAGES = 20;
 
 export interface CollectOptions {
   maxBacklog: number;

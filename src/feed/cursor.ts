@@ -8,7 +8,7 @@
 import type { Transaction } from '../fleet/schemas.js';
 
 /** Keys are kept for entries this far before the newest one posted. */
-export const KEY_WINDOW_MS = 10 * 60 * 1000;
+const KEY_WINDOW_MS = 10 * 60 * 1000;
 /** At most this many keys are kept (whole milliseconds are dropped, oldest first, beyond it). */
 export const MAX_KEYS = 500;
 /** An entry dated more than this ahead of the database's clock is future-dated. */
@@ -110,7 +110,7 @@ export function advanceCursor(cursor: FeedCursor, posted: Transaction[], nowMs: 
  * Drops keys older than the window; beyond MAX_KEYS, the furthest future-dated keys first (the
  * store's posted entries still know them), then whole milliseconds, oldest first, moving the floor up.
  */
-export function trimCursor(cursor: FeedCursor): FeedCursor {
+function trimCursor(cursor: FeedCursor): FeedCursor {
   let floorMs = Math.max(cursor.floorMs, cursor.newestMs - KEY_WINDOW_MS);
   let kept = [...cursor.keys].filter(([, ms]) => ms >= floorMs);
   if (kept.length > MAX_KEYS) {

@@ -12,7 +12,7 @@ import { postedKeysAmong } from './feed-store.js';
 /** The sweep runs on one poll in this many (every 5 minutes at the default 15 s interval). */
 export const LATE_SWEEP_EVERY_POLLS = 20;
 /** It reads at most this many pages of PAGE_SIZE entries, newest first. */
-export const LATE_SWEEP_PAGES = 5;
+const LATE_SWEEP_PAGES = 5;
 /**
  * It looks at entries dated at most this long before the database's now: well inside
  * POSTED_ENTRY_RETENTION_MS, so that every entry it looks at and that was posted is still known.

@@ -31,9 +31,9 @@ export const MAX_ENTRIES_PER_MESSAGE = 20;
 /** The balance is read on one poll in this many. */
 export const BALANCE_CHECK_EVERY_POLLS = 4;
 /** Longest wait between polls while the Fleet API or Slack keeps failing. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
 /** A catch-up note is added when the channel was behind for more than this many intervals. */
-export const CATCH_UP_NOTE_AFTER_INTERVALS = 3;
+const CATCH_UP_NOTE_AFTER_INTERVALS = 3;
 /** `/fleet feed` reports the feed as behind past this many intervals without a complete poll. */
 const BEHIND_AFTER_INTERVALS = 2;
 /** The lease outlives one interval by half of one, so a dead poller is replaced about one interval later. */

@@ -18,8 +18,8 @@ import {
 
 export type FleetClientOptions = FleetHttpOptions;
 
-export const TRANSACTIONS_DEFAULT_LIMIT = 50;
-export const TRANSACTIONS_MAX_LIMIT = 100;
+const TRANSACTIONS_DEFAULT_LIMIT = 50;
+const TRANSACTIONS_MAX_LIMIT = 100;
 
 export class FleetClient implements FleetApi {
   private readonly http: FleetHttp;
@@ -100,7 +100,7 @@ export function clampLimit(limit: number | undefined): number {
   return Math.min(TRANSACTIONS_MAX_LIMIT, Math.max(1, Math.trunc(limit)));
 }
 
-export function clampOffset(offset: number | undefined): number {
+function clampOffset(offset: number | undefined): number {
   if (offset === undefined || !Number.isFinite(offset)) return 0;
   return Math.max(0, Math.trunc(offset));
 }

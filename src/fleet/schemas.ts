@@ -42,14 +42,14 @@ export interface TransactionListPage {
   malformed: number;
 }
 
-export const mobileMoneyRecipientSchema = z.object({
+const mobileMoneyRecipientSchema = z.object({
   phone: z.string(),
   name: z.string(),
   countryCode: z.string(),
 });
 export type MobileMoneyRecipient = z.infer<typeof mobileMoneyRecipientSchema>;
 
-export const bankAccountRecipientSchema = z.object({
+const bankAccountRecipientSchema = z.object({
   accountNumber: z.string(),
   bankCode: z.string(),
   name: z.string(),

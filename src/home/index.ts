@@ -1,3 +1,3 @@
 /** The App Home's storage and pacing; nothing here knows Slack. */
-export { HomeViews, type HomeSlot } from './home-views.js';
-export { KeyedThrottle, realTimers, type Timers } from './throttle.js';
+export { HomeViews } from './home-views.js';
+export { KeyedThrottle, type Timers } from './throttle.js';

@@ -8,7 +8,7 @@ export interface Timers {
   clear(handle: unknown): void;
 }
 
-export const realTimers: Timers = {
+const realTimers: Timers = {
   set: (run, ms) => setTimeout(run, ms).unref(),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };

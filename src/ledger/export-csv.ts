@@ -80,7 +80,7 @@ const NAME_SEPARATOR = '; ';
  * One CSV row: every text cell neutralised; the amount a plain decimal (`-1250.50`) a spreadsheet reads
  * as a number. A person's name is their Slack name, or their id when `names` has none for them.
  */
-export function exportRow(entry: LedgerEntry, payout: ExportedPayout | undefined, names: ReadonlyMap<string, string> = NO_NAMES): string[] {
+function exportRow(entry: LedgerEntry, payout: ExportedPayout | undefined, names: ReadonlyMap<string, string> = NO_NAMES): string[] {
   const nameOf = (userId: string) => neutraliseCell(names.get(userId) ?? userId);
   const cells: Record<(typeof EXPORT_COLUMNS)[number], string> = {
     reference: neutraliseCell(entry.reference),

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import type { Queryable } from '../store/db.js';
 import { writeLedgerCsv, type PayoutLookup, type PersonNames } from './export-csv.js';
-import { dayIn } from './query-text.js';
+import { dayIn } from '../calendar.js';
 import type { LedgerFilter, LedgerReader, LedgerStatus } from './types.js';
 
 export interface LedgerExportSettings {

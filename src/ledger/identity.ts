@@ -25,7 +25,7 @@ export function entryMs(tx: Transaction): number {
 }
 
 /** The identity without its occurrence: equal for entries that cannot be told apart. */
-export function baseIdentity(tx: Transaction): string {
+function baseIdentity(tx: Transaction): string {
   return [tx.reference, new Date(entryMs(tx)).toISOString(), String(toMinor(tx.amount, tx.currency)), tx.currency].join('|');
 }
 

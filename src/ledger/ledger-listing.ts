@@ -13,7 +13,7 @@ import type { Queryable } from '../store/db.js';
  * Thrown until the ledger's first poll, and for a read past the stored entries while the history is
  * still loading: a short page then means "not loaded yet", not "the end of the list".
  */
-export class LedgerNotReadyError extends SourceNotReadyError {
+class LedgerNotReadyError extends SourceNotReadyError {
   constructor(message = 'the ledger has not read the Fleet API yet') {
     super(message);
     this.name = 'LedgerNotReadyError';

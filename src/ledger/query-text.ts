@@ -1,10 +1,12 @@
 /**
  * Reads what a person types after `/fleet tx` (or into the Filter modal's text field) into a search
  * over the ledger: filter words in English or French, free words and quoted phrases, and the old
- * `[page] [size]` numbers. Calendar days become instants in the ledger's time zone here, so that
- * `/fleet tx`, the Filter modal and `/fleet export` all mean the same thing by `until:2026-11-15`.
+ * `[page] [size]` numbers. Calendar days (as `calendar.ts` reads them) become instants in the
+ * ledger's time zone here, so that `/fleet tx`, the Filter modal and `/fleet export` all mean the
+ * same thing by `until:2026-11-15`.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../account/account-reader.js';
+import { isCalendarDay, nextDay, startOfDay } from '../calendar.js';
 import type { Locale } from '../i18n/index.js';
 import { readDecimal as readTypedDecimal } from '../money.js';
 import type { Direction, LedgerFilter } from './types.js';
@@ -264,15 +266,6 @@ function readField(field: FilterField, value: string, token: string, locale: Loc
   }
 }
 
-/** True for a real `YYYY-MM-DD` day between the years 1970 and 9999. */
-export function isCalendarDay(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1970 || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
 /** An amount typed in a search, read by the same rules as a payout's amount (`money.readDecimal`). */
 export function readDecimal(text: string, locale: Locale): { ok: true; value: string } | { ok: false; code: 'bad_amount' | 'ambiguous_amount' } {
   const read = readTypedDecimal(text, locale);
@@ -281,7 +274,7 @@ export function readDecimal(text: string, locale: Locale): { ok: true; value: st
 }
 
 /** Compares two canonical decimals exactly. */
-export function compareDecimals(a: string, b: string): number {
+function compareDecimals(a: string, b: string): number {
   const [aWhole = '0', aFraction = ''] = a.split('.');
   const [bWhole = '0', bFraction = ''] = b.split('.');
   const width = Math.max(aFraction.length, bFraction.length);
@@ -332,54 +325,6 @@ export function ledgerFilterFor(search: TransactionSearch, timeZone: string): Le
   if (search.max) filter.maxAmount = search.max;
   if (search.words && search.words.length > 0) filter.words = [...search.words];
   return filter;
-}
-
-/** `2026-11-30` → `2026-12-01`, on the calendar alone. */
-export function nextDay(day: string): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
-}
-
-/** True for an IANA time zone name this runtime knows (`Europe/Paris`, `UTC`). */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day an instant falls on in `timeZone`, as `YYYY-MM-DD`. */
-export function dayIn(instant: Date | number, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/**
- * The first instant of a calendar day in `timeZone`. Found by halving a 30-hour window around the
- * day's UTC midnight to the second, so that it holds on DST days and where midnight itself is
- * skipped (the day then starts at 01:00).
- */
-export function startOfDay(day: string, timeZone: string): Date {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(year, month - 1, date) / 1000;
-  // Offsets run from −12 h to +14 h: the day's start lies in this window.
-  let low = utcMidnight - 15 * 3600;
-  let high = utcMidnight + 15 * 3600;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
-    if (dayIn(middle * 1000, timeZone) >= day) high = middle;
-    else low = middle;
-  }
-  return new Date(high * 1000);
 }
 
 /** What the Filter modal sends: each field as entered (absent when empty or "any"). */

@@ -29,7 +29,7 @@ interface EntryRow {
 
 const ENTRY_COLUMNS = 'seq, entry_key, reference, type, status, amount_minor, currency, description, date_text, entry_at, first_seen_at, late';
 
-export function toLedgerEntry(row: EntryRow): LedgerEntry {
+function toLedgerEntry(row: EntryRow): LedgerEntry {
   return {
     key: row.entry_key,
     reference: row.reference,
@@ -45,7 +45,7 @@ export function toLedgerEntry(row: EntryRow): LedgerEntry {
 }
 
 /** A filter as SQL conditions over ledger_entries, with their parameters numbered from `params.length + 1`. */
-export function filterConditions(filter: LedgerFilter, params: unknown[]): string[] {
+function filterConditions(filter: LedgerFilter, params: unknown[]): string[] {
   const where: string[] = [];
   const add = (value: unknown) => {
     params.push(value);

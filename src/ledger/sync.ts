@@ -24,11 +24,11 @@ import { StoredLedgerReader } from './reader.js';
 import type { LedgerSettings } from './settings.js';
 import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type SyncState } from './store.js';
 
-export const LEDGER_LEASE = 'ledger-sync';
+const LEDGER_LEASE = 'ledger-sync';
 export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
 /** Pages the sweep reads again from the top. */
-export const SWEEP_PAGES = 3;
+const SWEEP_PAGES = 3;
 
 export interface LedgerSyncOptions {
   fleet: FleetApi;

@@ -142,7 +142,7 @@ export class Metrics {
 }
 
 /** A path with its variable parts (ids, references) replaced, so a label never holds one. */
-export function endpointTemplate(path: string): string {
+function endpointTemplate(path: string): string {
   return path
     .split('?')[0]!
     .split('/')

@@ -13,8 +13,8 @@
  */
 import type { FleetCall } from './metrics.js';
 
-export const DATABASE_TIMEOUT_MS = 1_000;
-export const FLEET_RECENT_MS = 2 * 60_000;
+const DATABASE_TIMEOUT_MS = 1_000;
+const FLEET_RECENT_MS = 2 * 60_000;
 const FLEET_PROBE_TIMEOUT_MS = 5_000;
 
 export interface CheckResult {

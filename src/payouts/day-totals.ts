@@ -4,19 +4,22 @@
  * for. Taken at request, at each approval and at release, under the day locks, since another
  * request may land in between.
  */
+import { dayBounds, dayIn } from '../calendar.js';
 import type { Queryable } from '../store/db.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft } from './model.js';
 import { approvalRequirement, recipientKey, type ApprovalRequirement } from './policy.js';
-import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './repository.js';
+import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './day-totals-store.js';
 import type { PayoutSettings } from './settings.js';
 
+/** Payouts count in UTC calendar days, whatever zone the ledger and the digest are read in. */
+const PAYOUT_TIME_ZONE = 'UTC';
+
 /**
- * The day a payout counts in: the UTC day of its request, as [start, end). The only place that
- * says where a day begins (the daily limit and the dual-approval totals both use it).
+ * The day a payout counts in: the calendar day of its request in UTC, as [start, end). The only
+ * place that says which day a payout belongs to (the daily limit and the dual-approval totals both use it).
  */
 export function payoutDay(at: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  return { start, end: new Date(start.getTime() + 24 * 60 * 60 * 1000) };
+  return dayBounds(dayIn(at, PAYOUT_TIME_ZONE), PAYOUT_TIME_ZONE);
 }
 
 /** One payout of a request: a single payout's draft, or one row of a bulk payout. */

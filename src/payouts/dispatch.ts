@@ -90,7 +90,7 @@ const PAGE_SIZE = 100;
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** A stable name for one entry of the list: the same entry read twice gets the same id. */
-export function transactionEntryId(transaction: Transaction): string {
+function transactionEntryId(transaction: Transaction): string {
   const key = JSON.stringify([transaction.reference, transaction.date, transaction.amount, transaction.currency, transaction.description]);
   return createHash('sha256').update(key).digest('hex').slice(0, 24);
 }

@@ -16,7 +16,7 @@ import type { PayoutDraft, PayoutState } from './model.js';
 import { recipientKey } from './recipients.js';
 
 /** The states of an earlier request that a new payout may repeat: everything not turned down or failed. */
-export const STATES_THAT_MAY_BE_REPEATED: readonly PayoutState[] = ['pending', 'approved', 'executing', 'unknown', 'completed'];
+const STATES_THAT_MAY_BE_REPEATED: readonly PayoutState[] = ['pending', 'approved', 'executing', 'unknown', 'completed'];
 
 /** The earlier payout a new one may repeat: a request (perhaps made for a bulk row), or a bulk row not yet one. */
 export type EarlierPayout =

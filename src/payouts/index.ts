@@ -1,13 +1,13 @@
 /** The payout domain's public surface, for the Slack layer and main.ts; nothing here knows Slack. */
 export {
-  BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, PAYOUT_HOLDS, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES, PAYOUT_FIELDS, PAYOUT_KINDS,
-  PAYOUT_STATES, PAYOUT_TRANSITIONS, STATES_COUNTING_TOWARDS_LIMIT,
+  BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES,
+  PAYOUT_KINDS, PAYOUT_STATES, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export { currentFailureReason } from './stored-reasons.js';
 export type {
-  AmountApprovalRule, ApprovalMessageRef, BankAccountDraft, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem, MobileMoneyDraft, MobileMoneyRecipient,
-  PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind,
-  LikelyMatch, PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalCause, RefusalDetails, RefusedAction, SearchOutcome,
+  AmountApprovalRule, ApprovalMessageRef, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem,
+  MobileMoneyRecipient, PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind, LikelyMatch,
+  PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalDetails, SearchOutcome,
 } from './model.js';
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
@@ -18,26 +18,26 @@ export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
 export { payoutRecords, type PayoutRecords } from './records.js';
 export { PayoutService } from './service.js';
-export { checkOneRecipient, checkRecipient, findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from './recipients.js';
-export type { KnownRecipient, RecipientCheck, RecipientIdentity, RecipientOf } from './recipients.js';
-export { RecipientBook, type RecipientBookOptions, type RecipientRefusalCode, type RecipientResult, type SavedRecipient } from './recipient-book.js';
+export { checkOneRecipient, findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from './recipients.js';
+export type { RecipientCheck, RecipientIdentity } from './recipients.js';
+export { RecipientBook, type RecipientRefusalCode, type SavedRecipient } from './recipient-book.js';
 export type { PayoutRequirement } from './intake.js';
-export { sentPayoutLookup, type SentPayout, type SentPayoutLookup } from './by-transaction.js';
+export { sentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
-export type { MaintenanceReport, PayoutRoles, PayoutServiceOptions, Resubmission, RoleLookup } from './service.js';
+export type { PayoutServiceOptions, Resubmission } from './service.js';
+export type { PayoutRoles, RoleLookup } from './roles.js';
 export type { PayoutNotifier } from './transitions.js';
 export { ApprovalReminders } from './reminders.js';
-export type { ApprovalReminder, ApprovalRemindersOptions, ApproverDirectory, ReminderSender } from './reminders.js';
-export { BATCH_COLUMNS, BATCH_FILE_MAX_BYTES } from './batch/file.js';
+export type { ApprovalReminder, ApproverDirectory, ReminderSender } from './reminders.js';
+export { BATCH_FILE_MAX_BYTES } from './batch/file.js';
 export type { BatchColumn, BatchFileProblem } from './batch/file.js';
 export { isPossibleDuplicate, largestRows } from './batch/rows.js';
-export { duplicateKey, findEarlierPayouts, repeatsWithin, STATES_THAT_MAY_BE_REPEATED } from './duplicates.js';
-export type { DuplicateWindow, EarlierPayout } from './duplicates.js';
+export { duplicateKey, findEarlierPayouts, repeatsWithin } from './duplicates.js';
+export type { EarlierPayout } from './duplicates.js';
 export type { BatchCheck, BatchRow, BatchRowProblem } from './batch/rows.js';
 export { checkBatchFile } from './batch/check.js';
 export type { BatchFileCheck } from './batch/check.js';
 export type { PayoutBatchSettings } from './batch/settings.js';
 export { BATCH_ID_PATTERN, PayoutBatchService } from './batch/service.js';
-export type { BatchCheckResult, BatchEvent, BatchNotifier, PayoutBatchServiceOptions } from './batch/service.js';
-export { isFinalBatchState } from './batch/model.js';
+export type { BatchEvent, BatchNotifier } from './batch/service.js';
 export type { BatchProgress, BatchRefusal, BatchResult, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch/model.js';

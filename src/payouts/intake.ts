@@ -13,7 +13,8 @@ import {
 } from './model.js';
 import { canRequest, checkDailyLimit, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
 import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js';
-import { findRequest, insertRequest, referenceExists, sumRequested, type NewPayoutRow } from './repository.js';
+import { sumRequested } from './day-totals-store.js';
+import { findRequest, insertRequest, referenceExists, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';

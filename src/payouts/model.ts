@@ -21,7 +21,7 @@ export type PayoutState = (typeof PAYOUT_STATES)[number];
  * review; `unknown → completed` is reconciliation finding the payout; `unknown → failed` never happens
  * because a missing transaction is not proof that no money moved.
  */
-export const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
+const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
   pending: ['approved', 'rejected', 'expired', 'cancelled'],
   approved: ['executing'],
   executing: ['completed', 'failed', 'unknown'],

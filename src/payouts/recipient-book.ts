@@ -9,7 +9,7 @@ import type { RecipientIdentity } from './recipients.js';
 import {
   findSavedRecipient, listRecipientEvents, removeSavedRecipient, searchSavedRecipients, type RecipientEvent, type SavedRecipient,
 } from './saved-recipients.js';
-import type { PayoutRoles } from './service.js';
+import type { PayoutRoles } from './roles.js';
 
 export type { SavedRecipient } from './saved-recipients.js';
 

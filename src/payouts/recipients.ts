@@ -112,7 +112,7 @@ export interface RecipientCheck {
   previousName: string | undefined;
 }
 
-export function checkRecipient(draft: RecipientOf, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): RecipientCheck {
+function checkRecipient(draft: RecipientOf, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): RecipientCheck {
   return { newRecipient: isNewRecipient(draft, known), previousName: nameChanged(draft, known) };
 }
 

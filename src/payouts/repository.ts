@@ -1,11 +1,14 @@
 /**
- * SQL for payout requests, approvals and the audit log. Holds no rules: every change is a
+ * SQL for payout requests and their audit log (approvals in `approval-store.ts`, likely matches in
+ * `likely-match-store.ts`, the day's totals in `day-totals-store.ts`). Holds no rules: every change is a
  * conditional UPDATE whose WHERE states what must still be true, and the caller learns whether it won.
  */
 import type { Queryable } from '../store/db.js';
-import type { DualApprovalReason, LikelyMatch, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
+import { listApprovals, listRetryApprovals } from './approval-store.js';
+import { findProposedMatch } from './likely-match-store.js';
+import type { DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
 import { recipientKey } from './policy.js';
-import { optionalDate, toDate, toRequest, type EventRow, type PayoutRow, type Timestamp } from './rows.js';
+import { optionalDate, parseDetails, toDate, toRequest, type EventRow, type PayoutRow } from './rows.js';
 
 /** What a request is created with; the lifecycle columns start at their defaults. */
 export interface NewPayoutRow {
@@ -203,29 +206,6 @@ export async function updateWhere(
 }
 
 /**
- * Records an approval; false when this person's approval already stands (the primary key says so).
- * An approval of theirs that was revoked is given again: it counts from `at`.
- */
-export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)
-     ON CONFLICT (request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL
-       WHERE payout_approvals.revoked_at IS NOT NULL`,
-    [requestId, userId, at],
-  );
-  return rowCount > 0;
-}
-
-/** Marks approvals that no longer count (their givers are no longer approvers); kept as evidence. */
-export async function revokeApprovals(q: Queryable, requestId: string, userIds: readonly string[], at: Date): Promise<void> {
-  if (userIds.length === 0) return;
-  await q.query(
-    'UPDATE payout_approvals SET revoked_at = $3 WHERE request_id = $1 AND user_id = ANY($2::text[]) AND revoked_at IS NULL',
-    [requestId, [...userIds], at],
-  );
-}
-
-/**
  * Remembers the request's approval message, only if it has none yet; undefined when another
  * process posted one first (its poster then removes its own copy) or the request does not exist.
  */
@@ -236,64 +216,6 @@ export async function setApprovalMessage(q: Queryable, id: string, channel: stri
   );
   const row = rows[0];
   return row ? withApprovals(q, row) : undefined;
-}
-
-/** Serialises daily-limit checks per requester and currency until the transaction ends. */
-export async function lockRequesterDay(q: Queryable, requestedBy: string, currency: string): Promise<void> {
-  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`payout-daily-limit:${requestedBy}:${currency}`]);
-}
-
-/**
- * Serialises the dual-approval decision per recipient and currency until the transaction ends: two
- * requesters paying one wallet at once must not both see the other's request missing. Taken after
- * `lockRequesterDay`, always in that order. Two-key advisory locks live apart from one-key ones.
- */
-export async function lockRecipientDay(q: Queryable, recipientKey: string, currency: string): Promise<void> {
-  await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext($1))", [`${recipientKey}:${currency}`]);
-}
-
-/** Which requests count towards a day's totals: one currency, [from, to), requests in `states`. */
-export interface DayWindow {
-  currency: string;
-  from: Date;
-  to: Date;
-  states: readonly PayoutState[];
-}
-
-// Rows of a bulk batch waiting for approval or being sent count too (from the batch's request
-// time) until each becomes a payout request of its own; `$who` is the requester or recipient compared.
-const BATCH_ROWS_COUNTING = `AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
-  AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL`;
-
-/** The total one requester requested in the window, their bulk rows waiting or being sent included. */
-export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {
-  const { rows } = await q.query<{ total: unknown }>(
-    `SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-       WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
-     + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       WHERE b.requested_by = $1 ${BATCH_ROWS_COUNTING}) AS total`,
-    [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
-  );
-  return Number(rows[0]?.total ?? 0);
-}
-
-/**
- * The total requested to each recipient (`recipientKey`) in the window, by any requester, bulk rows
- * waiting or being sent included: one query for all of a bulk payout's recipients.
- */
-export async function sumRequestedTo(q: Queryable, input: { recipientKeys: readonly string[] } & DayWindow): Promise<Map<string, number>> {
-  const keys = [...new Set(input.recipientKeys)];
-  if (keys.length === 0) return new Map();
-  const { rows } = await q.query<{ key: string; total: unknown }>(
-    `SELECT k.key,
-       (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-         WHERE recipient_key = k.key AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
-       + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-         WHERE r.recipient_key = k.key ${BATCH_ROWS_COUNTING}) AS total
-     FROM unnest($1::text[]) AS k(key)`,
-    [keys, input.currency, input.from, input.to, [...input.states]],
-  );
-  return new Map(rows.map((row) => [row.key, Number(row.total ?? 0)]));
 }
 
 export async function appendEvent(
@@ -386,15 +308,7 @@ export async function listDueForCheck(q: Queryable, now: Date, limit: number): P
 }
 
 async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutRequest> {
-  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp; revoked_at: Timestamp | null }>(
-    'SELECT user_id, approved_at, revoked_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
-    [row.id],
-  );
-  const approvals = rows.map((approval) => ({
-    userId: approval.user_id,
-    at: toDate(approval.approved_at),
-    ...(approval.revoked_at ? { revokedAt: toDate(approval.revoked_at) } : {}),
-  }));
+  const approvals = await listApprovals(q, row.id);
   // Only an unknown payout has retry approvals or a likely match that still matter.
   if (row.state !== 'unknown') return toRequest(row, approvals);
   return toRequest(row, approvals, {
@@ -403,89 +317,3 @@ async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutReques
   });
 }
 
-/** Records one approver's agreement to send attempt `attempt`; false when they had already given it. */
-export async function insertRetryApproval(q: Queryable, requestId: string, attempt: number, userId: string, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `INSERT INTO payout_retry_approvals (request_id, attempt, user_id, approved_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (request_id, attempt, user_id) DO NOTHING`,
-    [requestId, attempt, userId, at],
-  );
-  return rowCount > 0;
-}
-
-async function listRetryApprovals(q: Queryable, requestId: string, attempt: number): Promise<PayoutRequest['retryApprovals']> {
-  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp }>(
-    'SELECT user_id, approved_at FROM payout_retry_approvals WHERE request_id = $1 AND attempt = $2 ORDER BY approved_at, user_id',
-    [requestId, attempt],
-  );
-  return rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) }));
-}
-
-/** The entry fields kept for a likely match, as the transaction list gave them. */
-export type LikelyMatchEntry = Omit<LikelyMatch, 'id' | 'proposedAt'>;
-
-/**
- * Proposes an entry as a likely match; false when it was proposed or decided before, or another
- * proposal still waits (the partial unique index allows one).
- */
-export async function proposeLikelyMatch(q: Queryable, requestId: string, matchId: string, entry: LikelyMatchEntry, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `INSERT INTO payout_likely_matches (request_id, match_id, entry, status, proposed_at) VALUES ($1, $2, $3::jsonb, 'proposed', $4)
-     ON CONFLICT DO NOTHING`,
-    [requestId, matchId, JSON.stringify(entry), at],
-  );
-  return rowCount > 0;
-}
-
-/** Confirms or rejects the proposal `matchId`; false when it is not (or no longer) the one proposed. */
-export async function decideLikelyMatch(
-  q: Queryable,
-  decision: { requestId: string; matchId: string; status: 'confirmed' | 'rejected'; userId: string; at: Date },
-): Promise<boolean> {
-  const { rowCount } = await q.query(
-    `UPDATE payout_likely_matches SET status = $3, decided_by = $4, decided_at = $5
-     WHERE request_id = $1 AND match_id = $2 AND status = 'proposed'`,
-    [decision.requestId, decision.matchId, decision.status, decision.userId, decision.at],
-  );
-  return rowCount > 0;
-}
-
-/** What became of one proposal, if it exists. */
-export async function likelyMatchStatus(q: Queryable, requestId: string, matchId: string): Promise<'proposed' | 'confirmed' | 'rejected' | undefined> {
-  const { rows } = await q.query<{ status: 'proposed' | 'confirmed' | 'rejected' }>(
-    'SELECT status FROM payout_likely_matches WHERE request_id = $1 AND match_id = $2',
-    [requestId, matchId],
-  );
-  return rows[0]?.status;
-}
-
-/** Entries already proposed for this request (whatever the answer): never proposed twice. */
-export async function listProposedMatchIds(q: Queryable, requestId: string): Promise<Set<string>> {
-  const { rows } = await q.query<{ match_id: string }>('SELECT match_id FROM payout_likely_matches WHERE request_id = $1', [requestId]);
-  return new Set(rows.map((row) => row.match_id));
-}
-
-async function findProposedMatch(q: Queryable, requestId: string): Promise<LikelyMatch | undefined> {
-  const { rows } = await q.query<{ match_id: string; entry: unknown; proposed_at: Timestamp }>(
-    "SELECT match_id, entry, proposed_at FROM payout_likely_matches WHERE request_id = $1 AND status = 'proposed'",
-    [requestId],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  const entry = parseDetails(row.entry);
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return {
-    id: row.match_id,
-    reference: text(entry.reference),
-    date: text(entry.date),
-    amount: Number(entry.amount),
-    currency: text(entry.currency),
-    description: text(entry.description),
-    proposedAt: toDate(row.proposed_at),
-  };
-}
-
-function parseDetails(value: unknown): Record<string, unknown> {
-  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
-  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {};
-}

@@ -133,3 +133,9 @@ export function dualApprovalChanges(reason: DualApprovalReason): { dualApprovalR
 function toSearchOutcome(value: string | null): SearchOutcome | undefined {
   return value === 'not_found' || value === 'could_not_check' ? value : undefined;
 }
+
+/** A jsonb column as either driver returns it (text or an object). */
+export function parseDetails(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {};
+}

@@ -1,44 +1,29 @@
 /**
- * The payout domain's front door for the Slack layer: request (through the intake), approve,
- * reject, cancel, retry and read payouts. Every rule is checked against the stored record; expected
+ * The payout domain's front door for the Slack layer: request (through the intake), approve
+ * (`approvals.ts`), reject, cancel, retry (`retry.ts`) and read payouts. Every rule is checked against the stored record; expected
  * refusals come back as `{ ok: false, code, details }`, never as exceptions.
  */
 import type { Clock } from '../clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
-import type { Db, Queryable } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { isResubmittable, PayoutIntake, Refused, type PayoutRequirement } from './intake.js';
-import { refusal, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
+import { isResubmittable, PayoutIntake, type PayoutRequirement } from './intake.js';
+import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
+import { PayoutApprovals } from './approvals.js';
+import { lostRace, notFound, refused } from './outcomes.js';
+import { canApprove, canCancel, canDecideMatch, canReject, canRequest, checkRejectReason, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
-  canApprove, canCancel, canDecideMatch, canReject, canRequest, canRetry, checkRejectReason, countingApprovers, countingRetryApprovers, decideRelease,
-  alreadyAgreedToRetry, movedOn, type PayoutActor, type PolicyDecision, type ReleaseRoles,
-} from './policy.js';
-import {
-  findRequest, findRequestByReference, insertApproval, insertRetryApproval, likelyMatchStatus, listEvents, listPendingRequests, listRecentRequests, listRequestsBy,
-  revokeApprovals, searchRequests, setApprovalMessage, updateRequest, type PayoutChanges,
+  findRequest, findRequestByReference, listEvents, listPendingRequests, listRecentRequests, listRequestsBy, searchRequests, setApprovalMessage,
 } from './repository.js';
+import { likelyMatchStatus } from './likely-match-store.js';
+import { PayoutRetry } from './retry.js';
+import { actorOf, type PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
-import { raisedRequirement } from './day-totals.js';
-import { dualApprovalChanges } from './rows.js';
-import { TransitionRecorder, type PayoutNotifier, type RecordedEvent } from './transitions.js';
+import { TransitionRecorder, type PayoutNotifier } from './transitions.js';
 import type { PayoutFormFields, PayoutValidation } from './validation.js';
-
-/** Who may request and approve; the Slack layer answers from access lists and user groups. */
-export interface PayoutRoles {
-  canRequest(userId: string, lookup?: RoleLookup): Promise<boolean>;
-  canApprove(userId: string, lookup?: RoleLookup): Promise<boolean>;
-}
-
-/**
- * `fresh`: answer from the source now, past any cache, for the approval that would release a
- * payout. A fresh lookup that cannot be answered rejects rather than guessing either way.
- */
-export interface RoleLookup {
-  fresh?: boolean;
-}
 
 export interface PayoutServiceOptions {
   db: Db;
@@ -51,7 +36,8 @@ export interface PayoutServiceOptions {
   newId?: () => string;
   /** References for forms that left it empty; defaults to `PAY-YYYYMMDD-XXXXXX`. */
   newReference?: (now: Date) => string;
-  notifier?: PayoutNotifier;
+  /** Told of every committed change, in list order; the list is read at each change (see `TransitionRecorder`). */
+  notifiers?: readonly PayoutNotifier[];
   /** Pause between two looks for the same unknown payout (default 30 s). */
   recheckEveryMs?: number;
   /** A row left `executing`/`approved` this long belongs to a dead process (default 5 min, above any HTTP timeout). */
@@ -74,15 +60,6 @@ export interface MaintenanceReport {
   reconciled: PayoutRequest[];
 }
 
-/** Raised inside a transaction whose conditional update found the request moved on. */
-class LostRace extends Error {}
-
-/** Raised inside an approval's transaction that would release the payout without fresh role lookups for every counted approver. */
-class NeedsFreshRoles extends Error {}
-
-// A round is lost only to another approval of the same request landing meanwhile; each one moves it on.
-const MAX_APPROVAL_ROUNDS = 5;
-
 /**
  * Wiring for the Slack layer: call `recoverInterrupted()` once at start, `runMaintenance()` on a
  * timer (every 30 s or so), and ack Slack before `approve`/`retryUnknown`, which wait for the Fleet
@@ -92,9 +69,11 @@ export class PayoutService {
   private readonly recorder: TransitionRecorder;
   private readonly settlement: PayoutSettlement;
   private readonly intake: PayoutIntake;
+  private readonly approvals: PayoutApprovals;
+  private readonly retries: PayoutRetry;
 
   constructor(private readonly options: PayoutServiceOptions) {
-    this.recorder = new TransitionRecorder(options.db, options.logger, options.notifier);
+    this.recorder = new TransitionRecorder(options.db, options.logger, options.notifiers ?? []);
     this.intake = new PayoutIntake({
       db: options.db, clock: options.clock, settings: options.settings, recorder: this.recorder, newId: options.newId, newReference: options.newReference,
     });
@@ -109,6 +88,9 @@ export class PayoutService {
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
     });
+    const { db, clock, roles, logger } = options;
+    this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement });
+    this.retries = new PayoutRetry({ db, clock, roles, logger, recorder: this.recorder, settlement: this.settlement });
   }
 
   private now(): Date {
@@ -117,8 +99,7 @@ export class PayoutService {
 
   /** The roles of a user as the policy sees them. */
   async actor(userId: string): Promise<PayoutActor> {
-    const [requester, approver] = await Promise.all([this.options.roles.canRequest(userId), this.options.roles.canApprove(userId)]);
-    return { userId, canRequest: requester, canApprove: approver };
+    return actorOf(this.options.roles, userId);
   }
 
   /** `/fleet payouts` and a request's history are for requesters and approvers only. */
@@ -182,110 +163,13 @@ export class PayoutService {
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
   async approve(requestId: string, userId: string): Promise<PayoutActionResult> {
-    const found = await this.get(requestId);
-    if (!found) return notFound(requestId);
-    const { id } = found;
-    let request: PayoutRequest | undefined = found;
-    for (let round = 0; round < MAX_APPROVAL_ROUNDS && request; round += 1) {
-      const now = this.now();
-      const decision = canApprove(request, await this.actor(userId), now);
-      if (!decision.ok) return refused(decision, request);
-      const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
-      const roles = releasing ? await this.freshRoles(request, userId) : undefined;
-      if (roles && !roles.unreadable && roles.approvers.get(userId) !== true) {
-        // The cached role said yes; the fresh lookup says they are no longer an approver.
-        const noLonger = canApprove(request, { userId, canRequest: false, canApprove: false }, now);
-        if (!noLonger.ok) return refused(noLonger, request);
-      }
-      const pending: PayoutRequest = request;
-      let outcome: { request: PayoutRequest; events: RecordedEvent[] };
-      try {
-        outcome = await this.options.db.transaction((tx) => this.recordApproval(tx, pending, userId, roles, now));
-      } catch (error) {
-        if (error instanceof Refused) return error.refusal;
-        if (error instanceof LostRace) return this.lostRace(id);
-        if (!(error instanceof NeedsFreshRoles)) throw error;
-        request = await findRequest(this.options.db, id);
-        continue;
-      }
-      for (const event of outcome.events) await this.recorder.announce(outcome.request, event);
-      if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
-      return this.settlement.execute(outcome.request, userId);
-    }
-    return this.lostRace(id);
+    const request = await this.get(requestId);
+    return request ? this.approvals.approve(request, userId) : notFound(requestId);
   }
 
   /** What the review screen tells the requester about approvers and the recipient, were the draft stored now. */
   async previewApprovals(userId: string, draft: PayoutDraft): Promise<PayoutRequirement> {
     return this.intake.previewRequirement(userId, draft);
-  }
-
-  /**
-   * One approval in one transaction: the day locks (as submissions take them), then the row. Raises
-   * the requirement when the day's totals now call for two approvers; with enough approvals, applies
-   * the release check to the fresh `roles` (or asks for them with `NeedsFreshRoles`).
-   */
-  private async recordApproval(
-    tx: Queryable,
-    request: PayoutRequest,
-    userId: string,
-    roles: ReleaseRoles | undefined,
-    now: Date,
-  ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
-    const { id } = request;
-    await this.intake.lockDay(tx, request);
-    // Locks the row: approvals of one request queue here, and a moved request stops them.
-    const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
-    if (!touched) throw new LostRace();
-    const recorded = await insertApproval(tx, id, userId, now);
-    if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
-      throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
-    }
-    const current = (await findRequest(tx, id)) ?? touched;
-    const events: RecordedEvent[] = [];
-    const changes: PayoutChanges = {};
-    const measured = await this.intake.measure(tx, current, true);
-    const raised = raisedRequirement(current.requiredApprovals, measured);
-    if (raised) {
-      Object.assign(changes, { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason) } satisfies PayoutChanges);
-      events.push({ event: 'approvals_raised', details: { required: raised.required, currency: current.currency, ...raised.reason } });
-    }
-    // Told again at each approval: the last completed payout to this recipient may bear another name by now.
-    const previousName = measured.recipient.previousName;
-    if (previousName !== undefined && previousName !== current.previousRecipientName) changes.previousRecipientName = previousName;
-    const required = Math.max(current.requiredApprovals, measured.required);
-    const counting = countingApprovers(current);
-    if (counting.length >= required) {
-      if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();
-      const release = decideRelease(current, roles, required);
-      await revokeApprovals(tx, id, release.revoke, now);
-      for (const approver of release.revoke) events.push({ event: 'approval_revoked', userId, details: { approver, reason: 'not_approver' } });
-      changes.holdReason = release.hold ?? null;
-      if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
-      if (release.release) changes.state = 'approved';
-    }
-    const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
-    const final = (await findRequest(tx, id)) ?? updated ?? current;
-    if (recorded) events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals } });
-    for (const event of events) await this.recorder.record(tx, final, event, now);
-    return { request: final, events };
-  }
-
-  /** The requester's and each approver's roles, looked up fresh; `unreadable` when any lookup failed. */
-  private async freshRoles(request: PayoutRequest, actorId: string): Promise<ReleaseRoles> {
-    const { roles, logger } = this.options;
-    const approvers = [...new Set([...countingApprovers(request), actorId])];
-    try {
-      const [requesterMayRequest, ...answers] = await Promise.all([
-        roles.canRequest(request.requestedBy, { fresh: true }),
-        ...approvers.map((approver) => roles.canApprove(approver, { fresh: true })),
-      ]);
-      return { requesterMayRequest, approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])), unreadable: false };
-    } catch (error) {
-      // Failing closed: nothing is sent, and nobody's approval is revoked on a failed read.
-      logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout; it waits');
-      return { requesterMayRequest: false, approvers: new Map(), unreadable: true };
-    }
   }
 
   /** An approver other than the requester turns the request down; the reason goes to the requester. */
@@ -339,62 +223,7 @@ export class PayoutService {
    */
   async retryUnknown(id: string, userId: string): Promise<PayoutActionResult> {
     const request = await this.get(id);
-    if (!request) return notFound(id);
-    const decision = canRetry(request, await this.actor(userId));
-    if (!decision.ok) return refused(decision, request);
-    const attempt = request.attempts + 1;
-    const now = this.now();
-    let agreed: { request: PayoutRequest; added: boolean };
-    try {
-      agreed = await this.options.db.transaction(async (tx) => {
-        // Locks the row: agreements of one request queue here, and a request that moved stops them.
-        const touched = await updateRequest(tx, request.id, { states: ['unknown'], needsReview: true, attempts: request.attempts, notRequestedBy: userId }, {}, now);
-        if (!touched) throw new LostRace();
-        const added = await insertRetryApproval(tx, request.id, attempt, userId, now);
-        const withAgreement = (await findRequest(tx, request.id)) ?? touched;
-        if (added) {
-          const details = { attempt, approvals: countingRetryApprovers(withAgreement).length, required: withAgreement.requiredApprovals };
-          await this.recorder.record(tx, withAgreement, { event: 'retry_approved', userId, details }, now);
-        }
-        return { request: withAgreement, added };
-      });
-    } catch (error) {
-      if (!(error instanceof LostRace)) throw error;
-      const current = await this.get(request.id);
-      return current ? refusal('not_retryable', { details: movedOn(current), request: current }) : notFound(request.id);
-    }
-    if (agreed.added) await this.recorder.announce(agreed.request, { event: 'retry_approved', userId });
-    const agreeing = countingRetryApprovers(agreed.request);
-    if (agreeing.length < agreed.request.requiredApprovals) {
-      if (agreed.added) return { ok: true, request: agreed.request };
-      return refused(alreadyAgreedToRetry(agreed.request), agreed.request);
-    }
-    // Money may move now: roles are asked again past any cache, as for the approval that releases a
-    // payout. Someone removed since agreeing no longer counts; a requester removed gets nothing sent.
-    const fresh = await this.freshRetryRoles(agreed.request, agreeing);
-    if (!fresh.ok) return refusal('not_retryable', { details: { payoutId: request.id, cause: fresh.cause }, request: agreed.request });
-    const counted = fresh.counted;
-    if (counted.length < agreed.request.requiredApprovals) {
-      if (agreed.added) return { ok: true, request: agreed.request };
-      return refused(alreadyAgreedToRetry(agreed.request), agreed.request);
-    }
-    return this.settlement.retry(agreed.request, userId, counted);
-  }
-
-  /** The agreeing approvers who still are approvers, looked up fresh; refused when the requester may no longer request or Slack cannot answer. */
-  private async freshRetryRoles(request: PayoutRequest, agreeing: string[]): Promise<{ ok: true; counted: string[] } | { ok: false; cause: 'requester_not_allowed' | 'roles_unavailable' }> {
-    const { roles, logger } = this.options;
-    try {
-      const [requesterMayRequest, ...answers] = await Promise.all([
-        roles.canRequest(request.requestedBy, { fresh: true }),
-        ...agreeing.map((approver) => roles.canApprove(approver, { fresh: true })),
-      ]);
-      if (!requesterMayRequest) return { ok: false, cause: 'requester_not_allowed' };
-      return { ok: true, counted: agreeing.filter((_, index) => answers[index] === true) };
-    } catch (error) {
-      logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout again; nothing was sent');
-      return { ok: false, cause: 'roles_unavailable' };
-    }
+    return request ? this.retries.retryUnknown(request, userId) : notFound(id);
   }
 
   /** An approver confirms that the proposed likely match is this payout: it is settled as sent. */
@@ -509,19 +338,6 @@ export class PayoutService {
 
   /** Explains why a conditional update found the request no longer as expected. */
   private async lostRace(id: string): Promise<PayoutRefusal> {
-    const current = await findRequest(this.options.db, id);
-    if (!current) return notFound(id);
-    if (current.state === 'pending' && current.expiresAt.getTime() <= this.now().getTime()) {
-      return refusal('expired', { details: { payoutId: id }, request: current });
-    }
-    return refusal('not_pending', { details: movedOn(current), request: current });
+    return lostRace(this.options.db, id, this.now());
   }
-}
-
-function notFound(id: string): PayoutRefusal {
-  return refusal('not_found', { details: { payoutId: id } });
-}
-
-function refused(decision: Exclude<PolicyDecision, { ok: true }>, request: PayoutRequest): PayoutRefusal {
-  return refusal(decision.code, { details: decision.details, request });
 }

@@ -9,10 +9,8 @@ import type { Db, Queryable } from '../store/db.js';
 import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch } from './dispatch.js';
 import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { movedOn } from './policy.js';
-import {
-  appendEvent, decideLikelyMatch, executionTimes, listDueForCheck, listProposedMatchIds, listStaleApproved, proposeLikelyMatch, updateRequest,
-  updateWhere,
-} from './repository.js';
+import { decideLikelyMatch, listProposedMatchIds, proposeLikelyMatch } from './likely-match-store.js';
+import { appendEvent, executionTimes, listDueForCheck, listStaleApproved, updateRequest, updateWhere } from './repository.js';
 import type { TransitionRecorder } from './transitions.js';
 import { rememberRecipient } from './saved-recipients.js';
 

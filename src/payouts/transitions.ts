@@ -25,7 +25,8 @@ export class TransitionRecorder {
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
-    private readonly notifier: PayoutNotifier | undefined,
+    /** Told in order, each after the one before; read at each change, so one added later hears what follows. */
+    private readonly notifiers: readonly PayoutNotifier[],
   ) {}
 
   /**
@@ -51,9 +52,8 @@ export class TransitionRecorder {
 
   async announce(request: PayoutRequest, recorded: RecordedEvent): Promise<void> {
     this.logger.info({ payoutId: request.id, state: request.state, event: recorded.event, actor: recorded.userId }, 'payout changed');
-    if (!this.notifier) return;
     try {
-      await this.notifier.changed(request, recorded.event, recorded.userId);
+      for (const notifier of this.notifiers) await notifier.changed(request, recorded.event, recorded.userId);
     } catch (error) {
       this.logger.error({ err: error, payoutId: request.id, event: recorded.event }, 'payout notifier failed; the change itself is kept');
     }

@@ -60,7 +60,7 @@ export function randomCode(random: () => number, length: number): string {
   return text;
 }
 
-export function randomPhone(random: () => number): string {
+function randomPhone(random: () => number): string {
   return `243${pick(random, PHONE_PREFIXES)}${digits(random, 7)}`;
 }
 

@@ -11,8 +11,6 @@ import { generateTransaction, seedLedger, seededRandom, uniqueTransaction, type 
 import { errorReply, MAX_BODY_BYTES, readBody, type Reply } from './replies.js';
 import { createRouter, type SandboxPayout } from './routes.js';
 
-export type { SandboxPayout } from './routes.js';
-
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -70,8 +68,8 @@ export interface Sandbox {
   payouts(): SandboxPayout[];
 }
 
-export const DEFAULT_OPERATORS = ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY'];
-export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'CDF'];
+const DEFAULT_OPERATORS = ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY'];
+const DEFAULT_CURRENCIES = ['USD', 'EUR', 'CDF'];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;

@@ -14,7 +14,6 @@ export type { Db, Queryable, QueryResult } from './db.js';
 export type { Migration } from './migrations/migration.js';
 export { migrate } from './migrate.js';
 export { releaseLease, tryAcquireLease } from './leases.js';
-export { DatabaseConnectionError } from './postgres.js';
 export { DataDirLockedError } from './data-dir-lock.js';
 
 export interface OpenDatabaseOptions {

@@ -23,7 +23,7 @@ const DATE_OID = 1082;
 const MEMORY_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'max_connections=5'];
 
 /** `dataDir` values that keep the database in memory only (tests). */
-export const IN_MEMORY_DATA_DIRS: readonly string[] = [':memory:', 'memory://'];
+const IN_MEMORY_DATA_DIRS: readonly string[] = [':memory:', 'memory://'];
 
 export interface PgliteOptions {
   logger?: Logger;

@@ -16,7 +16,7 @@ const OID = { int8: 20, textArray: 1009, int8Array: 1016, date: 1082 } as const;
  * DATABASE_URL is set but no connection could be made. The message never holds the password, and
  * the driver's error is not attached as `cause`, since it may carry the connection settings.
  */
-export class DatabaseConnectionError extends Error {
+class DatabaseConnectionError extends Error {
   readonly code = 'database_unreachable';
   constructor(message: string) {
     super(message);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DigestBuilder, dayBounds, digestDueAt, latestDueDay, zonedTime } from '../../src/digest/index.js';
+import { dayBounds, zonedTime } from '../../src/calendar.js';
+import { DigestBuilder, digestDueAt, latestDueDay } from '../../src/digest/index.js';
 import type { LedgerReader } from '../../src/ledger/index.js';
 import { StoredLedgerReader } from '../../src/ledger/reader.js';
 import type { Db } from '../../src/store/db.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
-import type { PayoutRoles } from '../../src/payouts/service.js';
+import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import { createService, mobileForm, rolesFor, settings, submitted, usePayoutDatabase } from '../support/payout-doubles.js';

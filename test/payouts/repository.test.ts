@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../src/payouts/model.js';
-import { findRequest, insertApproval, insertRequest, searchRequests, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
+import { insertApproval } from '../../src/payouts/approval-store.js';
+import { findRequest, insertRequest, searchRequests, updateRequest, type NewPayoutRow } from '../../src/payouts/repository.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import { usePayoutDatabase } from '../support/payout-doubles.js';

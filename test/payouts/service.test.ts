@@ -266,7 +266,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
   });
 
   it('keeps a change when the notifier fails', async () => {
-    const { service } = createService(db, { notifier: { changed: () => Promise.reject(new Error('Slack is down')) } });
+    const { service } = createService(db, { notifiers: [{ changed: () => Promise.reject(new Error('Slack is down')) }] });
     const request = await submitted(service);
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
   });

@@ -6,7 +6,8 @@ import { FleetError } from '../../src/fleet/errors.js';
 import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
-import { PayoutService, type PayoutRoles, type PayoutServiceOptions } from '../../src/payouts/service.js';
+import type { PayoutRoles } from '../../src/payouts/roles.js';
+import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 
 export class ManualClock implements Clock {
@@ -133,11 +134,11 @@ export function createService(db: Db, overrides: Partial<PayoutServiceOptions> =
     roles: rolesFor([REQUESTER, REQUESTER_APPROVER], [...approverIds, REQUESTER_APPROVER]),
     settings,
     logger: createLogger({ level: 'silent' }),
-    notifier: {
+    notifiers: [{
       changed: async (request: PayoutRequest, event: PayoutEventName, actor?: string) => {
         notifications.push({ id: request.id, state: request.state, event, actor });
       },
-    },
+    }],
     ...overrides,
   });
   return { service, clock, fleet, notifications };

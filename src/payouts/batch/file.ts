@@ -5,7 +5,7 @@
 import { parse, CsvError } from 'csv-parse/sync';
 
 /** The columns of a bulk payout file, in the order the README's example writes them. */
-export const BATCH_COLUMNS = ['kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note'] as const;
+const BATCH_COLUMNS = ['kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note'] as const;
 export type BatchColumn = (typeof BATCH_COLUMNS)[number];
 /** Columns a file may leave out of its header altogether. */
 const OPTIONAL_COLUMNS: readonly BatchColumn[] = ['reference', 'note'];

@@ -4,11 +4,6 @@ import type { ApprovalMessageRef, DualApprovalReason, PayoutDraft } from '../mod
 export const BATCH_STATES = ['draft', 'pending', 'sending', 'done', 'stopped', 'rejected', 'expired', 'cancelled'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
 
-/** States after which nothing more can happen to a batch. */
-export function isFinalBatchState(state: BatchState): boolean {
-  return state === 'done' || state === 'stopped' || state === 'rejected' || state === 'expired' || state === 'cancelled';
-}
-
 export interface PayoutBatch {
   /** `PB-7K3F9Q`. */
   id: string;

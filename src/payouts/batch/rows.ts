@@ -72,7 +72,7 @@ const KINDS: Record<string, PayoutKind> = { mobile: 'mobile_money', mobile_money
 const PLAIN_AMOUNT = /^\d+(\.\d+)?$/;
 
 /** The reference given to a row that has none: unique because the batch id is. */
-export function batchRowReference(batchId: string, rowNumber: number): string {
+function batchRowReference(batchId: string, rowNumber: number): string {
   return `${batchId}-${rowNumber}`;
 }
 

@@ -15,7 +15,8 @@ import type { PayoutBatch } from './model.js';
 import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } from './store.js';
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
-import { appendEvent, findRequest, insertApproval, insertRequest, updateRequest } from '../repository.js';
+import { insertApproval } from '../approval-store.js';
+import { appendEvent, findRequest, insertRequest, updateRequest } from '../repository.js';
 
 export interface BatchSenderOptions {
   db: Db;

@@ -17,9 +17,9 @@ import { lockPayoutDays, measureDayApprovals, payoutDay, raisedRequirement, type
 import { randomReadableCode } from '../identifiers.js';
 import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
 import { checkDailyLimit, checkRejectReason } from '../policy.js';
-import { sumRequested } from '../repository.js';
+import { sumRequested } from '../day-totals-store.js';
 import { dualApprovalChanges } from '../rows.js';
-import type { PayoutRoles } from '../service.js';
+import type { PayoutRoles } from '../roles.js';
 import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
@@ -36,7 +36,8 @@ export interface PayoutBatchServiceOptions {
   batchSettings: PayoutBatchSettings;
   roles: PayoutRoles;
   logger: Logger;
-  notifier?: BatchNotifier;
+  /** Told of every committed change, in list order, each after the one before; the list is read at each change. */
+  notifiers?: readonly BatchNotifier[];
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
   /** The wait before the results file is sent again after a failed attempt, times the attempts so far (default 30 s). */
@@ -50,7 +51,7 @@ async function waitingPayouts(q: Queryable, batchId: string): Promise<DayPayout[
 }
 
 /** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
-export function newBatchId(): string {
+function newBatchId(): string {
   return `PB-${randomReadableCode(6)}`;
 }
 
@@ -392,7 +393,7 @@ export class PayoutBatchService {
 
   async announce(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
     try {
-      await this.options.notifier?.changed(batch, event, actor);
+      for (const notifier of this.options.notifiers ?? []) await notifier.changed(batch, event, actor);
     } catch (error) {
       this.options.logger.error({ err: error, batchId: batch.id }, 'could not tell Slack about a bulk payout');
     }

@@ -5,7 +5,8 @@
  */
 import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
-import { isCalendarDay, searchToText, type TransactionSearch } from '../../ledger/query-text.js';
+import { isCalendarDay } from '../../calendar.js';
+import { searchToText, type TransactionSearch } from '../../ledger/query-text.js';
 import { TRANSACTION_FILTER } from '../ids.js';
 import { typedDecimal } from '../../money.js';
 import { plainText, plainWithin, type Surface } from './text.js';

@@ -127,7 +127,7 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
     const records = payoutRecords(db, systemClock);
     const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
-    const { service, fleet } = createService(db, { notifier });
+    const { service, fleet } = createService(db, { notifiers: [notifier] });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });
 

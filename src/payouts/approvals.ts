@@ -1,0 +1,132 @@
+/**
+ * Approving a pending request: one approval per transaction under the day locks, the requirement
+ * measured again and only ever raised, and the approval that would release the payout checked
+ * against fresh roles first. Released, the payout is sent through the settlement.
+ */
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { Db, Queryable } from '../store/db.js';
+import { raisedRequirement } from './day-totals.js';
+import { Refused, type PayoutIntake } from './intake.js';
+import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
+import { LostRace, lostRace, refused } from './outcomes.js';
+import { canApprove, countingApprovers, decideRelease, type ReleaseRoles } from './policy.js';
+import { insertApproval, revokeApprovals } from './approval-store.js';
+import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
+import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
+import { dualApprovalChanges } from './rows.js';
+import type { PayoutSettlement } from './settlement.js';
+import type { RecordedEvent, TransitionRecorder } from './transitions.js';
+
+export interface PayoutApprovalsOptions {
+  db: Db;
+  clock: Clock;
+  roles: PayoutRoles;
+  logger: Logger;
+  intake: PayoutIntake;
+  recorder: TransitionRecorder;
+  settlement: PayoutSettlement;
+}
+
+/** Raised inside an approval's transaction that would release the payout without fresh role lookups for every counted approver. */
+class NeedsFreshRoles extends Error {}
+
+// A round is lost only to another approval of the same request landing meanwhile; each one moves it on.
+const MAX_APPROVAL_ROUNDS = 5;
+
+export class PayoutApprovals {
+  constructor(private readonly options: PayoutApprovalsOptions) {}
+
+  /**
+   * Records an approval. The approval that would release the payout first has the requester and
+   * every counted approver looked up again with fresh roles: an approver who no longer is one stops
+   * counting, a requester who may no longer request (or roles that cannot be read) hold the payout.
+   * The number of approvers needed is measured again from the day's totals, under the same locks as
+   * submissions, and never lowered. Released, the request becomes `approved` and is sent at once;
+   * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
+   */
+  async approve(found: PayoutRequest, userId: string): Promise<PayoutActionResult> {
+    const { db, clock, roles, logger, recorder, settlement } = this.options;
+    const { id } = found;
+    let request: PayoutRequest | undefined = found;
+    for (let round = 0; round < MAX_APPROVAL_ROUNDS && request; round += 1) {
+      const now = clock.now();
+      const decision = canApprove(request, await actorOf(roles, userId), now);
+      if (!decision.ok) return refused(decision, request);
+      const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
+      const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId) : undefined;
+      if (fresh && !fresh.unreadable && fresh.approvers.get(userId) !== true) {
+        // The cached role said yes; the fresh lookup says they are no longer an approver.
+        const noLonger = canApprove(request, { userId, canRequest: false, canApprove: false }, now);
+        if (!noLonger.ok) return refused(noLonger, request);
+      }
+      const pending: PayoutRequest = request;
+      let outcome: { request: PayoutRequest; events: RecordedEvent[] };
+      try {
+        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now));
+      } catch (error) {
+        if (error instanceof Refused) return error.refusal;
+        if (error instanceof LostRace) return lostRace(db, id, clock.now());
+        if (!(error instanceof NeedsFreshRoles)) throw error;
+        request = await findRequest(db, id);
+        continue;
+      }
+      for (const event of outcome.events) await recorder.announce(outcome.request, event);
+      if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
+      return settlement.execute(outcome.request, userId);
+    }
+    return lostRace(db, id, clock.now());
+  }
+
+  /**
+   * One approval in one transaction: the day locks (as submissions take them), then the row. Raises
+   * the requirement when the day's totals now call for two approvers; with enough approvals, applies
+   * the release check to the fresh `roles` (or asks for them with `NeedsFreshRoles`).
+   */
+  private async recordApproval(
+    tx: Queryable,
+    request: PayoutRequest,
+    userId: string,
+    roles: ReleaseRoles | undefined,
+    now: Date,
+  ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
+    const { intake, recorder } = this.options;
+    const { id } = request;
+    await intake.lockDay(tx, request);
+    // Locks the row: approvals of one request queue here, and a moved request stops them.
+    const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
+    if (!touched) throw new LostRace();
+    const recorded = await insertApproval(tx, id, userId, now);
+    if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
+      throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
+    }
+    const current = (await findRequest(tx, id)) ?? touched;
+    const events: RecordedEvent[] = [];
+    const changes: PayoutChanges = {};
+    const measured = await intake.measure(tx, current, true);
+    const raised = raisedRequirement(current.requiredApprovals, measured);
+    if (raised) {
+      Object.assign(changes, { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason) } satisfies PayoutChanges);
+      events.push({ event: 'approvals_raised', details: { required: raised.required, currency: current.currency, ...raised.reason } });
+    }
+    // Told again at each approval: the last completed payout to this recipient may bear another name by now.
+    const previousName = measured.recipient.previousName;
+    if (previousName !== undefined && previousName !== current.previousRecipientName) changes.previousRecipientName = previousName;
+    const required = Math.max(current.requiredApprovals, measured.required);
+    const counting = countingApprovers(current);
+    if (counting.length >= required) {
+      if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();
+      const release = decideRelease(current, roles, required);
+      await revokeApprovals(tx, id, release.revoke, now);
+      for (const approver of release.revoke) events.push({ event: 'approval_revoked', userId, details: { approver, reason: 'not_approver' } });
+      changes.holdReason = release.hold ?? null;
+      if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
+      if (release.release) changes.state = 'approved';
+    }
+    const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
+    const final = (await findRequest(tx, id)) ?? updated ?? current;
+    if (recorded) events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals } });
+    for (const event of events) await recorder.record(tx, final, event, now);
+    return { request: final, events };
+  }
+}

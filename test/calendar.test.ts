@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { dayBounds, dayIn, isCalendarDay, nextDay, previousDay, startOfDay, zonedTime } from '../src/calendar.js';
+import { parseTransactionQuery } from '../src/ledger/query-text.js';
+import { payoutDay } from '../src/payouts/day-totals.js';
+
+describe('one calendar for the ledger, the digest and the payouts', () => {
+  it('takes a real YYYY-MM-DD day from 1970 to 9999 as a calendar day, and nothing else', () => {
+    for (const day of ['1970-01-01', '2024-02-29', '2026-11-30', '9999-12-31']) expect(isCalendarDay(day)).toBe(true);
+    for (const text of ['1969-12-31', '0050-01-01', '2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-11-00', '2026-1-5', '15/11/2026', ' 2026-11-15'])
+      expect(isCalendarDay(text)).toBe(false);
+  });
+
+  it('refuses in /fleet tx the same days the calendar refuses', () => {
+    expect(parseTransactionQuery('since:1969-12-31').ok).toBe(false);
+    expect(parseTransactionQuery('since:1970-01-01').ok).toBe(true);
+  });
+
+  it('steps from day to day across months, years and leap days', () => {
+    expect(nextDay('2026-11-30')).toBe('2026-12-01');
+    expect(nextDay('2024-02-28')).toBe('2024-02-29');
+    expect(previousDay('2026-01-01')).toBe('2025-12-31');
+    expect(previousDay('2024-03-01')).toBe('2024-02-29');
+  });
+
+  it('names the day an instant falls on in a zone, and bounds that day at the zone\'s midnights', () => {
+    const instant = new Date('2026-11-20T23:30:00Z');
+    expect(dayIn(instant, 'UTC')).toBe('2026-11-20');
+    expect(dayIn(instant, 'Africa/Kinshasa')).toBe('2026-11-21');
+    const { start, end } = dayBounds('2026-10-25', 'Europe/Paris');
+    expect(start).toEqual(startOfDay('2026-10-25', 'Europe/Paris'));
+    expect((end.getTime() - start.getTime()) / 3_600_000).toBe(25);
+    expect(zonedTime('2026-03-29', { hour: 2, minute: 30 }, 'Europe/Paris').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+  });
+
+  it('counts a payout in the UTC calendar day of its request, from the same calendar', () => {
+    for (const at of ['2025-03-14T00:00:00.000Z', '2025-03-14T23:59:59.999Z', '2024-02-29T12:00:00Z', '2026-12-31T23:00:00Z']) {
+      const instant = new Date(at);
+      expect(payoutDay(instant)).toEqual(dayBounds(dayIn(instant, 'UTC'), 'UTC'));
+    }
+    expect(payoutDay(new Date('2026-12-31T23:00:00Z'))).toEqual({ start: new Date('2026-12-31T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
+  });
+});
