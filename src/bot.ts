@@ -35,7 +35,7 @@ import { approverDirectory, SlackReminderSender } from './slack/publishers/appro
 import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
-import { SlackPersonNames } from './slack/person-names.js';
+import { SlackPersonNames, SlackUsers } from './slack/people.js';
 import { storedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics, type FleetCall } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
@@ -135,8 +135,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
     const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale };
+    // Who people are in Slack (users.info), read once for their language and the export's names.
+    const users = new SlackUsers(app.client);
     const locales = new SlackPersonLanguages({
-      client: app.client, choices: storedLanguageChoices(db), defaultLocale: config.language.defaultLocale,
+      users, choices: storedLanguageChoices(db), defaultLocale: config.language.defaultLocale,
       logger: logger.child({ component: 'language' }), clock,
     });
     shutdown.add('languages', () => locales.close());
@@ -167,7 +169,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
-    const names = new SlackPersonNames({ client: app.client, clock, logger: logger.child({ component: 'export' }) });
+    const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({
       ledger: ledger.reader, db, payouts: sentPayoutLookup(db), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
     });

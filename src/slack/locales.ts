@@ -12,6 +12,7 @@ import type { Clock } from '../clock.js';
 import type { LanguageChoices } from '../i18n/language-choices.js';
 import { localeFromSlack, type Locale } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
+import type { SlackUsers } from './people.js';
 import type { Surface } from './views/text.js';
 
 export interface PersonLocales {
@@ -45,15 +46,9 @@ export async function surfaceFor(ctx: { surface: Surface; locales: PersonLocales
   return { ...ctx.surface, locale: await ctx.locales.forPerson(userId) };
 }
 
-/** The part of Slack's Web API this needs: `users.info` with the person's locale (scope `users:read`). */
-export interface UserInfoClient {
-  users: {
-    info(args: { user: string; include_locale: boolean }): Promise<{ user?: { locale?: string | undefined } | undefined }>;
-  };
-}
-
 export interface SlackPersonLanguagesOptions {
-  client: UserInfoClient;
+  /** Slack's `users.info`, shared with the export's names (people.ts). */
+  users: SlackUsers;
   choices: LanguageChoices;
   /** DEFAULT_LOCALE. */
   defaultLocale: Locale;
@@ -61,9 +56,6 @@ export interface SlackPersonLanguagesOptions {
   clock: Clock;
   /** How long a person's Slack language is kept before Slack is asked again; default one hour. */
   cacheSeconds?: number;
-  /** How long to wait for `users.info` before answering in the default language; default 1 s, so that a
-   * modal submission that needs the language first still answers Slack within its 3 seconds. */
-  lookupTimeoutMs?: number;
 }
 
 // An empty string stands for "Slack gave no locale", so that it is cached too.
@@ -72,7 +64,6 @@ const REFUSAL_CACHE_SECONDS = 300;
 
 export class SlackPersonLanguages implements PersonLanguages {
   private readonly slackLocales: NodeCache;
-  private readonly inFlight = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly options: SlackPersonLanguagesOptions) {
     const ttl = options.cacheSeconds ?? 3600;
@@ -108,24 +99,8 @@ export class SlackPersonLanguages implements PersonLanguages {
   private async slackLocale(userId: string): Promise<string | undefined> {
     const cached = this.slackLocales.get<string>(userId);
     if (cached !== undefined) return cached === NO_LOCALE ? undefined : cached;
-    let pending = this.inFlight.get(userId);
-    if (!pending) {
-      pending = this.askSlack(userId).finally(() => this.inFlight.delete(userId));
-      this.inFlight.set(userId, pending);
-    }
-    return pending;
-  }
-
-  private async askSlack(userId: string): Promise<string | undefined> {
-    const timeoutMs = this.options.lookupTimeoutMs ?? 1000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`users.info took longer than ${timeoutMs} ms`)), timeoutMs);
-      timer.unref();
-    });
     try {
-      const answer = await Promise.race([this.options.client.users.info({ user: userId, include_locale: true }), timeout]);
-      const locale = answer.user?.locale?.trim() || undefined;
+      const locale = (await this.options.users.info(userId))?.locale?.trim() || undefined;
       this.slackLocales.set(userId, locale ?? NO_LOCALE);
       return locale;
     } catch (error) {
@@ -136,8 +111,6 @@ export class SlackPersonLanguages implements PersonLanguages {
       if (refusal) this.slackLocales.set(userId, NO_LOCALE, Math.min(REFUSAL_CACHE_SECONDS, this.options.cacheSeconds ?? 3600));
       this.options.logger.warn({ userId, reason: refusal ?? reasonOf(error) }, 'could not read a person\'s Slack language; using the default');
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -4,7 +4,8 @@ import { systemClock } from '../../src/clock.js';
 import type { LanguageChoices } from '../../src/i18n/language-choices.js';
 import type { Locale } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/logger.js';
-import { SlackPersonLanguages, surfaceFor, type UserInfoClient } from '../../src/slack/locales.js';
+import { SlackPersonLanguages, surfaceFor } from '../../src/slack/locales.js';
+import { SlackUsers, type UsersInfoClient } from '../../src/slack/people.js';
 
 const TOKEN = 'xoxb-1111-2222-localestesttoken';
 
@@ -23,7 +24,7 @@ function memoryChoices(): LanguageChoices {
 /** A `users.info` that answers from a table of Slack locales, counting its calls; `fail` makes it throw. */
 function slackWith(locales: Record<string, string | undefined>, behaviour: { fail?: Error; hang?: boolean } = {}) {
   const calls: Array<{ user: string; include_locale: boolean }> = [];
-  const client: UserInfoClient = {
+  const client: UsersInfoClient = {
     users: {
       info: (args) => {
         calls.push(args);
@@ -36,7 +37,7 @@ function slackWith(locales: Record<string, string | undefined>, behaviour: { fai
   return { client, calls };
 }
 
-function setUp(client: UserInfoClient, options: { defaultLocale?: Locale; lookupTimeoutMs?: number } = {}) {
+function setUp(client: UsersInfoClient, options: { defaultLocale?: Locale; lookupTimeoutMs?: number } = {}) {
   const logs: string[] = [];
   const logger = createLogger({
     level: 'trace',
@@ -44,8 +45,7 @@ function setUp(client: UserInfoClient, options: { defaultLocale?: Locale; lookup
     secrets: [TOKEN],
   });
   const languages = new SlackPersonLanguages({
-    client, choices: memoryChoices(), defaultLocale: options.defaultLocale ?? 'en', logger, clock: systemClock,
-    lookupTimeoutMs: options.lookupTimeoutMs ?? 2500,
+    users: new SlackUsers(client, options.lookupTimeoutMs ?? 2500), choices: memoryChoices(), defaultLocale: options.defaultLocale ?? 'en', logger, clock: systemClock,
   });
   return { languages, logs };
 }
@@ -123,7 +123,7 @@ describe("a person's language", () => {
   it('still answers when the stored choice cannot be read, from the Slack language', async () => {
     const { client } = slackWith({ U0FABRICE: 'fr-FR' });
     const languages = new SlackPersonLanguages({
-      client, defaultLocale: 'en', clock: systemClock, logger: createLogger({ level: 'silent' }),
+      users: new SlackUsers(client), defaultLocale: 'en', clock: systemClock, logger: createLogger({ level: 'silent' }),
       choices: { get: () => Promise.reject(new Error('connection refused')), set: () => Promise.resolve() },
     });
     expect(await languages.forPerson('U0FABRICE')).toBe('fr');

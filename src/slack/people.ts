@@ -1,31 +1,67 @@
 /**
- * The names people go by in Slack, for files that would otherwise show bare user ids (the ledger
- * export's `requested_by_name` and `approved_by_names`). Read with `users.info` (scope `users:read`,
- * which the app's language lookup already needs), kept for an hour, and never waited on for long:
- * a person Slack does not name within the lookup's timeout is left out, and not asked again for a
- * few minutes, so an export of many batches pays that wait at most once per person.
+ * Who people are in Slack, read with `users.info` (scope `users:read`): one reader, `SlackUsers`,
+ * shared by each person's language (`locales.ts`) and the names the export writes beside user ids.
+ * It never waits long (a lookup past its timeout fails) and asks once for many concurrent askers;
+ * each caller keeps its own cache, since a language and a name go stale at different paces.
  */
 import type { Clock } from '../clock.js';
 import type { PersonNames } from '../ledger/export-csv.js';
 import type { Logger } from '../logger.js';
 
+/** What this app reads of a Slack user. */
+export interface SlackUser {
+  name?: string | undefined;
+  real_name?: string | undefined;
+  locale?: string | undefined;
+  profile?: { display_name?: string | undefined; real_name?: string | undefined } | undefined;
+}
+
 /** The part of Slack's Web API this needs. */
-export interface UserNameClient {
+export interface UsersInfoClient {
   users: {
-    info(args: { user: string }): Promise<{
-      user?: { name?: string | undefined; real_name?: string | undefined; profile?: { display_name?: string | undefined; real_name?: string | undefined } | undefined } | undefined;
-    }>;
+    info(args: { user: string; include_locale: boolean }): Promise<{ user?: SlackUser | undefined }>;
   };
 }
 
+/**
+ * `users.info` with the person's locale, within `timeoutMs` (default 1 s, so that a modal submission
+ * that needs the language still answers Slack within its 3 seconds). Rejects on Slack's refusal, a
+ * network error or the timeout; concurrent lookups of one person share one request.
+ */
+export class SlackUsers {
+  private readonly inFlight = new Map<string, Promise<SlackUser | undefined>>();
+
+  constructor(private readonly client: UsersInfoClient, private readonly timeoutMs = 1000) {}
+
+  info(userId: string): Promise<SlackUser | undefined> {
+    let pending = this.inFlight.get(userId);
+    if (!pending) {
+      pending = this.ask(userId).finally(() => this.inFlight.delete(userId));
+      this.inFlight.set(userId, pending);
+    }
+    return pending;
+  }
+
+  private async ask(userId: string): Promise<SlackUser | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`users.info took longer than ${this.timeoutMs} ms`)), this.timeoutMs);
+      timer.unref();
+    });
+    try {
+      return (await Promise.race([this.client.users.info({ user: userId, include_locale: true }), timeout])).user;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 export interface SlackPersonNamesOptions {
-  client: UserNameClient;
+  users: SlackUsers;
   logger: Logger;
   clock: Clock;
   /** How long a name is kept; default one hour. */
   cacheSeconds?: number;
-  /** How long to wait for one `users.info`; default 1 s. */
-  lookupTimeoutMs?: number;
 }
 
 // Slack's display names are at most 80 characters; anything longer is cut, not trusted.
@@ -34,7 +70,7 @@ const NAME_MAX = 80;
 const NO_NAME_SECONDS = 300;
 
 /** The name Slack shows for a person: the display name, else the full name, else the handle. */
-export function slackName(user: NonNullable<Awaited<ReturnType<UserNameClient['users']['info']>>['user']>): string | undefined {
+export function slackName(user: SlackUser): string | undefined {
   const name = [user.profile?.display_name, user.profile?.real_name, user.real_name, user.name]
     .map((candidate) => candidate?.trim())
     .find((candidate) => candidate !== undefined && candidate !== '');
@@ -44,7 +80,6 @@ export function slackName(user: NonNullable<Awaited<ReturnType<UserNameClient['u
 export class SlackPersonNames implements PersonNames {
   // One entry per person who requested or approved a payout: a team's worth, so no eviction beyond expiry.
   private readonly names = new Map<string, { name: string | undefined; until: number }>();
-  private readonly inFlight = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly options: SlackPersonNamesOptions) {}
 
@@ -56,24 +91,9 @@ export class SlackPersonNames implements PersonNames {
   private async nameOf(userId: string): Promise<string | undefined> {
     const cached = this.names.get(userId);
     if (cached && cached.until > this.options.clock.now().getTime()) return cached.name;
-    let pending = this.inFlight.get(userId);
-    if (!pending) {
-      pending = this.askSlack(userId).finally(() => this.inFlight.delete(userId));
-      this.inFlight.set(userId, pending);
-    }
-    return pending;
-  }
-
-  private async askSlack(userId: string): Promise<string | undefined> {
-    const timeoutMs = this.options.lookupTimeoutMs ?? 1000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`users.info took longer than ${timeoutMs} ms`)), timeoutMs);
-      timer.unref();
-    });
     try {
-      const answer = await Promise.race([this.options.client.users.info({ user: userId }), timeout]);
-      const name = answer.user ? slackName(answer.user) : undefined;
+      const user = await this.options.users.info(userId);
+      const name = user ? slackName(user) : undefined;
       this.remember(userId, name);
       return name;
     } catch (error) {
@@ -81,8 +101,6 @@ export class SlackPersonNames implements PersonNames {
       this.remember(userId, undefined);
       this.options.logger.warn({ userId, reason: reasonOf(error) }, 'could not read a person\'s Slack name; writing their id');
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -1,15 +1,13 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { SlackPersonNames, type UserNameClient } from '../../src/slack/person-names.js';
+import { SlackPersonNames, SlackUsers, type SlackUser, type UsersInfoClient } from '../../src/slack/people.js';
 import { HOUR, ManualClock, MINUTE } from '../support/payout-doubles.js';
-
-type SlackUser = NonNullable<Awaited<ReturnType<UserNameClient['users']['info']>>['user']>;
 
 /** A `users.info` that answers from a table of users, counting its calls; `hang` never answers, `fail` throws. */
 function slackWith(users: Record<string, SlackUser>, behaviour: { hang?: boolean; fail?: Error } = {}) {
   const calls: string[] = [];
-  const client: UserNameClient = {
+  const client: UsersInfoClient = {
     users: {
       info: ({ user }) => {
         calls.push(user);
@@ -22,11 +20,11 @@ function slackWith(users: Record<string, SlackUser>, behaviour: { hang?: boolean
   return { client, calls };
 }
 
-function namesFor(client: UserNameClient, lookupTimeoutMs = 1000) {
+function namesFor(client: UsersInfoClient, lookupTimeoutMs = 1000) {
   const logs: string[] = [];
   const logger = createLogger({ level: 'trace', destination: new Writable({ write: (chunk: Buffer, _encoding, done) => { logs.push(chunk.toString()); done(); } }) });
   const clock = new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
-  return { names: new SlackPersonNames({ client, logger, clock, lookupTimeoutMs }), clock, logs };
+  return { names: new SlackPersonNames({ users: new SlackUsers(client, lookupTimeoutMs), logger, clock }), clock, logs };
 }
 
 const RITA: SlackUser = { name: 'rita', real_name: 'Rita Mbuyi', profile: { display_name: 'Rita (treasury)', real_name: 'Rita Mbuyi' } };
