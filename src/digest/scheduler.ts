@@ -2,7 +2,7 @@
  * Posts the daily digest to its channel once per day, across restarts and replicas: at DIGEST_TIME
  * about the previous day, late when the app was down at that time, and each day missed entirely
  * (up to DIGEST_CATCH_UP_DAYS before the latest). Every replica ticks; the day's row decides which
- * one posts (see `store.ts` and the README's exactly-once rule).
+ * one posts (see `store.ts` and "Exactly once" under "Daily digest" in docs/using.md).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The digest's record of posted days, shared by every replica. A day is claimed before it is posted
- * and marked posted after Slack accepted it; see the README's "Daily digest" for the exactly-once rule.
+ * and marked posted after Slack accepted it; see "Exactly once" under "Daily digest" in docs/using.md.
  */
 import type { Queryable } from '../store/db.js';
 

@@ -70,7 +70,7 @@ const NAME_MAX = 80;
 const NO_NAME_SECONDS = 300;
 
 /** The name Slack shows for a person: the display name, else the full name, else the handle. */
-export function slackName(user: SlackUser): string | undefined {
+function slackName(user: SlackUser): string | undefined {
   const name = [user.profile?.display_name, user.profile?.real_name, user.real_name, user.name]
     .map((candidate) => candidate?.trim())
     .find((candidate) => candidate !== undefined && candidate !== '');

@@ -18,7 +18,7 @@ const DATE_OID = 1082;
 /**
  * Postgres's defaults are sized for a server of its own: 128 MB of shared buffers alone is most of
  * an idle PGlite's resident memory. One single-user backend with a small treasury data set does
- * well with far less (see the README's footprint table).
+ * well with far less (see the "Footprint" table in docs/performance.md).
  */
 const MEMORY_SETTINGS = ['-c', 'shared_buffers=8MB', '-c', 'max_connections=5'];
 

@@ -4,7 +4,7 @@
  */
 import { parse, CsvError } from 'csv-parse/sync';
 
-/** The columns of a bulk payout file, in the order the README's example writes them. */
+/** The columns of a bulk payout file, in the order the example in docs/payouts.md ("Bulk payouts") writes them. */
 const BATCH_COLUMNS = ['kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note'] as const;
 export type BatchColumn = (typeof BATCH_COLUMNS)[number];
 /** Columns a file may leave out of its header altogether. */

@@ -16,7 +16,7 @@ export type ChosenFile =
   | { ok: false; problem: 'not_on_slack'; name: string };
 
 /** Slack's file host, where `url_private` points for a file uploaded to Slack. */
-export const SLACK_FILES_ORIGIN = 'https://files.slack.com';
+const SLACK_FILES_ORIGIN = 'https://files.slack.com';
 
 /**
  * Whether a private file URL may be sent the bot token: over https to Slack's file host, or at the

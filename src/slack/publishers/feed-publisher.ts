@@ -55,7 +55,7 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
 }
 
 /** Maps @slack/web-api's error shapes to what the feed understands: a code, and retryAfterMs on a 429. */
-export function toFeedPublishError(error: unknown): FeedPublishError {
+function toFeedPublishError(error: unknown): FeedPublishError {
   const shape = (error ?? {}) as {
     code?: unknown;
     retryAfter?: unknown;

@@ -63,7 +63,7 @@ export interface SlackHomePublisherOptions {
 }
 
 /** Two seconds: a burst of changes (an approval that sends a payout is three) makes one publish. */
-export const HOME_THROTTLE_MS = 2_000;
+const HOME_THROTTLE_MS = 2_000;
 // Enough to catch up with another replica publishing meanwhile, without looping on a busy home.
 const MAX_ROUNDS = 4;
 

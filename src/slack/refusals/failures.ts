@@ -12,7 +12,7 @@ import { escapeMrkdwn } from '../views/text.js';
 export type FailureAction = MessageKey extends infer K ? (K extends `failure.action.${infer A}` ? A : never) : never;
 
 /** A Fleet API error in the reader's language, as mrkdwn (the API's own words escaped). */
-export function fleetErrorText(locale: Locale, error: FleetError): string {
+function fleetErrorText(locale: Locale, error: FleetError): string {
   const t = textsFor(locale);
   if (error instanceof FleetRejectedError) {
     // A rejection quotes the Fleet API's own message: untrusted text in mrkdwn.

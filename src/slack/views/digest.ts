@@ -17,9 +17,9 @@ const CURRENCY_SECTION_MAX = 2000;
 const MESSAGE_TEXT_BUDGET = 11_000;
 const HEADER_MAX = 150;
 /** Leaves room under Slack's 50 blocks for the header, notes, payouts, waiting list and footer. */
-export const MAX_CURRENCY_SECTIONS = 40;
+const MAX_CURRENCY_SECTIONS = 40;
 /** Types listed by name in a currency's counts; the rest are counted. */
-export const MAX_TYPES_LISTED = 8;
+const MAX_TYPES_LISTED = 8;
 const REFERENCE_MAX = 60;
 const TYPE_MAX = 40;
 const DESCRIPTION_MAX = 120;

@@ -82,7 +82,7 @@ export function buildFeedFallbackText(surface: Surface, post: FeedPost): string 
 }
 
 /** One entry: direction marker and signed amount first, so credits and debits read at a glance. */
-export function feedEntryLine(locale: Locale, tx: Transaction): string {
+function feedEntryLine(locale: Locale, tx: Transaction): string {
   const credit = tx.amount >= 0;
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
@@ -91,7 +91,7 @@ export function feedEntryLine(locale: Locale, tx: Transaction): string {
 }
 
 /** One entry on one line: marker, signed amount, type, reference, date, then its description cut short. */
-export function compactEntryLine(locale: Locale, tx: Transaction): string {
+function compactEntryLine(locale: Locale, tx: Transaction): string {
   const marker = tx.amount >= 0 ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? ` — ${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';

@@ -13,7 +13,7 @@ import { batchTotalsText } from './payout-batch-message.js';
 import { cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
 /** How many problems the modal lists; every one of them is in the errors file. */
-export const PROBLEMS_SHOWN = 20;
+const PROBLEMS_SHOWN = 20;
 /** Row numbers listed in one line (new recipients, repeats) before "…". */
 const ROWS_LISTED = 30;
 
@@ -109,7 +109,7 @@ export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile
 }
 
 /** Rows, totals per currency, the largest row, new recipients and rows that may pay someone twice. */
-export function summaryLines(locale: Locale, check: BatchCheck): string[] {
+function summaryLines(locale: Locale, check: BatchCheck): string[] {
   const t = textsFor(locale);
   const amount = (minor: number, currency: string) => formatMinor(minor, currency, { locale }).trim();
   const lines = [t('payoutBatch.rows', { count: check.rowCount })];

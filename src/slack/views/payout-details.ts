@@ -61,13 +61,13 @@ export function plainSummary(payout: PayoutDraft, locale: Locale): string {
  * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
  * and the fleet account credited; the partner then credits its own customer, the recipient.
  */
-export function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
+function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
   const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
   return textsFor(locale)('payoutApproval.moneyFlow', { amount: escapeMrkdwn(amountText(payout, locale)), currency });
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
-export function detailFields(payout: PayoutDraft, locale: Locale): Field[] {
+function detailFields(payout: PayoutDraft, locale: Locale): Field[] {
   const t = textsFor(locale);
   const code = (value: string) => codeSpan(value, CODE_MAX);
   const word = (value: string) => escapeWithin(value, WORD_MAX, { oneLine: true });

@@ -132,7 +132,7 @@ function transactionRef(event: PayoutEvent): string | undefined {
 }
 
 /** One audit event in words: when, who, what, and the details that matter. */
-export function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
+function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
   const t = textsFor(locale);
   const who = event.userId ? t('payoutRecords.by', { user: mentionUser(event.userId) }) : '';
   const code = (value: string | undefined) => (value ? ` ${codeSpan(value, CODE_MAX)}` : '');

@@ -14,7 +14,7 @@ import { plainText, plainWithin, type Surface } from './text.js';
 /** The value of a select's "any" option: no filter on that field. */
 export const ANY = 'any';
 const KNOWN_TYPES = ['PAYMENT', 'B2B_JIT_FUNDING'] as const;
-export const FILTER_TEXT_MAX = 300;
+const FILTER_TEXT_MAX = 300;
 const AMOUNT_INPUT_MAX = 30;
 
 export interface FilterModalInput {

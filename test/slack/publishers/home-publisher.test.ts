@@ -2,7 +2,7 @@
  * Publishing homes against the local workspace and a real database: a burst of payout changes makes
  * one publish per person (time moved by hand), and two replicas publishing at once never leave a
  * person an older home than the one it replaced. The home's content comes from in-memory sources
- * here; what it shows for each role is tested through the real bot in home.test.ts.
+ * here; what it shows for each role is tested through the real bot in test/e2e/home.test.ts.
  */
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
-import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   callbackIs, fieldErrors, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, submitForm, viewText, waitForView,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 const titleOf = (view: OpenView) => (view.view.title as { text?: string } | undefined)?.text;
 

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '@fleet-treasury-bot/local-slack';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage, callbackIs, clickOnApproval, dmWith, MOBILE_FIELDS, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, requestPayout, submitForm,
   viewText, waitForApprovalMessage, waitForView,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 describe('correcting a rejected request with Edit and resubmit', () => {
   let h: Harness;

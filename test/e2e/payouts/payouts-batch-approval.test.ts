@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../../src/slack/ids.js';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../support/payout-flow.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../../../src/slack/ids.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../../support/payout-flow.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const row = (index: number, amount = '10', currency = 'USD') => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,${amount},${currency},,`;

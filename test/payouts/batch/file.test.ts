@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readBatchFile, type BatchFileReading } from '../../src/payouts/batch/file.js';
-import { checkBatchRows, largestRows } from '../../src/payouts/batch/rows.js';
+import { readBatchFile, type BatchFileReading } from '../../../src/payouts/batch/file.js';
+import { checkBatchRows, largestRows } from '../../../src/payouts/batch/rows.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const MOBILE = 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,March stipend';

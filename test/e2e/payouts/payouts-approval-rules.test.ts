@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { blockText, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approveAs, buttonsOf, dmTexts, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
   requestPayout, submitApproval, submitForm, viewText, waitForApprovalMessage,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 const REQUESTERS_GROUP = 'S0REQUESTERS';
 const APPROVERS_GROUP = 'S0APPROVERS';

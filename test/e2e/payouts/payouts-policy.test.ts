@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage, approveAs, BANK_FIELDS, buttonsOf, clickOnApproval, dmTexts, fieldErrors, MOBILE_FIELDS, openApproveModal,
   openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, privateNotes, requestPayout, submitApproval,
   submitForm, viewText, waitForApprovalMessage, waitForView,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 const CROWD = Array.from({ length: 20 }, (_, index) => `U0CROWD${String(index + 1).padStart(2, '0')}`);
 

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_BATCH } from '../../src/slack/ids.js';
-import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../support/payout-flow.js';
+import { PAYOUT_BATCH } from '../../../src/slack/ids.js';
+import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../../support/payout-flow.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const GOOD = [

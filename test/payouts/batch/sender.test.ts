@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { PayoutBatchService } from '../../src/payouts/batch/service.js';
-import { BatchSender } from '../../src/payouts/batch/sender.js';
-import type { Db } from '../../src/store/db.js';
-import { FleetTimeoutError } from '../../src/fleet/errors.js';
-import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, MINUTE, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../support/payout-doubles.js';
+import { createLogger } from '../../../src/logger.js';
+import { PayoutBatchService } from '../../../src/payouts/batch/service.js';
+import { BatchSender } from '../../../src/payouts/batch/sender.js';
+import type { Db } from '../../../src/store/db.js';
+import { FleetTimeoutError } from '../../../src/fleet/errors.js';
+import { testDatabases } from '../../support/databases.js';
+import { APPROVER, createService, MINUTE, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);

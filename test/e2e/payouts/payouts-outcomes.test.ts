@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { blockText, CHANNELS, PEOPLE, type Harness } from '../support/bot-harness.js';
-import { HOUR, ManualClock, MINUTE } from '../support/payout-doubles.js';
+import { blockText, CHANNELS, PEOPLE, type Harness } from '../../support/bot-harness.js';
+import { HOUR, ManualClock, MINUTE } from '../../support/payout-doubles.js';
 import {
   approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS,
   payoutPosts, privateNotes, requestPayout, useUnknownOutcomeHarness, waitForApprovalMessage,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 const postsTo = (h: Harness, path: string) => h.sandbox.requests.filter((request) => request.method === 'POST' && request.path === path);
 

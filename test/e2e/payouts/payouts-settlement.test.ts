@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { blockText, PEOPLE, type Harness } from '../support/bot-harness.js';
-import { ManualClock, MINUTE } from '../support/payout-doubles.js';
+import { blockText, PEOPLE, type Harness } from '../../support/bot-harness.js';
+import { ManualClock, MINUTE } from '../../support/payout-doubles.js';
 import {
   approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, payoutPosts, privateNotes, requestPayout,
   useUnknownOutcomeHarness, waitForApprovalMessage,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 describe('settling an unknown payout with approvers', () => {
   const clock = new ManualClock(new Date());

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import type { Db } from '../../src/store/index.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server.js';
+import type { Db } from '../../../src/store/index.js';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { testDatabases } from '../support/databases.js';
-import { blockText, BOT_TOKEN, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../support/bot-harness.js';
+import { testDatabases } from '../../support/databases.js';
+import { blockText, BOT_TOKEN, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage, buttonsOf, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ENV, payoutPosts, requestPayout,
   waitForApprovalMessage,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 describe('a payout in flight when the app restarts', () => {
   let db: Db;

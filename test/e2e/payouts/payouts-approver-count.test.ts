@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { batchMessage, batchRow, submitBatch } from '../support/batch-flow.js';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { MOBILE_FIELDS, PAYOUT_ENV, requestPayout, waitForApprovalMessage } from '../support/payout-flow.js';
+import { batchMessage, batchRow, submitBatch } from '../../support/batch-flow.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { MOBILE_FIELDS, PAYOUT_ENV, requestPayout, waitForApprovalMessage } from '../../support/payout-flow.js';
 
 const APPROVERS_GROUP = 'S0APPROVERS';
 

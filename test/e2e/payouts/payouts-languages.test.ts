@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approveAs, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ACTIONS, PAYOUT_ENV, privateNotes, requestPayout, viewText,
   waitForApprovalMessage,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 // The narrow no-break space French puts between thousands.
 const thin = '\u202f';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { batchMessage, batchRow, clickOnBatch, submitBatch } from '../support/batch-flow.js';
-import { dmWith, PAYOUT_ENV } from '../support/payout-flow.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { batchMessage, batchRow, clickOnBatch, submitBatch } from '../../support/batch-flow.js';
+import { dmWith, PAYOUT_ENV } from '../../support/payout-flow.js';
 
 const posted = (h: Harness) => h.sandbox.requests
   .filter((request) => request.method === 'POST' && request.path.startsWith('/api/v1/b2b/payouts/'))

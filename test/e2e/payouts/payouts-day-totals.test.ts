@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../../src/slack/ids.js';
-import { batchMessage, checkBatch, clickOnBatch } from '../support/batch-flow.js';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { approveAs, MOBILE_FIELDS, PAYOUT_ENV, payoutPosts, requestPayout, viewText } from '../support/payout-flow.js';
+import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../../../src/slack/ids.js';
+import { batchMessage, checkBatch, clickOnBatch } from '../../support/batch-flow.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { approveAs, MOBILE_FIELDS, PAYOUT_ENV, payoutPosts, requestPayout, viewText } from '../../support/payout-flow.js';
 
 // Rita (the requester) and Fabrice (here the newcomer) request; Abel (the approver) approves. Dual approval above 1,000 USD.
 const RITA = PEOPLE.requester;

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage, approveAs, BANK_FIELDS, BANK_PATH, buttonsOf, callbackIs, clickOnApproval, dmTexts, dmWith, MOBILE_FIELDS,
   MOBILE_PATH, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout, submitForm,
   viewText, waitForApprovalMessage, waitForView,
-} from '../support/payout-flow.js';
+} from '../../support/payout-flow.js';
 
 describe('payouts from request to money moved, through the real receiver', () => {
   let h: Harness;
