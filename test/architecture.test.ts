@@ -3,21 +3,10 @@
  * each other and reach the domain through its front door, and a domain that knows nothing of Slack
  * or of the environment. Type-only imports count too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
-
-/** Every `.ts` file under `src/`, as a path relative to it with `/` separators. */
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [relative(SRC, path).split('\\').join('/')] : [];
-  });
-}
+import { SRC, sourceFiles } from './support/source-files.js';
 
 // `import … from '…'`, `export … from '…'` (both may span lines) and `import '…'`.
 const SPECIFIER = /(?:\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm;

@@ -4,20 +4,10 @@
  * to go wrong: a file that writes numbers by itself (`toFixed`, `toLocaleString`, its own
  * `Intl.NumberFormat` or thousands grouping), which would be English wherever the reader is French.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [relative(SRC, path).split('\\').join('/')] : [];
-  });
-}
+import { SRC, sourceFiles } from './support/source-files.js';
 
 const AD_HOC_NUMBER_FORMATTING = [
   /\.toFixed\(/,
