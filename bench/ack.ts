@@ -1,7 +1,9 @@
 /**
  * Ack latency benchmark: 200 concurrent signed `/fleet balance` commands against the real bot in
- * HTTP mode (sandbox Fleet API with 2 s of added latency), next to a bare Bolt app that only acks,
- * measured in the same run. Also counts how many balance calls reached the Fleet API.
+ * HTTP mode (sandbox Fleet API with 2 s of added latency), next to a bare Bolt app, measured in the
+ * same run. Two kinds of burst: answers waiting on the API (the bare app only acks), and answers
+ * from cache, the balance read just before so that the answers go out during the burst (the bare
+ * app acks and answers each command too). Also counts how many balance calls reached the Fleet API.
  */
 import { App } from '@slack/bolt';
 import type { Server } from 'node:http';
@@ -44,7 +46,13 @@ export interface AckBenchResult {
   commands_per_burst: number;
 }
 
-export async function runAckBench(): Promise<AckBenchResult> {
+export interface AckBenchOptions {
+  /** Each round reads the balance first, so that the burst's answers come from cache during the burst. */
+  answersFromCache?: boolean;
+}
+
+export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBenchResult> {
+  const fromCache = options.answersFromCache ?? false;
   const sandbox = await startSandbox({ seed: 1 });
   sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: 2000 });
   const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
@@ -59,7 +67,11 @@ export async function runAckBench(): Promise<AckBenchResult> {
   botSlack.setAppUrl(bot.eventsUrl!);
 
   const bare = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: bareSlack.apiUrl }, logLevel: undefined });
-  bare.command('/fleet', async ({ ack }) => ack());
+  bare.command('/fleet', async ({ ack, respond }) => {
+    await ack();
+    // Answering from cache, the bare app answers each command too, as the bot does.
+    if (fromCache) await respond({ response_type: 'ephemeral', replace_original: false, text: 'Fleet account balance: 1,000.00 EUR' });
+  });
   const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as Server;
   bareSlack.setAppUrl(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`);
 
@@ -79,6 +91,12 @@ export async function runAckBench(): Promise<AckBenchResult> {
       if (!botFirst) {
         bareSamples.push(...(await burst(bareSlack, users)));
         await settle();
+      }
+      if (fromCache) {
+        // Read the balance (2 s) so that the burst's answers come from the 5 s cache.
+        const warmed = replies(botSlack, users);
+        await botSlack.runCommand({ userId: users[0]!, channelId: 'C0TREASURY', text: 'balance' });
+        await botSlack.waitFor(() => replies(botSlack, users) > warmed || undefined, { timeoutMs: 10_000, message: 'the balance read before the burst' });
       }
       const repliesBefore = replies(botSlack, users);
       const before = sandbox.requests.filter((request) => request.path === BALANCE_PATH).length;

@@ -36,7 +36,7 @@ import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
 import { SlackPersonLanguages } from './slack/locales.js';
 import { SlackPersonNames, SlackUsers } from './slack/people.js';
-import { storedLanguageChoices } from './i18n/language-choices.js';
+import { CachedLanguageChoices } from './i18n/language-choices.js';
 import { Metrics, type FleetCall } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, publicOpsRoutes, startOpsServer } from './ops/routes.js';
@@ -137,11 +137,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale };
     // Who people are in Slack (users.info), read once for their language and the export's names.
     const users = new SlackUsers(app.client);
+    // Each person's choice cached in memory, dropped on any replica's change (LISTEN language_choices).
+    const choices = new CachedLanguageChoices(db);
+    await choices.start();
     const locales = new SlackPersonLanguages({
-      users, choices: storedLanguageChoices(db), defaultLocale: config.language.defaultLocale,
+      users, choices, defaultLocale: config.language.defaultLocale,
       logger: logger.child({ component: 'language' }), clock,
     });
-    shutdown.add('languages', () => locales.close());
+    shutdown.add('languages', async () => {
+      locales.close();
+      await choices.close();
+    });
 
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })

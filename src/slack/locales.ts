@@ -3,8 +3,8 @@
  * reply, a DM or a modal is written in the language of the person it is for. Channel messages use
  * `ctx.surface`, whose locale is the channel's (CHANNEL_LOCALE).
  *
- * A person's language is, in order: the one they chose with `/fleet language` (read from the store
- * each time, so that every replica agrees at once); otherwise their Slack language (`users.info`
+ * A person's language is, in order: the one they chose with `/fleet language` (cached in memory and
+ * dropped on every replica when it changes: i18n/language-choices.ts); otherwise their Slack language (`users.info`
  * with `include_locale`, cached for an hour); otherwise DEFAULT_LOCALE.
  */
 import NodeCache from 'node-cache';

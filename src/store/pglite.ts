@@ -65,6 +65,13 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   let closed = false;
   return {
     kind: 'pglite',
+    // One process, one connection: nothing is ever missed, so `reset` is never called.
+    async listen(channel, handlers) {
+      const unlisten = await lite.listen(channel, (payload) => handlers.notice(payload));
+      return async () => {
+        if (!closed) await unlisten();
+      };
+    },
     query(sql, params) {
       scope.assertOutside();
       return run(lite, sql, params);

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable, QueryResult } from './db.js';
+import { PostgresListener } from './postgres-listener.js';
 import { createTransactionScope } from './transaction-scope.js';
 
 const POOL_SIZE = 10;
@@ -52,9 +53,12 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
   logger?.info({ kind: 'postgres', database: describeUrl(databaseUrl) }, 'opened database');
 
   const scope = createTransactionScope();
+  // Its connection is opened on the first listen(): one more connection per replica than the pool's.
+  const listener = new PostgresListener(databaseUrl, (error) => hide(reasonOf(error)), logger);
   let closed = false;
   return {
     kind: 'postgres',
+    listen: (channel, handlers) => listener.listen(channel, handlers),
     query(sql, params) {
       scope.assertOutside();
       return run(pool, sql, params);
@@ -96,6 +100,7 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
     async close() {
       if (closed) return;
       closed = true;
+      await listener.close();
       await pool.end();
     },
   };

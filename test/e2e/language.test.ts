@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
+import type { Db } from '../../src/store/index.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { testDatabases } from '../support/databases.js';
 
 const FABRICE = 'U0FABRICE';
 const PAULO = 'U0PAULO';
@@ -127,5 +129,50 @@ describe('languages through the real receiver', () => {
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: mine.ts, actionId: 'transactions_share' });
     const shared = await h.slack.waitFor(() => h.visibleTo(PEOPLE.newcomer).find((message) => !message.ephemeralTo && blockText(message).includes('partagé par')));
     expect(shared.text).toContain('Transactions du compte de flotte');
+  });
+});
+
+describe('a person\'s language on a warm answer', () => {
+  let h: Harness;
+  let db: Db;
+  const languageReads: string[] = [];
+
+  beforeAll(async () => {
+    const real = await testDatabases()[0]!.open();
+    // The bot's database, noting each read of the language choices.
+    db = {
+      ...real,
+      query: (sql, params) => {
+        if (sql.includes('FROM language_choices')) languageReads.push(String(params?.[0]));
+        return real.query(sql, params);
+      },
+    };
+    h = await startHarness({ existingDb: db, env: { CHANNEL_LOCALE: 'fr' } });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await db?.close();
+  });
+
+  const ask = async (userId: string, text: string) => {
+    const before = h.visibleTo(userId).length;
+    await h.slack.runCommand({ userId, channelId: CHANNELS.treasury, text });
+    return h.slack.waitFor(() => h.visibleTo(userId)[before], { message: `a reply to /fleet ${text} for ${userId}` });
+  };
+
+  it('reads the chosen language from the database once, then answers /fleet balance from memory', async () => {
+    await ask(PEOPLE.requester, 'balance');
+    await ask(PEOPLE.requester, 'balance');
+    const reply = await ask(PEOPLE.requester, 'balance');
+    expect(reply.text).toContain('balance');
+    expect(languageReads.filter((userId) => userId === PEOPLE.requester)).toHaveLength(1);
+  });
+
+  it('answers in a newly chosen language at once, still without reading it back', async () => {
+    await ask(PEOPLE.requester, 'language fr');
+    const reads = languageReads.length;
+    const reply = await ask(PEOPLE.requester, 'solde');
+    expect(reply.text).toContain('Solde');
+    expect(languageReads).toHaveLength(reads);
   });
 });

@@ -56,6 +56,7 @@ async function openTestPostgres(baseUrl: string, options: { migrations?: Migrati
       kind: db.kind,
       query: db.query.bind(db),
       transaction: db.transaction.bind(db),
+      listen: db.listen.bind(db),
       close: () => db.close().finally(() => schema.drop()),
     };
   } catch (error) {
