@@ -61,6 +61,7 @@ export interface LedgerFollower {
 
 export class LedgerSync {
   readonly reader: StoredLedgerReader;
+  private readonly heavyDb: Db;
   private readonly instanceId: string;
   private readonly followers: LedgerFollower[] = [];
   /** Whether the last try for the lease took it: this replica is the one reading the API's list. */
@@ -72,7 +73,9 @@ export class LedgerSync {
   fleetRequests = 0;
 
   constructor(private readonly options: LedgerSyncOptions) {
+    // The reader answers interactions (/fleet tx); the sync's own writes and lease go through the heavy jobs' connections.
     this.reader = new StoredLedgerReader(options.db);
+    this.heavyDb = options.db.forHeavyWork();
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
@@ -101,7 +104,7 @@ export class LedgerSync {
   }
 
   private async store(page: TransactionListPage, markLate: boolean): Promise<InsertedEntry[]> {
-    return insertEntries(this.options.db, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
+    return insertEntries(this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
   }
 
   private async tell(report: SyncReport): Promise<SyncReport> {
@@ -115,10 +118,11 @@ export class LedgerSync {
    * follows the list.
    */
   async pollOnce(): Promise<SyncReport> {
-    const { db, clock } = this.options;
+    const { clock } = this.options;
+    const db = this.heavyDb;
     const before = await readSyncState(db);
     try {
-      const emptyAtStart = (await this.reader.count({})) === 0;
+      const emptyAtStart = (await new StoredLedgerReader(db).count({})) === 0;
       const found = new Map<string, IdentifiedEntry>();
       let requests = 0;
       let offset = 0;
@@ -166,8 +170,8 @@ export class LedgerSync {
       if (page.received < PAGE_SIZE) break;
       offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
     }
-    const stored = await insertEntries(this.options.db, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
-    await updateSyncState(this.options.db, { lastSweepAt: this.options.clock.now() });
+    const stored = await insertEntries(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
+    await updateSyncState(this.heavyDb, { lastSweepAt: this.options.clock.now() });
     return this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
   }
 
@@ -181,7 +185,8 @@ export class LedgerSync {
 
   /** Reads one page of the history walk or of a re-walk (starting one when due); undefined when none is due. */
   async walkPage(): Promise<SyncReport | undefined> {
-    const { db, clock } = this.options;
+    const { clock } = this.options;
+    const db = this.heavyDb;
     let state = await readSyncState(db);
     if (!this.walkDue(state, clock.now())) return undefined;
     let requests = 0;
@@ -244,7 +249,8 @@ export class LedgerSync {
    * due, else a page of a walk. Returns how long to wait before the next step.
    */
   async tick(): Promise<number> {
-    const { db, clock, settings } = this.options;
+    const { clock, settings } = this.options;
+    const db = this.heavyDb;
     const pollMs = this.pollIntervalMs;
     try {
       this.leaseHeld = await tryAcquireLease(db, LEDGER_LEASE, this.instanceId, this.leaseTtlMs);
@@ -305,7 +311,7 @@ export class LedgerSync {
     await this.running;
     this.running = undefined;
     this.leaseHeld = false;
-    await releaseLease(this.options.db, LEDGER_LEASE, this.instanceId).catch(() => false);
+    await releaseLease(this.heavyDb, LEDGER_LEASE, this.instanceId).catch(() => false);
   }
 }
 
