@@ -5,8 +5,9 @@ import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
+import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
-import { printTargets, ratioRow, type TargetRow } from './targets.js';
+import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
 
@@ -34,6 +35,16 @@ for (const store of ['embedded', 'postgres'] as const) {
   ackRuns[`${store}_from_cache`] = ackCached;
 }
 
+const heavyRuns: HeavyBenchResult[] = [];
+for (const store of ['embedded', 'postgres'] as const) {
+  const heavy = await runHeavyBench({ store });
+  printHeavyBench(heavy);
+  const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
+  targets.push(ratioRow(`ack p99 while heavy work runs, ${storeName}`, heavy.bot_ack_p99_ms, heavy.bare_ack_p99_ms, 'ms', 1.3, 'bare Bolt'));
+  targets.push(boundRow(`event loop delay max while heavy work runs, ${storeName} (p99 ${heavy.event_loop_p99_ms} ms)`, heavy.event_loop_max_ms, 'ms', 50));
+  heavyRuns.push(heavy);
+}
+
 const connections = await runConnectionsBench();
 printConnectionsBench(connections);
 
@@ -54,4 +65,4 @@ printBatchBench(batch);
 
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack: ackRuns, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, ledger, export: ledgerExport, batch }));
