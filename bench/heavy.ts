@@ -19,7 +19,7 @@ import { identifyPage } from '../src/ledger/identity.js';
 import { insertEntries } from '../src/ledger/store.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { openDatabase } from '../src/store/index.js';
+import { openDatabase, type Db, type Queryable } from '../src/store/index.js';
 import { createTestSchema } from '../test/support/databases.js';
 import { BENCH_POSTGRES_URL } from './ack.js';
 import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
@@ -79,6 +79,27 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
+/** BENCH_HEAVY_VERBOSE: prints each statement that took over 50 ms, its wait for the connection included. */
+function timingQueries(db: Db): Db {
+  const timed = <T>(sql: string, run: () => Promise<T>) => {
+    const started = performance.now();
+    return run().finally(() => {
+      const ms = performance.now() - started;
+      if (ms > 50) console.log(`${Math.round(ms)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
+    });
+  };
+  const wrap = (q: Queryable): Queryable => ({ query: (sql, params) => timed(sql, () => q.query(sql, params)) });
+  const wrapped: Db = {
+    kind: db.kind,
+    query: (sql, params) => timed(sql, () => db.query(sql, params)),
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    listen: (channel, handlers) => db.listen(channel, handlers),
+    forHeavyWork: () => wrapped,
+    close: () => db.close(),
+  };
+  return wrapped;
+}
+
 /** Runs `job`, resolving with its seconds; the job's failure fails the bench. */
 async function timed(job: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -111,7 +132,7 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       EXPORT_MAX_ROWS: String(EXPORT_ROWS * 2),
     });
     const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-    bot = await startBot({ config, db, logger: createLogger({ level: 'warn', destination: quiet }) });
+    bot = await startBot({ config, db: process.env.BENCH_HEAVY_VERBOSE ? timingQueries(db) : db, logger: createLogger({ level: 'warn', destination: quiet }) });
     botSlack.setAppUrl(bot.eventsUrl!);
     const feed = bot.feed!;
     const ledger = bot.ledger!;

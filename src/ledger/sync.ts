@@ -27,6 +27,24 @@ import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type
 const LEDGER_LEASE = 'ledger-sync';
 export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
+/** Entries stored per statement: on the embedded store a statement runs on the main thread, so a burst of new entries is stored a slice at a time. */
+const INSERT_SLICE = 100;
+
+/**
+ * `insertEntries` a slice at a time, oldest slice first (entries come newest first, as the API lists
+ * them), letting the event loop run between slices. Insertion order and lateness are as one call's:
+ * each slice is newer than those stored before it; a stop half-way leaves the oldest stored, which
+ * the next poll reads past as known.
+ */
+async function insertInSlices(db: Queryable, newestFirstEntries: readonly IdentifiedEntry[], options: Parameters<typeof insertEntries>[2]): Promise<InsertedEntry[]> {
+  const stored: InsertedEntry[] = [];
+  for (let end = newestFirstEntries.length; end > 0; end -= INSERT_SLICE) {
+    stored.unshift(...(await insertEntries(db, newestFirstEntries.slice(Math.max(0, end - INSERT_SLICE), end), options)));
+    if (end > INSERT_SLICE) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return stored;
+}
+
 /** Pages the sweep reads again from the top. */
 const SWEEP_PAGES = 3;
 
@@ -104,7 +122,7 @@ export class LedgerSync {
   }
 
   private async store(page: TransactionListPage, markLate: boolean): Promise<InsertedEntry[]> {
-    return insertEntries(this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
+    return insertInSlices(this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
   }
 
   private async tell(report: SyncReport): Promise<SyncReport> {
@@ -142,7 +160,7 @@ export class LedgerSync {
         offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
         limit = PAGE_SIZE;
       }
-      const stored = await insertEntries(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+      const stored = await insertInSlices(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
       const now = clock.now();
       await updateSyncState(db, {
         lastPollAt: now,
@@ -170,7 +188,7 @@ export class LedgerSync {
       if (page.received < PAGE_SIZE) break;
       offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
     }
-    const stored = await insertEntries(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
+    const stored = await insertInSlices(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
     await updateSyncState(this.heavyDb, { lastSweepAt: this.options.clock.now() });
     return this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
   }
