@@ -95,9 +95,9 @@ export async function runBatchThroughSlack(slack: LocalSlack, content: string): 
     const view = slack.view(form.id);
     return view?.view.callback_id === PAYOUT_BATCH.readyView ? view : undefined;
   }, { timeoutMs: 30_000 });
-  await slack.submitView({ userId: REQUESTER, viewId: ready.id });
+  const submitted = await slack.submitView({ userId: REQUESTER, viewId: ready.id });
   const id = /PB-[A-Z0-9]{6}/.exec(JSON.stringify(slack.view(ready.id)?.view.blocks))?.[0];
-  if (!id) throw new Error('the batch was not submitted');
+  if (!id) throw new Error(`the batch was not submitted (the submission's ack: HTTP ${submitted.status} after ${Math.round(submitted.elapsedMs)} ms)`);
   const message = await slack.waitFor(() => slack.messages('C0APPROVALS').find((entry) => entry.text.includes(id) && !entry.threadTs), { timeoutMs: 15_000 });
   await slack.clickButton({ userId: APPROVER, actionId: PAYOUT_BATCH_ACTIONS.approve, channelId: 'C0APPROVALS', messageTs: message.ts });
   return id;
