@@ -29,7 +29,7 @@ const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 
-function fileOf(rows: number, seed: number): string {
+export function fileOf(rows: number, seed: number): string {
   const lines = Array.from({ length: rows }, (_, index) => `mobile,24381${String(seed * 100_000 + index).padStart(7, '0')},VODACOM_MPESA,Person ${index},CD,1.${String(index % 100).padStart(2, '0')},USD,,bench`);
   return `${HEADER}\n${lines.join('\n')}\n`;
 }
@@ -86,7 +86,7 @@ function botOn(slack: LocalSlack, sandbox: Sandbox, port: number, extra: Record<
 }
 
 /** As people: check the file, submit it, approve it. */
-async function runBatchThroughSlack(slack: LocalSlack, content: string): Promise<string> {
+export async function runBatchThroughSlack(slack: LocalSlack, content: string): Promise<string> {
   await slack.runCommand({ userId: REQUESTER, channelId: 'C0TREASURY', text: 'payout bulk' });
   const form = await slack.waitFor(() => slack.views(REQUESTER).find((view) => view.view.callback_id === PAYOUT_BATCH.uploadView), { timeoutMs: 15_000 });
   const fileId = slack.uploadFileAs({ userId: REQUESTER, name: 'bench.csv', bytes: content });
@@ -95,15 +95,15 @@ async function runBatchThroughSlack(slack: LocalSlack, content: string): Promise
     const view = slack.view(form.id);
     return view?.view.callback_id === PAYOUT_BATCH.readyView ? view : undefined;
   }, { timeoutMs: 30_000 });
-  await slack.submitView({ userId: REQUESTER, viewId: ready.id });
+  const submitted = await slack.submitView({ userId: REQUESTER, viewId: ready.id });
   const id = /PB-[A-Z0-9]{6}/.exec(JSON.stringify(slack.view(ready.id)?.view.blocks))?.[0];
-  if (!id) throw new Error('the batch was not submitted');
+  if (!id) throw new Error(`the batch was not submitted (the submission's ack: HTTP ${submitted.status} after ${Math.round(submitted.elapsedMs)} ms)`);
   const message = await slack.waitFor(() => slack.messages('C0APPROVALS').find((entry) => entry.text.includes(id) && !entry.threadTs), { timeoutMs: 15_000 });
   await slack.clickButton({ userId: APPROVER, actionId: PAYOUT_BATCH_ACTIONS.approve, channelId: 'C0APPROVALS', messageTs: message.ts });
   return id;
 }
 
-const postedFor = (sandbox: Sandbox, id: string) => sandbox.requests
+export const postedFor = (sandbox: Sandbox, id: string) => sandbox.requests
   .filter((request) => request.method === 'POST' && request.path.startsWith('/api/v1/b2b/payouts/'))
   .map((request) => (request.body as { reference?: string } | undefined)?.reference ?? '')
   .filter((reference) => reference.startsWith(id));

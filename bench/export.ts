@@ -41,7 +41,7 @@ export interface ExportBench {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-function transaction(n: number): Transaction {
+export function transaction(n: number): Transaction {
   const currency = ['USD', 'EUR', 'CDF'][n % 3]!;
   return {
     reference: `BENCH-${String(n).padStart(7, '0')}`,

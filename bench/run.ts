@@ -1,32 +1,49 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
-import { runAckBench } from './ack.js';
+import { runAckBench, type AckBenchResult } from './ack.js';
 import { printBatchBench, runBatchBench } from './batch.js';
 import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
+import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
-import { printTargets, ratioRow, type TargetRow } from './targets.js';
+import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
 
-const ack = await runAckBench();
-console.log('\nAck latency, 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating');
-console.table({
-  bot: { p50_ms: ack.bot_ack_p50_ms, p99_ms: ack.bot_ack_p99_ms },
-  'bare Bolt (ack only)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms },
-});
-targets.push(ratioRow('ack p99, answers waiting on the API, embedded store', ack.bot_ack_p99_ms, ack.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
-console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`);
+const ackRuns: Record<string, AckBenchResult> = {};
+for (const store of ['embedded', 'postgres'] as const) {
+  const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
+  const ack = await runAckBench({ store });
+  console.log(`\nAck latency, ${storeName}: 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating`);
+  console.table({
+    bot: { p50_ms: ack.bot_ack_p50_ms, p99_ms: ack.bot_ack_p99_ms },
+    'bare Bolt (ack only)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms },
+  });
+  targets.push(ratioRow(`ack p99, answers waiting on the API, ${storeName}`, ack.bot_ack_p99_ms, ack.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
+  console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`);
+  ackRuns[`${store}_waiting_on_api`] = ack;
 
-const ackCached = await runAckBench({ answersFromCache: true });
-console.log('\nAck latency, answers from cache: the same bursts, the balance read just before each (bare Bolt acks and answers)');
-console.table({
-  bot: { p50_ms: ackCached.bot_ack_p50_ms, p99_ms: ackCached.bot_ack_p99_ms },
-  'bare Bolt (ack and answer)': { p50_ms: ackCached.bare_ack_p50_ms, p99_ms: ackCached.bare_ack_p99_ms },
-});
-targets.push(ratioRow('ack p99, answers from cache, embedded store', ackCached.bot_ack_p99_ms, ackCached.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
-console.log(`p99 ratio ${ackCached.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ackCached.commands_per_burst}: ${ackCached.fleet_balance_calls_per_burst} (target 0)`);
+  const ackCached = await runAckBench({ store, answersFromCache: true });
+  console.log(`\nAck latency, ${storeName}, answers from cache: the same bursts, the balance read just before each (bare Bolt acks and answers)`);
+  console.table({
+    bot: { p50_ms: ackCached.bot_ack_p50_ms, p99_ms: ackCached.bot_ack_p99_ms },
+    'bare Bolt (ack and answer)': { p50_ms: ackCached.bare_ack_p50_ms, p99_ms: ackCached.bare_ack_p99_ms },
+  });
+  targets.push(ratioRow(`ack p99, answers from cache, ${storeName}`, ackCached.bot_ack_p99_ms, ackCached.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
+  console.log(`p99 ratio ${ackCached.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ackCached.commands_per_burst}: ${ackCached.fleet_balance_calls_per_burst} (target 0)`);
+  ackRuns[`${store}_from_cache`] = ackCached;
+}
+
+const heavyRuns: HeavyBenchResult[] = [];
+for (const store of ['embedded', 'postgres'] as const) {
+  const heavy = await runHeavyBench({ store });
+  printHeavyBench(heavy);
+  const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
+  targets.push(ratioRow(`ack p99 while heavy work runs, ${storeName}`, heavy.bot_ack_p99_ms, heavy.bare_ack_p99_ms, 'ms', 1.3, 'bare Bolt'));
+  targets.push(boundRow(`event loop delay max while heavy work runs, ${storeName} (p99 ${heavy.event_loop_p99_ms} ms)`, heavy.event_loop_max_ms, 'ms', 50));
+  heavyRuns.push(heavy);
+}
 
 const connections = await runConnectionsBench();
 printConnectionsBench(connections);
@@ -48,4 +65,4 @@ printBatchBench(batch);
 
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, ledger, export: ledgerExport, batch }));

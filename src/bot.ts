@@ -13,7 +13,7 @@ import type { FleetHttpOptions } from './fleet/http.js';
 import type { Logger } from './logger.js';
 import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
-import { LedgerListing, LedgerSync } from './ledger/index.js';
+import { LedgerListing, LedgerSync, StoredLedgerReader } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
@@ -149,6 +149,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       await choices.close();
     });
 
+    // Exports, the ledger sync, bulk payouts, the feed and the digest: on Postgres a pool of their own,
+    // so that commands and clicks never wait behind them for a connection.
+    const heavyDb = db.forHeavyWork();
     const ledger = config.ledger.enabled
       ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }) })
       : undefined;
@@ -157,27 +160,27 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ? new TransactionFeed({
           // With the ledger on, its sync is the one reader of the API's list (at least every feed interval)
           // and the feed reads the stored copy, woken on the sync's replica as soon as new entries are stored.
-          fleet: ledger ? new LedgerListing(db, fleet) : fleet, source: ledger, db, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+          fleet: ledger ? new LedgerListing(heavyDb, fleet) : fleet, source: ledger, db: heavyDb, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
           publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
         })
       : undefined;
 
     const digest = new DigestBuilder({
-      ledger: ledger?.reader, db, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
+      ledger: ledger && new StoredLedgerReader(heavyDb), db: heavyDb, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
       // The closing balance waits for two ledger polls after the balance read (see build.ts).
       requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
     });
     const digestChannelId = config.digest.channelId;
     const digestScheduler = digestChannelId
       ? new DigestScheduler({
-          builder: digest, db, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
+          builder: digest, db: heavyDb, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
           publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }) }),
         })
       : undefined;
 
     const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({
-      ledger: ledger.reader, db, payouts: sentPayoutLookup(db), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
+      ledger: new StoredLedgerReader(heavyDb), db: heavyDb, payouts: sentPayoutLookup(heavyDb), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
     });
 
     const payoutRoles = {
@@ -272,7 +275,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       logger.info({ url: opsUrl }, 'serving /healthz, /readyz and /metrics');
     }
     const sending = runBatchSending(new BatchSender({
-      db, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
+      db: heavyDb, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
       send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
     }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
     // A released bulk payout is sent at once, after its approval message says so.

@@ -15,6 +15,10 @@ import { writeLedgerCsv, type PayoutLookup, type PersonNames } from './export-cs
 import { dayIn } from '../calendar.js';
 import type { LedgerFilter, LedgerReader, LedgerStatus } from './types.js';
 
+// Rows read per query: on the embedded store a query runs on the main thread, so a page is kept to
+// a few milliseconds of work and Slack requests are answered between two pages.
+const STREAM_BATCH = 250;
+
 export interface LedgerExportSettings {
   /** More matches than this are refused (EXPORT_MAX_ROWS). */
   maxRows: number;
@@ -73,7 +77,7 @@ export class ExportJob {
     const { ledger, payouts, names } = this.owner.options;
     this.folder ??= await mkdtemp(join(this.owner.options.tempDir ?? tmpdir(), 'fleet-export-'));
     const path = join(this.folder, fileName);
-    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: 1000 }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}) });
+    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: STREAM_BATCH }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}) });
     return { path, rows };
   }
 

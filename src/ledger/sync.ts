@@ -27,6 +27,24 @@ import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type
 const LEDGER_LEASE = 'ledger-sync';
 export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
+/** Entries stored per statement: on the embedded store a statement runs on the main thread, so a burst of new entries is stored a slice at a time. */
+const INSERT_SLICE = 100;
+
+/**
+ * `insertEntries` a slice at a time, oldest slice first (entries come newest first, as the API lists
+ * them), letting the event loop run between slices. Insertion order and lateness are as one call's:
+ * each slice is newer than those stored before it; a stop half-way leaves the oldest stored, which
+ * the next poll reads past as known.
+ */
+async function insertInSlices(db: Queryable, newestFirstEntries: readonly IdentifiedEntry[], options: Parameters<typeof insertEntries>[2]): Promise<InsertedEntry[]> {
+  const stored: InsertedEntry[] = [];
+  for (let end = newestFirstEntries.length; end > 0; end -= INSERT_SLICE) {
+    stored.unshift(...(await insertEntries(db, newestFirstEntries.slice(Math.max(0, end - INSERT_SLICE), end), options)));
+    if (end > INSERT_SLICE) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return stored;
+}
+
 /** Pages the sweep reads again from the top. */
 const SWEEP_PAGES = 3;
 
@@ -61,6 +79,7 @@ export interface LedgerFollower {
 
 export class LedgerSync {
   readonly reader: StoredLedgerReader;
+  private readonly heavyDb: Db;
   private readonly instanceId: string;
   private readonly followers: LedgerFollower[] = [];
   /** Whether the last try for the lease took it: this replica is the one reading the API's list. */
@@ -72,7 +91,9 @@ export class LedgerSync {
   fleetRequests = 0;
 
   constructor(private readonly options: LedgerSyncOptions) {
+    // The reader answers interactions (/fleet tx); the sync's own writes and lease go through the heavy jobs' connections.
     this.reader = new StoredLedgerReader(options.db);
+    this.heavyDb = options.db.forHeavyWork();
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
@@ -101,7 +122,7 @@ export class LedgerSync {
   }
 
   private async store(page: TransactionListPage, markLate: boolean): Promise<InsertedEntry[]> {
-    return insertEntries(this.options.db, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
+    return insertInSlices(this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
   }
 
   private async tell(report: SyncReport): Promise<SyncReport> {
@@ -115,10 +136,11 @@ export class LedgerSync {
    * follows the list.
    */
   async pollOnce(): Promise<SyncReport> {
-    const { db, clock } = this.options;
+    const { clock } = this.options;
+    const db = this.heavyDb;
     const before = await readSyncState(db);
     try {
-      const emptyAtStart = (await this.reader.count({})) === 0;
+      const emptyAtStart = (await new StoredLedgerReader(db).count({})) === 0;
       const found = new Map<string, IdentifiedEntry>();
       let requests = 0;
       let offset = 0;
@@ -138,7 +160,7 @@ export class LedgerSync {
         offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
         limit = PAGE_SIZE;
       }
-      const stored = await insertEntries(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+      const stored = await insertInSlices(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
       const now = clock.now();
       await updateSyncState(db, {
         lastPollAt: now,
@@ -166,8 +188,8 @@ export class LedgerSync {
       if (page.received < PAGE_SIZE) break;
       offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
     }
-    const stored = await insertEntries(this.options.db, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
-    await updateSyncState(this.options.db, { lastSweepAt: this.options.clock.now() });
+    const stored = await insertInSlices(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
+    await updateSyncState(this.heavyDb, { lastSweepAt: this.options.clock.now() });
     return this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
   }
 
@@ -181,7 +203,8 @@ export class LedgerSync {
 
   /** Reads one page of the history walk or of a re-walk (starting one when due); undefined when none is due. */
   async walkPage(): Promise<SyncReport | undefined> {
-    const { db, clock } = this.options;
+    const { clock } = this.options;
+    const db = this.heavyDb;
     let state = await readSyncState(db);
     if (!this.walkDue(state, clock.now())) return undefined;
     let requests = 0;
@@ -244,7 +267,8 @@ export class LedgerSync {
    * due, else a page of a walk. Returns how long to wait before the next step.
    */
   async tick(): Promise<number> {
-    const { db, clock, settings } = this.options;
+    const { clock, settings } = this.options;
+    const db = this.heavyDb;
     const pollMs = this.pollIntervalMs;
     try {
       this.leaseHeld = await tryAcquireLease(db, LEDGER_LEASE, this.instanceId, this.leaseTtlMs);
@@ -305,7 +329,7 @@ export class LedgerSync {
     await this.running;
     this.running = undefined;
     this.leaseHeld = false;
-    await releaseLease(this.options.db, LEDGER_LEASE, this.instanceId).catch(() => false);
+    await releaseLease(this.heavyDb, LEDGER_LEASE, this.instanceId).catch(() => false);
   }
 }
 

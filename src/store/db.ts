@@ -28,5 +28,12 @@ export interface Db extends Queryable {
    * may have been missed. Resolves once listening; the returned function stops.
    */
   listen(channel: string, handlers: NoticeHandlers): Promise<() => Promise<void>>;
+  /**
+   * The database as heavy jobs use it (exports, the ledger sync, bulk payouts, the feed and the
+   * digest), so that interactions never wait behind them for a connection: on Postgres a pool of its
+   * own (`application_name` ending in `/heavy`), on PGlite the one connection there is. Closed with
+   * this Db; its own `close()` does nothing.
+   */
+  forHeavyWork(): Db;
   close(): Promise<void>;
 }

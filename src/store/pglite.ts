@@ -63,8 +63,10 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
 
   const scope = createTransactionScope();
   let closed = false;
-  return {
+  const db: Db = {
     kind: 'pglite',
+    // One process, one connection: heavy jobs share it (they yield between their queries).
+    forHeavyWork: () => db,
     // One process, one connection: nothing is ever missed, so `reset` is never called.
     async listen(channel, handlers) {
       const unlisten = await lite.listen(channel, (payload) => handlers.notice(payload));
@@ -90,6 +92,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
       }
     },
   };
+  return db;
 }
 
 function wrapTransaction(tx: Transaction): Queryable {

@@ -6,9 +6,12 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { PostgresListener } from './postgres-listener.js';
-import { createTransactionScope } from './transaction-scope.js';
+import { createTransactionScope, type TransactionScope } from './transaction-scope.js';
 
+/** Connections for interactions (commands, clicks, payouts), and apart from them for heavy jobs. */
 const POOL_SIZE = 10;
+const HEAVY_POOL_SIZE = 4;
+const APPLICATION_NAME = 'fleet-treasury-bot';
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 30_000;
 const OID = { int8: 20, textArray: 1009, int8Array: 1016, date: 1082 } as const;
@@ -32,33 +35,62 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
     throw new DatabaseConnectionError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   const hide = secretScrubber(databaseUrl);
-  let pool: pg.Pool;
-  try {
-    pool = new pg.Pool({
-      connectionString: databaseUrl, max: POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: { getTypeParser },
-      // A silently cut network must not leave a query (and the payout or feed step behind it) waiting for ever.
-      keepAlive: true, statement_timeout: STATEMENT_TIMEOUT_MS,
-    });
-  } catch (error) {
-    throw new DatabaseConnectionError(`DATABASE_URL is not a usable postgres:// URL: ${hide(reasonOf(error))}`);
-  }
-  // Without a listener, a dropped idle connection would crash the process; the pool replaces it.
-  pool.on('error', (error) => logger?.warn({ reason: hide(reasonOf(error)) }, 'an idle database connection failed'));
+  const pool = createPool(databaseUrl, POOL_SIZE, APPLICATION_NAME, hide, logger);
   try {
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DatabaseConnectionError(`Cannot connect to the database in DATABASE_URL (${describeUrl(databaseUrl)}): ${hide(reasonOf(error))}`);
   }
+  // Heavy jobs' pool: it opens its connections on their first queries only.
+  const heavyPool = createPool(databaseUrl, HEAVY_POOL_SIZE, `${APPLICATION_NAME}/heavy`, hide, logger);
   logger?.info({ kind: 'postgres', database: describeUrl(databaseUrl) }, 'opened database');
 
+  // One scope for both pools: a query on either from inside a transaction is the same mistake.
   const scope = createTransactionScope();
-  // Its connection is opened on the first listen(): one more connection per replica than the pool's.
+  // Its connection is opened on the first listen(): one more connection per replica than the pools'.
   const listener = new PostgresListener(databaseUrl, (error) => hide(reasonOf(error)), logger);
+  const listen: Db['listen'] = (channel, handlers) => listener.listen(channel, handlers);
   let closed = false;
+  const heavy: Db = {
+    ...poolQueries(heavyPool, scope, hide, logger),
+    kind: 'postgres', listen,
+    forHeavyWork: () => heavy,
+    // Closed with the Db it came from.
+    close: async () => undefined,
+  };
   return {
-    kind: 'postgres',
-    listen: (channel, handlers) => listener.listen(channel, handlers),
+    ...poolQueries(pool, scope, hide, logger),
+    kind: 'postgres', listen,
+    forHeavyWork: () => heavy,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await listener.close();
+      await Promise.all([pool.end(), heavyPool.end()]);
+    },
+  };
+}
+
+function createPool(databaseUrl: string, max: number, applicationName: string, hide: (text: string) => string, logger?: Logger): pg.Pool {
+  let pool: pg.Pool;
+  try {
+    pool = new pg.Pool({
+      connectionString: databaseUrl, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: { getTypeParser },
+      // A silently cut network must not leave a query (and the payout or feed step behind it) waiting for ever.
+      keepAlive: true, statement_timeout: STATEMENT_TIMEOUT_MS, application_name: applicationName,
+    });
+  } catch (error) {
+    throw new DatabaseConnectionError(`DATABASE_URL is not a usable postgres:// URL: ${hide(reasonOf(error))}`);
+  }
+  // Without a listener, a dropped idle connection would crash the process; the pool replaces it.
+  pool.on('error', (error) => logger?.warn({ reason: hide(reasonOf(error)) }, 'an idle database connection failed'));
+  return pool;
+}
+
+/** `query` and `transaction` over one pool. */
+function poolQueries(pool: pg.Pool, scope: TransactionScope, hide: (text: string) => string, logger?: Logger): Pick<Db, 'query' | 'transaction'> {
+  return {
     query(sql, params) {
       scope.assertOutside();
       return run(pool, sql, params);
@@ -96,12 +128,6 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
         // A client that failed or could not roll back is in an unknown state: destroy it rather than reuse it.
         client.release(broken);
       }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await listener.close();
-      await pool.end();
     },
   };
 }

@@ -19,6 +19,7 @@ function counting(db: Db): { db: Db; statements: () => number } {
         return db.transaction(work);
       },
       listen: (channel, handlers) => db.listen(channel, handlers),
+      forHeavyWork: () => db.forHeavyWork(),
       close: () => db.close(),
     },
     statements: () => statements,

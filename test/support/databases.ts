@@ -57,6 +57,7 @@ async function openTestPostgres(baseUrl: string, options: { migrations?: Migrati
       query: db.query.bind(db),
       transaction: db.transaction.bind(db),
       listen: db.listen.bind(db),
+      forHeavyWork: db.forHeavyWork.bind(db),
       close: () => db.close().finally(() => schema.drop()),
     };
   } catch (error) {

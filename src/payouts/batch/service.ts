@@ -83,7 +83,9 @@ export class PayoutBatchService {
   /** Reads and checks `content`; stores it as a draft of `userId`'s only when no row has a problem. */
   async check(userId: string, content: Uint8Array | string, options: { fileName?: string } = {}): Promise<BatchCheckResult> {
     const batchId = (this.options.newBatchId ?? newBatchId)();
-    const { settings, batchSettings, db } = this.options;
+    const { settings, batchSettings } = this.options;
+    // Reading the file and checking every row is a heavy job: on its own connections (store/db.ts).
+    const db = this.options.db.forHeavyWork();
     const now = this.now();
     const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId, duplicateWindowHours: settings.duplicateWindowHours });
     if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };

@@ -119,6 +119,9 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(reply.ephemeralTo).toBe(RITA);
     expect(slack.messages(TREASURY, { visibleTo: ABEL }).some((m) => m.text === 'Hello there')).toBe(false);
     expect(slack.messages(TREASURY).some((m) => m.text === 'Hello there')).toBe(false);
+    // Counted as messages() would list them, without copies: the reply only for the one who sees it.
+    expect(slack.countMessages(TREASURY, { visibleTo: RITA }, (m) => m.text === 'Hello there')).toBe(1);
+    expect(slack.countMessages(TREASURY, { visibleTo: ABEL }, (m) => m.text === 'Hello there')).toBe(0);
   });
 
   it('says at once that a slash command the app does not declare is not a valid command, and sends the app nothing', async () => {
