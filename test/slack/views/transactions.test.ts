@@ -79,7 +79,8 @@ describe('search results', () => {
       expect(texts(reply)).toContain(words);
       const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements;
       expect(buttons.map((button) => button.text.text)).toEqual([locale === 'en' ? 'Last page (3)' : 'Dernière page (3)']);
-      expect(decodePageRequest(buttons[0]!.value, 25)).toEqual({ page: 3, pageSize: 10, asOf: 4321 });
+      // Read from the other end: the 3 entries after the two full pages.
+      expect(decodePageRequest(buttons[0]!.value, 25)).toEqual({ page: 3, pageSize: 10, asOf: 4321, position: { last: true } });
     }
   });
 
