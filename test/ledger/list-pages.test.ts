@@ -103,6 +103,17 @@ describe.each(testDatabases())('ledger list pages on $name', ({ open }) => {
     });
   });
 
+  it('knows how many entries are stored without counting them, through inserts, deletes and truncation', async () => {
+    await db.query('DELETE FROM ledger_entries');
+    expect((await reader.status()).loaded).toBe(0);
+    await fill(db, 30);
+    expect((await reader.status()).loaded).toBe(30);
+    await db.query("DELETE FROM ledger_entries WHERE currency = 'EUR'");
+    expect((await reader.status()).loaded).toBe(20);
+    await db.query('TRUNCATE ledger_entries');
+    expect((await reader.status()).loaded).toBe(0);
+  });
+
   describe('over more than 10,000 entries', () => {
     beforeAll(async () => {
       await db.query('DELETE FROM ledger_entries');

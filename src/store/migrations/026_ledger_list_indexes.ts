@@ -1,6 +1,8 @@
 /**
  * Indexes that let every filter of the transaction list read its page in list order (newest first,
- * then seq) and stop after a page, and count its matches no further than 10,001 (src/ledger/reader.ts).
+ * then seq) and stop after a page, and count its matches no further than 10,001 (src/ledger/reader.ts);
+ * and the number of entries stored, kept by triggers, so that the list's status line (and
+ * `/fleet ledger`) need not count a million rows.
  */
 import type { Migration } from './migration.js';
 
@@ -23,5 +25,33 @@ export const ledgerListIndexes: Migration = {
     -- Replaced by the ones above (they end in entry_at alone, so ties and keyset pages could not use them).
     DROP INDEX IF EXISTS ledger_entries_by_currency_type;
     DROP INDEX IF EXISTS ledger_entries_by_type;
+
+    -- How many entries are stored, kept exact by one update per inserting or deleting statement.
+    ALTER TABLE ledger_sync_state ADD COLUMN entries_stored bigint NOT NULL DEFAULT 0;
+    UPDATE ledger_sync_state SET entries_stored = (SELECT count(*) FROM ledger_entries) WHERE id = 1;
+    CREATE FUNCTION ledger_entries_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE ledger_sync_state SET entries_stored = entries_stored + (SELECT count(*) FROM inserted) WHERE id = 1;
+      RETURN NULL;
+    END;
+    $$;
+    CREATE FUNCTION ledger_entries_count_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE ledger_sync_state SET entries_stored = entries_stored - (SELECT count(*) FROM deleted) WHERE id = 1;
+      RETURN NULL;
+    END;
+    $$;
+    CREATE FUNCTION ledger_entries_count_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE ledger_sync_state SET entries_stored = 0 WHERE id = 1;
+      RETURN NULL;
+    END;
+    $$;
+    CREATE TRIGGER ledger_entries_count_inserted AFTER INSERT ON ledger_entries
+      REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_count_inserted();
+    CREATE TRIGGER ledger_entries_count_deleted AFTER DELETE ON ledger_entries
+      REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_count_deleted();
+    CREATE TRIGGER ledger_entries_count_truncated AFTER TRUNCATE ON ledger_entries
+      FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_count_truncated();
   `,
 };
