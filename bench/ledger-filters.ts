@@ -12,7 +12,7 @@ import type { Db } from '../src/store/index.js';
 import { percentile, round } from './stats.js';
 
 const RUNS = 200;
-const WARM_UP = 20;
+const WARM_UP = 10;
 const PAGE = 10;
 const CURRENCIES = ['USD', 'CDF', 'EUR'];
 const TYPES = ['PAYMENT', 'B2B_JIT_FUNDING'];
@@ -77,7 +77,7 @@ async function timed(runs: number, query: (run: number) => Promise<unknown>): Pr
   return times.sort((a, b) => a - b);
 }
 
-/** First, next and last page of every filter; p99 over RUNS runs (next and last over RUNS / 2). */
+/** First, next and last page of every filter; p99 over RUNS runs (next and last over RUNS / 4). */
 export async function measureListFilters(db: Db, rows: number, newest: number, stepMs: number): Promise<FilterTimes[]> {
   const reader = new StoredLedgerReader(db);
   const results: FilterTimes[] = [];
@@ -86,7 +86,7 @@ export async function measureListFilters(db: Db, rows: number, newest: number, s
     // Next and Last as the buttons ask them: pinned to the first page's point, Next from its last entry.
     const nextTimes: number[] = [];
     const lastTimes: number[] = [];
-    for (let run = 0; run < RUNS / 2; run += 1) {
+    for (let run = 0; run < RUNS / 4; run += 1) {
       const page = await reader.find(filter(run), { offset: 0, limit: PAGE });
       const pinned = { ...filter(run), storedUpTo: page.storedUpTo };
       let start = performance.now();
@@ -112,7 +112,7 @@ export async function measureListFilters(db: Db, rows: number, newest: number, s
 }
 
 export function printListFilters(store: string, results: readonly FilterTimes[]): void {
-  console.log(`\nLedger list, ${store}: first page (${PAGE} rows and the capped total) of every filter, ${RUNS} runs; next and last page, ${RUNS / 2} runs`);
+  console.log(`\nLedger list, ${store}: first page (${PAGE} rows and the capped total) of every filter, ${RUNS} runs; next and last page, ${RUNS / 4} runs`);
   console.table(Object.fromEntries(results.map((result) => [result.name, {
     matches: result.matches > 10_000 ? '> 10,000' : result.matches,
     first_p50_ms: result.firstP50, first_p99_ms: result.firstP99, next_p99_ms: result.nextP99, last_p99_ms: result.lastP99,

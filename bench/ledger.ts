@@ -37,7 +37,7 @@ const STEP_MS = 30_000;
 const reference = (i: number) => `TXN-${String(i).padStart(8, '0')}`;
 
 /** Fills ledger_entries with rows 1..count (row i dated i × 30 s before NEWEST), in chunks. */
-async function fill(db: Db, count: number): Promise<void> {
+export async function fill(db: Db, count: number): Promise<void> {
   const chunk = 100_000;
   for (let first = 1; first <= count; first += chunk) {
     const last = Math.min(count, first + chunk - 1);
