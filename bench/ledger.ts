@@ -20,6 +20,7 @@ import type { LedgerFilter } from '../src/ledger/types.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase, type Db } from '../src/store/index.js';
+import { measureListFilters, printListFilters, worstFirstPage, type FilterTimes } from './ledger-filters.js';
 import { percentile, round } from './stats.js';
 
 const POSTGRES_ROWS = 1_000_000;
@@ -28,14 +29,15 @@ const QUERY_RUNS = 200;
 const HISTORY = 50_000;
 const ARRIVALS = 1_000;
 const API_SEARCHES = 10;
-const BENCH_DATABASE = 'ledger_bench';
+// A database of its own per run, so that two benches on one server never meet.
+const BENCH_DATABASE = `ledger_bench_${process.pid}`;
 const NEWEST = Date.parse('2026-11-20T12:00:00.000Z');
 const STEP_MS = 30_000;
 
 const reference = (i: number) => `TXN-${String(i).padStart(8, '0')}`;
 
 /** Fills ledger_entries with rows 1..count (row i dated i × 30 s before NEWEST), in chunks. */
-async function fill(db: Db, count: number): Promise<void> {
+export async function fill(db: Db, count: number): Promise<void> {
   const chunk = 100_000;
   for (let first = 1; first <= count; first += chunk) {
     const last = Math.min(count, first + chunk - 1);
@@ -91,7 +93,8 @@ async function queryPart(db: Db, rows: number) {
   const search = await latency((run) => reader.find({ words: [reference(1 + ((run * 104729) % rows))] }, { offset: 0, limit: 10 }));
   const filtered = await latency((run) => reader.find(filteredPage(run, rows), { offset: (run % 5) * 10, limit: 10 }));
   const wholeHistory = await latency((run) => reader.find({ currency: CURRENCIES[run % 3], type: TYPES[run % 2] }, { offset: 0, limit: 10 }));
-  return { search, filtered, wholeHistory };
+  const filters = await measureListFilters(db, rows, NEWEST, STEP_MS);
+  return { search, filtered, wholeHistory, filters };
 }
 
 async function postgresPart(baseUrl: string) {
@@ -215,7 +218,13 @@ async function historyPart() {
   }
 }
 
-export async function runLedgerBench(): Promise<Record<string, number | string>> {
+/** The figures, and every filter's first, next and last page per store (`list_filters`). */
+export interface LedgerBenchResult {
+  figures: Record<string, number | string>;
+  listFilters: { postgres: FilterTimes[]; pglite: FilterTimes[] };
+}
+
+export async function runLedgerBench(): Promise<LedgerBenchResult> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   // LEDGER_BENCH_QUERIES_ONLY=1 skips part 2 (about 4 minutes) when only the query figures are wanted.
   const history = process.env.LEDGER_BENCH_QUERIES_ONLY ? undefined : await historyPart();
@@ -227,7 +236,13 @@ export async function runLedgerBench(): Promise<Record<string, number | string>>
     console.log(`Postgres part skipped: ${(error as Error).message}`);
     return undefined;
   });
-  return {
+  const worstPostgres = postgres ? worstFirstPage(postgres.filters) : { name: 'not run', p99: Number.NaN };
+  const worstLite = worstFirstPage(lite.filters);
+  const figures = {
+    postgres_list_worst_first_page_p99_ms: worstPostgres.p99,
+    postgres_list_worst_filter: worstPostgres.name,
+    pglite_list_worst_first_page_p99_ms: worstLite.p99,
+    pglite_list_worst_filter: worstLite.name,
     postgres_rows: postgres ? POSTGRES_ROWS : 0,
     postgres_fill_s: postgres?.fillSeconds ?? Number.NaN,
     postgres_search_p50_ms: postgres?.search.p50 ?? Number.NaN,
@@ -257,9 +272,12 @@ export async function runLedgerBench(): Promise<Record<string, number | string>>
     history_missed: history?.history.missed ?? Number.NaN,
     history_doubled: history?.history.doubled ?? Number.NaN,
   };
+  return { figures, listFilters: { postgres: postgres?.filters ?? [], pglite: lite.filters } };
 }
 
-export function printLedgerBench(result: Record<string, number | string>): void {
+export function printLedgerBench({ figures: result, listFilters }: LedgerBenchResult): void {
+  if (listFilters.postgres.length > 0) printListFilters(`Postgres, ${result.postgres_rows} rows`, listFilters.postgres);
+  printListFilters(`PGlite, ${result.pglite_rows} rows`, listFilters.pglite);
   console.log(`\nLedger: search by reference and a filtered page (10 rows and the total), ${QUERY_RUNS} runs each`);
   console.table({
     [`Postgres, ${result.postgres_rows} rows`]: {

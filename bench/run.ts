@@ -56,6 +56,10 @@ printFootprintBench(footprint);
 
 const ledger = await runLedgerBench();
 printLedgerBench(ledger);
+targets.push(
+  boundRow(`ledger list, first page of the slowest filter (${ledger.figures.postgres_list_worst_filter}), p99, Postgres ${ledger.figures.postgres_rows} rows`, Number(ledger.figures.postgres_list_worst_first_page_p99_ms), 'ms', 50),
+  boundRow(`ledger list, first page of the slowest filter (${ledger.figures.pglite_list_worst_filter}), p99, embedded store ${ledger.figures.pglite_rows} rows`, Number(ledger.figures.pglite_list_worst_first_page_p99_ms), 'ms', 50),
+);
 
 const ledgerExport = await runExportBench();
 printExportBench(ledgerExport);

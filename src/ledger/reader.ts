@@ -1,16 +1,23 @@
 /**
  * Answers the app's questions from the stored ledger (`LedgerReader`): pages of matches newest
  * first with their total, counts, oldest-first streams read by keyset, and the sync's progress.
+ *
+ * A page costs the same at any depth and with any filter (docs/performance.md, "Ledger"): it is
+ * read by keyset from where the page shown ended, in list order through an index that matches the
+ * filter; its total is counted over at most MATCH_COUNT_LIMIT + 1 matches; the last page is read
+ * from the other end.
  */
 import type { Queryable } from '../store/db.js';
-import { normaliseWord, searchWords } from './identity.js';
+import { filterConditions, whereClause } from './filter-sql.js';
 import { readSyncState } from './store.js';
-import type { LedgerEntry, LedgerFilter, LedgerPage, LedgerReader, LedgerStatus } from './types.js';
+import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerFilter, type LedgerPage, type LedgerReader, type LedgerStatus, type PagePosition } from './types.js';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const DEFAULT_BATCH = 500;
 /** Up to this many matches, a page is read by sorting the matches rather than by walking the date index. */
-const FEW_MATCHES = 5_000;
+const FEW_MATCHES = 2_000;
+/** The list's order: newest first, and within one instant the later stored first (as the API lists them). */
+const NEWEST_FIRST = 'ORDER BY entry_at DESC, seq DESC';
+const OLDEST_FIRST = 'ORDER BY entry_at ASC, seq ASC';
 
 interface EntryRow {
   seq: string | number;
@@ -25,6 +32,12 @@ interface EntryRow {
   entry_at: Date | string;
   first_seen_at: Date | string;
   late: boolean;
+}
+
+interface Cursor {
+  /** entry_at as Postgres wrote it (exact to the microsecond), and the entry's seq. */
+  at: string;
+  seq: number;
 }
 
 const ENTRY_COLUMNS = 'seq, entry_key, reference, type, status, amount_minor, currency, description, date_text, entry_at, first_seen_at, late';
@@ -44,72 +57,81 @@ function toLedgerEntry(row: EntryRow): LedgerEntry {
   };
 }
 
-/** A filter as SQL conditions over ledger_entries, with their parameters numbered from `params.length + 1`. */
-function filterConditions(filter: LedgerFilter, params: unknown[]): string[] {
-  const where: string[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  if (filter.currency !== undefined) where.push(`currency = ${add(filter.currency.toUpperCase())}`);
-  if (filter.type !== undefined) where.push(`upper(type) = ${add(filter.type.toUpperCase())}`);
-  if (filter.status !== undefined) where.push(`upper(status) = ${add(filter.status.toUpperCase())}`);
-  if (filter.direction === 'in') where.push('amount_minor > 0');
-  if (filter.direction === 'out') where.push('amount_minor < 0');
-  if (filter.since !== undefined) where.push(`entry_at >= ${add(filter.since.toISOString())}::timestamptz`);
-  if (filter.before !== undefined) where.push(`entry_at < ${add(filter.before.toISOString())}::timestamptz`);
-  for (const [bound, operator] of [[filter.minAmount, '>='], [filter.maxAmount, '<=']] as const) {
-    if (bound === undefined) continue;
-    if (!DECIMAL.test(bound)) throw new RangeError(`not a decimal amount: ${JSON.stringify(bound)}`);
-    where.push(`abs(amount) ${operator} ${add(bound)}::numeric`);
-  }
-  const required = new Set<string>();
-  for (const raw of filter.words ?? []) {
-    // The parser hands phrases over without their quotes; quotes left on are not part of the text.
-    const word = raw.trim().replace(/^"(.*)"$/su, '$1');
-    const single = normaliseWord(word);
-    const isPhrase = /\s/u.test(word.trim());
-    if (!isPhrase && single !== '') {
-      required.add(single);
-      continue;
-    }
-    // A phrase (or a word of punctuation only): its words narrow through the index, the text itself is checked as written.
-    for (const piece of searchWords(word)) required.add(piece);
-    const text = word.trim().toLowerCase();
-    if (text !== '') where.push(`strpos(lower(reference || ' ' || description), ${add(text)}) > 0`);
-  }
-  if (required.size > 0) where.push(`words @> ${add([...required])}::text[]`);
-  if (filter.storedUpTo !== undefined) where.push(`seq <= ${add(filter.storedUpTo)}`);
-  return where;
-}
-
-const whereClause = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
-
 export class StoredLedgerReader implements LedgerReader {
   constructor(private readonly db: Queryable) {}
 
-  async find(request: LedgerFilter, page: { offset: number; limit: number }): Promise<LedgerPage> {
+  async find(request: LedgerFilter, page: PagePosition & { limit: number }): Promise<LedgerPage> {
     // A first read is pinned to the newest entry stored now, so its later pages read the same list.
     const storedUpTo = request.storedUpTo ?? (await this.newestStored());
     const filter = { ...request, storedUpTo };
-    const params: unknown[] = [];
-    const where = whereClause(filterConditions(filter, params));
     const limit = Math.max(0, Math.floor(page.limit));
-    const offset = Math.max(0, Math.floor(page.offset));
-    const [total, newer] = await Promise.all([
-      this.count(filter),
+    const [counted, newer] = await Promise.all([
+      this.countUpTo(filter),
       request.storedUpTo === undefined ? 0 : this.countNewer(request, request.storedUpTo),
     ]);
-    if (total === 0 || offset >= total) return { entries: [], total, storedUpTo, newer };
-    // Few matches: take them through the filter's own indexes (words, currency) and sort them, rather
-    // than let the planner walk the date index hoping to meet matches early, which for a rare word
-    // reads the whole table.
-    const sql = total <= FEW_MATCHES
-      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where})
-         SELECT * FROM matches ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ORDER BY entry_at DESC, entry_key DESC LIMIT ${limit} OFFSET ${offset}`;
+    const totalCapped = counted > MATCH_COUNT_LIMIT;
+    const total = Math.min(counted, MATCH_COUNT_LIMIT);
+    const empty = (hasPrevious: boolean): LedgerPage => ({ entries: [], total, totalCapped, hasPrevious, hasNext: false, storedUpTo, newer });
+    if (counted === 0 || limit === 0) return empty(false);
+
+    const params: unknown[] = [];
+    const conditions = filterConditions(filter, params);
+    // Read in list order (newest first) or, towards the top or from the end, oldest first and turned round.
+    let newestFirst = true;
+    let take = limit + 1;
+    let offset = 0;
+    let known: { hasPrevious?: boolean; hasNext?: boolean };
+    const position = await this.resolve(page);
+    if ('offset' in position) {
+      offset = Math.max(0, Math.floor(position.offset));
+      if (!totalCapped && offset >= total) return empty(true);
+      known = { hasPrevious: offset > 0 };
+    } else if ('after' in position || 'before' in position) {
+      const older = 'after' in position;
+      const cursor = older ? position.after : position.before;
+      params.push(cursor.at, cursor.seq);
+      const [at, seq] = [`$${params.length - 1}::timestamptz`, `$${params.length}`];
+      const operator = older ? '<' : '>';
+      // The first comparison bounds the index range; the row comparison settles entries of the same instant.
+      conditions.push(`entry_at ${operator}= ${at}`, `(entry_at, seq) ${operator} (${at}, ${seq})`);
+      newestFirst = older;
+      known = older ? { hasPrevious: true } : { hasNext: true };
+    } else {
+      newestFirst = false;
+      // With an exact total the last page holds what is left after the full pages, as page numbers count.
+      if (!totalCapped) take = total - Math.floor((total - 1) / limit) * limit;
+      known = totalCapped ? { hasNext: false } : { hasNext: false, hasPrevious: total > take };
+    }
+    const where = whereClause(conditions);
+    const order = newestFirst ? NEWEST_FIRST : OLDEST_FIRST;
+    const window = `LIMIT ${take}${offset > 0 ? ` OFFSET ${offset}` : ''}`;
+    // Few matches: take them through the filter's own indexes (words, amounts, currency) and sort
+    // them, rather than let the planner walk the date index hoping to meet matches early, which for
+    // a rare word reads the whole table.
+    const sql = counted <= FEW_MATCHES
+      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where}) SELECT * FROM matches ${order} ${window}`
+      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ${order} ${window}`;
     const { rows } = await this.db.query<EntryRow>(sql, params);
-    return { entries: rows.map(toLedgerEntry), total, storedUpTo, newer };
+    const more = rows.length > limit && take > limit;
+    const pageRows = more ? rows.slice(0, limit) : rows;
+    if (!newestFirst) pageRows.reverse();
+    const entries = pageRows.map(toLedgerEntry);
+    const hasPrevious = known.hasPrevious ?? more;
+    const hasNext = known.hasNext ?? more;
+    const first = pageRows[0];
+    const last = pageRows.at(-1);
+    const bounds = first && last ? { first: Number(first.seq), last: Number(last.seq) } : undefined;
+    return { entries, total, totalCapped, hasPrevious, hasNext, ...(bounds ? { bounds } : {}), storedUpTo, newer };
+  }
+
+  /** A keyset position's entry as its exact instant and seq; an entry no longer stored reads as the first page. */
+  private async resolve(page: PagePosition): Promise<{ offset: number } | { after: Cursor } | { before: Cursor } | { last: true }> {
+    if (!('after' in page) && !('before' in page)) return page;
+    const seq = 'after' in page ? page.after : page.before;
+    const { rows } = await this.db.query<{ at: string }>('SELECT entry_at::text AS at FROM ledger_entries WHERE seq = $1', [seq]);
+    const at = rows[0]?.at;
+    if (at === undefined) return { offset: 0 };
+    return 'after' in page ? { after: { at, seq } } : { before: { at, seq } };
   }
 
   private async newestStored(): Promise<number> {
@@ -117,13 +139,23 @@ export class StoredLedgerReader implements LedgerReader {
     return Number(rows[0]?.seq ?? 0);
   }
 
-  private async countNewer(filter: LedgerFilter, storedUpTo: number): Promise<number> {
+  /** How many entries match, counting no further than MATCH_COUNT_LIMIT + 1: the scan stops there. */
+  private async countUpTo(filter: LedgerFilter, extra: string[] = [], extraParams: unknown[] = []): Promise<number> {
     const params: unknown[] = [];
-    const conditions = filterConditions({ ...filter, storedUpTo: undefined }, params);
-    params.push(storedUpTo);
-    conditions.push(`seq > $${params.length}`);
-    const { rows } = await this.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM ledger_entries ${whereClause(conditions)}`, params);
+    const conditions = filterConditions(filter, params);
+    for (const [index, condition] of extra.entries()) {
+      params.push(extraParams[index]);
+      conditions.push(condition.replace('?', `$${params.length}`));
+    }
+    const { rows } = await this.db.query<{ n: string | number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ledger_entries ${whereClause(conditions)} LIMIT ${MATCH_COUNT_LIMIT + 1}) AS capped`,
+      params,
+    );
     return Number(rows[0]?.n ?? 0);
+  }
+
+  private countNewer(filter: LedgerFilter, storedUpTo: number): Promise<number> {
+    return this.countUpTo({ ...filter, storedUpTo: undefined }, ['seq > ?'], [storedUpTo]);
   }
 
   async count(filter: LedgerFilter): Promise<number> {
@@ -157,7 +189,12 @@ export class StoredLedgerReader implements LedgerReader {
   }
 
   async status(): Promise<LedgerStatus> {
-    const [state, loaded] = await Promise.all([readSyncState(this.db), this.count({})]);
+    // Kept by migration 026's triggers: exact, without counting the table.
+    const [state, stored] = await Promise.all([
+      readSyncState(this.db),
+      this.db.query<{ n: string | number }>('SELECT entries_stored AS n FROM ledger_sync_state WHERE id = 1'),
+    ]);
+    const loaded = Number(stored.rows[0]?.n ?? 0);
     return {
       loaded,
       historyComplete: state.historyComplete,

@@ -62,14 +62,37 @@ export interface LedgerFilter {
   storedUpTo?: number;
 }
 
+/** Up to this many matches a page says exactly how many there are; beyond, "more than" this. */
+export const MATCH_COUNT_LIMIT = 10_000;
+
+/**
+ * Where a page starts. Pages turned with buttons are read by keyset, from the entry where the page
+ * shown ended (its `seq`), so a page costs the same however deep it is; a typed page number is an
+ * offset; the last page is read from the other end (oldest first) and shown newest first.
+ */
+export type PagePosition =
+  | { offset: number }
+  /** The entries older than this one (Next). */
+  | { after: number }
+  /** The entries newer than this one (Previous). */
+  | { before: number }
+  | { last: true };
+
 export interface LedgerPage {
-  /** Newest first (by `date`, then key). */
+  /** Newest first (by `date`, then the order the ledger stored them in). */
   entries: LedgerEntry[];
-  /** How many entries match the filter in all. */
+  /** How many entries match the filter in all, up to `MATCH_COUNT_LIMIT`; see `totalCapped`. */
   total: number;
+  /** True when more than `MATCH_COUNT_LIMIT` entries match: `total` is then the limit, not the count. */
+  totalCapped: boolean;
+  /** Matches newer than this page (a Previous page) and older than it (a Next page). */
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** The `seq` of the page's first and last entries, where Previous and Next start from; absent for an empty page. */
+  bounds?: { first: number; last: number };
   /** The point in the ledger this page was read at: the filter's `storedUpTo`, or the newest entry stored then. */
   storedUpTo: number;
-  /** With a `storedUpTo` in the filter: how many matching entries the ledger stored since. */
+  /** With a `storedUpTo` in the filter: how many matching entries the ledger stored since (up to `MATCH_COUNT_LIMIT` + 1). */
   newer: number;
 }
 
@@ -88,8 +111,8 @@ export interface LedgerStatus {
 
 /** What the app's surfaces may ask of the ledger (implemented over the store, PGlite or Postgres). */
 export interface LedgerReader {
-  /** One page of matches, newest first, and how many match in all. */
-  find(filter: LedgerFilter, page: { offset: number; limit: number }): Promise<LedgerPage>;
+  /** One page of matches, newest first, and how many match in all (exactly up to `MATCH_COUNT_LIMIT`). */
+  find(filter: LedgerFilter, page: PagePosition & { limit: number }): Promise<LedgerPage>;
   /** How many entries match. */
   count(filter: LedgerFilter): Promise<number>;
   /** Every match, oldest first, read in batches so that memory stays flat whatever the count. */

@@ -78,14 +78,20 @@ async function transactionsReply(ctx: SlackContext, surface: Surface, request: P
   try {
     const status = ctx.ledger ? await ctx.ledger.status() : undefined;
     if (isEmptySearch(search) && !status?.historyComplete) {
-      const page = await ctx.account.transactions(request.page, request.pageSize, { signal: AbortSignal.timeout(ctx.readTimeoutMs) });
+      const page = await ctx.account.transactions(Math.max(1, request.page), request.pageSize, { signal: AbortSignal.timeout(ctx.readTimeoutMs) });
       return { ok: true, reply: buildTransactionsMessage(surface, page, { filterButton: ctx.ledger !== undefined, ...(sharedBy ? { sharedBy } : {}) }) };
     }
     if (!ctx.ledger || !status) return { ok: false, reply: notice(surface, textsFor(surface.locale)('transactions.needsLedger')) };
     const filter = { ...ledgerFilterFor(search, ctx.ledgerTimeZone), ...(request.asOf === undefined ? {} : { storedUpTo: request.asOf }) };
-    const found = await ctx.ledger.find(filter, { offset: (request.page - 1) * request.pageSize, limit: request.pageSize });
+    // Buttons read by keyset from the page shown (or from the end); a typed page number by offset.
+    const position = request.position ?? (request.page > 0 ? { offset: (request.page - 1) * request.pageSize } : { last: true as const });
+    const found = await ctx.ledger.find(filter, { ...position, limit: request.pageSize });
+    // The last page is numbered once the total is known exactly; beyond 10,000 it is counted from the end.
+    const page = 'last' in position ? (found.totalCapped ? -1 : Math.max(1, Math.ceil(found.total / request.pageSize))) : request.page;
     const reply = buildSearchResultsMessage(surface, {
-      search, page: request.page, pageSize: request.pageSize, entries: found.entries, total: found.total,
+      search, page, pageSize: request.pageSize, entries: found.entries, total: found.total, totalCapped: found.totalCapped,
+      hasPrevious: found.hasPrevious, hasNext: found.hasNext, ...(found.bounds ? { bounds: found.bounds } : {}),
+      ...(request.position ? { position: request.position } : {}),
       storedUpTo: found.storedUpTo, newer: found.newer, status, timeZone: ctx.ledgerTimeZone,
     }, sharedBy ? { sharedBy } : {});
     return { ok: true, reply };

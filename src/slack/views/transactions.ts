@@ -7,7 +7,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { TransactionPage } from '../../account/account-reader.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
-import type { LedgerEntry, LedgerStatus } from '../../ledger/types.js';
+import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerStatus } from '../../ledger/types.js';
 import { formatDecimal, formatMinor, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import { notice, type Reply } from './notice.js';
@@ -15,12 +15,27 @@ import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, 
 
 /** What a paging, share or Filter button carries: where to go and what was searched, never who may look. */
 export interface PageRequest {
+  /** 1-based from the newest; negative when counted from the end (-1 is the last page), as when the total is "more than 10,000". */
   page: number;
   pageSize: number;
   /** Absent or empty: the plain newest-first list. */
   search?: TransactionSearch;
   /** The ledger point the first page was read at, so that later pages (and Share) read the same list. */
   asOf?: number;
+  /**
+   * Where the page starts when a button was clicked: after or before an entry of the page shown
+   * (its ledger seq; Next and Previous read by keyset), or the last page. Absent: by page number.
+   */
+  position?: PagePosition;
+}
+
+export type PagePosition = { after: number } | { before: number } | { last: true };
+
+function encodePosition(position: PagePosition | undefined): string {
+  if (!position) return '';
+  if ('after' in position) return `a${position.after}`;
+  if ('before' in position) return `b${position.before}`;
+  return 'l';
 }
 
 /**
@@ -29,7 +44,7 @@ export interface PageRequest {
  */
 export function encodePageRequest(request: PageRequest): string {
   const page = request.asOf === undefined ? `${request.page}` : `${request.page}.${request.asOf}`;
-  return `${page}|${request.pageSize}|${request.search ? searchToText(request.search) : ''}`;
+  return `${page}${encodePosition(request.position)}|${request.pageSize}|${request.search ? searchToText(request.search) : ''}`;
 }
 
 /** Reads a button value back; anything unreadable is `undefined` (the listener then shows page 1). */
@@ -37,18 +52,24 @@ export function decodePageRequest(value: string | undefined, maxPageSize: number
   if (value === undefined) return undefined;
   // Buttons sent before searches existed carry `{"page":2,"size":10}`.
   const legacy = /^\{"page":(\d{1,6}),"size":(\d{1,2})\}$/.exec(value);
-  // `page[.asOf]|size|search`; buttons sent before paging was pinned have no `.asOf`.
-  const match = legacy ?? /^(\d{1,6})(?:\.(\d{1,15}))?\|(\d{1,2})\|([\s\S]*)$/.exec(value);
+  // `page[.asOf][position]|size|search`; buttons sent before paging was pinned have no `.asOf`, and
+  // before keyset pages no position (`a<seq>` after, `b<seq>` before an entry, `l` the last page).
+  const match = legacy ?? /^(-?\d{1,6})(?:\.(\d{1,15}))?(?:([ab])(\d{1,15})|(l))?\|(\d{1,2})\|([\s\S]*)$/.exec(value);
   if (!match) return undefined;
   const page = Number(match[1]);
   const asOf = legacy || match[2] === undefined ? undefined : Number(match[2]);
-  const pageSize = Number(legacy ? match[2] : match[3]);
-  if (page < 1 || pageSize < 1 || pageSize > maxPageSize) return undefined;
-  const text = (legacy ? '' : match[4]) ?? '';
+  const pageSize = Number(legacy ? match[2] : match[6]);
+  // A page counted from the end only makes sense with the position that reads it.
+  const position: PagePosition | undefined = legacy ? undefined
+    : match[3] === 'a' ? { after: Number(match[4]) } : match[3] === 'b' ? { before: Number(match[4]) } : match[5] ? { last: true } : undefined;
+  if (page === 0 || (page < 0 && !position) || pageSize < 1 || pageSize > maxPageSize) return undefined;
+  const text = (legacy ? '' : match[7]) ?? '';
   if (text.length > MAX_QUERY_LENGTH) return undefined;
   const read = parseSearchText(text);
   if (!read.ok) return undefined;
-  return { page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }), ...(asOf === undefined ? {} : { asOf }) };
+  return {
+    page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }), ...(asOf === undefined ? {} : { asOf }), ...(position ? { position } : {}),
+  };
 }
 
 // Slack refuses messages whose blocks carry much more than ~12k characters: long descriptions
@@ -117,7 +138,16 @@ export interface SearchResults {
   page: number;
   pageSize: number;
   entries: LedgerEntry[];
+  /** How many match, exactly up to 10,000; with `totalCapped`, more than that. */
   total: number;
+  totalCapped?: boolean;
+  /** Whether there are matches before and after this page; without them, judged from the page number and total. */
+  hasPrevious?: boolean;
+  hasNext?: boolean;
+  /** The ledger seq of the page's first and last entries, where Previous and Next read from. */
+  bounds?: { first: number; last: number };
+  /** The position this page was read from (kept by Share so that it shows this very page). */
+  position?: PagePosition;
   /** The ledger point the list was read at (carried by the buttons), and how many matches arrived since. */
   storedUpTo: number;
   newer: number;
@@ -129,13 +159,23 @@ export interface SearchResults {
 export function buildSearchResultsMessage(surface: Surface, results: SearchResults, options: { sharedBy?: string } = {}): Reply {
   const t = textsFor(surface.locale);
   const everything = isEmptySearch(results.search);
+  const capped = results.totalCapped === true;
+  const fromEnd = results.page < 0;
   const first = (results.page - 1) * results.pageSize + 1;
   const lastPage = Math.max(1, Math.ceil(results.total / results.pageSize));
+  const limit = new Intl.NumberFormat(surface.locale === 'fr' ? 'fr-FR' : 'en-US').format(MATCH_COUNT_LIMIT);
+  const range = { from: first, to: first + results.entries.length - 1 };
   const summary = results.total === 0
     ? t(everything ? 'transactions.noneYet' : 'transactions.noMatch')
     : results.entries.length === 0
-      ? t(everything ? 'transactions.pastEndAll' : 'transactions.pastEnd', { count: results.total, page: results.page })
-      : t(everything ? 'transactions.countShowing' : 'transactions.matches', { count: results.total, from: first, to: first + results.entries.length - 1 });
+      ? capped
+        ? t(everything ? 'transactions.pastEndAllMany' : 'transactions.pastEndMany', { page: results.page })
+        : t(everything ? 'transactions.pastEndAll' : 'transactions.pastEnd', { count: results.total, page: results.page })
+      : !capped
+        ? t(everything ? 'transactions.countShowing' : 'transactions.matches', { count: results.total, ...range })
+        : fromEnd
+          ? t(everything ? 'transactions.countFromEnd' : 'transactions.matchesFromEnd', { limit, page: -results.page })
+          : t(everything ? 'transactions.countShowingMany' : 'transactions.matchesMany', { limit, ...range });
   const lines = everything ? [summary] : [cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX), summary];
   if (results.newer > 0 && !options.sharedBy) lines.push(t(everything ? 'transactions.newerAll' : 'transactions.newer', { count: results.newer }));
   if (!results.status.historyComplete) lines.push(historyNote(t, results.status));
@@ -148,13 +188,28 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
   const zone = everything ? [] : [t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) })];
   blocks.push(footer(surface, signature(t, [...checked, ...zone].join(' · '), options.sharedBy)));
   if (!options.sharedBy) {
-    const here: PageRequest = { page: results.page, pageSize: results.pageSize, asOf: results.storedUpTo, ...(everything ? {} : { search: results.search }) };
-    const hasNext = first - 1 + results.entries.length < results.total;
-    const actions = results.entries.length === 0 && results.total > 0
+    const pinned = { pageSize: results.pageSize, asOf: results.storedUpTo, ...(everything ? {} : { search: results.search }) };
+    // Share and Filter read this very page again: the position that read it, pinned.
+    const here: PageRequest = { ...pinned, page: results.page, ...(results.position ? { position: results.position } : {}) };
+    // The last page: numbered when the total is exact, else the first counted from the end.
+    const last: PageRequest = { ...pinned, page: capped ? -1 : lastPage, position: { last: true } };
+    const lastLabel = capped ? t('transactions.lastPageUnnumbered') : t('transactions.lastPage', { page: lastPage });
+    const hasNext = results.entries.length > 0 && (results.hasNext ?? first - 1 + results.entries.length < results.total);
+    const hasPrevious = results.entries.length > 0 && (results.hasPrevious ?? results.page > 1);
+    const buttons: Button[] = [];
+    if (results.entries.length === 0 && results.total > 0) {
       // Past the end: the way back is the last page, not a Previous into more empty pages.
-      ? { type: 'actions' as const, block_id: BLOCKS.accountActions, elements: [pageButton(t('transactions.lastPage', { page: lastPage }), { ...here, page: lastPage }, 'last')] }
-      : pagingButtons(t, here, results.page > 1, hasNext && results.entries.length > 0, results.entries.length > 0, true);
-    if (actions) blocks.push(actions);
+      buttons.push(pageButton(lastLabel, last, 'last'));
+    } else {
+      const step = (delta: number) => (results.page + delta === 0 ? results.page + 2 * delta : results.page + delta);
+      if (hasPrevious) buttons.push(pageButton(t('transactions.previous'), { ...pinned, page: step(-1), ...(results.bounds ? { position: { before: results.bounds.first } } : {}) }, 'previous'));
+      if (hasNext) buttons.push(pageButton(t('transactions.next'), { ...pinned, page: step(1), ...(results.bounds ? { position: { after: results.bounds.last } } : {}) }, 'next'));
+      // Two pages or more ahead: straight to the end, read from the other end however long the list.
+      if (hasNext && (capped || results.page + 1 < lastPage)) buttons.push(pageButton(lastLabel, last, 'last'));
+      if (results.entries.length > 0) buttons.push(shareButton(t, here));
+      buttons.push(filterButton(t, { ...pinned, page: 1 }));
+    }
+    blocks.push({ type: 'actions', block_id: BLOCKS.accountActions, elements: buttons });
   }
   return { text: `${sandboxMarked(surface, t('transactions.title'))}: ${summary}`, blocks };
 }
@@ -173,13 +228,17 @@ function pagingButtons(t: Texts, here: PageRequest, hasPrevious: boolean, hasNex
   const buttons: Button[] = [];
   if (hasPrevious) buttons.push(pageButton(t('transactions.previous'), { ...here, page: here.page - 1 }, 'previous'));
   if (hasNext) buttons.push(pageButton(t('transactions.next'), { ...here, page: here.page + 1 }, 'next'));
-  if (canShare) {
-    buttons.push({ type: 'button', action_id: ACTIONS.transactionsShare, text: { type: 'plain_text', text: t('transactions.share') }, value: encodePageRequest(here) });
-  }
-  if (canFilter) {
-    buttons.push({ type: 'button', action_id: ACTIONS.transactionsFilter, text: { type: 'plain_text', text: t('transactions.filter') }, value: encodePageRequest({ ...here, page: 1 }) });
-  }
+  if (canShare) buttons.push(shareButton(t, here));
+  if (canFilter) buttons.push(filterButton(t, { ...here, page: 1 }));
   return buttons.length > 0 ? { type: 'actions', block_id: BLOCKS.accountActions, elements: buttons } : undefined;
+}
+
+function shareButton(t: Texts, here: PageRequest): Button {
+  return { type: 'button', action_id: ACTIONS.transactionsShare, text: { type: 'plain_text', text: t('transactions.share') }, value: encodePageRequest(here) };
+}
+
+function filterButton(t: Texts, request: PageRequest): Button {
+  return { type: 'button', action_id: ACTIONS.transactionsFilter, text: { type: 'plain_text', text: t('transactions.filter') }, value: encodePageRequest(request) };
 }
 
 function pageButton(label: string, request: PageRequest, direction: string): Button {

@@ -79,8 +79,40 @@ describe('search results', () => {
       expect(texts(reply)).toContain(words);
       const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements;
       expect(buttons.map((button) => button.text.text)).toEqual([locale === 'en' ? 'Last page (3)' : 'Dernière page (3)']);
-      expect(decodePageRequest(buttons[0]!.value, 25)).toEqual({ page: 3, pageSize: 10, asOf: 4321 });
+      // Read from the other end: the 3 entries after the two full pages.
+      expect(decodePageRequest(buttons[0]!.value, 25)).toEqual({ page: 3, pageSize: 10, asOf: 4321, position: { last: true } });
     }
+  });
+
+  it('say "more than 10,000" past the count, in both languages, and offer the last page read from the other end', () => {
+    const many = { total: 10_000, totalCapped: true, hasNext: true, hasPrevious: true, bounds: { first: 901, last: 877 } };
+    const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ ...many, page: 3 }));
+    expect(reply.text).toContain('More than 10,000 matches, showing 21–22, newest first.');
+    const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements;
+    expect(buttons.map((button) => button.text.text)).toEqual(['Previous', 'Next', 'Last page', 'Share in channel', 'Filter']);
+    const value = (direction: string) => decodePageRequest(buttons.find((button) => button.action_id === `transactions_page:${direction}`)!.value, 25);
+    // Previous and Next start from the page's first and last entries; the last page is counted from the end.
+    expect(value('previous')).toEqual({ page: 2, pageSize: 10, search: full, asOf: 4321, position: { before: 901 } });
+    expect(value('next')).toEqual({ page: 4, pageSize: 10, search: full, asOf: 4321, position: { after: 877 } });
+    expect(value('last')).toEqual({ page: -1, pageSize: 10, search: full, asOf: 4321, position: { last: true } });
+
+    const french = buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ ...many, search: {}, page: 1 }));
+    expect(french.text).toContain('Plus de 10\u202f000 transactions, affichées de 1 à 2');
+    expect(texts(french)).toContain('"text":"Dernière page"');
+    const fromEnd = buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ ...many, hasNext: false, page: -2 }));
+    expect(fromEnd.text).toContain('Plus de 10\u202f000 résultats : page 2 depuis la fin');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ ...many, search: {}, hasNext: false, page: -1 })).text)
+      .toContain('More than 10,000 transactions, showing page 1 from the end (the oldest last).');
+  });
+
+  it('read keyset and last-page buttons back, and refuse a page counted from the end without its position', () => {
+    expect(decodePageRequest('3.77a120|10|', 25)).toEqual({ page: 3, pageSize: 10, asOf: 77, position: { after: 120 } });
+    expect(decodePageRequest('-2.77b99|10|usd', 25)).toEqual({ page: -2, pageSize: 10, asOf: 77, position: { before: 99 }, search: { words: ['usd'] } });
+    expect(decodePageRequest('-1.77l|10|', 25)).toEqual({ page: -1, pageSize: 10, asOf: 77, position: { last: true } });
+    expect(encodePageRequest({ page: -1, pageSize: 10, asOf: 77, position: { last: true } })).toBe('-1.77l|10|');
+    expect(decodePageRequest('-2.77|10|', 25)).toBeUndefined();
+    expect(decodePageRequest('0.77a1|10|', 25)).toBeUndefined();
+    expect(decodePageRequest('2.77x5|10|', 25)).toBeUndefined();
   });
 
   it('show the plain list from the ledger without a search line, and say when newer entries arrived since it was read', () => {
