@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import type { Logger } from '../logger.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { needsCluster, seedCluster } from './pglite-seed.js';
@@ -32,22 +32,25 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
-let compiled: Promise<WebAssembly.Module> | undefined;
+/** A compiled WebAssembly module, named through PGlite's own options (the build's lib has no WebAssembly types). */
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+
+let compiled: Promise<WasmModule> | undefined;
 
 /**
  * Starts compiling PGlite's WebAssembly module (on V8's background threads) and returns it; done
  * once per process, every PGlite opened after shares it. openPglite calls it first, so that the
  * compile overlaps the data folder's lock and copy; the demo calls it earlier still.
  */
-export function compilePglite(): Promise<WebAssembly.Module> {
+export function compilePglite(): Promise<WasmModule> {
   // Liftoff, V8's baseline WebAssembly compiler, only: without it V8 also compiles PGlite's 9 MB
   // module with its optimising tier, which cost about a second of start and 50 MB resident here,
   // for queries that are small either way. Process-wide, for WebAssembly compiled from now on.
   setFlagsFromString('--liftoff-only');
   compiled ??= (async () => {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-    // The compiler lib here declares WebAssembly's types only; Node has the global.
-    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }).WebAssembly;
+    // Node has the WebAssembly global; the compiler's lib here does not declare it.
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
     return wasm.compile(await readFile(path.join(path.dirname(entry), 'pglite.wasm')));
   })();
   return compiled;
