@@ -31,6 +31,8 @@ const CONCURRENCY = 10;
 const SETTLE_MS = 3000;
 const USERS = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
 const TEXTS = ['balance', 'transactions', 'payouts', 'help'];
+/** The embedded store's idle resident memory at most this many times the Postgres mode's (issue 31). */
+export const IDLE_RSS_RATIO = 1.25;
 
 /** The baseline: a Bolt app in HTTP mode that only acknowledges /fleet, its own process like the bot. */
 const BARE_BOLT_APP = `
@@ -57,7 +59,7 @@ export interface FootprintBenchResult {
   embedded_later: FootprintRun;
   postgres: FootprintRun;
   bare_bolt: FootprintRun;
-  /** Embedded RSS over Postgres RSS (target ≤ 2). */
+  /** Embedded RSS over Postgres RSS, the larger of the two embedded starts (idle target ≤ 1.25, issue 31). */
   rss_ratio_idle: number;
   rss_ratio_after_commands: number;
   targets_met: boolean;
@@ -185,7 +187,7 @@ export async function runFootprintBench(): Promise<FootprintBenchResult> {
     const rss_ratio_after_commands = ratio(Math.max(embedded_first.rss_after_300_commands_mb, embedded_later.rss_after_300_commands_mb), postgres.rss_after_300_commands_mb);
     return {
       embedded_first, embedded_later, postgres, bare_bolt, rss_ratio_idle, rss_ratio_after_commands,
-      targets_met: embedded_first.start_to_healthy_ms <= 2000 && embedded_later.start_to_healthy_ms <= 1500 && rss_ratio_idle <= 2 && rss_ratio_after_commands <= 2,
+      targets_met: embedded_first.start_to_healthy_ms <= 2000 && embedded_later.start_to_healthy_ms <= 1500 && rss_ratio_idle <= IDLE_RSS_RATIO && rss_ratio_after_commands <= 2,
     };
   } finally {
     await sandbox.close();
@@ -202,7 +204,7 @@ export function printFootprintBench(result: FootprintBenchResult): void {
     'bare Bolt (ack only)': result.bare_bolt,
   });
   console.log(
-    `embedded/Postgres RSS: idle ${result.rss_ratio_idle}, after commands ${result.rss_ratio_after_commands} (target ≤ 2); ` +
+    `embedded/Postgres RSS: idle ${result.rss_ratio_idle} (target ≤ ${IDLE_RSS_RATIO}), after commands ${result.rss_ratio_after_commands} (target ≤ 2); ` +
       `start targets ≤ 2000 ms first, ≤ 1500 ms later; all targets met: ${result.targets_met}`,
   );
 }

@@ -4,7 +4,8 @@ import { printBatchBench, runBatchBench } from './batch.js';
 import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
-import { printFootprintBench, runFootprintBench } from './footprint.js';
+import { printDemoStartBench, runDemoStartBench } from './demo-start.js';
+import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
 import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
@@ -53,6 +54,14 @@ printFeedBench(feed);
 
 const footprint = await runFootprintBench();
 printFootprintBench(footprint);
+targets.push(ratioRow(
+  'idle RSS, embedded store (larger of first and later start)',
+  Math.max(footprint.embedded_first.rss_idle_mb, footprint.embedded_later.rss_idle_mb), footprint.postgres.rss_idle_mb, 'MB', IDLE_RSS_RATIO, 'Postgres mode',
+));
+
+const demoStart = await runDemoStartBench();
+printDemoStartBench(demoStart);
+targets.push(boundRow('npm run demo, empty TMPDIR, to /fleet balance answered (median of 3)', demoStart.median_balance_answered_ms / 1000, 's', 2));
 
 const ledger = await runLedgerBench();
 printLedgerBench(ledger);
@@ -69,4 +78,4 @@ printBatchBench(batch);
 
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch }));

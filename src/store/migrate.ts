@@ -13,6 +13,11 @@ const MIGRATION_LOCK_KEY = 7_461_002_315;
 /** Applies what `db` lacks of `list`; returns the ids it applied (none when already up to date). */
 export async function migrate(db: Db, list: readonly Migration[], logger?: Logger): Promise<number[]> {
   const ordered = checkedOrder(list);
+  // Up to date, as on every start but the first: one read instead of a transaction per migration.
+  if (await allRecorded(db, ordered)) {
+    await warnAboutUnknown(db, ordered, logger);
+    return [];
+  }
   const applied: number[] = [];
   for (const migration of ordered) {
     const ran = await db.transaction(async (tx) => {
@@ -30,6 +35,14 @@ export async function migrate(db: Db, list: readonly Migration[], logger?: Logge
   }
   await warnAboutUnknown(db, ordered, logger);
   return applied;
+}
+
+async function allRecorded(db: Db, ordered: readonly Migration[]): Promise<boolean> {
+  const { rows } = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!rows[0]?.present) return false;
+  const recorded = await db.query<{ id: number }>('SELECT id FROM schema_migrations');
+  const ids = new Set(recorded.rows.map((row) => Number(row.id)));
+  return ordered.every((migration) => ids.has(migration.id));
 }
 
 async function lockAndPrepare(tx: Queryable): Promise<void> {

@@ -35,6 +35,26 @@ export async function needsCluster(dataDir: string): Promise<boolean> {
 /** Copies a blank cluster into `dataDir` (which may hold other files, such as the lock). */
 export async function seedCluster(dataDir: string): Promise<'built' | 'cached' | 'made'> {
   const { dir, source } = await blankClusterDir();
+  await copyCluster(dir, dataDir);
+  return source;
+}
+
+/**
+ * Copies the blank cluster in `dir` into `dataDir` when `dir` holds one made by this PGlite version
+ * (the demo's, prepared at install with the migrations applied); false, copying nothing, otherwise.
+ */
+export async function seedClusterFrom(dir: string, dataDir: string): Promise<boolean> {
+  if (!(await hasBlankCluster(dir))) return false;
+  await copyCluster(dir, dataDir);
+  return true;
+}
+
+/** True when `dir` holds a blank cluster made by this PGlite version. */
+export async function hasBlankCluster(dir: string): Promise<boolean> {
+  return isBlankCluster(dir, await pgliteVersion());
+}
+
+async function copyCluster(dir: string, dataDir: string): Promise<void> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const relative = (entry: Dirent) => path.relative(dir, path.join(entry.parentPath, entry.name));
   for (const entry of entries) if (entry.isDirectory()) await mkdir(path.join(dataDir, relative(entry)), { recursive: true });
@@ -43,7 +63,6 @@ export async function seedCluster(dataDir: string): Promise<'built' | 'cached' |
   await Promise.all(files.map((file) => copyFile(path.join(dir, file), path.join(dataDir, file))));
   // Postgres's version file last: a copy cut short is seen as no cluster and made again.
   await copyFile(path.join(dir, CLUSTER_MARK), path.join(dataDir, CLUSTER_MARK));
-  return source;
 }
 
 async function blankClusterDir(): Promise<{ dir: string; source: 'built' | 'cached' | 'made' }> {

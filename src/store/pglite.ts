@@ -3,10 +3,11 @@
  * DATABASE_URL. PGlite has one connection; its own `transaction()` holds a lock that plain queries
  * also take, so a query never lands inside someone else's transaction.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import type { Logger } from '../logger.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { needsCluster, seedCluster } from './pglite-seed.js';
@@ -31,18 +32,41 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
 }
 
+/** A compiled WebAssembly module, named through PGlite's own options (the build's lib has no WebAssembly types). */
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+
+let compiled: Promise<WasmModule> | undefined;
+
+/**
+ * Starts compiling PGlite's WebAssembly module (on V8's background threads) and returns it; done
+ * once per process, every PGlite opened after shares it. openPglite calls it first, so that the
+ * compile overlaps the data folder's lock and copy; the demo calls it earlier still.
+ */
+export function compilePglite(): Promise<WasmModule> {
+  // Liftoff, V8's baseline WebAssembly compiler, only: without it V8 also compiles PGlite's 9 MB
+  // module with its optimising tier, which cost about a second of start and 50 MB resident here,
+  // for queries that are small either way. Process-wide, for WebAssembly compiled from now on.
+  setFlagsFromString('--liftoff-only');
+  compiled ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    // Node has the WebAssembly global; the compiler's lib here does not declare it.
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
+    return wasm.compile(await readFile(path.join(path.dirname(entry), 'pglite.wasm')));
+  })();
+  return compiled;
+}
+
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Db> {
   const { logger, loadDataDir } = options;
+  const wasm = compilePglite();
+  // Failures are reported where it is awaited, below.
+  wasm.catch(() => undefined);
   const inMemory = IN_MEMORY_DATA_DIRS.includes(dataDir);
   const location = inMemory ? undefined : path.resolve(dataDir);
   if (location) await mkdir(location, { recursive: true });
   // Before anything reads the cluster: a second process on the same folder stops here.
   const lock = location ? await lockDataDir(location) : undefined;
   let lite: PGlite;
-  // Liftoff, V8's baseline WebAssembly compiler, only: without it V8 also compiles PGlite's 9 MB
-  // module with its optimising tier, which cost about a second of start and 50 MB resident here,
-  // for queries that are small either way. Process-wide, for WebAssembly compiled from now on.
-  setFlagsFromString('--liftoff-only');
   try {
     if (location && !loadDataDir && (await needsCluster(location))) {
       const source = await seedCluster(location);
@@ -51,6 +75,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     lite = await PGlite.create({
       ...(location ? { dataDir: location } : {}),
       ...(loadDataDir ? { loadDataDir } : {}),
+      pgliteWasmModule: await wasm,
       startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
       // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
       parsers: { [DATE_OID]: (value: string) => value },

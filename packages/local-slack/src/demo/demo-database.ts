@@ -1,11 +1,14 @@
 /**
- * The demo's database: PGlite in a fresh folder per run (the sandbox's data is new each run too), started
- * from the dump of a blank cluster, because PGlite's initdb takes seconds.
+ * The demo's database: PGlite in a fresh folder per run (the sandbox's data is new each run too),
+ * started from a copy of a blank cluster with the migrations already applied, prepared once by
+ * `npm install` (see prepare-cluster.ts), because PGlite's initdb and the migrations take seconds.
+ * Without it (scripts not run at install), the app's own seeding makes a blank cluster instead.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { blankPgliteCluster, migrate, migrations, openPglite, type Db, type Logger } from './product.js';
+import { fileURLToPath } from 'node:url';
+import { compilePglite, migrate, migrations, openPglite, seedClusterFrom, type Db, type Logger } from './product-store.js';
 
 export interface DemoDatabase {
   db: Db;
@@ -16,6 +19,9 @@ export interface DemoDatabase {
 }
 
 const FOLDER_PREFIX = 'fleet-treasury-demo-';
+
+/** Where the install leaves the demo's prepared blank cluster (beside its compiled code). */
+export const PREPARED_CLUSTER = fileURLToPath(new URL('../../../../node_modules/.cache/fleet-treasury-demo/pglite-blank', import.meta.url));
 
 function isRunning(pid: number): boolean {
   try {
@@ -40,13 +46,17 @@ async function removeLeftOverFolders(): Promise<void> {
   }
 }
 
-export async function openDemoDatabase(logger: Logger): Promise<DemoDatabase> {
+export async function openDemoDatabase(logger: Logger, prepared = PREPARED_CLUSTER): Promise<DemoDatabase> {
+  // PGlite's WebAssembly compiles on background threads while the folder is copied.
+  compilePglite().catch(() => undefined);
   await removeLeftOverFolders();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
   const remove = () => rm(dataDir, { recursive: true, force: true });
   try {
-    const db = await openPglite(dataDir, { logger, loadDataDir: await blankPgliteCluster() });
+    if (!(await seedClusterFrom(prepared, dataDir))) logger.info({ prepared }, 'no prepared demo cluster: making a blank one');
+    const db = await openPglite(dataDir, { logger });
     try {
+      // Nothing to apply with a prepared cluster, unless migrations were added since the install.
       await migrate(db, migrations, logger);
     } catch (error) {
       await db.close();

@@ -10,6 +10,8 @@ import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
 import { createLogger, loadConfig, startBot, type Db, type Logger, type RunningBot } from './product.js';
 
+export { demoSettings } from './settings.js';
+
 export interface DemoOptions {
   /** The page's port; 0 picks a free one. Default 3000. */
   port?: number;
@@ -21,6 +23,8 @@ export interface DemoOptions {
   feedPollSeconds?: number;
   /** An open, migrated database, left open on close (tests); by default PGlite in a temporary folder removed on close. */
   db?: Db;
+  /** The demo's database, already opening (main.ts starts it before loading the bot's code); closed with the demo. */
+  database?: Promise<DemoDatabase>;
   /** Tests pass their own; otherwise pretty logs at `logLevel` (default warn), scrubbed of this run's secrets. */
   logger?: Logger;
   logLevel?: string;
@@ -51,18 +55,6 @@ export function digestTimeSoonAfter(now: Date, timeZone: string): string {
   return `${part('hour')}:${part('minute')}`;
 }
 
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-/** DEMO_PORT and LOG_LEVEL are the demo's only settings; everything else is generated. */
-export function demoSettings(env: Record<string, string | undefined>): { port: number; logLevel: string } {
-  const rawPort = env.DEMO_PORT?.trim() || '3000';
-  const port = Number(rawPort);
-  if (!/^\d+$/.test(rawPort) || port > 65535) throw new Error('DEMO_PORT must be a port number from 0 to 65535.');
-  const logLevel = env.LOG_LEVEL?.trim() || 'warn';
-  if (!LOG_LEVELS.has(logLevel)) throw new Error(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}.`);
-  return { port, logLevel };
-}
-
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const signingSecret = randomBytes(16).toString('hex');
   const botToken = `xoxb-demo-${randomBytes(12).toString('hex')}`;
@@ -71,15 +63,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   let slack: LocalSlack | undefined;
   let database: DemoDatabase | undefined;
   try {
-    const db = options.db ?? (database = await openDemoDatabase(logger.child({ component: 'store' }))).db;
-    slack = await startLocalSlack({
-      port: options.port ?? 3000,
-      host: options.host ?? '127.0.0.1',
-      signingSecret,
-      botToken,
-      users: Object.values(DEMO_PEOPLE).map(({ role: _role, ...user }) => user),
-      channels: Object.values(DEMO_CHANNELS),
-    });
+    // The database (copying its folder, starting PGlite) and the workspace's server start side by side.
+    const [opened, started] = await Promise.allSettled([
+      options.db ? Promise.resolve(undefined) : (options.database ?? openDemoDatabase(logger.child({ component: 'store' }))),
+      startLocalSlack({
+        port: options.port ?? 3000,
+        host: options.host ?? '127.0.0.1',
+        signingSecret,
+        botToken,
+        users: Object.values(DEMO_PEOPLE).map(({ role: _role, ...user }) => user),
+        channels: Object.values(DEMO_CHANNELS),
+      }),
+    ]);
+    if (opened.status === 'fulfilled') database = opened.value;
+    if (started.status === 'fulfilled') slack = started.value;
+    if (opened.status === 'rejected') throw opened.reason;
+    if (started.status === 'rejected') throw started.reason;
+    const db = options.db ?? database?.db;
+    if (!slack || !db) throw new Error('the demo database or workspace did not start');
     const config = loadConfig({
       SLACK_BOT_TOKEN: botToken,
       SLACK_SIGNING_SECRET: signingSecret,

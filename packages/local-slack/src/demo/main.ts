@@ -1,6 +1,8 @@
 /** `npm run demo`: starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
-import { demoSettings, startDemo } from './demo.js';
+import { openDemoDatabase } from './demo-database.js';
 import { DEMO_PEOPLE } from './people.js';
+import { createLogger } from './product-store.js';
+import { demoSettings } from './settings.js';
 
 function say(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -9,7 +11,12 @@ function say(line = ''): void {
 async function main(): Promise<void> {
   const settings = demoSettings(process.env);
   say('Starting the Fleet Treasury demo: sandbox Fleet API, embedded database, bot and local Slack workspace…');
-  const demo = await startDemo({ port: settings.port, logLevel: settings.logLevel }).catch((error: unknown) => {
+  // The database first: copying its folder and starting PGlite go on while the bot's code loads.
+  // (Its logger carries none of the secrets the demo generates later: the store never logs them.)
+  const database = openDemoDatabase(createLogger({ level: settings.logLevel, pretty: true }).child({ component: 'store' }));
+  database.catch(() => undefined); // awaited by startDemo, which reports its failure
+  const { startDemo } = await import('./demo.js');
+  const demo = await startDemo({ port: settings.port, logLevel: settings.logLevel, database }).catch((error: unknown) => {
     if ((error as { code?: unknown }).code === 'EADDRINUSE') {
       throw new Error(`port ${settings.port} is in use: run with DEMO_PORT=<another port>`, { cause: error });
     }

@@ -1,11 +1,8 @@
 /**
- * What the demo runs of the product (the root's `src/`): the one place this package reaches into it.
- * The product never imports this package.
+ * What the demo runs of the product (the root's `src/`): with product-store.ts, the one place this
+ * package reaches into it. The product never imports this package. This part is the bot, loaded
+ * after the database has started opening (see main.ts).
  */
 export { startBot, type RunningBot } from '../../../../src/bot.js';
 export { loadConfig } from '../../../../src/config.js';
-export { createLogger, type Logger } from '../../../../src/logger.js';
-export { migrate, type Db } from '../../../../src/store/index.js';
-export { migrations } from '../../../../src/store/migrations/index.js';
-export { openPglite } from '../../../../src/store/pglite.js';
-export { blankPgliteCluster } from '../../../../src/store/pglite-blank.js';
+export * from './product-store.js';

@@ -20,7 +20,7 @@ describe('npm run demo', () => {
 
   // A process manager (or a terminal closing) stops `npm run demo` by signalling the process npm started.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    it(`starts with nothing configured, serves the page, and stops cleanly on ${signal} sent to the process npm started`, async () => {
+    it(`starts with nothing configured, serves the page, answers /fleet balance, and stops cleanly on ${signal} sent to the process npm started`, async () => {
       // A folder left by a run that was killed outright: its process is gone, so the next start removes it.
       const deadPid = spawnSync(process.execPath, ['-e', '']).pid;
       const leftOver = path.join(os.tmpdir(), `fleet-treasury-demo-${deadPid}-left`);
@@ -54,12 +54,23 @@ describe('npm run demo', () => {
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Fleet Treasury');
+      // Rita asks for the balance through the page's API, as the browser does, and the bot answers.
+      const sent = await fetch(`${url}/workspace/command`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ as: 'U0REQUESTER', channel: 'C0TREASURY', text: '/fleet balance' }),
+      });
+      expect(await sent.json()).toMatchObject({ ok: true, status: 200 });
+      const balanceShown = async () => {
+        const state = (await (await fetch(`${url}/workspace/state?as=U0REQUESTER`)).json()) as { messages: Record<string, Array<{ text: string }>> };
+        return state.messages.C0TREASURY?.some((message) => message.text.startsWith('Fleet account balance')) ?? false;
+      };
+      await expect.poll(balanceShown, { timeout: 20_000 }).toBe(true);
       expect(await demoFolders()).not.toContain(path.basename(leftOver));
-      const created = (await demoFolders()).filter((name) => !foldersBefore.includes(name));
-      expect(created).toHaveLength(1);
-
       const started = (await readFile(`/proc/${npm.pid}/task/${npm.pid}/children`, 'utf8')).trim().split(/\s+/).map(Number);
       expect(started).toHaveLength(1);
+      // The demo's own folder, named after its process (tests running beside this one make theirs).
+      const created = (await demoFolders()).filter((name) => !foldersBefore.includes(name) && name.startsWith(`fleet-treasury-demo-${started[0]}-`));
+      expect(created).toHaveLength(1);
+
       process.kill(started[0] ?? 0, signal);
       await exited;
       expect(output).toContain(`${signal}: stopping the demo.`);
