@@ -230,7 +230,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock), mentions, approversAvailable,
+      records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
     });
     payoutNotifiers.push(payoutNotifier);
     const batchNotifier = new SlackBatchNotifier({

@@ -15,6 +15,8 @@ import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
+import type { PayoutSettings } from './settings.js';
+import { findEarlierPayouts } from './duplicates.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
 
@@ -26,6 +28,13 @@ export interface PayoutApprovalsOptions {
   intake: PayoutIntake;
   recorder: TransitionRecorder;
   settlement: PayoutSettlement;
+  settings: Pick<PayoutSettings, 'duplicateWindowHours'>;
+}
+
+/** What the approver said in the approve window beside approving. */
+export interface ApprovalAnswers {
+  /** The tick "I checked this is not a duplicate"; required when the request may repeat an earlier payout. */
+  duplicateChecked?: boolean;
 }
 
 /** Raised inside an approval's transaction that would release the payout without fresh role lookups for every counted approver. */
@@ -45,7 +54,7 @@ export class PayoutApprovals {
    * submissions, and never lowered. Released, the request becomes `approved` and is sent at once;
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
-  async approve(found: PayoutRequest, userId: string): Promise<PayoutActionResult> {
+  async approve(found: PayoutRequest, userId: string, answers: ApprovalAnswers = {}): Promise<PayoutActionResult> {
     const { db, clock, roles, logger, recorder, settlement } = this.options;
     const { id } = found;
     let request: PayoutRequest | undefined = found;
@@ -63,7 +72,7 @@ export class PayoutApprovals {
       const pending: PayoutRequest = request;
       let outcome: { request: PayoutRequest; events: RecordedEvent[] };
       try {
-        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now));
+        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now, answers));
       } catch (error) {
         if (error instanceof Refused) return error.refusal;
         if (error instanceof LostRace) return lostRace(db, id, clock.now());
@@ -89,6 +98,7 @@ export class PayoutApprovals {
     userId: string,
     roles: ReleaseRoles | undefined,
     now: Date,
+    answers: ApprovalAnswers,
   ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
     const { intake, recorder } = this.options;
     const { id } = request;
@@ -96,6 +106,14 @@ export class PayoutApprovals {
     // Locks the row: approvals of one request queue here, and a moved request stops them.
     const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
     if (!touched) throw new LostRace();
+    // Read under the day locks, which every request to this recipient takes: none lands unseen.
+    const duplicateOf = (await findEarlierPayouts(tx, [touched], {
+      now: touched.requestedAt, windowHours: this.options.settings.duplicateWindowHours, exceptBatchId: touched.batch?.id,
+      stored: { requestId: id, requestedAt: touched.requestedAt },
+    })).values().next().value;
+    if (duplicateOf && answers.duplicateChecked !== true) {
+      throw new Refused(refusal('duplicate_unchecked', { details: { action: 'approve', payoutId: id }, request: touched }));
+    }
     const recorded = await insertApproval(tx, id, userId, now);
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
       throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
@@ -125,7 +143,11 @@ export class PayoutApprovals {
     }
     const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
     const final = (await findRequest(tx, id)) ?? updated ?? current;
-    if (recorded) events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals } });
+    if (recorded) {
+      // The tick is part of the approval's record: who checked, and against which earlier payout.
+      const checked = duplicateOf ? { duplicateChecked: duplicateOf } : {};
+      events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
+    }
     for (const event of events) await recorder.record(tx, final, event, now);
     return { request: final, events };
   }

@@ -256,7 +256,11 @@ export type PayoutRefusalCode =
   | 'could_not_check'
   /** A likely match waits for an approver's answer before anything else may happen. */
   | 'likely_match'
-  | 'no_such_match';
+  | 'no_such_match'
+  /** The request may repeat an earlier payout, and the approver did not tick that they checked it does not. */
+  | 'duplicate_unchecked'
+  /** Above PAYOUT_SENIOR_APPROVAL_ABOVE: one counted approval must come from PAYOUT_SENIOR_APPROVERS. */
+  | 'needs_senior';
 
 /** The names of the form fields, shared with the Slack layer so that errors land under the right block. */
 export const PAYOUT_FIELDS = {

@@ -260,3 +260,8 @@ export function changingRoles() {
     },
   };
 }
+
+/** The approval signals of an ordinary payout (nothing to notice), for notifier doubles. */
+export async function quietSignals(request: Pick<PayoutRequest, 'currency' | 'amountMinor'>) {
+  return { duplicateOf: undefined, unusualAmount: undefined, dayTotals: { currency: request.currency, requesterMinor: request.amountMinor, recipientMinor: request.amountMinor } };
+}
