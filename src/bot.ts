@@ -183,6 +183,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
       canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
+      // A senior approver must also be an approver.
+      isSenior: async (userId: string, lookup?: RoleLookup) =>
+        (await access.allows(config.access.seniorApprovers, userId, lookup)) && access.allows(config.access.approvers, userId, lookup),
     };
     // Who hears of each change, in order; each list is filled below as its listeners are made, before any change is made.
     const payoutNotifiers: PayoutNotifier[] = [{ changed: async (request, event) => metrics.payoutChanged(event, request.state) }];

@@ -10,7 +10,8 @@ import { raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, lostRace, refused } from './outcomes.js';
-import { canApprove, countingApprovers, decideRelease, type ReleaseRoles } from './policy.js';
+import { canApprove, countingApprovers, decideRelease, seniorApprovers, type ReleaseRoles } from './policy.js';
+import { isSeniorApprover, seniorTier } from './tiers.js';
 import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
@@ -28,7 +29,7 @@ export interface PayoutApprovalsOptions {
   intake: PayoutIntake;
   recorder: TransitionRecorder;
   settlement: PayoutSettlement;
-  settings: Pick<PayoutSettings, 'duplicateWindowHours'>;
+  settings: Pick<PayoutSettings, 'duplicateWindowHours' | 'seniorApprovalAbove'>;
 }
 
 /** What the approver said in the approve window beside approving. */
@@ -63,7 +64,14 @@ export class PayoutApprovals {
       const decision = canApprove(request, await actorOf(roles, userId), now);
       if (!decision.ok) return refused(decision, request);
       const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
-      const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId) : undefined;
+      // Above the senior tier, the approval that completes the count must bring a senior approval if none stands.
+      const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
+      const actorSenior = tier ? await isSeniorApprover(roles, userId) : false;
+      if (tier && releasing && !actorSenior && seniorApprovers(request).length === 0) {
+        return refused({ ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: id } }, request);
+      }
+      const seniority = { seniorNeeded: tier !== undefined, actorSenior };
+      const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId, seniority) : undefined;
       if (fresh && !fresh.unreadable && fresh.approvers.get(userId) !== true) {
         // The cached role said yes; the fresh lookup says they are no longer an approver.
         const noLonger = canApprove(request, { userId, canRequest: false, canApprove: false }, now);
@@ -72,7 +80,7 @@ export class PayoutApprovals {
       const pending: PayoutRequest = request;
       let outcome: { request: PayoutRequest; events: RecordedEvent[] };
       try {
-        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now, answers));
+        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now, { ...answers, ...seniority }));
       } catch (error) {
         if (error instanceof Refused) return error.refusal;
         if (error instanceof LostRace) return lostRace(db, id, clock.now());
@@ -98,7 +106,7 @@ export class PayoutApprovals {
     userId: string,
     roles: ReleaseRoles | undefined,
     now: Date,
-    answers: ApprovalAnswers,
+    answers: ApprovalAnswers & { seniorNeeded: boolean; actorSenior: boolean },
   ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
     const { intake, recorder } = this.options;
     const { id } = request;
@@ -114,7 +122,7 @@ export class PayoutApprovals {
     if (duplicateOf && answers.duplicateChecked !== true) {
       throw new Refused(refusal('duplicate_unchecked', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
-    const recorded = await insertApproval(tx, id, userId, now);
+    const recorded = await insertApproval(tx, id, userId, now, answers.actorSenior);
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
       throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
@@ -133,10 +141,14 @@ export class PayoutApprovals {
     const required = Math.max(current.requiredApprovals, measured.required);
     const counting = countingApprovers(current);
     if (counting.length >= required) {
-      if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();
-      const release = decideRelease(current, roles, required);
+      const unread = (approver: string) => !roles?.approvers.has(approver) || (answers.seniorNeeded && seniorApprovers(current).includes(approver) && !roles.seniors?.has(approver));
+      if (!roles || (!roles.unreadable && counting.some(unread))) throw new NeedsFreshRoles();
+      const release = decideRelease(current, roles, required, answers.seniorNeeded);
       await revokeApprovals(tx, id, release.revoke, now);
-      for (const approver of release.revoke) events.push({ event: 'approval_revoked', userId, details: { approver, reason: 'not_approver' } });
+      for (const approver of release.revoke) {
+        const reason = roles.approvers.get(approver) === true ? 'not_senior' : 'not_approver';
+        events.push({ event: 'approval_revoked', userId, details: { approver, reason } });
+      }
       changes.holdReason = release.hold ?? null;
       if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
       if (release.release) changes.state = 'approved';
@@ -145,7 +157,7 @@ export class PayoutApprovals {
     const final = (await findRequest(tx, id)) ?? updated ?? current;
     if (recorded) {
       // The tick is part of the approval's record: who checked, and against which earlier payout.
-      const checked = duplicateOf ? { duplicateChecked: duplicateOf } : {};
+      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}) };
       events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
     }
     for (const event of events) await recorder.record(tx, final, event, now);

@@ -95,6 +95,8 @@ export interface PayoutApproval {
   at: Date;
   /** Set when its giver was no longer an approver as the payout was about to be sent: it no longer counts. */
   revokedAt?: Date | undefined;
+  /** Given by a senior approver (PAYOUT_SENIOR_APPROVERS), as looked up when given (`tiers.ts`). */
+  senior?: boolean | undefined;
 }
 
 /** What makes more than one approver necessary: an amount rule (this request alone, or a day total in its currency), or a recipient never paid before. */

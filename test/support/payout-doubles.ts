@@ -98,6 +98,8 @@ export const settings: Config['payouts'] = {
   // Off here: the tests of the other rules pay recipients never paid before; recipients.test.ts turns it on.
   newRecipientApprovals: 1,
   duplicateWindowHours: 72,
+  // No senior tier unless a test sets one (tiers.test.ts).
+  seniorApprovalAbove: new Map(),
 };
 
 export const REQUESTER = 'UREQUESTER';
