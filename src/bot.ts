@@ -31,6 +31,7 @@ import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/publishers/payout-notifier.js';
+import { seniorCall } from './slack/approval-context.js';
 import { approverDirectory, SlackReminderSender } from './slack/publishers/approver-notices.js';
 import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
@@ -234,6 +235,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
+      seniorCall: (request) => seniorCall(request, config.payouts, config.access.seniorApprovers),
     });
     payoutNotifiers.push(payoutNotifier);
     const batchNotifier = new SlackBatchNotifier({

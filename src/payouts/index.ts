@@ -37,6 +37,8 @@ export type { EarlierPayout } from './duplicates.js';
 export { UNUSUAL_AMOUNT_FACTOR, USUAL_AMOUNT_DAYS, USUAL_AMOUNT_MIN_PAYOUTS } from './signals.js';
 export type { ApprovalSignals, UnusualAmount } from './signals.js';
 export type { ApprovalAnswers } from './approvals.js';
+export { seniorTier } from './tiers.js';
+export type { SeniorTier } from './tiers.js';
 export type { BatchCheck, BatchRow, BatchRowProblem } from './batch/rows.js';
 export { checkBatchFile } from './batch/check.js';
 export type { BatchFileCheck } from './batch/check.js';

@@ -7,7 +7,10 @@
  * leaves the request waiting for another.
  */
 import type { CurrencyAmounts } from '../money.js';
-import type { PayoutRoles, RoleLookup } from './roles.js';
+/** The part of the roles port (`roles.ts`) the tier asks: whether someone is a senior approver. */
+interface SeniorRoles {
+  isSenior?(userId: string, lookup?: { fresh?: boolean }): Promise<boolean>;
+}
 
 /** The tier a payout is above: its currency and threshold; undefined below every tier (or none set). */
 export interface SeniorTier {
@@ -25,13 +28,13 @@ export function seniorTier(amounts: Iterable<readonly [string, number]>, seniorA
 }
 
 /** Whether `userId` is a senior approver; a port without the question has none (fail closed). */
-export async function isSeniorApprover(roles: PayoutRoles, userId: string, lookup?: RoleLookup): Promise<boolean> {
+export async function isSeniorApprover(roles: SeniorRoles, userId: string, lookup?: { fresh?: boolean }): Promise<boolean> {
   if (!roles.isSenior) return false;
   return roles.isSenior(userId, lookup);
 }
 
 /** Which of `approvers` are senior approvers; looked up fresh at release. A failed lookup rejects. */
-export async function seniorsAmong(roles: PayoutRoles, approvers: readonly string[], lookup?: RoleLookup): Promise<Map<string, boolean>> {
+export async function seniorsAmong(roles: SeniorRoles, approvers: readonly string[], lookup?: { fresh?: boolean }): Promise<Map<string, boolean>> {
   const answers = await Promise.all(approvers.map((approver) => isSeniorApprover(roles, approver, lookup)));
   return new Map(approvers.map((approver, index) => [approver, answers[index] === true]));
 }

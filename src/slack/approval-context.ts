@@ -1,17 +1,31 @@
 /**
- * What the approve window shows beside the request, read as the approval message reads it: the
- * signals in one query (`payouts/signals.ts`) and the senior approvers a payout above the tier needs.
+ * What the approval message and the approve window show beside the request: the signals read in one
+ * query (`payouts/signals.ts`) and, above the senior tier, the senior approvers it calls for.
  */
-import type { PayoutRequest } from '../payouts/index.js';
+import type { AccessList } from '../config.js';
+import { seniorTier, type PayoutRequest, type PayoutSettings } from '../payouts/index.js';
 import type { SlackContext } from './context.js';
-import type { ApprovalContext } from './views/approval-signals.js';
+import { approverMentions } from './publishers/approver-notices.js';
+import type { ApprovalContext, SeniorCall } from './views/approval-signals.js';
 
-export async function approvalContext(ctx: Pick<SlackContext, 'payouts' | 'payoutSettings' | 'logger'>, request: PayoutRequest): Promise<ApprovalContext> {
+/** Above PAYOUT_SENIOR_APPROVAL_ABOVE, while pending: whom to call (PAYOUT_SENIOR_APPROVERS), or who gave the senior approval. */
+export function seniorCall(request: PayoutRequest, settings: Pick<PayoutSettings, 'seniorApprovalAbove'>, seniors: AccessList): SeniorCall | undefined {
+  const tier = seniorTier([[request.currency, request.amountMinor]], settings.seniorApprovalAbove);
+  if (!tier || request.state !== 'pending') return undefined;
+  const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
+  return { ...tier, approvers: approverMentions(seniors, request.requestedBy), givenBy: given?.userId };
+}
+
+export async function approvalContext(
+  ctx: Pick<SlackContext, 'payouts' | 'payoutSettings' | 'logger' | 'accessLists'>,
+  request: PayoutRequest,
+): Promise<ApprovalContext> {
   const duplicateWindowHours = ctx.payoutSettings.duplicateWindowHours;
+  const senior = seniorCall(request, ctx.payoutSettings, ctx.accessLists.seniorApprovers);
   try {
-    return { signals: await ctx.payouts.signals(request), duplicateWindowHours };
+    return { signals: await ctx.payouts.signals(request), duplicateWindowHours, senior };
   } catch (error) {
     ctx.logger.warn({ err: error, payoutId: request.id }, 'could not read what approvers should notice about a payout');
-    return { duplicateWindowHours };
+    return { duplicateWindowHours, senior };
   }
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { PayoutBatchService } from '../../src/payouts/batch/service.js';
 import { seniorTier } from '../../src/payouts/tiers.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
@@ -89,5 +91,27 @@ describe.each(testDatabases())('senior approvals on $name', ({ open }) => {
     const revoked = (await service.history(above.id)).find((event) => event.event === 'approval_revoked');
     expect(revoked?.details).toEqual({ approver: SENIOR, reason: 'not_approver' });
     expect(fleet.payoutCalls).toHaveLength(0);
+  });
+
+  it('applies the tier to a bulk payout by its total in a currency, at approval and at release', async () => {
+    const { clock, roles, seniors } = team();
+    const batches = new PayoutBatchService({
+      db, clock, settings: tiered, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles, logger: createLogger({ level: 'silent' }),
+    });
+    const rows = ['mobile,243812000001,VODACOM_MPESA,Amani Kabila,CD,900,USD,,', 'mobile,243812000002,VODACOM_MPESA,Bora Ilunga,CD,900,USD,,',
+      'mobile,243812000003,VODACOM_MPESA,Chantal Mbuyi,CD,900,USD,,'];
+    const checked = await batches.check(REQUESTER, `kind,number,provider,name,country,amount,currency,reference,note\n${rows.join('\n')}\n`);
+    if (!checked.ok) throw new Error('expected a checked file');
+    const submittedBatch = await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });
+    if (!submittedBatch.ok) throw new Error('expected a submitted batch');
+    // Each row is below the tier; the USD total, 2,700.00, is above it.
+    const required = submittedBatch.batch.requiredApprovals;
+    const ordinary = [APPROVER, SECOND_APPROVER, THIRD_APPROVER].slice(0, required - 1);
+    for (const approver of ordinary) expect(await batches.approve(checked.batchId, approver)).toMatchObject({ ok: true, batch: { state: 'pending' } });
+    expect(await batches.approve(checked.batchId, THIRD_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
+    seniors.delete(SENIOR);
+    // SENIOR is still senior to the cached lists: recorded, then found no longer senior at release.
+    expect(await batches.approve(checked.batchId, SENIOR)).toMatchObject({ ok: true, batch: { state: 'pending' } });
+    expect(await batches.approve(checked.batchId, OTHER_SENIOR)).toMatchObject({ ok: true, batch: { state: 'sending' } });
   });
 });
