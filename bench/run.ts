@@ -1,12 +1,13 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench } from './ack.js';
+import { printApprovalSignalsBench, runApprovalSignalsBench } from './approval-signals.js';
 import { printBatchBench, runBatchBench } from './batch.js';
 import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
-import { printTargets, ratioRow, type TargetRow } from './targets.js';
+import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
 
@@ -46,6 +47,12 @@ printExportBench(ledgerExport);
 const batch = await runBatchBench();
 printBatchBench(batch);
 
+const approvalSignals = await runApprovalSignalsBench();
+printApprovalSignalsBench(approvalSignals);
+targets.push(boundRow(`approval message signals, ${approvalSignals.payouts} payouts stored (max of 20, one query)`, approvalSignals.signals_max_ms, 'ms', 3000));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({
+  targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch, approval_signals: approvalSignals,
+}));
