@@ -10,7 +10,7 @@ import { raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, lostRace, refused } from './outcomes.js';
-import { canApprove, countingApprovers, decideRelease, seniorApprovers, type ReleaseRoles } from './policy.js';
+import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
 import { isSeniorApprover, seniorTier } from './tiers.js';
 import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
@@ -64,13 +64,8 @@ export class PayoutApprovals {
       const decision = canApprove(request, await actorOf(roles, userId), now);
       if (!decision.ok) return refused(decision, request);
       const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
-      // Above the senior tier, the approval that completes the count must bring a senior approval if none stands.
-      const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
-      const actorSenior = tier ? await isSeniorApprover(roles, userId) : false;
-      if (tier && releasing && !actorSenior && seniorApprovers(request).length === 0) {
-        return refused({ ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: id } }, request);
-      }
-      const seniority = { seniorNeeded: tier !== undefined, actorSenior };
+      const { seniority, decision: senior } = await this.seniorDecision(request, userId);
+      if (!senior.ok) return refused(senior, request);
       const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId, seniority) : undefined;
       if (fresh && !fresh.unreadable && fresh.approvers.get(userId) !== true) {
         // The cached role said yes; the fresh lookup says they are no longer an approver.
@@ -93,6 +88,20 @@ export class PayoutApprovals {
       return settlement.execute(outcome.request, userId);
     }
     return lostRace(db, id, clock.now());
+  }
+
+  /**
+   * The senior tier (`tiers.ts`): above it, the approval that would complete the count must bring a
+   * senior approval when none stands. Asked before the approve window opens, and at approval.
+   */
+  async seniorDecision(request: PayoutRequest, userId: string): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
+    const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
+    const actorSenior = tier ? await isSeniorApprover(this.options.roles, userId) : false;
+    const completes = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
+    const decision: PolicyDecision = tier && completes && !actorSenior && seniorApprovers(request).length === 0
+      ? { ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: request.id } }
+      : { ok: true };
+    return { seniority: { seniorNeeded: tier !== undefined, actorSenior }, decision };
   }
 
   /**

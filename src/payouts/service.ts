@@ -116,7 +116,8 @@ export class PayoutService {
 
   /** Whether a person may approve this request now, asked before the approve modal opens; `approve` checks again. */
   async mayApprove(request: PayoutRequest, userId: string): Promise<PolicyDecision> {
-    return canApprove(request, await this.actor(userId), this.now());
+    const decision = canApprove(request, await this.actor(userId), this.now());
+    return decision.ok ? (await this.approvals.seniorDecision(request, userId)).decision : decision;
   }
 
   /** Whether a person may reject this request now, asked before the reject modal opens; `reject` checks again. */

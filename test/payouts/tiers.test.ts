@@ -58,6 +58,9 @@ describe.each(testDatabases())('senior approvals on $name', ({ open }) => {
     const above = await submitted(service, { ...mobileForm, amount: '2000.01' });
     expect(above.requiredApprovals).toBe(2);
     expect(await service.approve(above.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending' } });
+    // Asked before the approve window opens, and again on approval.
+    expect(await service.mayApprove((await service.get(above.id))!, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
+    expect(await service.mayApprove((await service.get(above.id))!, SENIOR)).toEqual({ ok: true });
     expect(await service.approve(above.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
     expect((await service.get(above.id))?.approvals.map((approval) => approval.userId)).toEqual([APPROVER]);
     expect(fleet.payoutCalls).toHaveLength(0);
