@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout,
+  approvalMessage, approveAs, clickOnApproval, MOBILE_FIELDS, PAYOUT_ACTIONS, privateNotes, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout,
   submitApproval, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
@@ -71,5 +71,45 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     const modal = await openApproveModal(h, PEOPLE.approver, large);
     expect(viewText(modal)).toContain('4.5 times');
     expect(modal.view.callback_id).toBe(PAYOUT_VIEWS.approve);
+  });
+});
+
+describe('approval tiers, through the whole bot', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: {
+        ...PAYOUT_ENV, FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2},${PEOPLE.newcomer}`,
+        PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:2000,EUR:2000,CDF:5000000', PAYOUT_SENIOR_APPROVERS: PEOPLE.approver2,
+      },
+    });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    expect(h.slack.limitViolations).toEqual([]);
+  });
+
+  it('says which senior approvers a payout above the tier needs, refuses the last approval from anyone else, and sends it with a senior one', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243820000010', amount: '2500' });
+    const card = blockText(await waitForApprovalMessage(h, id, 'needs one of'));
+    expect(card).toContain(`*Above 2,000.00 USD:* one approval must come from a senior approver; needs one of: <@${PEOPLE.approver2}>`);
+    expect(await approveAs(h, PEOPLE.approver, id)).toContain('One more approver must approve');
+    const posts = payoutPosts(h);
+
+    await clickOnApproval(h, PEOPLE.newcomer, id, PAYOUT_ACTIONS.approve);
+    await h.slack.waitFor(() => privateNotes(h, PEOPLE.newcomer).find((note) => note.includes('senior approval amount')), { message: 'the refusal' });
+    expect(payoutPosts(h)).toBe(posts);
+
+    expect(await approveAs(h, PEOPLE.approver2, id)).toContain('Sent');
+    expect(payoutPosts(h)).toBe(posts + 1);
+  });
+
+  it('needs no senior approver at the tier amount', async () => {
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243820000011', amount: '2000' });
+    const card = blockText(await waitForApprovalMessage(h, id, 'Today in USD'));
+    expect(card).not.toContain('senior');
+    expect(await approveAs(h, PEOPLE.approver, id)).toContain('One more approver must approve');
+    expect(await approveAs(h, PEOPLE.newcomer, id)).toContain('Sent');
   });
 });
