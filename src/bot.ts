@@ -31,7 +31,7 @@ import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/publishers/payout-notifier.js';
-import { seniorCall } from './slack/approval-context.js';
+import { batchSeniorCall, seniorCall } from './slack/approval-context.js';
 import { approverDirectory, SlackReminderSender } from './slack/publishers/approver-notices.js';
 import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
@@ -241,6 +241,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
       batches: () => batches, approversAvailable, mentions,
+      seniorCall: (batch) => batchSeniorCall(batch, config.payouts, config.access.seniorApprovers),
     });
     batchNotifiers.push(batchNotifier);
 

@@ -3,7 +3,7 @@
  * query (`payouts/signals.ts`) and, above the senior tier, the senior approvers it calls for.
  */
 import type { AccessList } from '../config.js';
-import { seniorTier, type PayoutRequest, type PayoutSettings } from '../payouts/index.js';
+import { seniorTier, type PayoutBatch, type PayoutRequest, type PayoutSettings } from '../payouts/index.js';
 import type { SlackContext } from './context.js';
 import { approverMentions } from './publishers/approver-notices.js';
 import type { ApprovalContext, SeniorCall } from './views/approval-signals.js';
@@ -14,6 +14,14 @@ export function seniorCall(request: PayoutRequest, settings: Pick<PayoutSettings
   if (!tier || request.state !== 'pending') return undefined;
   const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
   return { ...tier, approvers: approverMentions(seniors, request.requestedBy), givenBy: given?.userId };
+}
+
+/** The same for a bulk payout, by its total in each currency, while it waits. */
+export function batchSeniorCall(batch: PayoutBatch, settings: Pick<PayoutSettings, 'seniorApprovalAbove'>, seniors: AccessList): SeniorCall | undefined {
+  const tier = seniorTier(batch.totals, settings.seniorApprovalAbove);
+  if (!tier || batch.state !== 'pending') return undefined;
+  const given = batch.approvals.find((approval) => approval.senior === true);
+  return { ...tier, approvers: approverMentions(seniors, batch.requestedBy), givenBy: given?.userId };
 }
 
 export async function approvalContext(

@@ -1,8 +1,8 @@
 /**
  * Texts of what the approver should see about a payout (src/payouts/signals.ts and the approval
- * tiers): a possible duplicate and the tick it asks for, an unusual amount, recipient details
- * changed after a saved recipient was chosen, the day's totals, and the senior approvers a payout
- * above the tier needs. Shown on the approval message, in the approve window and on the review screen.
+ * tiers): a possible duplicate and the tick it asks for, an unusual amount, the day's totals, and
+ * the senior approvers a payout above the tier needs. Shown on the approval message, in the approve
+ * window and on the review screen.
  */
 import { defineMessages } from '../define.js';
 
@@ -18,18 +18,10 @@ export const approvalSignals = defineMessages({
     'approvalSignals.you': 'you',
     'approvalSignals.history.checked': ', after checking it is not a duplicate',
     'approvalSignals.dayTotals': ':bar_chart: Today in {currency}: requested by {requester}, {requesterTotal}; to this recipient, {recipientTotal} (this payout included).',
-    'approvalSignals.changed': ':pencil2: *Details changed:* the saved recipient {name} was chosen, then edited: {changes}.',
-    'approvalSignals.changed.new': 'These details were never paid: a new recipient.',
-    'approvalSignals.changed.known': 'These details belong to another known recipient: {name}.',
-    'approvalSignals.changed.phone': 'number {from} → {to}',
-    'approvalSignals.changed.operator': 'operator {from} → {to}',
-    'approvalSignals.changed.accountNumber': 'account {from} → {to}',
-    'approvalSignals.changed.bankCode': 'bank code {from} → {to}',
     'approvalSignals.senior.needs': ':medal: *Above {threshold}:* one approval must come from a senior approver; needs one of: {approvers}.',
     'approvalSignals.senior.given': ':medal: Above {threshold}: approved by senior approver {approver}.',
     'approvalSignals.refusal.duplicateUnchecked': 'This payout may repeat an earlier one: tick “I checked this is not a duplicate” to approve it. Nothing was recorded.',
     'approvalSignals.refusal.needsSenior': 'This payout is above the senior approval amount: one approval must come from a senior approver (PAYOUT_SENIOR_APPROVERS).',
-    'approvalSignals.held.needsSenior': 'it waits for a senior approver',
   },
   fr: {
     'approvalSignals.duplicate.request': ':warning: *Doublon possible :* même bénéficiaire, même montant et même devise que {id} ({state}), demandé dans les {hours} dernières heures. Voir {command}.',
@@ -42,17 +34,9 @@ export const approvalSignals = defineMessages({
     'approvalSignals.you': 'vous',
     'approvalSignals.history.checked': ', après avoir vérifié que ce n’est pas un doublon',
     'approvalSignals.dayTotals': ':bar_chart: Aujourd’hui en {currency} : demandé par {requester}, {requesterTotal} ; vers ce bénéficiaire, {recipientTotal} (ce paiement compris).',
-    'approvalSignals.changed': ':pencil2: *Coordonnées modifiées :* le bénéficiaire enregistré {name} a été choisi, puis modifié : {changes}.',
-    'approvalSignals.changed.new': 'Ces coordonnées n’ont jamais été payées : nouveau bénéficiaire.',
-    'approvalSignals.changed.known': 'Ces coordonnées sont celles d’un autre bénéficiaire connu : {name}.',
-    'approvalSignals.changed.phone': 'numéro {from} → {to}',
-    'approvalSignals.changed.operator': 'opérateur {from} → {to}',
-    'approvalSignals.changed.accountNumber': 'compte {from} → {to}',
-    'approvalSignals.changed.bankCode': 'code banque {from} → {to}',
     'approvalSignals.senior.needs': ':medal: *Au-delà de {threshold} :* une approbation doit venir d’un approbateur senior ; il faut l’un de : {approvers}.',
     'approvalSignals.senior.given': ':medal: Au-delà de {threshold} : approuvé par l’approbateur senior {approver}.',
     'approvalSignals.refusal.duplicateUnchecked': 'Ce paiement répète peut-être un paiement précédent : cochez « J’ai vérifié que ce n’est pas un doublon » pour l’approuver. Rien n’a été enregistré.',
     'approvalSignals.refusal.needsSenior': 'Ce paiement dépasse le montant d’approbation senior : une approbation doit venir d’un approbateur senior (PAYOUT_SENIOR_APPROVERS).',
-    'approvalSignals.held.needsSenior': 'il attend un approbateur senior',
   },
 });

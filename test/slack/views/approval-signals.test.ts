@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalSignals } from '../../../src/payouts/index.js';
 import { buildApprovalMessage, buildApproveModal } from '../../../src/slack/views/payout-approval.js';
+import { buildBatchApprovalMessage } from '../../../src/slack/views/payout-batch-message.js';
+import type { PayoutBatch } from '../../../src/payouts/index.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
@@ -35,5 +37,18 @@ describe('what the approver sees beside the request', () => {
     const modal = buildApproveModal({ sandbox: false, locale: 'en' }, pendingRequest(), { signals: quiet });
     for (const word of ['Possible duplicate', 'Unusual amount', 'senior', 'I checked']) expect(text(modal.blocks)).not.toContain(word);
     expect(text(modal.blocks)).toContain('Today in USD');
+  });
+
+  it('calls the senior approvers on a bulk payout above the tier while it waits', () => {
+    const batch: PayoutBatch = {
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      rowCount: 3, totals: new Map([['USD', 1_500_000]]), newRecipients: 0, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
+      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+    };
+    const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 3, skipped: 0 }, senior };
+    const message = buildBatchApprovalMessage({ sandbox: false, locale: 'en' }, facts);
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    expect(text(message.blocks)).toContain('needs one of: <!subteam^S0CFO> <@U0SENIOR>');
+    expect(text(buildBatchApprovalMessage({ sandbox: false, locale: 'en' }, { ...facts, batch: { ...batch, state: 'sending' } }).blocks)).not.toContain('needs one of');
   });
 });
