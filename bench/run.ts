@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark of the project in one run; the last line is one JSON object. */
 import { runAckBench, type AckBenchResult } from './ack.js';
+import { printApprovalSignalsBench, runApprovalSignalsBench } from './approval-signals.js';
 import { printBatchBench, runBatchBench } from './batch.js';
 import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
@@ -76,6 +77,10 @@ printExportBench(ledgerExport);
 const batch = await runBatchBench();
 printBatchBench(batch);
 
+const approvalSignals = await runApprovalSignalsBench();
+printApprovalSignalsBench(approvalSignals);
+targets.push(boundRow(`approval message signals, ${approvalSignals.payouts} payouts stored (max of 20, one query)`, approvalSignals.signals_max_ms, 'ms', 3000));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch, approval_signals: approvalSignals }));

@@ -31,6 +31,7 @@ import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
 import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/publishers/payout-notifier.js';
+import { batchSeniorCall, seniorCall } from './slack/approval-context.js';
 import { approverDirectory, SlackReminderSender } from './slack/publishers/approver-notices.js';
 import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
@@ -186,6 +187,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
       canApprove: (userId: string, lookup?: RoleLookup) => access.allows(config.access.approvers, userId, lookup),
+      // A senior approver must also be an approver.
+      isSenior: async (userId: string, lookup?: RoleLookup) =>
+        (await access.allows(config.access.seniorApprovers, userId, lookup)) && access.allows(config.access.approvers, userId, lookup),
     };
     // Who hears of each change, in order; each list is filled below as its listeners are made, before any change is made.
     const payoutNotifiers: PayoutNotifier[] = [{ changed: async (request, event) => metrics.payoutChanged(event, request.state) }];
@@ -233,12 +237,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
-      records: payoutRecords(db, clock), mentions, approversAvailable,
+      records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
+      seniorCall: (request) => seniorCall(request, config.payouts, config.access.seniorApprovers),
     });
     payoutNotifiers.push(payoutNotifier);
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
       batches: () => batches, approversAvailable, mentions,
+      seniorCall: (batch) => batchSeniorCall(batch, config.payouts, config.access.seniorApprovers),
     });
     batchNotifiers.push(batchNotifier);
 

@@ -72,6 +72,8 @@ export const envSchema = z
     PAYOUT_MENTION_APPROVERS: flag(true),
     PAYOUT_APPROVAL_REMINDER_MINUTES: integer(0, 24 * 60 * 30, 60),
     PAYOUT_DUPLICATE_WINDOW_HOURS: integer(1, 24 * 30, 72),
+    PAYOUT_SENIOR_APPROVAL_ABOVE: currencyAmounts(''),
+    PAYOUT_SENIOR_APPROVERS: accessList,
     PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
     PAYOUT_BATCH_RATE: integer(1, 1000, 2),
     FEED_CHANNEL_ID: channelId,
@@ -131,7 +133,7 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
       if (missing.length > 0) problems.push({ name, message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
     }
   }
-  problems.push(...approverShortfalls(env));
+  problems.push(...approverShortfalls(env), ...seniorTierProblems(env));
   return problems;
 }
 
@@ -139,7 +141,43 @@ const approverListsSchema = z.object({
   APPROVAL_CHANNEL_ID: channelId,
   FLEET_APPROVERS: accessList,
   PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+  PAYOUT_SENIOR_APPROVAL_ABOVE: currencyAmounts(''),
+  PAYOUT_SENIOR_APPROVERS: accessList,
 });
+
+/**
+ * The senior tier: its amounts and its approvers come together; senior approvers are people or user
+ * groups (not `*`, which would make every approver senior); a person named must also be in
+ * FLEET_APPROVERS when that list names people only.
+ */
+function seniorTierProblems(env: Record<string, string | undefined>): { name: string; message: string }[] {
+  const parsed = approverListsSchema.safeParse(env);
+  if (!parsed.success) return [];
+  const { PAYOUT_SENIOR_APPROVAL_ABOVE: above, PAYOUT_SENIOR_APPROVERS: seniors, FLEET_APPROVERS: approvers } = parsed.data;
+  const named = seniors.users.size + seniors.groups.size;
+  if (seniors.everyone) {
+    return [{ name: 'PAYOUT_SENIOR_APPROVERS', message: 'expected Slack user IDs (U…, W…) or user-group IDs (S…), not *: a senior approver is some of the approvers' }];
+  }
+  if (above.size > 0 && named === 0) {
+    return [{ name: 'PAYOUT_SENIOR_APPROVERS', message: 'required when PAYOUT_SENIOR_APPROVAL_ABOVE is set: the user IDs or user groups whose approval a payout above it needs' }];
+  }
+  if (above.size === 0 && named > 0) {
+    return [{ name: 'PAYOUT_SENIOR_APPROVAL_ABOVE', message: 'required when PAYOUT_SENIOR_APPROVERS is set: CURRENCY:AMOUNT pairs above which a senior approval is needed, like USD:10000,EUR:9000' }];
+  }
+  const payouts = payoutAmountsSchema.safeParse(env);
+  const problems: { name: string; message: string }[] = [];
+  if (above.size > 0 && payouts.success) {
+    const missing = payouts.data.PAYOUT_CURRENCIES.filter((currency) => !above.has(currency));
+    if (missing.length > 0) problems.push({ name: 'PAYOUT_SENIOR_APPROVAL_ABOVE', message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
+  }
+  if (!approvers.everyone && approvers.groups.size === 0) {
+    const outside = [...seniors.users].filter((user) => !approvers.users.has(user));
+    if (outside.length > 0) {
+      problems.push({ name: 'PAYOUT_SENIOR_APPROVERS', message: `expected approvers only; ${outside.join(', ')} not in FLEET_APPROVERS (a senior approver must also be an approver)` });
+    }
+  }
+  return problems;
+}
 
 /**
  * Rules that need more different approvers than FLEET_APPROVERS names, when it names user IDs only
@@ -153,7 +191,7 @@ function approverShortfalls(env: Record<string, string | undefined>): { name: st
   const { APPROVAL_CHANNEL_ID: channel, FLEET_APPROVERS: approvers } = parsed.data;
   if (channel === undefined || approvers.everyone || approvers.groups.size > 0 || approvers.users.size === 0) return [];
   const named = approvers.users.size;
-  // One line per rule; approval tiers join this list when they come.
+  // One line per rule; the senior tier (who must be approvers, named with its amounts) is checked in seniorTierProblems.
   const rules = [
     { name: 'PAYOUT_DUAL_APPROVAL_ABOVE', required: DUAL_APPROVAL_APPROVERS, what: 'above its amounts' },
     { name: 'PAYOUT_NEW_RECIPIENT_APPROVALS', required: parsed.data.PAYOUT_NEW_RECIPIENT_APPROVALS, what: 'for a recipient never paid before' },
@@ -182,7 +220,8 @@ export interface Config {
     apiKey: string | undefined;
     sandboxActivitySeconds: number;
   };
-  access: { viewers: AccessList; requesters: AccessList; approvers: AccessList };
+  /** `seniorApprovers`: PAYOUT_SENIOR_APPROVERS, who give the approval a payout above the senior tier needs. */
+  access: { viewers: AccessList; requesters: AccessList; approvers: AccessList; seniorApprovers: AccessList };
   logLevel: (typeof LOG_LEVELS)[number];
   prettyLogs: boolean;
   store: { databaseUrl: string | undefined; dataDir: string };
@@ -243,7 +282,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       host: e.HOST,
     },
     fleet: { url: e.FLEET_API_URL, apiKey: e.FLEET_API_KEY, sandboxActivitySeconds: e.SANDBOX_ACTIVITY_SECONDS },
-    access: { viewers: e.FLEET_VIEWERS, requesters: e.FLEET_REQUESTERS, approvers: e.FLEET_APPROVERS },
+    access: { viewers: e.FLEET_VIEWERS, requesters: e.FLEET_REQUESTERS, approvers: e.FLEET_APPROVERS, seniorApprovers: e.PAYOUT_SENIOR_APPROVERS },
     logLevel: e.LOG_LEVEL ?? 'info',
     prettyLogs: e.NODE_ENV === 'development',
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR ?? './data' },
@@ -258,6 +297,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
       duplicateWindowHours: e.PAYOUT_DUPLICATE_WINDOW_HOURS,
+      seniorApprovalAbove: e.PAYOUT_SENIOR_APPROVAL_ABOVE,
     },
     payoutBatches: { maxRows: e.PAYOUT_BATCH_MAX_ROWS, ratePerSecond: e.PAYOUT_BATCH_RATE },
     approverNotices: { mention: e.PAYOUT_MENTION_APPROVERS, reminderMinutes: e.PAYOUT_APPROVAL_REMINDER_MINUTES },

@@ -69,6 +69,35 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the senior tier, off unless set, and refuses bad values naming the variable', () => {
+    const payouts = { ...minimal, APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_APPROVERS: 'U0ABEL,U0ADA,U0SENIOR' };
+    expect(loadConfig(payouts).payouts.seniorApprovalAbove.size).toBe(0);
+    const tier = { PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:10000,EUR:9000,CDF:25000000', PAYOUT_SENIOR_APPROVERS: 'U0SENIOR,S0CFO' };
+    const config = loadConfig({ ...payouts, ...tier });
+    expect(config.payouts.seniorApprovalAbove).toEqual(new Map([['USD', 1_000_000], ['EUR', 900_000], ['CDF', 2_500_000_000]]));
+    expect([...config.access.seniorApprovers.users, ...config.access.seniorApprovers.groups]).toEqual(['U0SENIOR', 'S0CFO']);
+    expect(problemsOf({ ...payouts, ...tier, PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:lots' })).toEqual([
+      'PAYOUT_SENIOR_APPROVAL_ABOVE: expected CURRENCY:AMOUNT pairs separated by commas, like USD:1000,EUR:1000 (amounts with a dot, positive)',
+    ]);
+    expect(problemsOf({ ...payouts, ...tier, PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:10000' })).toEqual([
+      'PAYOUT_SENIOR_APPROVAL_ABOVE: expected an amount for every payout currency; missing EUR, CDF',
+    ]);
+    expect(problemsOf({ ...payouts, PAYOUT_SENIOR_APPROVAL_ABOVE: tier.PAYOUT_SENIOR_APPROVAL_ABOVE })).toEqual([
+      'PAYOUT_SENIOR_APPROVERS: required when PAYOUT_SENIOR_APPROVAL_ABOVE is set: the user IDs or user groups whose approval a payout above it needs',
+    ]);
+    expect(problemsOf({ ...payouts, PAYOUT_SENIOR_APPROVERS: 'U0SENIOR' })).toEqual([
+      'PAYOUT_SENIOR_APPROVAL_ABOVE: required when PAYOUT_SENIOR_APPROVERS is set: CURRENCY:AMOUNT pairs above which a senior approval is needed, like USD:10000,EUR:9000',
+    ]);
+    expect(problemsOf({ ...payouts, ...tier, PAYOUT_SENIOR_APPROVERS: '*' })).toEqual([
+      'PAYOUT_SENIOR_APPROVERS: expected Slack user IDs (U…, W…) or user-group IDs (S…), not *: a senior approver is some of the approvers',
+    ]);
+    expect(problemsOf({ ...payouts, ...tier, PAYOUT_SENIOR_APPROVERS: 'U0BOSS' })).toEqual([
+      'PAYOUT_SENIOR_APPROVERS: expected approvers only; U0BOSS not in FLEET_APPROVERS (a senior approver must also be an approver)',
+    ]);
+    // With groups among the approvers, a senior approver's being an approver is checked when they approve.
+    expect(loadConfig({ ...payouts, ...tier, FLEET_APPROVERS: 'S0TREASURY', PAYOUT_SENIOR_APPROVERS: 'U0BOSS' }).access.seniorApprovers.users.has('U0BOSS')).toBe(true);
+  });
+
   it('refuses a rule that needs more approvers than FLEET_APPROVERS names, naming the variables', () => {
     const payouts = { ...minimal, APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: 'U0RITA' };
     expect(problemsOf({ ...payouts, FLEET_APPROVERS: 'U0ABEL', PAYOUT_NEW_RECIPIENT_APPROVALS: '2' })).toEqual([

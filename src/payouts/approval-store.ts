@@ -9,14 +9,15 @@ import { toDate, type Timestamp } from './rows.js';
 
 /** Everyone's approvals of one request, in the order given, revoked ones included (with when). */
 export async function listApprovals(q: Queryable, requestId: string): Promise<PayoutRequest['approvals']> {
-  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp; revoked_at: Timestamp | null }>(
-    'SELECT user_id, approved_at, revoked_at FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
+  const { rows } = await q.query<{ user_id: string; approved_at: Timestamp; revoked_at: Timestamp | null; senior: boolean }>(
+    'SELECT user_id, approved_at, revoked_at, senior FROM payout_approvals WHERE request_id = $1 ORDER BY approved_at, user_id',
     [requestId],
   );
   return rows.map((approval) => ({
     userId: approval.user_id,
     at: toDate(approval.approved_at),
     ...(approval.revoked_at ? { revokedAt: toDate(approval.revoked_at) } : {}),
+    ...(approval.senior ? { senior: true } : {}),
   }));
 }
 
@@ -24,12 +25,12 @@ export async function listApprovals(q: Queryable, requestId: string): Promise<Pa
  * Records an approval; false when this person's approval already stands (the primary key says so).
  * An approval of theirs that was revoked is given again: it counts from `at`.
  */
-export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date): Promise<boolean> {
+export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date, senior = false): Promise<boolean> {
   const { rowCount } = await q.query(
-    `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)
-     ON CONFLICT (request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL
+    `INSERT INTO payout_approvals (request_id, user_id, approved_at, senior) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL, senior = EXCLUDED.senior
        WHERE payout_approvals.revoked_at IS NOT NULL`,
-    [requestId, userId, at],
+    [requestId, userId, at, senior],
   );
   return rowCount > 0;
 }

@@ -10,11 +10,14 @@ import { raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, lostRace, refused } from './outcomes.js';
-import { canApprove, countingApprovers, decideRelease, type ReleaseRoles } from './policy.js';
+import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
+import { isSeniorApprover, seniorTier } from './tiers.js';
 import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
+import type { PayoutSettings } from './settings.js';
+import { findEarlierPayouts } from './duplicates.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
 
@@ -26,6 +29,13 @@ export interface PayoutApprovalsOptions {
   intake: PayoutIntake;
   recorder: TransitionRecorder;
   settlement: PayoutSettlement;
+  settings: Pick<PayoutSettings, 'duplicateWindowHours' | 'seniorApprovalAbove'>;
+}
+
+/** What the approver said in the approve window beside approving. */
+export interface ApprovalAnswers {
+  /** The tick "I checked this is not a duplicate"; required when the request may repeat an earlier payout. */
+  duplicateChecked?: boolean;
 }
 
 /** Raised inside an approval's transaction that would release the payout without fresh role lookups for every counted approver. */
@@ -45,7 +55,7 @@ export class PayoutApprovals {
    * submissions, and never lowered. Released, the request becomes `approved` and is sent at once;
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
-  async approve(found: PayoutRequest, userId: string): Promise<PayoutActionResult> {
+  async approve(found: PayoutRequest, userId: string, answers: ApprovalAnswers = {}): Promise<PayoutActionResult> {
     const { db, clock, roles, logger, recorder, settlement } = this.options;
     const { id } = found;
     let request: PayoutRequest | undefined = found;
@@ -54,7 +64,9 @@ export class PayoutApprovals {
       const decision = canApprove(request, await actorOf(roles, userId), now);
       if (!decision.ok) return refused(decision, request);
       const releasing = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
-      const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId) : undefined;
+      const { seniority, decision: senior } = await this.seniorDecision(request, userId);
+      if (!senior.ok) return refused(senior, request);
+      const fresh = releasing ? await freshReleaseRoles(roles, logger, request, userId, seniority) : undefined;
       if (fresh && !fresh.unreadable && fresh.approvers.get(userId) !== true) {
         // The cached role said yes; the fresh lookup says they are no longer an approver.
         const noLonger = canApprove(request, { userId, canRequest: false, canApprove: false }, now);
@@ -63,7 +75,7 @@ export class PayoutApprovals {
       const pending: PayoutRequest = request;
       let outcome: { request: PayoutRequest; events: RecordedEvent[] };
       try {
-        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now));
+        outcome = await db.transaction((tx) => this.recordApproval(tx, pending, userId, fresh, now, { ...answers, ...seniority }));
       } catch (error) {
         if (error instanceof Refused) return error.refusal;
         if (error instanceof LostRace) return lostRace(db, id, clock.now());
@@ -79,6 +91,20 @@ export class PayoutApprovals {
   }
 
   /**
+   * The senior tier (`tiers.ts`): above it, the approval that would complete the count must bring a
+   * senior approval when none stands. Asked before the approve window opens, and at approval.
+   */
+  async seniorDecision(request: PayoutRequest, userId: string): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
+    const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
+    const actorSenior = tier ? await isSeniorApprover(this.options.roles, userId) : false;
+    const completes = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
+    const decision: PolicyDecision = tier && completes && !actorSenior && seniorApprovers(request).length === 0
+      ? { ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: request.id } }
+      : { ok: true };
+    return { seniority: { seniorNeeded: tier !== undefined, actorSenior }, decision };
+  }
+
+  /**
    * One approval in one transaction: the day locks (as submissions take them), then the row. Raises
    * the requirement when the day's totals now call for two approvers; with enough approvals, applies
    * the release check to the fresh `roles` (or asks for them with `NeedsFreshRoles`).
@@ -89,6 +115,7 @@ export class PayoutApprovals {
     userId: string,
     roles: ReleaseRoles | undefined,
     now: Date,
+    answers: ApprovalAnswers & { seniorNeeded: boolean; actorSenior: boolean },
   ): Promise<{ request: PayoutRequest; events: RecordedEvent[] }> {
     const { intake, recorder } = this.options;
     const { id } = request;
@@ -96,7 +123,15 @@ export class PayoutApprovals {
     // Locks the row: approvals of one request queue here, and a moved request stops them.
     const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
     if (!touched) throw new LostRace();
-    const recorded = await insertApproval(tx, id, userId, now);
+    // Read under the day locks, which every request to this recipient takes: none lands unseen.
+    const duplicateOf = (await findEarlierPayouts(tx, [touched], {
+      now: touched.requestedAt, windowHours: this.options.settings.duplicateWindowHours, exceptBatchId: touched.batch?.id,
+      stored: { requestId: id, requestedAt: touched.requestedAt },
+    })).values().next().value;
+    if (duplicateOf && answers.duplicateChecked !== true) {
+      throw new Refused(refusal('duplicate_unchecked', { details: { action: 'approve', payoutId: id }, request: touched }));
+    }
+    const recorded = await insertApproval(tx, id, userId, now, answers.actorSenior);
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
       throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
@@ -115,17 +150,25 @@ export class PayoutApprovals {
     const required = Math.max(current.requiredApprovals, measured.required);
     const counting = countingApprovers(current);
     if (counting.length >= required) {
-      if (!roles || (!roles.unreadable && counting.some((approver) => !roles.approvers.has(approver)))) throw new NeedsFreshRoles();
-      const release = decideRelease(current, roles, required);
+      const unread = (approver: string) => !roles?.approvers.has(approver) || (answers.seniorNeeded && seniorApprovers(current).includes(approver) && !roles.seniors?.has(approver));
+      if (!roles || (!roles.unreadable && counting.some(unread))) throw new NeedsFreshRoles();
+      const release = decideRelease(current, roles, required, answers.seniorNeeded);
       await revokeApprovals(tx, id, release.revoke, now);
-      for (const approver of release.revoke) events.push({ event: 'approval_revoked', userId, details: { approver, reason: 'not_approver' } });
+      for (const approver of release.revoke) {
+        const reason = roles.approvers.get(approver) === true ? 'not_senior' : 'not_approver';
+        events.push({ event: 'approval_revoked', userId, details: { approver, reason } });
+      }
       changes.holdReason = release.hold ?? null;
       if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
       if (release.release) changes.state = 'approved';
     }
     const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
     const final = (await findRequest(tx, id)) ?? updated ?? current;
-    if (recorded) events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals } });
+    if (recorded) {
+      // The tick is part of the approval's record: who checked, and against which earlier payout.
+      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}) };
+      events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
+    }
     for (const event of events) await recorder.record(tx, final, event, now);
     return { request: final, events };
   }

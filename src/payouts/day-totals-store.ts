@@ -27,18 +27,43 @@ export interface DayWindow {
   states: readonly PayoutState[];
 }
 
+/** Placeholders (or SQL expressions) of a day window, for the totals' SQL built below. */
+export interface DayWindowParams {
+  currency: string;
+  from: string;
+  to: string;
+  states: string;
+}
+
 // Rows of a bulk batch waiting for approval or being sent count too (from the batch's request
-// time) until each becomes a payout request of its own; `$who` is the requester or recipient compared.
-const BATCH_ROWS_COUNTING = `AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
+// time) until each becomes a payout request of its own.
+function batchRowsCounting(p: DayWindowParams): string {
+  return `AND r.currency = ${p.currency} AND b.requested_at >= ${p.from} AND b.requested_at < ${p.to}
   AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL`;
+}
+
+/** The SQL of one requester's total (`who` a placeholder or expression), bulk rows waiting or being sent included. */
+export function requesterTotalSql(who: string, p: DayWindowParams): string {
+  return `(SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
+       WHERE requested_by = ${who} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]))
+     + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+       WHERE b.requested_by = ${who} ${batchRowsCounting(p)})`;
+}
+
+/** The SQL of one recipient's total (`key` a placeholder or expression), by any requester, bulk rows waiting or being sent included. */
+export function recipientTotalSql(key: string, p: DayWindowParams): string {
+  return `(SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
+         WHERE recipient_key = ${key} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]))
+       + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+         WHERE r.recipient_key = ${key} ${batchRowsCounting(p)})`;
+}
+
+const WINDOW_PARAMS: DayWindowParams = { currency: '$2', from: '$3', to: '$4', states: '$5' };
 
 /** The total one requester requested in the window, their bulk rows waiting or being sent included. */
 export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {
   const { rows } = await q.query<{ total: unknown }>(
-    `SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-       WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
-     + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       WHERE b.requested_by = $1 ${BATCH_ROWS_COUNTING}) AS total`,
+    `SELECT ${requesterTotalSql('$1', WINDOW_PARAMS)} AS total`,
     [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
   );
   return Number(rows[0]?.total ?? 0);
@@ -52,11 +77,7 @@ export async function sumRequestedTo(q: Queryable, input: { recipientKeys: reado
   const keys = [...new Set(input.recipientKeys)];
   if (keys.length === 0) return new Map();
   const { rows } = await q.query<{ key: string; total: unknown }>(
-    `SELECT k.key,
-       (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-         WHERE recipient_key = k.key AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
-       + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-         WHERE r.recipient_key = k.key ${BATCH_ROWS_COUNTING}) AS total
+    `SELECT k.key, ${recipientTotalSql('k.key', WINDOW_PARAMS)} AS total
      FROM unnest($1::text[]) AS k(key)`,
     [keys, input.currency, input.from, input.to, [...input.states]],
   );

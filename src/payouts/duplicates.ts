@@ -46,10 +46,21 @@ export interface DuplicateWindow {
   /** PAYOUT_DUPLICATE_WINDOW_HOURS: how far back a request (or a bulk payout's submission) counts. */
   windowHours: number;
   /** A bulk payout's own rows and requests never repeat it. */
-  exceptBatchId?: string;
+  exceptBatchId?: string | undefined;
+  /** A stored request is compared with the payouts requested before it only. */
+  stored?: StoredSubject | undefined;
 }
 
-interface EarlierRow {
+/**
+ * A stored request compared with the payouts before it: itself and later requests never count (two
+ * stamped at the same instant each count for the other: asking costs a tick).
+ */
+export interface StoredSubject {
+  requestId: string;
+  requestedAt: Date;
+}
+
+export interface EarlierRow {
   kind: 'request' | 'batch_row';
   recipient_key: string;
   amount_minor: number | string;
@@ -61,6 +72,56 @@ interface EarlierRow {
   row_number: number | null;
 }
 
+/** The placeholders `earlierPayoutsSql` reads; `wanted` is a relation of (recipient_key, amount_minor, currency). */
+export interface EarlierPayoutsParams {
+  wanted: string;
+  states: string;
+  from: string;
+  exceptBatchId: string;
+  /** A text placeholder (NULL: none) and a timestamptz one: a stored request's own id and its request time. */
+  exceptRequestId: string;
+  upTo: string;
+}
+
+/**
+ * The SQL of the rule, for `findEarlierPayouts` and for the approval signals' one query
+ * (`signals.ts`): every earlier payout of `wanted`, latest first. No upper bound on time unless a
+ * stored request is compared (`upTo`): a request another replica stamped a moment ahead of this
+ * clock still counts.
+ */
+export function earlierPayoutsSql(p: EarlierPayoutsParams): string {
+  return `SELECT 'request' AS kind, p.recipient_key, p.amount_minor, p.currency, p.id AS request_id, p.reference, p.state, p.batch_id,
+       NULL::integer AS row_number, p.requested_at AS at
+     FROM payout_requests p JOIN ${p.wanted} w ON w.recipient_key = p.recipient_key AND w.amount_minor = p.amount_minor AND w.currency = p.currency
+     WHERE p.state = ANY(${p.states}::text[]) AND p.requested_at >= ${p.from} AND (${p.exceptBatchId}::text IS NULL OR p.batch_id IS DISTINCT FROM ${p.exceptBatchId})
+       AND (${p.exceptRequestId}::text IS NULL OR (p.id <> ${p.exceptRequestId} AND p.requested_at <= ${p.upTo}::timestamptz))
+     UNION ALL
+     SELECT 'batch_row', r.recipient_key, r.amount_minor, r.currency, NULL, r.reference, NULL, r.batch_id, r.row_number, b.requested_at
+     FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
+       JOIN ${p.wanted} w ON w.recipient_key = r.recipient_key AND w.amount_minor = r.amount_minor AND w.currency = r.currency
+     WHERE b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL
+       AND b.requested_at >= ${p.from} AND b.id IS DISTINCT FROM ${p.exceptBatchId}
+       AND (${p.exceptRequestId}::text IS NULL OR b.requested_at <= ${p.upTo}::timestamptz)
+     ORDER BY at DESC, request_id, batch_id, row_number`;
+}
+
+/** The states the rule compares with, as the query's parameter. */
+export function statesThatMayBeRepeated(): string[] {
+  return [...STATES_THAT_MAY_BE_REPEATED];
+}
+
+/** Where the window starts. */
+export function windowStart(window: Pick<DuplicateWindow, 'now' | 'windowHours'>): Date {
+  return new Date(window.now.getTime() - window.windowHours * 3_600_000);
+}
+
+/** One found row as the earlier payout it names. */
+export function earlierPayoutOf(row: EarlierRow): EarlierPayout {
+  return row.kind === 'request'
+    ? { kind: 'request', requestId: row.request_id ?? '', reference: row.reference, state: row.state ?? 'pending', ...(row.batch_id ? { batchId: row.batch_id } : {}) }
+    : { kind: 'batch_row', batchId: row.batch_id ?? '', rowNumber: Number(row.row_number) };
+}
+
 /**
  * The latest earlier payout each of `drafts` may repeat, by `duplicateKey`, in one query; a draft
  * repeating none has no entry.
@@ -69,31 +130,16 @@ export async function findEarlierPayouts(q: Queryable, drafts: readonly PayoutDr
   const wanted = new Map(drafts.map((draft) => [duplicateKey(draft), draft]));
   if (wanted.size === 0) return new Map();
   const list = [...wanted.values()];
-  // No upper bound: a request another replica stamped a moment ahead of this clock still counts.
-  const from = new Date(window.now.getTime() - window.windowHours * 3_600_000);
   const { rows } = await q.query<EarlierRow>(
     `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS w(recipient_key, amount_minor, currency))
-     SELECT 'request' AS kind, p.recipient_key, p.amount_minor, p.currency, p.id AS request_id, p.reference, p.state, p.batch_id,
-       NULL::integer AS row_number, p.requested_at AS at
-     FROM payout_requests p JOIN wanted w ON w.recipient_key = p.recipient_key AND w.amount_minor = p.amount_minor AND w.currency = p.currency
-     WHERE p.state = ANY($4::text[]) AND p.requested_at >= $5 AND ($6::text IS NULL OR p.batch_id IS DISTINCT FROM $6)
-     UNION ALL
-     SELECT 'batch_row', r.recipient_key, r.amount_minor, r.currency, NULL, r.reference, NULL, r.batch_id, r.row_number, b.requested_at
-     FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       JOIN wanted w ON w.recipient_key = r.recipient_key AND w.amount_minor = r.amount_minor AND w.currency = r.currency
-     WHERE b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL
-       AND b.requested_at >= $5 AND b.id IS DISTINCT FROM $6
-     ORDER BY at DESC, request_id, batch_id, row_number`,
-    [list.map(recipientKey), list.map((draft) => draft.amountMinor), list.map((draft) => draft.currency), [...STATES_THAT_MAY_BE_REPEATED],
-      from, window.exceptBatchId ?? null],
+     ${earlierPayoutsSql({ wanted: 'wanted', states: '$4', from: '$5', exceptBatchId: '$6', exceptRequestId: '$7', upTo: '$8' })}`,
+    [list.map(recipientKey), list.map((draft) => draft.amountMinor), list.map((draft) => draft.currency), statesThatMayBeRepeated(),
+      windowStart(window), window.exceptBatchId ?? null, window.stored?.requestId ?? null, window.stored?.requestedAt ?? null],
   );
   const found = new Map<string, EarlierPayout>();
   for (const row of rows) {
     const key = `${row.recipient_key}|${Number(row.amount_minor)}|${row.currency}`;
-    if (found.has(key)) continue;
-    found.set(key, row.kind === 'request'
-      ? { kind: 'request', requestId: row.request_id ?? '', reference: row.reference, state: row.state ?? 'pending', ...(row.batch_id ? { batchId: row.batch_id } : {}) }
-      : { kind: 'batch_row', batchId: row.batch_id ?? '', rowNumber: Number(row.row_number) });
+    if (!found.has(key)) found.set(key, earlierPayoutOf(row));
   }
   return found;
 }

@@ -95,6 +95,8 @@ export interface PayoutApproval {
   at: Date;
   /** Set when its giver was no longer an approver as the payout was about to be sent: it no longer counts. */
   revokedAt?: Date | undefined;
+  /** Given by a senior approver (PAYOUT_SENIOR_APPROVERS), as looked up when given (`tiers.ts`). */
+  senior?: boolean | undefined;
 }
 
 /** What makes more than one approver necessary: an amount rule (this request alone, or a day total in its currency), or a recipient never paid before. */
@@ -256,7 +258,11 @@ export type PayoutRefusalCode =
   | 'could_not_check'
   /** A likely match waits for an approver's answer before anything else may happen. */
   | 'likely_match'
-  | 'no_such_match';
+  | 'no_such_match'
+  /** The request may repeat an earlier payout, and the approver did not tick that they checked it does not. */
+  | 'duplicate_unchecked'
+  /** Above PAYOUT_SENIOR_APPROVAL_ABOVE: one counted approval must come from PAYOUT_SENIOR_APPROVERS. */
+  | 'needs_senior';
 
 /** The names of the form fields, shared with the Slack layer so that errors land under the right block. */
 export const PAYOUT_FIELDS = {

@@ -114,6 +114,8 @@ export interface ReleaseRoles {
   requesterMayRequest: boolean;
   /** Each approver looked up, and whether they may still approve. */
   approvers: ReadonlyMap<string, boolean>;
+  /** Above the senior tier: each counted approver who gave a senior approval, and whether they still are a senior approver. */
+  seniors?: ReadonlyMap<string, boolean> | undefined;
   unreadable: boolean;
 }
 
@@ -130,13 +132,29 @@ export interface ReleaseDecision {
  * read, hold the payout (nothing sent, nothing revoked on a failed read). `required` is the number
  * of approvers the request needs now.
  */
-export function decideRelease(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>, roles: ReleaseRoles, required: number): ReleaseDecision {
+export function decideRelease(
+  request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>,
+  roles: ReleaseRoles,
+  required: number,
+  seniorNeeded = false,
+): ReleaseDecision {
   const counting = countingApprovers(request);
   if (roles.unreadable) return { revoke: [], hold: 'roles_unavailable', release: false };
   const revoke = counting.filter((userId) => roles.approvers.get(userId) !== true);
+  // A senior approval whose giver is no longer a senior approver is revoked, as an approver's who is no longer one.
+  const seniorGivers = seniorApprovers(request);
+  if (seniorNeeded) revoke.push(...seniorGivers.filter((userId) => !revoke.includes(userId) && roles.seniors?.get(userId) !== true));
+  const standingSenior = seniorGivers.some((userId) => !revoke.includes(userId));
   const hold = roles.requesterMayRequest ? undefined : 'requester_not_allowed';
-  const enough = counting.length - revoke.length >= required;
+  const enough = counting.length - revoke.length >= required && (!seniorNeeded || standingSenior);
   return { revoke, hold, release: enough && hold === undefined };
+}
+
+/** The counted approvers whose approval was given as a senior approver's. */
+export function seniorApprovers(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): string[] {
+  const counting = new Set(countingApprovers(request));
+  return request.approvals.filter((approval) => approval.revokedAt === undefined && approval.senior === true && counting.has(approval.userId))
+    .map((approval) => approval.userId);
 }
 
 /** Approvers may reject; a requester withdraws their own request with cancel instead. */

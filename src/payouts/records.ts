@@ -6,15 +6,19 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { PayoutRequest } from './model.js';
 import { findRequest, setApprovalMessage } from './repository.js';
+import { requestSignals, type ApprovalSignals, type SignalRules } from './signals.js';
 
 export interface PayoutRecords {
   get(id: string): Promise<PayoutRequest | undefined>;
   /** Only the first message counts: undefined when the request already had one (another replica posted it first). */
   setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined>;
+  /** What its approvers should notice (`signals.ts`): one query per message. */
+  signals(request: PayoutRequest): Promise<ApprovalSignals>;
 }
 
-export function payoutRecords(db: Db, clock: Clock): PayoutRecords {
+export function payoutRecords(db: Db, clock: Clock, rules: SignalRules): PayoutRecords {
   return {
+    signals: (request) => requestSignals(db, request, rules),
     get: (id) => findRequest(db, id.trim().toUpperCase()),
     setApprovalMessage: (id, channel, ts) => setApprovalMessage(db, id, channel, ts, clock.now()),
   };

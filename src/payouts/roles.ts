@@ -5,12 +5,15 @@
  */
 import type { Logger } from '../logger.js';
 import type { PayoutRequest } from './model.js';
-import { countingApprovers, type PayoutActor, type ReleaseRoles } from './policy.js';
+import { countingApprovers, seniorApprovers, type PayoutActor, type ReleaseRoles } from './policy.js';
+import { seniorsAmong } from './tiers.js';
 
 /** Who may request and approve; the Slack layer answers from access lists and user groups. */
 export interface PayoutRoles {
   canRequest(userId: string, lookup?: RoleLookup): Promise<boolean>;
   canApprove(userId: string, lookup?: RoleLookup): Promise<boolean>;
+  /** In PAYOUT_SENIOR_APPROVERS (and an approver): may give the approval a payout above the senior tier needs. */
+  isSenior?(userId: string, lookup?: RoleLookup): Promise<boolean>;
 }
 
 /**
@@ -28,14 +31,25 @@ export async function actorOf(roles: PayoutRoles, userId: string): Promise<Payou
 }
 
 /** The requester's and each approver's roles (those counted and `actorId`), looked up fresh; `unreadable` when any lookup failed. */
-export async function freshReleaseRoles(roles: PayoutRoles, logger: Logger, request: PayoutRequest, actorId: string): Promise<ReleaseRoles> {
+export async function freshReleaseRoles(
+  roles: PayoutRoles,
+  logger: Logger,
+  request: PayoutRequest,
+  actorId: string,
+  options: { seniorNeeded?: boolean; actorSenior?: boolean } = {},
+): Promise<ReleaseRoles> {
   const approvers = [...new Set([...countingApprovers(request), actorId])];
+  // Above the senior tier, every senior approval (the actor's included) is looked up fresh too.
+  const seniorGivers = options.seniorNeeded ? [...new Set([...seniorApprovers(request), ...(options.actorSenior ? [actorId] : [])])] : [];
   try {
-    const [requesterMayRequest, ...answers] = await Promise.all([
+    const [requesterMayRequest, seniors, ...answers] = await Promise.all([
       roles.canRequest(request.requestedBy, { fresh: true }),
+      seniorsAmong(roles, seniorGivers, { fresh: true }),
       ...approvers.map((approver) => roles.canApprove(approver, { fresh: true })),
     ]);
-    return { requesterMayRequest, approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])), unreadable: false };
+    return {
+      requesterMayRequest, approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])), seniors, unreadable: false,
+    };
   } catch (error) {
     // Failing closed: nothing is sent, and nobody's approval is revoked on a failed read.
     logger.warn({ err: error, payoutId: request.id }, 'could not look up roles before sending a payout; it waits');

@@ -11,7 +11,8 @@ import type { Locale } from '../i18n/locale.js';
 import { isResubmittable, PayoutIntake, type PayoutRequirement } from './intake.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
-import { PayoutApprovals } from './approvals.js';
+import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
+import { readApprovalSignals, requestSignals, type ApprovalSignals } from './signals.js';
 import { lostRace, notFound, refused } from './outcomes.js';
 import { canApprove, canCancel, canDecideMatch, canReject, canRequest, checkRejectReason, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
@@ -89,7 +90,7 @@ export class PayoutService {
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
     });
     const { db, clock, roles, logger } = options;
-    this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement });
+    this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement, settings: options.settings });
     this.retries = new PayoutRetry({ db, clock, roles, logger, recorder: this.recorder, settlement: this.settlement });
   }
 
@@ -115,7 +116,8 @@ export class PayoutService {
 
   /** Whether a person may approve this request now, asked before the approve modal opens; `approve` checks again. */
   async mayApprove(request: PayoutRequest, userId: string): Promise<PolicyDecision> {
-    return canApprove(request, await this.actor(userId), this.now());
+    const decision = canApprove(request, await this.actor(userId), this.now());
+    return decision.ok ? (await this.approvals.seniorDecision(request, userId)).decision : decision;
   }
 
   /** Whether a person may reject this request now, asked before the reject modal opens; `reject` checks again. */
@@ -162,9 +164,19 @@ export class PayoutService {
    * submissions, and never lowered. Released, the request becomes `approved` and is sent at once;
    * the result then holds the outcome (`completed`, `failed`, or `unknown` while it is looked for).
    */
-  async approve(requestId: string, userId: string): Promise<PayoutActionResult> {
+  async approve(requestId: string, userId: string, answers: ApprovalAnswers = {}): Promise<PayoutActionResult> {
     const request = await this.get(requestId);
-    return request ? this.approvals.approve(request, userId) : notFound(requestId);
+    return request ? this.approvals.approve(request, userId, answers) : notFound(requestId);
+  }
+
+  /** What an approver should notice about a stored request (`signals.ts`), in one query. */
+  async signals(request: PayoutRequest): Promise<ApprovalSignals> {
+    return requestSignals(this.options.db, request, this.options.settings);
+  }
+
+  /** The same, for the requester's review screen, were the draft stored now. */
+  async previewSignals(userId: string, draft: PayoutDraft): Promise<ApprovalSignals> {
+    return readApprovalSignals(this.options.db, { draft, requestedBy: userId, requestedAt: this.now() }, this.options.settings);
   }
 
   /** What the review screen tells the requester about approvers and the recipient, were the draft stored now. */

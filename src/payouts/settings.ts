@@ -17,6 +17,8 @@ export interface PayoutSettings {
   reconcileWindowMinutes: number;
   /** Different approvers a payout to a recipient never paid before needs, whatever the amount (1 turns the rule off). */
   newRecipientApprovals: number;
+  /** Above this, per currency (strictly), one counted approval must come from a senior approver (`tiers.ts`); empty: no tier. */
+  seniorApprovalAbove: CurrencyAmounts;
   /** How far back an earlier payout counts for the possible-duplicate rule (duplicates.ts), in hours. */
   duplicateWindowHours: number;
 }

@@ -81,6 +81,8 @@ export const PAYOUT_BLOCKS = {
   messageActions: 'payout_message_actions',
   rejectReason: 'payout_reject_reason',
   resubmitActions: 'payout_resubmit_actions',
+  /** The approve window's tick "I checked this is not a duplicate" (its action_id is `value`). */
+  duplicateCheck: 'payout_duplicate_check',
 } as const;
 
 /** `/fleet payout bulk`: its modals by `callback_id`, and its blocks (each input's action_id is `value`). */

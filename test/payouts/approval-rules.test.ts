@@ -10,6 +10,9 @@ import {
   THIRD_APPROVER, usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
+// These tests pay one recipient the same amount again on purpose: each approver ticks that they checked (signals.test.ts tests the tick).
+const TICKED = { duplicateChecked: true };
+
 const thousand = { ...mobileForm, amount: '1000' };
 
 describe.each(testDatabases())('two approvers for split payouts and day totals on $name', ({ open }) => {
@@ -23,7 +26,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const results = [];
     for (let index = 0; index < 5; index += 1) {
       const request = await submitted(service, thousand);
-      results.push(await service.approve(request.id, APPROVER));
+      results.push(await service.approve(request.id, APPROVER, TICKED));
     }
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(results.map((result) => (result.ok ? result.request.state : result.code))).toEqual(['completed', 'pending', 'pending', 'pending', 'pending']);
@@ -39,14 +42,14 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     for (let index = 0; index < 5; index += 1) requests.push(await submitted(service, thousand));
     expect(requests[0]?.requiredApprovals).toBe(1);
     for (const request of requests) {
-      expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
+      expect(await service.approve(request.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
     }
     expect(fleet.payoutCalls).toHaveLength(0);
     const first = await service.get(requests[0]!.id);
     expect(first?.dualApproval).toEqual({ rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 });
     expect((await service.history(first!.id)).map((event) => event.event)).toEqual(['requested', 'approved', 'approvals_raised']);
 
-    expect(await service.approve(requests[0]!.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(requests[0]!.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -56,8 +59,8 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const second = await submitted(service, { ...thousand, phone: '+243 812-345-678', operator: 'ORANGE_MONEY' }, REQUESTER_APPROVER);
     expect(first.requiredApprovals).toBe(1);
     expect(second).toMatchObject({ requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 200_000, thresholdMinor: 100_000 } });
-    expect(await service.approve(second.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending' } });
-    expect(await service.approve(first.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
+    expect(await service.approve(second.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending' } });
+    expect(await service.approve(first.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
     expect(fleet.payoutCalls).toHaveLength(0);
 
     // In EUR: the first requester's USD total is already at the threshold.
@@ -77,7 +80,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     expect(other.requiredApprovals).toBe(1);
     const euros = await submitted(service, { ...thousand, phone: '243811111111', currency: 'EUR' });
     expect(euros.requiredApprovals).toBe(1);
-    for (const request of [again, other, euros]) await service.approve(request.id, APPROVER);
+    for (const request of [again, other, euros]) await service.approve(request.id, APPROVER, TICKED);
     expect(fleet.payoutCalls).toHaveLength(3);
   });
 
@@ -99,7 +102,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const { service, fleet } = createService(db, { roles: people.roles });
     const request = await submitted(service);
     people.approvers.delete(APPROVER);
-    const result = await service.approve(request.id, APPROVER);
+    const result = await service.approve(request.id, APPROVER, TICKED);
     expect(result).toMatchObject({ ok: false, code: 'not_approver' });
     expect(fleet.payoutCalls).toHaveLength(0);
     expect(await service.get(request.id)).toMatchObject({ state: 'pending', approvals: [] });
@@ -109,10 +112,10 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const people = changingRoles();
     const { service, fleet, notifications } = createService(db, { roles: people.roles });
     const request = await submitted(service, { ...mobileForm, amount: '1500' });
-    expect((await service.approve(request.id, APPROVER)).ok).toBe(true);
+    expect((await service.approve(request.id, APPROVER, TICKED)).ok).toBe(true);
     people.approvers.delete(APPROVER);
 
-    const second = await service.approve(request.id, SECOND_APPROVER);
+    const second = await service.approve(request.id, SECOND_APPROVER, TICKED);
     expect(second).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
     expect(fleet.payoutCalls).toHaveLength(0);
     const stored = await service.get(request.id);
@@ -122,8 +125,8 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     expect(revoked.map((event) => event.details.approver)).toEqual([APPROVER]);
     expect(notifications.map((note) => note.event)).toContain('approval_revoked');
 
-    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'already_approved' });
-    expect(await service.approve(request.id, THIRD_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(request.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: false, code: 'already_approved' });
+    expect(await service.approve(request.id, THIRD_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -131,12 +134,12 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const people = changingRoles();
     const { service, fleet } = createService(db, { roles: people.roles });
     const request = await submitted(service, { ...mobileForm, amount: '1500' });
-    await service.approve(request.id, APPROVER);
+    await service.approve(request.id, APPROVER, TICKED);
     people.approvers.delete(APPROVER);
-    await service.approve(request.id, SECOND_APPROVER);
+    await service.approve(request.id, SECOND_APPROVER, TICKED);
     people.approvers.add(APPROVER);
     people.warm();
-    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(request.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -146,7 +149,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const request = await submitted(service);
     people.requesters.delete(REQUESTER);
 
-    const result = await service.approve(request.id, APPROVER);
+    const result = await service.approve(request.id, APPROVER, TICKED);
     expect(result).toMatchObject({ ok: true, request: { state: 'pending', hold: 'requester_not_allowed' } });
     expect(fleet.payoutCalls).toHaveLength(0);
     expect((await service.history(request.id)).map((event) => event.event)).toEqual(['requested', 'approved', 'held']);
@@ -154,7 +157,7 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
 
     // Access restored: an approver whose approval stands presses Approve again to have it checked again.
     people.requesters.add(REQUESTER);
-    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
+    expect(await service.approve(request.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -163,12 +166,12 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     const { service, fleet } = createService(db, { roles: people.roles });
     const request = await submitted(service);
     people.failLookups(true);
-    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending', hold: 'roles_unavailable' } });
+    expect(await service.approve(request.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending', hold: 'roles_unavailable' } });
     const stored = await service.get(request.id);
     expect(stored?.approvals.map((approval) => approval.revokedAt)).toEqual([undefined]);
     expect(fleet.payoutCalls).toHaveLength(0);
     people.failLookups(false);
-    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(request.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 });

@@ -11,6 +11,9 @@ import {
   APPROVER, bankForm, createService, mobileForm, OUTSIDER, REQUESTER, rolesFor, SECOND_APPROVER, settings, submitted, THIRD_APPROVER, usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
+// These tests pay one recipient the same amount again on purpose: each approver ticks that they checked (signals.test.ts tests the tick).
+const TICKED = { duplicateChecked: true };
+
 const newRecipientRule = { settings: { ...settings, newRecipientApprovals: 2 } };
 
 describe('recipient identity', () => {
@@ -63,9 +66,9 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const { service, fleet } = createService(db, newRecipientRule);
     const first = await submitted(service, mobileForm);
     expect(first).toMatchObject({ requiredApprovals: 2, newRecipient: true, dualApproval: { rule: 'new_recipient' } });
-    expect(await service.approve(first.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending' } });
+    expect(await service.approve(first.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending' } });
     expect(fleet.payoutCalls).toHaveLength(0);
-    expect(await service.approve(first.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(first.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
 
     const again = await submitted(service, mobileForm);
@@ -79,8 +82,8 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const smallBank = { ...bankForm, amount: '300' };
     const first = await submitted(service, smallBank);
     expect(first).toMatchObject({ requiredApprovals: 2, newRecipient: true });
-    await service.approve(first.id, APPROVER);
-    expect(await service.approve(first.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    await service.approve(first.id, APPROVER, TICKED);
+    expect(await service.approve(first.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     const same = await submitted(service, { ...smallBank, accountNumber: '000123456789', bankCode: 'bcdccdki xxx' });
     expect(same).toMatchObject({ requiredApprovals: 1, newRecipient: false });
     const withoutZeros = await submitted(service, { ...smallBank, accountNumber: '123456789' });
@@ -92,7 +95,7 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
   it('flags a known number under another name with the name it was last paid under', async () => {
     const { service } = createService(db);
     const first = await submitted(service, mobileForm);
-    await service.approve(first.id, APPROVER);
+    await service.approve(first.id, APPROVER, TICKED);
     const renamed = await submitted(service, { ...mobileForm, name: 'Someone Else' });
     expect(renamed).toMatchObject({ newRecipient: false, previousRecipientName: 'Amani Kabila' });
     const sameName = await submitted(service, { ...mobileForm, name: 'AMANI  kabila' });
@@ -102,8 +105,8 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
   it('asks the new-recipient approvals for 0012345678 at BCDCCDKI123 after 12345678 at BCDCCDKIXXX was paid, and not for 12345678 at BCDCCDKI', async () => {
     const { service } = createService(db, newRecipientRule);
     const paid = await submitted(service, { ...bankForm, amount: '100', accountNumber: '12345678', bankCode: 'BCDCCDKIXXX' });
-    await service.approve(paid.id, APPROVER);
-    expect(await service.approve(paid.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    await service.approve(paid.id, APPROVER, TICKED);
+    expect(await service.approve(paid.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
 
     const otherAccount = await submitted(service, { ...bankForm, amount: '100', accountNumber: '0012345678', bankCode: 'BCDCCDKI123' });
     expect(otherAccount).toMatchObject({ requiredApprovals: 2, newRecipient: true, dualApproval: { rule: 'new_recipient' } });
@@ -115,11 +118,11 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const { service, fleet } = createService(db, newRecipientRule);
     const waiting = await submitted(service, mobileForm);
     const other = await submitted(service, mobileForm);
-    await service.approve(other.id, APPROVER);
-    expect(await service.approve(other.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
-    expect(await service.approve(waiting.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2, newRecipient: true } });
+    await service.approve(other.id, APPROVER, TICKED);
+    expect(await service.approve(other.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(waiting.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2, newRecipient: true } });
     expect(fleet.payoutCalls).toHaveLength(1);
-    expect(await service.approve(waiting.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(waiting.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
@@ -127,10 +130,10 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const { service, fleet } = createService(db, { settings: { ...settings, newRecipientApprovals: 3 } });
     const request = await submitted(service, { ...mobileForm, amount: '5000' });
     expect(request).toMatchObject({ requiredApprovals: 3, dualApproval: { rule: 'new_recipient' } });
-    await service.approve(request.id, APPROVER);
-    await service.approve(request.id, SECOND_APPROVER);
+    await service.approve(request.id, APPROVER, TICKED);
+    await service.approve(request.id, SECOND_APPROVER, TICKED);
     expect(fleet.payoutCalls).toHaveLength(0);
-    expect(await service.approve(request.id, THIRD_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(request.id, THIRD_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
   });
 
   it('gives the amount rule as the reason when it asks as many approvers as the new-recipient rule', async () => {
@@ -146,8 +149,8 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const unknown = await submitted(service, { ...mobileForm, phone: '243833333333', name: 'Reconciled Person' });
     expect(await service.reject(rejected.id, APPROVER, 'not this one')).toMatchObject({ ok: true });
     fleet.willAnswer(new FleetRejectedError(400, 'invalid phone'), new FleetTimeoutError(true));
-    expect(await service.approve(failed.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'failed' } });
-    expect(await service.approve(unknown.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown' } });
+    expect(await service.approve(failed.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'failed' } });
+    expect(await service.approve(unknown.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'unknown' } });
     expect(await findKnownRecipients(db, [recipientIdentity(unknown)])).toEqual(new Map());
     fleet.addTransaction({ reference: unknown.reference, date: clock.now().toISOString() });
     expect(await service.reconcile(unknown.id)).toMatchObject({ ok: true, request: { state: 'completed' } });
@@ -182,8 +185,8 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
   it('lets a requester remove a saved recipient, records who and when, and refuses anyone else', async () => {
     const { service } = createService(db, newRecipientRule);
     const request = await submitted(service, mobileForm);
-    await service.approve(request.id, APPROVER);
-    await service.approve(request.id, SECOND_APPROVER);
+    await service.approve(request.id, APPROVER, TICKED);
+    await service.approve(request.id, SECOND_APPROVER, TICKED);
     const identity = recipientIdentity(request);
 
     expect(await book().remove(APPROVER, identity)).toEqual({ ok: false, code: 'not_requester' });
@@ -198,7 +201,7 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     // Removed from the list, it was paid all the same: not a new recipient, and paid again it comes back.
     const again = await submitted(service, mobileForm);
     expect(again).toMatchObject({ newRecipient: false, requiredApprovals: 1 });
-    await service.approve(again.id, APPROVER);
+    await service.approve(again.id, APPROVER, TICKED);
     expect(await book().list(REQUESTER, [])).toMatchObject({ ok: true, total: 1, recipients: [{ lastPayoutId: again.id }] });
   });
 });

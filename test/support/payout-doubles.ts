@@ -98,6 +98,8 @@ export const settings: Config['payouts'] = {
   // Off here: the tests of the other rules pay recipients never paid before; recipients.test.ts turns it on.
   newRecipientApprovals: 1,
   duplicateWindowHours: 72,
+  // No senior tier unless a test sets one (tiers.test.ts).
+  seniorApprovalAbove: new Map(),
 };
 
 export const REQUESTER = 'UREQUESTER';
@@ -259,4 +261,9 @@ export function changingRoles() {
       unreadable = fail;
     },
   };
+}
+
+/** The approval signals of an ordinary payout (nothing to notice), for notifier doubles. */
+export async function quietSignals(request: Pick<PayoutRequest, 'currency' | 'amountMinor'>) {
+  return { duplicateOf: undefined, unusualAmount: undefined, dayTotals: { currency: request.currency, requesterMinor: request.amountMinor, recipientMinor: request.amountMinor } };
 }

@@ -123,10 +123,20 @@ export async function clickOnApproval(h: Harness, userId: string, id: string, ac
   expect(ack.status).toBe(200);
 }
 
-/** Approve → the modal with every detail → submit; returns the modal's final words. */
-export async function approveAs(h: Harness, userId: string, id: string): Promise<string> {
+/**
+ * Approve → the modal with every detail → submit; returns the modal's final words. `tick`: the
+ * approver ticks "I checked this is not a duplicate" first (the modal must offer it).
+ */
+export async function approveAs(h: Harness, userId: string, id: string, options: { tick?: boolean } = {}): Promise<string> {
   const modal = await openApproveModal(h, userId, id);
+  if (options.tick) await tickNotDuplicate(h, userId, modal.id);
   return submitApproval(h, userId, modal.id);
+}
+
+/** Ticks "I checked this is not a duplicate" in an approve modal that offers it. */
+export async function tickNotDuplicate(h: Harness, userId: string, viewId: string): Promise<void> {
+  expect(viewText(h.slack.view(viewId)!)).toContain(PAYOUT_BLOCKS.duplicateCheck);
+  await h.slack.selectOption({ userId, viewId, blockId: PAYOUT_BLOCKS.duplicateCheck, actionId: PAYOUT_ACTIONS.input, value: 'checked' });
 }
 
 export async function openApproveModal(h: Harness, userId: string, id: string): Promise<OpenView> {

@@ -25,7 +25,8 @@ export interface PayoutBatch {
   /** The currency of the row that gave `dualApproval` (its amounts are in it). */
   dualApprovalCurrency?: string | undefined;
   /** In order of approval; never the requester. */
-  approvals: Array<{ userId: string; at: Date }>;
+  /** `senior`: given by a senior approver (`tiers.ts`), as looked up when given. */
+  approvals: Array<{ userId: string; at: Date; senior?: boolean }>;
   rejectedBy: string | undefined;
   rejectReason: string | undefined;
   stoppedBy: string | undefined;
@@ -60,7 +61,9 @@ export interface BatchProgress {
 
 export type BatchRefusalCode =
   | 'not_found' | 'not_requester' | 'not_approver' | 'own_request' | 'already_approved' | 'not_pending' | 'not_sending'
-  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable' | 'reason_required';
+  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable' | 'reason_required'
+  /** Above PAYOUT_SENIOR_APPROVAL_ABOVE in a currency: one approval must come from a senior approver. */
+  | 'needs_senior';
 
 export interface BatchRefusal {
   ok: false;

@@ -20,6 +20,7 @@ import { checkDailyLimit, checkRejectReason } from '../policy.js';
 import { sumRequested } from '../day-totals-store.js';
 import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../roles.js';
+import { isSeniorApprover, seniorsAmong, seniorTier } from '../tiers.js';
 import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
@@ -183,6 +184,13 @@ export class PayoutBatchService {
     if (!batch) return batchRefusal('not_found');
     const refused = this.approvalRefusal(batch, userId, await roles.canApprove(userId));
     if (refused) return refused;
+    // The senior tier on the batch's total in each currency, as its two-approver rule reads totals.
+    const tier = seniorTier(batch.totals, this.options.settings.seniorApprovalAbove);
+    const actorSenior = tier ? await isSeniorApprover(roles, userId) : false;
+    const others = batch.approvals.filter((approval) => approval.userId !== batch.requestedBy);
+    if (tier && !actorSenior && others.length + 1 >= batch.requiredApprovals && !others.some((approval) => approval.senior === true)) {
+      return batchRefusal('needs_senior', { batch });
+    }
     const now = this.now();
     const recorded = await db.transaction(async (tx) => {
       const payouts = await waitingPayouts(tx, batch.id);
@@ -190,7 +198,7 @@ export class PayoutBatchService {
       await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
       const touched = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, {}, now);
       if (!touched) return undefined;
-      if (!(await insertBatchApproval(tx, batch.id, userId, now))) return 'already' as const;
+      if (!(await insertBatchApproval(tx, batch.id, userId, now, actorSenior))) return 'already' as const;
       await appendBatchEvent(tx, { batchId: batch.id, event: 'approved', userId, at: now });
       await this.measureAgain(tx, touched, payouts, now);
       return findBatch(tx, batch.id);
@@ -242,10 +250,17 @@ export class PayoutBatchService {
   private async release(batch: PayoutBatch, counting: string[], actor: string): Promise<BatchResult> {
     const { roles, logger } = this.options;
     let stillApprovers: string[];
+    let seniorMissing = false;
     try {
       if (!(await roles.canRequest(batch.requestedBy, { fresh: true }))) return batchRefusal('not_allowed', { batch });
       const answers = await Promise.all(counting.map((approver) => roles.canApprove(approver, { fresh: true })));
       stillApprovers = counting.filter((_, index) => answers[index] === true);
+      if (seniorTier(batch.totals, this.options.settings.seniorApprovalAbove)) {
+        // Checked again at release: a senior approver no longer one leaves the batch waiting for another.
+        const givers = batch.approvals.filter((approval) => approval.senior === true && stillApprovers.includes(approval.userId)).map((approval) => approval.userId);
+        const seniors = await seniorsAmong(roles, givers, { fresh: true });
+        if (![...seniors.values()].some(Boolean)) seniorMissing = true;
+      }
     } catch (error) {
       logger.warn({ err: error, batchId: batch.id }, 'could not look up roles before releasing a bulk payout; it waits');
       return batchRefusal('roles_unavailable', { batch });
@@ -260,7 +275,7 @@ export class PayoutBatchService {
       if (before?.state !== 'pending') return undefined;
       const raised = await this.measureAgain(tx, before, payouts, now);
       const required = raised?.required ?? before.requiredApprovals;
-      if (stillApprovers.length < required) return { waiting: (await findBatch(tx, batch.id)) ?? before };
+      if (stillApprovers.length < required || seniorMissing) return { waiting: (await findBatch(tx, batch.id)) ?? before };
       const moved = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, { state: 'sending' }, now);
       if (moved) await appendBatchEvent(tx, { batchId: batch.id, event: 'released', userId: actor, at: now, details: { approvers: stillApprovers } });
       return moved;

@@ -22,8 +22,8 @@ interface BatchDbRow extends DualApprovalColumns {
 }
 
 async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
-  const { rows: approvals } = await q.query<{ user_id: string; approved_at: Timestamp }>(
-    'SELECT user_id, approved_at FROM payout_batch_approvals WHERE batch_id = $1 ORDER BY approved_at, user_id', [row.id],
+  const { rows: approvals } = await q.query<{ user_id: string; approved_at: Timestamp; senior: boolean }>(
+    'SELECT user_id, approved_at, senior FROM payout_batch_approvals WHERE batch_id = $1 ORDER BY approved_at, user_id', [row.id],
   );
   const totals = typeof row.totals === 'string' ? (JSON.parse(row.totals) as Record<string, number>) : row.totals;
   return {
@@ -31,7 +31,7 @@ async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
     state: row.state, contentHash: row.content_hash, rowCount: Number(row.row_count),
     totals: new Map(Object.entries(totals).map(([currency, minor]) => [currency, Number(minor)])),
     newRecipients: Number(row.new_recipients), requiredApprovals: Number(row.required_approvals), dualApproval: toDualApproval(row), dualApprovalCurrency: row.dual_approval_currency ?? undefined,
-    approvals: approvals.map((approval) => ({ userId: approval.user_id, at: date(approval.approved_at) })),
+    approvals: approvals.map((approval) => ({ userId: approval.user_id, at: date(approval.approved_at), ...(approval.senior ? { senior: true } : {}) })),
     rejectedBy: row.rejected_by ?? undefined, rejectReason: row.reject_reason ?? undefined, stoppedBy: row.stopped_by ?? undefined,
     approvalMessage: row.approval_channel && row.approval_ts ? { channel: row.approval_channel, ts: row.approval_ts } : undefined,
     progressMessage: row.progress_channel && row.progress_ts ? { channel: row.progress_channel, ts: row.progress_ts } : undefined,
@@ -164,8 +164,10 @@ export async function updateBatch(
 }
 
 /** Records an approval; false when this person had already approved. */
-export async function insertBatchApproval(q: Queryable, id: string, userId: string, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query('INSERT INTO payout_batch_approvals (batch_id, user_id, approved_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [id, userId, at]);
+export async function insertBatchApproval(q: Queryable, id: string, userId: string, at: Date, senior = false): Promise<boolean> {
+  const { rowCount } = await q.query(
+    'INSERT INTO payout_batch_approvals (batch_id, user_id, approved_at, senior) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [id, userId, at, senior],
+  );
   return rowCount === 1;
 }
 

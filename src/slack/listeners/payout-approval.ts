@@ -5,6 +5,7 @@
  * who tried (ephemeral message or their modal), in their language, and changes nothing.
  */
 import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
@@ -16,6 +17,7 @@ import { refusalMessage, refusalText, tellPrivately } from '../refusals/payout-r
 import { readMatchValue, readPayoutId } from '../payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
 import { noticeModal } from '../views/notice.js';
+import { approvalContext } from '../approval-context.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
 /** The payout service's answer to "may this person do that to this request now?" */
@@ -25,7 +27,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
   const { payouts, logger } = ctx;
 
   /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
-  const openModalIfAllowed = (actionId: string, check: Check, modal: typeof buildApproveModal, what: FailureAction) => {
+  const openModalIfAllowed = (actionId: string, check: Check, modal: (reader: Surface, request: PayoutRequest) => Promise<View>, what: FailureAction) => {
     app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const reader = await readerSurfaceOf(context, body.user.id)();
@@ -35,14 +37,16 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
         if (!request) return await tell(refusalText({ code: 'not_found' }, reader.locale));
         const decision = await check(request, body.user.id);
         if (!decision.ok) return await tell(refusalText(decision, reader.locale));
-        await client.views.open({ trigger_id: body.trigger_id, view: modal(reader, request) });
+        await client.views.open({ trigger_id: body.trigger_id, view: await modal(reader, request) });
       } catch (error) {
         await tell(failureText(reader.locale, error, what, logger));
       }
     });
   };
-  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), buildApproveModal, 'openApproval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), buildRejectModal, 'openRejection');
+  // The approve window says what the approval message says: read again now, in one query.
+  const approveModal = async (reader: Surface, request: PayoutRequest) => buildApproveModal(reader, request, await approvalContext(ctx, request));
+  openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), approveModal, 'openApproval');
+  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), async (reader, request) => buildRejectModal(reader, request), 'openRejection');
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
@@ -85,12 +89,17 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
     if (!id) return ack(updateToNotice(reader, t('payoutApproval.approve.staleTitle'), t('payoutApproval.approve.stale')));
+    const duplicateChecked = duplicateTicked(view.state.values);
+    if (duplicateChecked === false) {
+      // The window showed the tick and it was left empty: said under it; the service would refuse anyway.
+      return ack({ response_action: 'errors', errors: { [PAYOUT_BLOCKS.duplicateCheck]: t('approvalSignals.tick.missing') } });
+    }
     const title = t('payoutApproval.title', { id });
     // Approving may send the payout, which can take longer than the 3 seconds Slack waits for an answer.
     await ack(updateToNotice(reader, title, t('payoutApproval.approve.recording')));
     let outcome: { title: string; text: string };
     try {
-      outcome = approvalOutcome(await payouts.approve(id, body.user.id), body.user.id, reader.locale);
+      outcome = approvalOutcome(await payouts.approve(id, body.user.id, { duplicateChecked: duplicateChecked === true }), body.user.id, reader.locale);
     } catch (error) {
       outcome = { title, text: failureText(reader.locale, error, 'recordApproval', logger) };
     }
@@ -145,4 +154,11 @@ async function showOutcome(
     ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
     await tellPrivately(client, ctx.logger, reader, { channel: target.channel, user: target.userId }, outcome.text);
   }
+}
+
+/** The tick of the approve window: true ticked, false shown but empty, undefined not shown. */
+function duplicateTicked(values: ViewSubmitAction['view']['state']['values']): boolean | undefined {
+  const block = values[PAYOUT_BLOCKS.duplicateCheck];
+  if (!block) return undefined;
+  return (block[PAYOUT_ACTIONS.input]?.selected_options ?? []).some((option) => option.value === 'checked');
 }

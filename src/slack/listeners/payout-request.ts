@@ -142,8 +142,9 @@ async function checkForm(
   }
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
   if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
-  const approvals = await ctx.payouts.previewApprovals(userId, validation.draft);
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits) };
+  const [approvals, signals] = await Promise.all([ctx.payouts.previewApprovals(userId, validation.draft), ctx.payouts.previewSignals(userId, validation.draft)]);
+  const context = { signals, duplicateWindowHours: ctx.payoutSettings.duplicateWindowHours };
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits, context) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {

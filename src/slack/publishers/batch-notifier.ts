@@ -14,6 +14,7 @@ import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
 import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from '../locales.js';
 import { approversAvailable } from './payout-notifier.js';
+import type { SeniorCall } from '../views/approval-signals.js';
 import { buildBatchApprovalMessage } from '../views/payout-batch-message.js';
 import { escapeWithin, mentionUser, type Surface } from '../views/text.js';
 
@@ -29,6 +30,8 @@ export interface SlackBatchNotifierOptions {
   mentions?: AccessList | undefined;
   /** How many people besides `requestedBy` can approve (undefined when unknown): the message says when too few. */
   approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
+  /** The senior approvers a batch above PAYOUT_SENIOR_APPROVAL_ABOVE calls for; undefined below it. */
+  seniorCall?: ((batch: PayoutBatch) => SeniorCall | undefined) | undefined;
 }
 
 const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
@@ -85,7 +88,8 @@ export class SlackBatchNotifier implements BatchNotifier {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
     const approvers = approverMentions(this.options.mentions, batch.requestedBy);
-    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers, approversAvailable: await approversAvailable(this.options, batch) });
+    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers, approversAvailable: await approversAvailable(this.options, batch),
+      senior: this.options.seniorCall?.(batch) });
     if (batch.approvalMessage) {
       await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
       return;

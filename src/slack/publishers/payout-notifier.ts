@@ -14,6 +14,7 @@ import { approverMentions } from './approver-notices.js';
 import type { PersonLocales } from '../locales.js';
 import type { Surface } from '../views/text.js';
 import { buildApprovalMessage } from '../views/payout-approval.js';
+import type { ApprovalContext, SeniorCall } from '../views/approval-signals.js';
 import { buildRequesterUpdate } from '../views/payout-updates.js';
 
 export interface SlackPayoutNotifierOptions {
@@ -31,6 +32,10 @@ export interface SlackPayoutNotifierOptions {
   mentions?: AccessList | undefined;
   /** How many people besides `requestedBy` can approve (undefined when unknown): the message says when too few. */
   approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
+  /** PAYOUT_DUPLICATE_WINDOW_HOURS, said in the possible-duplicate line. */
+  duplicateWindowHours?: number | undefined;
+  /** The senior approvers a request above PAYOUT_SENIOR_APPROVAL_ABOVE calls for; undefined below it. */
+  seniorCall?: ((request: PayoutRequest) => SeniorCall | undefined) | undefined;
 }
 
 /** Counted only while approvers are still needed; a failed count says nothing. */
@@ -125,6 +130,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
     const { client, surface, logger, records, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request, {
       approvers: approverMentions(this.options.mentions, request.requestedBy), approversAvailable: await approversAvailable(this.options, request),
+      context: await this.context(request),
     });
     try {
       if (request.approvalMessage) {
@@ -143,6 +149,18 @@ export class SlackPayoutNotifier implements PayoutNotifier {
     } catch (error) {
       logger.error({ err: error, payoutId: request.id, state: request.state }, 'could not update the payout approval message; the payout itself is unaffected');
       return false;
+    }
+  }
+
+  /** What approvers should notice, read in one query; a failed read leaves it out rather than the message. */
+  private async context(request: PayoutRequest): Promise<ApprovalContext> {
+    const { records, logger, duplicateWindowHours, seniorCall } = this.options;
+    try {
+      const signals = await records.signals(request);
+      return { signals, duplicateWindowHours, senior: seniorCall?.(request) };
+    } catch (error) {
+      logger.warn({ err: error, payoutId: request.id }, 'could not read what approvers should notice about a payout');
+      return { duplicateWindowHours, senior: seniorCall?.(request) };
     }
   }
 

@@ -105,6 +105,10 @@ export function refusalMessage(refusal: RefusalFacts, locale: Locale = 'en'): st
       return facts.cause === 'match_gone' ? t('payoutApproval.refusal.matchGone', { id }) : movedOnText(locale, facts);
     case 'reason_required':
       return facts.cause === 'too_long' ? t('payoutApproval.refusal.reasonTooLong') : t('payoutApproval.refusal.reasonTooShort');
+    case 'duplicate_unchecked':
+      return t('approvalSignals.refusal.duplicateUnchecked');
+    case 'needs_senior':
+      return t('approvalSignals.refusal.needsSenior');
     case 'could_not_check': {
       const problem = facts.searchProblem ?? '';
       return facts.action === 'retry' ? t('payoutApproval.refusal.couldNotCheckRetry', { id, problem }) : t('payoutApproval.refusal.couldNotCheck', { problem });

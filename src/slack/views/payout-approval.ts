@@ -16,6 +16,7 @@ import {
   stateLine, stateWord,
 } from './payout-details.js';
 import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
+import { dayTotalsBlocks, duplicateTickBlock, signalBlocks, type ApprovalContext } from './approval-signals.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -110,7 +111,11 @@ export function notEnoughApproversLine(pending: { state: string; requiredApprova
  * `approvers`: the mentions that call its approvers (see `approverMentions`), shown while it is pending;
  * `approversAvailable`: how many people besides the requester can approve, when known.
  */
-export function buildApprovalMessage(surface: Surface, request: PayoutRequest, options: { approvers?: string; approversAvailable?: number | undefined } = {}): Reply {
+export function buildApprovalMessage(
+  surface: Surface,
+  request: PayoutRequest,
+  options: { approvers?: string; approversAvailable?: number | undefined; context?: ApprovalContext | undefined } = {},
+): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
   const call = request.state === 'pending' && options.approvers ? t('payoutApproval.callApprovers', { approvers: options.approvers }) : undefined;
@@ -120,7 +125,9 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest, o
     ...(call ? [{ type: 'section', text: { type: 'mrkdwn', text: call } } satisfies KnownBlock] : []),
     ...(request.resubmitOf ? [{ type: 'section', text: { type: 'mrkdwn', text: resubmitLine(request.resubmitOf, locale) } } satisfies KnownBlock] : []),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
+    ...(request.state === 'pending' ? signalBlocks(options.context ?? {}, locale) : []),
     ...detailBlocks(request, locale),
+    ...dayTotalsBlocks(options.context?.signals, request.requestedBy, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     ...sectionIf(notEnoughApproversLine(request, options.approversAvailable, locale)),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
@@ -140,7 +147,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest, o
 }
 
 /** Step two of the confirmation: the approver sees every detail again, the amount their way; only submitting approves. */
-export function buildApproveModal(surface: Surface, request: PayoutRequest): ModalView {
+export function buildApproveModal(surface: Surface, request: PayoutRequest, context: ApprovalContext = {}): ModalView {
   const { locale } = surface;
   const t = textsFor(locale);
   const counted = countingApprovers(request).length;
@@ -154,9 +161,13 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest): Mod
   const blocks: KnownBlock[] = [
     askLine(request, locale),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
+    ...signalBlocks(context, locale),
     ...detailBlocks(request, locale),
+    ...dayTotalsBlocks(context.signals, request.requestedBy, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
+    // A possible duplicate is approved only with the tick; the service checks it again.
+    ...(context.signals?.duplicateOf ? [duplicateTickBlock(locale)] : []),
   ];
   blocks.push(...sandboxFooter(surface));
   return {

@@ -10,6 +10,7 @@ import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/i
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import type { Reply } from './notice.js';
 import { notEnoughApproversLine } from './payout-approval.js';
+import { signalBlocks, type SeniorCall } from './approval-signals.js';
 import { dualApprovalLine } from './payout-details.js';
 import { codeSpan, cutMrkdwn, escapeMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
 
@@ -21,6 +22,8 @@ export interface BatchMessageFacts {
   approvers?: string;
   /** How many people besides the requester can approve, when known. */
   approversAvailable?: number | undefined;
+  /** Above the senior tier in a currency: the senior approvers it calls for (`approval-signals.ts`). */
+  senior?: SeniorCall | undefined;
 }
 
 export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageFacts): Reply {
@@ -39,6 +42,7 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     stateLine(t, batch),
     ...(batch.state === 'pending' && batch.requiredApprovals > 1 ? [batchApprovalsLine(batch, locale)] : []),
     ...[notEnoughApproversLine(batch, facts.approversAvailable, locale)].filter((line) => line !== undefined),
+    ...(batch.state === 'pending' && facts.senior ? signalBlocks({ senior: facts.senior }, locale).map(sectionText) : []),
     ...(batch.state === 'sending' || batch.state === 'done' || batch.state === 'stopped' ? [t('payoutBatch.message.progress', { ...progress })] : []),
     ...(progress.skipped > 0 ? [t('payoutBatch.message.skipped', { count: progress.skipped })] : []),
   ];
@@ -146,4 +150,8 @@ function buttons(t: Texts, batch: PayoutBatch, locale: Locale): ActionsBlock | u
     return { type: 'actions', elements: [button(t, PAYOUT_BATCH_ACTIONS.stop, t('payoutBatch.message.stop'), batch, confirm, 'danger')] };
   }
   return undefined;
+}
+
+function sectionText(block: KnownBlock): string {
+  return block.type === 'section' && block.text ? block.text.text : '';
 }

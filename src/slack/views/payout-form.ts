@@ -16,6 +16,7 @@ import { noticeModal } from './notice.js';
 import { operatorName } from './operators.js';
 import { recipientFlagBlocks, type RecipientFlags } from './recipient-flags.js';
 import { savedRecipientBlock } from './saved-recipients.js';
+import { dayTotalsBlocks, signalBlocks, type ApprovalContext } from './approval-signals.js';
 
 /** What the selects offer: from configuration (PAYOUT_OPERATORS, PAYOUT_CURRENCIES). */
 export interface PayoutFormChoices {
@@ -217,18 +218,24 @@ export function buildPayoutReview(
   approvalChannelId: string | undefined,
   approvals?: ApprovalRequirement & { recipient?: RecipientFlags },
   resubmits?: string,
+  context: ApprovalContext = {},
 ): ModalView {
   const t = textsFor(surface.locale);
+  // The requester sees what the approvers will see, and that a possible duplicate asks them for a tick.
+  const signals = signalBlocks(context, surface.locale);
+  if (context.signals?.duplicateOf) signals.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('approvalSignals.duplicate.review') }] });
   const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
     ...(resubmits ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] } satisfies KnownBlock] : []),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
     ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
+    ...signals,
     ...detailBlocks(draft, surface.locale),
     ...(approvals !== undefined && approvals.required > 1
       ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` } } satisfies KnownBlock]
       : []),
+    ...(context.signals ? dayTotalsBlocks(context.signals, '', surface.locale, 'you') : []),
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.reviewActions,

@@ -152,7 +152,8 @@ function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
       break;
     }
     case 'approved':
-      what = t('payoutRecords.event.approved', { who, counts: counts() });
+      // The tick of a possible duplicate is part of the record.
+      what = t('payoutRecords.event.approved', { who, counts: counts() }) + (event.details.duplicateChecked ? t('approvalSignals.history.checked') : '');
       break;
     case 'rejected':
       what = t('payoutRecords.event.rejected', { who, reason: words(detail(event, 'reason')) });

@@ -119,7 +119,7 @@ describe('payout rules, enforced through Slack', () => {
 
   it('makes exactly one payout call when 20 approvers submit at the same moment', async () => {
     // In CDF: the requester's USD total for the day is above the threshold by now, which would need two approvers.
-    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '14', currency: 'CDF' });
+    const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243830000020', amount: '14', currency: 'CDF' });
     const before = payoutPosts(h);
     const modals: Array<{ id: string }> = [];
     for (const approver of CROWD) modals.push(await openApproveModal(h, approver, id));

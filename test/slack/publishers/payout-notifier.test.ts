@@ -6,7 +6,7 @@ import { payoutRecords, type PayoutRequest } from '../../../src/payouts/index.js
 import { fixedLocale } from '../../../src/slack/locales.js';
 import { SlackPayoutNotifier } from '../../../src/slack/publishers/payout-notifier.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
-import { APPROVER, createService, pendingRequest, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, createService, pendingRequest, quietSignals, settings, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { testDatabases } from '../../support/databases.js';
 import type { Db } from '../../../src/store/db.js';
 
@@ -28,7 +28,7 @@ describe('payout approval message updates', () => {
         },
       },
     } as unknown as WebClient;
-    const records = { get: async () => pending, setApprovalMessage: async () => undefined };
+    const records = { get: async () => pending, setApprovalMessage: async () => undefined, signals: quietSignals };
     const asked: string[] = [];
     const locales = { forPerson: (userId: string) => Promise.resolve(asked.push(userId) && userId === pending.requestedBy ? 'en' as const : 'fr' as const) };
     const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'fr' as const }, locales, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
@@ -63,7 +63,7 @@ describe('payout approval message updates', () => {
         postMessage: async () => ({ ok: true }),
       },
     } as unknown as WebClient;
-    const records = { get: async () => stored, setApprovalMessage: async () => undefined };
+    const records = { get: async () => stored, setApprovalMessage: async () => undefined, signals: quietSignals };
     const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
@@ -94,6 +94,7 @@ describe('payout approval message updates', () => {
     } as unknown as WebClient;
     const records = {
       get: async () => stored,
+      signals: quietSignals,
       setApprovalMessage: async (_id: string, channel: string, ts: string) => {
         if (stored.approvalMessage) return undefined;
         stored = { ...stored, approvalMessage: { channel, ts } };
@@ -125,7 +126,7 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
       return { ok: true, channel: 'C0APPROVALS', ts: `1.${sent.length}` };
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
-    const records = payoutRecords(db, systemClock);
+    const records = payoutRecords(db, systemClock, settings);
     const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
     const { service, fleet } = createService(db, { notifiers: [notifier] });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
