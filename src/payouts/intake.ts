@@ -183,7 +183,7 @@ export class PayoutIntake {
   }
 
   private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = payoutDay(now);
+    const day = payoutDay(now, this.options.settings.timeZone);
     const alreadyRequestedMinor = await sumRequested(q, {
       requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
     });
