@@ -15,6 +15,7 @@ import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
+import { isScheduled } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
 
@@ -73,6 +74,8 @@ export class PayoutApprovals {
       }
       for (const event of outcome.events) await recorder.announce(outcome.request, event);
       if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
+      // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now.
+      if (await isScheduled(db, id)) return { ok: true, request: outcome.request };
       return settlement.execute(outcome.request, userId);
     }
     return lostRace(db, id, clock.now());

@@ -32,13 +32,21 @@ export interface DayWindow {
 const BATCH_ROWS_COUNTING = `AND r.currency = $2 AND b.requested_at >= $3 AND b.requested_at < $4
   AND b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL`;
 
+// A scheduled request (approved ahead) never counts itself: each of its occurrences counts on its own
+// day while it waits to be released (or is held), then as the payout request it became.
+const NOT_SCHEDULED = 'AND NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id)';
+const OCCURRENCES_COUNTING = `AND p.currency = $2 AND o.due_at >= $3 AND o.due_at < $4
+  AND o.state IN ('scheduled', 'held') AND o.payout_id IS NULL AND p.state IN ('pending', 'approved')`;
+
 /** The total one requester requested in the window, their bulk rows waiting or being sent included. */
 export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {
   const { rows } = await q.query<{ total: unknown }>(
     `SELECT (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-       WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
+       WHERE requested_by = $1 AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]) ${NOT_SCHEDULED})
      + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       WHERE b.requested_by = $1 ${BATCH_ROWS_COUNTING}) AS total`,
+       WHERE b.requested_by = $1 ${BATCH_ROWS_COUNTING})
+     + (SELECT COALESCE(SUM(p.amount_minor), 0) FROM payout_occurrences o JOIN payout_requests p ON p.id = o.request_id
+       WHERE p.requested_by = $1 ${OCCURRENCES_COUNTING}) AS total`,
     [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
   );
   return Number(rows[0]?.total ?? 0);
@@ -54,9 +62,11 @@ export async function sumRequestedTo(q: Queryable, input: { recipientKeys: reado
   const { rows } = await q.query<{ key: string; total: unknown }>(
     `SELECT k.key,
        (SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-         WHERE recipient_key = k.key AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]))
+         WHERE recipient_key = k.key AND currency = $2 AND requested_at >= $3 AND requested_at < $4 AND state = ANY($5::text[]) ${NOT_SCHEDULED})
        + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-         WHERE r.recipient_key = k.key ${BATCH_ROWS_COUNTING}) AS total
+         WHERE r.recipient_key = k.key ${BATCH_ROWS_COUNTING})
+       + (SELECT COALESCE(SUM(p.amount_minor), 0) FROM payout_occurrences o JOIN payout_requests p ON p.id = o.request_id
+         WHERE p.recipient_key = k.key ${OCCURRENCES_COUNTING}) AS total
      FROM unnest($1::text[]) AS k(key)`,
     [keys, input.currency, input.from, input.to, [...input.states]],
   );

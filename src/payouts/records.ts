@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { PayoutRequest } from './model.js';
 import { findRequest, setApprovalMessage } from './repository.js';
+import { withSchedule } from './schedule/attach.js';
 
 export interface PayoutRecords {
   get(id: string): Promise<PayoutRequest | undefined>;
@@ -15,7 +16,7 @@ export interface PayoutRecords {
 
 export function payoutRecords(db: Db, clock: Clock): PayoutRecords {
   return {
-    get: (id) => findRequest(db, id.trim().toUpperCase()),
+    get: async (id) => withSchedule(db, await findRequest(db, id.trim().toUpperCase())),
     setApprovalMessage: (id, channel, ts) => setApprovalMessage(db, id, channel, ts, clock.now()),
   };
 }
