@@ -16,6 +16,7 @@ import {
   stateLine, stateWord,
 } from './payout-details.js';
 import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
+import { scheduleMessageBlocks } from './payout-schedule.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -124,6 +125,7 @@ export function buildApprovalMessage(surface: Surface, request: PayoutRequest, o
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     ...sectionIf(notEnoughApproversLine(request, options.approversAvailable, locale)),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
+    ...scheduleMessageBlocks(surface, request),
   ];
   for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {
     if (extra) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: extra } });
