@@ -213,6 +213,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         access, accessLists: config.access, payouts, batches, account,
         feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
+        // Made below, before any home is published.
+        scheduled: { upcoming: (options) => schedules.upcoming(options), timeZone: config.payoutSchedule.timeZone },
       },
       ...options.homeTimers,
     });

@@ -5,7 +5,6 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../store/db.js';
-import { dayBounds } from '../../calendar.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutRequest } from '../model.js';
 import { recipientIdentity } from '../recipients.js';
 import { findRequest } from '../repository.js';
@@ -157,19 +156,6 @@ export class PayoutSchedules {
       result.push({ occurrence, request });
     }
     return result;
-  }
-
-  /** The amounts scheduled on a team day (`YYYY-MM-DD`), per currency: for the digest. */
-  async scheduledOn(day: string): Promise<Map<string, number>> {
-    const { start, end } = dayBounds(day, this.timeZone);
-    const { rows } = await this.options.db.query<{ currency: string; total: string | number }>(
-      `SELECT p.currency, SUM(p.amount_minor) AS total FROM payout_occurrences o JOIN payout_schedules s ON s.request_id = o.request_id
-       JOIN payout_requests p ON p.id = o.request_id
-       WHERE o.state IN ('scheduled', 'held') AND s.cancelled_at IS NULL AND p.state = 'approved' AND o.due_at >= $1 AND o.due_at < $2
-       GROUP BY p.currency ORDER BY p.currency`,
-      [start, end],
-    );
-    return new Map(rows.map((row) => [row.currency, Number(row.total)]));
   }
 
   async history(requestId: string): Promise<ScheduleEvent[]> {

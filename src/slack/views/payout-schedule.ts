@@ -232,3 +232,21 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
 export function scheduledAmounts(amounts: ReadonlyMap<string, number>, locale: Locale): string {
   return [...amounts].map(([currency, minor]) => formatMinor(minor, currency, { locale })).join(' · ');
 }
+
+/** One upcoming occurrence with its scheduled request. */
+export interface ScheduledEntry {
+  occurrence: Occurrence;
+  request: PayoutRequest;
+}
+
+/** The Home's *Scheduled next*: the next occurrences, soonest first. */
+export function scheduledHomeBlocks(surface: Surface, entries: readonly ScheduledEntry[], timeZone: string): KnownBlock[] {
+  if (entries.length === 0) return [];
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const lines = entries.map(({ occurrence, request }) => `• ${t('payoutSchedule.list.line', {
+    when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
+    summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
+  })}`);
+  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.home.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+}

@@ -3,6 +3,7 @@ import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
 import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
+import { scheduledOn } from '../../../src/digest/scheduled-day.js';
 
 // The clock starts at 2025-03-14T10:00Z (createService).
 const TOMORROW_NINE = { firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'once' as const };
@@ -178,5 +179,13 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     // Today (the 14th) holds nothing, but the 20th would reach 120,000 USD with the limit at 100,000.
     expect(await schedules.request(REQUESTER, await form(), { ...at('2025-03-20', 11), repeat: 'weekly', count: 2 })).toMatchObject({ ok: false, code: 'over_daily_limit' });
     expect(await schedules.request(REQUESTER, await form(), { ...at('2025-03-21', 11), repeat: 'weekly', count: 2 })).toMatchObject({ ok: true });
+  });
+
+  it('gives the digest the total still scheduled on a day, without held-back series', async () => {
+    const { schedule, service } = scheduling(db);
+    const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '120' });
+    await service.approve(approved.id, APPROVER);
+    await schedule({ ...TOMORROW_NINE, time: { hour: 11, minute: 0 } }, { ...mobileForm, amount: '80' });
+    expect(await scheduledOn(db, new Date('2025-03-15T00:00:00Z'), new Date('2025-03-16T00:00:00Z'))).toEqual([{ currency: 'USD', totalMinor: 12_000, count: 1 }]);
   });
 });
