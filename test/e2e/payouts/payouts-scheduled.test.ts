@@ -78,6 +78,12 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'scheduled' });
     const list = await h.waitForMessage(PEOPLE.approver, 'Scheduled payouts', CHANNELS.treasury);
     expect(blockText(list)).toContain(`Fri, 27 Nov 2026, 10:00 · ${id} #1`);
+    // Its French name, with or without the accent, lists the same.
+    for (const word of ['planifiés', 'planifies']) {
+      const before = h.visibleTo(PEOPLE.requester, CHANNELS.treasury).length;
+      await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: word });
+      await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester, CHANNELS.treasury).slice(before).find((m) => blockText(m).includes(`${id} #3`)), { message: `/fleet ${word}` });
+    }
 
     const message = await waitForApprovalMessage(h, id, 'Approved ahead');
     const ack = await h.slack.clickButton({ userId: PEOPLE.approver2, channelId: CHANNELS.approvals, messageTs: message.ts, actionId: PAYOUT_SCHEDULE.cancelSeries });
