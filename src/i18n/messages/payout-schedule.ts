@@ -3,7 +3,7 @@ import { defineMessages } from '../define.js';
 
 export const payoutSchedule = defineMessages({
   en: {
-    'payoutSchedule.field.sendOn': 'Send on (optional)',
+    'payoutSchedule.field.sendOn': 'Send on',
     'payoutSchedule.field.sendOn.hint': 'Leave empty to send as soon as it is approved. Date and time are in {zone}.',
     'payoutSchedule.field.sendAt': 'At',
     'payoutSchedule.field.repeat': 'Repeat',
@@ -79,7 +79,7 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.digest.total': ':calendar: Scheduled for today: {amounts}',
   },
   fr: {
-    'payoutSchedule.field.sendOn': 'Envoyer le (facultatif)',
+    'payoutSchedule.field.sendOn': 'Envoyer le',
     'payoutSchedule.field.sendOn.hint': 'Vide : envoyé dès son approbation. Date et heure du fuseau {zone}.',
     'payoutSchedule.field.sendAt': 'À',
     'payoutSchedule.field.repeat': 'Répéter',

@@ -5,6 +5,7 @@
 export { startBot, type RunningBot } from '../../../../src/bot.js';
 export { loadConfig } from '../../../../src/config.js';
 export { createLogger, type Logger } from '../../../../src/logger.js';
+export type { Clock } from '../../../../src/clock.js';
 export { migrate, type Db } from '../../../../src/store/index.js';
 export { migrations } from '../../../../src/store/migrations/index.js';
 export { openPglite } from '../../../../src/store/pglite.js';
