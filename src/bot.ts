@@ -4,7 +4,9 @@
  * integration tests call it too, with their own logger and clock.
  */
 import type { App } from '@slack/bolt';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { AccountReader } from './account/account-reader.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -18,7 +20,8 @@ import { LedgerExporter } from './ledger/exporter.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import {
-  ApprovalReminders, PayoutBatchService, payoutRecords, PayoutService, RecipientBook, sentPayoutLookup, type BatchNotifier, type PayoutNotifier, type RoleLookup,
+  ApprovalReminders, PayoutBatchService, payoutRecords, PayoutSchedules, PayoutService, RecipientBook, ScheduleReleaser, sentPayoutLookup,
+  type BatchNotifier, type PayoutNotifier, type RoleLookup,
 } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
@@ -32,6 +35,8 @@ import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/publishers/payout-notifier.js';
 import { batchSeniorCall, seniorCall } from './slack/approval-context.js';
+import { SlackScheduleNotifier } from './slack/publishers/schedule-notifier.js';
+import { runScheduleReleases } from './payouts/schedule/runner.js';
 import { approverDirectory, SlackReminderSender } from './slack/publishers/approver-notices.js';
 import { SlackHomePublisher } from './slack/publishers/home-publisher.js';
 import { HomeViews, type Timers } from './home/index.js';
@@ -52,7 +57,7 @@ export interface BotOptions {
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
-  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number };
+  payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number; scheduleEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
@@ -85,7 +90,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -215,6 +220,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         access, accessLists: config.access, payouts, batches, account,
         feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
+        // Made below, before any home is published.
+        scheduled: { upcoming: (options) => schedules.upcoming(options), timeZone: config.payoutSchedule.timeZone },
       },
       ...options.homeTimers,
     });
@@ -241,6 +248,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seniorCall: (request) => seniorCall(request, config.payouts, config.access.seniorApprovers),
     });
     payoutNotifiers.push(payoutNotifier);
+    // Scheduled payouts: released by whichever replica holds the lease, told to the requester and the approval message.
+    const releaser = new ScheduleReleaser({
+      db, clock, roles: payoutRoles, logger: logger.child({ component: 'schedules' }), payoutSettings: config.payouts, settings: config.payoutSchedule,
+      payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      notifiers: [new SlackScheduleNotifier({
+        client: app.client, surface, locales, logger: logger.child({ component: 'schedules' }), timeZone: config.payoutSchedule.timeZone,
+        refresh: (request) => payoutNotifier.refresh(request),
+      })],
+    });
+    const schedules = new PayoutSchedules({ db, clock, roles: payoutRoles, payouts, releaser, settings: config.payoutSchedule });
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
       batches: () => batches, approversAvailable, mentions,
@@ -259,6 +276,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),
       digest,
+      schedules,
     });
 
     let eventsUrl: string | undefined;
@@ -291,6 +309,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
     });
     shutdown.add('bulk payout sending', () => sending.stop());
+    const releasing = runScheduleReleases(releaser, logger.child({ component: 'schedules' }), options.payoutTimers?.scheduleEveryMs);
+    shutdown.add('scheduled payouts', () => releasing.stop());
     shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();

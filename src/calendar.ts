@@ -105,5 +105,11 @@ export function zonedTime(day: string, time: WallTime, timeZone: string): Date {
     if (wallClock(middle * 1000, timeZone) >= target) high = middle;
     else low = middle;
   }
+  // The search may land on the second showing of a time the clock shows twice (fall back): the
+  // first one is a DST shift (an hour, or half an hour) earlier.
+  for (const shift of [3600, 1800]) {
+    const earlier = high - shift;
+    if (earlier >= start && wallClock(earlier * 1000, timeZone) === target) return new Date(earlier * 1000);
+  }
   return new Date(high * 1000);
 }

@@ -132,15 +132,19 @@ export const flag = (fallback: boolean) =>
     return z.NEVER;
   });
 
-export const timeZone = optionalText.transform((value, ctx) => {
-  if (value === undefined) return 'UTC';
+export const timeZone = optionalText.transform((value, ctx) => readTimeZone(value ?? 'UTC', ctx));
+
+/** A zone that follows another variable when unset (LEDGER_TIMEZONE and DIGEST_TIMEZONE follow TEAM_TIMEZONE). */
+export const optionalTimeZone = optionalText.transform((value, ctx) => (value === undefined ? undefined : readTimeZone(value, ctx)));
+
+function readTimeZone(value: string, ctx: z.RefinementCtx): string {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     ctx.addIssue({ code: 'custom', message: 'expected an IANA time zone name such as UTC or Africa/Kinshasa' });
     return z.NEVER;
   }
-});
+}
 
 export const timeOfDay = (fallback: TimeOfDay) =>
   optionalText.transform((value, ctx): TimeOfDay => {

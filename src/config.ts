@@ -12,6 +12,7 @@ import type { Locale } from './i18n/locale.js';
 import type { PayoutBatchSettings } from './payouts/batch/settings.js';
 import { DUAL_APPROVAL_APPROVERS } from './payouts/policy.js';
 import type { PayoutSettings } from './payouts/settings.js';
+import type { PayoutScheduleSettings } from './payouts/schedule/settings.js';
 import {
   type AccessList,
   LOG_LEVELS,
@@ -26,6 +27,7 @@ import {
   payoutAmountsSchema,
   flag,
   timeZone,
+  optionalTimeZone,
   timeOfDay,
   locale,
 } from './config-values.js';
@@ -76,6 +78,9 @@ export const envSchema = z
     PAYOUT_SENIOR_APPROVERS: accessList,
     PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
     PAYOUT_BATCH_RATE: integer(1, 1000, 2),
+    TEAM_TIMEZONE: timeZone,
+    PAYOUT_SCHEDULE_CATCH_UP_MINUTES: integer(0, 24 * 60 * 7, 360),
+    PAYOUT_SCHEDULED_NOTICE_MINUTES: integer(0, 24 * 60, 60),
     FEED_CHANNEL_ID: channelId,
     FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
     FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
@@ -93,11 +98,11 @@ export const envSchema = z
     LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
     LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 10),
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
-    LEDGER_TIMEZONE: timeZone,
+    LEDGER_TIMEZONE: optionalTimeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
     DIGEST_CHANNEL_ID: channelId,
     DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
-    DIGEST_TIMEZONE: timeZone,
+    DIGEST_TIMEZONE: optionalTimeZone,
     DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
     DEFAULT_LOCALE: locale,
     CHANNEL_LOCALE: locale,
@@ -229,6 +234,7 @@ export interface Config {
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
   /** Bulk payouts from a file: how many rows at most, and how fast they are sent. */
   payoutBatches: PayoutBatchSettings;
+  payoutSchedule: PayoutScheduleSettings;
   /**
    * Telling approvers: whether a new request's approval message mentions them, and how many minutes
    * before expiry those who have not decided get a reminder (0: none).
@@ -298,6 +304,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
       duplicateWindowHours: e.PAYOUT_DUPLICATE_WINDOW_HOURS,
       seniorApprovalAbove: e.PAYOUT_SENIOR_APPROVAL_ABOVE,
+      timeZone: e.TEAM_TIMEZONE,
+    },
+    payoutSchedule: {
+      timeZone: e.TEAM_TIMEZONE,
+      catchUpMinutes: e.PAYOUT_SCHEDULE_CATCH_UP_MINUTES,
+      noticeMinutes: e.PAYOUT_SCHEDULED_NOTICE_MINUTES,
     },
     payoutBatches: { maxRows: e.PAYOUT_BATCH_MAX_ROWS, ratePerSecond: e.PAYOUT_BATCH_RATE },
     approverNotices: { mention: e.PAYOUT_MENTION_APPROVERS, reminderMinutes: e.PAYOUT_APPROVAL_REMINDER_MINUTES },
@@ -316,10 +328,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       historyPageDelayMs: e.LEDGER_HISTORY_PAGE_DELAY_MS,
       sweepMinutes: e.LEDGER_SWEEP_MINUTES,
       rewalkHours: e.LEDGER_REWALK_HOURS,
-      timeZone: e.LEDGER_TIMEZONE,
+      timeZone: e.LEDGER_TIMEZONE ?? e.TEAM_TIMEZONE,
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
-    digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
+    digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

@@ -39,4 +39,10 @@ describe('one calendar for the ledger, the digest and the payouts', () => {
     }
     expect(payoutDay(new Date('2026-12-31T23:00:00Z'))).toEqual({ start: new Date('2026-12-31T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
   });
+
+  it('counts a payout in the team zone\'s calendar day when one is given, a 23-hour day on a DST change', () => {
+    const day = payoutDay(new Date('2026-03-28T23:30:00Z'), 'Europe/Paris');
+    expect(day).toEqual({ start: new Date('2026-03-28T23:00:00Z'), end: new Date('2026-03-29T22:00:00Z') });
+    expect(payoutDay(new Date('2026-03-28T22:59:59Z'), 'Europe/Paris').end).toEqual(new Date('2026-03-28T23:00:00Z'));
+  });
 });

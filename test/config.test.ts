@@ -31,6 +31,15 @@ describe('configuration', () => {
     expect(loadConfig({ ...minimal, METRICS_PORT: '9100' }).ops.metricsPort).toBe(9100);
   });
 
+  it('reads TEAM_TIMEZONE (UTC by default) as the zone the digest, the ledger and the payout days follow unless set apart', () => {
+    const plain = loadConfig(minimal);
+    expect([plain.payouts.timeZone, plain.digest.timeZone, plain.ledger.timeZone, plain.payoutSchedule.timeZone]).toEqual(['UTC', 'UTC', 'UTC', 'UTC']);
+    const team = loadConfig({ ...minimal, TEAM_TIMEZONE: 'Africa/Kinshasa', LEDGER_TIMEZONE: 'Europe/Paris' });
+    expect([team.payouts.timeZone, team.digest.timeZone, team.ledger.timeZone]).toEqual(['Africa/Kinshasa', 'Africa/Kinshasa', 'Europe/Paris']);
+    expect(team.payoutSchedule).toEqual({ timeZone: 'Africa/Kinshasa', catchUpMinutes: 360, noticeMinutes: 60 });
+    expect(problemsOf({ ...minimal, TEAM_TIMEZONE: 'Mars/Olympus' })).toEqual(['TEAM_TIMEZONE: expected an IANA time zone name such as UTC or Africa/Kinshasa']);
+  });
+
   it('reads access lists of users, user groups and everyone', () => {
     const config = loadConfig({ ...minimal, FLEET_VIEWERS: 'U012AB, W0XYZ ,S0GROUP', FLEET_APPROVERS: '*' });
     expect([...config.access.viewers.users]).toEqual(['U012AB', 'W0XYZ']);

@@ -9,7 +9,8 @@ import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
-import { dayBounds } from '../calendar.js';
+import { dayBounds, dayIn } from '../calendar.js';
+import { scheduledOn } from './scheduled-day.js';
 import { dayClosing, type DayClosing } from './closing.js';
 import { payoutOutcomes, waitingRequests } from './payout-day.js';
 import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
@@ -75,8 +76,12 @@ export class DigestBuilder {
       };
     });
     const entryCount = currencies.reduce((sum, currency) => sum + currency.countsByType.reduce((n, type) => n + type.count, 0), 0);
+    const today = dayIn(now, this.options.timeZone);
+    const todayBounds = dayBounds(today, this.options.timeZone);
+    const scheduled = await scheduledOn(this.options.db, todayBounds.start, todayBounds.end);
     return {
       day, timeZone: this.options.timeZone, start, end, computedAt: now,
+      ...(scheduled.length > 0 ? { scheduledToday: { day: today, totals: scheduled } } : {}),
       ledgerAvailable: tallies !== undefined,
       currencies,
       entryCount,

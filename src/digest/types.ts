@@ -87,6 +87,8 @@ export interface DailyDigest {
   /** How many requests wait in all (`waiting` holds the oldest few). */
   waitingTotal: number;
   waitingAfterHours: number;
+  /** Scheduled payouts still to be sent on the day the digest is computed (its posting day), per currency. */
+  scheduledToday?: { day: string; totals: { currency: string; totalMinor: number; count: number }[] } | undefined;
   /** Nothing moved and no payout ended: the digest says so briefly. */
   quiet: boolean;
 }

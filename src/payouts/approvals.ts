@@ -18,6 +18,7 @@ import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
 import type { PayoutSettings } from './settings.js';
 import { findEarlierPayouts } from './duplicates.js';
+import { isScheduled } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
 
@@ -85,6 +86,8 @@ export class PayoutApprovals {
       }
       for (const event of outcome.events) await recorder.announce(outcome.request, event);
       if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
+      // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now.
+      if (await isScheduled(db, id)) return { ok: true, request: outcome.request };
       return settlement.execute(outcome.request, userId);
     }
     return lostRace(db, id, clock.now());

@@ -45,20 +45,32 @@ function batchRowsCounting(p: DayWindowParams): string {
 /** The SQL of one requester's total (`who` a placeholder or expression), bulk rows waiting or being sent included. */
 export function requesterTotalSql(who: string, p: DayWindowParams): string {
   return `(SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-       WHERE requested_by = ${who} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]))
+       WHERE requested_by = ${who} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]) ${NOT_SCHEDULED})
      + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-       WHERE b.requested_by = ${who} ${batchRowsCounting(p)})`;
+       WHERE b.requested_by = ${who} ${batchRowsCounting(p)})
+     + (SELECT COALESCE(SUM(p.amount_minor), 0) FROM payout_occurrences o JOIN payout_requests p ON p.id = o.request_id
+       WHERE p.requested_by = ${who} ${occurrencesCounting(p)})`;
 }
 
 /** The SQL of one recipient's total (`key` a placeholder or expression), by any requester, bulk rows waiting or being sent included. */
 export function recipientTotalSql(key: string, p: DayWindowParams): string {
   return `(SELECT COALESCE(SUM(amount_minor), 0) FROM payout_requests
-         WHERE recipient_key = ${key} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]))
+         WHERE recipient_key = ${key} AND currency = ${p.currency} AND requested_at >= ${p.from} AND requested_at < ${p.to} AND state = ANY(${p.states}::text[]) ${NOT_SCHEDULED})
        + (SELECT COALESCE(SUM(r.amount_minor), 0) FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
-         WHERE r.recipient_key = ${key} ${batchRowsCounting(p)})`;
+         WHERE r.recipient_key = ${key} ${batchRowsCounting(p)})
+       + (SELECT COALESCE(SUM(p.amount_minor), 0) FROM payout_occurrences o JOIN payout_requests p ON p.id = o.request_id
+         WHERE p.recipient_key = ${key} ${occurrencesCounting(p)})`;
 }
 
 const WINDOW_PARAMS: DayWindowParams = { currency: '$2', from: '$3', to: '$4', states: '$5' };
+
+// A scheduled request (approved ahead) never counts itself: each of its occurrences counts on its own
+// day while it waits to be released (or is held), then as the payout request it became.
+const NOT_SCHEDULED = 'AND NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id)';
+function occurrencesCounting(p: DayWindowParams): string {
+  return `AND p.currency = ${p.currency} AND o.due_at >= ${p.from} AND o.due_at < ${p.to}
+  AND o.state IN ('scheduled', 'held') AND o.payout_id IS NULL AND p.state IN ('pending', 'approved')`;
+}
 
 /** The total one requester requested in the window, their bulk rows waiting or being sent included. */
 export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {

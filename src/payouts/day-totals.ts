@@ -11,15 +11,16 @@ import { approvalRequirement, recipientKey, type ApprovalRequirement } from './p
 import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './day-totals-store.js';
 import type { PayoutSettings } from './settings.js';
 
-/** Payouts count in UTC calendar days, whatever zone the ledger and the digest are read in. */
-const PAYOUT_TIME_ZONE = 'UTC';
+/** Payouts count in the team's calendar days (TEAM_TIMEZONE); UTC when none is given. */
+const DEFAULT_PAYOUT_TIME_ZONE = 'UTC';
 
 /**
- * The day a payout counts in: the calendar day of its request in UTC, as [start, end). The only
- * place that says which day a payout belongs to (the daily limit and the dual-approval totals both use it).
+ * The day a payout counts in: the calendar day of its request (of its release, for a scheduled
+ * payout) in the team's zone, as [start, end). The only place that says which day a payout belongs
+ * to (the daily limit and the dual-approval totals both use it).
  */
-export function payoutDay(at: Date): { start: Date; end: Date } {
-  return dayBounds(dayIn(at, PAYOUT_TIME_ZONE), PAYOUT_TIME_ZONE);
+export function payoutDay(at: Date, timeZone: string = DEFAULT_PAYOUT_TIME_ZONE): { start: Date; end: Date } {
+  return dayBounds(dayIn(at, timeZone), timeZone);
 }
 
 /** One payout of a request: a single payout's draft, or one row of a bulk payout. */
@@ -49,7 +50,7 @@ export interface DayRequirement extends ApprovalRequirement {
 }
 
 /** The rules the measure applies (from `PayoutSettings`). */
-export type DayRules = Pick<PayoutSettings, 'dualApprovalAbove' | 'newRecipientApprovals'>;
+export type DayRules = Pick<PayoutSettings, 'dualApprovalAbove' | 'newRecipientApprovals' | 'timeZone'>;
 
 /**
  * Takes the day locks of every currency and recipient of `request`, in the one order every caller
@@ -74,7 +75,7 @@ export async function lockPayoutDays(tx: Queryable, request: Pick<DayRequest, 'r
  * the reason is that of the first payout needing it. Callers that decide hold `lockPayoutDays`.
  */
 export async function measureDayApprovals(q: Queryable, request: DayRequest, rules: DayRules): Promise<DayRequirement> {
-  const day = payoutDay(request.requestedAt);
+  const day = payoutDay(request.requestedAt, rules.timeZone);
   const requesterTotals = new Map<string, number>();
   const recipientTotals = new Map<string, Map<string, number>>();
   for (const { draft } of request.payouts) {

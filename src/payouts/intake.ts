@@ -36,6 +36,16 @@ export interface PayoutRequirement extends ApprovalRequirement {
   recipient: RecipientCheck;
 }
 
+/**
+ * A request approved ahead for later (see `schedule/`): it counts on the days of `at` (each checked
+ * against the daily limit and measured for approvers), never on the day it is made; `save` stores
+ * its schedule in the request's own transaction.
+ */
+export interface ScheduledIntake {
+  at: readonly Date[];
+  save: (tx: Queryable, request: PayoutRequest, now: Date) => Promise<void>;
+}
+
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
 export class Refused extends Error {
   constructor(readonly refusal: PayoutRefusal) {
@@ -76,7 +86,11 @@ export class PayoutIntake {
    * limit. `resubmitOf` (from the form, so only a claim) is linked only when the stored request it
    * names is this requester's own and rejected; the new request is measured as any other.
    */
-  async submit(actor: PayoutActor, draft: PayoutDraft, options: { resubmitOf?: string | undefined } = {}): Promise<PayoutActionResult> {
+  async submit(
+    actor: PayoutActor,
+    draft: PayoutDraft,
+    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined } = {},
+  ): Promise<PayoutActionResult> {
     const role = canRequest(actor);
     if (!role.ok) return refusal(role.code, { details: role.details });
     const checked = revalidateDraft(draft, this.validationContext());
@@ -95,9 +109,15 @@ export class PayoutIntake {
         // Before the limit: a second submission of the same review is a used reference, which the
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
-        const limit = await this.dailyLimitDecision(tx, userId, valid, now);
-        if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
-        const { required: requiredApprovals, reason, recipient } = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: now }, false);
+        let measured: PayoutRequirement | undefined;
+        // A scheduled request counts on each of its days instead of today; it needs what its busiest day needs.
+        for (const at of options.schedule?.at ?? [now]) {
+          const limit = await this.dailyLimitDecision(tx, userId, valid, at);
+          if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
+          const day = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: at }, false);
+          if (!measured || day.required > measured.required) measured = day;
+        }
+        const { required: requiredApprovals, reason, recipient } = measured!;
         // The draft's flag travelled through Slack: believed only for a reference in the generated shape.
         const referenceGenerated = draft.referenceGenerated === true && GENERATED_REFERENCE_PATTERN.test(valid.reference);
         const corrected = options.resubmitOf === undefined ? undefined : await findRequest(tx, options.resubmitOf.trim().toUpperCase());
@@ -108,6 +128,7 @@ export class PayoutIntake {
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
+        await options.schedule?.save(tx, stored, now);
         await recorder.record(tx, stored, {
           event: 'requested',
           userId,
@@ -183,7 +204,7 @@ export class PayoutIntake {
   }
 
   private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = payoutDay(now);
+    const day = payoutDay(now, this.options.settings.timeZone);
     const alreadyRequestedMinor = await sumRequested(q, {
       requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
     });

@@ -5,6 +5,7 @@
 import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 import type { HiddenCharacterKind } from '../hidden-text.js';
 import type { AmountProblem } from '../money.js';
+import type { PayoutSchedule, ScheduledFrom } from './schedule/model.js';
 
 export type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 
@@ -196,6 +197,10 @@ export interface PayoutLifecycle {
   resubmitOf?: string | undefined;
   /** The bulk payout and row this request was made for; its approvals are the batch's. */
   batch?: { id: string; row: number } | undefined;
+  /** Approved ahead for later: its date(s) and occurrences (attached by `PayoutService.get` and the records, see `schedule/`). */
+  schedule?: PayoutSchedule | undefined;
+  /** The scheduled request and occurrence this payout was released from. */
+  scheduledFrom?: ScheduledFrom | undefined;
   /** The Fleet API's id once known (from the POST response or reconciliation). */
   transactionId: string | undefined;
   /**

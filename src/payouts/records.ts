@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import type { PayoutRequest } from './model.js';
 import { findRequest, setApprovalMessage } from './repository.js';
+import { withSchedule } from './schedule/attach.js';
 import { requestSignals, type ApprovalSignals, type SignalRules } from './signals.js';
 
 export interface PayoutRecords {
@@ -19,7 +20,7 @@ export interface PayoutRecords {
 export function payoutRecords(db: Db, clock: Clock, rules: SignalRules): PayoutRecords {
   return {
     signals: (request) => requestSignals(db, request, rules),
-    get: (id) => findRequest(db, id.trim().toUpperCase()),
+    get: async (id) => withSchedule(db, await findRequest(db, id.trim().toUpperCase())),
     setApprovalMessage: (id, channel, ts) => setApprovalMessage(db, id, channel, ts, clock.now()),
   };
 }

@@ -288,10 +288,11 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** Approved requests that no process has started sending since `before` (their process died). */
+/** Approved requests that no process has started sending since `before` (their process died); a scheduled request waits for its time. */
 export async function listStaleApproved(q: Queryable, before: Date, limit: number): Promise<string[]> {
   const { rows } = await q.query(
-    `SELECT id FROM payout_requests WHERE state = 'approved' AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
+    `SELECT id FROM payout_requests WHERE state = 'approved' AND updated_at <= $1
+       AND NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id) ORDER BY updated_at LIMIT $2`,
     [before, limit],
   );
   return rows.map((row) => String(row.id));

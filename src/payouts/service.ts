@@ -8,7 +8,7 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { isResubmittable, PayoutIntake, type PayoutRequirement } from './intake.js';
+import { isResubmittable, PayoutIntake, type PayoutRequirement, type ScheduledIntake } from './intake.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
@@ -20,6 +20,7 @@ import {
 } from './repository.js';
 import { likelyMatchStatus } from './likely-match-store.js';
 import { PayoutRetry } from './retry.js';
+import { withSchedule } from './schedule/attach.js';
 import { actorOf, type PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
@@ -137,7 +138,11 @@ export class PayoutService {
    * Stores a pending request after checking the role, every field again, the reference and the daily
    * limit. `resubmitOf`: the rejected request it corrects, linked only when it is this person's own.
    */
-  async submit(userId: string, draft: PayoutDraft, options: { resubmitOf?: string | undefined } = {}): Promise<PayoutActionResult> {
+  async submit(
+    userId: string,
+    draft: PayoutDraft,
+    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined } = {},
+  ): Promise<PayoutActionResult> {
     return this.intake.submit(await this.actor(userId), draft, options);
   }
 
@@ -269,13 +274,18 @@ export class PayoutService {
     return this.settlement.execute(request, undefined);
   }
 
+  /** Tells the notifiers of a request made outside the intake (a scheduled payout's occurrence waiting for another approval). */
+  async announce(request: PayoutRequest, event: 'requested'): Promise<void> {
+    await this.recorder.announce(request, { event });
+  }
+
   /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */
   async reconcile(id: string): Promise<PayoutActionResult> {
     return this.settlement.reconcile(id);
   }
 
   async get(id: string): Promise<PayoutRequest | undefined> {
-    return findRequest(this.options.db, id.trim().toUpperCase());
+    return withSchedule(this.options.db, await findRequest(this.options.db, id.trim().toUpperCase()));
   }
 
   /** The request that holds a partner reference, if any. */

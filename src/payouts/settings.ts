@@ -7,7 +7,7 @@ export interface PayoutSettings {
   currencies: string[];
   /** Largest single payout per currency. */
   maxAmount: CurrencyAmounts;
-  /** Per requester, per currency, per UTC day. */
+  /** Per requester, per currency, per calendar day in `timeZone`. */
   dailyLimit: CurrencyAmounts;
   /** Two different approvers strictly above this, per currency. */
   dualApprovalAbove: CurrencyAmounts;
@@ -21,4 +21,6 @@ export interface PayoutSettings {
   seniorApprovalAbove: CurrencyAmounts;
   /** How far back an earlier payout counts for the possible-duplicate rule (duplicates.ts), in hours. */
   duplicateWindowHours: number;
+  /** The team's IANA zone (TEAM_TIMEZONE), whose calendar days the day totals and the daily limit count in; UTC when unset. */
+  timeZone?: string | undefined;
 }

@@ -10,7 +10,7 @@ import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
-import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
+import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -52,4 +52,6 @@ export interface SlackContext {
   digest?: DigestBuilder;
   /** The App Home tab. */
   home?: HomePublisher;
+  /** Scheduled and recurring payouts: the form's When, `/fleet scheduled` and the occurrences' buttons. */
+  schedules?: PayoutSchedules;
 }

@@ -75,6 +75,21 @@ export const PAYOUT_FIELD_BLOCKS = {
   note: 'payout_note',
 } as const satisfies Record<PayoutFieldName, string>;
 
+/** Scheduled payouts: the form's When fields (each input's action_id is `value`), and the buttons on occurrences (`PR-XXXXXX:<number>`). */
+export const PAYOUT_SCHEDULE = {
+  sendOnBlock: 'payout_send_on',
+  sendAtBlock: 'payout_send_at',
+  repeatBlock: 'payout_repeat',
+  countBlock: 'payout_repeat_count',
+  untilBlock: 'payout_repeat_until',
+  actions: 'payout_schedule_actions',
+  retry: 'payout_schedule_retry',
+  sendNow: 'payout_schedule_send_now',
+  skip: 'payout_schedule_skip',
+  skipNext: 'payout_schedule_skip_next',
+  cancelSeries: 'payout_schedule_cancel_series',
+} as const;
+
 export const PAYOUT_BLOCKS = {
   chooser: 'payout_chooser_actions',
   reviewActions: 'payout_review_actions',

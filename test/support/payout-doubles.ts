@@ -187,7 +187,7 @@ export function usePayoutDatabase(open: () => Promise<Db>, use: (db: Db) => void
 }
 
 export async function resetPayouts(db: Db): Promise<void> {
-  await db.query('TRUNCATE payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests, saved_recipients, saved_recipient_events, payout_batch_events, payout_batch_approvals, payout_batch_rows, payout_batch_pace, payout_batches, payout_approval_reminders');
+  await db.query('TRUNCATE payout_schedule_events, payout_occurrences, payout_schedules, payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests, saved_recipients, saved_recipient_events, payout_batch_events, payout_batch_approvals, payout_batch_rows, payout_batch_pace, payout_batches, payout_approval_reminders');
 }
 
 /** A stored request waiting for approval, for tests of pure functions; override what the test is about. */

@@ -147,7 +147,7 @@ export class PayoutBatchService {
   /** Each currency's total together with the requester's other requests that day within the daily limit (the caller holds the day locks). */
   private async checkDailyLimits(tx: Queryable, batch: PayoutBatch, now: Date): Promise<void> {
     const { settings } = this.options;
-    const day = payoutDay(now);
+    const day = payoutDay(now, settings.timeZone);
     for (const currency of [...batch.totals.keys()].sort()) {
       const total = batch.totals.get(currency) ?? 0;
       const already = await sumRequested(tx, { requestedBy: batch.requestedBy, currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT });

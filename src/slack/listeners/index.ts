@@ -19,6 +19,7 @@ import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payou
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
+import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
@@ -29,6 +30,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),
     recipientsSubcommand(ctx),
+    scheduledSubcommand(ctx),
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
@@ -42,6 +44,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutBatchListeners(app, ctx);
   registerPayoutBatchApprovalListeners(app, ctx);
   registerRecipientListeners(app, ctx);
+  registerPayoutScheduleListeners(app, ctx);
   registerExportActions(app, ctx);
   registerHomeListeners(app, ctx);
 }

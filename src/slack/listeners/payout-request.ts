@@ -7,7 +7,8 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord,
+  BANK_ACCOUNT_FIELDS, draftToFields, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
+  type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
@@ -23,6 +24,7 @@ import {
   buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
 } from '../views/payout-form.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
+import { readScheduleFields, scheduleErrors, scheduleInput, type ScheduleFields } from '../views/payout-schedule.js';
 import type { Surface } from '../views/text.js';
 
 // What comes back in private_metadata is only a convenience: every value is validated again by the domain.
@@ -46,7 +48,11 @@ const draftSchema = z.discriminatedUnion('kind', [
     ...draftCommon,
   }),
 ]);
-const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema });
+const scheduleSchema = z.object({
+  firstDay: text(10), time: z.object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59) }),
+  repeat: z.enum(SCHEDULE_REPEATS), count: z.number().int().optional(), endsOn: text(10).optional(),
+});
+const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema, schedule: scheduleSchema.optional() });
 
 function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
   try {
@@ -140,11 +146,18 @@ async function checkForm(
   if (!decision.ok) {
     return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
   }
+  // Send on: empty sends once approved; a date needs a time, ahead and at most 366 days away (checked in the team's zone).
+  const when = scheduleInput(readScheduleFields(view.state.values, fill), surface.locale, fill);
+  const { schedules } = ctx;
+  const whenErrors = { ...when.errors, ...(when.input && schedules ? scheduleErrors(schedules.check(when.input), surface.locale, fill) : {}) };
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
-  if (!validation.ok) return { response_action: 'errors', errors: inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill) };
+  if (!validation.ok || Object.keys(whenErrors).length > 0) {
+    return { response_action: 'errors', errors: { ...(validation.ok ? {} : inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill)), ...whenErrors } };
+  }
   const [approvals, signals] = await Promise.all([ctx.payouts.previewApprovals(userId, validation.draft), ctx.payouts.previewSignals(userId, validation.draft)]);
   const context = { signals, duplicateWindowHours: ctx.payoutSettings.duplicateWindowHours };
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits, context) };
+  const schedule = when.input && schedules ? { input: when.input, times: schedules.times(when.input), timeZone: schedules.timeZone } : undefined;
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits, context, schedule) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
@@ -215,7 +228,8 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     if (!body.view || !metadata) return;
     const { draft } = metadata;
     const surface = await readerSurfaceOf(context, body.user.id)();
-    await updateView(client, body.view, buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits), logger);
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits, scheduleFieldsOf(metadata.schedule));
+    await updateView(client, body.view, form, logger);
   });
 
   // "Edit and resubmit" on a rejection DM: the form with the rejected request's values, for its requester only.
@@ -239,7 +253,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
     } else {
       try {
-        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, metadata.resubmits);
+        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, metadata.resubmits, metadata.schedule);
       } catch (error) {
         answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
@@ -264,12 +278,20 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
-async function submitReview(ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, resubmits?: string): Promise<ViewResponseAction> {
-  const { payouts, payoutSettings } = ctx;
+async function submitReview(
+  ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, resubmits?: string, schedule?: ScheduleInput,
+): Promise<ViewResponseAction> {
+  const { payouts, payoutSettings, schedules } = ctx;
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const result = await payouts.submit(userId, draft, { resubmitOf: resubmits });
+  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule) : undefined;
+  if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
+    // The time passed while the review was open: the form again, saying why.
+    const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));
+    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, resubmits, scheduleFieldsOf(schedule)) };
+  }
+  const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: resubmits }));
   if (result.ok) return submitted(result.request);
   const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
@@ -289,6 +311,15 @@ async function alreadyStored(ctx: SlackContext, userId: string, draft: PayoutDra
   const stored = await ctx.payouts.getByReference(draft.reference);
   if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
   return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
+}
+
+/** The form's When fields for a schedule the person goes back to. */
+function scheduleFieldsOf(schedule: ScheduleInput | undefined): ScheduleFields {
+  if (!schedule) return {};
+  return {
+    sendOn: schedule.firstDay, sendAt: formatWallTime(schedule.time), repeat: schedule.repeat,
+    ...(schedule.count !== undefined ? { count: String(schedule.count) } : {}), ...(schedule.endsOn ? { until: schedule.endsOn } : {}),
+  };
 }
 
 /** Errors keyed by the blocks of a form without fills, moved to the blocks of fill `fill`. */

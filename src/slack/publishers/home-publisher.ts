@@ -13,6 +13,7 @@ import type { Config } from '../../config.js';
 import type { FeedStatus } from '../../feed/types.js';
 import { KeyedThrottle, type HomeViews, type Timers } from '../../home/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
+import type { ScheduledEntry } from '../views/payout-schedule.js';
 import type { Logger } from '../../logger.js';
 import type { PayoutActor, PayoutBatch, PayoutRequest } from '../../payouts/index.js';
 import type { AccessControl } from '../access.js';
@@ -46,6 +47,8 @@ export interface HomeSources {
   feedStatus: (() => Promise<FeedStatus>) | undefined;
   ledgerStatus: (() => Promise<LedgerStatus>) | undefined;
   buttons: { newPayout: boolean; export: boolean };
+  /** Scheduled payouts: the next ones, for requesters and approvers. */
+  scheduled?: { upcoming(options: { limit: number }): Promise<ScheduledEntry[]>; timeZone: string } | undefined;
 }
 
 export interface SlackHomePublisherOptions {
@@ -63,6 +66,8 @@ export interface SlackHomePublisherOptions {
 }
 
 /** Two seconds: a burst of changes (an approval that sends a payout is three) makes one publish. */
+/** The next scheduled payouts a home lists. */
+const SCHEDULED_SHOWN = 5;
 const HOME_THROTTLE_MS = 2_000;
 // Enough to catch up with another replica publishing meanwhile, without looping on a busy home.
 const MAX_ROUNDS = 4;
@@ -185,8 +190,10 @@ export class SlackHomePublisher implements HomePublisher {
       waiting = { requests: requests.requests, batches: bulk.batches, total: requests.total + bulk.total };
     }
     const [mine, mineBatches] = await Promise.all([payouts.requestedBy(userId, { limit: MINE_SHOWN }), batches.requestedBy(userId, { limit: MINE_SHOWN })]);
+    const { scheduled } = this.options.sources;
+    const next = scheduled && (actor.canRequest || actor.canApprove) ? { entries: await scheduled.upcoming({ limit: SCHEDULED_SHOWN }), timeZone: scheduled.timeZone } : undefined;
     return {
-      kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status,
+      kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status, ...(next && next.entries.length > 0 ? { scheduled: next } : {}),
       mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined, mineBatches,
       buttons: { newPayout: buttons.newPayout && actor.canRequest, export: buttons.export },
     };

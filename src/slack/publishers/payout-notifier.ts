@@ -73,6 +73,12 @@ export class SlackPayoutNotifier implements PayoutNotifier {
     this.enqueue(request.id, () => this.refreshApprovalMessage(request));
   }
 
+  /** Draws the approval message again from the stored request (a scheduled payout's occurrence changed). */
+  refresh(request: PayoutRequest): void {
+    if (!request.approvalMessage) return;
+    this.enqueue(request.id, () => this.refreshApprovalMessage(request));
+  }
+
   private enqueue(id: string, work: () => Promise<void>): void {
     const previous = this.queues.get(id) ?? Promise.resolve();
     const next = previous

@@ -77,6 +77,9 @@ export function buildDigestBuildingMessage(surface: Surface, day: string): Reply
 function tail(t: Texts, digest: DailyDigest, surface: Surface): KnownBlock[] {
   return [
     ...(digest.waitingTotal > 0 ? [section(waitingSection(t, digest, surface))] : []),
+    ...(digest.scheduledToday ? [section(t('payoutSchedule.digest.total', {
+      amounts: digest.scheduledToday.totals.map((total) => formatMinor(total.totalMinor, total.currency, { locale: surface.locale })).join(' · '),
+    }))] : []),
     footer(surface, t('digest.computedAt', { date: slackDate(digest.computedAt) })),
   ];
 }

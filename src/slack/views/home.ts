@@ -18,6 +18,7 @@ import { ledgerHeadline } from './ledger-status.js';
 import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { payoutSummary, stateWord } from './payout-details.js';
 import { cutMrkdwn, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+import { scheduledHomeBlocks, type ScheduledEntry } from './payout-schedule.js';
 
 /** Slack's limit for a home view. */
 export const HOME_MAX_BLOCKS = 100;
@@ -48,6 +49,8 @@ export interface ViewerHome {
   feed: FeedStatus | 'off' | undefined;
   ledger: LedgerStatus | 'off' | undefined;
   buttons: { newPayout: boolean; export: boolean };
+  /** The next scheduled payouts, for requesters and approvers; undefined when none. */
+  scheduled?: { entries: ScheduledEntry[]; timeZone: string } | undefined;
 }
 
 export type HomeContent = { kind: 'outsider' } | ViewerHome;
@@ -65,6 +68,7 @@ export function buildHomeView(surface: Surface, content: HomeContent): HomeView 
   ];
   if (content.waiting) blocks.push(...waitingBlocks(surface, content.waiting));
   if (content.mine) blocks.push(...mineBlocks(surface, content.mine, content.mineBatches ?? []));
+  if (content.scheduled) blocks.push(...scheduledHomeBlocks(surface, content.scheduled.entries, content.scheduled.timeZone));
   return { type: 'home', blocks: blocks.slice(0, HOME_MAX_BLOCKS) };
 }
 

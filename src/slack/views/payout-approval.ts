@@ -17,6 +17,7 @@ import {
 } from './payout-details.js';
 import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
 import { dayTotalsBlocks, duplicateTickBlock, signalBlocks, type ApprovalContext } from './approval-signals.js';
+import { scheduleMessageBlocks } from './payout-schedule.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -131,6 +132,7 @@ export function buildApprovalMessage(
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     ...sectionIf(notEnoughApproversLine(request, options.approversAvailable, locale)),
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
+    ...scheduleMessageBlocks(surface, request),
   ];
   for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {
     if (extra) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: extra } });

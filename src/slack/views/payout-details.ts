@@ -227,6 +227,8 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
         : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt) });
     }
     case 'approved':
+      if (request.schedule) return t('payoutSchedule.state.approvedAhead');
+      return t('payoutApproval.state.sending');
     case 'executing':
       return t('payoutApproval.state.sending');
     case 'completed':

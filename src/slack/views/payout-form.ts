@@ -7,8 +7,9 @@ import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor, typedAmount } from '../../money.js';
 import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
-  type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest,
+  type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,
 } from '../../payouts/index.js';
+import { scheduleInputBlocks, scheduleLines, type ScheduleFields } from './payout-schedule.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFooter, truncate, type Surface } from './text.js';
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
@@ -22,6 +23,8 @@ import { dayTotalsBlocks, signalBlocks, type ApprovalContext } from './approval-
 export interface PayoutFormChoices {
   operators: readonly string[];
   currencies: readonly string[];
+  /** The team's zone (TEAM_TIMEZONE), in which the form's Send on date and time are read. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -39,7 +42,7 @@ export type PayoutFormMetadata = { kind: PayoutKind; fill?: number; resubmits?: 
 export function fieldBlockId(field: PayoutFieldName, fill = 0): string {
   return fill > 0 ? `${PAYOUT_FIELD_BLOCKS[field]}_${fill}` : PAYOUT_FIELD_BLOCKS[field];
 }
-export type PayoutReviewMetadata = { draft: PayoutDraft; resubmits?: string };
+export type PayoutReviewMetadata = { draft: PayoutDraft; resubmits?: string; schedule?: ScheduleInput };
 
 
 interface FieldSpec {
@@ -181,6 +184,7 @@ export function buildPayoutForm(
   problems: string[] = [],
   fill = 0,
   resubmits?: string,
+  when: ScheduleFields = {},
 ): ModalView {
   const t = textsFor(surface.locale);
   const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
@@ -195,6 +199,7 @@ export function buildPayoutForm(
     const value = values[field];
     blocks.push(inputBlock(field, fieldSpec(t, field, kind, choices), value ?? undefined, fill));
   }
+  blocks.push(...scheduleInputBlocks(t, choices.timeZone ?? 'UTC', when, fill));
   blocks.push(footer(surface, t('payoutRequest.form.next')));
   return {
     type: 'modal',
@@ -219,6 +224,7 @@ export function buildPayoutReview(
   approvals?: ApprovalRequirement & { recipient?: RecipientFlags },
   resubmits?: string,
   context: ApprovalContext = {},
+  schedule?: { input: ScheduleInput; times: readonly Date[]; timeZone: string },
 ): ModalView {
   const t = textsFor(surface.locale);
   // The requester sees what the approvers will see, and that a possible duplicate asks them for a tick.
@@ -232,6 +238,13 @@ export function buildPayoutReview(
     ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
     ...signals,
     ...detailBlocks(draft, surface.locale),
+    ...(schedule ? [{
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: [...scheduleLines(schedule.times, schedule.input.repeat, schedule.timeZone, surface.locale, draft.reference), t('payoutSchedule.review.approvedAhead')].join('\n'),
+      },
+    } satisfies KnownBlock] : []),
     ...(approvals !== undefined && approvals.required > 1
       ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` } } satisfies KnownBlock]
       : []),
@@ -251,7 +264,7 @@ export function buildPayoutReview(
     title: plainText(t('payoutRequest.review.title'), 24),
     submit: plainText(t('payoutRequest.review.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: reviewMetadata(draft, resubmits),
+    private_metadata: reviewMetadata(draft, resubmits, schedule?.input),
     blocks,
   };
 }
@@ -263,8 +276,8 @@ const PRIVATE_METADATA_MAX = 3000;
  * are bounded and hold no control characters, which JSON would write as six characters each. One
  * that does not fit is left out, and submitting it asks the person to start again.
  */
-function reviewMetadata(draft: PayoutDraft, resubmits?: string): string {
-  const metadata = JSON.stringify({ draft, ...(resubmits ? { resubmits } : {}) } satisfies PayoutReviewMetadata);
+function reviewMetadata(draft: PayoutDraft, resubmits?: string, schedule?: ScheduleInput): string {
+  const metadata = JSON.stringify({ draft, ...(resubmits ? { resubmits } : {}), ...(schedule ? { schedule } : {}) } satisfies PayoutReviewMetadata);
   return metadata.length <= PRIVATE_METADATA_MAX ? metadata : '';
 }
 

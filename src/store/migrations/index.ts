@@ -22,6 +22,7 @@ import { digestClosingBalances } from './016_digest_closing_balances.js';
 import { recipientIdentityRule } from './017_recipient_identity.js';
 import { batchDayTotals } from './018_batch_day_totals.js';
 import { bulkPayoutFilesAndResults } from './019_bulk_payout_files_and_results.js';
+import { payoutSchedules } from './020_payout_schedules.js';
 import { seniorApprovals } from './024_senior_approvals.js';
 import { ledgerListIndexes } from './026_ledger_list_indexes.js';
 
@@ -46,6 +47,7 @@ export const migrations: Migration[] = [
   recipientIdentityRule,
   batchDayTotals,
   bulkPayoutFilesAndResults,
+  payoutSchedules,
   seniorApprovals,
   ledgerListIndexes,
 ];

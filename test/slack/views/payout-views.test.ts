@@ -37,7 +37,9 @@ describe('payout request modals', () => {
     const view = buildPayoutForm(surface, 'mobile_money', choices, { phone: '243812345678', amount: '150', currency: 'usd' });
     const blockIds = view.blocks.map((block) => block.block_id).filter(Boolean);
     expect(blockIds[0]).toBe(RECIPIENT_BLOCKS.pick);
-    expect(blockIds.slice(1)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
+    expect(blockIds.slice(1, 9)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
+    // Then the optional When fields of a scheduled payout.
+    expect(blockIds.slice(9)).toEqual(['payout_send_on', 'payout_send_at', 'payout_repeat', 'payout_repeat_count', 'payout_repeat_until']);
     expect(json(view)).toContain('"initial_value":"243812345678"');
     expect(json(view)).toContain('"initial_option":{"text":{"type":"plain_text","text":"USD","emoji":true},"value":"USD"}');
     expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);

@@ -8,7 +8,7 @@ import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
 import { mountPage } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
-import { createLogger, loadConfig, startBot, type Db, type Logger, type RunningBot } from './product.js';
+import { createLogger, loadConfig, startBot, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
 export { demoSettings } from './settings.js';
 
@@ -28,6 +28,8 @@ export interface DemoOptions {
   /** Tests pass their own; otherwise pretty logs at `logLevel` (default warn), scrubbed of this run's secrets. */
   logger?: Logger;
   logLevel?: string;
+  /** The bot's clock (tests move it to reach a scheduled payout's time); the system's by default. */
+  clock?: Clock;
 }
 
 export interface Demo {
@@ -94,10 +96,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       LEDGER_POLL_SECONDS: String(Math.max(5, options.feedPollSeconds ?? 5)),
       // The digest of yesterday shows in #treasury-digest about a minute after start.
       DIGEST_TIMEZONE: DEMO_TIME_ZONE,
+      // The team's day and the Send on time of scheduled payouts are read in the same zone.
+      TEAM_TIMEZONE: DEMO_TIME_ZONE,
+      // The transaction filters' days stay UTC days, as before the team's zone.
+      LEDGER_TIMEZONE: 'UTC',
       DIGEST_TIME: digestTimeSoonAfter(new Date(), DEMO_TIME_ZONE),
       ...demoRoleEnv(),
     });
-    const bot = await startBot({ config, logger, db });
+    const bot = await startBot({ config, logger, db, ...(options.clock ? { clock: options.clock } : {}) });
     if (bot.eventsUrl) {
       slack.setAppUrl(bot.eventsUrl);
       // As Slack does before sending events to a request URL.

@@ -6,3 +6,4 @@
 export { startBot, type RunningBot } from '../../../../src/bot.js';
 export { loadConfig } from '../../../../src/config.js';
 export * from './product-store.js';
+export type { Clock } from '../../../../src/clock.js';

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startDemo, type Demo } from '../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
 import { createLogger } from '../../../../src/logger.js';
+import { systemClock } from '../../../../src/clock.js';
 import { formatAmount, minorToPlain, toMinor } from '../../../../src/money.js';
 import { NO_ACCESS_MESSAGE } from '../../../../src/slack/viewers.js';
 import type { Db } from '../../../../src/store/index.js';
@@ -32,6 +33,7 @@ describe('the demo page in a real browser', () => {
   let page: Page;
   const logs: string[] = [];
   let shots = 0;
+  let clockAheadMs = 0;
 
   beforeAll(async () => {
     // Only this run's screenshots, so a failure's picture from an earlier run cannot mislead.
@@ -45,7 +47,9 @@ describe('the demo page in a real browser', () => {
       },
     });
     // No background activity: the balance and the transaction pages stay what the sandbox says they are.
-    demo = await startDemo({ port: 0, db, activitySeconds: 0, logger: createLogger({ level: 'warn', destination }) });
+    // The bot's clock is the real one until the scheduled payout's step moves it past the payout's time.
+    const clock = { now: () => new Date(Date.now() + clockAheadMs), sleep: (ms: number, signal?: AbortSignal) => systemClock.sleep(ms, signal) };
+    demo = await startDemo({ port: 0, db, activitySeconds: 0, clock, logger: createLogger({ level: 'warn', destination }) });
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.setDefaultTimeout(10_000);
@@ -593,4 +597,53 @@ describe('the demo page in a real browser', () => {
     expect(await message(`${batchId} is finished`).innerText()).toContain('20 sent, 0 failed, 0 unknown, 0 not sent');
     await screenshot('bulk-results');
   }, 90_000);
+
+  it('lets Rita schedule a payout two minutes ahead on the team\'s clock, which Abel approves now and the app sends once at its time', async () => {
+    showLogsOnFailure();
+    // Two minutes ahead, to the minute, on the demo team's clock (Kinshasa).
+    const at = new Date(Date.now() + clockAheadMs + 2 * 60_000);
+    const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Africa/Kinshasa', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    }).formatToParts(at).map((part) => [part.type, part.value]));
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet payout mobile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
+    await modal().getByLabel('Phone number').fill('243812345670');
+    await modal().getByLabel('Recipient name').fill('Amani Kabila');
+    await modal().getByLabel('Country').fill('CD');
+    await modal().getByLabel('Mobile money operator').selectOption('VODACOM_MPESA');
+    await modal().getByLabel('Amount').fill('12');
+    await modal().getByLabel('Currency', { exact: true }).selectOption('USD');
+    await modal().getByLabel(/^Send on/).fill(`${parts.year}-${parts.month}-${parts.day}`);
+    await modal().getByLabel(/^At\b/).fill(`${parts.hour}:${parts.minute}`);
+    await screenshot('scheduled-payout-form');
+    await modal().getByRole('button', { name: 'Review' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    expect(await modal().innerText()).toContain(`${parts.hour}:${parts.minute} (Africa/Kinshasa)`);
+    await modal().getByRole('button', { name: 'Submit for approval' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
+    const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.approvals.id });
+    const approval = message(id);
+    await eventually(() => approval.innerText()).toContain('Scheduled:');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
+    await modal().getByRole('button', { name: /^Approve/ }).click();
+    await eventually(() => approval.innerText()).toContain('Approved ahead');
+    const ours = () => sandbox().payouts().filter((payout) => (payout.body as { amount?: number }).amount === 12);
+    expect(ours()).toHaveLength(0);
+    await screenshot('scheduled-payout-approved');
+
+    // The app's clock reaches the payout's time (the bot reads it from the clock it was given).
+    clockAheadMs += 3 * 60_000;
+    await eventually(() => approval.innerText()).toMatch(/#1 .*: sent as PR-/);
+    await eventually(() => ours().length).toBe(1);
+    expect((ours()[0]!.body as { reference: string }).reference).toMatch(/-1$/);
+    await screenshot('scheduled-payout-sent');
+    await become(DEMO_PEOPLE.rita, 'direct messages');
+    await eventually(() => message(`${id} #1 was released`).count()).toBe(1);
+    expect(ours()).toHaveLength(1);
+  });
 });

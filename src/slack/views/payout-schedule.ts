@@ -1,0 +1,252 @@
+/**
+ * Scheduled payouts as people see them: the form's When fields, the dates on the review screen and
+ * the approval message (in the team's zone, in the reader's language), the occurrences' states and
+ * their buttons, the requester's DMs and `/fleet scheduled`.
+ */
+import type { Button, InputBlock, KnownBlock } from '@slack/types';
+import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import {
+  MAX_OCCURRENCES, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem, type ScheduleRepeat,
+} from '../../payouts/index.js';
+import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
+import type { Reply } from './notice.js';
+import { escapeWithin, mentionUser, plainText, type Surface } from './text.js';
+import { payoutSummary } from './payout-details.js';
+
+const REPEATS: readonly ScheduleRepeat[] = ['once', 'weekly', 'biweekly', 'monthly'];
+const SHOWN_DATES = 5;
+
+/** The form's When fields as typed: all optional; `sendOn` empty means now. */
+export interface ScheduleFields {
+  sendOn?: string | undefined;
+  sendAt?: string | undefined;
+  repeat?: string | undefined;
+  count?: string | undefined;
+  until?: string | undefined;
+}
+
+const blockId = (base: string, fill: number) => (fill > 0 ? `${base}_${fill}` : base);
+
+/** The When fields of the payout form (date and time pickers in the team's zone, the repeat and its end). */
+export function scheduleInputBlocks(t: Texts, timeZone: string, values: ScheduleFields = {}, fill = 0): InputBlock[] {
+  const option = (repeat: ScheduleRepeat) => ({ text: plainText(t(`payoutSchedule.repeat.${repeat}`), 75), value: repeat });
+  const repeat = REPEATS.find((choice) => choice === values.repeat);
+  return [
+    {
+      type: 'input', block_id: blockId(PAYOUT_SCHEDULE.sendOnBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.sendOn')),
+      hint: plainText(t('payoutSchedule.field.sendOn.hint', { zone: timeZone })),
+      element: { type: 'datepicker', action_id: PAYOUT_ACTIONS.input, ...(values.sendOn ? { initial_date: values.sendOn } : {}) },
+    },
+    {
+      type: 'input', block_id: blockId(PAYOUT_SCHEDULE.sendAtBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.sendAt')),
+      element: { type: 'timepicker', action_id: PAYOUT_ACTIONS.input, ...(values.sendAt ? { initial_time: values.sendAt } : {}) },
+    },
+    {
+      type: 'input', block_id: blockId(PAYOUT_SCHEDULE.repeatBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.repeat')),
+      element: { type: 'static_select', action_id: PAYOUT_ACTIONS.input, options: REPEATS.map(option), ...(repeat ? { initial_option: option(repeat) } : {}) },
+    },
+    {
+      type: 'input', block_id: blockId(PAYOUT_SCHEDULE.countBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.count')),
+      hint: plainText(t('payoutSchedule.field.count.hint', { max: MAX_OCCURRENCES })),
+      element: { type: 'plain_text_input', action_id: PAYOUT_ACTIONS.input, max_length: 3, ...(values.count ? { initial_value: values.count } : {}) },
+    },
+    {
+      type: 'input', block_id: blockId(PAYOUT_SCHEDULE.untilBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.until')),
+      element: { type: 'datepicker', action_id: PAYOUT_ACTIONS.input, ...(values.until ? { initial_date: values.until } : {}) },
+    },
+  ];
+}
+
+type StateValues = Record<string, Record<string, { value?: string | null; selected_date?: string | null; selected_time?: string | null; selected_option?: { value: string } | null }>>;
+
+/** The When fields of a submitted form. */
+export function readScheduleFields(values: StateValues, fill = 0): ScheduleFields {
+  const read = (base: string) => values[blockId(base, fill)]?.[PAYOUT_ACTIONS.input];
+  const text = (value: string | null | undefined) => (value?.trim() ? value.trim() : undefined);
+  return {
+    sendOn: text(read(PAYOUT_SCHEDULE.sendOnBlock)?.selected_date), sendAt: text(read(PAYOUT_SCHEDULE.sendAtBlock)?.selected_time),
+    repeat: text(read(PAYOUT_SCHEDULE.repeatBlock)?.selected_option?.value), count: text(read(PAYOUT_SCHEDULE.countBlock)?.value),
+    until: text(read(PAYOUT_SCHEDULE.untilBlock)?.selected_date),
+  };
+}
+
+/** The rule the fields say, undefined for "send now", or the field errors (by block) when the time is missing. */
+export function scheduleInput(fields: ScheduleFields, locale: Locale, fill = 0): { input?: ScheduleInput; errors?: Record<string, string> } {
+  if (!fields.sendOn) return {};
+  const match = fields.sendAt ? /^(\d{2}):(\d{2})$/.exec(fields.sendAt) : null;
+  if (!match) return { errors: { [blockId(PAYOUT_SCHEDULE.sendAtBlock, fill)]: textsFor(locale)('payoutSchedule.problem.time_missing') } };
+  const repeat = REPEATS.find((choice) => choice === fields.repeat) ?? 'once';
+  const count = fields.count !== undefined && /^\d{1,3}$/.test(fields.count) ? Number(fields.count) : fields.count !== undefined ? -1 : undefined;
+  return {
+    input: {
+      firstDay: fields.sendOn, time: { hour: Number(match[1]), minute: Number(match[2]) }, repeat,
+      ...(repeat !== 'once' && count !== undefined ? { count } : {}), ...(repeat !== 'once' && fields.until && count === undefined ? { endsOn: fields.until } : {}),
+    },
+  };
+}
+
+/** The schedule's problems under their fields. */
+export function scheduleErrors(problems: readonly ScheduleProblem[], locale: Locale, fill = 0): Record<string, string> {
+  const t = textsFor(locale);
+  const errors: Record<string, string> = {};
+  for (const problem of problems) {
+    const block = problem.field === 'send_on' ? PAYOUT_SCHEDULE.sendOnBlock : PAYOUT_SCHEDULE.countBlock;
+    const text = problem.code === 'schedule_too_far' ? t('payoutSchedule.problem.schedule_too_far', { maxDays: problem.maxDays ?? 366 })
+      : problem.code === 'schedule_too_many' || problem.code === 'schedule_count_invalid' ? t(`payoutSchedule.problem.${problem.code}`, { max: problem.max ?? MAX_OCCURRENCES })
+        : t(`payoutSchedule.problem.${problem.code}`);
+    errors[blockId(block, fill)] ??= text;
+  }
+  return errors;
+}
+
+/** A time on the team's clock, in the reader's language: `Sat, 15 Mar 2025, 09:00` (`sam. 15 mars 2025, 09:00`). */
+export function teamTime(at: Date, timeZone: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
+    timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).format(at);
+}
+
+/** What the review screen and the approval message say of when: the first time, and for a series its repeat and first five dates. */
+export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, timeZone: string, locale: Locale, reference?: string): string[] {
+  const t = textsFor(locale);
+  const first = times[0];
+  if (!first) return [];
+  const lines = [t('payoutSchedule.when', { when: teamTime(first, timeZone, locale), zone: timeZone })];
+  if (repeat !== 'once') {
+    const shown = times.slice(0, SHOWN_DATES).map((time) => teamTime(time, timeZone, locale)).join('; ');
+    const more = times.length > SHOWN_DATES ? ` ${t('payoutSchedule.more', { count: times.length - SHOWN_DATES })}` : '';
+    lines.push(t('payoutSchedule.series', { repeat: t(`payoutSchedule.repeat.${repeat}`), count: times.length, dates: `${shown}${more}` }));
+  }
+  if (reference) lines.push(t('payoutSchedule.references', { example: `${escapeWithin(reference, 40, { oneLine: true })}-1` }));
+  return lines;
+}
+
+const stateText = (t: Texts, state: OccurrenceState) => t(`payoutSchedule.state.${state}`);
+
+function occurrenceButton(actionId: string, label: string, request: PayoutRequest, number: number, style?: 'primary' | 'danger'): Button {
+  return { type: 'button', action_id: actionId, text: plainText(label, 75), value: `${request.id}:${number}`, ...(style ? { style } : {}) };
+}
+
+/** The approval message's schedule: dates, each occurrence's state, held and missed ones with why, and the buttons that can still act. */
+export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest): KnownBlock[] {
+  const schedule = request.schedule;
+  if (!schedule) return [];
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const when = (occurrence: Occurrence) => teamTime(occurrence.dueAt, schedule.timeZone, locale);
+  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
+  const settled = schedule.occurrences.filter((occurrence) => occurrence.state !== 'scheduled').slice(-SHOWN_DATES);
+  for (const occurrence of settled) {
+    lines.push(occurrence.payoutId
+      ? t('payoutSchedule.occurrencePayout', { number: occurrence.number, when: when(occurrence), state: stateText(t, occurrence.state), payoutId: occurrence.payoutId })
+      : t('payoutSchedule.occurrence', { number: occurrence.number, when: when(occurrence), state: stateText(t, occurrence.state) }));
+  }
+  const buttons: Button[] = [];
+  for (const occurrence of schedule.occurrences) {
+    if (occurrence.state === 'held') {
+      lines.push(t('payoutSchedule.heldLine', { number: occurrence.number, when: when(occurrence), reason: t(`payoutSchedule.hold.${occurrence.hold ?? 'roles_unavailable'}`) }));
+      buttons.push(occurrenceButton(PAYOUT_SCHEDULE.retry, t('payoutSchedule.button.retry', { number: occurrence.number }), request, occurrence.number, 'primary'));
+    }
+    if (occurrence.state === 'missed') {
+      lines.push(t('payoutSchedule.missedLine', { number: occurrence.number, when: when(occurrence) }));
+      buttons.push(occurrenceButton(PAYOUT_SCHEDULE.skip, t('payoutSchedule.button.skip', { number: occurrence.number }), request, occurrence.number));
+    }
+  }
+  if (schedule.cancelledBy) lines.push(t('payoutSchedule.cancelledBy', { user: mentionUser(schedule.cancelledBy) }));
+  const live = !schedule.cancelledAt && (request.state === 'approved' || request.state === 'pending');
+  if (live && schedule.occurrences.some((occurrence) => occurrence.state === 'scheduled')) {
+    buttons.push(occurrenceButton(PAYOUT_SCHEDULE.skipNext, t('payoutSchedule.button.skipNext'), request, 0));
+    buttons.push({
+      ...occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, t('payoutSchedule.button.cancelSeries'), request, 0, 'danger'),
+      confirm: {
+        title: plainText(t('payoutSchedule.confirmCancel.title'), 100), text: plainText(t('payoutSchedule.confirmCancel.text', { id: request.id }), 300),
+        confirm: plainText(t('payoutSchedule.confirmCancel.confirm'), 30), deny: plainText(t('payoutSchedule.confirmCancel.deny'), 30),
+      },
+    });
+  }
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }];
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_SCHEDULE.actions, elements: buttons.slice(0, 25) });
+  return blocks;
+}
+
+/** The requester's DM about an occurrence, with Send now and Skip on a missed one; undefined for events they do not hear of. */
+export function scheduleDirectMessage(
+  surface: Surface, request: PayoutRequest, occurrence: Occurrence, event: ScheduleEventName, options: { timeZone: string; actor?: string | undefined },
+): Reply | undefined {
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const { timeZone, actor } = options;
+  const when = teamTime(occurrence.dueAt, timeZone, locale);
+  const base = { id: request.id, number: occurrence.number, when };
+  let text: string;
+  switch (event) {
+    case 'noticed': text = t('payoutSchedule.dm.noticed', { id: request.id, summary: payoutSummary(request, locale), when }); break;
+    case 'held': text = t('payoutSchedule.dm.held', { ...base, reason: t(`payoutSchedule.hold.${occurrence.hold ?? 'roles_unavailable'}`) }); break;
+    case 'missed': text = t('payoutSchedule.dm.missed', base); break;
+    case 'released': text = t('payoutSchedule.dm.released', { id: request.id, number: occurrence.number, payoutId: occurrence.payoutId ?? '' }); break;
+    case 'skipped': text = t('payoutSchedule.dm.skipped', { ...base, user: mentionUser(actor ?? request.requestedBy) }); break;
+    case 'cancelled': text = t('payoutSchedule.dm.cancelled', { id: request.id, user: mentionUser(actor ?? request.requestedBy) }); break;
+    default: return undefined;
+  }
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
+  if (event === 'missed') {
+    blocks.push({
+      type: 'actions', block_id: PAYOUT_SCHEDULE.actions, elements: [
+        occurrenceButton(PAYOUT_SCHEDULE.sendNow, t('payoutSchedule.button.sendNow', { number: occurrence.number }), request, occurrence.number, 'primary'),
+        occurrenceButton(PAYOUT_SCHEDULE.skip, t('payoutSchedule.button.skip', { number: occurrence.number }), request, occurrence.number),
+      ],
+    });
+  }
+  if (event === 'held') {
+    blocks.push({ type: 'actions', block_id: PAYOUT_SCHEDULE.actions, elements: [
+      occurrenceButton(PAYOUT_SCHEDULE.retry, t('payoutSchedule.button.retry', { number: occurrence.number }), request, occurrence.number, 'primary'),
+    ] });
+  }
+  return { text, blocks };
+}
+
+/** `/fleet scheduled`: upcoming occurrences, soonest first, with Skip next and Cancel series for each series shown. */
+export function buildScheduledList(surface: Surface, upcoming: readonly { occurrence: Occurrence; request: PayoutRequest }[], timeZone: string): Reply {
+  const { locale } = surface;
+  const t = textsFor(locale);
+  if (upcoming.length === 0) return { text: t('payoutSchedule.list.none'), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: t('payoutSchedule.list.none') } }] };
+  const lines = upcoming.map(({ occurrence, request }) => t('payoutSchedule.list.line', {
+    when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
+    summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
+  }));
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.list.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
+  for (const request of series) {
+    blocks.push({
+      type: 'actions', block_id: `${PAYOUT_SCHEDULE.actions}_${request.id}`, elements: [
+        occurrenceButton(PAYOUT_SCHEDULE.skipNext, `${t('payoutSchedule.button.skipNext')} · ${request.id}`, request, 0),
+        occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, `${t('payoutSchedule.button.cancelSeries')} · ${request.id}`, request, 0, 'danger'),
+      ],
+    });
+  }
+  return { text: t('payoutSchedule.list.title'), blocks };
+}
+
+/** Amounts per currency, for the digest and the Home: `1,500.00 USD · 200.00 EUR`. */
+export function scheduledAmounts(amounts: ReadonlyMap<string, number>, locale: Locale): string {
+  return [...amounts].map(([currency, minor]) => formatMinor(minor, currency, { locale })).join(' · ');
+}
+
+/** One upcoming occurrence with its scheduled request. */
+export interface ScheduledEntry {
+  occurrence: Occurrence;
+  request: PayoutRequest;
+}
+
+/** The Home's *Scheduled next*: the next occurrences, soonest first. */
+export function scheduledHomeBlocks(surface: Surface, entries: readonly ScheduledEntry[], timeZone: string): KnownBlock[] {
+  if (entries.length === 0) return [];
+  const { locale } = surface;
+  const t = textsFor(locale);
+  const lines = entries.map(({ occurrence, request }) => `• ${t('payoutSchedule.list.line', {
+    when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
+    summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
+  })}`);
+  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.home.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+}

@@ -1,0 +1,98 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { ManualClock } from '../../support/payout-doubles.js';
+import {
+  approveAs, dmTexts, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage, formValues,
+} from '../../support/payout-flow.js';
+import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
+
+// Kinshasa is UTC+1 all year: 09:10 there is 08:10 UTC.
+const clock = new ManualClock(new Date('2026-11-26T08:00:00Z'));
+
+function when(values: { sendOn?: string; sendAt?: string; repeat?: string; count?: string }) {
+  return {
+    ...(values.sendOn ? { [PAYOUT_SCHEDULE.sendOnBlock]: { value: values.sendOn } } : {}),
+    ...(values.sendAt ? { [PAYOUT_SCHEDULE.sendAtBlock]: { value: values.sendAt } } : {}),
+    ...(values.repeat ? { [PAYOUT_SCHEDULE.repeatBlock]: { value: values.repeat } } : {}),
+    ...(values.count ? { [PAYOUT_SCHEDULE.countBlock]: { value: values.count } } : {}),
+  };
+}
+
+describe('scheduled payouts through the real receiver, on the app\'s clock', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...PAYOUT_ENV, TEAM_TIMEZONE: 'Africa/Kinshasa' }, bot: { clock, payoutTimers: { scheduleEveryMs: 50 } } });
+  });
+  afterAll(async () => h?.close());
+  afterEach(() => {
+    expect(h.slack.limitViolations).toEqual([]);
+  });
+
+  async function schedule(fields: Record<string, string>, at: Parameters<typeof when>[0]) {
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    const ack = await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { ...formValues(fields), ...when(at) } });
+    expect(ack.status).toBe(200);
+    return h.slack.view(form.id)!;
+  }
+
+  it('refuses a time already past at the field', async () => {
+    const form = await schedule({ ...MOBILE_FIELDS }, { sendOn: '2026-11-26', sendAt: '08:30' });
+    expect(form.view.callback_id).toBe(PAYOUT_VIEWS.form);
+    expect(form.errors?.[PAYOUT_SCHEDULE.sendOnBlock]).toContain('passed');
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: form.id });
+  });
+
+  it('schedules a payout ahead, approves it now, and sends it once when the team\'s clock reaches its time', async () => {
+    const review = await schedule({ ...MOBILE_FIELDS, reference: 'DRV-0042' }, { sendOn: '2026-11-26', sendAt: '09:10' });
+    expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
+    expect(viewText(review)).toContain('Thu, 26 Nov 2026, 09:10 (Africa/Kinshasa)');
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
+
+    await waitForApprovalMessage(h, id, 'Thu, 26 Nov 2026, 09:10');
+    await approveAs(h, PEOPLE.approver, id);
+    await waitForApprovalMessage(h, id, 'Approved ahead');
+    expect(payoutPosts(h)).toBe(0);
+
+    clock.set(new Date('2026-11-26T08:10:00Z'));
+    const message = await waitForApprovalMessage(h, id, '#1 Thu, 26 Nov 2026, 09:10: sent as PR-');
+    const payoutId = /sent as (PR-[A-Z0-9]{6})/.exec(blockText(message))![1];
+    await h.slack.waitFor(() => h.sandbox.payouts().length === 1 || undefined, { message: 'the payout to be sent' });
+    expect(h.sandbox.payouts().map((payout) => (payout.body as { reference: string }).reference)).toEqual(['DRV-0042-1']);
+    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(`${id} #1 was released as ${payoutId}`)));
+    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(payoutId!) && text.includes('was sent')));
+    expect(payoutPosts(h)).toBe(1);
+  });
+
+  it('lists a weekly series in /fleet scheduled, and Cancel series by an approver stops it and tells the requester', async () => {
+    const review = await schedule({ ...MOBILE_FIELDS, amount: '20' }, { sendOn: '2026-11-27', sendAt: '10:00', repeat: 'weekly', count: '3' });
+    expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
+    expect(viewText(review)).toContain('Every week, 3 payouts: Fri, 27 Nov 2026, 10:00; Fri, 4 Dec 2026, 10:00; Fri, 11 Dec 2026, 10:00');
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
+    await approveAs(h, PEOPLE.approver, id);
+
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'scheduled' });
+    const list = await h.waitForMessage(PEOPLE.approver, 'Scheduled payouts', CHANNELS.treasury);
+    expect(blockText(list)).toContain(`Fri, 27 Nov 2026, 10:00 · ${id} #1`);
+    // Its French name, with or without the accent, lists the same.
+    for (const word of ['planifiés', 'planifies']) {
+      const before = h.visibleTo(PEOPLE.requester, CHANNELS.treasury).length;
+      await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: word });
+      await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester, CHANNELS.treasury).slice(before).find((m) => blockText(m).includes(`${id} #3`)), { message: `/fleet ${word}` });
+    }
+
+    const message = await waitForApprovalMessage(h, id, 'Approved ahead');
+    const ack = await h.slack.clickButton({ userId: PEOPLE.approver2, channelId: CHANNELS.approvals, messageTs: message.ts, actionId: PAYOUT_SCHEDULE.cancelSeries });
+    expect(ack.status).toBe(200);
+    await waitForApprovalMessage(h, id, 'Series cancelled by');
+    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(`cancelled the rest of your scheduled payout ${id}`)));
+    clock.set(new Date('2026-12-12T10:00:00Z'));
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'scheduled' });
+    await h.waitForMessage(PEOPLE.approver, 'No payout is scheduled', CHANNELS.treasury);
+    expect(payoutPosts(h)).toBe(1);
+  });
+});
