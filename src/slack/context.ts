@@ -15,7 +15,9 @@ import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
+import type { TokenBox } from './token-box.js';
 import type { Surface } from './views/text.js';
+import type { PayoutSteps } from '../workflow/index.js';
 
 export interface SlackContext {
   account: AccountReader;
@@ -52,4 +54,7 @@ export interface SlackContext {
   digest?: DigestBuilder;
   /** The App Home tab. */
   home?: HomePublisher;
+  /** The Workflow Builder step "Request a payout", and the seal of its function tokens at rest. */
+  workflowSteps?: PayoutSteps;
+  tokens?: TokenBox;
 }

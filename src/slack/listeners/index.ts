@@ -20,6 +20,7 @@ import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
+import { registerWorkflowStepListeners } from './workflow-step.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
@@ -44,4 +45,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerRecipientListeners(app, ctx);
   registerExportActions(app, ctx);
   registerHomeListeners(app, ctx);
+  registerWorkflowStepListeners(app, ctx);
 }
