@@ -9,3 +9,4 @@ export { migrate, type Db } from '../../../../src/store/index.js';
 export { migrations } from '../../../../src/store/migrations/index.js';
 export { openPglite } from '../../../../src/store/pglite.js';
 export { blankPgliteCluster } from '../../../../src/store/pglite-blank.js';
+export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';
