@@ -124,3 +124,23 @@ describe('the Workflow Builder step "Request a payout"', () => {
     expect(h.slack.workflowRun(executionId)?.state).toBe('running');
   });
 });
+
+describe('the payout step over Socket Mode', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...PAYOUT_ENV }, socketMode: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('receives function_executed as an events_api envelope, and completes the step at the payout\'s end', async () => {
+    const executionId = await runStep(h, stepInputs());
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
+    await approveAs(h, PEOPLE.approver, id);
+    const run = await waitForRunEnd(h, executionId);
+    expect(run.outputs).toMatchObject({ status: 'sent', payout_request_id: id });
+    expect(completionCalls(h)).toBe(1);
+  });
+});
