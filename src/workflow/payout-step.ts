@@ -47,6 +47,7 @@ const OPEN_FOR_ANSWER: readonly StepState[] = ['received', 'asking'];
 export class PayoutSteps implements PayoutNotifier {
   private readonly completeBeforeExpiryMs: number;
   private readonly staleClaimMs: number;
+  private readonly settling = new Set<Promise<void>>();
 
   constructor(private readonly options: PayoutStepsOptions) {
     this.completeBeforeExpiryMs = options.completeBeforeExpiryMs ?? 3 * 60_000;
@@ -167,9 +168,21 @@ export class PayoutSteps implements PayoutNotifier {
     return { kind: 'requested', request };
   }
 
-  /** The payout notifier's hook: a step waiting for this request is completed at its final outcome. */
+  /**
+   * The payout notifier's hook: a step waiting for this request is completed at its final outcome.
+   * Not waited for, so that Slack's answer never holds up the change (the sweep catches a failure).
+   */
   async changed(request: PayoutRequest): Promise<void> {
-    if (outcomeOf(request)) await this.settle(request);
+    if (!outcomeOf(request)) return;
+    const settling = this.settle(request)
+      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: request.id }, 'could not complete a workflow step at its payout\'s outcome'))
+      .finally(() => this.settling.delete(settling));
+    this.settling.add(settling);
+  }
+
+  /** Resolves once every completion started by `changed` has ended (when stopping, and in tests). */
+  async idle(): Promise<void> {
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
   }
 
   private async settle(request: PayoutRequest): Promise<void> {
@@ -260,6 +273,7 @@ export class PayoutSteps implements PayoutNotifier {
     return async () => {
       clearInterval(timer);
       await running;
+      await this.idle();
     };
   }
 }

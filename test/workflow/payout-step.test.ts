@@ -77,6 +77,7 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     const sent = { ...request, state: 'completed', transactionId: 'TX-1' } as PayoutRequest;
     payouts.byId.set(request.id, sent);
     await Promise.all([one.changed(sent), two.changed(sent), one.sweep(), two.sweep()]);
+    await Promise.all([one.idle(), two.idle()]);
     expect(calls).toEqual([{ executionId, outcome: { status: 'sent', requestId: request.id, transactionId: 'TX-1' } }]);
     expect(await one.get(executionId)).toMatchObject({ state: 'completed', sealedToken: undefined });
   });
@@ -89,6 +90,7 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     const rejected = { ...request, state: 'rejected' } as PayoutRequest;
     payouts.byId.set(request.id, rejected);
     await service.changed(rejected);
+    await service.idle();
     expect(await service.get(executionId)).toMatchObject({ state: 'completing', claimedAt: undefined });
     await service.sweep();
     await service.sweep();

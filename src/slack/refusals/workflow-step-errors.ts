@@ -31,7 +31,7 @@ export function stepErrorText(locale: Locale, outcome: Extract<StepOutcome, { er
   let text: string;
   switch (outcome.error) {
     case 'invalid_inputs':
-      text = t('workflowStep.error.inputs', { problems: outcome.problems.map((entry) => problemWords(locale, entry)).join('; ') });
+      text = t('workflowStep.error.inputs', { problems: outcome.problems.map((entry) => problemWords(locale, entry)).join(t('workflowStep.error.separator')) });
       break;
     case 'refused':
       text = t('workflowStep.error.refused', { reason: refusalMessage(outcome.refusal, locale) });
