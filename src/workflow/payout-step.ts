@@ -153,12 +153,14 @@ export class PayoutSteps implements PayoutNotifier {
     const result: PayoutActionResult = await payouts.submit(step.requester, step.draft);
     let request = result.ok ? result.request : undefined;
     if (!result.ok && result.code === 'duplicate_reference') {
-      // A submission taken over from a stopped process: the request it stored holds the step's reference.
+      // A submission taken over from a stopped process: the request it stored holds the step's reference,
+      // and no other step (another run that used the same reference) owns it.
       const stored = await payouts.getByReference(step.draft.reference);
-      if (stored && stored.requestedBy === step.requester) request = stored;
+      const owner = stored && (await findStepByPayout(db, stored.id));
+      if (stored && stored.requestedBy === step.requester && !owner) request = stored;
     }
     if (!request) {
-      const refused: StepOutcome = result.ok ? { error: 'not_confirmed' } : { error: 'refused', refusal: { code: result.code, details: result.details } };
+      const refused: StepOutcome = { error: 'refused', refusal: result.ok ? { code: 'duplicate_reference' } : { code: result.code, details: result.details } };
       await this.complete(step.executionId, refused, ['submitting']);
       return { kind: 'refused', outcome: refused };
     }

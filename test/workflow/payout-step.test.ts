@@ -127,6 +127,21 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     expect(payouts.byId.size).toBe(1);
   });
 
+  it('refuses a second run that typed the same reference, instead of taking over the first run\'s request', async () => {
+    const payouts = fakePayouts();
+    const { calls, completer } = fakeCompleter();
+    const service = steps(payouts, completer);
+    const [first, second] = [`Fx${++ids}`, `Fx${++ids}`];
+    for (const executionId of [first, second]) await service.start({ executionId, inputs: INPUTS, token: token(), payoutsConfigured: true });
+    // Both were checked before either was requested: the second one's draft holds the first one's reference.
+    const draft = (await service.get(first))!.draft!;
+    await db.query('UPDATE workflow_payout_steps SET draft = $2 WHERE execution_id = $1', [second, JSON.stringify(draft)]);
+    expect((await service.confirm(first, REQUESTER)).kind).toBe('requested');
+    expect(await service.confirm(second, REQUESTER)).toEqual({ kind: 'refused', outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } });
+    expect(calls.map((call) => call.executionId)).toEqual([second]);
+    expect((await service.get(first))?.state).toBe('waiting');
+  });
+
   it('keeps the freshest token only, and lapses a step whose last token expired, deleting it', async () => {
     const payouts = fakePayouts();
     const { calls, completer } = fakeCompleter();
