@@ -47,6 +47,9 @@ import { Metrics, type FleetCall } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, publicOpsRoutes, startOpsServer } from './ops/routes.js';
 import type { Surface } from './slack/views/text.js';
+import { TokenBox } from './slack/token-box.js';
+import { SlackStepCompleter } from './slack/publishers/workflow-step-completer.js';
+import { PayoutSteps } from './workflow/index.js';
 
 export interface BotOptions {
   config: Config;
@@ -90,7 +93,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'workflow steps', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -264,6 +267,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seniorCall: (batch) => batchSeniorCall(batch, config.payouts, config.access.seniorApprovers),
     });
     batchNotifiers.push(batchNotifier);
+    // The Workflow Builder step hears after the approval message: it completes a step at its payout's final outcome.
+    const tokens = new TokenBox(config.slack.botToken);
+    const workflowSteps = new PayoutSteps({
+      db, clock, payouts, logger: logger.child({ component: 'workflow' }),
+      completer: new SlackStepCompleter({ client: app.client, tokens, locales, payout: (id) => payouts.get(id), logger: logger.child({ component: 'workflow' }) }),
+    });
+    payoutNotifiers.push(workflowSteps);
 
     if (feed) metrics.watchFeed(() => feed.status());
     if (ledger) metrics.watchLedger(() => ledger.reader.status());
@@ -277,6 +287,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seal: new ValueSeal(config.slack.botToken),
       digest,
       schedules,
+      workflowSteps, tokens,
     });
 
     let eventsUrl: string | undefined;
@@ -311,6 +322,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     shutdown.add('bulk payout sending', () => sending.stop());
     const releasing = runScheduleReleases(releaser, logger.child({ component: 'schedules' }), options.payoutTimers?.scheduleEveryMs);
     shutdown.add('scheduled payouts', () => releasing.stop());
+    shutdown.add('workflow steps', workflowSteps.run(options.payoutTimers?.maintenanceEveryMs));
     shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
     if (feed) {
       feed.start();

@@ -11,11 +11,12 @@ export type { Logger } from 'pino';
 const REDACTED_PATHS = [
   'token', 'apiKey', 'api_key', 'signingSecret', 'appToken', 'botToken', 'authorization', 'Authorization',
   '*.token', '*.apiKey', '*.api_key', '*.signingSecret', '*.appToken', '*.botToken', '*.authorization', '*.Authorization',
+  'bot_access_token', '*.bot_access_token', 'functionBotAccessToken', '*.functionBotAccessToken',
   'headers.authorization', 'req.headers.authorization', '*.headers.authorization', '*.headers.Authorization',
 ];
 
-// Slack token shapes, so that one we were not told about is still hidden.
-const TOKEN_PATTERN = /\bx(?:ox[abposr]|app)-[A-Za-z0-9-]+/g;
+// Slack token shapes (workflow steps' function tokens are `xwfp-`), so that one we were not told about is still hidden.
+const TOKEN_PATTERN = /\bx(?:ox[abposr]|app|wfp)-[A-Za-z0-9-]+/g;
 
 export interface LoggerOptions {
   level: string;

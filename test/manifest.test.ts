@@ -25,6 +25,41 @@ describe('manifest.yml', () => {
     expect(lines).toMatch(/event_subscriptions:\n\s+bot_events:\n\s+- app_home_opened/);
   });
 
+  it('declares the Workflow Builder step request_payout with its inputs, outputs and remote runtime', async () => {
+    const lines = await manifestLines();
+    const text = lines.join('\n');
+    expect(lines).toContain('functions:');
+    expect(text).toMatch(/functions:\n {2}request_payout:\n {4}title: Request a payout/);
+    // Each parameter: its name at six spaces, then its keys at eight, until the next name.
+    const parameters = (section: string) => {
+      const start = lines.indexOf(`    ${section}:`);
+      const found = new Map<string, { type: string; required: boolean }>();
+      let current: string | undefined;
+      for (const line of lines.slice(start + 1)) {
+        if (!line.startsWith('      ')) break;
+        const name = /^ {6}(\w+):$/.exec(line)?.[1];
+        if (name) {
+          current = name;
+          found.set(name, { type: '', required: false });
+        } else if (current) {
+          const type = /^ {8}type: (.+)$/.exec(line)?.[1];
+          if (type) found.get(current)!.type = type;
+          if (line.trim() === 'is_required: true') found.get(current)!.required = true;
+        }
+      }
+      return found;
+    };
+    const inputs = parameters('input_parameters');
+    expect([...inputs.keys()]).toEqual(['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note']);
+    expect(inputs.get('requester')?.type).toBe('slack#/types/user_id');
+    expect([...inputs].filter(([, input]) => input.required).map(([name]) => name).sort())
+      .toEqual(['amount', 'country', 'currency', 'kind', 'name', 'requester']);
+    expect([...parameters('output_parameters').keys()]).toEqual(['status', 'transaction_id', 'payout_request_id']);
+    expect(lines).toContain('  function_runtime: remote');
+    expect(lines).toContain('  org_deploy_enabled: true');
+    expect(text).toMatch(/bot_events:\n\s+- app_home_opened\n\s+- function_executed/);
+  });
+
   it('asks for exactly the bot scopes the app uses', async () => {
     const lines = await manifestLines();
     const start = lines.indexOf('    bot:');

@@ -15,7 +15,9 @@ import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
+import type { TokenBox } from './token-box.js';
 import type { Surface } from './views/text.js';
+import type { PayoutSteps } from '../workflow/index.js';
 
 export interface SlackContext {
   account: AccountReader;
@@ -54,4 +56,7 @@ export interface SlackContext {
   home?: HomePublisher;
   /** Scheduled and recurring payouts: the form's When, `/fleet scheduled` and the occurrences' buttons. */
   schedules?: PayoutSchedules;
+  /** The Workflow Builder step "Request a payout", and the seal of its function tokens at rest. */
+  workflowSteps?: PayoutSteps;
+  tokens?: TokenBox;
 }

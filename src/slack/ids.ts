@@ -147,3 +147,9 @@ export const HOME = {
   /** One actions block per request waiting for the viewer: the prefix, then the request id. */
   waitingBlockPrefix: 'home_waiting_',
 } as const;
+
+/** The Workflow Builder step's direct message to the requester it names: Confirm and Decline, each valued with the function execution id. */
+export const WORKFLOW_STEP_ACTIONS = {
+  confirm: 'workflow_payout_confirm',
+  decline: 'workflow_payout_decline',
+} as const;

@@ -63,7 +63,8 @@ export interface BatchCheckContext {
   isNewRecipient?: (draft: PayoutDraft) => boolean;
 }
 
-const FIELD_COLUMN: Record<PayoutFieldName, BatchColumn> = {
+/** The file's column (the bulk vocabulary, also the workflow step's inputs) that holds each form field. */
+export const FIELD_COLUMN: Record<PayoutFieldName, BatchColumn> = {
   phone: 'number', accountNumber: 'number', operator: 'provider', bankCode: 'provider', name: 'name',
   countryCode: 'country', amount: 'amount', currency: 'currency', reference: 'reference', note: 'note',
 };
@@ -104,18 +105,27 @@ export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: read
 
 type RowResult = { ok: true; draft: PayoutDraft } | { ok: false; problems: BatchRowProblem[] };
 
-function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
-  const { cells, rowNumber } = row;
+/**
+ * A row's cells in the bulk vocabulary as the single payout form's fields: the kind they name (none
+ * for an unknown word) and whether the amount is written wrongly for a file (anything but `1500.50`).
+ */
+export function cellsToForm(cells: Partial<Record<BatchColumn, string>>): { kind: PayoutKind | undefined; fields: PayoutFormFields; amountShapeWrong: boolean } {
   const kind = KINDS[(cells.kind ?? '').trim().toLowerCase()];
   const amount = (cells.amount ?? '').trim();
-  const problems: BatchRowProblem[] = [];
-  if (!kind) problems.push({ rowNumber, column: 'kind', problem: { code: 'kind_unknown' } });
   const amountShapeWrong = amount !== '' && !amount.startsWith('-') && !PLAIN_AMOUNT.test(amount);
-  if (amountShapeWrong) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
   const fields: PayoutFormFields = {
     name: cells.name, countryCode: cells.country, amount: cells.amount, currency: cells.currency, reference: cells.reference ?? '', note: cells.note ?? '',
     ...(kind === 'bank_account' ? { accountNumber: cells.number, bankCode: cells.provider } : { phone: cells.number, operator: cells.provider }),
   };
+  return { kind, fields, amountShapeWrong };
+}
+
+function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
+  const { cells, rowNumber } = row;
+  const { kind, fields, amountShapeWrong } = cellsToForm(cells);
+  const problems: BatchRowProblem[] = [];
+  if (!kind) problems.push({ rowNumber, column: 'kind', problem: { code: 'kind_unknown' } });
+  if (amountShapeWrong) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
   const result = validatePayoutForm(kind ?? 'mobile_money', fields, {
     settings: context.settings, now: context.now, locale: 'en', newReference: () => batchRowReference(context.batchId, rowNumber),
   });

@@ -21,6 +21,7 @@ import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payou
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
+import { registerWorkflowStepListeners } from './workflow-step.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
@@ -47,4 +48,5 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutScheduleListeners(app, ctx);
   registerExportActions(app, ctx);
   registerHomeListeners(app, ctx);
+  registerWorkflowStepListeners(app, ctx);
 }

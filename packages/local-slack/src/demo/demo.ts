@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
-import { mountPage } from '../workspace/page-server.js';
+import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
-import { createLogger, loadConfig, startBot, type Clock, type Db, type Logger, type RunningBot } from './product.js';
+import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
 export { demoSettings } from './settings.js';
 
@@ -112,6 +112,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     mountPage(slack, {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,
+      workflowSteps: [payoutStep()],
     });
     const running = slack;
     const openDatabase = database;
@@ -134,4 +135,18 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     await database?.close();
     throw error;
   }
+}
+
+/** The product's Workflow Builder step as "Run workflow" offers it, with the inputs a first run can send as they are. */
+function payoutStep(): PageWorkflowStep {
+  const required = new Set(['requester', 'kind', 'name', 'country', 'amount', 'currency']);
+  const examples: Record<string, string> = {
+    kind: 'mobile', number: '243812345678', provider: 'VODACOM_MPESA', country: 'CD', name: 'Amani Kabila', amount: '150', currency: 'USD', note: 'Fuel for the Goma run',
+  };
+  return {
+    callbackId: PAYOUT_STEP_CALLBACK_ID, title: 'Request a payout',
+    inputs: STEP_INPUTS.map((name) => ({
+      name, title: name, type: name === 'requester' ? 'user' : 'text', required: required.has(name), ...(examples[name] ? { example: examples[name] } : {}),
+    })),
+  };
 }

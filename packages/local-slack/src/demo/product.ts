@@ -7,3 +7,4 @@ export { startBot, type RunningBot } from '../../../../src/bot.js';
 export { loadConfig } from '../../../../src/config.js';
 export * from './product-store.js';
 export type { Clock } from '../../../../src/clock.js';
+export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';

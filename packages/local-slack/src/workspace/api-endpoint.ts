@@ -13,10 +13,17 @@ export interface Fault {
   retryAfterSeconds?: number;
 }
 
+/** Who called: the bot token, or a workflow step's function token (and then its execution). */
+export interface ApiAuth {
+  functionExecutionId?: string;
+}
+
 export interface ApiEndpointOptions {
   botToken: string;
   appToken: string | undefined;
-  handlers: Record<string, (args: Json) => Json>;
+  handlers: Record<string, (args: Json, auth: ApiAuth) => Json>;
+  /** The workflow step execution a function token (`xwfp-`) belongs to, while it is valid. */
+  functionExecution?: (token: string | undefined) => string | undefined;
   /** `apps.connections.open`, answered only when Socket Mode is enabled. */
   openConnection: (() => string) | undefined;
   record: (call: ApiCall) => void;
@@ -24,7 +31,7 @@ export interface ApiEndpointOptions {
 }
 
 // Fields @slack/web-api sends as JSON strings inside a form body.
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'files']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'files', 'outputs']);
 
 export async function readBody(request: IncomingMessage): Promise<string> {
   return (await readBytes(request)).toString('utf8');
@@ -82,24 +89,27 @@ export class ApiEndpoint {
     const record = (error?: string) => this.options.record({ method, args, at: this.options.now(), ...(error ? { error } : {}) });
 
     const expectedToken = method === 'apps.connections.open' ? this.options.appToken : this.options.botToken;
-    if (!expectedToken || bearer !== expectedToken) {
-      record(bearer ? 'invalid_auth' : 'not_authed');
-      return sendJson(response, 200, { ok: false, error: bearer ? 'invalid_auth' : 'not_authed' });
+    const functionExecutionId = method === 'apps.connections.open' ? undefined : this.options.functionExecution?.(bearer);
+    if (!functionExecutionId && (!expectedToken || bearer !== expectedToken)) {
+      // A function token past its 15 minutes, or of a step that completed, is revoked (bolt-js issue 2288).
+      const error = !bearer ? 'not_authed' : bearer.startsWith('xwfp-') ? 'token_revoked' : 'invalid_auth';
+      record(error);
+      return sendJson(response, 200, { ok: false, error });
     }
     const fault = this.faults.get(method)?.shift();
     if (fault) return this.answerFault(fault, record, response);
 
-    const answer = this.answer(method, args);
+    const answer = this.answer(method, args, functionExecutionId ? { functionExecutionId } : {});
     record(answer.ok === false ? String(answer.error) : undefined);
     sendJson(response, 200, answer);
   }
 
-  private answer(method: string, args: Json): Json {
+  private answer(method: string, args: Json, auth: ApiAuth): Json {
     if (method === 'apps.connections.open' && this.options.openConnection) return { ok: true, url: this.options.openConnection() };
     const handler = this.options.handlers[method];
     if (!handler) return { ok: false, error: 'unknown_method' };
     try {
-      return handler(args);
+      return handler(args, auth);
     } catch (error) {
       if (error instanceof SlackApiError) return { ok: false, error: error.code };
       throw error;

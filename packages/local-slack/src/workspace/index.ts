@@ -4,3 +4,4 @@ export { checkMessage, checkView } from './block-kit-limits.js';
 export { signRequest } from './delivery.js';
 export { DEFAULT_USERS } from './state.js';
 export type * from './types.js';
+export type { WorkflowRun } from './workflows.js';

@@ -17,9 +17,12 @@ import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
 import type {
   AckResult, ApiCall, LocalSlackOptions, OpenView, SlackMessage, SubmittedValues, WorkspaceChange, WorkspaceChannel, WorkspaceUser,
 } from './types.js';
+import { waitForChange } from './wait-for.js';
 import { createWebApi } from './web-api.js';
+import type { WorkflowRun } from './workflows.js';
 
 export type * from './types.js';
+export type { WorkflowRun } from './workflows.js';
 
 type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
@@ -58,6 +61,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       botToken: options.botToken,
       appToken: options.appToken,
       handlers: createWebApi({ state: this.state, report: this.report, uploadUrl: (token) => `${this.url}/upload/${token}` }),
+      functionExecution: (token) => this.state.workflows.executionOf(token),
       openConnection: hub && (() => hub.issueUrl(this.url)),
       record: (call) => {
         this.calls.push(call);
@@ -373,48 +377,37 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
 
   /** Resolves with the probe's first truthy answer, re-checked on every change; a thrown probe counts as not yet. */
   waitFor<T>(probe: () => T | undefined | false | null, options: { timeoutMs?: number; message?: string } = {}): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? 5000;
-    return new Promise<T>((resolve, reject) => {
-      let lastError: unknown;
-      const check = (): void => {
-        try {
-          const value = probe();
-          if (value instanceof Promise) {
-            // A promise is always "a value": the wait would end at once, having checked nothing.
-            stop();
-            reject(new Error('waitFor needs a synchronous probe; it got a promise'));
-            return;
-          }
-          if (value !== undefined && value !== null && value !== false) {
-            stop();
-            resolve(value);
-          }
-        } catch (error) {
-          lastError = error;
-        }
-      };
-      const poll = setInterval(check, 25);
-      const timer = setTimeout(() => {
-        stop();
-        reject(new Error(this.describeTimeout(timeoutMs, options.message, lastError)));
-      }, timeoutMs);
-      const stop = () => {
-        this.off('change', check);
-        clearInterval(poll);
-        clearTimeout(timer);
-      };
-      this.on('change', check);
-      check();
-    });
+    return waitForChange(this, probe, options, () => this.calls.slice(-5));
   }
 
-  private describeTimeout(timeoutMs: number, message: string | undefined, lastError: unknown): string {
-    const recent = this.calls.slice(-5).map((call) => `${call.method}${call.error ? ` (${call.error})` : ''}`).join(', ');
-    return [
-      `waitFor gave up after ${timeoutMs} ms: ${message ?? 'the probe never returned a value'}`,
-      lastError instanceof Error ? `last probe error: ${lastError.message}` : undefined,
-      `last Web API calls: ${recent || 'none'}`,
-    ].filter(Boolean).join('\n');
+  // Workflow Builder
+
+  /**
+   * Someone runs a workflow whose step is the app's custom step `callbackId`, with these typed
+   * inputs: Slack sends `function_executed` (with a function token) over the Events API. The run's
+   * completion shows in `workflowRun(executionId)`.
+   */
+  async runWorkflowStep(input: { callbackId: string; inputs: Json }): Promise<{ executionId: string; ack: AckResult }> {
+    const { identity } = this.state;
+    const run = this.state.workflows.start({ ...input, appId: identity.appId, teamId: identity.teamId, botUserId: identity.botUserId });
+    return { executionId: run.executionId, ack: await this.deliver('events_api', run.event) };
+  }
+
+  /** Slack sends the same `function_executed` again (an unacknowledged event is retried). */
+  redeliverWorkflowStep(executionId: string): Promise<AckResult> {
+    const run = this.state.workflows.find(executionId);
+    if (!run) throw new Error(`no workflow run ${executionId}`);
+    return this.deliver('events_api', run.event);
+  }
+
+  /** A run of a custom step: its inputs, and how it completed (outputs, or the error). */
+  workflowRun(executionId: string): WorkflowRun | undefined {
+    const found = this.state.workflows.find(executionId);
+    return found && structuredClone(found);
+  }
+
+  workflowRuns(): WorkflowRun[] {
+    return structuredClone(this.state.workflows.list());
   }
 
   async close(): Promise<void> {

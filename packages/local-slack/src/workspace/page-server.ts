@@ -23,6 +23,15 @@ export interface PageOptions {
   commandHint?: string;
   /** The newest messages kept per channel in the page's state. */
   messagesPerChannel?: number;
+  /** The app's custom steps (its manifest's `functions`), offered under "Run workflow". */
+  workflowSteps?: PageWorkflowStep[];
+}
+
+/** A custom step as "Run workflow" offers it: its inputs, a person (`user`) or text each. */
+export interface PageWorkflowStep {
+  callbackId: string;
+  title: string;
+  inputs: Array<{ name: string; title: string; type: 'user' | 'text'; required: boolean; example?: string }>;
 }
 
 const PAGE_DIR = new URL('./page/', import.meta.url);
@@ -32,6 +41,7 @@ const STATIC_FILES: Record<string, string> = {
   '/page/blocks.js': 'blocks.js',
   '/page/mrkdwn.js': 'mrkdwn.js',
   '/page/style.css': 'style.css',
+  '/page/workflows.js': 'workflows.js',
 };
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
@@ -87,6 +97,8 @@ const ACTIONS = new Map<string, PageAction>(Object.entries({
   close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>
     slack.closeView({ userId: input.as, viewId: input.viewId })),
   openHome: pageAction(z.object({ as: z.string() }), (slack, input) => slack.openHome({ userId: input.as })),
+  runWorkflow: pageAction(z.object({ as: z.string(), callbackId: z.string(), inputs: z.record(z.string(), z.string().max(4000)) }), async (slack, input) =>
+    (await slack.runWorkflowStep({ callbackId: input.callbackId, inputs: input.inputs })).ack),
 }));
 
 /** Serves the page at `/` and its API under `/workspace/` on the workspace's own server. */
@@ -153,6 +165,8 @@ class WorkspacePage {
       views: me ? this.slack.views(me.id) : [],
       home: (me && this.slack.home(me.id)) ?? null,
       violations: this.slack.limitViolations,
+      workflowSteps: this.options.workflowSteps ?? [],
+      workflowRuns: this.slack.workflowRuns().slice(-20).map(({ event: _event, ...run }) => run),
       commandHint: this.options.commandHint ?? '',
     };
   }
@@ -178,7 +192,7 @@ class WorkspacePage {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     response.write('retry: 1000\n\n');
     const send = (change: WorkspaceChange) => {
-      // Web API calls alone change nothing a person sees; what they changed has its own event.
+      // Web API calls alone change nothing a person sees; what they changed has its own event (a workflow run's end included).
       if (change.type !== 'api_call') response.write(`data: ${JSON.stringify(change)}\n\n`);
     };
     this.slack.on('change', send);

@@ -94,6 +94,18 @@ export function messageActionPayload(
     state: { values: {} },
     response_url: input.responseUrl,
     actions: [input.action],
+    ...functionContext(state, message),
+  };
+}
+
+/** A click on a message a running workflow step posted carries the step's context and a fresh function token. */
+function functionContext(state: WorkspaceState, message: SlackMessage): Json {
+  const executionId = message.functionExecutionId;
+  const run = executionId === undefined ? undefined : state.workflows.find(executionId);
+  if (!run || run.state !== 'running') return {};
+  return {
+    function_data: { execution_id: run.executionId, inputs: run.inputs, function: { callback_id: run.callbackId } },
+    bot_access_token: state.workflows.issueToken(run.executionId),
   };
 }
 

@@ -3,6 +3,7 @@
  * channel, each person's modal stack, and the short-lived trigger ids and response URLs Slack hands out.
  * No transport here; every change is reported through `onChange`.
  */
+import { WorkflowRuns } from './workflows.js';
 import { randomBytes } from 'node:crypto';
 import { withGeneratedIds, type Json } from './blocks.js';
 import { buildStateValues, type OfferedOptions } from './view-state.js';
@@ -84,6 +85,8 @@ export class WorkspaceState {
   private sequence = 0;
   /** Where `url_private_download` points: set by the server once it listens. */
   privateFilesBase = '';
+  /** Workflow Builder runs of the app's custom steps, and their function tokens. */
+  readonly workflows: WorkflowRuns;
 
   constructor(
     readonly identity: WorkspaceIdentity,
@@ -95,6 +98,7 @@ export class WorkspaceState {
     for (const user of directory.users) this.dmWith(user.id);
     for (const channel of directory.channels) this.channels.set(channel.id, channel);
     for (const [id, members] of Object.entries(directory.usergroups)) this.usergroups.set(id, [...members]);
+    this.workflows = new WorkflowRuns(now, (prefix) => this.nextId(prefix), (run) => onChange({ type: 'workflow_run', executionId: run.executionId }));
   }
 
   next(): number {

@@ -68,6 +68,8 @@ export interface SlackMessage {
   responseType?: 'ephemeral' | 'in_channel';
   /** Files shared with the message (`files.completeUploadExternal`). */
   files?: SharedFile[];
+  /** Posted with a workflow step's function token: clicks on it carry the step's context while it runs. */
+  functionExecutionId?: string;
 }
 
 /** A file the app uploaded and shared, as a message shows it; its bytes are at `LocalSlack.file(id)`. */
@@ -107,6 +109,7 @@ export type WorkspaceChange =
   | { type: 'api_call'; method: string }
   | { type: 'file_uploaded'; fileId: string }
   | { type: 'limit_violation'; violation: string }
+  | { type: 'workflow_run'; executionId: string }
   | { type: 'app_connected' | 'app_disconnected' };
 
 /** Submitted values by block_id → action_id: a plain value, or the selected option value(s), user(s), date, … */

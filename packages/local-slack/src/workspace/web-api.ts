@@ -2,6 +2,7 @@
  * The Web API methods the app may call, answering as Slack does (`{ok:true, ...}` or `{ok:false, error}`)
  * and changing the workspace state. Transport, authentication and fault injection live in the server.
  */
+import type { ApiAuth } from './api-endpoint.js';
 import { checkMessage, checkView } from './block-kit-limits.js';
 import { isObject, type Json } from './blocks.js';
 import { messageObject } from './payloads.js';
@@ -16,7 +17,7 @@ export interface WebApiContext {
   report: (source: string, violations: string[]) => void;
 }
 
-type Handler = (args: Json) => Json;
+type Handler = (args: Json, auth: ApiAuth) => Json;
 
 /** An `ok:false` answer; thrown by a handler and turned into `{ok:false, error}` by the dispatcher. */
 export class SlackApiError extends Error {
@@ -81,6 +82,14 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
     return trigger.ok ? trigger.userId : fail(trigger.error);
   };
 
+  const completeStep = (args: Json, auth: ApiAuth, result: () => { outputs: Json } | { error: string }): Json => {
+    const executionId = text(args.function_execution_id) ?? fail('invalid_arguments');
+    if (!state.workflows.find(executionId)) fail('function_execution_not_found');
+    if (auth.functionExecutionId !== executionId) fail('access_denied');
+    const answer = state.workflows.complete(executionId, result());
+    return answer === 'ok' ? { ok: true } : fail(answer);
+  };
+
   const viewAnswer = (stored: StoredView | undefined): Json => ({ ok: true, view: state.fullView(stored ?? fail('not_found')) });
 
   return {
@@ -89,12 +98,13 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       team_id: identity.teamId, user_id: identity.botUserId, bot_id: identity.botId, is_enterprise_install: false,
     }),
 
-    'chat.postMessage': (args) => {
+    'chat.postMessage': (args, auth) => {
       const channel = channelArg(args);
       const content = botMessage(args, 'chat.postMessage');
       const threadTs = text(args.thread_ts);
       const message = state.postMessage({
         channel: channel.id, userId: identity.botUserId, botId: identity.botId, ...content, ...(threadTs ? { threadTs } : {}),
+        ...(auth.functionExecutionId ? { functionExecutionId: auth.functionExecutionId } : {}),
       });
       return { ok: true, channel: channel.id, ts: message.ts, message: messageObject(state, message) };
     },
@@ -229,6 +239,10 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
 
     // A file the app may read: one a person uploaded through a file input, or one the app shared.
     'files.info': (args) => ({ ok: true, file: state.fileLookup(text(args.file) ?? '') ?? fail('file_not_found') }),
+
+    // Workflow steps: completed once, with a token of that execution (the event's, or a click's).
+    'functions.completeSuccess': (args, auth) => completeStep(args, auth, () => (isObject(args.outputs) ? { outputs: args.outputs } : fail('invalid_arguments'))),
+    'functions.completeError': (args, auth) => completeStep(args, auth, () => ({ error: text(args.error) || fail('invalid_arguments') })),
 
     'conversations.info': (args) => {
       const channel = channelArg(args);

@@ -646,4 +646,53 @@ describe('the demo page in a real browser', () => {
     await eventually(() => message(`${id} #1 was released`).count()).toBe(1);
     expect(ours()).toHaveLength(1);
   });
+
+  it('runs the Workflow Builder step "Request a payout" from typed inputs: Rita confirms, an approver sends it, and the run completes with sent', async () => {
+    showLogsOnFailure();
+    await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
+    await page.locator('[data-conversation="workflows"]').click();
+    const form = page.locator('form.workflow-step');
+    await eventually(() => form.locator('h2').innerText()).toBe('Run workflow · Request a payout');
+    await form.getByLabel('number').fill('243812345670');
+    await form.getByLabel('amount').fill('42.50');
+    await form.getByLabel('reference').fill('WF-BROWSER-1');
+    await screenshot('workflow-inputs');
+    await form.getByRole('button', { name: 'Run workflow' }).click();
+    const run = page.locator('li.workflow-run').first();
+    await eventually(() => run.innerText()).toContain('running');
+
+    await become(DEMO_PEOPLE.rita, 'direct messages');
+    const question = message('Requested in your name by a workflow');
+    await eventually(() => question.innerText()).toContain('42.50 USD');
+    await screenshot('workflow-confirm');
+    await question.getByRole('button', { name: 'Confirm and request' }).click();
+    // The question becomes the answer, in place.
+    const confirmed = message('You confirmed the payout a workflow asked for');
+    await eventually(() => confirmed.count()).toBe(1);
+    expect(await question.count()).toBe(0);
+    const requestId = /PR-[A-Z0-9]{6}/.exec(await confirmed.innerText())?.[0] ?? '';
+    expect(requestId).not.toBe('');
+
+    // One approver, or two for a recipient never paid (when this test runs alone).
+    const before = sandbox().payouts().length;
+    for (const approver of [DEMO_PEOPLE.abel, DEMO_PEOPLE.ada]) {
+      await become(approver, { channelId: DEMO_CHANNELS.approvals.id });
+      await message(requestId).getByRole('button', { name: 'Approve' }).click();
+      await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
+      await modal().getByRole('button', { name: /^Approve( and send)?$/ }).click();
+      await eventually(() => modal().innerText()).toMatch(/Sent\.|One more approver/);
+      const sent = (await modal().innerText()).includes('Sent.');
+      await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+      if (sent) break;
+    }
+    expect(sandbox().payouts().length - before).toBe(1);
+    const transactionId = sandbox().payouts().at(-1)!.transactionId;
+
+    await page.locator('[data-conversation="workflows"]').click();
+    const ended = page.locator('li.workflow-run.completed');
+    await eventually(() => ended.count()).toBe(1);
+    const outcome = await ended.innerText();
+    for (const detail of ['status = sent', `transaction_id = ${transactionId}`, `payout_request_id = ${requestId}`]) expect(outcome).toContain(detail);
+    await screenshot('workflow-completed');
+  });
 });

@@ -3,6 +3,7 @@
 // workspace sends it to the app in Slack's wire format; Server-Sent Events say when to refresh.
 import { h, renderBlocks } from './blocks.js';
 import { mrkdwn } from './mrkdwn.js';
+import { renderWorkflows } from './workflows.js';
 
 const page = {
   as: new URLSearchParams(location.search).get('as') ?? '',
@@ -15,8 +16,10 @@ const page = {
   rendered: { messages: '', modal: '', home: '' },
 };
 
-/** The pseudo-conversation of the sidebar that shows the app's Home tab. */
+/** The pseudo-conversations of the sidebar that show the app's Home tab, and Workflow Builder's runs. */
 const HOME = 'home';
+const WORKFLOWS = 'workflows';
+const special = (channel) => channel === HOME || channel === WORKFLOWS;
 
 const $ = (selector) => document.querySelector(selector);
 const names = () => ({ users: page.data.userNames, channels: page.data.channelNames });
@@ -72,7 +75,7 @@ async function refresh() {
 function render() {
   const data = page.data;
   if (!data.me) return;
-  if (page.channel !== HOME && !data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
+  if (!special(page.channel) && !data.conversations.some((c) => c.id === page.channel)) page.channel = data.conversations[0]?.id ?? '';
   history.replaceState(null, '', `?as=${page.as}#${page.channel}`);
   const counts = Object.fromEntries(data.conversations.map((c) => [c.id, data.messages[c.id]?.length ?? 0]));
   page.seen[page.channel] = counts[page.channel];
@@ -81,6 +84,7 @@ function render() {
   renderViolations();
   renderMessages();
   renderHome();
+  renderWorkflowPane();
   renderModal();
   document.body.dataset.ready = 'true';
 }
@@ -114,9 +118,15 @@ function renderSidebar(counts) {
     h('a', { href: `#${HOME}`, class: page.channel === HOME ? 'active' : '', 'data-conversation': HOME, onclick: (event) => {
       event.preventDefault();
       showHome();
-    } }, '⌂ Fleet Treasury · Home')));
+    } }, '⌂ Fleet Treasury · Home')),
+  h('li', {},
+    h('a', { href: `#${WORKFLOWS}`, class: page.channel === WORKFLOWS ? 'active' : '', 'data-conversation': WORKFLOWS, onclick: (event) => {
+      event.preventDefault();
+      page.channel = WORKFLOWS;
+      render();
+    } }, '⚙ Workflows · Run workflow')));
   const current = data.conversations.find((c) => c.id === page.channel);
-  $('#channel-title').textContent = page.channel === HOME ? 'Fleet Treasury · Home' : current ? (current.dm ? current.name : `# ${current.name}`) : '';
+  $('#channel-title').textContent = page.channel === HOME ? 'Fleet Treasury · Home' : page.channel === WORKFLOWS ? 'Workflows' : current ? (current.dm ? current.name : `# ${current.name}`) : '';
   $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;
 }
 
@@ -140,9 +150,9 @@ function showHome() {
 function renderHome() {
   const onHome = page.channel === HOME;
   $('#home').hidden = !onHome;
-  $('#messages').hidden = onHome;
-  $('#composer').hidden = onHome;
-  $('#hint').hidden = onHome;
+  $('#messages').hidden = special(page.channel);
+  $('#composer').hidden = special(page.channel);
+  $('#hint').hidden = special(page.channel);
   const home = page.data.home;
   const signature = onHome ? `${page.as}|${home?.id ?? ''}|${home?.hash ?? ''}` : '';
   if (signature === page.rendered.home) return;
@@ -154,6 +164,16 @@ function renderHome() {
     act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, viewId: home.id }),
   };
   $('#home').replaceChildren(h('div', { 'data-view-id': home.id }, ...renderBlocks(home.view.blocks, ctx)));
+}
+
+/** "Run workflow": the app's custom steps with their inputs, and the runs with how they completed. */
+function renderWorkflowPane() {
+  const onWorkflows = page.channel === WORKFLOWS;
+  $('#workflows').hidden = !onWorkflows;
+  const signature = onWorkflows ? JSON.stringify([page.as, page.data.workflowRuns]) : '';
+  if (signature === page.rendered.workflows) return;
+  page.rendered.workflows = signature;
+  if (onWorkflows) renderWorkflows($('#workflows'), page.data, (callbackId, inputs) => call('runWorkflow', { callbackId, inputs }));
 }
 
 function renderMessages() {
@@ -272,7 +292,7 @@ function bindComposer() {
   $('#person').addEventListener('change', (event) => {
     page.as = event.target.value;
     page.seen = {};
-    page.rendered = { messages: undefined, modal: undefined, home: undefined };
+    page.rendered = { messages: undefined, modal: undefined, home: undefined, workflows: undefined };
     void refresh().then(() => {
       if (page.channel === HOME) void call('openHome', {});
     });
@@ -288,6 +308,10 @@ function bindComposer() {
     const next = decodeURIComponent(location.hash.slice(1));
     if (next === page.channel) return;
     if (next === HOME) return showHome();
+    if (next === WORKFLOWS) {
+      page.channel = WORKFLOWS;
+      return render();
+    }
     page.channel = next;
     render();
   });

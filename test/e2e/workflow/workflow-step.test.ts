@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { approveAs, dmTexts, MOBILE_PATH, PAYOUT_ENV, payoutPosts, waitForApprovalMessage } from '../../support/payout-flow.js';
+import { answer, completionCalls, messageText, runStep, stepInputs, waitForQuestion, waitForRunEnd } from '../../support/workflow-flow.js';
+
+describe('the Workflow Builder step "Request a payout"', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...PAYOUT_ENV, FLEET_REQUESTERS: `${PEOPLE.requester},${PEOPLE.newcomer}` } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('asks the named requester, requests the payout once they confirm, and completes with sent after approval', async () => {
+    const executionId = await runStep(h, stepInputs({ amount: 150 }));
+    const question = await waitForQuestion(h, executionId);
+    expect(messageText(question)).toContain('Requested in your name by a workflow');
+    expect(messageText(question)).toContain('Amani Kabila');
+    // Nothing waits for approvers before the requester's click.
+    expect(h.slack.messages(CHANNELS.approvals)).toHaveLength(0);
+    expect(h.slack.workflowRun(executionId)?.state).toBe('running');
+
+    const confirmed = await answer(h, executionId, 'confirm');
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(confirmed))?.[0] ?? '';
+    expect(id).not.toBe('');
+    await waitForApprovalMessage(h, id, 'Amani Kabila');
+    // The step stays open while approvers decide.
+    expect(h.slack.workflowRun(executionId)?.state).toBe('running');
+
+    await approveAs(h, PEOPLE.approver, id);
+    const run = await waitForRunEnd(h, executionId);
+    const request = await h.bot.payouts.get(id);
+    expect(request?.state).toBe('completed');
+    expect(run.state).toBe('completed');
+    expect(run.outputs).toEqual({ status: 'sent', transaction_id: request?.transactionId, payout_request_id: id });
+    expect(payoutPosts(h)).toBe(1);
+    expect(completionCalls(h)).toBe(1);
+    expect(h.slack.limitViolations).toEqual([]);
+    // No function token reaches the log.
+    expect(h.logs.join('\n')).not.toMatch(/xwfp-/);
+  });
+
+  it('fails the step naming each bad input, and asks nobody', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ kind: 'cash' }, 'kind: write mobile or bank'],
+      [{ amount: '1,500' }, 'amount: write the amount with digits'],
+      [{ number: '' }, 'number:'],
+      [{ currency: 'XYZ' }, 'currency:'],
+      [{ requester: '' }, 'requester: name the Slack user'],
+      [{ country: 'Congo' }, 'country:'],
+    ];
+    for (const [overrides, words] of cases) {
+      const executionId = await runStep(h, stepInputs(overrides));
+      const run = await waitForRunEnd(h, executionId);
+      expect(run.state, JSON.stringify(overrides)).toBe('failed');
+      expect(run.error, JSON.stringify(overrides)).toContain(words);
+    }
+    expect(dmTexts(h, PEOPLE.requester).filter((text) => text.includes('Requested in your name') && text.includes('1,500'))).toEqual([]);
+  });
+
+  it('fails the step when the named person may not request payouts', async () => {
+    const executionId = await runStep(h, stepInputs({ requester: PEOPLE.approver2 }));
+    const run = await waitForRunEnd(h, executionId);
+    expect(run.error).toMatch(/could not be requested/);
+    expect(dmTexts(h, PEOPLE.approver2).some((text) => text.includes('Requested in your name'))).toBe(false);
+  });
+
+  it('fails the step, requesting nothing, when the requester declines', async () => {
+    const inputs = stepInputs();
+    const executionId = await runStep(h, inputs);
+    const declined = await answer(h, executionId, 'decline');
+    expect(messageText(declined)).toContain('You declined');
+    const run = await waitForRunEnd(h, executionId);
+    expect(run).toMatchObject({ state: 'failed', error: 'The requester declined the payout this workflow asked for in their name.' });
+    expect(await h.bot.payouts.getByReference(String(inputs.reference))).toBeUndefined();
+  });
+
+  it('fails the step with the approver and the reason when the payout is rejected, and when it is cancelled', async () => {
+    const rejected = await runStep(h, stepInputs());
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, rejected, 'confirm')))?.[0] ?? '';
+    expect((await h.bot.payouts.reject(id, PEOPLE.approver, 'Wrong recipient')).ok).toBe(true);
+    expect((await waitForRunEnd(h, rejected)).error).toBe(`Payout request ${id} was rejected by <@${PEOPLE.approver}>: Wrong recipient`);
+
+    const cancelled = await runStep(h, stepInputs());
+    const other = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, cancelled, 'confirm')))?.[0] ?? '';
+    expect((await h.bot.payouts.cancel(other, PEOPLE.requester)).ok).toBe(true);
+    expect((await waitForRunEnd(h, cancelled)).error).toBe(`Payout request ${other} was cancelled by its requester.`);
+  });
+
+  it('fails the step with the Fleet API\'s reason when the payout fails', async () => {
+    const executionId = await runStep(h, stepInputs());
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
+    h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 400, times: 1 });
+    await approveAs(h, PEOPLE.approver, id);
+    const run = await waitForRunEnd(h, executionId);
+    expect(run.state).toBe('failed');
+    expect(run.error).toContain(`Payout request ${id} failed`);
+  });
+
+  it('makes no second request when Slack delivers function_executed again, before or after the confirmation', async () => {
+    const inputs = stepInputs();
+    const executionId = await runStep(h, inputs);
+    await waitForQuestion(h, executionId);
+    await h.slack.redeliverWorkflowStep(executionId);
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
+    await h.slack.redeliverWorkflowStep(executionId);
+    await h.bot.payouts.reject(id, PEOPLE.approver, 'Not this week');
+    await waitForRunEnd(h, executionId);
+    const questions = h.slack.messages(`D${PEOPLE.requester.slice(1)}`).filter((message) => message.functionExecutionId === executionId);
+    expect(questions).toHaveLength(1);
+    expect((await h.bot.payouts.listRecent({ limit: 100 })).filter((request) => request.reference === inputs.reference)).toHaveLength(1);
+  });
+
+  it('lets only the named requester answer, and a second click changes nothing', async () => {
+    const executionId = await runStep(h, stepInputs());
+    const question = await waitForQuestion(h, executionId);
+    const before = (await h.bot.payouts.listRecent({ limit: 100 })).length;
+    await h.slack.clickButton({ userId: PEOPLE.requester, actionId: 'workflow_payout_confirm', channelId: question.channel, messageTs: question.ts });
+    await h.slack.clickButton({ userId: PEOPLE.requester, actionId: 'workflow_payout_confirm', channelId: question.channel, messageTs: question.ts }).catch(() => undefined);
+    await h.slack.waitFor(() => messageText(h.slack.message(question.channel, question.ts)!).includes('You confirmed'));
+    expect((await h.bot.payouts.listRecent({ limit: 100 })).length).toBe(before + 1);
+    expect(h.slack.workflowRun(executionId)?.state).toBe('running');
+  });
+});
+
+describe('the payout step over Socket Mode', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ env: { ...PAYOUT_ENV }, socketMode: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('receives function_executed as an events_api envelope, and completes the step at the payout\'s end', async () => {
+    const executionId = await runStep(h, stepInputs());
+    const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
+    await approveAs(h, PEOPLE.approver, id);
+    const run = await waitForRunEnd(h, executionId);
+    expect(run.outputs).toMatchObject({ status: 'sent', payout_request_id: id });
+    expect(completionCalls(h)).toBe(1);
+  });
+});
