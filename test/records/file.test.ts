@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readRecordsFile, type RecordsLimits } from '../../src/records/file.js';
 
 const LIMITS: RecordsLimits = { maxBytes: 10_000, maxRows: 5, timeZone: 'Africa/Kinshasa', currencies: new Set(['USD', 'EUR', 'CDF']) };
-const read = (text: string, limits: Partial<RecordsLimits> = {}) => readRecordsFile(text, { ...LIMITS, ...limits });
+const read = (text: string | Uint8Array, limits: Partial<RecordsLimits> = {}) => readRecordsFile(text, { ...LIMITS, ...limits });
 
 describe('reading a records file', () => {
   it('reads English headers, days and times in LEDGER_TIMEZONE, signs and directions as the export writes them', async () => {
@@ -70,6 +71,13 @@ describe('reading a records file', () => {
     expect(await read(`reference,date,amount,currency\n${six}\n`)).toEqual({ ok: false, problem: { code: 'file_too_many_rows', max: 5 } });
     expect(await read('reference;date;amount;currency\nA;2026-11-02;1;USD\n')).toEqual({ ok: false, problem: { code: 'file_delimiter', found: ';' } });
     expect(await read('reference,date,amount,currency\nA,2026-11-02,1,"USD\n')).toEqual({ ok: false, problem: { code: 'file_unreadable', line: 2 } });
-    expect(await read(new Uint8Array([0x72, 0, 0x66]) as unknown as string)).toEqual({ ok: false, problem: { code: 'file_binary' } });
+    expect(await read(new Uint8Array([0x72, 0, 0x66]))).toEqual({ ok: false, problem: { code: 'file_binary' } });
+  });
+
+  it('reads the example file of docs/examples without a problem', async () => {
+    const reading = await read(await readFile(new URL('../../docs/examples/records.csv', import.meta.url)), { maxRows: 100 });
+    expect(reading.ok && reading.records.map((record) => [record.reference, record.amountMinor, record.currency])).toEqual([
+      ['FLT-20261102-0001', 15050, 'USD'], ['PAY-20261102-7K3F9Q', 7500, 'USD'], ['', -2025, 'USD'], ['INV-2026-031', -250000, 'EUR'], ['', -125000, 'CDF'],
+    ]);
   });
 });

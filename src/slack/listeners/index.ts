@@ -19,6 +19,7 @@ import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payou
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
+import { recordsSubcommand, registerRecordsListeners } from './records.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
@@ -32,6 +33,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
+    recordsSubcommand(ctx),
     digestSubcommand(ctx),
     languageSubcommand(ctx),
   ]);
@@ -43,5 +45,6 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutBatchApprovalListeners(app, ctx);
   registerRecipientListeners(app, ctx);
   registerExportActions(app, ctx);
+  registerRecordsListeners(app, ctx);
   registerHomeListeners(app, ctx);
 }
