@@ -6,6 +6,7 @@ import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
+import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
 import { printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
@@ -46,6 +47,10 @@ printExportBench(ledgerExport);
 const batch = await runBatchBench();
 printBatchBench(batch);
 
+const records = await runRecordsBench();
+printRecordsBench(records);
+targets.push(...recordsTargets(records));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch, records }));

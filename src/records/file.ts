@@ -85,7 +85,7 @@ export interface RecordsLimits {
 
 /** Row problems shown at most; the count of the rest is given. */
 const SHOWN_PROBLEMS = 10;
-const SLICE_CHARS = 64 * 1024;
+const SLICE_CHARS = 16 * 1024;
 
 const fail = (problem: RecordsFileProblem): RecordsReading => ({ ok: false, problem });
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -192,7 +192,7 @@ async function readRows(body: Array<{ cells: string[]; line: number }>, header: 
   const headerName = (column: RecordsColumn) => (header[columns[column] ?? 0] ?? column).trim().slice(0, 40);
   const firstRowOf = new Map<string, number>();
   for (const [index, { cells, line }] of body.entries()) {
-    if (index % 2000 === 1999) await yieldToLoop();
+    if (index % 500 === 499) await yieldToLoop();
     const row = line;
     if (cells.length !== header.length) {
       report({ row, column: '', code: 'column_count' });

@@ -8,7 +8,7 @@ import type { Queryable } from '../store/db.js';
 import { readSyncState } from '../ledger/store.js';
 import type { LedgerCandidate } from './match.js';
 
-const PAGE = 5_000;
+const PAGE = 2_000;
 const REFERENCE_BATCH = 1_000;
 
 interface CandidateRow {
@@ -71,13 +71,15 @@ export async function entriesBetween(db: Queryable, from: Date, before: Date): P
  */
 export async function entriesByReference(db: Queryable, references: readonly string[], from: Date, before: Date): Promise<LedgerCandidate[]> {
   const found = new Map<string, LedgerCandidate>();
+  const outside = '(e.entry_at < $2::timestamptz OR e.entry_at >= $3::timestamptz)';
   for (let at = 0; at < references.length; at += REFERENCE_BATCH) {
     const batch = references.slice(at, at + REFERENCE_BATCH);
+    // Two index lookups joined by UNION: an OR of the two would read the whole ledger.
     const { rows } = await db.query<CandidateRow>(
-      `SELECT ${CANDIDATE_COLUMNS} FROM ledger_entries e
-        WHERE (e.reference = ANY($1::text[])
-               OR e.reference IN (SELECT p.transaction_id FROM payout_requests p WHERE p.reference = ANY($1::text[]) AND p.transaction_id IS NOT NULL))
-          AND (e.entry_at < $2::timestamptz OR e.entry_at >= $3::timestamptz)`,
+      `SELECT ${CANDIDATE_COLUMNS} FROM ledger_entries e WHERE e.reference = ANY($1::text[]) AND ${outside}
+       UNION ALL
+       SELECT ${CANDIDATE_COLUMNS} FROM payout_requests r JOIN ledger_entries e ON e.reference = r.transaction_id
+        WHERE r.reference = ANY($1::text[]) AND ${outside}`,
       [batch, from.toISOString(), before.toISOString()],
     );
     for (const row of rows) found.set(row.entry_key, toCandidate(row));

@@ -58,7 +58,7 @@ export interface MatchInput {
   ledgerComplete: boolean;
 }
 
-const SLICE = 500;
+const SLICE = 200;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The index of the day `at` falls on, or -1 outside the grid. */

@@ -71,7 +71,9 @@ export class RecordsService {
     const now = clock.now();
     const gap = await ledgerGapFor(db, period, now, this.options.staleAfterMs);
     const windowEntries = await entriesBetween(db, from, before);
-    const references = [...new Set(records.map((record) => record.reference).filter((reference) => reference !== ''))];
+    // Only the references the records' days do not hold are looked for in the rest of the ledger.
+    const inWindow = new Set(windowEntries.flatMap((entry) => [entry.reference, entry.partnerReference ?? '']));
+    const references = [...new Set(records.map((record) => record.reference).filter((reference) => reference !== '' && !inWindow.has(reference)))];
     const referencedEntries = await entriesByReference(db, references, from, before);
     const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined });
     const exceptions = exceptionRows(result);
