@@ -9,6 +9,9 @@ import type { MatchResult } from './match.js';
 /** The header row: English identifiers, as the export's, for scripts that read by name. */
 export const EXCEPTION_COLUMNS = ['kind', 'reference', 'date', 'records_amount', 'ledger_amount', 'currency', 'note', 'records_row'] as const;
 
+/** The columns holding amounts the app wrote in machine form: numbers for a spreadsheet, never neutralised. */
+export const EXCEPTION_AMOUNT_COLUMNS: readonly number[] = [EXCEPTION_COLUMNS.indexOf('records_amount'), EXCEPTION_COLUMNS.indexOf('ledger_amount')];
+
 export type ExceptionKind = 'amount_difference' | 'not_in_ledger' | 'not_in_records';
 
 export interface ExceptionRow {

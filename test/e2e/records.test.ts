@@ -17,7 +17,7 @@ const FRENCH = 'U0FABRICE';
 const LEDGER = [
   { reference: 'NOV-A', amount: 150.5, date: '2026-11-16T09:00:00.000Z', description: 'Driver payout' },
   { reference: 'NOV-B', amount: -20.25, date: '2026-11-17T10:00:00.000Z', description: 'Fuel card' },
-  { reference: 'NOV-C', amount: 98, date: '2026-11-17T11:00:00.000Z', description: 'Settlement' },
+  { reference: 'NOV-C', amount: -98, date: '2026-11-17T11:00:00.000Z', description: 'Settlement' },
   { reference: 'NOV-EXTRA', amount: 42.42, date: '2026-11-16T12:00:00.000Z', description: '=cmd|calc' },
 ];
 
@@ -25,7 +25,7 @@ const RECORDS_FILE = [
   'reference,date,amount,currency,direction,note',
   'NOV-A,2026-11-16,150.50,USD,in,matched by its reference',
   ',2026-11-16,20.25,USD,out,matched by amount a day apart',
-  'NOV-C,2026-11-17 12:00,99.00,USD,in,another amount',
+  'NOV-C,2026-11-17 12:00,99.00,USD,out,another amount',
   'MISSING-1,2026-11-17,5.55,USD,,=1+1',
 ].join('\r\n');
 
@@ -95,7 +95,7 @@ describe('/fleet reconcile in the running bot', () => {
     expect(message!.files![0]).toMatchObject({ name: `fleet-records-2026-11-16_2026-11-17-${id.toLowerCase()}.csv`, title: 'Records check exceptions' });
     const rows = rowsOfFile(message!.files![0]!.id);
     expect(rows.slice(0, 2)).toEqual([
-      { kind: 'amount_difference', reference: 'NOV-C', date: '2026-11-17 12:00', records_amount: '99.00', ledger_amount: '98.00', currency: 'USD', note: 'another amount', records_row: '4' },
+      { kind: 'amount_difference', reference: 'NOV-C', date: '2026-11-17 12:00', records_amount: '-99.00', ledger_amount: '-98.00', currency: 'USD', note: 'another amount', records_row: '4' },
       { kind: 'not_in_ledger', reference: 'MISSING-1', date: '2026-11-17', records_amount: '5.55', ledger_amount: '', currency: 'USD', note: '\'=1+1', records_row: '5' },
     ]);
     const missing = rows.slice(2);

@@ -10,7 +10,7 @@ import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bo
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import { EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type RecordsRun, type RunSummary } from '../../records/index.js';
+import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type RecordsRun, type RunSummary } from '../../records/index.js';
 import type { SlackContext } from '../context.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
@@ -165,13 +165,13 @@ async function sendResult(ctx: SlackContext, client: WebClient, surface: Surface
   }
 }
 
-/** The exceptions file in the person's DM; every cell neutralised against spreadsheet formulas, as the export's. */
+/** The exceptions file in the person's DM; every text cell neutralised against spreadsheet formulas and the amounts left numbers, as in the export. */
 async function sendExceptions(client: WebClient, surface: Surface, userId: string, summary: RunSummary, exceptions: readonly ExceptionRow[]): Promise<string> {
   const t = textsFor(surface.locale);
   const filename = exceptionsFileName(summary);
   await sendCsvToPerson(client, userId, {
     filename, title: t('records.fileTitle'), comment: t('records.result.run', { id: summary.id }),
-    text: csvText(EXCEPTION_COLUMNS, exceptions.map(exceptionCells)),
+    text: csvText(EXCEPTION_COLUMNS, exceptions.map(exceptionCells), EXCEPTION_AMOUNT_COLUMNS),
   });
   return filename;
 }
