@@ -118,6 +118,11 @@ describe('/fleet reconcile in the running bot', () => {
     const [again] = fileMessages(PEOPLE.approver).slice(before);
     const [first] = fileMessages(PEOPLE.requester);
     expect(h.slack.file(again!.files![0]!.id)!.bytes!.toString('utf8')).toBe(h.slack.file(first!.files![0]!.id)!.bytes!.toString('utf8'));
+
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: `reconcile history ${id.toLowerCase()}` });
+    await h.slack.waitFor(() => (fileMessages(PEOPLE.approver).length === before + 2 ? true : undefined));
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'reconcile history RC-ZZZZZZ' });
+    await h.waitForMessage(PEOPLE.approver, 'There is no records check `RC-ZZZZZZ`');
   });
 
   it('refuses a file without an amount column, naming it, and keeps nothing', async () => {
