@@ -143,7 +143,8 @@ export async function readRecordsFile(content: Uint8Array | string, limits: Reco
   if (size > limits.maxBytes) return fail({ code: 'file_too_large', maxBytes: limits.maxBytes });
   const text = typeof content === 'string' ? content : decode(content);
   if (text === undefined) return fail({ code: 'file_binary' });
-  if (text.replace(/^\uFEFF/, '').trim() === '') return fail({ code: 'file_empty' });
+  // Stops at the first character that is not a mark or a space: a large file is not copied to find out.
+  if (/^\uFEFF?\s*$/u.test(text)) return fail({ code: 'file_empty' });
   let parsed: Awaited<ReturnType<typeof parseInSlices>>;
   try {
     parsed = await parseInSlices(text, limits.maxRows);

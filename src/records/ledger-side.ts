@@ -8,7 +8,7 @@ import type { Queryable } from '../store/db.js';
 import { readSyncState } from '../ledger/store.js';
 import type { LedgerCandidate } from './match.js';
 
-const PAGE = 2_000;
+const PAGE = 1_000;
 const REFERENCE_BATCH = 1_000;
 
 interface CandidateRow {

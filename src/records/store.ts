@@ -52,7 +52,7 @@ function toSummary(row: RunRow): RunSummary {
   };
 }
 
-const EXCEPTION_BATCH = 1_000;
+const EXCEPTION_BATCH = 500;
 
 /**
  * Keeps a run and its exceptions in one transaction. A submission already kept (its `sourceKey`)
