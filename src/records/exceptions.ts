@@ -12,7 +12,11 @@ export const EXCEPTION_COLUMNS = ['kind', 'reference', 'date', 'records_amount',
 /** The columns holding amounts the app wrote in machine form: numbers for a spreadsheet, never neutralised. */
 export const EXCEPTION_AMOUNT_COLUMNS: readonly number[] = [EXCEPTION_COLUMNS.indexOf('records_amount'), EXCEPTION_COLUMNS.indexOf('ledger_amount')];
 
-export type ExceptionKind = 'amount_difference' | 'not_in_ledger' | 'not_in_records';
+/**
+ * `not_found_yet`: a record the ledger does not hold while it cannot vouch for the period (behind, or
+ * its history not loaded that far): it may only be late, so it is not called missing.
+ */
+export type ExceptionKind = 'amount_difference' | 'not_in_ledger' | 'not_found_yet' | 'not_in_records';
 
 export interface ExceptionRow {
   kind: ExceptionKind;
@@ -29,8 +33,8 @@ export interface ExceptionRow {
   recordsRow: number | undefined;
 }
 
-/** Differences first, then the records the ledger lacks, then the entries the records lack. */
-export function exceptionRows(result: MatchResult): ExceptionRow[] {
+/** Differences first, then the records the ledger lacks (or has not shown yet), then the entries the records lack. */
+export function exceptionRows(result: MatchResult, ledgerComplete: boolean): ExceptionRow[] {
   const rows: ExceptionRow[] = [];
   for (const { record, entry } of result.differences) {
     rows.push({
@@ -42,7 +46,7 @@ export function exceptionRows(result: MatchResult): ExceptionRow[] {
   }
   for (const record of result.notInLedger) {
     rows.push({
-      kind: 'not_in_ledger', reference: record.reference, date: record.dateText, recordsAmount: minorToPlain(record.amountMinor, record.currency),
+      kind: ledgerComplete ? 'not_in_ledger' : 'not_found_yet', reference: record.reference, date: record.dateText, recordsAmount: minorToPlain(record.amountMinor, record.currency),
       ledgerAmount: '', currency: record.currency, note: record.note, recordsRow: record.row,
     });
   }

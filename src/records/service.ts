@@ -76,7 +76,7 @@ export class RecordsService {
     const references = [...new Set(records.map((record) => record.reference).filter((reference) => reference !== '' && !inWindow.has(reference)))];
     const referencedEntries = await entriesByReference(db, references, from, before);
     const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined });
-    const exceptions = exceptionRows(result);
+    const exceptions = exceptionRows(result, gap === undefined);
     const totals = new Map<string, CurrencyTotal>();
     for (const { record } of result.matched) {
       const total = totals.get(record.currency) ?? { count: 0, minor: 0 };

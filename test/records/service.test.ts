@@ -92,6 +92,7 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
     const outcome = await check(RECORDS);
     expect(outcome.ok && outcome.run.gap).toBe('behind');
     expect(outcome.ok && outcome.run.summary).toMatchObject({ ledgerComplete: false, notInRecords: 0, notInLedger: 1 });
+    expect(outcome.ok && outcome.run.exceptions.map((row) => row.kind)).toEqual(['amount_difference', 'not_found_yet']);
   });
 
   it('says the ledger does not hold the period yet while its history is loading past it', async () => {

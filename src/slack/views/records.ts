@@ -64,8 +64,13 @@ export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZ
     lines.push(t('records.result.total', { currency, count: total.count, total: formatMinor(total.minor, currency, { locale: surface.locale, signed: true }) }));
   }
   lines.push(t('records.result.differences', { count: summary.differences }));
-  lines.push(t('records.result.notInLedger', { count: summary.notInLedger }));
-  if (summary.ledgerComplete) lines.push(t('records.result.notInRecords', { count: summary.notInRecords }));
+  if (summary.ledgerComplete) {
+    lines.push(t('records.result.notInLedger', { count: summary.notInLedger }));
+    lines.push(t('records.result.notInRecords', { count: summary.notInRecords }));
+  } else {
+    // The ledger may only be late: nothing is called missing, on either side.
+    lines.push(t('records.result.notFoundYet', { count: summary.notInLedger }));
+  }
   return lines;
 }
 
@@ -115,12 +120,14 @@ export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, 150) }];
   if (runs.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('records.history.empty') } });
   for (const run of runs) {
-    const line = t('records.history.line', {
+    const about = {
       id: run.id, when: slackDate(run.createdAt, undefined, surface.locale), user: mentionUser(run.userId),
       file: escapeWithin(run.fileName, 80, { oneLine: true }), from: run.periodStart, to: run.periodEnd,
-      matched: run.matched, differences: run.differences, notInLedger: run.notInLedger, notInRecords: run.notInRecords,
-    });
-    const text = run.ledgerComplete ? line : `${line} ${t('records.history.incomplete')}`;
+      matched: run.matched, differences: run.differences,
+    };
+    const text = run.ledgerComplete
+      ? t('records.history.line', { ...about, notInLedger: run.notInLedger, notInRecords: run.notInRecords })
+      : t('records.history.lineIncomplete', { ...about, notFound: run.notInLedger });
     const exceptions = run.differences + run.notInLedger + run.notInRecords;
     blocks.push({
       type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) },

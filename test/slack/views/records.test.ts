@@ -47,6 +47,10 @@ describe('the records check views', () => {
     const text = JSON.stringify(buildRecordsResultModal(EN, { run: incomplete, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined }).blocks);
     expect(text).toContain('does not reach back to 2026-11-01');
     expect(text).not.toContain('not in your records');
+    expect(text).not.toContain('not in the ledger');
+    expect(text).toContain('97 records not found in the ledger, which may not hold them yet');
+    const history = JSON.stringify(buildRecordsHistory(EN, [incomplete.summary]).blocks);
+    expect(history).toContain('97 not found while the ledger was incomplete (nothing called missing)');
   });
 
   it('list ten runs with a button each for those with exceptions, within a message\'s limits', () => {
