@@ -9,6 +9,7 @@ import { printDemoStartBench, runDemoStartBench } from './demo-start.js';
 import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
+import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
 import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
@@ -81,6 +82,10 @@ const approvalSignals = await runApprovalSignalsBench();
 printApprovalSignalsBench(approvalSignals);
 targets.push(boundRow(`approval message signals, ${approvalSignals.payouts} payouts stored (max of 20, one query)`, approvalSignals.signals_max_ms, 'ms', 3000));
 
+const records = await runRecordsBench();
+printRecordsBench(records);
+targets.push(...recordsTargets(records));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch, approval_signals: approvalSignals }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch, approval_signals: approvalSignals, records }));

@@ -17,6 +17,7 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync, StoredLedgerReader } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
+import { RecordsService } from './records/index.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import {
@@ -191,6 +192,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const exporter = ledger && new LedgerExporter({
       ledger: new StoredLedgerReader(heavyDb), db: heavyDb, payouts: sentPayoutLookup(heavyDb), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
     });
+    // The ledger's last poll may be this old (two polls and a margin) before a period not yet over is said to be behind.
+    const records = ledger && new RecordsService({
+      db, clock, settings: config.records, timeZone: config.ledger.timeZone, currencies: config.payouts.currencies,
+      staleAfterMs: (2 * config.ledger.pollIntervalSeconds + 30) * 1000,
+    });
 
     const payoutRoles = {
       canRequest: (userId: string, lookup?: RoleLookup) => access.allows(config.access.requesters, userId, lookup),
@@ -280,6 +286,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     registerListeners(app, {
       ledger: ledger?.reader,
       exporter,
+      records,
       home,
       account, payouts, batches, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,

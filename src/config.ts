@@ -13,6 +13,7 @@ import type { PayoutBatchSettings } from './payouts/batch/settings.js';
 import { DUAL_APPROVAL_APPROVERS } from './payouts/policy.js';
 import type { PayoutSettings } from './payouts/settings.js';
 import type { PayoutScheduleSettings } from './payouts/schedule/settings.js';
+import type { RecordsSettings } from './records/settings.js';
 import {
   type AccessList,
   LOG_LEVELS,
@@ -100,6 +101,9 @@ export const envSchema = z
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: optionalTimeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
+    RECORDS_MAX_BYTES: integer(1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
+    RECORDS_MAX_ROWS: integer(1, 1_000_000, 50_000),
+    RECORDS_MATCH_TOLERANCE_DAYS: integer(0, 31, 1),
     DIGEST_CHANNEL_ID: channelId,
     DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
     DIGEST_TIMEZONE: optionalTimeZone,
@@ -248,6 +252,8 @@ export interface Config {
   ops: { metricsPort: number | undefined; metricsHost: string };
   ledger: LedgerSettings;
   ledgerExport: LedgerExportSettings;
+  /** `/fleet reconcile`: the records file's limits and the match's tolerance of days. */
+  records: RecordsSettings;
   /** The daily digest; posted only when `channelId` is set. */
   digest: DigestSettings;
   /**
@@ -331,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeZone: e.LEDGER_TIMEZONE ?? e.TEAM_TIMEZONE,
     },
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
+    records: { maxBytes: e.RECORDS_MAX_BYTES, maxRows: e.RECORDS_MAX_ROWS, toleranceDays: e.RECORDS_MATCH_TOLERANCE_DAYS },
     digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };

@@ -205,6 +205,15 @@ describe('configuration', () => {
     expect(problemsOf({ ...minimal, LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent']);
   });
 
+  it('reads the records check\'s limits and tolerance, 10 MiB, 50,000 rows and 1 day by default, and names a bad one', () => {
+    expect(loadConfig(minimal).records).toEqual({ maxBytes: 10 * 1024 * 1024, maxRows: 50_000, toleranceDays: 1 });
+    expect(loadConfig({ ...minimal, RECORDS_MAX_BYTES: '2048', RECORDS_MAX_ROWS: '10', RECORDS_MATCH_TOLERANCE_DAYS: '0' }).records).toEqual({ maxBytes: 2048, maxRows: 10, toleranceDays: 0 });
+    expect(problemsOf({ ...minimal, RECORDS_MATCH_TOLERANCE_DAYS: '-1', RECORDS_MAX_ROWS: 'many' })).toEqual([
+      'RECORDS_MAX_ROWS: expected a whole number from 1 to 1000000',
+      'RECORDS_MATCH_TOLERANCE_DAYS: expected a whole number from 0 to 31',
+    ]);
+  });
+
   it('reads the bulk payout limits, 500 rows and 2 a second by default, and names a bad one', () => {
     expect(loadConfig(minimal).payoutBatches).toEqual({ maxRows: 500, ratePerSecond: 2 });
     expect(loadConfig({ ...minimal, PAYOUT_BATCH_MAX_ROWS: '20', PAYOUT_BATCH_RATE: '50' }).payoutBatches).toEqual({ maxRows: 20, ratePerSecond: 50 });

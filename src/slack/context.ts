@@ -11,6 +11,7 @@ import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
+import type { RecordsService } from '../records/index.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -32,6 +33,8 @@ export interface SlackContext {
   ledger: LedgerReader | undefined;
   /** `/fleet export`; present with the ledger. */
   exporter: LedgerExporter | undefined;
+  /** `/fleet reconcile`: the partner's records against the ledger; present with the ledger. */
+  records: RecordsService | undefined;
   access: AccessControl;
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */

@@ -115,6 +115,16 @@ export const PAYOUT_BATCH = {
   input: 'value',
 } as const;
 
+/** `/fleet reconcile`: its modals by `callback_id`, the file's block, and the history's button (its value is a run id, checked again). */
+export const RECORDS = {
+  uploadView: 'records_upload',
+  checkingView: 'records_checking',
+  resultView: 'records_result',
+  fileBlock: 'records_file',
+  input: 'value',
+  exceptionsFile: 'records_exceptions_file',
+} as const;
+
 /** Buttons of a bulk payout's approval message; their `value` is the batch id, nothing more. */
 export const PAYOUT_BATCH_ACTIONS = {
   approve: 'payout_batch_approve',

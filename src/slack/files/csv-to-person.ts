@@ -14,9 +14,14 @@ import { FileUploadError, uploadFile } from './file-upload.js';
 // As the export: CRLF line ends, a field with any line break quoted, a BOM so spreadsheets read UTF-8.
 const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as const;
 
-/** The file's text: a header, then rows, each cell neutralised (`=cmd` becomes `'=cmd`). */
-export function csvText(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  return `\uFEFF${stringify([header.map(neutraliseCell), ...rows.map((row) => row.map(neutraliseCell))], CSV_OPTIONS)}`;
+/**
+ * The file's text: a header, then rows, each cell neutralised (`=cmd` becomes `'=cmd`) except in
+ * `numberColumns` (by index), which hold amounts the app wrote (`-1250.50`) and stay numbers, as in
+ * the export.
+ */
+export function csvText(header: readonly string[], rows: ReadonlyArray<readonly string[]>, numberColumns: readonly number[] = []): string {
+  const cells = (row: readonly string[]) => row.map((cell, index) => (numberColumns.includes(index) ? cell : neutraliseCell(cell)));
+  return `\uFEFF${stringify([header.map(neutraliseCell), ...rows.map(cells)], CSV_OPTIONS)}`;
 }
 
 export interface CsvFile {

@@ -20,6 +20,7 @@ import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
+import { recordsSubcommand, registerRecordsListeners } from './records.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 import { registerWorkflowStepListeners } from './workflow-step.js';
 
@@ -35,6 +36,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     feedSubcommand(ctx),
     ledgerSubcommand(ctx),
     exportSubcommand(ctx),
+    recordsSubcommand(ctx),
     digestSubcommand(ctx),
     languageSubcommand(ctx),
   ]);
@@ -47,6 +49,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerRecipientListeners(app, ctx);
   registerPayoutScheduleListeners(app, ctx);
   registerExportActions(app, ctx);
+  registerRecordsListeners(app, ctx);
   registerHomeListeners(app, ctx);
   registerWorkflowStepListeners(app, ctx);
 }

@@ -23,6 +23,7 @@ import { recipientIdentityRule } from './017_recipient_identity.js';
 import { batchDayTotals } from './018_batch_day_totals.js';
 import { bulkPayoutFilesAndResults } from './019_bulk_payout_files_and_results.js';
 import { payoutSchedules } from './020_payout_schedules.js';
+import { recordsRuns } from './022_records_runs.js';
 import { seniorApprovals } from './024_senior_approvals.js';
 import { workflowPayoutSteps } from './025_workflow_payout_steps.js';
 import { ledgerListIndexes } from './026_ledger_list_indexes.js';
@@ -49,6 +50,7 @@ export const migrations: Migration[] = [
   batchDayTotals,
   bulkPayoutFilesAndResults,
   payoutSchedules,
+  recordsRuns,
   seniorApprovals,
   workflowPayoutSteps,
   ledgerListIndexes,

@@ -1,7 +1,7 @@
 /**
  * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
  * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
- * then the payout in the feed channel, and an export Abel downloads from his direct messages.
+ * then the payout in the feed channel, an export Abel downloads from his direct messages, and the example records file reconciled for him.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -356,6 +356,60 @@ describe('the demo page in a real browser', () => {
       expect(row.date).toBe(tx!.date);
     }
     expect(rows.map((row) => row.date)).toEqual(rows.map((row) => row.date).sort());
+  });
+
+  it('reconciles the example records file for Abel: the summary in the modal and his DM, the exceptions file to download', async () => {
+    showLogsOnFailure();
+    const ledger = demo.bot.ledger!.reader;
+    await eventually(async () => (await ledger.status()).historyComplete).toBe(true);
+    // docs/examples/records.csv with its days moved to today, and the fleet account's side of it added to the sandbox.
+    const today = new Date().toISOString().slice(0, 10);
+    const example = await readFile(new URL('../../../../docs/examples/records.csv', import.meta.url), 'utf8');
+    const records = example.replace(/2026-11-0\d/g, today);
+    const now = new Date().toISOString();
+    const added = [
+      sandbox().addTransaction({ reference: 'FLT-20261102-0001', type: 'PAYMENT', amount: 150.5, currency: 'USD', date: now, description: 'Driver withdrawal' }),
+      sandbox().addTransaction({ reference: 'FUEL-7781', type: 'B2B_JIT_FUNDING', amount: -20.25, currency: 'USD', date: now, description: 'Fuel card' }),
+      sandbox().addTransaction({ reference: 'INV-2026-031', type: 'PAYMENT', amount: -2490, currency: 'EUR', date: now, description: 'Ndaya Logistics' }),
+      sandbox().addTransaction({ reference: 'CDF-5521', type: 'PAYMENT', amount: -1250, currency: 'CDF', date: now, description: 'Cash out' }),
+    ];
+    await eventually(async () => ledger.count({ since: new Date(now) })).toBeGreaterThanOrEqual(added.length);
+    // What the ledger holds of today besides them (the sandbox also serves damaged entries, which the ledger does not keep).
+    const othersToday: Array<{ reference: string }> = [];
+    for await (const entry of ledger.stream({ since: new Date(`${today}T00:00:00.000Z`) })) {
+      if (!added.some((tx) => tx.reference === entry.reference)) othersToday.push(entry);
+    }
+
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet reconcile');
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check records');
+    await modal().locator('input[type=file]').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(records) });
+    await eventually(() => modal().innerText()).toContain('records.csv uploaded');
+    await screenshot('records-form');
+    await modal().getByRole('button', { name: 'Check' }).click();
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records checked');
+    const summary = await modal().innerText();
+    for (const detail of [`5 records from ${today} to ${today}`, '3 matched', '1 found in the ledger with another amount', '1 record not in the ledger']) {
+      expect(summary).toContain(detail);
+    }
+    expect(summary).toContain(`${othersToday.length} ledger ${othersToday.length === 1 ? 'entry' : 'entries'} not in your records`);
+    await screenshot('records-checked');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+
+    await become(DEMO_PEOPLE.abel, 'direct messages');
+    await eventually(() => message('Records checked').count()).toBeGreaterThanOrEqual(1);
+    const file = page.locator('.file', { hasText: 'Records check exceptions' }).last();
+    await eventually(() => file.count()).toBe(1);
+    const link = file.locator('a.file-download');
+    await screenshot('records-in-dm');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^fleet-records-${today}_${today}-rc-[a-z0-9]{6}\\.csv$`));
+    const rows = parse<Record<string, string>>(await readFile(await download.path(), 'utf8'), { bom: true, columns: true });
+    expect(rows.slice(0, 2)).toEqual([
+      { kind: 'amount_difference', reference: 'INV-2026-031', date: today, records_amount: '-2500.00', ledger_amount: '-2490.00', currency: 'EUR', note: 'Supplier invoice, Ndaya Logistics', records_row: '5' },
+      { kind: 'not_in_ledger', reference: 'PAY-20261102-7K3F9Q', date: `${today} 14:30`, records_amount: '75.00', ledger_amount: '', currency: 'USD', note: 'Payout sent from Slack (our partner reference)', records_row: '3' },
+    ]);
+    expect(rows.slice(2).map((row) => row.reference!.replace(/^'/, '')).sort()).toEqual(othersToday.map((tx) => tx.reference).sort());
   });
 
   // Runs last: it makes the bot send what real Slack would refuse.

@@ -1,0 +1,180 @@
+/**
+ * Matches the partner's records against ledger entries: by reference first (the Fleet reference, or
+ * the partner reference this app sent with a payout), then the rest by amount, currency and
+ * direction within the tolerance of days (the closest date wins, then the oldest entry), each entry
+ * used once. Pure, and run in slices that yield to the event loop.
+ */
+import type { PartnerRecord } from './file.js';
+
+/** A ledger entry as the match sees it. */
+export interface LedgerCandidate {
+  key: string;
+  reference: string;
+  /** The partner reference this app sent, when the entry is one of its payouts. */
+  partnerReference: string | undefined;
+  /** Signed minor units, as in the ledger. */
+  amountMinor: number;
+  currency: string;
+  /** Epoch milliseconds. */
+  at: number;
+  /** ISO 8601 UTC, as the API sent it. */
+  date: string;
+  description: string;
+}
+
+/**
+ * The calendar days the match reads: the records' days widened by the tolerance on each side, with
+ * the first instant of each (and the end of the last) in LEDGER_TIMEZONE.
+ */
+export interface DayGrid {
+  days: readonly string[];
+  /** `starts[i]` is the first instant of `days[i]`; one more at the end: the end of the last day. */
+  starts: readonly number[];
+  /** Index in `days` of the records' first and last day. */
+  firstPeriodDay: number;
+  lastPeriodDay: number;
+}
+
+export type MatchedBy = 'reference' | 'amount';
+
+export interface MatchResult {
+  matched: Array<{ record: PartnerRecord; entry: LedgerCandidate; by: MatchedBy }>;
+  /** A reference found with another amount (or currency): both shown. */
+  differences: Array<{ record: PartnerRecord; entry: LedgerCandidate }>;
+  notInLedger: PartnerRecord[];
+  /** Entries inside the records' days that no record matched (empty when the ledger is not complete). */
+  notInRecords: LedgerCandidate[];
+}
+
+export interface MatchInput {
+  records: readonly PartnerRecord[];
+  /** Every entry dated inside the grid's days, oldest first. */
+  windowEntries: readonly LedgerCandidate[];
+  /** Entries found by the records' references outside the grid's days (matched by reference only). */
+  referencedEntries: readonly LedgerCandidate[];
+  grid: DayGrid;
+  toleranceDays: number;
+  /** False: the ledger may lack entries of the period, so none is called missing from the records. */
+  ledgerComplete: boolean;
+}
+
+const SLICE = 200;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The index of the day `at` falls on, or -1 outside the grid. */
+export function dayIndexOf(grid: DayGrid, at: number): number {
+  const { starts } = grid;
+  if (at < starts[0]! || at >= starts[starts.length - 1]!) return -1;
+  let low = 0;
+  let high = starts.length - 1;
+  while (high - low > 1) {
+    const middle = (low + high) >> 1;
+    if (starts[middle]! <= at) low = middle;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Earlier is better: the closest date, then the oldest entry, then the key. */
+function better(a: { distance: number; entry: LedgerCandidate }, b: { distance: number; entry: LedgerCandidate } | undefined): boolean {
+  if (!b) return true;
+  if (a.distance !== b.distance) return a.distance < b.distance;
+  if (a.entry.at !== b.entry.at) return a.entry.at < b.entry.at;
+  return a.entry.key < b.entry.key;
+}
+
+export async function matchRecords(input: MatchInput): Promise<MatchResult> {
+  const { grid } = input;
+  const dayIndex = new Map(grid.days.map((day, index) => [day, index]));
+  const used = new Set<string>();
+  const result: MatchResult = { matched: [], differences: [], notInLedger: [], notInRecords: [] };
+  // The records' order: by date, then row, so that the outcome does not hang on the file's order.
+  const records = [...input.records].sort((a, b) => (a.day === b.day ? (a.at ?? 0) - (b.at ?? 0) || a.row - b.row : a.day < b.day ? -1 : 1));
+  const recordDay = (record: PartnerRecord) => dayIndex.get(record.day) ?? -1;
+  const recordAt = (record: PartnerRecord) => record.at ?? grid.starts[recordDay(record)]!;
+
+  // 1. By reference: the Fleet reference, or the partner reference of a payout this app sent.
+  const byReference = new Map<string, LedgerCandidate[]>();
+  for (const entry of [...input.windowEntries, ...input.referencedEntries]) {
+    for (const reference of new Set([entry.reference, entry.partnerReference ?? ''])) {
+      if (reference === '') continue;
+      const list = byReference.get(reference);
+      if (list) list.push(entry);
+      else byReference.set(reference, [entry]);
+    }
+  }
+  const rest: PartnerRecord[] = [];
+  for (const [index, record] of records.entries()) {
+    if (index % SLICE === SLICE - 1) await yieldToLoop();
+    const candidates = record.reference === '' ? undefined : byReference.get(record.reference);
+    let best: { distance: number; entry: LedgerCandidate; same: boolean } | undefined;
+    for (const entry of candidates ?? []) {
+      if (used.has(entry.key)) continue;
+      const same = entry.amountMinor === record.amountMinor && entry.currency === record.currency;
+      const option = { distance: Math.abs(entry.at - recordAt(record)), entry, same };
+      if (!best || (same && !best.same) || (same === best.same && better(option, best))) best = option;
+    }
+    if (!best) {
+      rest.push(record);
+      continue;
+    }
+    used.add(best.entry.key);
+    if (best.same) result.matched.push({ record, entry: best.entry, by: 'reference' });
+    else result.differences.push({ record, entry: best.entry });
+  }
+
+  // 2. The rest by amount, currency and direction (the sign), within the tolerance of days.
+  const byAmount = new Map<string, LedgerCandidate[]>();
+  for (const entry of input.windowEntries) {
+    const key = `${entry.currency}:${entry.amountMinor}`;
+    const list = byAmount.get(key);
+    if (list) list.push(entry);
+    else byAmount.set(key, [entry]);
+  }
+  for (const [index, record] of rest.entries()) {
+    if (index % SLICE === SLICE - 1) await yieldToLoop();
+    const found = closestByAmount(byAmount.get(`${record.currency}:${record.amountMinor}`) ?? [], record, recordDay(record), input, used);
+    if (!found) {
+      result.notInLedger.push(record);
+      continue;
+    }
+    used.add(found.key);
+    result.matched.push({ record, entry: found, by: 'amount' });
+  }
+
+  // 3. What the records lack: unmatched entries inside the records' own days, when the ledger can vouch for them.
+  if (input.ledgerComplete) {
+    const from = grid.starts[grid.firstPeriodDay]!;
+    const before = grid.starts[grid.lastPeriodDay + 1]!;
+    for (const entry of input.windowEntries) {
+      if (entry.at >= from && entry.at < before && !used.has(entry.key)) result.notInRecords.push(entry);
+    }
+  }
+  return result;
+}
+
+/** Among `entries` (oldest first) of the record's amount, the best unused one within the tolerance. */
+function closestByAmount(entries: readonly LedgerCandidate[], record: PartnerRecord, day: number, input: MatchInput, used: ReadonlySet<string>): LedgerCandidate | undefined {
+  if (entries.length === 0 || day < 0) return undefined;
+  const { grid, toleranceDays } = input;
+  const from = grid.starts[Math.max(0, day - toleranceDays)]!;
+  const before = grid.starts[Math.min(grid.days.length, day + toleranceDays + 1)]!;
+  // The first entry at or after `from`, by halving.
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (entries[middle]!.at < from) low = middle + 1;
+    else high = middle;
+  }
+  let best: { distance: number; entry: LedgerCandidate } | undefined;
+  for (let at = low; at < entries.length && entries[at]!.at < before; at += 1) {
+    const entry = entries[at]!;
+    if (used.has(entry.key)) continue;
+    // With a time, the nearest instant; a day alone, the nearest day.
+    const distance = record.at !== undefined ? Math.abs(entry.at - record.at) : Math.abs(dayIndexOf(grid, entry.at) - day);
+    const option = { distance, entry };
+    if (better(option, best)) best = option;
+  }
+  return best?.entry;
+}

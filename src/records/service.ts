@@ -1,0 +1,135 @@
+/**
+ * The records check from the domain's side: reads the partner's file, asks the ledger for the
+ * records' days (widened by the tolerance) and for their references, matches, and keeps the run with
+ * its exceptions. Who may run it is the Slack layer's check, made before any file is read; sending
+ * the summary and the file is the Slack layer's job too.
+ */
+import type { Clock } from '../clock.js';
+import { nextDay, previousDay, startOfDay } from '../calendar.js';
+import { randomReadableCode } from '../payouts/identifiers.js';
+import type { Db } from '../store/db.js';
+import { exceptionRows, type ExceptionRow } from './exceptions.js';
+import { readRecordsFile, type PartnerRecord, type RecordsFileProblem } from './file.js';
+import { entriesBetween, entriesByReference, ledgerCurrencies, ledgerGapFor, type LedgerGap } from './ledger-side.js';
+import { matchRecords, type DayGrid } from './match.js';
+import type { RecordsSettings } from './settings.js';
+import { keepRun, recentRuns, runById, runExceptions, type CurrencyTotal, type RunSummary } from './store.js';
+
+export interface RecordsServiceOptions {
+  db: Db;
+  clock: Clock;
+  settings: RecordsSettings;
+  /** LEDGER_TIMEZONE: the records' days are read there. */
+  timeZone: string;
+  /** Currencies a record may name besides those the ledger holds (the payout currencies). */
+  currencies: readonly string[];
+  /** How old the ledger's last poll may be before a period not yet over is said to be behind. */
+  staleAfterMs: number;
+}
+
+export interface RecordsSubmission {
+  userId: string;
+  fileName: string;
+  content: Uint8Array | string;
+  /** Names the submission (a modal and its file): the same one delivered twice is kept once. */
+  sourceKey: string;
+}
+
+export interface RecordsRun {
+  summary: RunSummary;
+  /** Why nothing was called missing from the records; undefined when the ledger vouches for the period. */
+  gap: LedgerGap | undefined;
+  exceptions: ExceptionRow[];
+  /** False when this submission had been kept already (a repeat): nothing new was stored. */
+  kept: boolean;
+}
+
+export type RecordsOutcome = { ok: true; run: RecordsRun } | { ok: false; problem: RecordsFileProblem };
+
+export const RUN_ID_PATTERN = /^RC-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export class RecordsService {
+  constructor(private readonly options: RecordsServiceOptions) {}
+
+  get settings(): RecordsSettings {
+    return this.options.settings;
+  }
+
+  /** Checks one file; a file with a problem keeps nothing. */
+  async check(submission: RecordsSubmission): Promise<RecordsOutcome> {
+    const { db, settings, timeZone, clock } = this.options;
+    const currencies = new Set([...this.options.currencies, ...(await ledgerCurrencies(db))]);
+    const reading = await readRecordsFile(submission.content, { maxBytes: settings.maxBytes, maxRows: settings.maxRows, timeZone, currencies });
+    if (!reading.ok) return reading;
+    const { records } = reading;
+    const grid = await dayGrid(records, settings.toleranceDays, timeZone);
+    const from = new Date(grid.starts[0]!);
+    const before = new Date(grid.starts[grid.starts.length - 1]!);
+    const period = { start: new Date(grid.starts[grid.firstPeriodDay]!), end: new Date(grid.starts[grid.lastPeriodDay + 1]!) };
+    const now = clock.now();
+    const gap = await ledgerGapFor(db, period, now, this.options.staleAfterMs);
+    const windowEntries = await entriesBetween(db, from, before);
+    // Only the references the records' days do not hold are looked for in the rest of the ledger.
+    const inWindow = new Set(windowEntries.flatMap((entry) => [entry.reference, entry.partnerReference ?? '']));
+    const references = [...new Set(records.map((record) => record.reference).filter((reference) => reference !== '' && !inWindow.has(reference)))];
+    const referencedEntries = await entriesByReference(db, references, from, before);
+    const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined });
+    const exceptions = exceptionRows(result, gap === undefined);
+    const totals = new Map<string, CurrencyTotal>();
+    for (const { record } of result.matched) {
+      const total = totals.get(record.currency) ?? { count: 0, minor: 0 };
+      totals.set(record.currency, { count: total.count + 1, minor: total.minor + record.amountMinor });
+    }
+    const summary: RunSummary = {
+      id: `RC-${randomReadableCode(6)}`, userId: submission.userId, createdAt: now, fileName: submission.fileName,
+      periodStart: grid.days[grid.firstPeriodDay]!, periodEnd: grid.days[grid.lastPeriodDay]!, ledgerComplete: gap === undefined,
+      records: records.length, matched: result.matched.length, differences: result.differences.length,
+      notInLedger: result.notInLedger.length, notInRecords: result.notInRecords.length,
+      totals: new Map([...totals].sort(([a], [b]) => (a < b ? -1 : 1))),
+    };
+    const kept = await keepRun(db, { ...summary, sourceKey: submission.sourceKey }, exceptions);
+    if (!kept.kept) {
+      const first = await runById(db, kept.id);
+      return { ok: true, run: { summary: first ?? summary, gap, exceptions: await runExceptions(db, kept.id), kept: false } };
+    }
+    return { ok: true, run: { summary, gap, exceptions, kept: true } };
+  }
+
+  /** The latest runs, newest first (everyone's: the team reconciles one account). */
+  history(limit = 10): Promise<RunSummary[]> {
+    return recentRuns(this.options.db, limit);
+  }
+
+  /** A kept run and its exceptions, to write its file again; undefined for an unknown id. */
+  async run(id: string): Promise<{ summary: RunSummary; exceptions: ExceptionRow[] } | undefined> {
+    if (!RUN_ID_PATTERN.test(id)) return undefined;
+    const summary = await runById(this.options.db, id);
+    return summary && { summary, exceptions: await runExceptions(this.options.db, id) };
+  }
+}
+
+/** The records' days widened by the tolerance, each with its first instant in `timeZone`. */
+export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: number, timeZone: string): Promise<DayGrid> {
+  let first = records[0]!.day;
+  let last = first;
+  for (const record of records) {
+    if (record.day < first) first = record.day;
+    if (record.day > last) last = record.day;
+  }
+  let start = first;
+  for (let step = 0; step < toleranceDays; step += 1) start = previousDay(start);
+  let end = last;
+  for (let step = 0; step < toleranceDays; step += 1) end = nextDay(end);
+  const days: string[] = [];
+  const starts: number[] = [];
+  for (let day = start; day <= end; day = nextDay(day)) {
+    days.push(day);
+    starts.push(startOfDay(day, timeZone).getTime());
+    // Each day's start is searched for through Intl: a long period is worked out in slices.
+    if (days.length % 32 === 0) await yieldToLoop();
+  }
+  starts.push(startOfDay(nextDay(end), timeZone).getTime());
+  return { days, starts, firstPeriodDay: days.indexOf(first), lastPeriodDay: days.indexOf(last) };
+}

@@ -1,0 +1,144 @@
+/** `/fleet reconcile`: the form with its file input, the "checking…" screen, a run's summary (modal and DM) and the history of runs. */
+import type { KnownBlock, ModalView } from '@slack/types';
+import { textsFor } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import type { LedgerGap, RecordsRun, RunSummary } from '../../records/index.js';
+import { RECORDS } from '../ids.js';
+import { mebibytes } from '../refusals/records-problems.js';
+import { noticeModal, type Reply } from './notice.js';
+import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
+
+export interface RecordsFormLimits {
+  maxRows: number;
+  maxBytes: number;
+  toleranceDays: number;
+  /** LEDGER_TIMEZONE. */
+  timeZone: string;
+}
+
+export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLimits): ModalView {
+  const t = textsFor(surface.locale);
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: t('records.intro', { zone: escapeWithin(limits.timeZone, 60, { oneLine: true }), rows: limits.maxRows, size: mebibytes(limits.maxBytes) }) } },
+    {
+      type: 'input', block_id: RECORDS.fileBlock, label: plainText(t('records.fileLabel')),
+      element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv'], max_files: 1 },
+    },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: t('records.matchRule', { days: limits.toleranceDays }) }] },
+    ...sandboxFooter(surface),
+  ];
+  return {
+    type: 'modal', callback_id: RECORDS.uploadView, title: plainText(t('records.title'), 24),
+    submit: plainText(t('records.submit'), 24), close: plainText(t('records.close'), 24), blocks,
+  };
+}
+
+/** A notice in the records modal (a refusal, a file's problem, a failure). */
+export function recordsNoticeModal(surface: Surface, text: string, callbackId: string = RECORDS.resultView): ModalView {
+  return noticeModal(surface, { title: textsFor(surface.locale)('records.title'), text, callbackId });
+}
+
+export function buildRecordsChecking(surface: Surface): ModalView {
+  return recordsNoticeModal(surface, textsFor(surface.locale)('records.checking'), RECORDS.checkingView);
+}
+
+/** What became of the exceptions file: sent (its name), none to send, or not sent (Slack's code). */
+export type ExceptionsFileOutcome = { sent: string } | { none: true } | { failed: string };
+
+/** Why the ledger could not vouch for the period, in words. */
+function gapText(surface: Surface, gap: LedgerGap, summary: RunSummary, lastPollAt: Date | undefined): string {
+  const t = textsFor(surface.locale);
+  if (gap === 'history') return t('records.gap.history', { from: summary.periodStart });
+  if (gap === 'behind' && lastPollAt) return t('records.gap.behind', { time: slackDate(lastPollAt, undefined, surface.locale) });
+  return t('records.gap.not_polled');
+}
+
+/** The run's summary lines: the file and period, matched per currency, each kind of exception. */
+export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZone: string): string[] {
+  const t = textsFor(surface.locale);
+  const lines = [
+    t('records.result.headline', { file: escapeWithin(summary.fileName, 100, { oneLine: true }), count: summary.records, from: summary.periodStart, to: summary.periodEnd, zone: escapeWithin(timeZone, 60, { oneLine: true }) }),
+    t('records.result.matched', { count: summary.matched }),
+  ];
+  for (const [currency, total] of summary.totals) {
+    lines.push(t('records.result.total', { currency, count: total.count, total: formatMinor(total.minor, currency, { locale: surface.locale, signed: true }) }));
+  }
+  lines.push(t('records.result.differences', { count: summary.differences }));
+  if (summary.ledgerComplete) {
+    lines.push(t('records.result.notInLedger', { count: summary.notInLedger }));
+    lines.push(t('records.result.notInRecords', { count: summary.notInRecords }));
+  } else {
+    // The ledger may only be late: nothing is called missing, on either side.
+    lines.push(t('records.result.notFoundYet', { count: summary.notInLedger }));
+  }
+  return lines;
+}
+
+export interface RecordsResultView {
+  run: RecordsRun;
+  timeZone: string;
+  file: ExceptionsFileOutcome;
+  lastPollAt: Date | undefined;
+}
+
+function resultText(surface: Surface, result: RecordsResultView): string {
+  const t = textsFor(surface.locale);
+  const { summary, gap } = result.run;
+  const lines = recordsSummaryLines(surface, summary, result.timeZone);
+  if (gap) lines.push('', gapText(surface, gap, summary, result.lastPollAt));
+  lines.push('');
+  if ('sent' in result.file) lines.push(t('records.result.fileSent', { file: codeSpan(result.file.sent, 100) }));
+  else if ('none' in result.file) lines.push(t('records.result.noExceptions'));
+  else lines.push(t('records.result.fileFailed', { code: result.file.failed }));
+  lines.push(t('records.result.run', { id: summary.id }));
+  return lines.join('\n');
+}
+
+/** The result in the modal. */
+export function buildRecordsResultModal(surface: Surface, result: RecordsResultView): ModalView {
+  return noticeModal(surface, { title: textsFor(surface.locale)('records.result.title'), text: resultText(surface, result), callbackId: RECORDS.resultView });
+}
+
+/** The result as a message (the person's DM), before the file. */
+export function buildRecordsResultMessage(surface: Surface, result: RecordsResultView): Reply {
+  const text = resultText(surface, result);
+  const title = textsFor(surface.locale)('records.result.title');
+  return {
+    text: `${sandboxMarked(surface, title)}: ${result.run.summary.id}`,
+    blocks: [
+      { type: 'header', text: plainText(title, 150) },
+      { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } },
+      ...sandboxFooter(surface),
+    ],
+  };
+}
+
+/** The last runs, newest first, each with a button that sends its exceptions file again. */
+export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[]): Reply {
+  const t = textsFor(surface.locale);
+  const title = t('records.history.title');
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, 150) }];
+  if (runs.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('records.history.empty') } });
+  for (const run of runs) {
+    const about = {
+      id: run.id, when: slackDate(run.createdAt, undefined, surface.locale), user: mentionUser(run.userId),
+      file: escapeWithin(run.fileName, 80, { oneLine: true }), from: run.periodStart, to: run.periodEnd,
+      matched: run.matched, differences: run.differences,
+    };
+    const text = run.ledgerComplete
+      ? t('records.history.line', { ...about, notInLedger: run.notInLedger, notInRecords: run.notInRecords })
+      : t('records.history.lineIncomplete', { ...about, notFound: run.notInLedger });
+    const exceptions = run.differences + run.notInLedger + run.notInRecords;
+    blocks.push({
+      type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) },
+      ...(exceptions > 0 ? { accessory: { type: 'button', action_id: RECORDS.exceptionsFile, value: run.id, text: plainText(t('records.history.fileButton'), 75) } } : {}),
+    });
+  }
+  blocks.push(...sandboxFooter(surface));
+  return { text: sandboxMarked(surface, title), blocks };
+}
+
+/** `fleet-records-2026-11-01_2026-11-30-rc-7k3f9q.csv`: the period and the run in the name, nothing typed by a person. */
+export function exceptionsFileName(summary: RunSummary): string {
+  return `fleet-records-${summary.periodStart}_${summary.periodEnd}-${summary.id.toLowerCase()}.csv`;
+}

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.js';
+import type { Transaction } from '../../src/fleet/schemas.js';
+import { identifyPage } from '../../src/ledger/identity.js';
+import { insertEntries, updateSyncState } from '../../src/ledger/store.js';
+import { RecordsService, exceptionCells } from '../../src/records/index.js';
+import type { Db } from '../../src/store/db.js';
+import { testDatabases } from '../support/databases.js';
+
+const NOW = new Date('2026-11-10T12:00:00.000Z');
+const clock: Clock = { now: () => NOW, sleep: () => Promise.resolve() };
+
+function tx(reference: string, date: string, amount: number, currency = 'USD'): Transaction {
+  return { reference, type: 'PAYMENT', amount, currency, description: `Entry ${reference}`, date, status: 'Completed' };
+}
+
+const LEDGER = [
+  tx('FL-OLD', '2026-10-01T09:00:00.000Z', -50),
+  tx('FL-1', '2026-11-02T09:00:00.000Z', 150.5),
+  tx('FL-2', '2026-11-02T10:00:00.000Z', -20),
+  tx('FL-PAYOUT', '2026-11-03T10:00:00.000Z', 75),
+  tx('FL-3', '2026-11-03T11:00:00.000Z', 12, 'EUR'),
+  tx('FL-EXTRA', '2026-11-03T12:00:00.000Z', 99),
+  tx('FL-NEXT-DAY', '2026-11-04T12:00:00.000Z', -33),
+];
+
+const RECORDS = [
+  'reference,date,amount,currency,direction,note',
+  'FL-1,2026-11-02,150.50,USD,in,matched by reference',
+  ',2026-11-02,20,USD,out,matched by amount',
+  'PAY-20261103-ABCDEF,2026-11-03,75,USD,in,the partner reference this app sent',
+  'FL-3,2026-11-03,13,EUR,in,=HYPERLINK("x")',
+  'NOT-THERE,2026-11-03,5,USD,,not in the ledger',
+  'FL-OLD,2026-11-03,-50,USD,,a reference from October',
+].join('\n');
+
+describe.each(testDatabases())('the records check on $name', ({ open }) => {
+  let db: Db;
+  let service: RecordsService;
+  beforeAll(async () => {
+    db = await open();
+    await insertEntries(db, identifyPage([...LEDGER].reverse()), { firstSeenAt: NOW, markLate: false });
+    await db.query(
+      `INSERT INTO payout_requests (id, kind, recipient_name, country_code, phone, operator, amount_minor, currency, reference,
+         requested_by, requested_at, expires_at, state, required_approvals, transaction_id, updated_at, recipient_key)
+       VALUES ('PR-SENT22', 'mobile_money', 'Mama Kitoko', 'CD', '243810000001', 'VODACOM_MPESA', 7500, 'USD', 'PAY-20261103-ABCDEF',
+         'U0REQUESTER', $1, $1, 'completed', 1, 'FL-PAYOUT', $1, 'mobile:243810000001')`,
+      [NOW],
+    );
+    service = new RecordsService({ db, clock, timeZone: 'UTC', currencies: ['USD'], staleAfterMs: 60_000, settings: { maxBytes: 100_000, maxRows: 100, toleranceDays: 1 } });
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  beforeEach(async () => {
+    await updateSyncState(db, { historyComplete: true, lastPollAt: new Date(NOW.getTime() - 10_000) });
+  });
+
+  let source = 0;
+  const check = (content: string) => service.check({ userId: 'U0VIEWER', fileName: 'records.csv', content, sourceKey: `view-${++source}:F1` });
+
+  it('matches by reference and partner reference, then by amount, and keeps the run with its exceptions', async () => {
+    const outcome = await check(RECORDS);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const { summary, exceptions, gap } = outcome.run;
+    expect(gap).toBeUndefined();
+    expect(summary).toMatchObject({ periodStart: '2026-11-02', periodEnd: '2026-11-03', records: 6, matched: 4, differences: 1, notInLedger: 1, notInRecords: 1, ledgerComplete: true });
+    expect([...summary.totals]).toEqual([['USD', { count: 4, minor: 15050 - 2000 + 7500 - 5000 }]]);
+    expect(exceptions.map(exceptionCells)).toEqual([
+      ['amount_difference', 'FL-3', '2026-11-03', '13.00', '12.00', 'EUR', '=HYPERLINK("x")', '5'],
+      ['not_in_ledger', 'NOT-THERE', '2026-11-03', '5.00', '', 'USD', 'not in the ledger', '6'],
+      ['not_in_records', 'FL-EXTRA', '2026-11-03T12:00:00.000Z', '', '99.00', 'USD', 'Entry FL-EXTRA', ''],
+    ]);
+    const history = await service.history();
+    expect(history[0]).toMatchObject({ id: summary.id, userId: 'U0VIEWER', fileName: 'records.csv', matched: 4 });
+    const again = await service.run(summary.id);
+    expect(again?.exceptions).toEqual(exceptions);
+  });
+
+  it('keeps a submission delivered twice once', async () => {
+    const first = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1' });
+    const second = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1' });
+    expect(first.ok && second.ok && second.run.summary.id).toBe(first.ok && first.run.summary.id);
+    expect(second.ok && second.run.kept).toBe(false);
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM records_runs WHERE source_key = 'view-twice:F1'");
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it('says the ledger is behind and calls nothing missing from the records when its last poll is old', async () => {
+    await updateSyncState(db, { lastPollAt: new Date('2026-11-03T00:00:00.000Z') });
+    const outcome = await check(RECORDS);
+    expect(outcome.ok && outcome.run.gap).toBe('behind');
+    expect(outcome.ok && outcome.run.summary).toMatchObject({ ledgerComplete: false, notInRecords: 0, notInLedger: 1 });
+    expect(outcome.ok && outcome.run.exceptions.map((row) => row.kind)).toEqual(['amount_difference', 'not_found_yet']);
+  });
+
+  it('says the ledger does not hold the period yet while its history is loading past it', async () => {
+    await updateSyncState(db, { historyComplete: false });
+    const outcome = await check('reference,date,amount,currency\nX,2026-09-01,1,USD\n');
+    expect(outcome.ok && outcome.run.gap).toBe('history');
+    const recent = await check('reference,date,amount,currency\nFL-1,2026-11-02,150.50,USD\n');
+    expect(recent.ok && recent.run.gap).toBeUndefined();
+  });
+
+  it('refuses a currency neither the ledger nor the payouts know, and keeps nothing', async () => {
+    const before = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records_runs');
+    const outcome = await check('reference,date,amount,currency\nX,2026-11-02,1,EUR\nY,2026-11-02,1,XAF\n');
+    expect(outcome).toEqual({ ok: false, problem: { code: 'rows', more: 0, problems: [{ row: 3, column: 'currency', code: 'currency_unknown' }] } });
+    const after = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records_runs');
+    expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+  });
+});

@@ -1,0 +1,63 @@
+import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
+import { describe, expect, it } from 'vitest';
+import type { RecordsRun, RunSummary } from '../../../src/records/index.js';
+import {
+  buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal, exceptionsFileName,
+} from '../../../src/slack/views/records.js';
+import type { Surface } from '../../../src/slack/views/text.js';
+
+const EN: Surface = { sandbox: true, locale: 'en' };
+const FR: Surface = { sandbox: false, locale: 'fr' };
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+
+const summary: RunSummary = {
+  id: 'RC-7K3F9Q', userId: 'U0VIEWER', createdAt: new Date('2026-11-20T10:00:00.000Z'), fileName: '<!channel> *books*.csv',
+  periodStart: '2026-11-01', periodEnd: '2026-11-30', ledgerComplete: true, records: 1200, matched: 1100, differences: 3, notInLedger: 97, notInRecords: 12,
+  totals: new Map([['CDF', { count: 100, minor: -125_000 }], ['USD', { count: 1000, minor: 1_505_025 }]]),
+};
+const run: RecordsRun = { summary, gap: undefined, exceptions: [], kept: true };
+
+describe('the records check views', () => {
+  it('open a form with one CSV file input, within Block Kit\'s limits, in both languages', () => {
+    const limits = { maxRows: 50_000, maxBytes: 10 * 1024 * 1024, toleranceDays: 1, timeZone: 'Africa/Kinshasa' };
+    const form = buildRecordsUploadModal(EN, limits);
+    expect(JSON.stringify(form.blocks)).toContain('"filetypes":["csv"]');
+    expect(JSON.stringify(form.blocks)).toContain('At most 50,000 rows and 10 MiB');
+    expect(checkView(asJson(form))).toEqual([]);
+    expect(checkView(asJson(buildRecordsUploadModal(FR, limits)))).toEqual([]);
+  });
+
+  it('sum the run up with totals per currency in the reader\'s way, the file name escaped', () => {
+    const modal = buildRecordsResultModal(EN, { run, timeZone: 'UTC', file: { sent: exceptionsFileName(summary) }, lastPollAt: undefined });
+    const text = JSON.stringify(modal.blocks);
+    expect(text).toContain('1,200 records from 2026-11-01 to 2026-11-30');
+    expect(text).toContain('USD: 1,000 records, +15,050.25 USD');
+    expect(text).toContain('CDF: 100 records, -1,250.00 CDF');
+    expect(text).toContain('12 ledger entries not in your records');
+    expect(text).toContain('fleet-records-2026-11-01_2026-11-30-rc-7k3f9q.csv');
+    expect(text).not.toContain('<!channel>');
+    expect(checkView(asJson(modal))).toEqual([]);
+    const french = buildRecordsResultMessage(FR, { run, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined });
+    expect(JSON.stringify(french.blocks)).toContain('USD : 1\u202f000 écritures, +15\u202f050,25 USD');
+    expect(checkMessage(asJson(french).blocks, french.text)).toEqual([]);
+  });
+
+  it('say the ledger could not vouch for the period, and then call nothing missing from the records', () => {
+    const incomplete = { ...run, gap: 'history' as const, summary: { ...summary, ledgerComplete: false, notInRecords: 0 } };
+    const text = JSON.stringify(buildRecordsResultModal(EN, { run: incomplete, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined }).blocks);
+    expect(text).toContain('does not reach back to 2026-11-01');
+    expect(text).not.toContain('not in your records');
+    expect(text).not.toContain('not in the ledger');
+    expect(text).toContain('97 records not found in the ledger, which may not hold them yet');
+    const history = JSON.stringify(buildRecordsHistory(EN, [incomplete.summary]).blocks);
+    expect(history).toContain('97 not found while the ledger was incomplete (nothing called missing)');
+  });
+
+  it('list ten runs with a button each for those with exceptions, within a message\'s limits', () => {
+    const runs = Array.from({ length: 10 }, (_, index) => ({ ...summary, id: `RC-AAAAA${index + 2}`, fileName: 'x'.repeat(300) }));
+    const history = buildRecordsHistory(EN, [...runs.slice(0, 9), { ...runs[9]!, differences: 0, notInLedger: 0, notInRecords: 0 }]);
+    expect(history.blocks.filter((block) => 'accessory' in block && block.accessory)).toHaveLength(9);
+    expect(checkMessage(asJson(history).blocks, history.text)).toEqual([]);
+    expect(JSON.stringify(buildRecordsHistory(FR, []).blocks)).toContain('Aucun rapprochement');
+  });
+});
