@@ -15,6 +15,7 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
+import { computeRunway } from './runway/index.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import {
@@ -175,6 +176,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    // The one runway figure, from the balance every surface reads and the ledger.
+    const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
+
     const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({
       ledger: ledger.reader, db, payouts: sentPayoutLookup(db), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }),
@@ -250,6 +254,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),
       digest,
+      runway,
     });
 
     let eventsUrl: string | undefined;

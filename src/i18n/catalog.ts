@@ -20,8 +20,9 @@ import { feed } from './messages/feed.js';
 import { errors } from './messages/errors.js';
 import { units } from './messages/units.js';
 import { homeTexts } from './messages/home.js';
+import { runwayTexts } from './messages/runway.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, runwayTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -11,6 +11,7 @@ import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
+import type { Runway } from '../runway/index.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -50,6 +51,8 @@ export interface SlackContext {
   seal: ValueSeal;
   /** `/fleet digest`: computes any day's digest in DIGEST_TIMEZONE. */
   digest?: DigestBuilder;
+  /** The runway now (`/fleet runway`): the one figure, from the account reader's balance and the ledger. */
+  runway: (request?: { signal?: AbortSignal }) => Promise<Runway>;
   /** The App Home tab. */
   home?: HomePublisher;
 }

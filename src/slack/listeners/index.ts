@@ -19,12 +19,14 @@ import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payou
 import { payoutRecordsSubcommand } from './payout-records.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
+import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
   registerFleetCommand(app, ctx, [
     balanceSubcommand(ctx),
+    runwaySubcommand(ctx),
     transactionsSubcommand(ctx),
     payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),

@@ -1,0 +1,53 @@
+/**
+ * The runway in words: the `/fleet runway` reply, and the one line per currency the Home, the digest
+ * and the alert reuse. Amounts and days are written the reader's way (`surface.locale`).
+ */
+import type { KnownBlock } from '@slack/types';
+import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
+import { formatMinor } from '../../money.js';
+import type { CurrencyRunway, Runway } from '../../runway/index.js';
+import type { Reply } from './notice.js';
+import { notice } from './notice.js';
+import { formatDay } from './transactions.js';
+import { cutMrkdwn, escapeWithin, footer, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
+
+const CURRENCY_MAX = 12;
+const SECTION_MAX = 3000;
+/** Currencies to a section, and sections at most: 40 currencies stay well within a message's 50 blocks. */
+const LINES_PER_SECTION = 10;
+const MAX_SECTIONS = 4;
+
+/** `*USD* 3,000.00 USD · -200.00 USD a day · *15 days left*, zero on Dec 11, 2026`. */
+export function runwayLine(t: Texts, currency: CurrencyRunway, locale: Locale): string {
+  const code = escapeWithin(currency.currency, CURRENCY_MAX, { oneLine: true });
+  const balance = formatMinor(currency.balanceMinor, currency.currency, { locale });
+  const net = formatMinor(Math.round(currency.averageDailyNetMinor), currency.currency, { locale, signed: true });
+  if (currency.daysLeft === undefined || currency.zeroDay === undefined) return t('runway.notFalling', { currency: code, balance, net });
+  return t('runway.falling', { currency: code, balance, net, count: Math.floor(currency.daysLeft), date: formatDay(currency.zeroDay, locale) });
+}
+
+/** Why there is no figure, or how many days it was read over when fewer than the window: the line under the figures. */
+export function runwayContext(t: Texts, runway: Runway, locale: Locale): string {
+  if (!runway.known) return t(`runway.gap.${runway.reason}`);
+  const window = t('runway.window', {
+    count: runway.daysRead, from: formatDay(runway.firstDay, locale), to: formatDay(runway.lastDay, locale),
+    zone: escapeWithin(runway.timeZone, 60, { oneLine: true }),
+  });
+  return runway.daysRead < runway.windowDays ? `${window} ${t('runway.short', { count: runway.daysRead, window: runway.windowDays })}` : window;
+}
+
+/** The `/fleet runway` reply. */
+export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
+  const t = textsFor(surface.locale);
+  const title = t('runway.title');
+  if (!runway.known) return notice(surface, runwayContext(t, runway, surface.locale));
+  const lines = runway.currencies.map((currency) => runwayLine(t, currency, surface.locale));
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, 150) }];
+  if (lines.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('runway.none') } });
+  for (let start = 0; start < lines.length && start < LINES_PER_SECTION * MAX_SECTIONS; start += LINES_PER_SECTION) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.slice(start, start + LINES_PER_SECTION).join('\n'), SECTION_MAX) } });
+  }
+  blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface.locale) })));
+  const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
+  return { text: cutMrkdwn(text, SECTION_MAX), blocks };
+}
