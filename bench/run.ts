@@ -6,7 +6,8 @@ import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { printFootprintBench, runFootprintBench } from './footprint.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
-import { printTargets, ratioRow, type TargetRow } from './targets.js';
+import { printRunwayBench, runRunwayBench } from './runway.js';
+import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
 
@@ -46,6 +47,11 @@ printExportBench(ledgerExport);
 const batch = await runBatchBench();
 printBatchBench(batch);
 
+const runway = await runRunwayBench();
+printRunwayBench(runway);
+targets.push(boundRow('runway chart p99 (3 currencies, PNG in a worker)', runway.chart_p99_ms ?? Number.NaN, 'ms', 200));
+targets.push(boundRow('event loop delay p99 while charts render', runway.event_loop_delay_p99_ms ?? Number.NaN, 'ms', 50));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch }));
+console.log(JSON.stringify({ targets, ack, ack_from_cache: ackCached, connections, feed, footprint, ledger, export: ledgerExport, batch, runway }));
