@@ -16,6 +16,7 @@ import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { computeRunway } from './runway/index.js';
+import { ChartRenderer } from './runway/chart/renderer.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import {
@@ -85,7 +86,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'payout maintenance', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'payout maintenance', 'feed', 'digest', 'runway alerts', 'charts', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -178,6 +179,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
 
     // The one runway figure, from the balance every surface reads and the ledger.
     const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
+    const charts = new ChartRenderer();
+    shutdown.add('charts', () => charts.close());
 
     const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({
@@ -255,6 +258,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seal: new ValueSeal(config.slack.botToken),
       digest,
       runway,
+      charts,
     });
 
     let eventsUrl: string | undefined;

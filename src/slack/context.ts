@@ -12,6 +12,7 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { Runway } from '../runway/index.js';
+import type { ChartRenderer } from '../runway/chart/renderer.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -53,6 +54,8 @@ export interface SlackContext {
   digest?: DigestBuilder;
   /** The runway now (`/fleet runway`): the one figure, from the account reader's balance and the ledger. */
   runway: (request?: { signal?: AbortSignal }) => Promise<Runway>;
+  /** Draws the runway chart (PNG, in a worker thread). */
+  charts?: ChartRenderer;
   /** The App Home tab. */
   home?: HomePublisher;
 }

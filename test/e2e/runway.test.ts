@@ -57,6 +57,16 @@ describe('/fleet runway in the running bot', () => {
     }
   });
 
+  it('sends the chart to the person\'s DM as a PNG at least 600 pixels wide', async () => {
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'runway' });
+    const dm = h.slack.directory().channels.find((channel) => channel.id.startsWith('D') && channel.name === PEOPLE.requester);
+    const shared = await h.slack.waitFor(() => dm && h.slack.messages(dm.id).find((message) => message.files?.some((file) => file.name.endsWith('.png'))));
+    expect(shared.text).toContain('where it goes at this pace');
+    const png = h.slack.file(shared.files![0]!.id)!.bytes!;
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(600);
+  });
+
   it('answers /fleet autonomie in French with amounts written the French way', async () => {
     await h.slack.runCommand({ userId: FABRICE, channelId: CHANNELS.treasury, text: 'autonomie' });
     const reply = await h.waitForMessage(FABRICE, 'Autonomie : combien de temps dure l’argent');
