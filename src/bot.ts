@@ -15,7 +15,8 @@ import { TransactionFeed } from './feed/index.js';
 import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
-import { computeRunway } from './runway/index.js';
+import { computeRunway, RunwayWatch } from './runway/index.js';
+import { createRunwayAlertPoster } from './slack/publishers/runway-alert-publisher.js';
 import { ChartRenderer } from './runway/chart/renderer.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
@@ -56,6 +57,8 @@ export interface BotOptions {
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
+  /** Tests only: how often the runway alert is checked (default a minute). */
+  runwayAlertEveryMs?: number;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
   homeTimers?: { throttleMs?: number; timers?: Timers };
 }
@@ -303,6 +306,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       shutdown.add('digest', () => digestScheduler.stop());
       const { hour, minute } = config.digest.time;
       logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
+    }
+
+    // Every replica checks; the stored crossing lets one post each. Needs the ledger (no figure without it), feed on or off.
+    const runwayAlertChannel = config.runway.alertChannelId;
+    if (ledger && runwayAlertChannel && config.runway.alertDays > 0) {
+      const watch = new RunwayWatch({
+        runway, ready: async () => (await ledger.reader.status()).historyComplete,
+        db, clock, alertDays: config.runway.alertDays, logger: logger.child({ component: 'runway' }),
+        post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface), everyMs: options.runwayAlertEveryMs ?? 60_000,
+      });
+      watch.start();
+      shutdown.add('runway alerts', () => watch.stop());
     }
 
     if (ledger) {

@@ -5,11 +5,11 @@
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import type { CurrencyRunway, Runway } from '../../runway/index.js';
+import type { CurrencyRunway, Runway, RunwayAlert } from '../../runway/index.js';
 import type { Reply } from './notice.js';
 import { notice } from './notice.js';
 import { formatDay } from './transactions.js';
-import { cutMrkdwn, escapeWithin, footer, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
+import { cutMrkdwn, escapeWithin, footer, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const CURRENCY_MAX = 12;
 const SECTION_MAX = 3000;
@@ -50,4 +50,25 @@ export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
   blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface.locale) })));
   const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
   return { text: cutMrkdwn(text, SECTION_MAX), blocks };
+}
+
+/** The runway alert in the alert channel, in the channel's language. */
+export function buildRunwayAlertMessage(surface: Surface, alert: RunwayAlert): Reply {
+  const t = textsFor(surface.locale);
+  const { currency, alertDays } = alert;
+  const locale = surface.locale;
+  const code = escapeWithin(currency.currency, CURRENCY_MAX, { oneLine: true });
+  let text: string;
+  if (alert.kind === 'runway_low') {
+    text = t('runway.alert.low', {
+      currency: code, count: Math.floor(currency.daysLeft ?? 0), threshold: alertDays,
+      balance: formatMinor(currency.balanceMinor, currency.currency, { locale }),
+      net: formatMinor(Math.round(currency.averageDailyNetMinor), currency.currency, { locale, signed: true }),
+      date: currency.zeroDay === undefined ? '—' : formatDay(currency.zeroDay, locale),
+    });
+  } else {
+    const state = currency.daysLeft === undefined ? t('runway.alert.recoveredRising') : t('runway.alert.recoveredDays', { count: Math.floor(currency.daysLeft) });
+    text = t('runway.alert.recovered', { currency: code, threshold: alertDays, state });
+  }
+  return { text: sandboxMarked(surface, text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX) } }, ...sandboxFooter(surface)] };
 }

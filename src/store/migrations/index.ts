@@ -22,6 +22,7 @@ import { digestClosingBalances } from './016_digest_closing_balances.js';
 import { recipientIdentityRule } from './017_recipient_identity.js';
 import { batchDayTotals } from './018_batch_day_totals.js';
 import { bulkPayoutFilesAndResults } from './019_bulk_payout_files_and_results.js';
+import { runwayAlertCrossings } from './023_runway_alert_crossings.js';
 
 export type { Migration } from './migration.js';
 
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   recipientIdentityRule,
   batchDayTotals,
   bulkPayoutFilesAndResults,
+  runwayAlertCrossings,
 ];
