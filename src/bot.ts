@@ -218,6 +218,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         access, accessLists: config.access, payouts, batches, account,
         feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
+        runway,
       },
       ...options.homeTimers,
     });
