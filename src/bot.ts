@@ -17,6 +17,7 @@ import { LedgerListing, LedgerSync } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { computeRunway, RunwayWatch } from './runway/index.js';
 import { createRunwayAlertPoster } from './slack/publishers/runway-alert-publisher.js';
+import { runwayChartFollowUp } from './slack/publishers/runway-chart-publisher.js';
 import { ChartRenderer } from './runway/chart/renderer.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
@@ -167,8 +168,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    // The one runway figure, from the balance every surface reads and the ledger.
+    const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
+    const charts = new ChartRenderer();
+    shutdown.add('charts', () => charts.close());
+
     const digest = new DigestBuilder({
-      ledger: ledger?.reader, db, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
+      ledger: ledger?.reader, db, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone, runway: () => runway(),
       // The closing balance waits for two ledger polls after the balance read (see build.ts).
       requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
     });
@@ -177,13 +183,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ? new DigestScheduler({
           builder: digest, db, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
           publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }) }),
+          followUps: [runwayChartFollowUp(app.client, charts, surface)],
         })
       : undefined;
-
-    // The one runway figure, from the balance every surface reads and the ledger.
-    const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
-    const charts = new ChartRenderer();
-    shutdown.add('charts', () => charts.close());
 
     const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
     const exporter = ledger && new LedgerExporter({

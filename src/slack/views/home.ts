@@ -13,7 +13,7 @@ import type { LedgerStatus } from '../../ledger/types.js';
 import { countingApprovers, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
 import { HOME, PAYOUT_ACTIONS } from '../ids.js';
 import { balanceSections } from './balance.js';
-import { runwayContext, runwayLine } from './runway.js';
+import { runwaySummary } from './runway.js';
 import type { Runway } from '../../runway/index.js';
 import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
@@ -91,12 +91,7 @@ function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
 
 /** The runway in one block, a line per currency (the first ten), whatever the count: the Home's budget is 100 blocks. */
 function runwayBlock(surface: Surface, runway: Runway): KnownBlock {
-  const t = textsFor(surface.locale);
-  const lines = runway.known ? runway.currencies.slice(0, RUNWAY_LINES).map((currency) => runwayLine(t, currency, surface.locale)) : [];
-  const hidden = runway.known ? runway.currencies.length - lines.length : 0;
-  if (hidden > 0) lines.push(t('runway.moreCurrencies', { count: hidden }));
-  const text = [`*${t('runway.section')}*`, ...lines, `_${runwayContext(t, runway, surface.locale)}_`].join('\n');
-  return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } };
+  return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(runwaySummary(surface, runway, RUNWAY_LINES), 3000) } };
 }
 
 function actionButtons(t: Texts, content: ViewerHome): ActionsBlock {

@@ -36,6 +36,15 @@ export function runwayContext(t: Texts, runway: Runway, locale: Locale): string 
   return runway.daysRead < runway.windowDays ? `${window} ${t('runway.short', { count: runway.daysRead, window: runway.windowDays })}` : window;
 }
 
+/** The runway as one mrkdwn text (the Home's block, the digest's section): a title, a line per currency (the first `maxLines`), the window or why there is no figure. */
+export function runwaySummary(surface: Surface, runway: Runway, maxLines: number): string {
+  const t = textsFor(surface.locale);
+  const lines = runway.known ? runway.currencies.slice(0, maxLines).map((currency) => runwayLine(t, currency, surface.locale)) : [];
+  const hidden = runway.known ? runway.currencies.length - lines.length : 0;
+  if (hidden > 0) lines.push(t('runway.moreCurrencies', { count: hidden }));
+  return [`*${t('runway.section')}*`, ...lines, `_${runwayContext(t, runway, surface.locale)}_`].join('\n');
+}
+
 /** The `/fleet runway` reply. */
 export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
   const t = textsFor(surface.locale);
