@@ -17,11 +17,19 @@ const SECTION_MAX = 3000;
 const LINES_PER_SECTION = 10;
 const MAX_SECTIONS = 4;
 
+// Amounts end with the currency code the API sent, unchecked: escaped and cut like the code itself.
+const AMOUNT_MAX = 60;
+function amountsOf(currency: CurrencyRunway, locale: Locale): { balance: string; net: string } {
+  return {
+    balance: escapeWithin(formatMinor(currency.balanceMinor, currency.currency, { locale }), AMOUNT_MAX, { oneLine: true }),
+    net: escapeWithin(formatMinor(Math.round(currency.averageDailyNetMinor), currency.currency, { locale, signed: true }), AMOUNT_MAX, { oneLine: true }),
+  };
+}
+
 /** `*USD* 3,000.00 USD · -200.00 USD a day · *15 days left*, zero on Dec 11, 2026`. */
 export function runwayLine(t: Texts, currency: CurrencyRunway, locale: Locale): string {
   const code = escapeWithin(currency.currency, CURRENCY_MAX, { oneLine: true });
-  const balance = formatMinor(currency.balanceMinor, currency.currency, { locale });
-  const net = formatMinor(Math.round(currency.averageDailyNetMinor), currency.currency, { locale, signed: true });
+  const { balance, net } = amountsOf(currency, locale);
   if (currency.daysLeft === undefined || currency.zeroDay === undefined) return t('runway.notFalling', { currency: code, balance, net });
   return t('runway.falling', { currency: code, balance, net, count: Math.floor(currency.daysLeft), date: formatDay(currency.zeroDay, locale) });
 }
@@ -56,6 +64,8 @@ export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
   for (let start = 0; start < lines.length && start < LINES_PER_SECTION * MAX_SECTIONS; start += LINES_PER_SECTION) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.slice(start, start + LINES_PER_SECTION).join('\n'), SECTION_MAX) } });
   }
+  const hidden = lines.length - LINES_PER_SECTION * MAX_SECTIONS;
+  if (hidden > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('runway.moreCurrencies', { count: hidden }) } });
   blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface.locale) })));
   const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
   return { text: cutMrkdwn(text, SECTION_MAX), blocks };
@@ -70,9 +80,7 @@ export function buildRunwayAlertMessage(surface: Surface, alert: RunwayAlert): R
   let text: string;
   if (alert.kind === 'runway_low') {
     text = t('runway.alert.low', {
-      currency: code, count: Math.floor(currency.daysLeft ?? 0), threshold: alertDays,
-      balance: formatMinor(currency.balanceMinor, currency.currency, { locale }),
-      net: formatMinor(Math.round(currency.averageDailyNetMinor), currency.currency, { locale, signed: true }),
+      currency: code, count: Math.floor(currency.daysLeft ?? 0), threshold: alertDays, ...amountsOf(currency, locale),
       date: currency.zeroDay === undefined ? '—' : formatDay(currency.zeroDay, locale),
     });
   } else {
