@@ -20,6 +20,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --workspaces=false --ignore-scripts --no-audit --no-fund
 COPY --from=build /app/dist ./dist
+# The font the runway chart is drawn with (Inter, SIL OFL 1.1): read from dist/runway/chart/ as ../../../assets/fonts.
+COPY assets ./assets
 # DATA_DIR's default (./data) for the embedded database, writable by the user the app runs as; unused
 # with DATABASE_URL. Mount a volume here to keep it.
 RUN mkdir data && chown node:node data

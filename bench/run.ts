@@ -10,6 +10,7 @@ import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footpr
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
 import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
+import { printRunwayBench, runRunwayBench } from './runway.js';
 import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
@@ -86,6 +87,11 @@ const records = await runRecordsBench();
 printRecordsBench(records);
 targets.push(...recordsTargets(records));
 
+const runway = await runRunwayBench();
+printRunwayBench(runway);
+targets.push(boundRow('runway chart p99 (3 currencies, PNG in a worker)', runway.chart_p99_ms ?? Number.NaN, 'ms', 200));
+targets.push(boundRow('event loop delay p99 while charts render', runway.event_loop_delay_p99_ms ?? Number.NaN, 'ms', 50));
+
 printTargets(targets);
 
-console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch, approval_signals: approvalSignals, records }));
+console.log(JSON.stringify({ targets, ack: ackRuns, heavy: heavyRuns, connections, feed, footprint, demo_start: demoStart, ledger, export: ledgerExport, batch, approval_signals: approvalSignals, records, runway }));

@@ -18,6 +18,10 @@ import { DigestBuilder, DigestScheduler } from './digest/index.js';
 import { LedgerListing, LedgerSync, StoredLedgerReader } from './ledger/index.js';
 import { LedgerExporter } from './ledger/exporter.js';
 import { RecordsService } from './records/index.js';
+import { computeRunway, RunwayWatch } from './runway/index.js';
+import { createRunwayAlertPoster } from './slack/publishers/runway-alert-publisher.js';
+import { runwayChartFollowUp } from './slack/publishers/runway-chart-publisher.js';
+import { ChartRenderer } from './runway/chart/renderer.js';
 import { SlackBatchNotifier } from './slack/publishers/batch-notifier.js';
 import { BatchSender, runBatchSending } from './payouts/batch/sender.js';
 import {
@@ -64,6 +68,8 @@ export interface BotOptions {
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number; scheduleEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */
   httpLimits?: Partial<HttpLimits>;
+  /** Tests only: how often the runway alert is checked (default a minute). */
+  runwayAlertEveryMs?: number;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
   homeTimers?: { throttleMs?: number; timers?: Timers };
 }
@@ -94,7 +100,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock, db: givenDb } = options;
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
-  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'workflow steps', 'feed', 'digest', 'ledger', 'fleet', 'database', 'sandbox'], logger);
+  const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'workflow steps', 'feed', 'digest', 'runway alerts', 'charts', 'ledger', 'fleet', 'database', 'sandbox'], logger);
   const close = () => shutdown.run();
 
   try {
@@ -175,8 +181,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         })
       : undefined;
 
+    // The one runway figure, from the balance every surface reads and the ledger.
+    const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
+    const charts = new ChartRenderer();
+    shutdown.add('charts', () => charts.close());
+
     const digest = new DigestBuilder({
-      ledger: ledger && new StoredLedgerReader(heavyDb), db: heavyDb, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone,
+      ledger: ledger && new StoredLedgerReader(heavyDb), db: heavyDb, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone, runway: () => runway(),
       // The closing balance waits for two ledger polls after the balance read (see build.ts).
       requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
     });
@@ -185,6 +196,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ? new DigestScheduler({
           builder: digest, db: heavyDb, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
           publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }) }),
+          followUps: [runwayChartFollowUp(app.client, charts, surface)],
         })
       : undefined;
 
@@ -231,6 +243,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: exporter !== undefined },
         // Made below, before any home is published.
         scheduled: { upcoming: (options) => schedules.upcoming(options), timeZone: config.payoutSchedule.timeZone },
+        runway,
       },
       ...options.homeTimers,
     });
@@ -295,6 +308,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       digest,
       schedules,
       workflowSteps, tokens,
+      runway,
+      charts,
     });
 
     let eventsUrl: string | undefined;
@@ -342,6 +357,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       shutdown.add('digest', () => digestScheduler.stop());
       const { hour, minute } = config.digest.time;
       logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
+    }
+
+    // Every replica checks; the stored crossing lets one post each. Needs the ledger (no figure without it), feed on or off.
+    const runwayAlertChannel = config.runway.alertChannelId;
+    if (ledger && runwayAlertChannel && config.runway.alertDays > 0) {
+      const watch = new RunwayWatch({
+        runway, ready: async () => (await ledger.reader.status()).historyComplete,
+        db, clock, alertDays: config.runway.alertDays, logger: logger.child({ component: 'runway' }),
+        post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface), everyMs: options.runwayAlertEveryMs ?? 60_000,
+      });
+      watch.start();
+      shutdown.add('runway alerts', () => watch.stop());
     }
 
     if (ledger) {

@@ -33,6 +33,11 @@ export function previousDay(day: string): string {
   return shiftDay(day, -1);
 }
 
+/** `2026-11-30` moved by `by` days (`addDays('2026-11-30', 3)` → `2026-12-03`), on the calendar alone. */
+export function addDays(day: string, by: number): string {
+  return shiftDay(day, by);
+}
+
 function shiftDay(day: string, by: number): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, date + by)).toISOString().slice(0, 10);

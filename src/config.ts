@@ -14,6 +14,7 @@ import { DUAL_APPROVAL_APPROVERS } from './payouts/policy.js';
 import type { PayoutSettings } from './payouts/settings.js';
 import type { PayoutScheduleSettings } from './payouts/schedule/settings.js';
 import type { RecordsSettings } from './records/settings.js';
+import type { RunwaySettings } from './runway/settings.js';
 import {
   type AccessList,
   LOG_LEVELS,
@@ -108,6 +109,8 @@ export const envSchema = z
     DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
     DIGEST_TIMEZONE: optionalTimeZone,
     DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
+    RUNWAY_WINDOW_DAYS: integer(1, 90, 14),
+    RUNWAY_ALERT_DAYS: integer(0, 365, 7),
     DEFAULT_LOCALE: locale,
     CHANNEL_LOCALE: locale,
   });
@@ -256,6 +259,8 @@ export interface Config {
   records: RecordsSettings;
   /** The daily digest; posted only when `channelId` is set. */
   digest: DigestSettings;
+  /** The runway's window and alert (days counted in LEDGER_TIMEZONE); its alerts go to the feed's alert channel. */
+  runway: RunwaySettings & { alertChannelId: string | undefined };
   /**
    * `defaultLocale`: the language of a person who chose none and whose Slack locale the app does not
    * speak (DEFAULT_LOCALE). `channelLocale`: the language of messages to channels (CHANNEL_LOCALE).
@@ -339,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
     records: { maxBytes: e.RECORDS_MAX_BYTES, maxRows: e.RECORDS_MAX_ROWS, toleranceDays: e.RECORDS_MATCH_TOLERANCE_DAYS },
     digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
+    runway: { windowDays: e.RUNWAY_WINDOW_DAYS, alertDays: e.RUNWAY_ALERT_DAYS, timeZone: e.LEDGER_TIMEZONE ?? e.TEAM_TIMEZONE, alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

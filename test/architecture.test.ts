@@ -61,7 +61,7 @@ function findCycles(graph: Map<string, string[]>): string[] {
 }
 
 const LISTENERS = 'slack/listeners/';
-const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'records/', 'workflow/'];
+const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
 
 describe('the imports of src/', () => {
   const graph = importGraph();

@@ -9,8 +9,9 @@ import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
-import { dayBounds, dayIn } from '../calendar.js';
+import { dayBounds, dayIn, previousDay } from '../calendar.js';
 import { scheduledOn } from './scheduled-day.js';
+import type { Runway } from '../runway/index.js';
 import { dayClosing, type DayClosing } from './closing.js';
 import { payoutOutcomes, waitingRequests } from './payout-day.js';
 import type { ClosingBalance, CurrencyDay, DailyDigest, DigestMovement } from './types.js';
@@ -33,6 +34,8 @@ export interface DigestBuilderOptions {
   /** How long to wait for the ledger's next two polls after a balance read; 0: do not wait. */
   ledgerWaitMs: number;
   logger: Logger;
+  /** The runway now, shown in the digest of the latest day. */
+  runway?: () => Promise<Runway>;
 }
 
 interface Tally {
@@ -55,11 +58,12 @@ export class DigestBuilder {
     const { start, end } = dayBounds(day, this.options.timeZone);
     const now = this.options.clock.now();
     const waitingAfterHours = this.options.requestTtlHours / 2;
-    const [tallies, payouts, waiting, closing] = await Promise.all([
+    const [tallies, payouts, waiting, closing, runway] = await Promise.all([
       this.tallyDay(start, end),
       payoutOutcomes(this.options.db, start, end),
       waitingRequests(this.options.db, new Date(now.getTime() - waitingAfterHours * 3_600_000), WAITING_LISTED),
       dayClosing(this.options, { day, timeZone: this.options.timeZone, end }, options.signal),
+      this.runwayFor(day, now),
     ]);
     const codes = new Set([...(tallies?.keys() ?? []), ...(closing.kind === 'known' ? closing.balances.keys() : [])]);
     const currencies = [...codes].sort().map((currency): CurrencyDay => {
@@ -90,7 +94,19 @@ export class DigestBuilder {
       waitingTotal: waiting.total,
       waitingAfterHours,
       quiet: entryCount === 0 && payouts.every((outcome) => outcome.count === 0),
+      ...(runway ? { runway } : {}),
     };
+  }
+
+  /** The runway now, for the digest of yesterday only (an older day's digest is about then, not now); left out when it fails. */
+  private async runwayFor(day: string, now: Date): Promise<Runway | undefined> {
+    if (!this.options.runway || day !== previousDay(dayIn(now, this.options.timeZone))) return undefined;
+    try {
+      return await this.options.runway();
+    } catch (error) {
+      this.options.logger.warn({ err: error, day }, 'digest: could not compute the runway; leaving it out');
+      return undefined;
+    }
   }
 
   /** Every entry of the day, per currency; undefined without a ledger. */

@@ -6,5 +6,5 @@ export { DigestScheduler, digestDueAt, latestDueDay } from './scheduler.js';
 export { parseTimeOfDay, type DigestSettings, type TimeOfDay } from './settings.js';
 export {
   PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
-  type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,
+  type DigestFollowUp, type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,
 } from './types.js';

@@ -13,7 +13,7 @@ import type { DigestBuilder } from './build.js';
 import { dayIn, nextDay, previousDay, zonedTime } from '../calendar.js';
 import type { DigestSettings, TimeOfDay } from './settings.js';
 import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay, renewClaim } from './store.js';
-import type { DigestPublisher } from './types.js';
+import type { DailyDigest, DigestFollowUp, DigestPublisher } from './types.js';
 
 /**
  * How long a claim lasts unless renewed. The holder renews it every third of this while it builds and
@@ -23,6 +23,7 @@ const DEFAULT_CLAIM_TTL_MS = 5 * 60_000;
 const DEFAULT_TICK_MS = 30_000;
 /** Posted more than this after its time, a digest says it is late. */
 const DEFAULT_LATE_AFTER_MS = 5 * 60_000;
+const DEFAULT_FOLLOW_UP_RETRY_MS = [5_000, 30_000, 120_000];
 
 export interface DigestSchedulerOptions {
   builder: DigestBuilder;
@@ -31,6 +32,10 @@ export interface DigestSchedulerOptions {
   settings: DigestSettings & { channelId: string };
   publisher: DigestPublisher;
   logger: Logger;
+  /** Sent into each digest's thread once it is posted (the runway chart). */
+  followUps?: DigestFollowUp[];
+  /** The waits before each retry of a failed follow-up; default 5 s, 30 s, 2 min. */
+  followUpRetryMs?: number[];
   /** Tests only: who this replica is, and how long a claim lasts. */
   holder?: string;
   claimTtlMs?: number;
@@ -48,6 +53,7 @@ export class DigestScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private busy = false;
+  private followingUp: Promise<unknown> = Promise.resolve();
   private readonly stopping = new AbortController();
 
   constructor(private readonly options: DigestSchedulerOptions) {
@@ -68,6 +74,40 @@ export class DigestScheduler {
     this.timer = undefined;
     this.stopping.abort(new Error('the digest is stopping'));
     await this.running;
+    await this.followingUp;
+  }
+
+  /** Resolves once every follow-up under way (and its retries) has finished. */
+  async followUpsDone(): Promise<void> {
+    await this.followingUp;
+  }
+
+  /**
+   * Runs each follow-up of a posted digest in the background, retrying a failed one after each wait
+   * of `followUpRetryMs`. The digest itself is never posted again: it is marked posted already.
+   */
+  private followUp(channelId: string, day: string, ts: string, digest: DailyDigest): void {
+    const { clock, logger } = this.options;
+    const waits = this.options.followUpRetryMs ?? DEFAULT_FOLLOW_UP_RETRY_MS;
+    for (const followUp of this.options.followUps ?? []) {
+      const run = async () => {
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await followUp.afterPosted({ channelId, day, ts, digest });
+            return;
+          } catch (error) {
+            const wait = waits[attempt];
+            if (wait === undefined || this.stopping.signal.aborted) {
+              logger.error({ err: error, day, followUp: followUp.name, attempts: attempt + 1 }, 'digest: a follow-up in the thread failed; giving up');
+              return;
+            }
+            logger.warn({ err: error, day, followUp: followUp.name, attempt: attempt + 1 }, 'digest: a follow-up in the thread failed; will try again');
+            await clock.sleep(wait, this.stopping.signal).catch(() => undefined);
+          }
+        }
+      };
+      this.followingUp = Promise.all([this.followingUp, run()]);
+    }
   }
 
   private tick(): void {
@@ -160,6 +200,7 @@ export class DigestScheduler {
         }
         logger.info({ day, late, channel: settings.channelId }, 'daily digest posted');
         report.posted.push({ day, late });
+        if (ts) this.followUp(settings.channelId, day, ts, digest);
       } catch (error) {
         await claim.stop();
         await releaseDay(db, day, this.holder).catch(() => undefined);

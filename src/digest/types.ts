@@ -1,4 +1,5 @@
 /** The daily digest's vocabulary: what one day's digest holds, and the port that posts it. */
+import type { Runway } from '../runway/index.js';
 
 /** One movement of the fleet account, as the digest lists it among a currency's largest. */
 export interface DigestMovement {
@@ -91,6 +92,8 @@ export interface DailyDigest {
   scheduledToday?: { day: string; totals: { currency: string; totalMinor: number; count: number }[] } | undefined;
   /** Nothing moved and no payout ended: the digest says so briefly. */
   quiet: boolean;
+  /** The runway when the digest was computed; only in the digest of the latest day (yesterday), and when it could be computed. */
+  runway?: Runway;
 }
 
 /** How a digest reaches its channel; the day's post carries whether it comes after its time. */
@@ -103,4 +106,14 @@ export interface DigestDelivery {
 /** Posts a digest; resolves once Slack accepted it. Implemented by the Slack adapter. */
 export interface DigestPublisher {
   post(channelId: string, digest: DailyDigest, delivery: DigestDelivery): Promise<{ ts: string | undefined }>;
+}
+
+/**
+ * Something sent into a posted digest's thread (the runway chart). Called after the digest is posted
+ * and marked; a failure is retried a few times, and never posts the digest again.
+ */
+export interface DigestFollowUp {
+  /** For the logs. */
+  name: string;
+  afterPosted(post: { channelId: string; day: string; ts: string; digest: DailyDigest }): Promise<void>;
 }

@@ -204,9 +204,13 @@ export interface BalanceAlertState {
   changedAt: Date;
 }
 
-export async function loadBalanceAlertStates(db: Queryable): Promise<Map<string, BalanceAlertState>> {
+/** Which alert a crossing state belongs to: the low-balance alert's (BALANCE_ALERT_BELOW) or the runway's (RUNWAY_ALERT_DAYS). */
+export type CrossingKind = 'balance' | 'runway';
+
+export async function loadBalanceAlertStates(db: Queryable, kind: CrossingKind = 'balance'): Promise<Map<string, BalanceAlertState>> {
   const { rows } = await db.query<{ currency: string; below: boolean; balance_minor: number | string; threshold_minor: number | string; changed_at: Date }>(
-    'SELECT currency, below, balance_minor, threshold_minor, changed_at FROM feed_balance_alerts',
+    'SELECT currency, below, balance_minor, threshold_minor, changed_at FROM feed_balance_alerts WHERE kind = $1',
+    [kind],
   );
   return new Map(rows.map((row) => [row.currency, {
     below: row.below,
@@ -216,11 +220,41 @@ export async function loadBalanceAlertStates(db: Queryable): Promise<Map<string,
   }]));
 }
 
-export async function saveBalanceAlertState(db: Queryable, currency: string, state: BalanceAlertState): Promise<void> {
+export async function saveBalanceAlertState(db: Queryable, currency: string, state: BalanceAlertState, kind: CrossingKind = 'balance'): Promise<void> {
   await db.query(
-    `INSERT INTO feed_balance_alerts (currency, below, balance_minor, threshold_minor, changed_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (currency) DO UPDATE SET below = excluded.below, balance_minor = excluded.balance_minor,
+    `INSERT INTO feed_balance_alerts (kind, currency, below, balance_minor, threshold_minor, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (kind, currency) DO UPDATE SET below = excluded.below, balance_minor = excluded.balance_minor,
        threshold_minor = excluded.threshold_minor, changed_at = excluded.changed_at`,
-    [currency, state.below, state.balanceMinor, state.thresholdMinor, state.changedAt.toISOString()],
+    [kind, currency, state.below, state.balanceMinor, state.thresholdMinor, state.changedAt.toISOString()],
+  );
+}
+
+/**
+ * Records `state` for a currency and says whether this caller made the crossing, so that of replicas
+ * seeing the same change at once only one announces it: true when the stored side changed here, or
+ * when the currency is first seen below the line. A row changes side in one conditional statement,
+ * which Postgres runs one at a time per row, so exactly one caller wins each crossing.
+ */
+export async function claimCrossing(db: Queryable, kind: CrossingKind, currency: string, state: BalanceAlertState): Promise<boolean> {
+  const values = [kind, currency, state.below, state.balanceMinor, state.thresholdMinor, state.changedAt.toISOString()];
+  const inserted = await db.query(
+    `INSERT INTO feed_balance_alerts (kind, currency, below, balance_minor, threshold_minor, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (kind, currency) DO NOTHING RETURNING currency`,
+    values,
+  );
+  if (inserted.rows.length > 0) return state.below;
+  const changed = await db.query(
+    `UPDATE feed_balance_alerts SET below = $3, balance_minor = $4, threshold_minor = $5, changed_at = $6
+      WHERE kind = $1 AND currency = $2 AND below <> $3 RETURNING currency`,
+    values,
+  );
+  return changed.rows.length > 0;
+}
+
+/** Gives a crossing back (its announcement failed), so that the next check makes and announces it again. */
+export async function releaseCrossing(db: Queryable, kind: CrossingKind, currency: string, state: BalanceAlertState): Promise<void> {
+  await db.query(
+    `UPDATE feed_balance_alerts SET below = NOT below WHERE kind = $1 AND currency = $2 AND below = $3 AND changed_at = $4`,
+    [kind, currency, state.below, state.changedAt.toISOString()],
   );
 }

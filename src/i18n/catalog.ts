@@ -23,9 +23,10 @@ import { homeTexts } from './messages/home.js';
 import { approvalSignals } from './messages/approval-signals.js';
 import { payoutSchedule } from './messages/payout-schedule.js';
 import { recordsTexts } from './messages/records.js';
+import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts] as const;
+const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -12,6 +12,8 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { RecordsService } from '../records/index.js';
+import type { Runway } from '../runway/index.js';
+import type { ChartRenderer } from '../runway/chart/renderer.js';
 import type { AccessControl } from './access.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -55,6 +57,10 @@ export interface SlackContext {
   seal: ValueSeal;
   /** `/fleet digest`: computes any day's digest in DIGEST_TIMEZONE. */
   digest?: DigestBuilder;
+  /** The runway now (`/fleet runway`): the one figure, from the account reader's balance and the ledger. */
+  runway: (request?: { signal?: AbortSignal }) => Promise<Runway>;
+  /** Draws the runway chart (PNG, in a worker thread). */
+  charts?: ChartRenderer;
   /** The App Home tab. */
   home?: HomePublisher;
   /** Scheduled and recurring payouts: the form's When, `/fleet scheduled` and the occurrences' buttons. */

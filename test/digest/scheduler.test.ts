@@ -216,4 +216,34 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     await Promise.all([back.runOnce(), replica(clock, publisher).runOnce()]);
     expect(publisher.posts).toEqual([{ day: '2026-11-19', late: false }, { day: '2026-11-20', late: true }]);
   });
+
+  it('sends a follow-up into the posted digest\'s thread, retrying it when it fails, and never posts the digest again', async () => {
+    const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
+    await installedBefore('2026-11-20');
+    const publisher = new RecordingPublisher();
+    const threads: string[] = [];
+    let failures = 2;
+    const scheduler = new DigestScheduler({
+      builder: new DigestBuilder({
+        ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+        balance: () => Promise.resolve({}),
+      }),
+      db, clock, publisher, logger: silentLogger, followUpRetryMs: [5_000, 30_000, 120_000],
+      settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: 3 },
+      followUps: [{
+        name: 'chart',
+        afterPosted: async ({ channelId, ts }) => {
+          if (failures-- > 0) throw new Error('upload failed');
+          threads.push(`${channelId}/${ts}`);
+        },
+      }],
+    });
+    await scheduler.runOnce();
+    await scheduler.followUpsDone();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+    expect(threads).toEqual([`${CHANNEL}/1.000`]);
+    expect(clock.sleeps).toEqual(expect.arrayContaining([5_000, 30_000]));
+    await scheduler.runOnce();
+    expect(publisher.posts).toHaveLength(1);
+  });
 });

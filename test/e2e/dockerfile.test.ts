@@ -6,10 +6,10 @@
  * Fleet API and the local Slack workspace, in HTTP mode, as compose.yaml runs it.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { access, lstat, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { access, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { envSchema } from '../../src/config.js';
@@ -151,9 +151,33 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     expect(present).toEqual([]);
     expect(devOnly.length).toBeGreaterThan(0);
 
-    expect((await readdir(imagePath(final, '.'))).sort()).toEqual(['data', 'dist', 'node_modules', 'package-lock.json', 'package.json']);
+    expect((await readdir(imagePath(final, '.'))).sort()).toEqual(['assets', 'data', 'dist', 'node_modules', 'package-lock.json', 'package.json']);
     expect(await access(imagePath(final, 'dist/main.js')).then(() => true, () => false)).toBe(true);
+    // The runway chart's font and its licence, nothing else: the worker in dist/runway/chart/ reads it as ../../../assets/fonts.
+    expect((await readdir(imagePath(final, 'assets/fonts'))).sort()).toEqual(['Inter-Regular.ttf', 'OFL.txt']);
+    expect(await access(imagePath(final, 'dist/runway/chart/render-worker.js')).then(() => true, () => false)).toBe(true);
     expect(await access(imagePath(final, 'dist/pglite-blank')).then(() => true, () => false)).toBe(true);
+  });
+
+  it('draws the runway chart from dist/ in the image: the worker thread, the native renderer and the shipped font', async () => {
+    // A script file (not --eval: a worker thread would inherit --input-type), importing the image's own dist/.
+    const renderer = pathToFileURL(imagePath(final, 'dist/runway/chart/renderer.js')).href;
+    const script = `
+      const { ChartRenderer } = await import(${JSON.stringify(renderer)});
+      const renderer = new ChartRenderer();
+      const runway = { known: true, today: '2026-11-26', timeZone: 'UTC', windowDays: 14, daysRead: 1, firstDay: '2026-11-25', lastDay: '2026-11-25', readAt: new Date(),
+        currencies: [{ currency: 'USD', balanceMinor: 100000, averageDailyNetMinor: -10000, daysLeft: 10, zeroDay: '2026-12-06', history: [{ day: '2026-11-25', balanceMinor: 100000 }] }] };
+      const chart = await renderer.render(runway, 'en');
+      await renderer.close();
+      console.log(JSON.stringify({ signature: chart.png.subarray(1, 4).toString('latin1'), width: chart.png.readUInt32BE(16) }));
+    `;
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ftb-chart-'));
+    const file = path.join(folder, 'draw.mjs');
+    await writeFile(file, script);
+    const run = spawnSync('node', [file], { cwd: imagePath(final, '.'), env: { PATH: process.env.PATH ?? '', ...final.env }, encoding: 'utf8', timeout: 30_000 });
+    await rm(folder, { recursive: true, force: true });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ signature: 'PNG', width: 800 });
   });
 
   it('runs as the node image\'s unprivileged user, who is given the data folder and nothing else', () => {

@@ -197,7 +197,7 @@ describe('/fleet through the real receiver', () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
     const reply = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
     const usages = [...reply.text.matchAll(/^• `(\/fleet \w+)/gm)].map((match) => match[1]);
-    expect(usages).toEqual(['/fleet balance', '/fleet transactions', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet reconcile', '/fleet reconcile', '/fleet digest', '/fleet language', '/fleet help']);
+    expect(usages).toEqual(['/fleet balance', '/fleet runway', '/fleet transactions', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet reconcile', '/fleet reconcile', '/fleet digest', '/fleet language', '/fleet help']);
   });
 
   it('answers the names of built-in object properties with the help, as unknown words', async () => {

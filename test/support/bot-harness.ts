@@ -51,7 +51,7 @@ export interface HarnessOptions {
   /** Use an existing workspace (a restarted bot keeps its messages); closing the harness leaves it open. */
   existingSlack?: LocalSlack;
   /** Passed to startBot: an injected clock, short Fleet API timeouts, fast payout maintenance, the home's throttle. */
-  bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers' | 'httpLimits' | 'homeTimers'>;
+  bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers' | 'httpLimits' | 'homeTimers' | 'runwayAlertEveryMs'>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

@@ -21,6 +21,7 @@ import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payou
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
 import { recordsSubcommand, registerRecordsListeners } from './records.js';
+import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 import { registerWorkflowStepListeners } from './workflow-step.js';
 
@@ -28,6 +29,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
   registerFleetCommand(app, ctx, [
     balanceSubcommand(ctx),
+    runwaySubcommand(ctx),
     transactionsSubcommand(ctx),
     payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
     payoutRecordsSubcommand(ctx),

@@ -8,6 +8,7 @@
  */
 import type { HomeView } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
+import type { Runway } from '../../runway/index.js';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { FeedStatus } from '../../feed/types.js';
@@ -49,6 +50,8 @@ export interface HomeSources {
   buttons: { newPayout: boolean; export: boolean };
   /** Scheduled payouts: the next ones, for requesters and approvers. */
   scheduled?: { upcoming(options: { limit: number }): Promise<ScheduledEntry[]>; timeZone: string } | undefined;
+  /** The runway now (the one figure `/fleet runway` shows). */
+  runway?: (request: { signal?: AbortSignal }) => Promise<Runway>;
 }
 
 export interface SlackHomePublisherOptions {
@@ -183,7 +186,7 @@ export class SlackHomePublisher implements HomePublisher {
   private async content(userId: string, fresh: boolean): Promise<HomeContent> {
     const { access, accessLists, payouts, batches, buttons } = this.options.sources;
     if (!(await access.allows(accessLists.viewers, userId))) return { kind: 'outsider' };
-    const [balance, actor, status] = await Promise.all([this.balance(fresh), payouts.actor(userId), this.statuses()]);
+    const [balance, actor, status, runway] = await Promise.all([this.balance(fresh), payouts.actor(userId), this.statuses(), this.runway()]);
     let waiting: ViewerHome['waiting'];
     if (actor.canApprove) {
       const [requests, bulk] = await Promise.all([payouts.waitingFor(userId, { limit: WAITING_SHOWN }), batches.waitingFor(userId, { limit: WAITING_SHOWN })]);
@@ -193,10 +196,22 @@ export class SlackHomePublisher implements HomePublisher {
     const { scheduled } = this.options.sources;
     const next = scheduled && (actor.canRequest || actor.canApprove) ? { entries: await scheduled.upcoming({ limit: SCHEDULED_SHOWN }), timeZone: scheduled.timeZone } : undefined;
     return {
-      kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status, ...(next && next.entries.length > 0 ? { scheduled: next } : {}),
+      kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status, ...(next && next.entries.length > 0 ? { scheduled: next } : {}), ...(runway ? { runway } : {}),
       mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined, mineBatches,
       buttons: { newPayout: buttons.newPayout && actor.canRequest, export: buttons.export },
     };
+  }
+
+  /** The runway now; undefined (left out of the home) when it cannot be computed. */
+  private async runway(): Promise<Runway | undefined> {
+    const source = this.options.sources.runway;
+    if (!source) return undefined;
+    try {
+      return await source({ signal: AbortSignal.timeout(this.options.readTimeoutMs) });
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'could not compute the runway for a home tab; leaving it out');
+      return undefined;
+    }
   }
 
   /** The balance now, or the last one read well when the Fleet API fails: a home is never left without figures it once had. */

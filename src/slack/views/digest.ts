@@ -8,6 +8,7 @@ import type { CurrencyDay, DailyDigest, DigestMovement, PayoutOutcomeTotal } fro
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { notice, type Reply } from './notice.js';
+import { runwaySummary } from './runway.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 
 const SECTION_MAX = 3000;
@@ -23,6 +24,9 @@ const MAX_TYPES_LISTED = 8;
 const REFERENCE_MAX = 60;
 const TYPE_MAX = 40;
 const DESCRIPTION_MAX = 120;
+/** The runway's lines in the digest, and its section's length: the currencies' sections need the rest of the budget. */
+const RUNWAY_LINES = 10;
+const RUNWAY_SECTION_MAX = 1500;
 
 export interface DigestMessageOptions {
   /** The channel post when it comes after its time: when it was due. */
@@ -76,6 +80,7 @@ export function buildDigestBuildingMessage(surface: Surface, day: string): Reply
 /** The waiting requests and the footer, which end every digest. */
 function tail(t: Texts, digest: DailyDigest, surface: Surface): KnownBlock[] {
   return [
+    ...(digest.runway ? [section(cutMrkdwn(runwaySummary(surface, digest.runway, RUNWAY_LINES), RUNWAY_SECTION_MAX))] : []),
     ...(digest.waitingTotal > 0 ? [section(waitingSection(t, digest, surface))] : []),
     ...(digest.scheduledToday ? [section(t('payoutSchedule.digest.total', {
       amounts: digest.scheduledToday.totals.map((total) => formatMinor(total.totalMinor, total.currency, { locale: surface.locale })).join(' · '),

@@ -13,6 +13,8 @@ import type { LedgerStatus } from '../../ledger/types.js';
 import { countingApprovers, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
 import { HOME, PAYOUT_ACTIONS } from '../ids.js';
 import { balanceSections } from './balance.js';
+import { runwaySummary } from './runway.js';
+import type { Runway } from '../../runway/index.js';
 import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
 import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
@@ -27,6 +29,7 @@ export const WAITING_SHOWN = 20;
 /** Requests shown under "Your requests". */
 export const MINE_SHOWN = 10;
 const BALANCE_SECTIONS = 3;
+const RUNWAY_LINES = 10;
 
 export interface HomeBalance {
   /** The latest good reading; undefined when none was ever made. */
@@ -51,6 +54,8 @@ export interface ViewerHome {
   buttons: { newPayout: boolean; export: boolean };
   /** The next scheduled payouts, for requesters and approvers; undefined when none. */
   scheduled?: { entries: ScheduledEntry[]; timeZone: string } | undefined;
+  /** The runway now; undefined when it could not be computed (the Home then leaves it out). */
+  runway?: Runway;
 }
 
 export type HomeContent = { kind: 'outsider' } | ViewerHome;
@@ -63,6 +68,7 @@ export function buildHomeView(surface: Surface, content: HomeContent): HomeView 
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('home.title')) },
     ...balanceBlocks(surface, content),
+    ...(content.runway ? [runwayBlock(surface, content.runway)] : []),
     actionButtons(t, content),
     footer(surface, statusLine(surface, content)),
   ];
@@ -85,6 +91,11 @@ function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
     : t('balance.readAt', { date });
   blocks.push(footer({ ...surface, sandbox: false }, when));
   return blocks;
+}
+
+/** The runway in one block, a line per currency (the first ten), whatever the count: the Home's budget is 100 blocks. */
+function runwayBlock(surface: Surface, runway: Runway): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(runwaySummary(surface, runway, RUNWAY_LINES), 3000) } };
 }
 
 function actionButtons(t: Texts, content: ViewerHome): ActionsBlock {

@@ -24,6 +24,7 @@ import { batchDayTotals } from './018_batch_day_totals.js';
 import { bulkPayoutFilesAndResults } from './019_bulk_payout_files_and_results.js';
 import { payoutSchedules } from './020_payout_schedules.js';
 import { recordsRuns } from './022_records_runs.js';
+import { runwayAlertCrossings } from './023_runway_alert_crossings.js';
 import { seniorApprovals } from './024_senior_approvals.js';
 import { workflowPayoutSteps } from './025_workflow_payout_steps.js';
 import { ledgerListIndexes } from './026_ledger_list_indexes.js';
@@ -51,6 +52,7 @@ export const migrations: Migration[] = [
   bulkPayoutFilesAndResults,
   payoutSchedules,
   recordsRuns,
+  runwayAlertCrossings,
   seniorApprovals,
   workflowPayoutSteps,
   ledgerListIndexes,

@@ -47,6 +47,24 @@ describe('the home view', () => {
     expect(text(view)).not.toContain('<@U0X>');
   });
 
+  it('shows the runway per currency in one block, and stays within 100 blocks with 60 requests waiting and 45 currencies', () => {
+    const currencies = Array.from({ length: 45 }, (_, i) => ({
+      currency: `C${String(i).padStart(2, '0')}`, balanceMinor: 100_000, averageDailyNetMinor: -10_000, daysLeft: 10, zeroDay: '2026-12-01', history: [],
+    }));
+    const runway = { known: true as const, today: '2026-11-21', timeZone: 'UTC', windowDays: 14, daysRead: 14, firstDay: '2026-11-07', lastDay: '2026-11-20', readAt: now, currencies };
+    const balances = Object.fromEntries(currencies.map((c) => [c.currency, 1000]));
+    const requests = Array.from({ length: 60 }, (_, index) => pendingRequest({ id: `PR-${String(index).padStart(6, '0')}`, requestedBy: 'U0REQUESTER' }));
+    const mine = Array.from({ length: 10 }, (_, index) => pendingRequest({ id: `PR-MINE${String(index).padStart(2, '0')}` }));
+    const view = buildHomeView(en, viewer({ balance: { reading: { balances, readAt: now }, failed: false }, waiting: { requests, total: 60 }, mine, runway }));
+    expect(view.blocks.length).toBeLessThanOrEqual(HOME_MAX_BLOCKS);
+    expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);
+    expect(text(view)).toContain('*Runway*');
+    expect(text(view)).toContain('*C00* 1,000.00 C00 · -100.00 C00 a day · *10 days left*, zero on Dec 1, 2026');
+    expect(text(view)).toContain('35 more currencies');
+    expect(text(view)).toContain('PR-MINE09');
+    expect(text(buildHomeView(en, viewer({ runway: { known: false, reason: 'ledger_off', windowDays: 14 } })))).toContain('No runway: the ledger is off');
+  });
+
   it('writes everything in French for a French reader', () => {
     const view = text(buildHomeView({ sandbox: true, locale: 'fr' }, viewer({ waiting: { requests: [pendingRequest()], total: 1 } })));
     expect(view).toContain('152\u202f310,75 USD');

@@ -121,7 +121,7 @@ class WorkspacePage {
     }
     if (request.method === 'GET' && url.pathname === '/workspace/events') return this.streamChanges(request, response);
     const fileId = /^\/workspace\/files\/(F\w+)$/.exec(url.pathname)?.[1];
-    if (request.method === 'GET' && fileId) return this.download(fileId, url.searchParams.get('as') ?? '', response);
+    if (request.method === 'GET' && fileId) return this.download(fileId, url.searchParams.get('as') ?? '', response, url.searchParams.has('inline'));
     const action = ACTIONS.get(/^\/workspace\/(\w+)$/.exec(url.pathname)?.[1] ?? '');
     if (request.method === 'POST' && action) return this.act(action, request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
@@ -172,15 +172,21 @@ class WorkspacePage {
   }
 
   /** A shared file's bytes, as a download, for a person who can see a conversation it was shared in. */
-  private download(fileId: string, userId: string, response: ServerResponse): void {
+  /**
+   * A shared file's bytes, to whoever may see it. A PNG (by its name and its first bytes alike) is
+   * served as an image, shown in the page with `inline` (the page's own address: nothing fetched from
+   * outside); everything else as a download.
+   */
+  private download(fileId: string, userId: string, response: ServerResponse, inline: boolean): void {
     const file = this.slack.file(fileId);
     const visible = file?.channels.some((channel) => !channel.startsWith('D') || channel === `D${userId.slice(1)}`);
     if (!file?.bytes || !visible) return sendJson(response, 404, { ok: false, error: 'file_not_found' });
     // The name came from the app: only safe characters go into the header.
     const name = file.name.replace(/[^\w.-]/g, '_');
+    const image = isPng(name, file.bytes);
     response.writeHead(200, {
-      'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
-      'content-disposition': `attachment; filename="${name}"`,
+      'content-type': image ? 'image/png' : name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+      'content-disposition': `${image && inline ? 'inline' : 'attachment'}; filename="${name}"`,
       'content-length': String(file.bytes.length),
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -231,6 +237,13 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
 
 // The page shows text from the bot and the sandbox: should any of it ever slip past escaping, no script of
 // its own may run, and no other site may frame the page to steer a click on Approve.
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG by its name and its bytes: a file named `.png` that is something else stays a download. */
+export function isPng(name: string, bytes: Buffer): boolean {
+  return name.toLowerCase().endsWith('.png') && bytes.subarray(0, 8).equals(PNG_SIGNATURE);
+}
+
 const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 async function serveFile(response: ServerResponse, name: string): Promise<void> {

@@ -242,7 +242,8 @@ export class WorkspaceState {
     const extension = /\.(\w+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
     const privateUrl = `${this.privateFilesBase}/files-pri/${this.identity.teamId}-${file.id}/${encodeURIComponent(file.name)}`;
     return {
-      id: file.id, name: file.name, title: file.title ?? file.name, mimetype: extension === 'csv' ? 'text/csv' : 'application/octet-stream',
+      id: file.id, name: file.name, title: file.title ?? file.name,
+      mimetype: extension === 'csv' ? 'text/csv' : extension === 'png' ? 'image/png' : 'application/octet-stream',
       filetype: extension, size: file.bytes.length, user: file.uploadedBy ?? this.identity.botUserId, created: Math.floor(this.now() / 1000),
       url_private: privateUrl, url_private_download: `${privateUrl.replace(/\/[^/]*$/, '')}/download/${encodeURIComponent(file.name)}`,
       is_public: false, channels: [...file.channels],

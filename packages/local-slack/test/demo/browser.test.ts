@@ -1,7 +1,8 @@
 /**
  * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
  * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
- * then the payout in the feed channel, an export Abel downloads from his direct messages, and the example records file reconciled for him.
+ * then the payout in the feed channel, the runway with its chart shown in Abel's direct messages, an export
+ * Abel downloads from his direct messages, and the example records file reconciled for him.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/.
  */
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -326,6 +327,31 @@ describe('the demo page in a real browser', () => {
     expect(demo.slack.limitViolations).toEqual([]);
     expect(checked.messages).toBeGreaterThanOrEqual(2);
     expect(checked.views).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers Abel\'s /fleet runway and shows him its chart in his direct messages, an image the workspace serves itself', async () => {
+    showLogsOnFailure();
+    const ledger = demo.bot.ledger!.reader;
+    await eventually(async () => (await ledger.status()).historyComplete).toBe(true);
+    await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.treasury.id });
+    await run('/fleet runway');
+    const reply = message('Runway: how long the money lasts');
+    await eventually(() => reply.count()).toBe(1);
+    for (const currency of Object.keys(sandbox().balances())) expect(await reply.innerText()).toContain(currency);
+    await screenshot('runway-reply');
+
+    await become(DEMO_PEOPLE.abel, 'direct messages');
+    const chart = page.locator('figure.file-image img').last();
+    await eventually(() => chart.count()).toBe(1);
+    // Loaded from the page's own address, and drawn: a PNG at least 600 pixels wide.
+    expect(await chart.getAttribute('src')).toMatch(/^\/workspace\/files\/F\w+\?as=U\w+&inline=1$/);
+    const drawnWidth = () => chart.evaluate((img) => {
+      const image = img as unknown as { complete: boolean; naturalWidth: number };
+      return image.complete ? image.naturalWidth : 0;
+    });
+    await eventually(drawnWidth).toBeGreaterThanOrEqual(600);
+    await chart.scrollIntoViewIfNeeded();
+    await screenshot('runway-chart-in-dm');
   });
 
   it('sends Abel an export he downloads from his direct messages, one row per transaction in the ledger', async () => {

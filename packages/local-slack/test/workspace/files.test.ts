@@ -22,8 +22,8 @@ describe('file uploads in the local workspace', () => {
   const callApi = async (method: string, args: Record<string, string>) =>
     (await (await fetch(`${slack.apiUrl}${method}`, {
       method: 'POST', headers: { authorization: `Bearer ${BOT_TOKEN}` }, body: new URLSearchParams(args),
-    })).json()) as { ok: boolean; error?: string; upload_url?: string; file_id?: string };
-  const post = (url: string, body: string) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    })).json()) as { ok: boolean; error?: string; upload_url?: string; file_id?: string; file?: { mimetype?: string } };
+  const post = (url: string, body: string | Buffer) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
 
   it('takes a file through the three steps and shows it in the DM with its bytes, as the SDK helper drives them', async () => {
     const content = 'reference,amount\r\nINV-42,10.00\r\n';
@@ -61,6 +61,27 @@ describe('file uploads in the local workspace', () => {
     await post(upload.upload_url!, 'ok');
     const answer = await callApi('files.completeUploadExternal', { files: JSON.stringify([{ id: upload.file_id }]), channel_id: 'C0NOWHERE' });
     expect(answer.error).toBe('channel_not_found');
+  });
+
+  it('serves a shared PNG as an image the page shows inline, and a file only named .png as a download', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest of the image')]);
+    const share = async (name: string, bytes: Buffer) => {
+      const upload = await callApi('files.getUploadURLExternal', { filename: name, length: String(bytes.length) });
+      await post(upload.upload_url!, bytes);
+      await callApi('files.completeUploadExternal', { files: JSON.stringify([{ id: upload.file_id, title: name }]), channel_id: RITA_DM });
+      return upload.file_id!;
+    };
+    const image = await share('chart.png', png);
+    const shown = await fetch(`${slack.url}/workspace/files/${image}?as=${RITA}&inline=1`);
+    expect(shown.headers.get('content-type')).toBe('image/png');
+    expect(shown.headers.get('content-disposition')).toBe('inline; filename="chart.png"');
+    expect(Buffer.from(await shown.arrayBuffer()).equals(png)).toBe(true);
+    expect((await fetch(`${slack.url}/workspace/files/${image}?as=${RITA}`)).headers.get('content-disposition')).toBe('attachment; filename="chart.png"');
+    expect((await callApi('files.info', { file: image })).file?.mimetype).toBe('image/png');
+    const fake = await share('fake.png', Buffer.from('<script>alert(1)</script>'));
+    const download = await fetch(`${slack.url}/workspace/files/${fake}?as=${RITA}&inline=1`);
+    expect(download.headers.get('content-type')).toBe('application/octet-stream');
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="fake.png"');
   });
 
   it('lets the page download a file shared in a DM for that person only', async () => {

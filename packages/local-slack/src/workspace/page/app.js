@@ -209,10 +209,17 @@ function renderMessage(message) {
       ...body));
 }
 
-/** A shared file: its title, name and size, and a download link served by the workspace. */
+/** A shared file: its title, name and size, and a download link served by the workspace; a PNG shown as the image itself. */
 function renderFile(file) {
   const href = `/workspace/files/${encodeURIComponent(file.id)}?as=${encodeURIComponent(page.as)}`;
   const size = file.size < 1024 ? `${file.size} B` : file.size < 1024 * 1024 ? `${(file.size / 1024).toFixed(1)} KB` : `${(file.size / 1024 / 1024).toFixed(1)} MB`;
+  if (/\.png$/i.test(file.name)) {
+    // Served by the workspace itself (the page's own address), as Slack shows an image inline.
+    return h('figure', { class: 'file-image', 'data-file-id': file.id },
+      h('img', { src: `${href}&inline=1`, alt: file.title, loading: 'lazy' }),
+      h('figcaption', {}, h('strong', {}, file.title), h('span', { class: 'file-detail' }, ` ${file.name} · ${size} `),
+        h('a', { class: 'file-download', href, download: file.name }, 'Download')));
+  }
   return h('div', { class: 'file', 'data-file-id': file.id },
     h('span', { class: 'file-icon' }, '📄'),
     h('div', { class: 'file-meta' }, h('strong', {}, file.title), h('span', { class: 'file-detail' }, `${file.name} · ${size}`)),
