@@ -227,6 +227,27 @@ const NUMBER_FORMATS: Record<Locale, { whole: Intl.NumberFormat; decimalSeparato
   fr: { whole: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }), decimalSeparator: ',' },
 };
 
+const PLAIN_FORMATS: Record<Locale, { whole: Intl.NumberFormat; tenths: Intl.NumberFormat; compact: Intl.NumberFormat }> = {
+  en: {
+    whole: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+    tenths: new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }),
+    compact: new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }),
+  },
+  fr: {
+    whole: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }),
+    tenths: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }),
+    compact: new Intl.NumberFormat('fr-FR', { notation: 'compact', maximumFractionDigits: 1 }),
+  },
+};
+
+/**
+ * A number that is not an amount (a count, a ratio such as "4.5 times", an axis label), the reader's
+ * way: `whole` `10,000` / `10 000`; `tenths` `4.5` / `4,5`; `compact` `12.5K` / `12,5 k`.
+ */
+export function formatNumber(value: number, locale: Locale, style: 'whole' | 'tenths' | 'compact' = 'whole'): string {
+  return PLAIN_FORMATS[locale][style].format(value);
+}
+
 export interface FormatOptions {
   /** Show `+` on credits as well as `−` on debits. */
   signed?: boolean;

@@ -171,7 +171,11 @@ export class PayoutService {
    */
   async approve(requestId: string, userId: string, answers: ApprovalAnswers = {}): Promise<PayoutActionResult> {
     const request = await this.get(requestId);
-    return request ? this.approvals.approve(request, userId, answers) : notFound(requestId);
+    if (!request) return notFound(requestId);
+    const result = await this.approvals.approve(request, userId, answers);
+    // A scheduled request (or one released from a schedule) is told as such: approved ahead, not being sent.
+    if (!result.ok || (!request.schedule && !request.scheduledFrom)) return result;
+    return { ...result, request: (await withSchedule(this.options.db, result.request)) ?? result.request };
   }
 
   /** What an approver should notice about a stored request (`signals.ts`), in one query. */

@@ -54,7 +54,7 @@ describe('languages through the real receiver', () => {
   it('lists commands under their French names to a French reader, only those an approver may use', async () => {
     const reply = await ask(FABRICE, 'aide');
     expect(helpUsages(reply.text)).toEqual([
-      '/fleet solde', '/fleet autonomie', '/fleet transactions', '/fleet paiements', '/fleet bénéficiaires', '/fleet flux', '/fleet registre', '/fleet export', '/fleet résumé', '/fleet langue', '/fleet aide',
+      '/fleet solde', '/fleet autonomie', '/fleet transactions', '/fleet paiements', '/fleet bénéficiaires', '/fleet planifiés', '/fleet flux', '/fleet registre', '/fleet export', '/fleet rapprochement', '/fleet rapprochement', '/fleet résumé', '/fleet langue', '/fleet aide',
     ]);
     expect(reply.text).toContain('`/fleet aide` — Cette liste.');
     expect(reply.text).toContain('`/fleet langue [fr|en|auto]` — La langue dans laquelle l’application vous écrit');
@@ -63,7 +63,7 @@ describe('languages through the real receiver', () => {
   it('lists a requester the payout commands (the single form and the bulk form) under their English names', async () => {
     const reply = await ask(PEOPLE.requester, 'help');
     expect(helpUsages(reply.text)).toEqual([
-      '/fleet balance', '/fleet runway', '/fleet transactions', '/fleet payout', '/fleet payout', '/fleet payouts', '/fleet recipients', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet digest', '/fleet language', '/fleet help',
+      '/fleet balance', '/fleet runway', '/fleet transactions', '/fleet payout', '/fleet payout', '/fleet payouts', '/fleet recipients', '/fleet scheduled', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet reconcile', '/fleet reconcile', '/fleet digest', '/fleet language', '/fleet help',
     ]);
   });
 

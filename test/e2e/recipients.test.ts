@@ -74,8 +74,8 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
     expect(await approveAs(h, PEOPLE.approver2, id)).toContain('Sent');
     expect(payoutPosts(h)).toBe(posts + 1);
 
-    // Paid once, the same number and operator is known: one approver sends the next payout.
-    const again = await requestPayout(h, 'mobile', wallet);
+    // Paid once, the same number and operator is known: one approver sends the next payout (another amount: not a possible duplicate).
+    const again = await requestPayout(h, 'mobile', { ...wallet, amount: '11' });
     expect(blockText(await waitForApprovalMessage(h, again, '(0 of 1'))).not.toContain('New recipient');
     expect(await approveAs(h, PEOPLE.approver, again)).toContain('Sent');
     expect(payoutPosts(h)).toBe(posts + 2);

@@ -16,7 +16,8 @@ export function stepInputs(overrides: Record<string, unknown> = {}): Record<stri
   references += 1;
   return {
     requester: PEOPLE.requester, kind: 'mobile', number: '243812345678', provider: 'VODACOM_MPESA', country: 'CD', name: 'Amani Kabila',
-    amount: '150', currency: 'USD', reference: `WF-${process.pid}-${references}`, note: 'Fuel for the Goma run', ...overrides,
+    // Each run its own amount, so that no run is a possible duplicate of an earlier one (approving one asks for a tick).
+    amount: String(150 + references), currency: 'USD', reference: `WF-${process.pid}-${references}`, note: 'Fuel for the Goma run', ...overrides,
   };
 }
 

@@ -5,7 +5,7 @@
  * the same on every machine. Currency codes come from the API: every text is XML-escaped.
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { fromMinor } from '../../money.js';
+import { formatNumber, fromMinor } from '../../money.js';
 import { addDays } from '../../calendar.js';
 import type { CurrencyRunway, Runway } from '../figure.js';
 
@@ -32,10 +32,9 @@ const dayFormats: Record<Locale, Intl.DateTimeFormat> = {
 };
 const shortDay = (day: string, locale: Locale) => dayFormats[locale].format(Date.parse(`${day}T00:00:00Z`));
 
-const compactFormats: Record<Locale, Intl.NumberFormat> = {
-  en: new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }),
-  fr: new Intl.NumberFormat('fr-FR', { notation: 'compact', maximumFractionDigits: 1 }),
-};
+
+/** An SVG coordinate to a tenth of a pixel (not a number anyone reads). */
+const at = (value: number) => String(Math.round(value * 10) / 10);
 
 /** The points of one panel: x in days from the window's first day, y in minor units. */
 function series(currency: CurrencyRunway, runway: KnownRunway): { history: [number, number][]; projection: [number, number][]; horizon: number } {
@@ -62,9 +61,9 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
   const high = Math.max(1, ...values) * 1.08;
   const x = (day: number) => PLOT.left + ((PLOT.right - PLOT.left) * day) / Math.max(1, horizon);
   const y = (minor: number) => top + PLOT.bottom - ((PLOT.bottom - PLOT.top) * (minor - low)) / (high - low || 1);
-  const path = (points: [number, number][]) => points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ');
+  const path = (points: [number, number][]) => points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${at(x(px))},${at(y(py))}`).join(' ');
   const code = escapeXml(currency.currency.slice(0, 12));
-  const tick = (minor: number) => escapeXml(compactFormats[locale].format(fromMinor(Math.round(minor), currency.currency)));
+  const tick = (minor: number) => escapeXml(formatNumber(fromMinor(Math.round(minor), currency.currency), locale, 'compact'));
   const state = currency.zeroDay !== undefined ? t('runway.chart.zeroOn', { date: shortDay(currency.zeroDay, locale) }) : t('runway.chart.notFalling');
   const falling = currency.daysLeft !== undefined;
   const parts: string[] = [
@@ -72,17 +71,17 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
     `<text x="${PLOT.right}" y="${top + 24}" font-size="14" text-anchor="end" fill="${falling ? COLOURS.projection : COLOURS.flat}">${escapeXml(state)}</text>`,
   ];
   for (const level of [low, (low + high / 1.08) / 2, high / 1.08]) {
-    parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" stroke="${COLOURS.grid}"/>`);
-    parts.push(`<text x="${PLOT.left - 8}" y="${(y(level) + 4).toFixed(1)}" font-size="12" text-anchor="end" fill="${COLOURS.axis}">${tick(level)}</text>`);
+    parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${at(y(level))}" y2="${at(y(level))}" stroke="${COLOURS.grid}"/>`);
+    parts.push(`<text x="${PLOT.left - 8}" y="${at(y(level) + 4)}" font-size="12" text-anchor="end" fill="${COLOURS.axis}">${tick(level)}</text>`);
   }
-  parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}" stroke="${COLOURS.axis}"/>`);
+  parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${at(y(0))}" y2="${at(y(0))}" stroke="${COLOURS.axis}"/>`);
   const labels: [number, string, string][] = [
     [0, runway.firstDay, 'start'], [runway.daysRead, runway.today, 'middle'], [horizon, addDays(runway.today, horizon - runway.daysRead), 'end'],
   ];
   for (const [day, label, anchor] of labels) {
-    parts.push(`<text x="${x(day).toFixed(1)}" y="${top + PLOT.bottom + 18}" font-size="12" text-anchor="${anchor}" fill="${COLOURS.axis}">${escapeXml(shortDay(label, locale))}</text>`);
+    parts.push(`<text x="${at(x(day))}" y="${top + PLOT.bottom + 18}" font-size="12" text-anchor="${anchor}" fill="${COLOURS.axis}">${escapeXml(shortDay(label, locale))}</text>`);
   }
-  parts.push(`<line x1="${x(runway.daysRead).toFixed(1)}" x2="${x(runway.daysRead).toFixed(1)}" y1="${top + PLOT.top}" y2="${top + PLOT.bottom}" stroke="${COLOURS.grid}" stroke-dasharray="2 3"/>`);
+  parts.push(`<line x1="${at(x(runway.daysRead))}" x2="${at(x(runway.daysRead))}" y1="${top + PLOT.top}" y2="${top + PLOT.bottom}" stroke="${COLOURS.grid}" stroke-dasharray="2 3"/>`);
   parts.push(`<path d="${path(history)}" fill="none" stroke="${COLOURS.balance}" stroke-width="2.5" stroke-linejoin="round"/>`);
   parts.push(`<path d="${path(projection)}" fill="none" stroke="${falling ? COLOURS.projection : COLOURS.flat}" stroke-width="2.5" stroke-dasharray="7 5"/>`);
   return parts.join('');

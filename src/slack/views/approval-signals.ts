@@ -7,7 +7,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor, formatNumber } from '../../money.js';
 import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type PayoutState } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { codeSpan, escapeWithin, mentionUser, plainText } from './text.js';
@@ -59,7 +59,7 @@ export function signalBlocks(context: ApprovalContext, locale: Locale): KnownBlo
   if (duplicate) lines.push(duplicate);
   const unusual = signals?.unusualAmount;
   if (signals && unusual) {
-    const times = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(unusual.times);
+    const times = formatNumber(unusual.times, locale, 'tenths');
     const usual = formatMinor(Math.round(unusual.usualMinor), signals.dayTotals.currency, { locale });
     lines.push(t('approvalSignals.unusual', { times, usual, count: unusual.payouts, currency: signals.dayTotals.currency, days: USUAL_AMOUNT_DAYS }));
   }

@@ -8,7 +8,7 @@ import type { TransactionPage } from '../../account/account-reader.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
 import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerStatus } from '../../ledger/types.js';
-import { formatDecimal, formatMinor, toMinor } from '../../money.js';
+import { formatDecimal, formatMinor, formatNumber, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import { notice, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
@@ -163,7 +163,7 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
   const fromEnd = results.page < 0;
   const first = (results.page - 1) * results.pageSize + 1;
   const lastPage = Math.max(1, Math.ceil(results.total / results.pageSize));
-  const limit = new Intl.NumberFormat(surface.locale === 'fr' ? 'fr-FR' : 'en-US').format(MATCH_COUNT_LIMIT);
+  const limit = formatNumber(MATCH_COUNT_LIMIT, surface.locale);
   const range = { from: first, to: first + results.entries.length - 1 };
   const summary = results.total === 0
     ? t(everything ? 'transactions.noneYet' : 'transactions.noMatch')

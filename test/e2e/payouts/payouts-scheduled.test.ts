@@ -52,7 +52,10 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
 
     await waitForApprovalMessage(h, id, 'Thu, 26 Nov 2026, 09:10');
-    await approveAs(h, PEOPLE.approver, id);
+    // The approver's window says it was approved ahead, not that it is being sent.
+    const outcome = await approveAs(h, PEOPLE.approver, id);
+    expect(outcome).toContain('Approved ahead');
+    expect(outcome).not.toContain('sending to the Fleet API');
     await waitForApprovalMessage(h, id, 'Approved ahead');
     expect(payoutPosts(h)).toBe(0);
 

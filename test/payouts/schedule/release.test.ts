@@ -116,8 +116,9 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '600' }) as { ok: true; draft: never }).draft);
     const otherId = (other as { request: { id: string; requiredApprovals: number } }).request;
     expect(otherId.requiredApprovals).toBe(2);
-    await service.approve(otherId.id, APPROVER);
-    await service.approve(otherId.id, SECOND_APPROVER);
+    // The same amount to the same wallet as the approved schedule: a possible duplicate, approved with the tick.
+    await service.approve(otherId.id, APPROVER, { duplicateChecked: true });
+    await service.approve(otherId.id, SECOND_APPROVER, { duplicateChecked: true });
     expect(fleet.payoutCalls).toHaveLength(1);
 
     clock.set(DUE);
@@ -125,7 +126,9 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
     expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }] });
     expect(fleet.payoutCalls).toHaveLength(1);
-    expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: false });
+    expect(fleet.payoutCalls).toHaveLength(1);
+    expect(await service.approve(payoutId!, SECOND_APPROVER, { duplicateChecked: true })).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 

@@ -711,6 +711,8 @@ describe('the demo page in a real browser', () => {
     await approval.getByRole('button', { name: 'Approve' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
     await modal().getByRole('button', { name: /^Approve/ }).click();
+    await eventually(() => modal().innerText()).toContain('Approved ahead');
+    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     await eventually(() => approval.innerText()).toContain('Approved ahead');
     const ours = () => sandbox().payouts().filter((payout) => (payout.body as { amount?: number }).amount === 12);
     expect(ours()).toHaveLength(0);
