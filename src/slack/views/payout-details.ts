@@ -131,7 +131,7 @@ function ruleWords(t: Texts, rule: AmountApprovalRule, currency: string): string
 }
 
 /**
- * `Needs 2 approvers: the requester's USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.`,
+ * `Needs 2 approvers: the requester's USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.`,
  * or for a recipient never paid before `Needs 3 different approvers: ...`; `required` is the request's count.
  */
 export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en', required = 2): string {

@@ -40,7 +40,7 @@ describe('payout approval rules, as approvers see them', () => {
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
     const review = await submitForm(h, PEOPLE.requester, form.id, wallet);
     expect(review.view.callback_id).toBe(PAYOUT_VIEWS.review);
-    const reason = 'the requester\'s USD total for the day (UTC), 1,200.00 USD, is above 1,000.00 USD';
+    const reason = 'the requester\'s USD total for the team’s day, 1,200.00 USD, is above 1,000.00 USD';
     expect(viewText(review)).toContain(`Needs 2 approvers: ${reason}`);
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
     const second = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];

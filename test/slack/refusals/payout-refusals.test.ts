@@ -8,8 +8,8 @@ const thin = '\u202f';
 describe('payout refusals in the reader\'s language', () => {
   it('writes the daily limit\'s amounts the reader\'s way, from the minor units the domain gives', () => {
     const refusal = { code: 'over_daily_limit', details: { limitMinor: 100_000_000, leftMinor: 150_050, currency: 'USD' } } as const;
-    expect(refusalMessage(refusal, 'en')).toBe('This would take you over your daily limit of 1,000,000.00 USD (UTC day): you can still request 1,500.50 USD today.');
-    expect(refusalMessage(refusal, 'fr')).toBe(`Vous dépasseriez votre limite journalière de 1${thin}000${thin}000,00 USD (jour UTC) : vous pouvez encore demander 1${thin}500,50 USD aujourd’hui.`);
+    expect(refusalMessage(refusal, 'en')).toBe('This would take you over your daily limit of 1,000,000.00 USD (the team’s day, TEAM_TIMEZONE): you can still request 1,500.50 USD today.');
+    expect(refusalMessage(refusal, 'fr')).toBe(`Vous dépasseriez votre limite journalière de 1${thin}000${thin}000,00 USD (jour de l’équipe, TEAM_TIMEZONE) : vous pouvez encore demander 1${thin}500,50 USD aujourd’hui.`);
   });
 
   it('writes the maximum of one payout in the currency\'s own decimals', () => {
@@ -34,6 +34,6 @@ describe('payout refusals in the reader\'s language', () => {
 
   it('puts a limit refusal under the amount field', () => {
     const errors = fieldErrorsByBlock({ amount: { code: 'refused', refusal: { code: 'over_daily_limit', details: { limitMinor: 100_000, leftMinor: 0, currency: 'EUR' } } } }, 'fr');
-    expect(errors).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: `Vous dépasseriez votre limite journalière de 1${thin}000,00 EUR (jour UTC) : vous pouvez encore demander 0,00 EUR aujourd’hui.` });
+    expect(errors).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: `Vous dépasseriez votre limite journalière de 1${thin}000,00 EUR (jour de l’équipe, TEAM_TIMEZONE) : vous pouvez encore demander 0,00 EUR aujourd’hui.` });
   });
 });

@@ -186,12 +186,12 @@ describe('why two approvers are needed, and approvals that no longer count', () 
   });
 
   it('names the rule, the total and the threshold on the approval message, the approve modal and the review', () => {
-    const reason = 'Needs 2 approvers: the requester\'s USD total for the day (UTC), 5,000.00 USD, is above 1,000.00 USD.';
+    const reason = 'Needs 2 approvers: the requester\'s USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.';
     const message = buildApprovalMessage(surface, byTotal);
     expect(json(message.blocks)).toContain(reason);
     expect(json(buildApproveModal(surface, request({ dualApproval: byTotal.dualApproval })))).toContain(reason);
     expect(json(buildPayoutReview(surface, byTotal, 'C0APPROVALS', { required: 2, reason: { rule: 'recipient_total', totalMinor: 120_000, thresholdMinor: 100_000 } })))
-      .toContain('Needs 2 approvers: the recipient\'s USD total for the day (UTC), 1,200.00 USD, is above 1,000.00 USD.');
+      .toContain('Needs 2 approvers: the recipient\'s USD total for the team’s day, 1,200.00 USD, is above 1,000.00 USD.');
     expect(json(buildPayoutReview(surface, byTotal, 'C0APPROVALS', { required: 1, reason: undefined }))).not.toContain('Needs 2');
   });
 
@@ -230,7 +230,7 @@ describe('why two approvers are needed, and approvals that no longer count', () 
       { id: 3, requestId: byTotal.id, event: 'held', userId: 'U0ADA', at, details: { reason: 'requester_not_allowed' } },
     ];
     const history = json(buildPayoutHistory(surface, byTotal, events).blocks);
-    expect(history).toContain('Needs 2 approvers: the recipient\'s USD total for the day (UTC), 2,500.00 USD, is above 1,000.00 USD.');
+    expect(history).toContain('Needs 2 approvers: the recipient\'s USD total for the team’s day, 2,500.00 USD, is above 1,000.00 USD.');
     expect(history).toContain('<@U0ABEL>\'s approval no longer counts: no longer an approver (checked by <@U0ADA>)');
     expect(history).toContain('Not sent on the approval by <@U0ADA>: the requester may no longer request payouts');
   });
@@ -440,7 +440,7 @@ describe('the approval side in French', () => {
   it('writes the dual-approval reason with French amounts', () => {
     const byTotal = request({ dualApproval: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 } });
     expect(json(buildApprovalMessage(fr, byTotal).blocks))
-      .toContain(`Nécessite 2 approbateurs : le total du jour (UTC) du demandeur en USD, 5${thin}000,00 USD, dépasse 1${thin}000,00 USD.`);
+      .toContain(`Nécessite 2 approbateurs : le total du jour de l’équipe du demandeur en USD, 5${thin}000,00 USD, dépasse 1${thin}000,00 USD.`);
   });
 
   it('sends the requester their messages in French', () => {
