@@ -89,12 +89,21 @@ export interface EarlierPayoutsParams {
  * stored request is compared (`upTo`): a request another replica stamped a moment ahead of this
  * clock still counts.
  */
+/**
+ * A scheduled request and the payouts released from it are one series: none of them repeats another.
+ * The series of a request is the schedule it was released from, or the request itself.
+ */
+function seriesOf(id: string): string {
+  return `COALESCE((SELECT o.request_id FROM payout_occurrences o WHERE o.payout_id = ${id}), ${id})`;
+}
+
 export function earlierPayoutsSql(p: EarlierPayoutsParams): string {
   return `SELECT 'request' AS kind, p.recipient_key, p.amount_minor, p.currency, p.id AS request_id, p.reference, p.state, p.batch_id,
        NULL::integer AS row_number, p.requested_at AS at
      FROM payout_requests p JOIN ${p.wanted} w ON w.recipient_key = p.recipient_key AND w.amount_minor = p.amount_minor AND w.currency = p.currency
      WHERE p.state = ANY(${p.states}::text[]) AND p.requested_at >= ${p.from} AND (${p.exceptBatchId}::text IS NULL OR p.batch_id IS DISTINCT FROM ${p.exceptBatchId})
-       AND (${p.exceptRequestId}::text IS NULL OR (p.id <> ${p.exceptRequestId} AND p.requested_at <= ${p.upTo}::timestamptz))
+       AND (${p.exceptRequestId}::text IS NULL OR (p.id <> ${p.exceptRequestId} AND p.requested_at <= ${p.upTo}::timestamptz
+         AND ${seriesOf('p.id')} IS DISTINCT FROM ${seriesOf(p.exceptRequestId)}))
      UNION ALL
      SELECT 'batch_row', r.recipient_key, r.amount_minor, r.currency, NULL, r.reference, NULL, r.batch_id, r.row_number, b.requested_at
      FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id

@@ -132,6 +132,24 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
+  it('never takes an occurrence for a possible duplicate of the schedule it was released from', async () => {
+    const { schedule, service, clock, fleet, releaser } = scheduling(db);
+    const request = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '600' });
+    await service.approve(request.id, APPROVER);
+    clock.set(new Date('2025-03-15T08:00:00Z'));
+    // Another amount to the same wallet that morning: the release day now needs two approvers, and nothing repeats the occurrence but its own schedule.
+    const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '700' }) as { ok: true; draft: never }).draft);
+    const otherId = (other as { request: { id: string } }).request.id;
+    await service.approve(otherId, APPROVER);
+    await service.approve(otherId, SECOND_APPROVER);
+    clock.set(DUE);
+    await releaser.releaseDue();
+    const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
+    expect((await service.signals((await service.get(payoutId!))!)).duplicateOf).toBeUndefined();
+    expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
   it('releases on start what fell due within the catch-up window and marks older ones missed; Send now goes through approval again', async () => {
     const { schedule, service, clock, fleet, releaser, schedules, told } = scheduling(db, { catchUpMinutes: 60 });
     const series = await schedule({ firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'weekly', count: 3 });
