@@ -157,7 +157,7 @@ async function checkForm(
   const [approvals, signals] = await Promise.all([ctx.payouts.previewApprovals(userId, validation.draft), ctx.payouts.previewSignals(userId, validation.draft)]);
   const context = { signals, duplicateWindowHours: ctx.payoutSettings.duplicateWindowHours };
   const schedule = when.input && schedules ? { input: when.input, times: schedules.times(when.input), timeZone: schedules.timeZone } : undefined;
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits, context, schedule) };
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, { resubmits: metadata.resubmits }, context, schedule) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
@@ -228,7 +228,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     if (!body.view || !metadata) return;
     const { draft } = metadata;
     const surface = await readerSurfaceOf(context, body.user.id)();
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits, scheduleFieldsOf(metadata.schedule));
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, { resubmits: metadata.resubmits }, scheduleFieldsOf(metadata.schedule));
     await updateView(client, body.view, form, logger);
   });
 
@@ -267,7 +267,7 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
   const t = textsFor(surface.locale);
   if (found.ok) {
     const { request, reference } = found;
-    return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, request.id);
+    return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, { resubmits: request.id });
   }
   const id = found.request?.id ?? '';
   const text = found.code === 'not_own' ? t('payoutRequest.resubmit.notOwn')
@@ -289,14 +289,14 @@ async function submitReview(
   if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
     const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));
-    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, resubmits, scheduleFieldsOf(schedule)) };
+    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, { resubmits }, scheduleFieldsOf(schedule)) };
   }
   const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: resubmits }));
   if (result.ok) return submitted(result.request);
   const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
   if (result.errors) {
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, resubmits);
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, { resubmits });
     return { response_action: 'update', view: form };
   }
   return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
@@ -343,8 +343,8 @@ async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalS
   const typed = readForm(metadata.kind, view, metadata.fill);
   const picked = await ctx.recipients.pick(body.user.id, identity);
   const form = picked.ok
-    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, metadata.resubmits)
-    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, metadata.resubmits);
+    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, { resubmits: metadata.resubmits })
+    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, { resubmits: metadata.resubmits });
   await updateView(client, view, form, ctx.logger);
 }
 
