@@ -29,10 +29,12 @@ export interface PayoutFormChoices {
 
 /**
  * What the form and the review carry from one step to the next, all of it checked again on the server:
- * `resubmits` names the rejected request this form corrects ("Edit and resubmit").
+ * `resubmits` names the rejected request this form corrects ("Edit and resubmit"); `filledFrom` is the
+ * saved recipient picked into the form, sealed by the listener (the service reads it again and compares).
  */
 export interface FormCarry {
   resubmits?: string | undefined;
+  filledFrom?: string | undefined;
 }
 
 /**
