@@ -1,10 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RECIPIENT_ACTIONS } from '../../../src/slack/ids.js';
-import { fieldBlockId } from '../../../src/slack/views/payout-form.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage, approveAs, callbackIs, clickOnApproval, MOBILE_FIELDS, PAYOUT_ACTIONS, privateNotes, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
-  payoutPosts, requestPayout, submitApproval, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage, waitForView,
+  payoutPosts, requestPayout, submitApproval, submitEditedFromSaved, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage, waitForView,
 } from '../../support/payout-flow.js';
 
 // Each test pays its own phone, so that one's payouts are never another's earlier ones.
@@ -80,15 +78,11 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     expect(await approveAs(h, PEOPLE.approver, await requestPayout(h, 'mobile', saved))).toContain('Sent');
 
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
-    await h.slack.suggestOptions({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'mbuyi' });
-    await h.slack.selectOption({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'mobile:243820000020:VODACOM_MPESA' });
-    const filled = await waitForView(h, PEOPLE.requester, (view) => callbackIs(PAYOUT_VIEWS.form)(view) && viewText(view).includes('243820000020'), 'the form filled in');
     // The number edited; the amount and currency typed (a pick keeps what was typed there, and this form had none yet).
-    const typed = { phone: '243820000021', amount: '31', currency: 'USD' } as const;
-    const edited = Object.fromEntries(Object.entries(typed).map(([field, value]) => [fieldBlockId(field as keyof typeof typed, 1), { [PAYOUT_ACTIONS.input]: value }]));
-    expect((await h.slack.submitView({ userId: PEOPLE.requester, viewId: filled.id, values: edited })).status).toBe(200);
+    const review = await submitEditedFromSaved(
+      h, PEOPLE.requester, form.id, { search: 'mbuyi', identity: 'mobile:243820000020:VODACOM_MPESA' }, { phone: '243820000021', amount: '31', currency: 'USD' },
+    );
     const changed = '*Changed details:* filled from the saved recipient Grace Mbuyi, then edited: the number (`243820000020` → `243820000021`).';
-    const review = h.slack.view(filled.id)!;
     expect(viewText(review)).toContain(changed);
     expect(viewText(review)).toContain('*New recipient:*');
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
