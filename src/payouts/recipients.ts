@@ -101,7 +101,7 @@ export async function findKnownRecipients(q: Queryable, identities: readonly Rec
   }]));
 }
 
-export function detailsOf(draft: RecipientOf): RecipientDetails {
+function detailsOf(draft: RecipientOf): RecipientDetails {
   return draft.kind === 'mobile_money'
     ? { kind: 'mobile_money', phone: draft.recipient.phone, operator: draft.operator }
     : { kind: 'bank_account', accountNumber: draft.recipient.accountNumber, bankCode: draft.recipient.bankCode };
@@ -113,7 +113,7 @@ export function detailsOf(draft: RecipientOf): RecipientDetails {
  * and the same with XXX are one bank), or when `saved` is of another kind. The edited details are
  * named when they are another known recipient's (`known`, read with `saved`); otherwise they are new.
  */
-export function changedDetails(draft: RecipientOf, saved: KnownRecipient | undefined, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): ChangedDetails | undefined {
+function changedDetails(draft: RecipientOf, saved: KnownRecipient | undefined, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): ChangedDetails | undefined {
   const identity = recipientIdentity(draft);
   if (!saved || saved.identity === identity || saved.details.kind !== draft.kind) return undefined;
   const before: Record<string, string> = saved.details;
