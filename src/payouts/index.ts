@@ -7,7 +7,7 @@ export { currentFailureReason } from './stored-reasons.js';
 export type {
   AmountApprovalRule, ApprovalMessageRef, DualApprovalReason, DualApprovalRule, PayoutHold, BankAccountRecipient, FieldErrors, FieldProblem,
   MobileMoneyRecipient, PayoutActionResult, PayoutApproval, PayoutDraft, PayoutEvent, PayoutEventName, PayoutFieldName, PayoutKind, LikelyMatch,
-  PayoutLifecycle, PayoutRefusal, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalDetails, SearchOutcome,
+  ChangedDetails, PayoutLifecycle, PayoutRefusal, RecipientField, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalDetails, SearchOutcome,
 } from './model.js';
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';

@@ -16,7 +16,7 @@ import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js'
 import { sumRequested } from './day-totals-store.js';
 import { findRequest, insertRequest, referenceExists, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
-import { checkOneRecipient, type RecipientCheck } from './recipients.js';
+import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
 import { LIMITS, revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
@@ -85,11 +85,13 @@ export class PayoutIntake {
    * Stores a pending request after checking the role, every field again, the reference and the daily
    * limit. `resubmitOf` (from the form, so only a claim) is linked only when the stored request it
    * names is this requester's own and rejected; the new request is measured as any other.
+   * `filledFrom` (the form's, so only a claim too): the saved recipient the form was filled from, read
+   * again and compared with the draft (`changedDetails`); other ways in have none.
    */
   async submit(
     actor: PayoutActor,
     draft: PayoutDraft,
-    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined } = {},
+    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined; filledFrom?: RecipientIdentity | undefined } = {},
   ): Promise<PayoutActionResult> {
     const role = canRequest(actor);
     if (!role.ok) return refusal(role.code, { details: role.details });
@@ -114,7 +116,7 @@ export class PayoutIntake {
         for (const at of options.schedule?.at ?? [now]) {
           const limit = await this.dailyLimitDecision(tx, userId, valid, at);
           if (!limit.ok) throw new Refused(refusal(limit.code, { details: limit.details, errors: { amount: refusedField(limit) } }));
-          const day = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: at }, false);
+          const day = await this.measure(tx, { ...valid, requestedBy: userId, requestedAt: at }, false, options.filledFrom);
           if (!measured || day.required > measured.required) measured = day;
         }
         const { required: requiredApprovals, reason, recipient } = measured!;
@@ -124,7 +126,7 @@ export class PayoutIntake {
         const resubmitOf = corrected && isResubmittable(corrected, userId) ? corrected.id : undefined;
         const id = await this.insertWithFreshId(tx, {
           draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
-          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName, resubmitOf,
+          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName, changedDetails: recipient.changedDetails, resubmitOf,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
@@ -135,6 +137,7 @@ export class PayoutIntake {
           details: {
             amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}),
             ...(recipient.newRecipient ? { newRecipient: true } : {}), ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
+            ...(recipient.changedDetails ? { changedFrom: recipient.changedDetails.saved.identity, changedFields: recipient.changedDetails.changes.map((change) => change.field) } : {}),
             ...(resubmitOf ? { resubmitOf } : {}),
           },
         }, now);
@@ -154,8 +157,8 @@ export class PayoutIntake {
   }
 
   /** What the review screen says about approvers and the recipient: the requirement if the draft were stored now. */
-  async previewRequirement(userId: string, draft: PayoutDraft): Promise<PayoutRequirement> {
-    return this.measure(this.options.db, { ...draft, requestedBy: userId, requestedAt: this.options.clock.now() }, false);
+  async previewRequirement(userId: string, draft: PayoutDraft, filledFrom?: RecipientIdentity): Promise<PayoutRequirement> {
+    return this.measure(this.options.db, { ...draft, requestedBy: userId, requestedAt: this.options.clock.now() }, false, filledFrom);
   }
 
   /**
@@ -163,13 +166,15 @@ export class PayoutIntake {
    * paid. `stored`: the payout is already among the totals (at approval), and a recipient it was
    * stored as new stays new, so that a payout completed meanwhile to the same recipient lowers
    * nothing; otherwise its amount is added (at submission). Callers that decide hold the day locks.
+   * `filledFrom`: the saved recipient the form was filled from, for `changedDetails`.
    */
   async measure(
     q: Queryable,
     payout: PayoutDraft & { requestedBy: string; requestedAt: Date; newRecipient?: boolean },
     stored: boolean,
+    filledFrom?: RecipientIdentity,
   ): Promise<PayoutRequirement> {
-    const checked = await checkOneRecipient(q, payout);
+    const checked = await checkOneRecipient(q, payout, filledFrom);
     const recipient = { ...checked, newRecipient: checked.newRecipient || (stored && payout.newRecipient === true) };
     const requirement = await measureDayApprovals(q, {
       requestedBy: payout.requestedBy, requestedAt: payout.requestedAt, payouts: [{ draft: payout, newRecipient: recipient.newRecipient }], counted: stored,

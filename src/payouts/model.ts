@@ -91,6 +91,20 @@ export interface BankAccountDraft extends DraftCommon {
 /** Narrow on `kind`: mobile money has `operator` and a phone; bank has an account number and BIC. */
 export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
 
+/** The details of a recipient that decide where the money lands; the name is not one (the Fleet API cannot check it). */
+export type RecipientField = 'phone' | 'operator' | 'accountNumber' | 'bankCode';
+
+/**
+ * A saved recipient picked in the payout form whose details were then edited: each detail changed
+ * from the saved one (in the form's order), and the known recipient the edited details belong to,
+ * named, when there is one; otherwise they are a new recipient.
+ */
+export interface ChangedDetails {
+  saved: { identity: string; name: string };
+  changes: { field: RecipientField; from: string; to: string }[];
+  matches: { name: string; lastPayoutId: string } | undefined;
+}
+
 export interface PayoutApproval {
   userId: string;
   at: Date;
@@ -191,6 +205,8 @@ export interface PayoutLifecycle {
   newRecipient: boolean;
   /** The recipient is known under another name: the name of its last completed payout. */
   previousRecipientName: string | undefined;
+  /** Filled from a saved recipient in the form and then edited: what changed (see `recipients.ts`); set when requested. */
+  changedDetails?: ChangedDetails | undefined;
   /** Set while the request has its approvals but was not sent; cleared when it is sent. */
   hold?: PayoutHold | undefined;
   /** The rejected request of the same requester that this one corrects ("Edit and resubmit"). */

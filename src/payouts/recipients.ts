@@ -1,11 +1,11 @@
 /**
  * Who a payout goes to, and who has been paid before: the two keys of a recipient (`recipientKey`
  * for the day totals, `recipientIdentity` for new and saved recipients), the recipients already paid
- * (one query for many, so that a batch of payouts is checked at once), and the two facts the approval
- * screens show, "new recipient" and "known under another name".
+ * (one query for many, so that a batch of payouts is checked at once), and the three facts the approval
+ * screens show, "new recipient", "known under another name" and "changed from the saved recipient picked".
  */
 import type { Queryable } from '../store/db.js';
-import type { BankAccountRecipient, MobileMoneyRecipient, PayoutDraft } from './model.js';
+import type { BankAccountRecipient, ChangedDetails, MobileMoneyRecipient, PayoutDraft, RecipientField } from './model.js';
 
 /**
  * A bank account: its BIC and its account number as validated (no spaces, upper case). An 8-character
@@ -14,9 +14,11 @@ import type { BankAccountRecipient, MobileMoneyRecipient, PayoutDraft } from './
  * Migration 014 computes the same text in SQL (`bankAccountKeySql`); keep the two equal.
  */
 function bankAccountKey(recipient: Pick<BankAccountRecipient, 'accountNumber' | 'bankCode'>): string {
-  const { bankCode, accountNumber } = recipient;
-  const bic = bankCode.length === 11 && bankCode.endsWith('XXX') ? bankCode.slice(0, 8) : bankCode;
-  return `bank:${bic}:${accountNumber}`;
+  return `bank:${headOfficeBic(recipient.bankCode)}:${recipient.accountNumber}`;
+}
+
+function headOfficeBic(bankCode: string): string {
+  return bankCode.length === 11 && bankCode.endsWith('XXX') ? bankCode.slice(0, 8) : bankCode;
 }
 
 /**
@@ -58,7 +60,12 @@ export interface KnownRecipient {
   lastPaidAt: Date;
   /** Taken off the saved list by a requester; it was paid all the same, so it stays known. */
   removed: boolean;
+  /** The details it was last paid with. */
+  details: RecipientDetails;
 }
+
+/** The details of a recipient that decide where the money lands. */
+export type RecipientDetails = { kind: 'mobile_money'; phone: string; operator: string } | { kind: 'bank_account'; accountNumber: string; bankCode: string };
 
 interface KnownRow {
   identity: string;
@@ -66,6 +73,11 @@ interface KnownRow {
   last_payout_id: string;
   last_paid_at: Date | string;
   removed_at: Date | string | null;
+  kind: string;
+  phone: string | null;
+  operator: string | null;
+  account_number: string | null;
+  bank_code: string | null;
 }
 
 /** The recipients among `identities` that a completed payout went to, in one query. */
@@ -73,7 +85,8 @@ export async function findKnownRecipients(q: Queryable, identities: readonly Rec
   const distinct = [...new Set(identities)];
   if (distinct.length === 0) return new Map();
   const { rows } = await q.query<KnownRow>(
-    'SELECT identity, recipient_name, last_payout_id, last_paid_at, removed_at FROM saved_recipients WHERE identity = ANY($1::text[])',
+    `SELECT identity, recipient_name, last_payout_id, last_paid_at, removed_at, kind, phone, operator, account_number, bank_code
+     FROM saved_recipients WHERE identity = ANY($1::text[])`,
     [distinct],
   );
   return new Map(rows.map((row) => [row.identity, {
@@ -82,7 +95,40 @@ export async function findKnownRecipients(q: Queryable, identities: readonly Rec
     lastPayoutId: row.last_payout_id,
     lastPaidAt: row.last_paid_at instanceof Date ? row.last_paid_at : new Date(row.last_paid_at),
     removed: row.removed_at !== null,
+    details: row.kind === 'mobile_money'
+      ? { kind: 'mobile_money', phone: row.phone ?? '', operator: row.operator ?? '' }
+      : { kind: 'bank_account', accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '' },
   }]));
+}
+
+function detailsOf(draft: RecipientOf): RecipientDetails {
+  return draft.kind === 'mobile_money'
+    ? { kind: 'mobile_money', phone: draft.recipient.phone, operator: draft.operator }
+    : { kind: 'bank_account', accountNumber: draft.recipient.accountNumber, bankCode: draft.recipient.bankCode };
+}
+
+/**
+ * What changed when the draft was filled from the saved recipient `saved` (read on the server: the
+ * form only names it) and then edited: undefined when it still goes where `saved` went (an 8-letter BIC
+ * and the same with XXX are one bank), or when `saved` is of another kind. The edited details are
+ * named when they are another known recipient's (`known`, read with `saved`); otherwise they are new.
+ */
+function changedDetails(draft: RecipientOf, saved: KnownRecipient | undefined, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): ChangedDetails | undefined {
+  const identity = recipientIdentity(draft);
+  if (!saved || saved.identity === identity || saved.details.kind !== draft.kind) return undefined;
+  const before: Record<string, string> = saved.details;
+  const after: Record<string, string> = detailsOf(draft);
+  const fields: RecipientField[] = draft.kind === 'mobile_money' ? ['phone', 'operator'] : ['accountNumber', 'bankCode'];
+  const same = (field: RecipientField, a: string, b: string) => (field === 'bankCode' ? headOfficeBic(a) === headOfficeBic(b) : a === b);
+  const changes = fields
+    .map((field) => ({ field, from: before[field] ?? '', to: after[field] ?? '' }))
+    .filter((change) => !same(change.field, change.from, change.to));
+  const other = known.get(identity);
+  return {
+    saved: { identity: saved.identity, name: saved.lastName },
+    changes,
+    matches: other ? { name: other.lastName, lastPayoutId: other.lastPayoutId } : undefined,
+  };
 }
 
 /** No completed payout went to this draft's recipient. */
@@ -110,13 +156,20 @@ export interface RecipientCheck {
   newRecipient: boolean;
   /** Set when the recipient is known under another name. */
   previousName: string | undefined;
+  /** Set when the draft was filled from a saved recipient and its details then edited. */
+  changedDetails: ChangedDetails | undefined;
 }
 
-function checkRecipient(draft: RecipientOf, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): RecipientCheck {
-  return { newRecipient: isNewRecipient(draft, known), previousName: nameChanged(draft, known) };
-}
-
-/** `checkRecipient` for one draft, reading the store. */
-export async function checkOneRecipient(q: Queryable, draft: RecipientOf): Promise<RecipientCheck> {
-  return checkRecipient(draft, await findKnownRecipients(q, [recipientIdentity(draft)]));
+/**
+ * What approvers are told about one draft's recipient, in one read of the store. `filledFrom`: the
+ * saved recipient the form was filled from, only a claim from the client, read again here.
+ */
+export async function checkOneRecipient(q: Queryable, draft: RecipientOf, filledFrom?: RecipientIdentity): Promise<RecipientCheck> {
+  const picked = filledFrom?.slice(0, 200);
+  const known = await findKnownRecipients(q, picked === undefined ? [recipientIdentity(draft)] : [recipientIdentity(draft), picked]);
+  return {
+    newRecipient: isNewRecipient(draft, known),
+    previousName: nameChanged(draft, known),
+    changedDetails: changedDetails(draft, picked === undefined ? undefined : known.get(picked), known),
+  };
 }

@@ -1,5 +1,6 @@
 /** How rows of the payout tables arrive from either driver, and how they become model objects. */
-import type { DualApprovalReason, DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
+import { z } from 'zod';
+import type { ChangedDetails, DualApprovalReason, DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
 
 export type Timestamp = Date | string;
 
@@ -43,6 +44,7 @@ export interface PayoutRow extends DualApprovalColumns {
   batch_id?: string | null;
   batch_row?: number | null;
   resubmit_of?: string | null;
+  changed_details?: unknown;
 }
 
 export interface EventRow {
@@ -93,6 +95,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     previousRecipientName: row.previous_recipient_name ?? undefined,
     batch: row.batch_id ? { id: row.batch_id, row: Number(row.batch_row) } : undefined,
     resubmitOf: row.resubmit_of ?? undefined,
+    changedDetails: toChangedDetails(row.changed_details),
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;
@@ -132,6 +135,19 @@ export function dualApprovalChanges(reason: DualApprovalReason): { dualApprovalR
 
 function toSearchOutcome(value: string | null): SearchOutcome | undefined {
   return value === 'not_found' || value === 'could_not_check' ? value : undefined;
+}
+
+const changedDetailsSchema = z.object({
+  saved: z.object({ identity: z.string(), name: z.string() }),
+  changes: z.array(z.object({ field: z.enum(['phone', 'operator', 'accountNumber', 'bankCode']), from: z.string(), to: z.string() })),
+  matches: z.object({ name: z.string(), lastPayoutId: z.string() }).optional(),
+});
+
+/** Migration 028's column: undefined when empty (or, never expected, not in the shape the intake writes). */
+function toChangedDetails(value: unknown): ChangedDetails | undefined {
+  if (value === null || value === undefined) return undefined;
+  const parsed = changedDetailsSchema.safeParse(typeof value === 'string' ? JSON.parse(value) : value);
+  return parsed.success ? { ...parsed.data, matches: parsed.data.matches } : undefined;
 }
 
 /** A jsonb column as either driver returns it (text or an object). */

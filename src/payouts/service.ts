@@ -13,6 +13,7 @@ import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type Payou
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
 import { readApprovalSignals, requestSignals, type ApprovalSignals } from './signals.js';
+import type { RecipientIdentity } from './recipients.js';
 import { lostRace, notFound, refused } from './outcomes.js';
 import { canApprove, canCancel, canDecideMatch, canReject, canRequest, checkRejectReason, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
@@ -137,11 +138,12 @@ export class PayoutService {
   /**
    * Stores a pending request after checking the role, every field again, the reference and the daily
    * limit. `resubmitOf`: the rejected request it corrects, linked only when it is this person's own.
+   * `filledFrom`: the saved recipient the form was filled from, read again and compared with the draft.
    */
   async submit(
     userId: string,
     draft: PayoutDraft,
-    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined } = {},
+    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined; filledFrom?: RecipientIdentity | undefined } = {},
   ): Promise<PayoutActionResult> {
     return this.intake.submit(await this.actor(userId), draft, options);
   }
@@ -189,8 +191,8 @@ export class PayoutService {
   }
 
   /** What the review screen tells the requester about approvers and the recipient, were the draft stored now. */
-  async previewApprovals(userId: string, draft: PayoutDraft): Promise<PayoutRequirement> {
-    return this.intake.previewRequirement(userId, draft);
+  async previewApprovals(userId: string, draft: PayoutDraft, filledFrom?: RecipientIdentity): Promise<PayoutRequirement> {
+    return this.intake.previewRequirement(userId, draft, filledFrom);
   }
 
   /** An approver other than the requester turns the request down; the reason goes to the requester. */

@@ -45,7 +45,10 @@ describe('recipient identity', () => {
   });
 
   it('tells a new recipient and a changed name from a map of known recipients', () => {
-    const known = new Map([[recipientIdentity(mobile), { identity: recipientIdentity(mobile), lastName: 'Amani  K.', lastPayoutId: 'PR-1', lastPaidAt: new Date(), removed: false }]]);
+    const known = new Map([[recipientIdentity(mobile), {
+      identity: recipientIdentity(mobile), lastName: 'Amani  K.', lastPayoutId: 'PR-1', lastPaidAt: new Date(), removed: false,
+      details: { kind: 'mobile_money' as const, phone: '243812345678', operator: 'VODACOM_MPESA' },
+    }]]);
     expect(isNewRecipient(mobile, known)).toBe(false);
     expect(isNewRecipient(bank, known)).toBe(true);
     expect(nameChanged(mobile, known)).toBe('Amani  K.');
@@ -227,6 +230,7 @@ describe.each(testDatabases())('saved recipients from payouts completed before t
       const identity = 'mobile:243812345678:VODACOM_MPESA';
       expect(await findKnownRecipients(db, [identity, 'mobile:243812345678:ORANGE_MONEY'])).toEqual(new Map([[identity, {
         identity, lastName: 'New Name', lastPayoutId: 'PR-OLD002', lastPaidAt: new Date('2025-03-02T10:00:00Z'), removed: false,
+        details: { kind: 'mobile_money', phone: '243812345678', operator: 'VODACOM_MPESA' },
       }]]));
     } finally {
       await db.close();

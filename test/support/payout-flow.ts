@@ -4,7 +4,8 @@
  * would see next and returns it.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
+import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../../src/slack/ids.js';
+import { fieldBlockId } from '../../src/slack/views/payout-form.js';
 import type { PayoutFieldName } from '../../src/payouts/index.js';
 import type { OpenView, SlackMessage, SubmittedValues } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from './bot-harness.js';
@@ -68,6 +69,21 @@ export async function submitForm(h: Harness, userId: string, viewId: string, fie
   const ack = await h.slack.submitView({ userId, viewId, values: formValues(fields) });
   expect(ack.status).toBe(200);
   return h.slack.view(viewId)!;
+}
+
+/**
+ * In a form just opened: picks the saved recipient `identity` (found by typing `search`), then submits
+ * the filled form with `edits` over what the pick filled in; returns the view after the app answered.
+ */
+export async function submitEditedFromSaved(
+  h: Harness, userId: string, formId: string, saved: { search: string; identity: string }, edits: Partial<Record<PayoutFieldName, string>>,
+): Promise<OpenView> {
+  await h.slack.suggestOptions({ userId, viewId: formId, actionId: RECIPIENT_ACTIONS.pick, value: saved.search });
+  await h.slack.selectOption({ userId, viewId: formId, actionId: RECIPIENT_ACTIONS.pick, value: saved.identity });
+  const filled = await waitForView(h, userId, (view) => callbackIs(PAYOUT_VIEWS.form)(view) && String(view.view.private_metadata).includes('"fill":1'), 'the form filled in');
+  const values = Object.fromEntries(Object.entries(edits).map(([field, value]) => [fieldBlockId(field as PayoutFieldName, 1), { [PAYOUT_ACTIONS.input]: value }]));
+  expect((await h.slack.submitView({ userId, viewId: filled.id, values })).status).toBe(200);
+  return h.slack.view(filled.id)!;
 }
 
 /** The field errors of the form, keyed by field name. */

@@ -1,8 +1,8 @@
 /**
  * Texts of what the approver should see about a payout (src/payouts/signals.ts and the approval
- * tiers): a possible duplicate and the tick it asks for, an unusual amount, the day's totals, and
- * the senior approvers a payout above the tier needs. Shown on the approval message, in the approve
- * window and on the review screen.
+ * tiers): a possible duplicate and the tick it asks for, an unusual amount, the day's totals, the
+ * senior approvers a payout above the tier needs, and the details edited after a saved recipient was
+ * picked. Shown on the approval message, in the approve window and on the review screen.
  */
 import { defineMessages } from '../define.js';
 
@@ -21,6 +21,12 @@ export const approvalSignals = defineMessages({
     'approvalSignals.senior.needs': ':medal: *Above {threshold}:* one approval must come from a senior approver; needs one of: {approvers}.',
     'approvalSignals.senior.given': ':medal: Above {threshold}: approved by senior approver {approver}.',
     'approvalSignals.refusal.duplicateUnchecked': 'This payout may repeat an earlier one: tick “I checked this is not a duplicate” to approve it. Nothing was recorded.',
+    'approvalSignals.changed': ':pencil2: *Changed details:* filled from the saved recipient {name}, then edited: {changes}.',
+    'approvalSignals.changed.phone': 'the number ({from} → {to})',
+    'approvalSignals.changed.operator': 'the operator ({from} → {to})',
+    'approvalSignals.changed.accountNumber': 'the account number ({from} → {to})',
+    'approvalSignals.changed.bankCode': 'the bank code ({from} → {to})',
+    'approvalSignals.changed.matches': 'These are the details of another known recipient, {name}, last paid with {id}.',
     'approvalSignals.refusal.needsSenior': 'This payout is above the senior approval amount: one approval must come from a senior approver (PAYOUT_SENIOR_APPROVERS).',
   },
   fr: {
@@ -37,6 +43,12 @@ export const approvalSignals = defineMessages({
     'approvalSignals.senior.needs': ':medal: *Au-delà de {threshold} :* une approbation doit venir d’un approbateur senior ; il faut l’un de : {approvers}.',
     'approvalSignals.senior.given': ':medal: Au-delà de {threshold} : approuvé par l’approbateur senior {approver}.',
     'approvalSignals.refusal.duplicateUnchecked': 'Ce paiement répète peut-être un paiement précédent : cochez « J’ai vérifié que ce n’est pas un doublon » pour l’approuver. Rien n’a été enregistré.',
+    'approvalSignals.changed': ':pencil2: *Coordonnées modifiées :* remplies depuis le bénéficiaire enregistré {name}, puis modifiées : {changes}.',
+    'approvalSignals.changed.phone': 'le numéro ({from} → {to})',
+    'approvalSignals.changed.operator': 'l’opérateur ({from} → {to})',
+    'approvalSignals.changed.accountNumber': 'le numéro de compte ({from} → {to})',
+    'approvalSignals.changed.bankCode': 'le code banque ({from} → {to})',
+    'approvalSignals.changed.matches': 'Ce sont les coordonnées d’un autre bénéficiaire connu, {name}, dernier paiement {id}.',
     'approvalSignals.refusal.needsSenior': 'Ce paiement dépasse le montant d’approbation senior : une approbation doit venir d’un approbateur senior (PAYOUT_SENIOR_APPROVERS).',
   },
 });

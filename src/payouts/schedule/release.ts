@@ -212,7 +212,7 @@ export class ScheduleReleaser {
         id: candidate, draft, requestedBy: template.requestedBy, requestedAt: now,
         expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
         requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
-        previousRecipientName: template.previousRecipientName, referenceGenerated: false,
+        previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
       });
       if (outcome === 'duplicate_reference') return undefined;
       if (outcome === 'inserted') id = candidate;

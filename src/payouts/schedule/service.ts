@@ -6,7 +6,7 @@
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../store/db.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutRequest } from '../model.js';
-import { recipientIdentity } from '../recipients.js';
+import { recipientIdentity, type RecipientIdentity } from '../recipients.js';
 import { findRequest } from '../repository.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
@@ -57,14 +57,17 @@ export class PayoutSchedules {
   /**
    * Stores a scheduled request: the same intake, policy and new-recipient rule as every payout, each
    * occurrence checked against its own day's limit and totals. Approved as any request, then released
-   * at its time(s).
+   * at its time(s). `filledFrom`: the saved recipient the form was filled from (see `PayoutIntake.submit`).
    */
-  async request(userId: string, draft: PayoutDraft, input: ScheduleInput): Promise<PayoutActionResult | { ok: false; code: 'schedule_invalid'; problems: ScheduleProblem[] }> {
+  async request(
+    userId: string, draft: PayoutDraft, input: ScheduleInput, options: { filledFrom?: RecipientIdentity | undefined } = {},
+  ): Promise<PayoutActionResult | { ok: false; code: 'schedule_invalid'; problems: ScheduleProblem[] }> {
     const problems = this.check(input);
     if (problems.length > 0) return { ok: false, code: 'schedule_invalid', problems };
     const rule = { ...input, timeZone: this.timeZone };
     const times = occurrenceTimes(rule);
     return this.options.payouts.submit(userId, draft, {
+      filledFrom: options.filledFrom,
       schedule: {
         at: times,
         save: async (tx, request, now) => {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import {
   BANK_ACCOUNT_FIELDS, draftToFields, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
   type ScheduleInput,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientRefusalCode, type Resubmission,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
@@ -21,16 +21,21 @@ import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from
 import type { Subcommand } from '../subcommands.js';
 import { notice, noticeModal } from '../views/notice.js';
 import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor,
+  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
 } from '../views/payout-form.js';
+import { BUTTON_VALUE_MAX } from '../sealed-values.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
 import { readScheduleFields, scheduleErrors, scheduleInput, type ScheduleFields } from '../views/payout-schedule.js';
 import type { Surface } from '../views/text.js';
 
 // What comes back in private_metadata is only a convenience: every value is validated again by the domain.
 // `resubmits` only names a request: the service links it only to the same requester's rejected request.
+// `filledFrom` is the saved recipient picked, sealed (`pickedSeal`): the service reads it again and compares.
 const resubmitsSchema = z.string().regex(PAYOUT_ID_PATTERN).optional();
-const formMetadataSchema = z.object({ kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema });
+const filledFromSchema = z.string().max(BUTTON_VALUE_MAX).optional();
+const formMetadataSchema = z.object({
+  kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema, filledFrom: filledFromSchema,
+});
 const text = (max: number) => z.string().max(max);
 const draftCommon = {
   amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
@@ -52,7 +57,19 @@ const scheduleSchema = z.object({
   firstDay: text(10), time: z.object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59) }),
   repeat: z.enum(SCHEDULE_REPEATS), count: z.number().int().optional(), endsOn: text(10).optional(),
 });
-const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema, schedule: scheduleSchema.optional() });
+const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleSchema.optional() });
+// Sealed as an object of its own shape, so that no other value the app seals reads as a pick.
+const pickedSchema = z.object({ filledFrom: z.string().max(200) });
+
+/** The saved recipient picked into the form, sealed for the form's and the review's private_metadata. */
+function sealPicked(ctx: SlackContext, identity: RecipientIdentity): string | undefined {
+  return ctx.seal.seal({ filledFrom: identity } satisfies z.infer<typeof pickedSchema>);
+}
+
+/** The saved recipient the form says it was filled from, when the app sealed it; only a claim for the service to check. */
+function openPicked(ctx: SlackContext, sealed: string | undefined): RecipientIdentity | undefined {
+  return sealed === undefined ? undefined : ctx.seal.open(sealed, pickedSchema)?.filledFrom;
+}
 
 function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | undefined {
   try {
@@ -139,7 +156,7 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
 
 /** The form's answer: its errors under their fields, or the review screen. */
 async function checkForm(
-  ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined; resubmits?: string | undefined }, view: ViewOutput,
+  ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined } & FormCarry, view: ViewOutput,
 ): Promise<ViewResponseAction> {
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
@@ -154,10 +171,13 @@ async function checkForm(
   if (!validation.ok || Object.keys(whenErrors).length > 0) {
     return { response_action: 'errors', errors: { ...(validation.ok ? {} : inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill)), ...whenErrors } };
   }
-  const [approvals, signals] = await Promise.all([ctx.payouts.previewApprovals(userId, validation.draft), ctx.payouts.previewSignals(userId, validation.draft)]);
+  const [approvals, signals] = await Promise.all([
+    ctx.payouts.previewApprovals(userId, validation.draft, openPicked(ctx, metadata.filledFrom)), ctx.payouts.previewSignals(userId, validation.draft),
+  ]);
   const context = { signals, duplicateWindowHours: ctx.payoutSettings.duplicateWindowHours };
   const schedule = when.input && schedules ? { input: when.input, times: schedules.times(when.input), timeZone: schedules.timeZone } : undefined;
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, metadata.resubmits, context, schedule) };
+  const carried = { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom };
+  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, carried, context, schedule) };
 }
 
 export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
@@ -228,7 +248,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     if (!body.view || !metadata) return;
     const { draft } = metadata;
     const surface = await readerSurfaceOf(context, body.user.id)();
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, metadata.resubmits, scheduleFieldsOf(metadata.schedule));
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom }, scheduleFieldsOf(metadata.schedule));
     await updateView(client, body.view, form, logger);
   });
 
@@ -253,7 +273,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
     } else {
       try {
-        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, metadata.resubmits, metadata.schedule);
+        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom }, metadata.schedule);
       } catch (error) {
         answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
@@ -262,12 +282,17 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
   });
 }
 
-/** The form filled from a rejected request (its reference as `resubmission` offers it), or why it cannot be. */
+/**
+ * The form filled from a rejected request (its reference as `resubmission` offers it), or why it cannot be.
+ * A request edited from a saved recipient stays filled from it, so that its correction says so too.
+ */
 function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission): ModalView {
   const t = textsFor(surface.locale);
   if (found.ok) {
     const { request, reference } = found;
-    return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, request.id);
+    const saved = request.changedDetails?.saved.identity;
+    const carried = { resubmits: request.id, filledFrom: saved === undefined ? undefined : sealPicked(ctx, saved) };
+    return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, carried);
   }
   const id = found.request?.id ?? '';
   const text = found.code === 'not_own' ? t('payoutRequest.resubmit.notOwn')
@@ -279,24 +304,25 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
 async function submitReview(
-  ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, resubmits?: string, schedule?: ScheduleInput,
+  ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, carried: FormCarry, schedule?: ScheduleInput,
 ): Promise<ViewResponseAction> {
   const { payouts, payoutSettings, schedules } = ctx;
+  const filledFrom = openPicked(ctx, carried.filledFrom);
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule) : undefined;
+  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule, { filledFrom }) : undefined;
   if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
     const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));
-    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, resubmits, scheduleFieldsOf(schedule)) };
+    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, carried, scheduleFieldsOf(schedule)) };
   }
-  const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: resubmits }));
+  const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: carried.resubmits, filledFrom }));
   if (result.ok) return submitted(result.request);
   const stored = await alreadyStored(ctx, userId, draft, result.code);
   if (stored) return submitted(stored);
   if (result.errors) {
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, resubmits);
+    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, carried);
     return { response_action: 'update', view: form };
   }
   return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
@@ -330,8 +356,8 @@ function inFill(errors: Record<string, string>, fill: number): Record<string, st
 
 /**
  * A saved recipient picked in the form: the form again (of the recipient's kind) with its fields
- * filled in and what was typed elsewhere kept. Only the recipient's identity comes from the client;
- * the role and the recipient are read on the server.
+ * filled in and what was typed elsewhere kept, and the pick sealed in it (for "changed details" once
+ * edited). Only the recipient's identity comes from the client; the role and the recipient are read on the server.
  */
 async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalSelectAction>, client: App['client']): Promise<void> {
   const view = body.view;
@@ -343,8 +369,8 @@ async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalS
   const typed = readForm(metadata.kind, view, metadata.fill);
   const picked = await ctx.recipients.pick(body.user.id, identity);
   const form = picked.ok
-    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, metadata.resubmits)
-    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, metadata.resubmits);
+    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, { resubmits: metadata.resubmits, filledFrom: sealPicked(ctx, picked.recipient.identity) })
+    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom });
   await updateView(client, view, form, ctx.logger);
 }
 

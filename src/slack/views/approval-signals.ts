@@ -3,14 +3,19 @@
  * message, the approve window and the review screen: a possible duplicate linking the earlier one,
  * an unusual amount, the senior approvers a payout above the tier needs, and the day's totals (always,
  * as context). Nothing is said of an ordinary payout beyond the totals. Also the tick a possible
- * duplicate asks for in the approve window.
+ * duplicate asks for in the approve window, and the line on details edited after a saved recipient
+ * was picked (shown with the other facts about the recipient, `recipient-flags.ts`).
  */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, formatNumber } from '../../money.js';
-import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type PayoutState } from '../../payouts/index.js';
+import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails, type PayoutState } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
+import { operatorName } from './operators.js';
 import { codeSpan, escapeWithin, mentionUser, plainText } from './text.js';
+
+const NAME_MAX = 200;
+const DETAIL_MAX = 60;
 
 /** A payout above PAYOUT_SENIOR_APPROVAL_ABOVE: the threshold, whom to call, and the senior approver who approved, once one did. */
 export interface SeniorCall {
@@ -97,4 +102,21 @@ export function duplicateTickBlock(locale: Locale): KnownBlock {
       options: [{ text: plainText(t('approvalSignals.tick.option'), 75), value: 'checked' }],
     },
   };
+}
+
+/**
+ * `Changed details: filled from the saved recipient Amani, then edited: the number (`…` → `…`).`, and
+ * the known recipient the edited details belong to when there is one (otherwise the new-recipient
+ * mark says they were never paid).
+ */
+export function changedDetailsLine(changed: ChangedDetails, locale: Locale): string {
+  const t = textsFor(locale);
+  const shown = (field: string, value: string) => (field === 'operator' ? escapeWithin(operatorName(value), DETAIL_MAX, { oneLine: true }) : codeSpan(value, DETAIL_MAX));
+  const changes = changed.changes.map(({ field, from, to }) => t(`approvalSignals.changed.${field}`, { from: shown(field, from), to: shown(field, to) }));
+  const line = t('approvalSignals.changed', {
+    name: escapeWithin(changed.saved.name, NAME_MAX, { oneLine: true }), changes: new Intl.ListFormat(locale, { type: 'conjunction' }).format(changes),
+  });
+  if (!changed.matches) return line;
+  const other = t('approvalSignals.changed.matches', { name: escapeWithin(changed.matches.name, NAME_MAX, { oneLine: true }), id: codeSpan(changed.matches.lastPayoutId, 20) });
+  return `${line} ${other}`;
 }

@@ -28,11 +28,20 @@ export interface PayoutFormChoices {
 }
 
 /**
- * What a modal of this flow carries in `private_metadata`; all of it is checked again on the server.
- * `fill` counts the saved recipients picked into this form (see `fieldBlockId`); `resubmits` names
- * the rejected request this form corrects ("Edit and resubmit").
+ * What the form and the review carry from one step to the next, all of it checked again on the server:
+ * `resubmits` names the rejected request this form corrects ("Edit and resubmit"); `filledFrom` is the
+ * saved recipient picked into the form, sealed by the listener (the service reads it again and compares).
  */
-export type PayoutFormMetadata = { kind: PayoutKind; fill?: number; resubmits?: string };
+export interface FormCarry {
+  resubmits?: string | undefined;
+  filledFrom?: string | undefined;
+}
+
+/**
+ * What a modal of this flow carries in `private_metadata`; all of it is checked again on the server.
+ * `fill` counts the saved recipients picked into this form (see `fieldBlockId`).
+ */
+export type PayoutFormMetadata = { kind: PayoutKind; fill?: number } & FormCarry;
 
 /**
  * The block of a form field. Slack keeps what a person typed across `views.update` for inputs whose
@@ -42,7 +51,7 @@ export type PayoutFormMetadata = { kind: PayoutKind; fill?: number; resubmits?: 
 export function fieldBlockId(field: PayoutFieldName, fill = 0): string {
   return fill > 0 ? `${PAYOUT_FIELD_BLOCKS[field]}_${fill}` : PAYOUT_FIELD_BLOCKS[field];
 }
-export type PayoutReviewMetadata = { draft: PayoutDraft; resubmits?: string; schedule?: ScheduleInput };
+export type PayoutReviewMetadata = { draft: PayoutDraft; schedule?: ScheduleInput } & FormCarry;
 
 
 interface FieldSpec {
@@ -174,7 +183,7 @@ export function formValuesFor(surface: Surface, draft: PayoutDraft): PayoutFormF
 /**
  * The form for one kind of payout, each input prefilled from `values`. `problems` is shown above the
  * fields when the request could not be stored after the review (Slack only shows per-field errors
- * in answer to the form's own submission). `resubmits`: the rejected request this form corrects.
+ * in answer to the form's own submission). `carried` goes on to the review.
  */
 export function buildPayoutForm(
   surface: Surface,
@@ -183,10 +192,11 @@ export function buildPayoutForm(
   values: PayoutFormFields,
   problems: string[] = [],
   fill = 0,
-  resubmits?: string,
+  carried: FormCarry = {},
   when: ScheduleFields = {},
 ): ModalView {
   const t = textsFor(surface.locale);
+  const { resubmits } = carried;
   const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
   const blocks: KnownBlock[] = [];
   if (resubmits) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] });
@@ -207,7 +217,7 @@ export function buildPayoutForm(
     title: plainText(t(`payoutRequest.form.title.${kind}`), 24),
     submit: plainText(t('payoutRequest.form.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: JSON.stringify({ kind, ...(fill > 0 ? { fill } : {}), ...(resubmits ? { resubmits } : {}) } satisfies PayoutFormMetadata),
+    private_metadata: JSON.stringify({ kind, ...(fill > 0 ? { fill } : {}), ...carriedFields(carried) } satisfies PayoutFormMetadata),
     blocks,
   };
 }
@@ -222,11 +232,12 @@ export function buildPayoutReview(
   draft: PayoutDraft,
   approvalChannelId: string | undefined,
   approvals?: ApprovalRequirement & { recipient?: RecipientFlags },
-  resubmits?: string,
+  carried: FormCarry = {},
   context: ApprovalContext = {},
   schedule?: { input: ScheduleInput; times: readonly Date[]; timeZone: string },
 ): ModalView {
   const t = textsFor(surface.locale);
+  const { resubmits } = carried;
   // The requester sees what the approvers will see, and that a possible duplicate asks them for a tick.
   const signals = signalBlocks(context, surface.locale);
   if (context.signals?.duplicateOf) signals.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('approvalSignals.duplicate.review') }] });
@@ -264,7 +275,7 @@ export function buildPayoutReview(
     title: plainText(t('payoutRequest.review.title'), 24),
     submit: plainText(t('payoutRequest.review.submit'), 24),
     close: plainText(t('payoutRequest.cancel'), 24),
-    private_metadata: reviewMetadata(draft, resubmits, schedule?.input),
+    private_metadata: reviewMetadata(draft, carried, schedule?.input),
     blocks,
   };
 }
@@ -276,9 +287,14 @@ const PRIVATE_METADATA_MAX = 3000;
  * are bounded and hold no control characters, which JSON would write as six characters each. One
  * that does not fit is left out, and submitting it asks the person to start again.
  */
-function reviewMetadata(draft: PayoutDraft, resubmits?: string, schedule?: ScheduleInput): string {
-  const metadata = JSON.stringify({ draft, ...(resubmits ? { resubmits } : {}), ...(schedule ? { schedule } : {}) } satisfies PayoutReviewMetadata);
+function reviewMetadata(draft: PayoutDraft, carried: FormCarry, schedule?: ScheduleInput): string {
+  const metadata = JSON.stringify({ draft, ...carriedFields(carried), ...(schedule ? { schedule } : {}) } satisfies PayoutReviewMetadata);
   return metadata.length <= PRIVATE_METADATA_MAX ? metadata : '';
+}
+
+/** Only the values set, so that the metadata stays as short as it can. */
+function carriedFields(carried: FormCarry): FormCarry {
+  return Object.fromEntries(Object.entries(carried).filter(([, value]) => value !== undefined && value !== ''));
 }
 
 /** What the requester sees once the request is stored. */

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, clickOnApproval, MOBILE_FIELDS, PAYOUT_ACTIONS, privateNotes, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout,
-  submitApproval, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage,
+  approvalMessage, approveAs, callbackIs, clickOnApproval, MOBILE_FIELDS, PAYOUT_ACTIONS, privateNotes, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
+  payoutPosts, requestPayout, submitApproval, submitEditedFromSaved, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage, waitForView,
 } from '../../support/payout-flow.js';
 
 // Each test pays its own phone, so that one's payouts are never another's earlier ones.
@@ -71,6 +71,44 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     const modal = await openApproveModal(h, PEOPLE.approver, large);
     expect(viewText(modal)).toContain('4.5 times');
     expect(modal.view.callback_id).toBe(PAYOUT_VIEWS.approve);
+  });
+
+  it('says what changed from a saved recipient picked in the form and then edited: on the review, the approval message, and the approve window opened from the Home, in French too', async () => {
+    const saved = { ...MOBILE_FIELDS, phone: '243820000020', amount: '30', name: 'Grace Mbuyi' };
+    expect(await approveAs(h, PEOPLE.approver, await requestPayout(h, 'mobile', saved))).toContain('Sent');
+
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    // The number edited; the amount and currency typed (a pick keeps what was typed there, and this form had none yet).
+    const review = await submitEditedFromSaved(
+      h, PEOPLE.requester, form.id, { search: 'mbuyi', identity: 'mobile:243820000020:VODACOM_MPESA' }, { phone: '243820000021', amount: '31', currency: 'USD' },
+    );
+    const changed = '*Changed details:* filled from the saved recipient Grace Mbuyi, then edited: the number (`243820000020` → `243820000021`).';
+    expect(viewText(review)).toContain(changed);
+    expect(viewText(review)).toContain('*New recipient:*');
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
+
+    const message = blockText(await waitForApprovalMessage(h, id, 'Changed details'));
+    expect(message).toContain(changed);
+    expect(message).toContain('*New recipient:*');
+    const modal = await openApproveModal(h, PEOPLE.approver, id);
+    expect(viewText(modal)).toContain(changed);
+    await h.slack.closeView({ userId: PEOPLE.approver, viewId: modal.id });
+
+    const french = PEOPLE.approver2;
+    await h.slack.runCommand({ userId: french, channelId: CHANNELS.treasury, text: 'language fr' });
+    await h.slack.waitFor(() => h.visibleTo(french).at(-1), { message: 'the answer to /fleet language fr' });
+    await h.slack.openHome({ userId: french });
+    const home = await h.slack.waitFor(() => {
+      const view = h.slack.home(french);
+      return view && viewText(view).includes(id) ? view : undefined;
+    }, { message: 'the request on the French approver\'s Home' });
+    await h.slack.clickButton({ userId: french, viewId: home.id, actionId: PAYOUT_ACTIONS.approve, blockId: `home_waiting_${id}` });
+    const fromHome = await waitForView(h, french, (view) => callbackIs(PAYOUT_VIEWS.approve)(view) && view.view.private_metadata === id, 'the approve window from the Home');
+    expect(viewText(fromHome)).toContain('*Coordonnées modifiées :* remplies depuis le bénéficiaire enregistré Grace Mbuyi, puis modifiées : le numéro (`243820000020` → `243820000021`).');
+    expect(viewText(fromHome)).toContain('*Nouveau bénéficiaire :*');
+    await h.slack.closeView({ userId: french, viewId: fromHome.id });
   });
 });
 

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, callbackIs, clickOnApproval, dmWith, MOBILE_FIELDS, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, requestPayout, submitForm,
-  viewText, waitForApprovalMessage, waitForView,
+  approvalMessage, approveAs, callbackIs, clickOnApproval, dmWith, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
+  requestPayout, submitEditedFromSaved, submitForm, viewText, waitForApprovalMessage, waitForView,
 } from '../../support/payout-flow.js';
 
 describe('correcting a rejected request with Edit and resubmit', () => {
@@ -62,6 +62,25 @@ describe('correcting a rejected request with Edit and resubmit', () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: `payouts ${id}` });
     const history = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).find((entry) => entry.text.includes(id) && blockText(entry).includes('History')));
     expect(blockText(history)).toContain(`correcting the rejected request \`${old}\``);
+  });
+
+  it('keeps a request edited from a saved recipient filled from it: its correction says what changed too', async () => {
+    expect(await approveAs(h, PEOPLE.approver, await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243820000030', amount: '40', name: 'Jeanne Kalala' }))).toContain('Sent');
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    const review = await submitEditedFromSaved(
+      h, PEOPLE.requester, form.id, { search: 'kalala', identity: 'mobile:243820000030:VODACOM_MPESA' }, { phone: '243820000031', amount: '41', currency: 'USD' },
+    );
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const old = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
+    await reject(old, PEOPLE.approver, 'Check the number');
+
+    const dm = await rejectionDm(PEOPLE.requester, old);
+    await h.slack.clickButton({ userId: PEOPLE.requester, channelId: dmWith(PEOPLE.requester), messageTs: dm.ts, actionId: PAYOUT_ACTIONS.resubmit });
+    const again = await waitForView(h, PEOPLE.requester, (view) => view.view.callback_id === PAYOUT_VIEWS.form && viewText(view).includes(old), 'the form again');
+    const corrected = await submitForm(h, PEOPLE.requester, again.id, { amount: '42' });
+    expect(viewText(corrected)).toContain('*Changed details:* filled from the saved recipient Jeanne Kalala, then edited: the number (`243820000030` → `243820000031`).');
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: corrected.id });
   });
 
   it('generates a new reference for a request whose reference was generated', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PayoutDraft } from '../../../src/payouts/model.js';
 import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
 import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, usePayoutDatabase } from '../../support/payout-doubles.js';
@@ -130,6 +131,28 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(payoutId!, SECOND_APPROVER, { duplicateChecked: true })).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
+  it('says what changed from the saved recipient picked on a scheduled request, and again on an occurrence that waits for approval', async () => {
+    const { schedules, service, clock, releaser } = scheduling(db);
+    const draftOf = async (fields: Record<string, string>) => (await service.validate('mobile_money', fields) as { ok: true; draft: PayoutDraft }).draft;
+    const paid = await service.submit(REQUESTER, await draftOf({ ...mobileForm, amount: '10' }));
+    if (!paid.ok) throw new Error(paid.code);
+    await service.approve(paid.request.id, APPROVER);
+    const edited = { ...mobileForm, phone: '+243 812 345 679', amount: '600' };
+    const scheduled = await schedules.request(REQUESTER, await draftOf(edited), TOMORROW_NINE, { filledFrom: 'mobile:243812345678:VODACOM_MPESA' });
+    if (!scheduled.ok) throw new Error(scheduled.code);
+    const changed = { saved: { identity: 'mobile:243812345678:VODACOM_MPESA', name: 'Amani Kabila' }, changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }] };
+    expect(scheduled.request.changedDetails).toMatchObject(changed);
+    await service.approve(scheduled.request.id, APPROVER);
+    // That morning another 600 USD goes to the edited wallet: the release day now needs a second approver.
+    clock.set(new Date('2025-03-15T08:00:00Z'));
+    const other = await service.submit(REQUESTER, await draftOf({ ...edited, amount: '600' }));
+    if (!other.ok) throw new Error(other.code);
+    clock.set(DUE);
+    await releaser.releaseDue();
+    const payoutId = (await service.get(scheduled.request.id))?.schedule?.occurrences[0]?.payoutId;
+    expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', changedDetails: changed });
   });
 
   it('never takes an occurrence for a possible duplicate of the schedule it was released from', async () => {

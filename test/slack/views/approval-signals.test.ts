@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalSignals } from '../../../src/payouts/index.js';
+import type { ApprovalSignals, PayoutRequest } from '../../../src/payouts/index.js';
+import { buildPayoutReview } from '../../../src/slack/views/payout-form.js';
+import { requestFlags } from '../../../src/slack/views/recipient-flags.js';
 import { buildApprovalMessage, buildApproveModal } from '../../../src/slack/views/payout-approval.js';
 import { buildBatchApprovalMessage } from '../../../src/slack/views/payout-batch-message.js';
 import type { PayoutBatch } from '../../../src/payouts/index.js';
@@ -50,5 +52,69 @@ describe('what the approver sees beside the request', () => {
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
     expect(text(message.blocks)).toContain('needs one of: <!subteam^S0CFO> <@U0SENIOR>');
     expect(text(buildBatchApprovalMessage({ sandbox: false, locale: 'en' }, { ...facts, batch: { ...batch, state: 'sending' } }).blocks)).not.toContain('needs one of');
+  });
+});
+
+describe('changed details: a saved recipient picked in the form and then edited', () => {
+  const en = { sandbox: false, locale: 'en' } as const;
+  const fr = { sandbox: false, locale: 'fr' } as const;
+  const saved = { identity: 'mobile:243812345678:VODACOM_MPESA', name: 'Amani <Kabila>' };
+  const edited = (overrides: Partial<PayoutRequest> = {}): PayoutRequest => pendingRequest({
+    recipient: { phone: '243812345679', name: 'Amani Kabila', countryCode: 'CD' }, operator: 'ORANGE_MONEY', newRecipient: true,
+    changedDetails: {
+      saved,
+      changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }, { field: 'operator', from: 'VODACOM_MPESA', to: 'ORANGE_MONEY' }],
+      matches: undefined,
+    },
+    ...overrides,
+  } as Partial<PayoutRequest>);
+
+  it('says what changed from the saved wallet on the approval message, the approve window and the review, with the new-recipient mark', () => {
+    const message = buildApprovalMessage(en, edited(), { context: {} });
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
+    const expected = '*Changed details:* filled from the saved recipient Amani &lt;Kabila&gt;, then edited: the number (`243812345678` → `243812345679`) and the operator (Vodacom M-Pesa → Orange Money).';
+    expect(text(message.blocks)).toContain(expected);
+    expect(text(message.blocks)).toContain('*New recipient:*');
+    const modal = buildApproveModal(en, edited());
+    expect(checkView(modal as unknown as Record<string, unknown>)).toEqual([]);
+    expect(text(modal.blocks)).toContain(expected);
+    const request = edited();
+    const review = buildPayoutReview(en, request, 'C0APPROVALS', { required: 1, reason: undefined, recipient: requestFlags(request) });
+    expect(text(review.blocks)).toContain(expected);
+    expect(text(review.blocks)).toContain('*New recipient:*');
+  });
+
+  it('names each edited detail of a bank account', () => {
+    const bank = pendingRequest({
+      kind: 'bank_account', recipient: { accountNumber: '000123456780', bankCode: 'BCDCCDKI123', name: 'Ndaya', countryCode: 'CD' },
+      changedDetails: {
+        saved: { identity: 'bank:BCDCCDKI:000123456789', name: 'Ndaya' },
+        changes: [{ field: 'accountNumber', from: '000123456789', to: '000123456780' }, { field: 'bankCode', from: 'BCDCCDKI', to: 'BCDCCDKI123' }],
+        matches: undefined,
+      },
+    });
+    expect(text(buildApprovalMessage(en, bank).blocks)).toContain('then edited: the account number (`000123456789` → `000123456780`) and the bank code (`BCDCCDKI` → `BCDCCDKI123`).');
+    expect(text(buildApprovalMessage(fr, bank).blocks)).toContain('puis modifiées : le numéro de compte (`000123456789` → `000123456780`) et le code banque (`BCDCCDKI` → `BCDCCDKI123`).');
+  });
+
+  it('names the known recipient the edited details belong to, in English and French', () => {
+    const request = edited({
+      newRecipient: false, previousRecipientName: 'Bora Ilunga',
+      changedDetails: { saved, changes: [{ field: 'phone', from: '243812345678', to: '243899000001' }], matches: { name: 'Bora & Ilunga', lastPayoutId: 'PR-BORA01' } },
+    });
+    const message = text(buildApprovalMessage(en, request).blocks);
+    expect(message).toContain('then edited: the number (`243812345678` → `243899000001`). These are the details of another known recipient, Bora &amp; Ilunga, last paid with `PR-BORA01`.');
+    expect(message).not.toContain('New recipient');
+    const french = buildApproveModal(fr, request);
+    expect(checkView(french as unknown as Record<string, unknown>)).toEqual([]);
+    expect(text(french.blocks)).toContain('*Coordonnées modifiées :* remplies depuis le bénéficiaire enregistré Amani &lt;Kabila&gt;, puis modifiées : le numéro (`243812345678` → `243899000001`). Ce sont les coordonnées d’un autre bénéficiaire connu, Bora');
+    expect(text(french.blocks)).toContain('dernier paiement `PR-BORA01`');
+  });
+
+  it('says nothing of changed details when none were edited, and stays within Slack limits with the longest name', () => {
+    expect(text(buildApprovalMessage(en, pendingRequest()).blocks)).not.toContain('Changed details');
+    const long = edited({ changedDetails: { saved: { ...saved, name: '<'.repeat(300) }, changes: edited().changedDetails!.changes, matches: { name: '&'.repeat(300), lastPayoutId: 'PR-LONG01' } } });
+    const message = buildApprovalMessage(fr, long);
+    expect(checkMessage(message.blocks, message.text)).toEqual([]);
   });
 });
