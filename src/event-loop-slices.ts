@@ -17,16 +17,18 @@ export function yieldToEventLoop(): Promise<void> {
  * so a loaded machine gets shorter slices, never longer ones.
  */
 export class Slices {
-  private started = performance.now();
+  private started: number;
 
-  constructor(private readonly budgetMs: number = SLICE_MS) {}
+  constructor(private readonly budgetMs: number = SLICE_MS, private readonly now: () => number = () => performance.now()) {
+    this.started = now();
+  }
 
   due(): boolean {
-    return performance.now() - this.started >= this.budgetMs;
+    return this.now() - this.started >= this.budgetMs;
   }
 
   async next(): Promise<void> {
     await yieldToEventLoop();
-    this.started = performance.now();
+    this.started = this.now();
   }
 }
