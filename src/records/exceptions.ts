@@ -3,6 +3,7 @@
  * lack. Amounts in the export's machine form (`-1250.50`), whatever the reader's language; the Slack
  * layer neutralises every cell as the export does when it writes the file.
  */
+import { Slices } from '../event-loop-slices.js';
 import { minorToPlain } from '../money.js';
 import type { MatchResult } from './match.js';
 
@@ -33,10 +34,15 @@ export interface ExceptionRow {
   recordsRow: number | undefined;
 }
 
-/** Differences first, then the records the ledger lacks (or has not shown yet), then the entries the records lack. */
-export function exceptionRows(result: MatchResult, ledgerComplete: boolean): ExceptionRow[] {
+/**
+ * Differences first, then the records the ledger lacks (or has not shown yet), then the entries the
+ * records lack; written in slices (a period the records barely cover leaves tens of thousands).
+ */
+export async function exceptionRows(result: MatchResult, ledgerComplete: boolean): Promise<ExceptionRow[]> {
+  const slices = new Slices();
   const rows: ExceptionRow[] = [];
   for (const { record, entry } of result.differences) {
+    if (slices.due()) await slices.next();
     rows.push({
       kind: 'amount_difference', reference: record.reference, date: record.dateText,
       recordsAmount: minorToPlain(record.amountMinor, record.currency), ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
@@ -45,12 +51,14 @@ export function exceptionRows(result: MatchResult, ledgerComplete: boolean): Exc
     });
   }
   for (const record of result.notInLedger) {
+    if (slices.due()) await slices.next();
     rows.push({
       kind: ledgerComplete ? 'not_in_ledger' : 'not_found_yet', reference: record.reference, date: record.dateText, recordsAmount: minorToPlain(record.amountMinor, record.currency),
       ledgerAmount: '', currency: record.currency, note: record.note, recordsRow: record.row,
     });
   }
   for (const entry of result.notInRecords) {
+    if (slices.due()) await slices.next();
     rows.push({
       kind: 'not_in_records', reference: entry.reference, date: entry.date, recordsAmount: '', ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
       currency: entry.currency, note: entry.description, recordsRow: undefined,

@@ -5,6 +5,7 @@
  */
 import { CsvError, parse } from 'csv-parse';
 import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
+import { SLICE_MS, Slices, yieldToEventLoop } from '../event-loop-slices.js';
 import { currencyDecimals } from '../money.js';
 
 /** The columns of a records file, by their English name. */
@@ -85,10 +86,10 @@ export interface RecordsLimits {
 
 /** Row problems shown at most; the count of the rest is given. */
 const SHOWN_PROBLEMS = 10;
-const SLICE_CHARS = 16 * 1024;
+const MIN_SLICE_CHARS = 1024;
+const MAX_SLICE_CHARS = 64 * 1024;
 
 const fail = (problem: RecordsFileProblem): RecordsReading => ({ ok: false, problem });
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function decode(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return undefined;
@@ -122,13 +123,26 @@ async function parseInSlices(text: string, maxRows: number): Promise<{ records: 
       resolve();
     });
   });
-  for (let at = 0; at < text.length && failure === undefined; at += SLICE_CHARS) {
-    try {
-      parser.write(text.slice(at, at + SLICE_CHARS));
-    } catch (error) {
-      failure ??= error instanceof Error ? error : new Error(String(error));
-    }
-    await yieldToLoop();
+  let size = MIN_SLICE_CHARS;
+  for (let at = 0; at < text.length && failure === undefined;) {
+    const slice = text.slice(at, at + size);
+    at += slice.length;
+    const started = performance.now();
+    // Each slice parsed before the next is written: slices written ahead would wait in the stream's
+    // buffer while the records were read, and all be parsed in one turn of the loop then.
+    await new Promise<void>((resolve) => {
+      try {
+        parser.write(slice, () => resolve());
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(String(error));
+        resolve();
+      }
+    });
+    // Slices sized by the time they take: small while the parser's code is not yet compiled or the machine is busy.
+    const took = performance.now() - started;
+    if (took > SLICE_MS / 2) size = Math.max(MIN_SLICE_CHARS, size / 2);
+    else if (took < SLICE_MS / 4) size = Math.min(MAX_SLICE_CHARS, size * 2);
+    await yieldToEventLoop();
   }
   if (failure === undefined) parser.end();
   else parser.destroy();
@@ -192,8 +206,9 @@ async function readRows(body: Array<{ cells: string[]; line: number }>, header: 
   };
   const headerName = (column: RecordsColumn) => (header[columns[column] ?? 0] ?? column).trim().slice(0, 40);
   const firstRowOf = new Map<string, number>();
-  for (const [index, { cells, line }] of body.entries()) {
-    if (index % 500 === 499) await yieldToLoop();
+  const slices = new Slices();
+  for (const { cells, line } of body) {
+    if (slices.due()) await slices.next();
     const row = line;
     if (cells.length !== header.length) {
       report({ row, column: '', code: 'column_count' });

@@ -2,8 +2,9 @@
  * Matches the partner's records against ledger entries: by reference first (the Fleet reference, or
  * the partner reference this app sent with a payout), then the rest by amount, currency and
  * direction within the tolerance of days (the closest date wins, then the oldest entry), each entry
- * used once. Pure, and run in slices that yield to the event loop.
+ * used once. Pure, and run in slices of a few milliseconds that yield to the event loop.
  */
+import { Slices } from '../event-loop-slices.js';
 import type { PartnerRecord } from './file.js';
 
 /** A ledger entry as the match sees it. */
@@ -58,8 +59,6 @@ export interface MatchInput {
   ledgerComplete: boolean;
 }
 
-const SLICE = 200;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The index of the day `at` falls on, or -1 outside the grid. */
 export function dayIndexOf(grid: DayGrid, at: number): number {
@@ -85,17 +84,18 @@ function better(a: { distance: number; entry: LedgerCandidate }, b: { distance: 
 
 export async function matchRecords(input: MatchInput): Promise<MatchResult> {
   const { grid } = input;
+  const slices = new Slices();
   const dayIndex = new Map(grid.days.map((day, index) => [day, index]));
   const used = new Set<string>();
   const result: MatchResult = { matched: [], differences: [], notInLedger: [], notInRecords: [] };
-  // The records' order: by date, then row, so that the outcome does not hang on the file's order.
-  const records = [...input.records].sort((a, b) => (a.day === b.day ? (a.at ?? 0) - (b.at ?? 0) || a.row - b.row : a.day < b.day ? -1 : 1));
+  const records = await inDateOrder(input.records, slices);
   const recordDay = (record: PartnerRecord) => dayIndex.get(record.day) ?? -1;
   const recordAt = (record: PartnerRecord) => record.at ?? grid.starts[recordDay(record)]!;
 
   // 1. By reference: the Fleet reference, or the partner reference of a payout this app sent.
   const byReference = new Map<string, LedgerCandidate[]>();
   for (const entry of [...input.windowEntries, ...input.referencedEntries]) {
+    if (slices.due()) await slices.next();
     for (const reference of new Set([entry.reference, entry.partnerReference ?? ''])) {
       if (reference === '') continue;
       const list = byReference.get(reference);
@@ -104,8 +104,8 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
     }
   }
   const rest: PartnerRecord[] = [];
-  for (const [index, record] of records.entries()) {
-    if (index % SLICE === SLICE - 1) await yieldToLoop();
+  for (const record of records) {
+    if (slices.due()) await slices.next();
     const candidates = record.reference === '' ? undefined : byReference.get(record.reference);
     let best: { distance: number; entry: LedgerCandidate; same: boolean } | undefined;
     for (const entry of candidates ?? []) {
@@ -126,13 +126,14 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
   // 2. The rest by amount, currency and direction (the sign), within the tolerance of days.
   const byAmount = new Map<string, LedgerCandidate[]>();
   for (const entry of input.windowEntries) {
+    if (slices.due()) await slices.next();
     const key = `${entry.currency}:${entry.amountMinor}`;
     const list = byAmount.get(key);
     if (list) list.push(entry);
     else byAmount.set(key, [entry]);
   }
-  for (const [index, record] of rest.entries()) {
-    if (index % SLICE === SLICE - 1) await yieldToLoop();
+  for (const record of rest) {
+    if (slices.due()) await slices.next();
     const found = closestByAmount(byAmount.get(`${record.currency}:${record.amountMinor}`) ?? [], record, recordDay(record), input, used);
     if (!found) {
       result.notInLedger.push(record);
@@ -147,10 +148,31 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
     const from = grid.starts[grid.firstPeriodDay]!;
     const before = grid.starts[grid.lastPeriodDay + 1]!;
     for (const entry of input.windowEntries) {
+      if (slices.due()) await slices.next();
       if (entry.at >= from && entry.at < before && !used.has(entry.key)) result.notInRecords.push(entry);
     }
   }
   return result;
+}
+
+/**
+ * The records by date, then row, so that the outcome does not hang on the file's order: grouped by
+ * day, then each day sorted in a slice of its own.
+ */
+async function inDateOrder(records: readonly PartnerRecord[], slices: Slices): Promise<PartnerRecord[]> {
+  const byDay = new Map<string, PartnerRecord[]>();
+  for (const record of records) {
+    if (slices.due()) await slices.next();
+    const list = byDay.get(record.day);
+    if (list) list.push(record);
+    else byDay.set(record.day, [record]);
+  }
+  const ordered: PartnerRecord[] = [];
+  for (const day of [...byDay.keys()].sort()) {
+    if (slices.due()) await slices.next();
+    for (const record of byDay.get(day)!.sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || a.row - b.row)) ordered.push(record);
+  }
+  return ordered;
 }
 
 /** Among `entries` (oldest first) of the record's amount, the best unused one within the tolerance. */

@@ -6,12 +6,13 @@
  */
 import type { Clock } from '../clock.js';
 import { nextDay, previousDay, startOfDay } from '../calendar.js';
+import { Slices } from '../event-loop-slices.js';
 import { randomReadableCode } from '../payouts/identifiers.js';
 import type { Db } from '../store/db.js';
 import { exceptionRows, type ExceptionRow } from './exceptions.js';
 import { readRecordsFile, type PartnerRecord, type RecordsFileProblem } from './file.js';
 import { entriesBetween, entriesByReference, ledgerCurrencies, ledgerGapFor, type LedgerGap } from './ledger-side.js';
-import { matchRecords, type DayGrid } from './match.js';
+import { matchRecords, type DayGrid, type LedgerCandidate } from './match.js';
 import type { RecordsSettings } from './settings.js';
 import { keepRun, recentRuns, runById, runExceptions, type CurrencyTotal, type RunSummary } from './store.js';
 
@@ -48,8 +49,6 @@ export type RecordsOutcome = { ok: true; run: RecordsRun } | { ok: false; proble
 
 export const RUN_ID_PATTERN = /^RC-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export class RecordsService {
   constructor(private readonly options: RecordsServiceOptions) {}
 
@@ -71,14 +70,14 @@ export class RecordsService {
     const now = clock.now();
     const gap = await ledgerGapFor(db, period, now, this.options.staleAfterMs);
     const windowEntries = await entriesBetween(db, from, before);
-    // Only the references the records' days do not hold are looked for in the rest of the ledger.
-    const inWindow = new Set(windowEntries.flatMap((entry) => [entry.reference, entry.partnerReference ?? '']));
-    const references = [...new Set(records.map((record) => record.reference).filter((reference) => reference !== '' && !inWindow.has(reference)))];
+    const references = await referencesOutside(records, windowEntries);
     const referencedEntries = await entriesByReference(db, references, from, before);
     const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined });
-    const exceptions = exceptionRows(result, gap === undefined);
+    const exceptions = await exceptionRows(result, gap === undefined);
     const totals = new Map<string, CurrencyTotal>();
+    const slices = new Slices();
     for (const { record } of result.matched) {
+      if (slices.due()) await slices.next();
       const total = totals.get(record.currency) ?? { count: 0, minor: 0 };
       totals.set(record.currency, { count: total.count + 1, minor: total.minor + record.amountMinor });
     }
@@ -110,11 +109,30 @@ export class RecordsService {
   }
 }
 
+/** The records' references (each once, in the file's order) that no entry of the records' days holds: only they are looked for in the rest of the ledger. */
+async function referencesOutside(records: readonly PartnerRecord[], windowEntries: readonly LedgerCandidate[]): Promise<string[]> {
+  const slices = new Slices();
+  const inWindow = new Set<string>();
+  for (const entry of windowEntries) {
+    if (slices.due()) await slices.next();
+    inWindow.add(entry.reference);
+    inWindow.add(entry.partnerReference ?? '');
+  }
+  const references = new Set<string>();
+  for (const { reference } of records) {
+    if (slices.due()) await slices.next();
+    if (reference !== '' && !inWindow.has(reference)) references.add(reference);
+  }
+  return [...references];
+}
+
 /** The records' days widened by the tolerance, each with its first instant in `timeZone`. */
 export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: number, timeZone: string): Promise<DayGrid> {
+  const slices = new Slices();
   let first = records[0]!.day;
   let last = first;
   for (const record of records) {
+    if (slices.due()) await slices.next();
     if (record.day < first) first = record.day;
     if (record.day > last) last = record.day;
   }
@@ -128,7 +146,7 @@ export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: 
     days.push(day);
     starts.push(startOfDay(day, timeZone).getTime());
     // Each day's start is searched for through Intl: a long period is worked out in slices.
-    if (days.length % 32 === 0) await yieldToLoop();
+    if (slices.due()) await slices.next();
   }
   starts.push(startOfDay(nextDay(end), timeZone).getTime());
   return { days, starts, firstPeriodDay: days.indexOf(first), lastPeriodDay: days.indexOf(last) };

@@ -80,4 +80,15 @@ describe('reading a records file', () => {
       ['FLT-20261102-0001', 15050, 'USD'], ['PAY-20261102-7K3F9Q', 7500, 'USD'], ['', -2025, 'USD'], ['INV-2026-031', -250000, 'EUR'], ['', -125000, 'CDF'],
     ]);
   });
+
+  it('reads a file of many thousand rows whole, quoted notes over several lines included, and names a bad row near its end', async () => {
+    const rows = Array.from({ length: 6_000 }, (_, index) => `TX-${index},2026-11-02,${index}.25,USD,"note ${index}, ${'long '.repeat(index % 40)}\nsecond line"`);
+    const limits = { maxBytes: 5_000_000, maxRows: 10_000 };
+    const reading = await read(['reference,date,amount,currency,note', ...rows].join('\n'), limits);
+    expect(reading.ok && reading.records.length).toBe(6_000);
+    if (!reading.ok) return;
+    expect(reading.records[5_999]).toMatchObject({ row: 12_001, reference: 'TX-5999', amountMinor: 599_925, note: `note 5999, ${'long '.repeat(39)}\nsecond line` });
+    const bad = await read(['reference,date,amount,currency,note', ...rows.slice(0, 5_990), 'TX-X,2026-11-02,12.5,XYZ,', ...rows.slice(5_990)].join('\n'), limits);
+    expect(bad).toEqual({ ok: false, problem: { code: 'rows', problems: [{ row: 11_982, column: 'currency', code: 'currency_unknown' }], more: 0 } });
+  });
 });

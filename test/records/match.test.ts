@@ -73,6 +73,19 @@ describe('matching records against the ledger', () => {
     expect(result.notInRecords).toEqual([]);
   });
 
+  it('matches the records in date order, then by row, whatever their order in the file', async () => {
+    // One entry of 900 on 2026-11-03; the record of the 4th, first in the file, would take it in the file's order.
+    const result = await match(
+      [
+        record(2, '2026-11-04', 900), record(3, '2026-11-03', 900, { at: Date.parse('2026-11-03T15:00:00.000Z'), dateText: '2026-11-03T16:00' }),
+        record(4, '2026-11-03', 900), record(5, '2026-11-02', 400),
+      ],
+      [entry('E900', '2026-11-03T15:00:00.000Z', 900), entry('E400', '2026-11-02T10:00:00.000Z', 400)],
+    );
+    // On the 3rd, the record without a time comes first: a day alone counts as the day's start.
+    expect(result).toEqual({ matched: ['5=E400 by amount', '4=E900 by amount'], differences: [], notInLedger: [3, 2], notInRecords: [] });
+  });
+
   it('with a time, takes the nearest instant', async () => {
     const result = await match(
       [record(2, '2026-11-03', 700, { at: Date.parse('2026-11-03T17:00:00.000Z') })],

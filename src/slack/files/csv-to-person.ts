@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { stringify } from 'csv-stringify/sync';
+import { Slices } from '../../event-loop-slices.js';
 import { neutraliseCell } from '../../ledger/export-csv.js';
 import { FileUploadError, uploadFile } from './file-upload.js';
 
@@ -20,8 +21,30 @@ const CSV_OPTIONS = { record_delimiter: 'windows', quoted_match: /[\r\n]/ } as c
  * the export.
  */
 export function csvText(header: readonly string[], rows: ReadonlyArray<readonly string[]>, numberColumns: readonly number[] = []): string {
-  const cells = (row: readonly string[]) => row.map((cell, index) => (numberColumns.includes(index) ? cell : neutraliseCell(cell)));
-  return `\uFEFF${stringify([header.map(neutraliseCell), ...rows.map(cells)], CSV_OPTIONS)}`;
+  return `\uFEFF${stringify([header.map(neutraliseCell), ...rows.map((row) => neutralised(row, numberColumns))], CSV_OPTIONS)}`;
+}
+
+const neutralised = (row: readonly string[], numberColumns: readonly number[]) =>
+  row.map((cell, index) => (numberColumns.includes(index) ? cell : neutraliseCell(cell)));
+
+/** Rows turned into text at once by `csvTextInSlices`: well under a millisecond of work. */
+const ROWS_AT_ONCE = 25;
+
+/**
+ * The same text as `csvText` over `rows.map(cellsOf)`, written a slice at a time: a file of tens of
+ * thousands of rows never holds the event loop (every row ends with its delimiter, so the parts join
+ * into the one text).
+ */
+export async function csvTextInSlices<Row>(
+  header: readonly string[], rows: readonly Row[], cellsOf: (row: Row) => readonly string[], numberColumns: readonly number[] = [],
+): Promise<string> {
+  const slices = new Slices();
+  const parts = [csvText(header, [])];
+  for (let at = 0; at < rows.length; at += ROWS_AT_ONCE) {
+    if (slices.due()) await slices.next();
+    parts.push(stringify(rows.slice(at, at + ROWS_AT_ONCE).map((row) => neutralised(cellsOf(row), numberColumns)), CSV_OPTIONS));
+  }
+  return parts.join('');
 }
 
 export interface CsvFile {

@@ -10,10 +10,10 @@ import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bo
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type RecordsRun, type RunSummary } from '../../records/index.js';
+import type { ExceptionRow, RecordsRun, RunSummary } from '../../records/index.js';
 import type { SlackContext } from '../context.js';
 import { readChosenFile } from '../files/batch-file-source.js';
-import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
+import { sendCsvToPerson } from '../files/csv-to-person.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { RECORDS } from '../ids.js';
 import { readerSurfaceOf } from '../middleware.js';
@@ -22,7 +22,7 @@ import type { Subcommand } from '../subcommands.js';
 import { notice } from '../views/notice.js';
 import {
   buildRecordsChecking, buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal,
-  exceptionsFileName, recordsNoticeModal, type ExceptionsFileOutcome,
+  exceptionsFileName, exceptionsFileText, recordsNoticeModal, type ExceptionsFileOutcome,
 } from '../views/records.js';
 import type { Surface } from '../views/text.js';
 
@@ -171,7 +171,7 @@ async function sendExceptions(client: WebClient, surface: Surface, userId: strin
   const filename = exceptionsFileName(summary);
   await sendCsvToPerson(client, userId, {
     filename, title: t('records.fileTitle'), comment: t('records.result.run', { id: summary.id }),
-    text: csvText(EXCEPTION_COLUMNS, exceptions.map(exceptionCells), EXCEPTION_AMOUNT_COLUMNS),
+    text: await exceptionsFileText(exceptions),
   });
   return filename;
 }

@@ -2,7 +2,8 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import type { LedgerGap, RecordsRun, RunSummary } from '../../records/index.js';
+import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../records/index.js';
+import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
 import { mebibytes } from '../refusals/records-problems.js';
 import { noticeModal, type Reply } from './notice.js';
@@ -141,4 +142,9 @@ export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[
 /** `fleet-records-2026-11-01_2026-11-30-rc-7k3f9q.csv`: the period and the run in the name, nothing typed by a person. */
 export function exceptionsFileName(summary: RunSummary): string {
   return `fleet-records-${summary.periodStart}_${summary.periodEnd}-${summary.id.toLowerCase()}.csv`;
+}
+
+/** The exceptions file's text: every text cell neutralised against spreadsheet formulas, the amounts left numbers, as in the export. */
+export function exceptionsFileText(exceptions: readonly ExceptionRow[]): Promise<string> {
+  return csvTextInSlices(EXCEPTION_COLUMNS, exceptions, exceptionCells, EXCEPTION_AMOUNT_COLUMNS);
 }
