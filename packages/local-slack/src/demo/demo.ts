@@ -8,6 +8,7 @@ import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+import { markStart } from './start-timings.js';
 import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
 export { demoSettings } from './settings.js';
@@ -75,6 +76,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         botToken,
         users: Object.values(DEMO_PEOPLE).map(({ role: _role, ...user }) => user),
         channels: Object.values(DEMO_CHANNELS),
+      }).then((started) => {
+        markStart('workspace listening');
+        return started;
       }),
     ]);
     if (opened.status === 'fulfilled') database = opened.value;
@@ -103,12 +107,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       DIGEST_TIME: digestTimeSoonAfter(new Date(), DEMO_TIME_ZONE),
       ...demoRoleEnv(),
     });
+    markStart('database and workspace ready');
     const bot = await startBot({ config, logger, db, ...(options.clock ? { clock: options.clock } : {}) });
+    markStart('bot started');
     if (bot.eventsUrl) {
       slack.setAppUrl(bot.eventsUrl);
       // As Slack does before sending events to a request URL.
       await slack.verifyRequestUrl();
     }
+    markStart('request URL verified');
     mountPage(slack, {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,
