@@ -4,7 +4,7 @@
  * Secrets are generated per run; the workspace signs what people do with the bot's signing secret.
  */
 import { randomBytes } from 'node:crypto';
-import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
+import { startLocalSlack, type LocalSlack, type WorkspaceChange } from '../workspace/index.js';
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
@@ -44,6 +44,13 @@ export interface Demo {
 export const COMMAND_HINT =
   '/fleet balance · /fleet tx [filters] [words] · /fleet payout mobile [phone] [amount] [currency] · /fleet export · /fleet digest · /fleet langue fr · /fleet help';
 
+/**
+ * The bot's timers (feed, digest, ledger sync, payouts) start at its first answer in the workspace,
+ * or this long after the page opens if nobody asks first: the first /fleet balance does not queue
+ * behind their first run (the ledger's first walk stores the sandbox's 320 transactions).
+ */
+const TIMERS_AT_LATEST_MS = 2_000;
+
 /** The demo team's zone: the daily digest's days and DIGEST_TIME are read in it. */
 export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
 
@@ -65,6 +72,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 
   let slack: LocalSlack | undefined;
   let database: DemoDatabase | undefined;
+  let pageOpened = (): void => undefined;
+  const pageOpen = new Promise<void>((resolve) => (pageOpened = resolve));
   try {
     // The database (copying its folder, starting PGlite) and the workspace's server start side by side.
     const [opened, started] = await Promise.allSettled([
@@ -108,7 +117,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...demoRoleEnv(),
     });
     markStart('database and workspace ready');
-    const bot = await startBot({ config, logger, db, ...(options.clock ? { clock: options.clock } : {}) });
+    const timersAfter = firstAnswerOr(slack, pageOpen, TIMERS_AT_LATEST_MS);
+    const bot = await startBot({ config, logger, db, timersAfter, ...(options.clock ? { clock: options.clock } : {}) });
     markStart('bot started');
     if (bot.eventsUrl) {
       slack.setAppUrl(bot.eventsUrl);
@@ -121,6 +131,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       commandHint: COMMAND_HINT,
       workflowSteps: [payoutStep()],
     });
+    pageOpened();
     const running = slack;
     const openDatabase = database;
     let closing: Promise<void> | undefined;
@@ -142,6 +153,26 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     await database?.close();
     throw error;
   }
+}
+
+/** Settles at the bot's first answer in the workspace (a message, a modal, a Home tab), or `latestMs` after `opened`. */
+function firstAnswerOr(slack: LocalSlack, opened: Promise<void>, latestMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const answered = (change: WorkspaceChange) => {
+      if (change.type === 'message_posted' || change.type === 'view_opened' || change.type === 'home_published') done();
+    };
+    const done = () => {
+      slack.off('change', answered);
+      clearTimeout(timer);
+      resolve();
+    };
+    slack.on('change', answered);
+    void opened.then(() => {
+      timer = setTimeout(done, latestMs);
+      timer.unref();
+    });
+  });
 }
 
 /** The product's Workflow Builder step as "Run workflow" offers it, with the inputs a first run can send as they are. */
