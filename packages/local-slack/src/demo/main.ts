@@ -1,4 +1,5 @@
 /** `npm run demo`: starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
+import { setFlagsFromString } from 'node:v8';
 import { openDemoDatabase } from './demo-database.js';
 import { DEMO_PEOPLE } from './people.js';
 import { createLogger } from './product-store.js';
@@ -13,7 +14,10 @@ async function main(): Promise<void> {
   markStart('demo code loaded');
   const settings = demoSettings(process.env);
   say('Starting the Fleet Treasury demo: sandbox Fleet API, embedded database, bot and local Slack workspace…');
-  // The database first: copying its folder and starting PGlite go on while the bot's code loads.
+  // PGlite's 9 MB of WebAssembly: each function checked when first compiled (most never are), not all
+  // of them up front (about 40 ms of CPU). The demo's process only: the module is PGlite's own, trusted.
+  setFlagsFromString('--wasm-lazy-validation');
+  // The database first: reading its snapshot and starting PGlite go on while the bot's code loads.
   // (Its logger carries none of the secrets the demo generates later: the store never logs them.)
   const database = openDemoDatabase(createLogger({ level: settings.logLevel, pretty: true }).child({ component: 'store' }));
   database.catch(() => undefined); // awaited by startDemo, which reports its failure
