@@ -45,11 +45,12 @@ export const COMMAND_HINT =
   '/fleet balance · /fleet tx [filters] [words] · /fleet payout mobile [phone] [amount] [currency] · /fleet export · /fleet digest · /fleet langue fr · /fleet help';
 
 /**
- * The bot's timers (feed, digest, ledger sync, payouts) start at its first answer in the workspace,
- * or this long after the page opens if nobody asks first: the first /fleet balance does not queue
- * behind their first run (the ledger's first walk stores the sandbox's 320 transactions).
+ * The bot's timers (feed, digest, ledger sync, payouts) start a second after its first answer in the
+ * workspace (time for the page to show it), or 2 s after the page opens if nobody asks first: the
+ * first /fleet balance does not queue behind their first run (the ledger's first walk stores the
+ * sandbox's 320 transactions, the embedded database's queries holding the event loop meanwhile).
  */
-const TIMERS_AT_LATEST_MS = 2_000;
+const TIMERS_AFTER = { answerMs: 1_000, pageOpenMs: 2_000 };
 
 /** The demo team's zone: the daily digest's days and DIGEST_TIME are read in it. */
 export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
@@ -117,7 +118,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...demoRoleEnv(),
     });
     markStart('database and workspace ready');
-    const timersAfter = firstAnswerOr(slack, pageOpen, TIMERS_AT_LATEST_MS);
+    const timersAfter = afterFirstAnswer(slack, pageOpen, TIMERS_AFTER);
     const bot = await startBot({ config, logger, db, timersAfter, ...(options.clock ? { clock: options.clock } : {}) });
     markStart('bot started');
     if (bot.eventsUrl) {
@@ -155,22 +156,23 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   }
 }
 
-/** Settles at the bot's first answer in the workspace (a message, a modal, a Home tab), or `latestMs` after `opened`. */
-function firstAnswerOr(slack: LocalSlack, opened: Promise<void>, latestMs: number): Promise<void> {
+/** Settles `answerMs` after the bot's first answer in the workspace (a message, a modal, a Home tab), or `pageOpenMs` after `pageOpen` without one. */
+function afterFirstAnswer(slack: LocalSlack, pageOpen: Promise<void>, after: typeof TIMERS_AFTER): Promise<void> {
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
-    const answered = (change: WorkspaceChange) => {
-      if (change.type === 'message_posted' || change.type === 'view_opened' || change.type === 'home_published') done();
-    };
-    const done = () => {
-      slack.off('change', answered);
+    const resolveIn = (ms: number) => {
       clearTimeout(timer);
-      resolve();
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    };
+    const answered = (change: WorkspaceChange) => {
+      if (change.type !== 'message_posted' && change.type !== 'view_opened' && change.type !== 'home_published') return;
+      slack.off('change', answered);
+      resolveIn(after.answerMs);
     };
     slack.on('change', answered);
-    void opened.then(() => {
-      timer = setTimeout(done, latestMs);
-      timer.unref();
+    void pageOpen.then(() => {
+      if (slack.listeners('change').includes(answered)) resolveIn(after.pageOpenMs);
     });
   });
 }
