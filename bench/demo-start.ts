@@ -5,6 +5,10 @@
  * through the page's JSON API (`POST /workspace/command`) and reads the person's view
  * (`GET /workspace/state`) until the balance is in #treasury. Median of 3 runs.
  *
+ * The breakdown says where the time goes, in wall and CPU time: the demo marks its phases
+ * (DEMO_TIMINGS=1, see packages/local-slack/src/demo/start-timings.ts), npm's own share is what its
+ * process used, the first round trip is the bench's, and the sandbox's data is timed alone here.
+ *
  * Also alone: `npx tsx bench/demo-start.ts`.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startSandbox } from '../src/sandbox/server.js';
 import { round } from './stats.js';
+import { boundRow, printTargets, type TargetRow } from './targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 3;
@@ -34,6 +40,20 @@ export interface DemoStartRun {
    * start costs whatever else the machine runs; on a quiet 2-core machine the wall time comes near it.
    */
   cpu_ms: number;
+  /** CPU time npm itself used (before it handed over to the demo's process). */
+  npm_cpu_ms: number;
+  /** The demo's own phases (wall since the bench spawned npm, CPU of the demo's process), then the first answer's round trip. */
+  phases: DemoStartPhase[];
+}
+
+export interface DemoStartPhase {
+  phase: string;
+  /** Wall time since `npm run demo` was spawned, at the end of the phase. */
+  at_ms: number;
+  /** Wall time the phase took (since the previous one ended). */
+  wall_ms: number;
+  /** CPU time the demo's process used during the phase (all its threads); npm's in the first row. */
+  cpu_ms: number;
 }
 
 export interface DemoStartBenchResult {
@@ -42,6 +62,10 @@ export interface DemoStartBenchResult {
   median_page_ms: number;
   median_balance_answered_ms: number;
   median_cpu_ms: number;
+  /** The run with the median answer time, phase by phase. */
+  median_run_phases: DemoStartPhase[];
+  /** The sandbox's data (320 seeded transactions) and its server, started alone in this process: what the bot's start spends on it. */
+  sandbox_alone: { wall_ms: number; cpu_ms: number };
 }
 
 async function freePort(): Promise<number> {
@@ -93,7 +117,7 @@ async function oneRun(): Promise<DemoStartRun> {
   const child = spawn('npm', ['run', '--silent', 'demo'], {
     cwd: ROOT,
     // What a fresh shell has, and nothing cached: a new, empty temporary folder.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmp, DEMO_PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmp, DEMO_PORT: String(port), DEMO_TIMINGS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -134,11 +158,59 @@ async function oneRun(): Promise<DemoStartRun> {
     }
     const balanceMs = performance.now() - began;
     const cpu = await processCpuMs(child.pid!);
-    return { open_line_ms: Math.round(openLineMs ?? Number.NaN), page_ms: Math.round(pageMs), balance_answered_ms: Math.round(balanceMs), cpu_ms: cpu };
+    const npmCpu = await cpuMs(child.pid!);
+    const run = { open_line_ms: Math.round(openLineMs ?? Number.NaN), page_ms: Math.round(pageMs), balance_answered_ms: Math.round(balanceMs), cpu_ms: cpu, npm_cpu_ms: npmCpu };
+    return { ...run, phases: phasesOf(output, run) };
   } finally {
     await stop(child);
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+interface StartMark {
+  phase: string;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/**
+ * The demo's marks put on the bench's clock: the demo's wall times count from its own process's
+ * start, which the "page open" mark and the "Open" line (printed right after it) tie to the spawn.
+ */
+function phasesOf(output: string, run: Omit<DemoStartRun, 'phases'>): DemoStartPhase[] {
+  const line = /^DEMO_TIMINGS (.*)$/m.exec(output)?.[1];
+  if (!line) throw new Error(`the demo printed no DEMO_TIMINGS line:\n${output}`);
+  const marks = JSON.parse(line) as StartMark[];
+  const open = marks.find((mark) => mark.phase === 'page open');
+  if (!open) throw new Error(`no "page open" mark in ${line}`);
+  const offset = run.open_line_ms - open.wallMs;
+  const phases: DemoStartPhase[] = [{ phase: 'npm, then Node starting the demo process', at_ms: Math.round(offset), wall_ms: Math.round(offset), cpu_ms: run.npm_cpu_ms }];
+  let previous = { at: offset, cpu: 0 };
+  for (const mark of marks) {
+    const at = offset + mark.wallMs;
+    phases.push({ phase: mark.phase, at_ms: Math.round(at), wall_ms: Math.round(at - previous.at), cpu_ms: mark.cpuMs - previous.cpu });
+    previous = { at, cpu: mark.cpuMs };
+  }
+  phases.push({
+    phase: 'first /fleet balance: page loaded, command sent, answer shown',
+    at_ms: run.balance_answered_ms, wall_ms: Math.round(run.balance_answered_ms - previous.at), cpu_ms: run.cpu_ms - run.npm_cpu_ms - previous.cpu,
+  });
+  return phases;
+}
+
+/** The sandbox as the bot starts it (its seeded ledger, its server), alone: wall and CPU time, median of 3. */
+async function sandboxAlone(): Promise<{ wall_ms: number; cpu_ms: number }> {
+  const runs: Array<{ wall_ms: number; cpu_ms: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    const cpuBefore = process.cpuUsage();
+    const began = performance.now();
+    const sandbox = await startSandbox({ activityIntervalMs: 0 });
+    const wall = performance.now() - began;
+    const cpu = process.cpuUsage(cpuBefore);
+    await sandbox.close();
+    runs.push({ wall_ms: Math.round(wall), cpu_ms: Math.round((cpu.user + cpu.system) / 1000) });
+  }
+  return { wall_ms: median(runs.map((run) => run.wall_ms)), cpu_ms: median(runs.map((run) => run.cpu_ms)) };
 }
 
 function median(values: number[]): number {
@@ -151,18 +223,24 @@ export async function runDemoStartBench(runs = RUNS): Promise<DemoStartBenchResu
   await promisify(execFile)(process.execPath, ['packages/local-slack/scripts/postinstall.mjs'], { cwd: ROOT, timeout: 300_000 });
   const results: DemoStartRun[] = [];
   for (let i = 0; i < runs; i++) results.push(await oneRun());
+  const byAnswer = [...results].sort((a, b) => a.balance_answered_ms - b.balance_answered_ms);
   return {
     runs: results,
     median_open_line_ms: median(results.map((run) => run.open_line_ms)),
     median_page_ms: median(results.map((run) => run.page_ms)),
     median_balance_answered_ms: median(results.map((run) => run.balance_answered_ms)),
     median_cpu_ms: median(results.map((run) => run.cpu_ms)),
+    median_run_phases: byAnswer[Math.floor(byAnswer.length / 2)]?.phases ?? [],
+    sandbox_alone: await sandboxAlone(),
   };
 }
 
 export function printDemoStartBench(result: DemoStartBenchResult): void {
   console.log(`\nDemo start: npm run demo with a new empty TMPDIR, to the page answering /fleet balance (${result.runs.length} runs)`);
-  console.table(result.runs);
+  console.table(result.runs.map(({ phases: _phases, ...run }) => run));
+  console.log('Where the time goes (the median run; wall since npm was spawned, CPU of npm, then of the demo process):');
+  console.table(result.median_run_phases);
+  console.log(`The sandbox's data and server alone (inside "bot started"): ${result.sandbox_alone.wall_ms} ms wall, ${result.sandbox_alone.cpu_ms} ms CPU`);
   console.log(
     `median: "Open" line ${round(result.median_open_line_ms / 1000, 2)} s, page ${round(result.median_page_ms / 1000, 2)} s, ` +
       `/fleet balance answered ${round(result.median_balance_answered_ms / 1000, 2)} s (target ≤ 2 s), ` +
@@ -170,8 +248,14 @@ export function printDemoStartBench(result: DemoStartBenchResult): void {
   );
 }
 
+/** The issue's target: the page answers /fleet balance within 2 s of `npm run demo`. */
+export function demoStartTargets(result: DemoStartBenchResult): TargetRow[] {
+  return [boundRow(`npm run demo, empty TMPDIR, to /fleet balance answered (median of ${result.runs.length}; CPU ${round(result.median_cpu_ms / 1000, 2)} s)`, result.median_balance_answered_ms / 1000, 's', 2)];
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const result = await runDemoStartBench();
   printDemoStartBench(result);
+  printTargets(demoStartTargets(result));
   console.log(JSON.stringify({ demo_start: result }));
 }

@@ -5,7 +5,7 @@ import { printBatchBench, runBatchBench } from './batch.js';
 import { printConnectionsBench, runConnectionsBench } from './connections.js';
 import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
-import { printDemoStartBench, runDemoStartBench } from './demo-start.js';
+import { demoStartTargets, printDemoStartBench, runDemoStartBench } from './demo-start.js';
 import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
@@ -64,7 +64,7 @@ targets.push(ratioRow(
 
 const demoStart = await runDemoStartBench();
 printDemoStartBench(demoStart);
-targets.push(boundRow('npm run demo, empty TMPDIR, to /fleet balance answered (median of 3)', demoStart.median_balance_answered_ms / 1000, 's', 2));
+targets.push(...demoStartTargets(demoStart));
 
 const ledger = await runLedgerBench();
 printLedgerBench(ledger);

@@ -72,6 +72,8 @@ export interface BotOptions {
   runwayAlertEveryMs?: number;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
   homeTimers?: { throttleMs?: number; timers?: Timers };
+  /** The demo: the timers (feed, digest, ledger sync, payouts) start once this settles, so that the first answer does not queue behind their first run. */
+  timersAfter?: Promise<unknown>;
 }
 
 export interface RunningBot {
@@ -101,7 +103,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   // First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest, the ledger sync); then
   // what they all use: role and account caches, the Fleet client, the database, the sandbox.
   const shutdown = new Shutdown(['slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance', 'workflow steps', 'feed', 'digest', 'runway alerts', 'charts', 'ledger', 'fleet', 'database', 'sandbox'], logger);
-  const close = () => shutdown.run();
+  let closed = false;
+  const close = () => {
+    closed = true;
+    return shutdown.run();
+  };
 
   try {
     const metrics = new Metrics();
@@ -331,51 +337,55 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       opsUrl = opsServer.url;
       logger.info({ url: opsUrl }, 'serving /healthz, /readyz and /metrics');
     }
-    const sending = runBatchSending(new BatchSender({
-      db: heavyDb, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
-      send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
-    }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
+    let sending: ReturnType<typeof runBatchSending> | undefined;
     // A released bulk payout is sent at once, after its approval message says so.
     batchNotifiers.push({
       changed: async (_batch, event) => {
-        if (event === 'released') sending.wake();
+        if (event === 'released') sending?.wake();
       },
     });
-    shutdown.add('bulk payout sending', () => sending.stop());
-    const releasing = runScheduleReleases(releaser, logger.child({ component: 'schedules' }), options.payoutTimers?.scheduleEveryMs);
-    shutdown.add('scheduled payouts', () => releasing.stop());
-    shutdown.add('workflow steps', workflowSteps.run(options.payoutTimers?.maintenanceEveryMs));
-    shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
-    if (feed) {
-      feed.start();
-      shutdown.add('feed', () => feed.stop());
-      logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
-    }
-
-    if (digestScheduler) {
-      digestScheduler.start();
-      shutdown.add('digest', () => digestScheduler.stop());
-      const { hour, minute } = config.digest.time;
-      logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
-    }
-
-    // Every replica checks; the stored crossing lets one post each. Needs the ledger (no figure without it), feed on or off.
-    const runwayAlertChannel = config.runway.alertChannelId;
-    if (ledger && runwayAlertChannel && config.runway.alertDays > 0) {
-      const watch = new RunwayWatch({
-        runway, ready: async () => (await ledger.reader.status()).historyComplete,
-        db, clock, alertDays: config.runway.alertDays, logger: logger.child({ component: 'runway' }),
-        post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface), everyMs: options.runwayAlertEveryMs ?? 60_000,
-      });
-      watch.start();
-      shutdown.add('runway alerts', () => watch.stop());
-    }
-
-    if (ledger) {
-      ledger.start();
-      shutdown.add('ledger', () => ledger.stop());
-      logger.info({ intervalSeconds: ledger.pollIntervalMs / 1000 }, 'ledger sync started');
-    }
+    const startTimers = () => {
+      if (closed) return;
+      sending = runBatchSending(new BatchSender({
+        db: heavyDb, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
+        send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
+      }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
+      const started = sending;
+      shutdown.add('bulk payout sending', () => started.stop());
+      const releasing = runScheduleReleases(releaser, logger.child({ component: 'schedules' }), options.payoutTimers?.scheduleEveryMs);
+      shutdown.add('scheduled payouts', () => releasing.stop());
+      shutdown.add('workflow steps', workflowSteps.run(options.payoutTimers?.maintenanceEveryMs));
+      shutdown.add('payout maintenance', runPayoutMaintenance(payouts, batches, reminders, payoutNotifier, db, logger, options.payoutTimers?.maintenanceEveryMs));
+      if (feed) {
+        feed.start();
+        shutdown.add('feed', () => feed.stop());
+        logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
+      }
+      if (digestScheduler) {
+        digestScheduler.start();
+        shutdown.add('digest', () => digestScheduler.stop());
+        const { hour, minute } = config.digest.time;
+        logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
+      }
+      // Every replica checks; the stored crossing lets one post each. Needs the ledger (no figure without it), feed on or off.
+      const runwayAlertChannel = config.runway.alertChannelId;
+      if (ledger && runwayAlertChannel && config.runway.alertDays > 0) {
+        const watch = new RunwayWatch({
+          runway, ready: async () => (await ledger.reader.status()).historyComplete,
+          db, clock, alertDays: config.runway.alertDays, logger: logger.child({ component: 'runway' }),
+          post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface), everyMs: options.runwayAlertEveryMs ?? 60_000,
+        });
+        watch.start();
+        shutdown.add('runway alerts', () => watch.stop());
+      }
+      if (ledger) {
+        ledger.start();
+        shutdown.add('ledger', () => ledger.stop());
+        logger.info({ intervalSeconds: ledger.pollIntervalMs / 1000 }, 'ledger sync started');
+      }
+    };
+    if (options.timersAfter) void options.timersAfter.then(startTimers, startTimers);
+    else startTimers();
 
     return { app, eventsUrl, sandbox, db, payouts, batches, feed, ledger, metrics, opsUrl, home, close };
   } catch (error) {

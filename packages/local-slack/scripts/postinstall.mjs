@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Run by `npm install` and `npm ci` (the root's postinstall): prepares the demo ahead, so that the
- * first `npm run demo` starts in about a second: its compiled bundle, and a blank PGlite cluster
- * with the migrations applied. Does nothing without the dev dependencies (a production install), and
+ * first `npm run demo` starts in about a second: its compiled bundle, and a snapshot of a blank PGlite
+ * database with the migrations applied. Does nothing without the dev dependencies (a production install), and
  * never fails the install: without it the demo prepares what it needs at start, more slowly.
  */
 import { pathToFileURL } from 'node:url';

@@ -1,27 +1,35 @@
 /**
- * The demo's database: PGlite in a fresh folder per run (the sandbox's data is new each run too),
- * started from a copy of a blank cluster with the migrations already applied, prepared once by
- * `npm install` (see prepare-cluster.ts), because PGlite's initdb and the migrations take seconds.
- * Without it (scripts not run at install), the app's own seeding makes a blank cluster instead.
+ * The demo's database: PGlite, new each run (the sandbox's data is new each run too), started in
+ * memory from a snapshot of a blank database with the migrations already applied, prepared once by
+ * `npm install` (see prepare-cluster.ts): PGlite's initdb and the migrations take seconds, and even
+ * copying a prepared cluster's folder (500 files, 26 MB) cost more than half a second of CPU.
+ * Without it (scripts not run at install), a folder in the temporary folder, seeded by the app's own
+ * code, removed on close.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compilePglite, migrate, migrations, openPglite, seedClusterFrom, type Db, type Logger } from './product-store.js';
+import { markStart } from './start-timings.js';
+import { compilePglite, migrate, migrations, openPglite, pgliteVersion, type Db, type Logger } from './product-store.js';
 
 export interface DemoDatabase {
   db: Db;
-  /** Where PGlite keeps this run's data. */
-  dataDir: string;
+  /** Where PGlite keeps this run's data; undefined when in memory (started from the snapshot). */
+  dataDir: string | undefined;
   /** Closes the database and removes its folder. */
   close(): Promise<void>;
 }
 
 const FOLDER_PREFIX = 'fleet-treasury-demo-';
 
-/** Where the install leaves the demo's prepared blank cluster (beside its compiled code). */
-export const PREPARED_CLUSTER = fileURLToPath(new URL('../../../../node_modules/.cache/fleet-treasury-demo/pglite-blank', import.meta.url));
+/** Where the install leaves the demo's prepared snapshot (beside its compiled code). */
+export const PREPARED_DIR = fileURLToPath(new URL('../../../../node_modules/.cache/fleet-treasury-demo', import.meta.url));
+
+/** The snapshot in `dir` made by this PGlite version (a dump of the data folder, as PGlite's `loadDataDir` reads). */
+export async function snapshotFile(dir: string): Promise<string> {
+  return path.join(dir, `demo-database-pglite-${await pgliteVersion()}.tar`);
+}
 
 function isRunning(pid: number): boolean {
   try {
@@ -46,25 +54,32 @@ async function removeLeftOverFolders(): Promise<void> {
   }
 }
 
-export async function openDemoDatabase(logger: Logger, prepared = PREPARED_CLUSTER): Promise<DemoDatabase> {
-  // PGlite's WebAssembly compiles on background threads while the folder is copied.
+export async function openDemoDatabase(logger: Logger, prepared = PREPARED_DIR): Promise<DemoDatabase> {
+  // PGlite's WebAssembly compiles on background threads while the snapshot is read.
   compilePglite().catch(() => undefined);
-  await removeLeftOverFolders();
+  const [snapshot] = await Promise.all([readFile(await snapshotFile(prepared)).catch(() => undefined), removeLeftOverFolders()]);
+  markStart('database snapshot read');
+  if (snapshot) return opened(await openPglite('memory://', { logger, loadDataDir: new Blob([snapshot]) }), logger);
+  logger.info({ prepared }, 'no prepared demo database: making a blank one in a temporary folder');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `${FOLDER_PREFIX}${process.pid}-`));
   const remove = () => rm(dataDir, { recursive: true, force: true });
   try {
-    if (!(await seedClusterFrom(prepared, dataDir))) logger.info({ prepared }, 'no prepared demo cluster: making a blank one');
-    const db = await openPglite(dataDir, { logger });
-    try {
-      // Nothing to apply with a prepared cluster, unless migrations were added since the install.
-      await migrate(db, migrations, logger);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
-    return { db, dataDir, close: () => db.close().finally(remove) };
+    return await opened(await openPglite(dataDir, { logger }), logger, { dataDir, remove });
   } catch (error) {
     await remove();
     throw error;
   }
+}
+
+async function opened(db: Db, logger: Logger, folder?: { dataDir: string; remove(): Promise<void> }): Promise<DemoDatabase> {
+  try {
+    markStart('database started');
+    // Nothing to apply with a prepared snapshot, unless migrations were added since the install.
+    await migrate(db, migrations, logger);
+    markStart('database migrated');
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return { db, dataDir: folder?.dataDir, close: () => db.close().finally(() => folder?.remove()) };
 }

@@ -4,10 +4,11 @@
  * Secrets are generated per run; the workspace signs what people do with the bot's signing secret.
  */
 import { randomBytes } from 'node:crypto';
-import { startLocalSlack, type LocalSlack } from '../workspace/index.js';
+import { startLocalSlack, type LocalSlack, type WorkspaceChange } from '../workspace/index.js';
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+import { markStart } from './start-timings.js';
 import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
 export { demoSettings } from './settings.js';
@@ -43,6 +44,14 @@ export interface Demo {
 export const COMMAND_HINT =
   '/fleet balance · /fleet tx [filters] [words] · /fleet payout mobile [phone] [amount] [currency] · /fleet export · /fleet digest · /fleet langue fr · /fleet help';
 
+/**
+ * The bot's timers (feed, digest, ledger sync, payouts) start a second after its first answer in the
+ * workspace (time for the page to show it), or 2 s after the page opens if nobody asks first: the
+ * first /fleet balance does not queue behind their first run (the ledger's first walk stores the
+ * sandbox's 320 transactions, the embedded database's queries holding the event loop meanwhile).
+ */
+const TIMERS_AFTER = { answerMs: 1_000, pageOpenMs: 2_000 };
+
 /** The demo team's zone: the daily digest's days and DIGEST_TIME are read in it. */
 export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
 
@@ -64,6 +73,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 
   let slack: LocalSlack | undefined;
   let database: DemoDatabase | undefined;
+  let pageOpened = (): void => undefined;
+  const pageOpen = new Promise<void>((resolve) => (pageOpened = resolve));
   try {
     // The database (copying its folder, starting PGlite) and the workspace's server start side by side.
     const [opened, started] = await Promise.allSettled([
@@ -75,6 +86,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
         botToken,
         users: Object.values(DEMO_PEOPLE).map(({ role: _role, ...user }) => user),
         channels: Object.values(DEMO_CHANNELS),
+      }).then((started) => {
+        markStart('workspace listening');
+        return started;
       }),
     ]);
     if (opened.status === 'fulfilled') database = opened.value;
@@ -103,17 +117,22 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       DIGEST_TIME: digestTimeSoonAfter(new Date(), DEMO_TIME_ZONE),
       ...demoRoleEnv(),
     });
-    const bot = await startBot({ config, logger, db, ...(options.clock ? { clock: options.clock } : {}) });
+    markStart('database and workspace ready');
+    const timersAfter = afterFirstAnswer(slack, pageOpen, TIMERS_AFTER);
+    const bot = await startBot({ config, logger, db, timersAfter, ...(options.clock ? { clock: options.clock } : {}) });
+    markStart('bot started');
     if (bot.eventsUrl) {
       slack.setAppUrl(bot.eventsUrl);
       // As Slack does before sending events to a request URL.
       await slack.verifyRequestUrl();
     }
+    markStart('request URL verified');
     mountPage(slack, {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,
       workflowSteps: [payoutStep()],
     });
+    pageOpened();
     const running = slack;
     const openDatabase = database;
     let closing: Promise<void> | undefined;
@@ -135,6 +154,27 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     await database?.close();
     throw error;
   }
+}
+
+/** Settles `answerMs` after the bot's first answer in the workspace (a message, a modal, a Home tab), or `pageOpenMs` after `pageOpen` without one. */
+function afterFirstAnswer(slack: LocalSlack, pageOpen: Promise<void>, after: typeof TIMERS_AFTER): Promise<void> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const resolveIn = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    };
+    const answered = (change: WorkspaceChange) => {
+      if (change.type !== 'message_posted' && change.type !== 'view_opened' && change.type !== 'home_published') return;
+      slack.off('change', answered);
+      resolveIn(after.answerMs);
+    };
+    slack.on('change', answered);
+    void pageOpen.then(() => {
+      if (slack.listeners('change').includes(answered)) resolveIn(after.pageOpenMs);
+    });
+  });
 }
 
 /** The product's Workflow Builder step as "Run workflow" offers it, with the inputs a first run can send as they are. */
