@@ -49,7 +49,8 @@ async function insertInSlices(db: Queryable, newestFirstEntries: readonly Identi
 const SWEEP_PAGES = 3;
 /**
  * PGlite has no autovacuum: after this many new entries (and when a walk completes) the sync vacuums
- * the ledger, so that the list's counts stay index-only scans (the visibility map marks the new pages).
+ * the ledger and its word table, so that the list's counts stay index-only scans (the visibility map
+ * marks the new pages).
  */
 const ENTRIES_PER_VACUUM = 5_000;
 
@@ -135,7 +136,7 @@ export class LedgerSync {
     this.storedSinceVacuum += report.stored.length;
     if (this.options.db.kind === 'pglite' && this.storedSinceVacuum > 0 && (this.storedSinceVacuum >= ENTRIES_PER_VACUUM || report.walkComplete)) {
       this.storedSinceVacuum = 0;
-      await this.options.db.query('VACUUM ledger_entries');
+      await this.options.db.query('VACUUM ledger_entries, ledger_words');
     }
     if (report.stored.length > 0) await this.options.onStored?.(report.stored, report.source);
     return report;
