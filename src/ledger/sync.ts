@@ -92,6 +92,7 @@ export class LedgerSync {
   private leaseHeld = false;
   private nextPollAt = 0;
   private storedSinceVacuum = 0;
+  private vacuumedSinceStart = false;
   private running: Promise<void> | undefined;
   private abort: AbortController | undefined;
   /** Requests made to the Fleet API since this sync was made (for the bench and logs). */
@@ -134,7 +135,11 @@ export class LedgerSync {
 
   private async tell(report: SyncReport): Promise<SyncReport> {
     this.storedSinceVacuum += report.stored.length;
-    if (this.options.db.kind === 'pglite' && this.storedSinceVacuum > 0 && (this.storedSinceVacuum >= ENTRIES_PER_VACUUM || report.walkComplete)) {
+    // Once after each start too: migration 027 fills ledger_words and cannot vacuum it (a vacuum of
+    // pages already marked skips them).
+    const due = (this.storedSinceVacuum > 0 && (this.storedSinceVacuum >= ENTRIES_PER_VACUUM || report.walkComplete)) || !this.vacuumedSinceStart;
+    if (this.options.db.kind === 'pglite' && due) {
+      this.vacuumedSinceStart = true;
       this.storedSinceVacuum = 0;
       await this.options.db.query('VACUUM ledger_entries, ledger_words');
     }

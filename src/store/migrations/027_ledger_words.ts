@@ -52,6 +52,9 @@ export const ledgerWords: Migration = {
        WHERE octet_length(t.token) <= 200;
     -- Built after the backfill: one sort instead of a million index insertions.
     CREATE INDEX ledger_words_list ON ledger_words (word, entry_at DESC, seq DESC);
+    -- Statistics now, so the first searches are planned on the index (PGlite has no autovacuum; the
+    -- sync vacuums the table when it first stores, src/ledger/sync.ts).
+    ANALYZE ledger_words;
 
     CREATE FUNCTION ledger_words_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
