@@ -3,9 +3,9 @@
  * entries is read from the postings of its rarest word, in list order, a batch at a time, each
  * posting's entry checked against the whole filter: a page stops once it has its rows, a count at
  * MATCH_COUNT_LIMIT + 1 matches. A word alone counts in the index alone, and so does a two-word phrase
- * alone while its pair (the two chunks with one space between) is held by more than 10,000 entries.
- * Otherwise a count reads the entries its postings name, at most the rarest word's postings in the
- * filter's date range. Words held by few entries keep the GIN path (reader.ts): their matches are few.
+ * alone: the entries holding its pair (the two chunks with one space between) match, and only the
+ * rarest word's other entries are read. Otherwise a count reads the entries its postings name, at most
+ * the rarest word's postings in the filter's date range. Words held by few entries keep the GIN path (reader.ts): their matches are few.
  */
 import type { Queryable } from '../store/db.js';
 import { filterConditions, placeholder, rangeConditions, whereClause, wordTerms } from './filter-sql.js';
@@ -25,7 +25,7 @@ interface WordPlan {
 }
 
 /** Postings read by the first batch of a page; each next batch reads four times as many, up to COUNT_BATCH. */
-const FIRST_PAGE_BATCH = 64;
+const FIRST_PAGE_BATCH = 32;
 const COUNT_BATCH = MATCH_COUNT_LIMIT + 1;
 
 /**
@@ -82,18 +82,23 @@ const matching = (columns: string, filter: LedgerFilter, params: unknown[]) =>
 /** How many entries match, counting no further than MATCH_COUNT_LIMIT + 1. */
 export async function countByWord(db: Queryable, plan: WordPlan, filter: LedgerFilter): Promise<number> {
   if (plan.alone) return countPostings(db, plan.word, filter);
-  if (plan.pair !== undefined) {
-    const held = await countPostings(db, plan.pair, filter);
-    if (held > MATCH_COUNT_LIMIT) return held;
-  }
-  let counted = 0;
+  // Entries holding the pair match, and hold the rarest word too: only the others are read, found
+  // by leaving out the pair's postings (at most 10,000 here) from the word's.
+  const held = plan.pair === undefined ? 0 : await countPostings(db, plan.pair, filter);
+  if (held > MATCH_COUNT_LIMIT) return held;
+  // Every entry holding the rarest word holds the pair: nothing left to read.
+  if (plan.pair !== undefined && (await countPostings(db, plan.word, filter)) === held) return held;
+  let counted = held;
   let from: Position | undefined;
   for (;;) {
     const params: unknown[] = [];
+    const source = batch(plan, filter, [], from, 'DESC', COUNT_BATCH, params);
+    const unpaired = plan.pair === undefined ? ''
+      : ` WHERE p.seq NOT IN (SELECT seq FROM ledger_words ${whereClause([`word = ${placeholder(params)(plan.pair)}`, ...rangeConditions(filter, params)])})`;
     const { rows } = await db.query<{ postings: string | number; matches: string | number; at: string | null; seq: string | number | null }>(
-      `${batch(plan, filter, [], from, 'DESC', COUNT_BATCH, params)}
+      `${source}
        SELECT (SELECT count(*) FROM p) AS postings,
-              (SELECT count(*) FROM p CROSS JOIN LATERAL ${matching('1', filter, params)} AS e) AS matches,
+              (SELECT count(*) FROM p CROSS JOIN LATERAL ${matching('1', filter, params)} AS e${unpaired}) AS matches,
               last.at, last.seq
          FROM (SELECT 1) AS one LEFT JOIN (SELECT entry_at::text AS at, seq FROM p ORDER BY entry_at, seq LIMIT 1) AS last ON true`,
       params,
