@@ -5,7 +5,8 @@
  * A page costs the same at any depth and with any filter (docs/performance.md, "Ledger"): it is
  * read by keyset from where the page shown ended, in list order through an index that matches the
  * filter; its total is counted over at most MATCH_COUNT_LIMIT + 1 matches; the last page is read
- * from the other end.
+ * from the other end. A filter whose words are all frequent is read from the word table instead
+ * (word-search.ts), by the same positions.
  */
 import type { Queryable } from '../store/db.js';
 import { filterConditions, whereClause } from './filter-sql.js';

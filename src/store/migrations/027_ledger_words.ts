@@ -14,7 +14,8 @@ export const ledgerWords: Migration = {
   name: 'ledger_words',
   sql: `
     -- The backfill of a large ledger takes longer than the pool's 30 s guard on one statement
-    -- (docs/performance.md: about a minute for 1,000,000 entries); the guard comes back at commit.
+    -- (docs/performance.md: 1.5 to 2.5 minutes for 1,000,000 entries on a busy machine); the guard
+    -- comes back at commit.
     SET LOCAL statement_timeout = 0;
     -- No entry is written while the table is backfilled (another replica's sync waits for the commit).
     LOCK TABLE ledger_entries IN SHARE MODE;
