@@ -10,6 +10,7 @@ import { StoredLedgerReader } from '../src/ledger/reader.js';
 import type { LedgerFilter } from '../src/ledger/types.js';
 import type { Db } from '../src/store/index.js';
 import { percentile, round } from './stats.js';
+import { boundRow, type TargetRow } from './targets.js';
 
 const RUNS = 200;
 const WARM_UP = 10;
@@ -78,10 +79,11 @@ async function timed(runs: number, query: (run: number) => Promise<unknown>): Pr
 }
 
 /** First, next and last page of every filter; p99 over RUNS runs (next and last over RUNS / 4). */
-export async function measureListFilters(db: Db, rows: number, newest: number, stepMs: number): Promise<FilterTimes[]> {
+export async function measureListFilters(db: Db, rows: number, newest: number, stepMs: number, only?: RegExp): Promise<FilterTimes[]> {
   const reader = new StoredLedgerReader(db);
   const results: FilterTimes[] = [];
   for (const { name, filter } of listFilters(rows, newest, stepMs)) {
+    if (only && !only.test(name)) continue;
     const first = await timed(RUNS, (run) => reader.find(filter(run), { offset: 0, limit: PAGE }));
     // Next and Last as the buttons ask them: pinned to the first page's point, Next from its last entry.
     const nextTimes: number[] = [];
@@ -119,7 +121,17 @@ export function printListFilters(store: string, results: readonly FilterTimes[])
   }])));
 }
 
-/** The slowest filter's first page, the figure the target bounds. */
+/** Issue 31 item 3's bound on every filter's first page. */
+export const FIRST_PAGE_TARGET_MS = 50;
+
+/** One row of the targets table per filter: its first page's p99 against the bound. */
+export function listFilterTargets(store: string, rows: number, results: readonly FilterTimes[]): TargetRow[] {
+  return results.map((result) => boundRow(
+    `ledger list, first page p99, ${result.name}, ${store} ${rows} rows (p50 ${result.firstP50} ms)`, result.firstP99, 'ms', FIRST_PAGE_TARGET_MS,
+  ));
+}
+
+/** The slowest filter's first page. */
 export function worstFirstPage(results: readonly FilterTimes[]): { name: string; p99: number } {
   const worst = [...results].sort((a, b) => b.firstP99 - a.firstP99)[0];
   return worst ? { name: worst.name, p99: worst.firstP99 } : { name: 'none', p99: Number.NaN };

@@ -20,8 +20,9 @@ import type { LedgerFilter } from '../src/ledger/types.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase, type Db } from '../src/store/index.js';
-import { measureListFilters, printListFilters, worstFirstPage, type FilterTimes } from './ledger-filters.js';
+import { listFilterTargets, measureListFilters, printListFilters, worstFirstPage, type FilterTimes } from './ledger-filters.js';
 import { percentile, round } from './stats.js';
+import { printTargets } from './targets.js';
 
 const POSTGRES_ROWS = 1_000_000;
 const PGLITE_ROWS = 200_000;
@@ -60,7 +61,7 @@ export async function fill(db: Db, count: number): Promise<void> {
       [first, last, NEWEST, STEP_MS],
     );
   }
-  await db.query('VACUUM ANALYZE ledger_entries');
+  await db.query('VACUUM ANALYZE ledger_entries, ledger_words');
 }
 
 /** p50/p99 of `query` run QUERY_RUNS times (after a warm-up), each with a fresh random parameter. */
@@ -304,5 +305,9 @@ export function printLedgerBench({ figures: result, listFilters }: LedgerBenchRe
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await runLedgerBench();
   printLedgerBench(result);
+  printTargets([
+    ...listFilterTargets('Postgres', Number(result.figures.postgres_rows), result.listFilters.postgres),
+    ...listFilterTargets('embedded store', Number(result.figures.pglite_rows), result.listFilters.pglite),
+  ]);
   console.log(JSON.stringify({ ledger: result }));
 }

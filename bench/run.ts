@@ -8,6 +8,7 @@ import { printFeedBench, runFeedBench } from './feed.js';
 import { demoStartTargets, printDemoStartBench, runDemoStartBench } from './demo-start.js';
 import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
+import { listFilterTargets } from './ledger-filters.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
 import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
 import { printRunwayBench, runRunwayBench } from './runway.js';
@@ -69,8 +70,8 @@ targets.push(...demoStartTargets(demoStart));
 const ledger = await runLedgerBench();
 printLedgerBench(ledger);
 targets.push(
-  boundRow(`ledger list, first page of the slowest filter (${ledger.figures.postgres_list_worst_filter}), p99, Postgres ${ledger.figures.postgres_rows} rows`, Number(ledger.figures.postgres_list_worst_first_page_p99_ms), 'ms', 50),
-  boundRow(`ledger list, first page of the slowest filter (${ledger.figures.pglite_list_worst_filter}), p99, embedded store ${ledger.figures.pglite_rows} rows`, Number(ledger.figures.pglite_list_worst_first_page_p99_ms), 'ms', 50),
+  ...listFilterTargets('Postgres', Number(ledger.figures.postgres_rows), ledger.listFilters.postgres),
+  ...listFilterTargets('embedded store', Number(ledger.figures.pglite_rows), ledger.listFilters.pglite),
 );
 
 const ledgerExport = await runExportBench();

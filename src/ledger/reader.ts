@@ -5,10 +5,12 @@
  * A page costs the same at any depth and with any filter (docs/performance.md, "Ledger"): it is
  * read by keyset from where the page shown ended, in list order through an index that matches the
  * filter; its total is counted over at most MATCH_COUNT_LIMIT + 1 matches; the last page is read
- * from the other end.
+ * from the other end. A filter whose words are all frequent is read from the word table instead
+ * (word-search.ts), by the same positions.
  */
 import type { Queryable } from '../store/db.js';
 import { filterConditions, whereClause } from './filter-sql.js';
+import { countByWord, pageByWord, planSearch } from './word-search.js';
 import { readSyncState } from './store.js';
 import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerFilter, type LedgerPage, type LedgerReader, type LedgerStatus, type PagePosition } from './types.js';
 
@@ -62,11 +64,11 @@ export class StoredLedgerReader implements LedgerReader {
 
   async find(request: LedgerFilter, page: PagePosition & { limit: number }): Promise<LedgerPage> {
     // A first read is pinned to the newest entry stored now, so its later pages read the same list.
-    const storedUpTo = request.storedUpTo ?? (await this.newestStored());
+    const [storedUpTo, plan] = await Promise.all([request.storedUpTo ?? this.newestStored(), planSearch(this.db, request, FEW_MATCHES)]);
     const filter = { ...request, storedUpTo };
     const limit = Math.max(0, Math.floor(page.limit));
     const [counted, newer] = await Promise.all([
-      this.countUpTo(filter),
+      plan.kind === 'word' ? countByWord(this.db, plan, filter) : this.countUpTo(filter),
       request.storedUpTo === undefined ? 0 : this.countNewer(request, request.storedUpTo),
     ]);
     const totalCapped = counted > MATCH_COUNT_LIMIT;
@@ -75,7 +77,7 @@ export class StoredLedgerReader implements LedgerReader {
     if (counted === 0 || limit === 0) return empty(false);
 
     const params: unknown[] = [];
-    const conditions = filterConditions(filter, params);
+    const keyset: string[] = [];
     // Read in list order (newest first) or, towards the top or from the end, oldest first and turned round.
     let newestFirst = true;
     let take = limit + 1;
@@ -93,7 +95,7 @@ export class StoredLedgerReader implements LedgerReader {
       const [at, seq] = [`$${params.length - 1}::timestamptz`, `$${params.length}`];
       const operator = older ? '<' : '>';
       // The first comparison bounds the index range; the row comparison settles entries of the same instant.
-      conditions.push(`entry_at ${operator}= ${at}`, `(entry_at, seq) ${operator} (${at}, ${seq})`);
+      keyset.push(`entry_at ${operator}= ${at}`, `(entry_at, seq) ${operator} (${at}, ${seq})`);
       newestFirst = older;
       known = older ? { hasPrevious: true } : { hasNext: true };
     } else {
@@ -102,16 +104,10 @@ export class StoredLedgerReader implements LedgerReader {
       if (!totalCapped) take = total - Math.floor((total - 1) / limit) * limit;
       known = totalCapped ? { hasNext: false } : { hasNext: false, hasPrevious: total > take };
     }
-    const where = whereClause(conditions);
-    const order = newestFirst ? NEWEST_FIRST : OLDEST_FIRST;
-    const window = `LIMIT ${take}${offset > 0 ? ` OFFSET ${offset}` : ''}`;
-    // Few matches: take them through the filter's own indexes (words, amounts, currency) and sort
-    // them, rather than let the planner walk the date index hoping to meet matches early, which for
-    // a rare word reads the whole table.
-    const sql = counted <= FEW_MATCHES
-      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where}) SELECT * FROM matches ${order} ${window}`
-      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ${order} ${window}`;
-    const { rows } = await this.db.query<EntryRow>(sql, params);
+    const read = { filter, keyset, params, newestFirst, take, offset };
+    const rows = plan.kind === 'word'
+      ? await pageByWord<EntryRow>(this.db, plan, { ...read, columns: ENTRY_COLUMNS })
+      : await this.pageByEntries(read, counted);
     const more = rows.length > limit && take > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
     if (!newestFirst) pageRows.reverse();
@@ -122,6 +118,25 @@ export class StoredLedgerReader implements LedgerReader {
     const last = pageRows.at(-1);
     const bounds = first && last ? { first: Number(first.seq), last: Number(last.seq) } : undefined;
     return { entries, total, totalCapped, hasPrevious, hasNext, ...(bounds ? { bounds } : {}), storedUpTo, newer };
+  }
+
+  /** A page read through ledger_entries' own indexes (the filter has no word, or its words are rare). */
+  private async pageByEntries(
+    read: { filter: LedgerFilter; keyset: string[]; params: unknown[]; newestFirst: boolean; take: number; offset: number },
+    counted: number,
+  ): Promise<EntryRow[]> {
+    const { params } = read;
+    const where = whereClause([...read.keyset, ...filterConditions(read.filter, params)]);
+    const order = read.newestFirst ? NEWEST_FIRST : OLDEST_FIRST;
+    const window = `LIMIT ${read.take}${read.offset > 0 ? ` OFFSET ${read.offset}` : ''}`;
+    // Few matches: take them through the filter's own indexes (words, amounts, currency) and sort
+    // them, rather than let the planner walk the date index hoping to meet matches early, which for
+    // a rare word reads the whole table.
+    const sql = counted <= FEW_MATCHES
+      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where}) SELECT * FROM matches ${order} ${window}`
+      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ${order} ${window}`;
+    const { rows } = await this.db.query<EntryRow>(sql, params);
+    return rows;
   }
 
   /** A keyset position's entry as its exact instant and seq; an entry no longer stored reads as the first page. */

@@ -28,6 +28,7 @@ import { runwayAlertCrossings } from './023_runway_alert_crossings.js';
 import { seniorApprovals } from './024_senior_approvals.js';
 import { workflowPayoutSteps } from './025_workflow_payout_steps.js';
 import { ledgerListIndexes } from './026_ledger_list_indexes.js';
+import { ledgerWords } from './027_ledger_words.js';
 import { changedRecipientDetails } from './028_changed_recipient_details.js';
 
 export type { Migration } from './migration.js';
@@ -57,5 +58,6 @@ export const migrations: Migration[] = [
   seniorApprovals,
   workflowPayoutSteps,
   ledgerListIndexes,
+  ledgerWords,
   changedRecipientDetails,
 ];
