@@ -3,8 +3,8 @@
  * HTTP mode (sandbox Fleet API with 2 s of added latency), next to a bare Bolt app, measured in the
  * same run. Each app runs in a process of its own (`app-processes.ts`); the load generator, the
  * sandbox and both local Slack workspaces stay in this one. Two kinds of burst: answers waiting on
- * the API (the bare app only acks), and answers from cache, the balance read just before so that the
- * answers go out during the burst (the bare app acks and answers each command too). Also counts how
+ * the API (the bare app answers 2 s after its ack, with the bot's reply), and answers from cache, the
+ * balance read just before so that the answers go out during the burst (the bare app answers at once). Also counts how
  * many balance calls reached the Fleet API, and each app's CPU time.
  */
 import { startSandbox } from '../src/sandbox/server.js';
@@ -18,6 +18,7 @@ const BOT_TOKEN = 'xoxb-bench-0000-token';
 const CONCURRENCY = 200;
 const ROUNDS = 6;
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
+const BALANCE_LATENCY_MS = 2000;
 /** The Postgres of the bench's Postgres mode: a fresh schema on it is created and dropped per run. */
 export const BENCH_POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -60,7 +61,7 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
   const fromCache = options.answersFromCache ?? false;
   const schema = options.store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
   const sandbox = await startSandbox({ seed: 1 });
-  sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: 2000 });
+  sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: BALANCE_LATENCY_MS });
   const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
 
@@ -83,9 +84,11 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
     // Warm both paths (JIT, keep-alive sockets), then alternate rounds so both see the same machine load.
     await burst(botSlack, users);
     const botReply = await botSlack.waitFor(() => botSlack.messages('C0TREASURY', { visibleTo: users[0]! }).find((m) => m.text.startsWith('Fleet account balance')), { timeoutMs: 10_000 });
-    // Answering from cache, the bare app answers each command too, as the bot does, with the bot's own
-    // reply (its blocks as well), so that the local Slack stores the same message for both.
-    if (fromCache) await bare.ask({ ask: 'setAnswer', answer: { text: botReply.text, ...(botReply.blocks ? { blocks: botReply.blocks } : {}) } });
+    // The bare app answers each command too, as the bot does, with the bot's own reply (its blocks as
+    // well), so that the local Slack stores the same message for both: at once from cache, else after
+    // the Fleet API's latency, when the bot's answers go out.
+    const afterMs = fromCache ? 0 : BALANCE_LATENCY_MS;
+    await bare.ask({ ask: 'setAnswer', answer: { text: botReply.text, ...(botReply.blocks ? { blocks: botReply.blocks } : {}), afterMs } });
     await burst(bareSlack, users);
     await new Promise((resolve) => setTimeout(resolve, 7500));
     const [botCpuBefore, bareCpuBefore] = await Promise.all([bot.cpuMs(), bare.cpuMs()]);

@@ -85,7 +85,10 @@ async function startBareProcess(bareSpec: Extract<AppProcessSpec, { kind: 'bare'
   let answer: BareAnswer | undefined;
   app.command('/fleet', async ({ ack, respond }) => {
     await ack();
-    if (answer) await respond({ response_type: 'ephemeral', replace_original: false, ...answer });
+    if (!answer) return;
+    const { afterMs, ...reply } = answer;
+    if (afterMs > 0) await new Promise((resolve) => setTimeout(resolve, afterMs));
+    await respond({ response_type: 'ephemeral', replace_original: false, ...reply });
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' }, httpServerOptions(HTTP_LIMITS))) as Server;
   return {

@@ -12,10 +12,12 @@ export type AppProcessSpec =
   | { kind: 'bot'; env: Record<string, string>; ledgerRows?: number; timeQueries?: boolean }
   | { kind: 'bare'; signingSecret: string; botToken: string; slackApiUrl: string };
 
-/** What the bare app answers each `/fleet` with after its ack (none: it only acks). */
+/** What the bare app answers each `/fleet` with after its ack (none: it only acks), and after how long. */
 export interface BareAnswer {
   text: string;
   blocks?: unknown[];
+  /** The wait before answering, as the bot's answer waits on the Fleet API; 0 answers at once. */
+  afterMs: number;
 }
 
 /** The app's own event loop delay over a window, in milliseconds. */
