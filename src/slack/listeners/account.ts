@@ -26,6 +26,8 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
   };
 }
 
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 // Each cached reading's reply, per surface: the hundreds of answers one reading serves are rendered and sealed once.
 const renderedReplies = new WeakMap<BalanceReading, Map<string, RespondArguments>>();
 
@@ -46,6 +48,9 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
+    // Everyone who waited on one upstream read resumes at once: each answer in a turn of its own, so
+    // that requests waiting for their ack are read between them.
+    await yieldToLoop();
     reply = balanceReply(ctx, surface, reading);
   } catch (error) {
     reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
