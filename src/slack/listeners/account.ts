@@ -26,7 +26,17 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
   };
 }
 
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+let lastTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in a turn of the event loop of its own, after every earlier caller's: callbacks queued
+ * with setImmediate in one turn all run in the next one, so each waits for the one before it.
+ */
+function ownTurn(): Promise<void> {
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastTurn = turn;
+  return turn;
+}
 
 // Each cached reading's reply, per surface: the hundreds of answers one reading serves are rendered and sealed once.
 const renderedReplies = new WeakMap<BalanceReading, Map<string, RespondArguments>>();
@@ -50,7 +60,7 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
     // Everyone who waited on one upstream read resumes at once: each answer in a turn of its own, so
     // that requests waiting for their ack are read between them.
-    await yieldToLoop();
+    await ownTurn();
     reply = balanceReply(ctx, surface, reading);
   } catch (error) {
     reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
