@@ -1,20 +1,16 @@
 /**
  * Ack latency benchmark: 200 concurrent signed `/fleet balance` commands against the real bot in
  * HTTP mode (sandbox Fleet API with 2 s of added latency), next to a bare Bolt app, measured in the
- * same run. Two kinds of burst: answers waiting on the API (the bare app only acks), and answers
- * from cache, the balance read just before so that the answers go out during the burst (the bare
- * app acks and answers each command too). Also counts how many balance calls reached the Fleet API.
+ * same run. Each app runs in a process of its own (`app-processes.ts`); the load generator, the
+ * sandbox and both local Slack workspaces stay in this one. Two kinds of burst: answers waiting on
+ * the API (the bare app answers 2 s after its ack, with the bot's reply), and answers from cache, the
+ * balance read just before so that the answers go out during the burst (the bare app answers at once). Also counts how
+ * many balance calls reached the Fleet API, and each app's CPU time.
  */
-import { App } from '@slack/bolt';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { startBot } from '../src/bot.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { createTestSchema } from '../test/support/databases.js';
+import { startAppProcess, type AppProcess } from './app-processes.js';
 import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
@@ -22,6 +18,7 @@ const BOT_TOKEN = 'xoxb-bench-0000-token';
 const CONCURRENCY = 200;
 const ROUNDS = 6;
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
+const BALANCE_LATENCY_MS = 2000;
 /** The Postgres of the bench's Postgres mode: a fresh schema on it is created and dropped per run. */
 export const BENCH_POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -48,6 +45,9 @@ export interface AckBenchResult {
   p50_ratio: number;
   fleet_balance_calls_per_burst: number;
   commands_per_burst: number;
+  /** Each app's CPU time (its own process) over the measured rounds, per command. */
+  bot_cpu_ms_per_command: number;
+  bare_cpu_ms_per_command: number;
 }
 
 export interface AckBenchOptions {
@@ -61,38 +61,37 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
   const fromCache = options.answersFromCache ?? false;
   const schema = options.store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
   const sandbox = await startSandbox({ seed: 1 });
-  sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: 2000 });
+  sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: BALANCE_LATENCY_MS });
   const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
-  const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 
-  const config = loadConfig({
+  const env = {
     SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
     FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
     ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
-  });
-  const bot = await startBot({ config, logger: createLogger({ level: 'warn', destination: silent }) });
-  botSlack.setAppUrl(bot.eventsUrl!);
-
-  const bare = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: bareSlack.apiUrl }, logLevel: undefined });
-  // Answering from cache, the bare app answers each command too, as the bot does, with the bot's own
-  // reply (its blocks as well), so that the local Slack in this process stores the same message for both.
-  let answer: { text: string; blocks?: unknown[] } = { text: 'Fleet account balance: 1,000.00 EUR' };
-  bare.command('/fleet', async ({ ack, respond }) => {
-    await ack();
-    if (fromCache) await respond({ response_type: 'ephemeral', replace_original: false, ...answer });
-  });
-  const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as Server;
-  bareSlack.setAppUrl(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`);
-
+  };
+  let bot: AppProcess | undefined;
+  let bare: AppProcess | undefined;
   const users = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
   try {
+    [bot, bare] = await Promise.all([
+      // BENCH_QUERY_LOG_MS: the bot prints each statement at least that long (0: every one).
+      startAppProcess({ kind: 'bot', env, timeQueries: process.env.BENCH_QUERY_LOG_MS !== undefined }),
+      startAppProcess({ kind: 'bare', signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, slackApiUrl: bareSlack.apiUrl }),
+    ]);
+    botSlack.setAppUrl(bot.eventsUrl);
+    bareSlack.setAppUrl(bare.eventsUrl);
     // Warm both paths (JIT, keep-alive sockets), then alternate rounds so both see the same machine load.
     await burst(botSlack, users);
     const botReply = await botSlack.waitFor(() => botSlack.messages('C0TREASURY', { visibleTo: users[0]! }).find((m) => m.text.startsWith('Fleet account balance')), { timeoutMs: 10_000 });
-    answer = { text: botReply.text, ...(botReply.blocks ? { blocks: botReply.blocks } : {}) };
+    // The bare app answers each command too, as the bot does, with the bot's own reply (its blocks as
+    // well), so that the local Slack stores the same message for both: at once from cache, else after
+    // the Fleet API's latency, when the bot's answers go out.
+    const afterMs = fromCache ? 0 : BALANCE_LATENCY_MS;
+    await bare.ask({ ask: 'setAnswer', answer: { text: botReply.text, ...(botReply.blocks ? { blocks: botReply.blocks } : {}), afterMs } });
     await burst(bareSlack, users);
     await new Promise((resolve) => setTimeout(resolve, 7500));
+    const [botCpuBefore, bareCpuBefore] = await Promise.all([bot.cpuMs(), bare.cpuMs()]);
     const botSamples: number[] = [];
     const bareSamples: number[] = [];
     const callsPerBurst: number[] = [];
@@ -123,6 +122,8 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
       // Let the short balance cache expire so that every round starts cold.
       await new Promise((resolve) => setTimeout(resolve, 5500));
     }
+    const [botCpu, bareCpu] = await Promise.all([bot.cpuMs(), bare.cpuMs()]);
+    const commands = ROUNDS * CONCURRENCY;
     botSamples.sort((a, b) => a - b);
     bareSamples.sort((a, b) => a - b);
     const result: AckBenchResult = {
@@ -134,11 +135,13 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
       p50_ratio: round(percentile(botSamples, 50) / percentile(bareSamples, 50), 2),
       fleet_balance_calls_per_burst: Math.max(...callsPerBurst),
       commands_per_burst: CONCURRENCY,
+      // The bot's includes the balance reads before each round (from cache) and its timers: an upper bound.
+      bot_cpu_ms_per_command: round((botCpu - botCpuBefore) / commands, 3),
+      bare_cpu_ms_per_command: round((bareCpu - bareCpuBefore) / commands, 3),
     };
     return result;
   } finally {
-    await bare.stop();
-    await bot.close();
+    await Promise.all([bare?.close(), bot?.close()]);
     await botSlack.close();
     await bareSlack.close();
     await sandbox.close();

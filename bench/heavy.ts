@@ -4,26 +4,18 @@
  * 100,000-row `/fleet export`, a 500-row bulk payout (checked, submitted, approved and sent), and a
  * burst of 1,000 new transactions that the ledger sync stores and the live feed posts. Meanwhile
  * bursts of 200 signed `/fleet balance` alternate between the bot and the bare app (Fleet API +2 s,
- * answers waiting on the API). The event loop's delay is sampled in this process
- * (`monitorEventLoopDelay`, 10 ms resolution) from the jobs' start to their end. Either store.
+ * answers waiting on the API). Each app runs in a process of its own (`app-processes.ts`); the bot's
+ * event loop delay is sampled in its process (`monitorEventLoopDelay`, 10 ms resolution) from the
+ * jobs' start to their end. Either store.
  */
-import { App } from '@slack/bolt';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { startBot } from '../src/bot.js';
-import { loadConfig } from '../src/config.js';
-import { identifyPage } from '../src/ledger/identity.js';
-import { insertEntries } from '../src/ledger/store.js';
-import { createLogger } from '../src/logger.js';
+import type { FeedStatus } from '../src/feed/index.js';
+import type { LedgerStatus } from '../src/ledger/index.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { openDatabase, type Db, type Queryable } from '../src/store/index.js';
 import { createTestSchema } from '../test/support/databases.js';
 import { BENCH_POSTGRES_URL } from './ack.js';
+import { startAppProcess, type AppProcess } from './app-processes.js';
 import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
-import { transaction } from './export.js';
 import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchheavysigningsecret012345678';
@@ -84,27 +76,6 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-/** BENCH_HEAVY_VERBOSE: prints each statement that took over 50 ms, its wait for the connection included. */
-function timingQueries(db: Db): Db {
-  const timed = <T>(sql: string, run: () => Promise<T>) => {
-    const started = performance.now();
-    return run().finally(() => {
-      const ms = performance.now() - started;
-      if (ms > 50) console.log(`${Math.round(ms)} ms: ${sql.replace(/\s+/g, ' ').slice(0, 140)}`);
-    });
-  };
-  const wrap = (q: Queryable): Queryable => ({ query: (sql, params) => timed(sql, () => q.query(sql, params)) });
-  const wrapped: Db = {
-    kind: db.kind,
-    query: (sql, params) => timed(sql, () => db.query(sql, params)),
-    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
-    listen: (channel, handlers) => db.listen(channel, handlers),
-    forHeavyWork: () => wrapped,
-    close: () => db.close(),
-  };
-  return wrapped;
-}
-
 /** Runs `job`, resolving with its seconds; the job's failure fails the bench. */
 async function timed(job: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -114,40 +85,32 @@ async function timed(job: () => Promise<unknown>): Promise<number> {
 
 export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' } = {}): Promise<HeavyBenchResult> {
   const store = options.store ?? 'embedded';
-  const silent = createLogger({ level: 'silent' });
   const schema = store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
-  const db = await openDatabase(schema ? { databaseUrl: schema.databaseUrl, logger: silent } : { dataDir: ':memory:', logger: silent });
   const sandbox = await startSandbox({ seed: 1 });
   const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
-  let bot: Awaited<ReturnType<typeof startBot>> | undefined;
-  let bare: App | undefined;
+  let bot: AppProcess | undefined;
+  let bare: AppProcess | undefined;
   try {
-    // The ledger already holds the export's rows, as after months of syncing.
-    for (let from = 0; from < EXPORT_ROWS; from += 1000) {
-      const page = Array.from({ length: Math.min(1000, EXPORT_ROWS - from) }, (_, i) => transaction(from + i));
-      await insertEntries(db, identifyPage(page), { firstSeenAt: new Date(), markLate: false });
-    }
-    const config = loadConfig({
+    const env = {
       SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
       FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
       APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: 'U0REQUESTER', FLEET_APPROVERS: 'U0APPROVER,U0APPROVER2', PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
       PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:250000000', PAYOUT_BATCH_RATE: '100',
       FEED_CHANNEL_ID: 'C0FEED', FEED_POLL_INTERVAL_SECONDS: '5', LEDGER_POLL_SECONDS: '5', LEDGER_HISTORY_PAGE_DELAY_MS: '0',
       EXPORT_MAX_ROWS: String(EXPORT_ROWS * 2),
-    });
-    const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-    bot = await startBot({ config, db: process.env.BENCH_HEAVY_VERBOSE ? timingQueries(db) : db, logger: createLogger({ level: 'warn', destination: quiet }) });
-    botSlack.setAppUrl(bot.eventsUrl!);
-    const feed = bot.feed!;
-    const ledger = bot.ledger!;
-
-    bare = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: bareSlack.apiUrl }, logLevel: undefined });
-    bare.command('/fleet', async ({ ack }) => {
-      await ack();
-    });
-    const bareServer = (await bare.start({ port: 0, host: '127.0.0.1' })) as Server;
-    bareSlack.setAppUrl(`http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/slack/events`);
+      ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
+    };
+    // The bot's process stores the export's rows in its ledger first, as after months of syncing.
+    [bot, bare] = await Promise.all([
+      startAppProcess({ kind: 'bot', env, ledgerRows: EXPORT_ROWS, timeQueries: Boolean(process.env.BENCH_HEAVY_VERBOSE) }),
+      startAppProcess({ kind: 'bare', signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, slackApiUrl: bareSlack.apiUrl }),
+    ]);
+    botSlack.setAppUrl(bot.eventsUrl);
+    bareSlack.setAppUrl(bare.eventsUrl);
+    const botProcess = bot;
+    const feed = { status: () => botProcess.ask<FeedStatus>({ ask: 'feedStatus' }) };
+    const ledger = { reader: { status: () => botProcess.ask<LedgerStatus>({ ask: 'ledgerStatus' }) } };
 
     // The sandbox's own history stored and the feed started, so that only the jobs below remain.
     await until('the ledger history loaded', async () => (await ledger.reader.status()).historyComplete, 120_000);
@@ -157,16 +120,14 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
     await burst(bareSlack);
     await sleep(KEEP_ALIVE_GAP_MS);
     // The same bursts with no heavy job: what the bursts alone (and the load generator in this process) cost the event loop.
-    const baseline = monitorEventLoopDelay({ resolution: 10 });
-    baseline.enable();
+    await bot.startLoopDelay();
     await burst(botSlack);
     await sleep(KEEP_ALIVE_GAP_MS);
     await burst(bareSlack);
-    baseline.disable();
+    const baseline = await bot.loopDelay();
     await sleep(KEEP_ALIVE_GAP_MS);
 
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
+    await bot.startLoopDelay();
     const dm = 'D0REQUESTER';
     const filesBefore = botSlack.countMessages(dm, {}, (message) => (message.files?.length ?? 0) > 0);
     const exportJob = !JOBS.has('export') ? Promise.resolve(0) : timed(async () => {
@@ -212,10 +173,10 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       await measure(bareSlack, bareApp);
       if (!botFirst) await measure(botSlack, botApp);
       rounds += 1;
-      if (process.env.BENCH_HEAVY_VERBOSE) console.log(`round ${rounds}: bot p99 so far ${percentile([...botApp.samples].sort((a, b) => a - b), 99)} ms (${botApp.failed} not acked), event loop max ${round(delay.max / 1e6, 1)} ms`);
+      if (process.env.BENCH_HEAVY_VERBOSE) console.log(`round ${rounds}: bot p99 so far ${percentile([...botApp.samples].sort((a, b) => a - b), 99)} ms (${botApp.failed} not acked)`);
     }
     const [exportSeconds, bulkSeconds, feedSeconds] = await jobs;
-    delay.disable();
+    const delay = await bot.loopDelay();
     const botSamples = botApp.samples.sort((a, b) => a - b);
     const bareSamples = bareApp.samples.sort((a, b) => a - b);
     return {
@@ -227,10 +188,10 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       bot_not_acknowledged: botApp.failed,
       bare_not_acknowledged: bareApp.failed,
       p99_ratio: round(percentile(botSamples, 99) / percentile(bareSamples, 99), 2),
-      event_loop_max_ms: round(delay.max / 1e6, 1),
-      event_loop_p99_ms: round(delay.percentile(99) / 1e6, 1),
-      bursts_alone_event_loop_max_ms: round(baseline.max / 1e6, 1),
-      bursts_alone_event_loop_p99_ms: round(baseline.percentile(99) / 1e6, 1),
+      event_loop_max_ms: round(delay.max_ms, 1),
+      event_loop_p99_ms: round(delay.p99_ms, 1),
+      bursts_alone_event_loop_max_ms: round(baseline.max_ms, 1),
+      bursts_alone_event_loop_p99_ms: round(baseline.p99_ms, 1),
       export_rows: EXPORT_ROWS,
       export_seconds: round(exportSeconds, 1),
       bulk_rows_sent: bulkError ? 0 : BULK_ROWS,
@@ -240,9 +201,7 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       feed_seconds: round(feedSeconds, 1),
     };
   } finally {
-    await bare?.stop();
-    await bot?.close();
-    await db.close();
+    await Promise.all([bare?.close(), bot?.close()]);
     await botSlack.close();
     await bareSlack.close();
     await sandbox.close();

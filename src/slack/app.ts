@@ -35,6 +35,8 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops }:
   const app = new App({
     token: slack.botToken,
     logger: boltLogger,
+    // No listener reads Bolt's conversation context: its store would be one more step before every ack.
+    convoStore: false,
     // initSlackApp() runs the token check, so that its failure is ours to report.
     deferInitialization: true,
     clientOptions: {
@@ -91,14 +93,19 @@ function timeAnswers(listener: RequestListener, ops: SlackOps): RequestListener 
   };
 }
 
-/** The Web API's fetch, reporting each answer's status and Slack error code (read from a copy of the body). */
+/**
+ * The Web API's fetch, reporting each answer's status and Slack error code (read from a copy of the
+ * body). A `response_url` (method "other") refuses with an HTTP status, so its body is not read:
+ * that copy would be made for each of the hundreds of answers a burst of commands gets.
+ */
 function observedFetch(ops: SlackOps): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const method = slackMethodOf(url);
-    if (response.status >= 400) ops.slackCall(method, { status: response.status });
-    else {
+    if (response.status >= 400 || method === 'other') {
+      if (response.status >= 400) ops.slackCall(method, { status: response.status });
+    } else {
       response.clone().json().then(
         (body: unknown) => {
           const error = (body as { ok?: unknown; error?: unknown } | null)?.error;

@@ -51,6 +51,20 @@ describe('languages through the real receiver', () => {
     expect(h.slack.apiCalls.some((call) => call.method === 'users.info')).toBe(true);
   });
 
+  it('answers the same balance reading in each reader\'s language, each with its Share button', async () => {
+    const english = await ask(PEOPLE.requester, 'balance');
+    const french = await ask(FABRICE, 'solde');
+    const again = await ask(PEOPLE.requester, 'balance');
+    expect(english.text).toContain('Fleet account balance');
+    expect(french.text).toContain('Solde du compte');
+    expect(again.text).toBe(english.text);
+    const shareValue = (reply: typeof english) => (reply.blocks ?? [])
+      .flatMap((block) => ((block as { elements?: Array<{ action_id?: string; value?: string }> }).elements ?? []))
+      .find((element) => element.action_id === 'balance_share')?.value;
+    expect(shareValue(english)).toBeDefined();
+    expect(shareValue(french)).toBeDefined();
+  });
+
   it('lists commands under their French names to a French reader, only those an approver may use', async () => {
     const reply = await ask(FABRICE, 'aide');
     expect(helpUsages(reply.text)).toEqual([

@@ -1,6 +1,7 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
+import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
 import { notice } from '../views/notice.js';
@@ -25,12 +26,42 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
   };
 }
 
+let lastTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in a turn of the event loop of its own, after every earlier caller's: callbacks queued
+ * with setImmediate in one turn all run in the next one, so each waits for the one before it.
+ */
+function ownTurn(): Promise<void> {
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastTurn = turn;
+  return turn;
+}
+
+// Each cached reading's reply, per surface: the hundreds of answers one reading serves are rendered and sealed once.
+const renderedReplies = new WeakMap<BalanceReading, Map<string, RespondArguments>>();
+
+function balanceReply(ctx: SlackContext, surface: Surface, reading: BalanceReading): RespondArguments {
+  const key = `${surface.locale}:${surface.sandbox}`;
+  const replies = renderedReplies.get(reading) ?? new Map<string, RespondArguments>();
+  renderedReplies.set(reading, replies);
+  let reply = replies.get(key);
+  if (!reply) {
+    const shareValue = ctx.seal.seal({ balances: reading.balances, readAt: reading.readAt.toISOString() });
+    reply = buildBalanceMessage(surface, reading, shareValue === undefined ? {} : { shareValue });
+    replies.set(key, reply);
+  }
+  return reply;
+}
+
 async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: RespondFn, options: { fresh?: boolean; replace?: boolean } = {}): Promise<void> {
   let reply: RespondArguments;
   try {
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
-    const shareValue = ctx.seal.seal({ balances: reading.balances, readAt: reading.readAt.toISOString() });
-    reply = buildBalanceMessage(surface, reading, shareValue === undefined ? {} : { shareValue });
+    // Everyone who waited on one upstream read resumes at once: each answer in a turn of its own, so
+    // that requests waiting for their ack are read between them.
+    await ownTurn();
+    reply = balanceReply(ctx, surface, reading);
   } catch (error) {
     reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));
   }
