@@ -1,0 +1,105 @@
+/**
+ * The app's side of pglite-worker.mjs: starts the worker thread that owns PGlite, sends it
+ * requests and settles each with the worker's reply, and hands notices to their listeners.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ErrorDescription, QueryResult, Reply, Request, WorkerSetup } from './pglite-protocol.js';
+
+/** Beside this module in every way the app runs: src/store in vitest, tsx and the demo's bundle; dist/store once built. */
+const WORKER_FILE = new URL('./pglite-worker.mjs', import.meta.url);
+
+type Outgoing = Request extends infer Each ? (Each extends Request ? Omit<Each, 'id'> : never) : never;
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+export class PgliteThread {
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<number, (payload: string) => void>();
+  private lastId = 0;
+  /** Set once the thread has stopped: every request after that fails with it. */
+  private stopped: Error | undefined;
+
+  private constructor(private readonly worker: Worker) {}
+
+  /** Starts the worker and resolves once PGlite is open in it (or rejects with why it could not open). */
+  static async start(setup: WorkerSetup, onStop: (error: Error) => void): Promise<PgliteThread> {
+    const worker = new Worker(WORKER_FILE, {
+      workerData: setup,
+      transferList: setup.loadDataDir ? [setup.loadDataDir] : [],
+      // A bare thread: no loader (tsx, vitest) that the parent may run with, since the worker is plain JavaScript.
+      execArgv: [],
+    });
+    const thread = new PgliteThread(worker);
+    const opened = new Promise<unknown>((resolve, reject) => thread.pending.set(0, { resolve, reject }));
+    worker.on('message', (reply: Reply) => thread.settle(reply));
+    const stop = (error: Error) => {
+      if (thread.stopped) return;
+      thread.stopped = error;
+      for (const waiting of thread.pending.values()) waiting.reject(error);
+      thread.pending.clear();
+      onStop(error);
+    };
+    worker.on('error', (error) => stop(new Error(`The embedded database's thread failed: ${error.message}`, { cause: error })));
+    worker.on('exit', (code) => stop(new Error(`The embedded database's thread stopped (exit code ${code})`)));
+    try {
+      await opened;
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+    // Idle, the thread does not keep the process alive (PGlite on the main thread did not either).
+    worker.unref();
+    return thread;
+  }
+
+  query<Row>(sql: string, params: unknown[] | undefined, tx?: number): Promise<QueryResult<Row>> {
+    return this.request({ op: 'query', sql, params, tx }) as Promise<QueryResult<Row>>;
+  }
+
+  request(request: Outgoing): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = (this.lastId += 1);
+    // Waiting for an answer keeps the process alive, as an await on PGlite in this thread did.
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** Calls `notice` with each payload the worker sends for listen id `listen`. */
+  onNotice(listen: number, notice: (payload: string) => void): void {
+    this.listeners.set(listen, notice);
+  }
+
+  offNotice(listen: number): void {
+    this.listeners.delete(listen);
+  }
+
+  /** Stops the thread; a request still waiting fails. */
+  async terminate(): Promise<void> {
+    this.stopped ??= new Error('The embedded database is closed');
+    await this.worker.terminate();
+  }
+
+  private settle(reply: Reply): void {
+    if ('notice' in reply) {
+      this.listeners.get(reply.notice)?.(reply.payload);
+      return;
+    }
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if ('error' in reply) waiting.reject(toError(reply.error));
+    else waiting.resolve(reply.result);
+  }
+}
+
+/** The worker's error as PGlite threw it there: its message and Postgres's fields (`code` first of all). */
+function toError(description: ErrorDescription): Error {
+  return Object.assign(new Error(description.message), description.fields);
+}
