@@ -8,6 +8,8 @@ import type { ErrorDescription, QueryResult, Reply, Request, WorkerSetup } from 
 /** Beside this module in every way the app runs: src/store in vitest, tsx and the demo's bundle; dist/store once built. */
 const WORKER_FILE = new URL('./pglite-worker.mjs', import.meta.url);
 
+const WORKER_YOUNG_GENERATION_MB = 4;
+
 type Outgoing = Request extends infer Each ? (Each extends Request ? Omit<Each, 'id'> : never) : never;
 
 interface Pending {
@@ -31,6 +33,9 @@ export class PgliteThread {
       transferList: setup.loadDataDir ? [setup.loadDataDir] : [],
       // A bare thread: no loader (tsx, vitest) that the parent may run with, since the worker is plain JavaScript.
       execArgv: [],
+      // V8's default young generation (16 MB semi-spaces) was about 11 MB of idle resident memory;
+      // the worker's own objects are a query's rows at a time (docs/performance.md, "PGlite in a worker thread").
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     const thread = new PgliteThread(worker);
     const opened = new Promise<unknown>((resolve, reject) => thread.pending.set(0, { resolve, reject }));
