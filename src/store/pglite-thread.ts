@@ -67,12 +67,15 @@ export class PgliteThread {
   request(request: Outgoing): Promise<unknown> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = (this.lastId += 1);
+    try {
+      this.worker.postMessage({ ...request, id });
+    } catch (error) {
+      // A parameter that cannot be cloned (a function, say): this query fails, nothing waits.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     // Waiting for an answer keeps the process alive, as an await on PGlite in this thread did.
     if (this.pending.size === 0) this.worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
-    });
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
   }
 
   /** Calls `notice` with each payload the worker sends for listen id `listen`. */

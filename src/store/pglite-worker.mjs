@@ -64,7 +64,14 @@ let lastTransaction = 0;
 
 port.on('message', (/** @type {Request} */ request) => {
   handle(request).then(
-    (result) => send({ id: request.id, result }),
+    (result) => {
+      try {
+        send({ id: request.id, result });
+      } catch (error) {
+        // A value the structured clone refuses: that query fails, the thread goes on.
+        send({ id: request.id, error: describeError(error) });
+      }
+    },
     (error) => send({ id: request.id, error: describeError(error) }),
   );
 });

@@ -60,6 +60,13 @@ describe('the embedded store in its worker thread', () => {
     expect(rows[0]).toEqual({ at: new Date('2026-01-02T03:04:05Z'), doc: { ok: true }, ids: [1, 2], big: 9007199254740995n });
   });
 
+  it('fails a query whose parameter cannot cross to the worker, and serves the next one', async () => {
+    await expect(db.query('SELECT $1::text AS value', [() => 'a function'])).rejects.toThrow();
+
+    const { rows } = await db.query('SELECT $1::text AS value', ['plain text']);
+    expect(rows).toEqual([{ value: 'plain text' }]);
+  });
+
   it('rolls back a transaction whose statement failed, passes that error on, and serves the next query', async () => {
     const failed = db.transaction(async (tx) => {
       await tx.query("INSERT INTO accounts VALUES (10, 'treasury')");
