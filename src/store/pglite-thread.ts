@@ -42,9 +42,7 @@ export class PgliteThread {
     worker.on('message', (reply: Reply) => thread.settle(reply));
     const stop = (error: Error) => {
       if (thread.stopped) return;
-      thread.stopped = error;
-      for (const waiting of thread.pending.values()) waiting.reject(error);
-      thread.pending.clear();
+      thread.fail(error);
       onStop(error);
     };
     worker.on('error', (error) => stop(new Error(`The embedded database's thread failed: ${error.message}`, { cause: error })));
@@ -87,10 +85,16 @@ export class PgliteThread {
     this.listeners.delete(listen);
   }
 
-  /** Stops the thread; a request still waiting fails. */
+  /** Stops the thread; a request still waiting fails, as does every request after. */
   async terminate(): Promise<void> {
-    this.stopped ??= new Error('The embedded database is closed');
+    if (!this.stopped) this.fail(new Error('The embedded database is closed'));
     await this.worker.terminate();
+  }
+
+  private fail(error: Error): void {
+    this.stopped = error;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
   }
 
   private settle(reply: Reply): void {

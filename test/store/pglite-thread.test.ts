@@ -130,6 +130,7 @@ describe('closing the embedded store', () => {
     await first.close();
 
     await expect(first.query('SELECT 1')).rejects.toThrow('closed');
+    await first.close();
     const second = await openPglite(dataDir);
     try {
       const { rows } = await second.query('SELECT note FROM kept');
@@ -137,5 +138,18 @@ describe('closing the embedded store', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('settles every query still queued or sent while the store closes, rather than leaving its caller waiting', async () => {
+    const db = await openPglite(':memory:', { loadDataDir: await blankPgliteCluster() });
+
+    const queued = [db.query('SELECT pg_sleep(0.2)'), db.query('SELECT 1'), db.query('SELECT 2')];
+    const closing = db.close();
+    const late = db.query('SELECT 3');
+    await closing;
+
+    const outcomes = await Promise.allSettled([...queued, late]);
+    expect(outcomes).toHaveLength(4);
+    expect(outcomes.at(-1)?.status).toBe('rejected');
   });
 });
