@@ -50,6 +50,8 @@ export class PgliteThread {
     try {
       await opened;
     } catch (error) {
+      // Reported by the caller, which gets the error: not also as a thread that stopped.
+      thread.fail(error as Error);
       await worker.terminate();
       throw error;
     }

@@ -29,24 +29,9 @@ const setup = /** @type {WorkerSetup} */ (workerData);
 /** @param {Reply} reply */
 const send = (reply) => port.postMessage(reply);
 
-/** @type {PGlite} */
-let lite;
-try {
-  lite = await PGlite.create({
-    ...(setup.dataDir ? { dataDir: setup.dataDir } : {}),
-    ...(setup.loadDataDir ? { loadDataDir: new Blob([setup.loadDataDir]) } : {}),
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- PGlite types it with the DOM lib's WebAssembly, which the app's lib lacks
-    pgliteWasmModule: setup.wasmModule,
-    startParams: [...PGlite.defaultStartParams, ...setup.settings],
-    // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
-    parsers: { [DATE_OID]: (/** @type {string} */ value) => value },
-  });
-} catch (error) {
-  send({ id: 0, error: describeError(error) });
-  port.close();
-  throw error;
-}
-send({ id: 0, result: null });
+// Typed as open: every use of it is in answer to a request, which only an open PGlite listens for.
+const lite = /** @type {PGlite} */ (await open());
+if (lite) send({ id: 0, result: null });
 
 /**
  * How an open transaction ends: `commit` resolves its work, `rollback` rejects it with ROLLBACK;
@@ -62,7 +47,8 @@ const endings = new Map();
 const unlisteners = new Map();
 let lastTransaction = 0;
 
-port.on('message', (/** @type {Request} */ request) => {
+// Without PGlite nothing listens, and the thread ends once the app's thread has the error.
+if (lite) port.on('message', (/** @type {Request} */ request) => {
   handle(request).then(
     (result) => {
       try {
@@ -150,6 +136,27 @@ async function end(txId, how) {
     if (error !== ROLLBACK) throw error;
   }
   return null;
+}
+
+/**
+ * Opens PGlite as the app's thread asked; on failure, sends it the error instead.
+ * @returns {Promise<PGlite | undefined>}
+ */
+async function open() {
+  try {
+    return await PGlite.create({
+      ...(setup.dataDir ? { dataDir: setup.dataDir } : {}),
+      ...(setup.loadDataDir ? { loadDataDir: new Blob([setup.loadDataDir]) } : {}),
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- PGlite types it with the DOM lib's WebAssembly, which the app's lib lacks
+      pgliteWasmModule: setup.wasmModule,
+      startParams: [...PGlite.defaultStartParams, ...setup.settings],
+      // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
+      parsers: { [DATE_OID]: (/** @type {string} */ value) => value },
+    });
+  } catch (error) {
+    send({ id: 0, error: describeError(error) });
+    return undefined;
+  }
 }
 
 /**
