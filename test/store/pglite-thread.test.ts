@@ -146,9 +146,10 @@ describe('closing the embedded store', () => {
     const queued = [db.query('SELECT pg_sleep(0.2)'), db.query('SELECT 1'), db.query('SELECT 2')];
     const closing = db.close();
     const late = db.query('SELECT 3');
+    const settled = Promise.allSettled([...queued, late]);
     await closing;
 
-    const outcomes = await Promise.allSettled([...queued, late]);
+    const outcomes = await settled;
     expect(outcomes).toHaveLength(4);
     expect(outcomes.at(-1)?.status).toBe('rejected');
   });
