@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'packages/local-slack/scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'packages/local-slack/scripts/*.mjs', 'src/store/pglite-worker.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -22,6 +22,11 @@ export default tseslint.config(
     // The demo's launcher and install step: plain JavaScript run by Node before anything is compiled.
     files: ['packages/local-slack/scripts/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    // The embedded database's worker thread: plain JavaScript, started by Node without a loader.
+    files: ['src/store/pglite-worker.mjs'],
+    languageOptions: { globals: { Blob: 'readonly' } },
   },
   {
     files: ['test/**', 'bench/**', 'packages/*/test/**', 'src/sandbox/cli.ts'],

@@ -1,20 +1,22 @@
 /**
  * The Db over embedded PGlite (Postgres in WebAssembly), for single-instance deployments without
- * DATABASE_URL. PGlite has one connection; its own `transaction()` holds a lock that plain queries
- * also take, so a query never lands inside someone else's transaction.
+ * DATABASE_URL. PGlite runs in a worker thread (pglite-worker.mjs), since each statement runs
+ * synchronously, for hundreds of milliseconds when heavy, and would stop every ack meanwhile; this
+ * thread keeps the data folder's lock and seeding. PGlite has one connection; its own
+ * `transaction()` holds a lock that plain queries also take, so a query never lands inside someone
+ * else's transaction.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type PGliteOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import type { Logger } from '../logger.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { needsCluster, seedCluster } from './pglite-seed.js';
-import type { Db, Queryable, QueryResult } from './db.js';
+import type { Db, Queryable } from './db.js';
+import { PgliteThread } from './pglite-thread.js';
 import { createTransactionScope } from './transaction-scope.js';
-
-const DATE_OID = 1082;
 
 /**
  * Postgres's defaults are sized for a server of its own: 128 MB of shared buffers alone is most of
@@ -66,20 +68,21 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   if (location) await mkdir(location, { recursive: true });
   // Before anything reads the cluster: a second process on the same folder stops here.
   const lock = location ? await lockDataDir(location) : undefined;
-  let lite: PGlite;
+  let thread: PgliteThread;
   try {
     if (location && !loadDataDir && (await needsCluster(location))) {
       const source = await seedCluster(location);
       logger?.info({ dataDir: location, source }, 'new database folder: copied a blank cluster into it');
     }
-    lite = await PGlite.create({
-      ...(location ? { dataDir: location } : {}),
-      ...(loadDataDir ? { loadDataDir } : {}),
-      pgliteWasmModule: await wasm,
-      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
-      // A calendar date stays 'YYYY-MM-DD' text, as in postgres.ts: a Date would shift with the time zone.
-      parsers: { [DATE_OID]: (value: string) => value },
-    });
+    thread = await PgliteThread.start(
+      {
+        ...(location ? { dataDir: location } : {}),
+        ...(loadDataDir ? { loadDataDir: await loadDataDir.arrayBuffer() } : {}),
+        wasmModule: await wasm,
+        settings: MEMORY_SETTINGS,
+      },
+      (error) => logger?.error({ reason: error.message }, 'the embedded database stopped: every query fails until the app restarts'),
+    );
   } catch (error) {
     await lock?.release();
     throw error;
@@ -87,6 +90,7 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   logger?.info({ kind: 'pglite', dataDir: location ?? 'memory' }, 'opened database');
 
   const scope = createTransactionScope();
+  let lastListen = 0;
   let closed = false;
   const db: Db = {
     kind: 'pglite',
@@ -94,45 +98,53 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     forHeavyWork: () => db,
     // One process, one connection: nothing is ever missed, so `reset` is never called.
     async listen(channel, handlers) {
-      const unlisten = await lite.listen(channel, (payload) => handlers.notice(payload));
+      const listen = (lastListen += 1);
+      thread.onNotice(listen, (payload) => handlers.notice(payload));
+      try {
+        await thread.request({ op: 'listen', channel, listen });
+      } catch (error) {
+        thread.offNotice(listen);
+        throw error;
+      }
       return async () => {
-        if (!closed) await unlisten();
+        thread.offNotice(listen);
+        if (!closed) await thread.request({ op: 'unlisten', listen });
       };
     },
     query(sql, params) {
       scope.assertOutside();
-      return run(lite, sql, params);
+      return thread.query(sql, params);
     },
     async transaction(work) {
       scope.assertOutside();
-      return lite.transaction((tx) => scope.run(() => work(wrapTransaction(tx))));
+      const tx = (await thread.request({ op: 'begin' })) as number;
+      let ended = false;
+      // Refuses queries once the transaction is over, as PGlite's own transaction object does.
+      const queryable: Queryable = {
+        query: (sql, params) => (ended ? Promise.reject(new Error('Transaction is closed')) : thread.query(sql, params, tx)),
+      };
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await scope.run(() => work(queryable));
+      } catch (error) {
+        ended = true;
+        await thread.request({ op: 'rollback', tx });
+        throw error;
+      }
+      ended = true;
+      await thread.request({ op: 'commit', tx });
+      return result;
     },
     async close() {
       if (closed) return;
       closed = true;
       try {
-        await lite.close();
+        await thread.request({ op: 'close' });
       } finally {
+        await thread.terminate();
         await lock?.release();
       }
     },
   };
   return db;
-}
-
-function wrapTransaction(tx: Transaction): Queryable {
-  return { query: (sql, params) => run(tx, sql, params) };
-}
-
-/** Without parameters a query may hold several statements, as with `pg`; the last one's result is returned. */
-async function run<Row>(target: PGlite | Transaction, sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
-  if (params && params.length > 0) return toQueryResult(await target.query<Row>(sql, params));
-  const results = await target.exec(sql);
-  const last = results.at(-1);
-  return last ? toQueryResult(last as Results<Row>) : { rows: [], rowCount: 0 };
-}
-
-function toQueryResult<Row>(result: Results<Row>): QueryResult<Row> {
-  // rowCount is the statement's own count (rows returned or changed); affectedRows is the fallback.
-  return { rows: result.rows, rowCount: result.rowCount ?? result.affectedRows ?? 0 };
 }
