@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { minorToPlain } from '../money.js';
 import type { LedgerEntry } from './types.js';
+import { yieldToEventLoop } from '../event-loop-slices.js';
 
 /**
  * The header row. English identifiers, whatever the reader's language: the file is read by
@@ -134,11 +135,6 @@ async function* csvChunks(entries: AsyncIterable<LedgerEntry>, payouts: PayoutLo
     if (batch.length >= batchSize) yield* flush();
   }
   if (batch.length > 0) yield* flush();
-}
-
-/** Lets timers and I/O run before going on (promises alone would keep the event loop busy). */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
 import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
+import { yieldToEventLoop } from '../../event-loop-slices.js';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
@@ -33,7 +34,7 @@ let lastTurn: Promise<void> = Promise.resolve();
  * with setImmediate in one turn all run in the next one, so each waits for the one before it.
  */
 function ownTurn(): Promise<void> {
-  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const turn = lastTurn.then(yieldToEventLoop);
   lastTurn = turn;
   return turn;
 }
