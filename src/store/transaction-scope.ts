@@ -14,6 +14,9 @@ export interface TransactionScope {
 export function createTransactionScope(): TransactionScope {
   // Per database, so that two open databases (tests, tools) never trip over each other.
   const storage = new AsyncLocalStorage<{ open: boolean }>();
+  // Once run, an AsyncLocalStorage hooks every promise and callback of the process (Node 20), each
+  // command's too: it is turned off whenever no transaction's work is running.
+  let running = 0;
   return {
     assertOutside() {
       if (storage.getStore()?.open) {
@@ -23,10 +26,14 @@ export function createTransactionScope(): TransactionScope {
     async run(work) {
       // A flag rather than presence: callbacks scheduled inside the work may run after it ends.
       const marker = { open: true };
+      running += 1;
       try {
         return await storage.run(marker, work);
       } finally {
         marker.open = false;
+        running -= 1;
+        // Disabled, it reads as outside everywhere, as the closed markers do; the next run enables it again.
+        if (running === 0) storage.disable();
       }
     },
   };

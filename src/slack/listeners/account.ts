@@ -1,5 +1,5 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
-import type { App, BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
+import type { BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import { yieldToEventLoop } from '../../event-loop-slices.js';
 import type { BalanceReading } from '../../account/account-reader.js';
@@ -10,6 +10,7 @@ import type { Surface } from '../views/text.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
@@ -69,8 +70,8 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
   await respond({ response_type: 'ephemeral', replace_original: options.replace ?? false, ...reply });
 }
 
-export function registerAccountActions(app: App, ctx: SlackContext): void {
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond, context }) => {
+export function registerAccountActions(router: ListenerRouter, ctx: SlackContext): void {
+  router.action<BlockAction<ButtonAction>>(ACTIONS.balanceRefresh, async ({ ack, body, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     await replyWithBalance(ctx, await readerSurfaceOf(context, body.user.id)(), respond, { fresh: true, replace: true });
@@ -78,7 +79,7 @@ export function registerAccountActions(app: App, ctx: SlackContext): void {
 
   // Share posts the figures the person was shown, as the button carries them under the app's seal:
   // reading the API again could put other figures in the channel than the ones they looked at.
-  app.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond, context }) => {
+  router.action<BlockAction<ButtonAction>>(ACTIONS.balanceShare, async ({ ack, body, action, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     const shown = ctx.seal.open(action.value, sharedReadingSchema);

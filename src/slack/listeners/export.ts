@@ -4,13 +4,14 @@
  * shows progress and says when the history is not fully loaded.
  */
 import { randomUUID } from 'node:crypto';
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { MAX_PAGE_SIZE } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { exportFileName, lastFullMonth, type ExportJob } from '../../ledger/exporter.js';
 import { ledgerFilterFor, parseSearchText, type TransactionSearch } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { HOME } from '../ids.js';
 import { FileUploadError, uploadFile } from '../files/file-upload.js';
@@ -68,8 +69,8 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
  * the person's direct messages (the home has no conversation to answer in), its progress updating
  * the first message there.
  */
-export function registerExportActions(app: App, ctx: SlackContext): void {
-  app.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client, context }) => {
+export function registerExportActions(router: ListenerRouter, ctx: SlackContext): void {
+  router.action<BlockAction<ButtonAction>>(HOME.export, async ({ ack, body, client, context }) => {
     await ack();
     const userId = body.user.id;
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;

@@ -6,8 +6,9 @@
  * the person may use, in their language.
  */
 import { textsFor, type Texts } from '../../i18n/index.js';
-import type { App } from '@slack/bolt';
+
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { refusalText } from '../refusals/payout-refusals.js';
@@ -17,7 +18,7 @@ import { notice } from '../views/notice.js';
 import { buildHelpMessage } from '../views/help.js';
 import type { Surface } from '../views/text.js';
 
-export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: readonly Subcommand[]): void {
+export function registerFleetCommand(router: ListenerRouter, ctx: SlackContext, subcommands: readonly Subcommand[]): void {
   const help: Subcommand = {
     name: 'help',
     localNames: { fr: 'aide' },
@@ -36,7 +37,7 @@ export function registerFleetCommand(app: App, ctx: SlackContext, subcommands: r
   const helpFor = async (userId: string, surface: Surface, unknown?: string) =>
     buildHelpMessage(surface, registry.help(textsFor(surface.locale), surface.locale, await audiencesOf(userId, may)), unknown);
 
-  app.command(COMMAND, async ({ ack, command, respond, client, context }) => {
+  router.command(COMMAND, async ({ ack, command, respond, client, context }) => {
     await ack();
     const readerSurface = readerSurfaceOf(context, command.user_id);
     const { word, args } = splitFleetCommand(command.text);

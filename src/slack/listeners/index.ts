@@ -1,7 +1,8 @@
 /**
  * Every Slack listener, registered in one place: first the middleware every request goes through
  * (its reader), then the `/fleet` command with its subcommands (in the order help lists them), then
- * the buttons and modals. Listeners never import each other.
+ * the buttons and modals, all in one router that Bolt runs as its last middleware (listener-router.ts).
+ * Listeners never import each other.
  */
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
@@ -24,10 +25,12 @@ import { recordsSubcommand, registerRecordsListeners } from './records.js';
 import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 import { registerWorkflowStepListeners } from './workflow-step.js';
+import { ListenerRouter } from '../listener-router.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
-  registerFleetCommand(app, ctx, [
+  const router = new ListenerRouter();
+  registerFleetCommand(router, ctx, [
     balanceSubcommand(ctx),
     runwaySubcommand(ctx),
     transactionsSubcommand(ctx),
@@ -42,16 +45,17 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     digestSubcommand(ctx),
     languageSubcommand(ctx),
   ]);
-  registerAccountActions(app, ctx);
-  registerTransactionsListeners(app, ctx);
-  registerPayoutRequestListeners(app, ctx);
-  registerPayoutApprovalListeners(app, ctx);
-  registerPayoutBatchListeners(app, ctx);
-  registerPayoutBatchApprovalListeners(app, ctx);
-  registerRecipientListeners(app, ctx);
-  registerPayoutScheduleListeners(app, ctx);
-  registerExportActions(app, ctx);
-  registerRecordsListeners(app, ctx);
-  registerHomeListeners(app, ctx);
-  registerWorkflowStepListeners(app, ctx);
+  registerAccountActions(router, ctx);
+  registerTransactionsListeners(router, ctx);
+  registerPayoutRequestListeners(router, ctx);
+  registerPayoutApprovalListeners(router, ctx);
+  registerPayoutBatchListeners(router, ctx);
+  registerPayoutBatchApprovalListeners(router, ctx);
+  registerRecipientListeners(router, ctx);
+  registerPayoutScheduleListeners(router, ctx);
+  registerExportActions(router, ctx);
+  registerRecordsListeners(router, ctx);
+  registerHomeListeners(router, ctx);
+  registerWorkflowStepListeners(router, ctx, app.client);
+  app.use(router.middleware());
 }

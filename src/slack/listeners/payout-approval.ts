@@ -4,12 +4,13 @@
  * service checks everything again when the modal is submitted. A refusal is told only to the person
  * who tried (ephemeral message or their modal), in their language, and changes nothing.
  */
-import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import type { PayoutActionResult, PayoutRequest, PolicyDecision } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
@@ -23,12 +24,12 @@ import { escapeWithin, type Surface } from '../views/text.js';
 /** The payout service's answer to "may this person do that to this request now?" */
 type Check = (request: PayoutRequest, userId: string) => Promise<PolicyDecision>;
 
-export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): void {
+export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { payouts, logger } = ctx;
 
   /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
   const openModalIfAllowed = (actionId: string, check: Check, modal: (reader: Surface, request: PayoutRequest) => Promise<View>, what: FailureAction) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
@@ -59,7 +60,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     what: FailureAction,
     afterwards?: (request: PayoutRequest, reader: Surface) => string | undefined,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const reader = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
@@ -84,7 +85,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
   actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
   actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_VIEWS.approve, async ({ ack, body, view, client, context }) => {
     const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);
@@ -106,7 +107,7 @@ export function registerPayoutApprovalListeners(app: App, ctx: SlackContext): vo
     await showOutcome(client, ctx, reader, { viewId: view.id, userId: body.user.id, channel: ctx.payoutSettings.approvalChannelId }, outcome);
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_VIEWS.reject, async ({ ack, body, view, context }) => {
     const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);
     const id = readPayoutId(view.private_metadata);

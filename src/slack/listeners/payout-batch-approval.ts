@@ -6,12 +6,13 @@
  * refusal or a failure is told to the person who clicked (ephemeral in a channel, or by DM from the
  * Home), never only logged.
  */
-import type { App, BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
 import { batchRefusalText } from '../refusals/batch-problems.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
@@ -22,7 +23,7 @@ import { buildBatchRejectModal, inBatchModal } from '../views/payout-batch.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
 
-export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext): void {
+export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { logger } = ctx;
 
   /** A button that acts at once; `act` answers whether the service did it, and anything else is told to the clicker. */
@@ -30,7 +31,7 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     actionId: string, what: FailureAction,
     act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
   ) => {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
       const batchId = readBatchId(action.value);
       const surface = await readerSurfaceOf(context, body.user.id)();
@@ -54,7 +55,7 @@ export function registerPayoutBatchApprovalListeners(app: App, ctx: SlackContext
     return undefined;
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view, context }) => {
     const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const batchId = readBatchId(view.private_metadata);

@@ -4,7 +4,7 @@
  * ones in the modal, every one in a CSV sent to the person's DM). A refused file stores nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { App, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
@@ -12,6 +12,7 @@ import { textsFor } from '../../i18n/index.js';
 import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import type { Subcommand } from '../subcommands.js';
 import { csvText, sendCsvToPerson } from '../files/csv-to-person.js';
@@ -61,8 +62,8 @@ function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothing
   return { missing: 'payoutBatch.nothingChosen' };
 }
 
-export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void {
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view, context }) => {
+export function registerPayoutBatchListeners(router: ListenerRouter, ctx: SlackContext): void {
+  router.view<ViewSubmitAction>(PAYOUT_BATCH.readyView, async ({ ack, body, view, context }) => {
     const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
     const confirmedDuplicate = (view.state.values[PAYOUT_BATCH_ACTIONS.confirmSameBlock]?.[PAYOUT_BATCH.input]?.selected_options ?? []).length > 0;
@@ -86,7 +87,7 @@ export function registerPayoutBatchListeners(app: App, ctx: SlackContext): void 
     await ack({ response_action: 'update', view: answer });
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_BATCH.uploadView, async ({ ack, body, view, client, context }) => {
     const surface = await readerSurfaceOf(context, body.user.id)();
     const chosen = chosenInput(view);
     if ('missing' in chosen) {

@@ -13,6 +13,7 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
@@ -180,13 +181,13 @@ async function checkForm(
   return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, carried, context, schedule) };
 }
 
-export function registerPayoutRequestListeners(app: App, ctx: SlackContext): void {
+export function registerPayoutRequestListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { payoutSettings, logger } = ctx;
   const showNotice = (surface: Surface, message: string): ViewResponseAction =>
     ({ response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: message, callbackId: PAYOUT_VIEWS.notice }) });
 
   // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
-  app.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client, context }) => {
+  router.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client, context }) => {
     await ack();
     const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
@@ -208,7 +209,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
     [PAYOUT_ACTIONS.chooseBankAccount, 'bank_account'],
   ] as const) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client, context }) => {
       await ack();
       if (!body.view) return;
       const surface = await readerSurfaceOf(context, body.user.id)();
@@ -217,7 +218,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     });
   }
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_VIEWS.form, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
     const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, formMetadataSchema);
@@ -233,7 +234,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     await ack(answer);
   });
 
-  app.action<BlockAction<ExternalSelectAction>>(RECIPIENT_ACTIONS.pick, async ({ ack, body, client }) => {
+  router.action<BlockAction<ExternalSelectAction>>(RECIPIENT_ACTIONS.pick, async ({ ack, body, client }) => {
     await ack();
     try {
       await fillSavedRecipient(ctx, body, client);
@@ -242,7 +243,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client, context }) => {
+  router.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.backToForm, async ({ ack, body, client, context }) => {
     await ack();
     const metadata = body.view && readMetadata(body.view.private_metadata, reviewMetadataSchema);
     if (!body.view || !metadata) return;
@@ -253,7 +254,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
   });
 
   // "Edit and resubmit" on a rejection DM: the form with the rejected request's values, for its requester only.
-  app.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client, context }) => {
+  router.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client, context }) => {
     await ack();
     try {
       const surface = await readerSurfaceOf(context, body.user.id)();
@@ -265,7 +266,7 @@ export function registerPayoutRequestListeners(app: App, ctx: SlackContext): voi
     }
   });
 
-  app.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view, context }) => {
+  router.view<ViewSubmitAction>(PAYOUT_VIEWS.review, async ({ ack, body, view, context }) => {
     let answer: ViewResponseAction;
     const surface = await readerSurfaceOf(context, body.user.id)();
     const metadata = readMetadata(view.private_metadata, reviewMetadataSchema);

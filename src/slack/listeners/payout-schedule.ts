@@ -3,10 +3,11 @@
  * and the buttons on them (Retry, Send now, Skip, Skip next, Cancel series) act on the occurrence the
  * button names (`PR-XXXXXX:<number>`), for its requester or an approver, checked by the domain.
  */
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import { PAYOUT_ID_PATTERN, type OccurrenceResult, type PayoutSchedules } from '../../payouts/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { PAYOUT_SCHEDULE } from '../ids.js';
@@ -64,9 +65,9 @@ function outcomeText(reader: Surface, actionId: string, result: OccurrenceResult
   return t('payoutSchedule.done.retried', { id: request.id, number: occurrence.number, state: t(`payoutSchedule.state.${occurrence.state}`) });
 }
 
-export function registerPayoutScheduleListeners(app: App, ctx: SlackContext): void {
+export function registerPayoutScheduleListeners(router: ListenerRouter, ctx: SlackContext): void {
   for (const [actionId, act] of ACTIONS) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, respond, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, respond, context }) => {
       await ack();
       const reader = await readerSurfaceOf(context, body.user.id)();
       const named = occurrenceOf(body.actions[0]?.value);

@@ -3,9 +3,10 @@
  * approvers, its Remove button takes one off the list (requesters only, checked on the server), and
  * the payout form's select is answered with the recipients matching what the person types.
  */
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
@@ -43,11 +44,11 @@ async function recipientList(ctx: SlackContext, reader: Surface, userId: string,
   return buildRecipientList(reader, found.recipients, { words, total: found.total }, { canRemove: canRemove.ok, ...(said ? { notice: said } : {}) });
 }
 
-export function registerRecipientListeners(app: App, ctx: SlackContext): void {
+export function registerRecipientListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { logger } = ctx;
 
   // Slack waits 3 seconds for options; a failure answers none rather than an error the person cannot read.
-  app.options<'block_suggestion'>({ action_id: RECIPIENT_ACTIONS.pick, type: 'block_suggestion' }, async ({ ack, body, context }) => {
+  router.options(RECIPIENT_ACTIONS.pick, async ({ ack, body, context }) => {
     try {
       const surface = await readerSurfaceOf(context, body.user.id)();
       const found = await ctx.recipients.suggest(body.user.id, body.value.slice(0, 200), SUGGESTED);
@@ -58,7 +59,7 @@ export function registerRecipientListeners(app: App, ctx: SlackContext): void {
     }
   });
 
-  app.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond, context }) => {
+  router.action<BlockAction<ButtonAction>>(RECIPIENT_ACTIONS.remove, async ({ ack, body, respond, context }) => {
     await ack();
     const reader = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(reader.locale);

@@ -6,12 +6,13 @@
  * file again. Viewers only, checked again on submission before any file is read.
  */
 import { randomUUID } from 'node:crypto';
-import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import type { ExceptionRow, RecordsRun, RunSummary } from '../../records/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import { sendCsvToPerson } from '../files/csv-to-person.js';
 import { FileUploadError } from '../files/file-upload.js';
@@ -68,8 +69,8 @@ export function recordsSubcommand(ctx: SlackContext): Subcommand {
   };
 }
 
-export function registerRecordsListeners(app: App, ctx: SlackContext): void {
-  app.view<ViewSubmitAction>(RECORDS.uploadView, async ({ ack, body, view, client, context }) => {
+export function registerRecordsListeners(router: ListenerRouter, ctx: SlackContext): void {
+  router.view<ViewSubmitAction>(RECORDS.uploadView, async ({ ack, body, view, client, context }) => {
     const userId = body.user.id;
     const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
@@ -102,7 +103,7 @@ export function registerRecordsListeners(app: App, ctx: SlackContext): void {
     });
   });
 
-  app.action<BlockAction<ButtonAction>>(RECORDS.exceptionsFile, async ({ ack, body, action, client, context, respond }) => {
+  router.action<BlockAction<ButtonAction>>(RECORDS.exceptionsFile, async ({ ack, body, action, client, context, respond }) => {
     await ack();
     const userId = body.user.id;
     const surface = await readerSurfaceOf(context, userId)();

@@ -3,7 +3,7 @@
  * Share / Filter buttons, the Filter modal, and `/fleet ledger`. A search reads the ledger; the plain
  * newest-first list reads the Fleet API, live, as it did before the ledger existed.
  */
-import type { App, BlockAction, ButtonAction, RespondArguments, ViewOutput, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction, RespondArguments, ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../account/account-reader.js';
@@ -13,6 +13,7 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { readerSurfaceOf } from '../middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
@@ -161,9 +162,9 @@ async function postToResponseUrl(url: string, body: RespondArguments): Promise<v
   if (!response.ok) throw new Error(`response_url answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
 }
 
-export function registerTransactionsListeners(app: App, ctx: SlackContext): void {
+export function registerTransactionsListeners(router: ListenerRouter, ctx: SlackContext): void {
   // From the home tab, which has no conversation to answer in: the first page goes to the person's direct messages.
-  app.action<BlockAction<ButtonAction>>(HOME.transactions, async ({ ack, body, client, context }) => {
+  router.action<BlockAction<ButtonAction>>(HOME.transactions, async ({ ack, body, client, context }) => {
     await ack();
     const userId = body.user.id;
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
@@ -175,7 +176,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
       ctx.logger.warn({ err: error, userId }, 'could not send transactions to a direct message');
     }
   });
-  app.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond, context }) => {
+  router.action<BlockAction<ButtonAction>>(new RegExp(`^${ACTIONS.transactionsPage}:`), async ({ ack, body, action, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     const surface = await readerSurfaceOf(context, body.user.id)();
@@ -183,7 +184,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     await respond({ response_type: 'ephemeral', replace_original: true, ...(await transactionsReply(ctx, surface, request)).reply });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsShare, async ({ ack, body, action, respond }) => {
+  router.action<BlockAction<ButtonAction>>(ACTIONS.transactionsShare, async ({ ack, body, action, respond }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
@@ -192,7 +193,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     await respond({ response_type: ok ? 'in_channel' : 'ephemeral', replace_original: false, ...reply });
   });
 
-  app.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond, context }) => {
+  router.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond, context }) => {
     await ack();
     if (!(await ensureViewer(ctx, body.user.id, respond))) return;
     const surface = await readerSurfaceOf(context, body.user.id)();
@@ -208,7 +209,7 @@ export function registerTransactionsListeners(app: App, ctx: SlackContext): void
     }
   });
 
-  app.view<ViewSubmitAction>(TRANSACTION_FILTER.view, async ({ ack, body, view, context }) => {
+  router.view<ViewSubmitAction>(TRANSACTION_FILTER.view, async ({ ack, body, view, context }) => {
     const userId = body.user.id;
     const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);

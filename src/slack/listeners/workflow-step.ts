@@ -5,10 +5,12 @@
  * token so that their click carries the step's context and a fresh token, to confirm or decline.
  * Later messages about the step are sent with the app's own token, which outlives the step.
  */
-import type { App, BlockAction, ButtonAction, Context } from '@slack/bolt';
+import type { BlockAction, ButtonAction, Context } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
 import { PAYOUT_STEP_CALLBACK_ID, type StepAnswer, type StepToken } from '../../workflow/index.js';
 import type { SlackContext } from '../context.js';
+import type { ListenerRouter } from '../listener-router.js';
 import { WORKFLOW_STEP_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { refusalMessage } from '../refusals/payout-refusals.js';
@@ -30,11 +32,12 @@ function issuedAt(eventTs: string | undefined, now: Date): Date {
   return Number.isFinite(seconds) && seconds > 0 && seconds * 1000 < now.getTime() ? new Date(seconds * 1000) : now;
 }
 
-export function registerWorkflowStepListeners(app: App, ctx: SlackContext): void {
+/** `appClient` speaks with the app's own token, where Bolt's `client` has the step's. */
+export function registerWorkflowStepListeners(router: ListenerRouter, ctx: SlackContext, appClient: WebClient): void {
   const { workflowSteps: steps, tokens, logger } = ctx;
   if (!steps || !tokens) return;
 
-  app.function(PAYOUT_STEP_CALLBACK_ID, async ({ event, client, context }) => {
+  router.function(PAYOUT_STEP_CALLBACK_ID, async ({ event, client, context }) => {
     const now = ctx.clock.now();
     const token = tokenOf(context, tokens, issuedAt(event.event_ts, now));
     if (!token) {
@@ -61,7 +64,7 @@ export function registerWorkflowStepListeners(app: App, ctx: SlackContext): void
   });
 
   for (const [actionId, answer] of [[WORKFLOW_STEP_ACTIONS.confirm, 'confirm'], [WORKFLOW_STEP_ACTIONS.decline, 'decline']] as const) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, context }) => {
       await ack();
       const executionId = body.actions[0]?.value ?? '';
       const userId = body.user.id;
@@ -72,8 +75,8 @@ export function registerWorkflowStepListeners(app: App, ctx: SlackContext): void
         const reply = notice(surface, answerText(surface.locale, result));
         // The app's own client: the step may be completed by now, and its tokens with it.
         const where = body.container.type === 'message' ? { channel: body.container.channel_id as string, ts: body.container.message_ts as string } : undefined;
-        if (where && result.kind !== 'not_requester') await app.client.chat.update({ ...where, text: reply.text, blocks: reply.blocks });
-        else await app.client.chat.postEphemeral({ channel: body.channel?.id ?? userId, user: userId, text: reply.text, blocks: reply.blocks });
+        if (where && result.kind !== 'not_requester') await appClient.chat.update({ ...where, text: reply.text, blocks: reply.blocks });
+        else await appClient.chat.postEphemeral({ channel: body.channel?.id ?? userId, user: userId, text: reply.text, blocks: reply.blocks });
       } catch (error) {
         logger.error({ executionId, slackError: (error as { data?: { error?: unknown } }).data?.error, err: error instanceof Error ? error.message : undefined }, 'could not answer a workflow payout');
       }
