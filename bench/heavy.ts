@@ -47,6 +47,11 @@ export interface HeavyBenchResult {
   /** The same, during one burst to each app before the jobs start: the bursts' own cost. */
   bursts_alone_event_loop_max_ms: number;
   bursts_alone_event_loop_p99_ms: number;
+  /** The bare app's own loop delay over the same windows: what the bursts alone cost a Bolt app that only acks. */
+  bare_event_loop_max_ms: number;
+  bare_event_loop_p99_ms: number;
+  bare_bursts_alone_event_loop_max_ms: number;
+  bare_bursts_alone_event_loop_p99_ms: number;
   export_rows: number;
   export_seconds: number;
   bulk_rows_sent: number;
@@ -120,14 +125,14 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
     await burst(bareSlack);
     await sleep(KEEP_ALIVE_GAP_MS);
     // The same bursts with no heavy job: what the bursts alone (and the load generator in this process) cost the event loop.
-    await bot.startLoopDelay();
+    await Promise.all([bot.startLoopDelay(), bare.startLoopDelay()]);
     await burst(botSlack);
     await sleep(KEEP_ALIVE_GAP_MS);
     await burst(bareSlack);
-    const baseline = await bot.loopDelay();
+    const [baseline, bareBaseline] = await Promise.all([bot.loopDelay(), bare.loopDelay()]);
     await sleep(KEEP_ALIVE_GAP_MS);
 
-    await bot.startLoopDelay();
+    await Promise.all([bot.startLoopDelay(), bare.startLoopDelay()]);
     const dm = 'D0REQUESTER';
     const filesBefore = botSlack.countMessages(dm, {}, (message) => (message.files?.length ?? 0) > 0);
     const exportJob = !JOBS.has('export') ? Promise.resolve(0) : timed(async () => {
@@ -176,7 +181,7 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       if (process.env.BENCH_HEAVY_VERBOSE) console.log(`round ${rounds}: bot p99 so far ${percentile([...botApp.samples].sort((a, b) => a - b), 99)} ms (${botApp.failed} not acked)`);
     }
     const [exportSeconds, bulkSeconds, feedSeconds] = await jobs;
-    const delay = await bot.loopDelay();
+    const [delay, bareDelay] = await Promise.all([bot.loopDelay(), bare.loopDelay()]);
     const botSamples = botApp.samples.sort((a, b) => a - b);
     const bareSamples = bareApp.samples.sort((a, b) => a - b);
     return {
@@ -192,6 +197,10 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       event_loop_p99_ms: round(delay.p99_ms, 1),
       bursts_alone_event_loop_max_ms: round(baseline.max_ms, 1),
       bursts_alone_event_loop_p99_ms: round(baseline.p99_ms, 1),
+      bare_event_loop_max_ms: round(bareDelay.max_ms, 1),
+      bare_event_loop_p99_ms: round(bareDelay.p99_ms, 1),
+      bare_bursts_alone_event_loop_max_ms: round(bareBaseline.max_ms, 1),
+      bare_bursts_alone_event_loop_p99_ms: round(bareBaseline.p99_ms, 1),
       export_rows: EXPORT_ROWS,
       export_seconds: round(exportSeconds, 1),
       bulk_rows_sent: bulkError ? 0 : BULK_ROWS,
@@ -219,6 +228,7 @@ export function printHeavyBench(result: HeavyBenchResult): void {
   if (result.bulk_error) console.log(`bulk payout: ${result.bulk_error}`);
   console.log(`not acknowledged within 10 s: bot ${result.bot_not_acknowledged}, bare Bolt ${result.bare_not_acknowledged}`);
   console.log(`p99 ratio ${result.p99_ratio} (target ≤ 1.3); event loop delay max ${result.event_loop_max_ms} ms (target ≤ 50), p99 ${result.event_loop_p99_ms} ms; during bursts alone, before the jobs: max ${result.bursts_alone_event_loop_max_ms} ms, p99 ${result.bursts_alone_event_loop_p99_ms} ms`);
+  console.log(`the bare app's own event loop delay over the same windows (reference): max ${result.bare_event_loop_max_ms} ms, p99 ${result.bare_event_loop_p99_ms} ms; bursts alone: max ${result.bare_bursts_alone_event_loop_max_ms} ms, p99 ${result.bare_bursts_alone_event_loop_p99_ms} ms`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

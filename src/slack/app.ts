@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { slackMethodOf } from '../ops/metrics.js';
 import type { PublicOpsRoutes } from '../ops/routes.js';
+import { oneSlackRequestPerTurn } from './request-turns.js';
 import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 
 export interface SlackAppOptions {
@@ -76,7 +77,7 @@ function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: H
           },
         ],
   });
-  receiver.requestListener = refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes);
+  receiver.requestListener = oneSlackRequestPerTurn(refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes));
   if (ops) receiver.requestListener = timeAnswers(receiver.requestListener, ops);
   return receiver;
 }

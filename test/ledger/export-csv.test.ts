@@ -103,6 +103,17 @@ describe('the ledger CSV export', () => {
     expect(records.map((record) => record.direction)).toEqual(['', 'in', 'out', 'in', 'out', 'out', 'in', 'in', 'out']);
   });
 
+  it('writes the same file, byte for byte, whether a batch is turned into text in one piece or in many', async () => {
+    const entries = Array.from({ length: 1234 }, (_, n) => entry({ reference: `R-${n}`, amountMinor: n % 3 === 0 ? -n : n, description: n % 5 === 0 ? 'Line\nbreak, "quoted"' : `=Payment ${n}` }));
+    const payouts: PayoutLookup = {
+      byTransactionReferences: async (references) => new Map(references.filter((reference) => reference.endsWith('7')).map((reference) => [reference, { requestId: `PO-${reference}`, requestedBy: 'U0REQUESTER', approvedBy: ['U0APPROVER'] }])),
+    };
+    const { raw: rowByRow } = await write(entries, payouts, { batchSize: 1 });
+    const { raw: inBatches, result } = await write(entries, payouts);
+    expect(inBatches).toBe(rowByRow);
+    expect(result.rows).toBe(1234);
+  });
+
   it('adds the request, requester and approvers of the payouts this app sent, looked up in batches', async () => {
     const asked: string[][] = [];
     const payouts: PayoutLookup = {

@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../../store/db.js';
 import { readBatchFile, type BatchFileProblem } from './file.js';
-import { checkBatchRows, withStoreFacts, type BatchCheck } from './rows.js';
+import { checkBatchRowsInSlices, withStoreFacts, type BatchCheck } from './rows.js';
 import { duplicateKey, findEarlierPayouts, repeatsWithin, type EarlierPayout } from '../duplicates.js';
 import type { PayoutDraft } from '../model.js';
 import { findKnownRecipients, isNewRecipient, recipientIdentity } from '../recipients.js';
@@ -25,7 +25,7 @@ export interface BatchFileCheckContext {
 export async function checkBatchFile(q: Queryable, content: Uint8Array | string, context: BatchFileCheckContext): Promise<BatchFileCheck> {
   const reading = readBatchFile(content, { maxRows: context.maxRows });
   if (!reading.ok) return reading;
-  const check = checkBatchRows(reading.rows, reading.columnProblems, context);
+  const check = await checkBatchRowsInSlices(reading.rows, reading.columnProblems, context);
   const references = check.rows.map((row) => row.draft.reference);
   const used = references.length === 0
     ? []

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readBatchFile, type BatchFileReading } from '../../../src/payouts/batch/file.js';
-import { checkBatchRows, largestRows } from '../../../src/payouts/batch/rows.js';
+import { checkBatchRows, checkBatchRowsInSlices, largestRows } from '../../../src/payouts/batch/rows.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const MOBILE = 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,150.50,USD,,March stipend';
@@ -192,5 +192,18 @@ describe('checking the rows of a bulk payout file', () => {
     const checked = check(`${HEADER}\n${rows.join('\n')}\n`);
     expect(checked.problems).toEqual([]);
     expect(checked.totals.get('USD')).toBe(Array.from({ length: 500 }, (_, index) => (index + 1) * 100 + 25).reduce((a, b) => a + b, 0));
+  });
+
+  it('finds the same rows, problems, totals and content hash when it checks a large file in slices', async () => {
+    const rows = Array.from({ length: 2000 }, (_, index) => (index % 7 === 3
+      ? `mobile,0812345678,NOPE,Amani Kabila,CD,ten,GBP,,`
+      : index % 11 === 5 ? BANK.replace('INV-2025-031', 'INV-REPEATED') : MOBILE.replace('150.50', String(index + 1))));
+    const reading = read(`${HEADER}\n${rows.join('\n')}\n${MOBILE},extra\n`, 5000);
+    if (!reading.ok) throw new Error('expected the file to be read');
+    const atOnce = checkBatchRows(reading.rows, reading.columnProblems, context);
+    const inSlices = await checkBatchRowsInSlices(reading.rows, reading.columnProblems, context);
+    expect(inSlices).toEqual(atOnce);
+    expect(atOnce.problems.length).toBeGreaterThan(0);
+    expect(atOnce.rows.length).toBeGreaterThan(1000);
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * Takes Slack's requests (POST /slack/events) one per turn of the event loop. A burst of requests
+ * that arrive together would otherwise all be handled in the turn that reads them, hundreds of
+ * milliseconds in which no timer fires and nothing else moves; taken in turns of their own, in the
+ * order they came, the loop is let go between two of them and the burst costs the same CPU.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { yieldToEventLoop } from '../event-loop-slices.js';
+
+const SLACK_EVENTS_PATH = '/slack/events';
+
+export function oneSlackRequestPerTurn(listener: RequestListener): RequestListener {
+  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  // One turn is booked whenever a request waits: the next one is booked before this one is handled.
+  const takeNext = () => {
+    const [request, response] = waiting.shift()!;
+    if (waiting.length > 0) void yieldToEventLoop().then(takeNext);
+    listener(request, response);
+  };
+  return (request, response) => {
+    // Any other request is handled at once: Bolt answers an unknown path by throwing here, to the server that called it.
+    if (request.method !== 'POST' || (request.url ?? '').split('?')[0] !== SLACK_EVENTS_PATH) {
+      listener(request, response);
+      return;
+    }
+    waiting.push([request, response]);
+    if (waiting.length === 1) void yieldToEventLoop().then(takeNext);
+  };
+}
