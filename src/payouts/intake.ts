@@ -9,7 +9,7 @@ import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal, STATES_COUNTING_TOWARDS_LIMIT,
-  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails,
+  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails, type RequestedThrough,
 } from './model.js';
 import { canRequest, checkDailyLimit, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
 import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js';
@@ -44,6 +44,14 @@ export interface PayoutRequirement extends ApprovalRequirement {
 export interface ScheduledIntake {
   at: readonly Date[];
   save: (tx: Queryable, request: PayoutRequest, now: Date) => Promise<void>;
+}
+
+/** How a request came in, beside its draft: see `PayoutIntake.submit`. */
+export interface SubmitOptions {
+  resubmitOf?: string | undefined;
+  schedule?: ScheduledIntake | undefined;
+  filledFrom?: RecipientIdentity | undefined;
+  through?: RequestedThrough | undefined;
 }
 
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
@@ -88,11 +96,7 @@ export class PayoutIntake {
    * `filledFrom` (the form's, so only a claim too): the saved recipient the form was filled from, read
    * again and compared with the draft (`changedDetails`); other ways in have none.
    */
-  async submit(
-    actor: PayoutActor,
-    draft: PayoutDraft,
-    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined; filledFrom?: RecipientIdentity | undefined } = {},
-  ): Promise<PayoutActionResult> {
+  async submit(actor: PayoutActor, draft: PayoutDraft, options: SubmitOptions = {}): Promise<PayoutActionResult> {
     const role = canRequest(actor);
     if (!role.ok) return refusal(role.code, { details: role.details });
     const checked = revalidateDraft(draft, this.validationContext());
@@ -127,6 +131,7 @@ export class PayoutIntake {
         const id = await this.insertWithFreshId(tx, {
           draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
           newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName, changedDetails: recipient.changedDetails, resubmitOf,
+          requestedThrough: options.through,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
@@ -139,6 +144,7 @@ export class PayoutIntake {
             ...(recipient.newRecipient ? { newRecipient: true } : {}), ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
             ...(recipient.changedDetails ? { changedFrom: recipient.changedDetails.saved.identity, changedFields: recipient.changedDetails.changes.map((change) => change.field) } : {}),
             ...(resubmitOf ? { resubmitOf } : {}),
+            ...(options.through ? { through: options.through } : {}),
           },
         }, now);
         return stored;

@@ -176,6 +176,9 @@ export function readFleetFailure(stored: string): FleetFailure | undefined {
   return match[2] ? { code: match[1]!, apiMessage: match[2] } : { code: match[1]! };
 }
 
+/** How a request came in when the requester did not ask in the app themselves. */
+export type RequestedThrough = 'workflow';
+
 /** Where the approval message lives in Slack, so that it can be updated on every change. */
 export interface ApprovalMessageRef {
   channel: string;
@@ -211,6 +214,8 @@ export interface PayoutLifecycle {
   hold?: PayoutHold | undefined;
   /** The rejected request of the same requester that this one corrects ("Edit and resubmit"). */
   resubmitOf?: string | undefined;
+  /** Made by a Workflow Builder step in the requester's name, which they confirmed; undefined when they asked in the app. */
+  requestedThrough?: RequestedThrough | undefined;
   /** The bulk payout and row this request was made for; its approvals are the batch's. */
   batch?: { id: string; row: number } | undefined;
   /** Approved ahead for later: its date(s) and occurrences (attached by `PayoutService.get` and the records, see `schedule/`). */

@@ -6,7 +6,7 @@
 import type { Queryable } from '../store/db.js';
 import { listApprovals, listRetryApprovals } from './approval-store.js';
 import { findProposedMatch } from './likely-match-store.js';
-import type { ChangedDetails, DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
+import type { ChangedDetails, DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, RequestedThrough, SearchOutcome } from './model.js';
 import { recipientKey } from './policy.js';
 import { optionalDate, parseDetails, toDate, toRequest, type EventRow, type PayoutRow } from './rows.js';
 
@@ -29,6 +29,7 @@ export interface NewPayoutRow {
   referenceGenerated?: boolean;
   /** The rejected request this one corrects, checked by the caller to be the same requester's. */
   resubmitOf?: string | undefined;
+  requestedThrough?: RequestedThrough | undefined;
 }
 
 /** Columns a transition may set, by their names in the model. `null` clears a column. */
@@ -103,8 +104,8 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
        id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
        reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at,
        recipient_key, dual_approval_rule, dual_approval_total_minor, dual_approval_threshold_minor, reference_generated,
-       new_recipient, previous_recipient_name, resubmit_of, changed_details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21, $22, $23, $24, $25::jsonb)
+       new_recipient, previous_recipient_name, resubmit_of, changed_details, requested_through)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'pending', $16, $14, $17, $18, $19, $20, $21, $22, $23, $24, $25::jsonb, $26)
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
@@ -113,7 +114,7 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
       row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, amountReason?.totalMinor ?? null, amountReason?.thresholdMinor ?? null,
       row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null, row.resubmitOf ?? null,
-      row.changedDetails ? JSON.stringify(row.changedDetails) : null,
+      row.changedDetails ? JSON.stringify(row.changedDetails) : null, row.requestedThrough ?? null,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';

@@ -45,6 +45,7 @@ export interface PayoutRow extends DualApprovalColumns {
   batch_row?: number | null;
   resubmit_of?: string | null;
   changed_details?: unknown;
+  requested_through?: string | null;
 }
 
 export interface EventRow {
@@ -96,6 +97,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     batch: row.batch_id ? { id: row.batch_id, row: Number(row.batch_row) } : undefined,
     resubmitOf: row.resubmit_of ?? undefined,
     changedDetails: toChangedDetails(row.changed_details),
+    requestedThrough: row.requested_through === 'workflow' ? ('workflow' as const) : undefined,
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;

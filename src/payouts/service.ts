@@ -8,7 +8,7 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { isResubmittable, PayoutIntake, type PayoutRequirement, type ScheduledIntake } from './intake.js';
+import { isResubmittable, PayoutIntake, type PayoutRequirement, type SubmitOptions } from './intake.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
@@ -139,12 +139,9 @@ export class PayoutService {
    * Stores a pending request after checking the role, every field again, the reference and the daily
    * limit. `resubmitOf`: the rejected request it corrects, linked only when it is this person's own.
    * `filledFrom`: the saved recipient the form was filled from, read again and compared with the draft.
+   * `through`: the way in when the requester did not ask in the app (a workflow step they confirmed).
    */
-  async submit(
-    userId: string,
-    draft: PayoutDraft,
-    options: { resubmitOf?: string | undefined; schedule?: ScheduledIntake | undefined; filledFrom?: RecipientIdentity | undefined } = {},
-  ): Promise<PayoutActionResult> {
+  async submit(userId: string, draft: PayoutDraft, options: SubmitOptions = {}): Promise<PayoutActionResult> {
     return this.intake.submit(await this.actor(userId), draft, options);
   }
 

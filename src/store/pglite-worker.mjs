@@ -46,6 +46,8 @@ const endings = new Map();
 /** @type {Map<number, () => Promise<void>>} Stops each listen() by id. */
 const unlisteners = new Map();
 let lastTransaction = 0;
+/** Set by `close`: no transaction opens after it. */
+let closing = false;
 
 // Without PGlite nothing listens, and the thread ends once the app's thread has the error.
 if (lite) port.on('message', (/** @type {Request} */ request) => {
@@ -91,6 +93,8 @@ async function handle(request) {
       return null;
     }
     case 'close':
+      closing = true;
+      await rollBackOpenTransactions();
       if (!lite.closed) await lite.close();
       return null;
   }
@@ -108,6 +112,8 @@ function begin() {
     const ending = { commit: () => undefined, rollback: () => undefined, outcome: Promise.resolve() };
     endings.set(txId, ending);
     ending.outcome = lite.transaction((tx) => {
+      // Queued behind one that close rolled back: it never starts.
+      if (closing) return Promise.reject(new Error('The embedded database is closing'));
       const work = new Promise((commit, rollback) => Object.assign(ending, { commit, rollback }));
       transactions.set(txId, tx);
       opened(txId);
@@ -136,6 +142,21 @@ async function end(txId, how) {
     if (error !== ROLLBACK) throw error;
   }
   return null;
+}
+
+/**
+ * Rolls back every transaction still open, and those queued behind them, so that closing does not
+ * wait for work the app will never finish (it is stopping): what they wrote was never committed,
+ * as after a crash.
+ */
+async function rollBackOpenTransactions() {
+  while (endings.size > 0) {
+    for (const [txId, ending] of endings) {
+      if (!transactions.delete(txId)) continue;
+      ending.rollback(ROLLBACK);
+    }
+    await Promise.allSettled([...endings.values()].map((ending) => ending.outcome));
+  }
 }
 
 /**

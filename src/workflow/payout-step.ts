@@ -150,7 +150,7 @@ export class PayoutSteps implements PayoutNotifier {
   private async submit(step: PayoutStep): Promise<StepAnswer> {
     const { payouts, db } = this.options;
     if (!step.draft) throw new Error(`workflow step ${step.executionId} has no draft to submit`);
-    const result: PayoutActionResult = await payouts.submit(step.requester, step.draft);
+    const result: PayoutActionResult = await payouts.submit(step.requester, step.draft, { through: 'workflow' });
     let request = result.ok ? result.request : undefined;
     if (!result.ok && result.code === 'duplicate_reference') {
       // A submission taken over from a stopped process: the request it stored holds the step's reference,

@@ -153,4 +153,34 @@ describe('closing the embedded store', () => {
     expect(outcomes).toHaveLength(4);
     expect(outcomes.at(-1)?.status).toBe('rejected');
   });
+
+  it('closes while a transaction is still open (a shutdown mid-job): its writes are rolled back, the committed ones kept', async () => {
+    const first = await openPglite(dataDir);
+    await first.query('CREATE TABLE IF NOT EXISTS payouts_seen (note text)');
+    await first.query("INSERT INTO payouts_seen VALUES ('committed')");
+    let inside!: () => void;
+    const opened = new Promise<void>((resolve) => (inside = resolve));
+    const job = first.transaction(async (tx) => {
+      await tx.query("INSERT INTO payouts_seen VALUES ('never committed')");
+      inside();
+      // The job is still working when the app stops.
+      await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+    });
+    job.catch(() => undefined);
+    await opened;
+    // Another job waits for the one connection.
+    const queued = first.transaction((tx) => tx.query("INSERT INTO payouts_seen VALUES ('queued')")).then(() => 'committed', (error: Error) => error.message);
+
+    await first.close();
+
+    expect(await queued).toBe('The embedded database is closing');
+
+    const second = await openPglite(dataDir);
+    try {
+      const { rows } = await second.query('SELECT note FROM payouts_seen');
+      expect(rows).toEqual([{ note: 'committed' }]);
+    } finally {
+      await second.close();
+    }
+  });
 });

@@ -4,7 +4,9 @@
  * about 220 TypeScript files on the fly at each start (tsx: seconds). Bundled with esbuild into
  * node_modules/.cache/fleet-treasury-demo/ (packages stay external, loaded from node_modules), at
  * install (postinstall.mjs) and again by the launcher whenever a source file is newer than the bundle.
- * Each file's `import.meta.url` keeps meaning its own source file, so paths beside it still resolve.
+ * Each file's `import.meta.url` keeps meaning its own source file, so paths beside it still resolve;
+ * those are absolute, so a bundle made in another folder (a checkout moved or copied with its
+ * node_modules) is made again rather than run.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,6 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const OUT_DIR = path.join(ROOT, 'node_modules', '.cache', 'fleet-treasury-demo');
+/** Beside the bundles: the checkout they were made in, whose absolute paths they hold. */
+const STAMP = 'bundle-root.json';
 
 /** @type {Record<string, string>} */
 const ENTRIES = {
@@ -39,13 +43,28 @@ async function newestSource() {
   return newest;
 }
 
-/** The bundle of `entry` (`main` or `prepare-cluster`), compiled first when missing or older than a source. */
+/**
+ * The bundle of `entry` (`main` or `prepare-cluster`), compiled first when missing, older than a
+ * source or made in another folder.
+ * @param {string} entry
+ */
 export async function demoBundle(entry) {
   const file = path.join(OUT_DIR, `${entry}.mjs`);
-  const built = await stat(file).then((info) => info.mtimeMs, () => -1);
-  if (built > (await newestSource())) return file;
+  if (await isBundleFresh(file)) return file;
   await bundle();
   return file;
+}
+
+/**
+ * True when `file`, a bundle in `outDir`, is newer than every source and was made in this checkout.
+ * @param {string} file
+ * @param {string} [outDir]
+ */
+export async function isBundleFresh(file, outDir = OUT_DIR) {
+  const built = await stat(file).then((info) => info.mtimeMs, () => -1);
+  if (built <= (await newestSource())) return false;
+  const stamp = await readFile(path.join(outDir, STAMP), 'utf8').then((text) => /** @type {unknown} */ (JSON.parse(text)), () => undefined);
+  return typeof stamp === 'object' && stamp !== null && /** @type {{ root?: unknown }} */ (stamp).root === ROOT;
 }
 
 /** Compiles every entry; each file written aside and renamed, so that a demo starting meanwhile never reads half a file. */
@@ -77,6 +96,7 @@ export async function bundle() {
     await writeFile(partial, output.contents);
     await rename(partial, output.path);
   }
+  await writeFile(path.join(OUT_DIR, STAMP), JSON.stringify({ root: ROOT }));
   // Chunks of earlier builds: nothing refers to them any more.
   const written = new Set(result.outputFiles.map((output) => path.basename(output.path)));
   for (const name of await readdir(OUT_DIR)) {

@@ -92,6 +92,12 @@ function askLine(request: PayoutRequest, locale: Locale): KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
+/** A request a workflow made in the requester's name says so, and that they confirmed it (docs/workflow-step.md). */
+function throughBlocks(request: PayoutRequest, locale: Locale): KnownBlock[] {
+  if (request.requestedThrough !== 'workflow') return [];
+  return [{ type: 'section', text: { type: 'mrkdwn', text: textsFor(locale)('payoutApproval.throughWorkflow', { user: mentionUser(request.requestedBy) }) } }];
+}
+
 /** `Corrects the rejected request PR-…`: a resubmission names the request it corrects, and where its history is. */
 function resubmitLine(oldId: string, locale: Locale): string {
   const id = escapeWithin(oldId, 20, { oneLine: true });
@@ -123,6 +129,7 @@ export function buildApprovalMessage(
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('payoutApproval.header', { id: request.id, amount: amountText(request, locale) }), 150) },
     askLine(request, locale),
+    ...throughBlocks(request, locale),
     ...(call ? [{ type: 'section', text: { type: 'mrkdwn', text: call } } satisfies KnownBlock] : []),
     ...(request.resubmitOf ? [{ type: 'section', text: { type: 'mrkdwn', text: resubmitLine(request.resubmitOf, locale) } } satisfies KnownBlock] : []),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
@@ -162,6 +169,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
       : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
   const blocks: KnownBlock[] = [
     askLine(request, locale),
+    ...throughBlocks(request, locale),
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...signalBlocks(context, locale),
     ...detailBlocks(request, locale),

@@ -148,7 +148,8 @@ function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
   switch (event.event) {
     case 'requested': {
       const corrects = detail(event, 'resubmitOf');
-      what = t('payoutRecords.event.requested', { who }) + (corrects ? t('payoutRecords.resubmitOf', { id: codeSpan(corrects, 20) }) : '');
+      what = t('payoutRecords.event.requested', { who }) + (corrects ? t('payoutRecords.resubmitOf', { id: codeSpan(corrects, 20) }) : '')
+        + (detail(event, 'through') === 'workflow' ? t('payoutRecords.throughWorkflow') : '');
       break;
     }
     case 'approved':

@@ -30,6 +30,7 @@ import { workflowPayoutSteps } from './025_workflow_payout_steps.js';
 import { ledgerListIndexes } from './026_ledger_list_indexes.js';
 import { ledgerWords } from './027_ledger_words.js';
 import { changedRecipientDetails } from './028_changed_recipient_details.js';
+import { requestedThrough } from './029_requested_through.js';
 
 export type { Migration } from './migration.js';
 
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   ledgerListIndexes,
   ledgerWords,
   changedRecipientDetails,
+  requestedThrough,
 ];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
-import { approveAs, dmTexts, MOBILE_PATH, PAYOUT_ENV, payoutPosts, waitForApprovalMessage } from '../../support/payout-flow.js';
+import { approveAs, dmTexts, MOBILE_PATH, openApproveModal, PAYOUT_ENV, payoutPosts, submitApproval, viewText, waitForApprovalMessage } from '../../support/payout-flow.js';
 import { answer, completionCalls, messageText, runStep, stepInputs, waitForQuestion, waitForRunEnd } from '../../support/workflow-flow.js';
 
 describe('the Workflow Builder step "Request a payout"', () => {
@@ -25,11 +25,15 @@ describe('the Workflow Builder step "Request a payout"', () => {
     const confirmed = await answer(h, executionId, 'confirm');
     const id = /PR-[A-Z0-9]{6}/.exec(messageText(confirmed))?.[0] ?? '';
     expect(id).not.toBe('');
-    await waitForApprovalMessage(h, id, 'Amani Kabila');
+    // Approvers are told where the request came from, on the message and in the approve window.
+    const through = `Requested by a workflow in <@${PEOPLE.requester}>'s name; they confirmed it`;
+    await waitForApprovalMessage(h, id, through);
     // The step stays open while approvers decide.
     expect(h.slack.workflowRun(executionId)?.state).toBe('running');
 
-    await approveAs(h, PEOPLE.approver, id);
+    const modal = await openApproveModal(h, PEOPLE.approver, id);
+    expect(viewText(modal)).toContain(through);
+    await submitApproval(h, PEOPLE.approver, modal.id);
     const run = await waitForRunEnd(h, executionId);
     const request = await h.bot.payouts.get(id);
     expect(request?.state).toBe('completed');

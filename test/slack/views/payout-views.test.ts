@@ -278,6 +278,24 @@ describe('requester messages and history', () => {
   });
 });
 
+describe('a request a workflow made in the requester\'s name', () => {
+  const through = { en: "Requested by a workflow in <@U0REQUESTER>'s name; they confirmed it", fr: 'Demandé par un workflow au nom de <@U0REQUESTER>' };
+
+  it.each(LOCALES)('says so on the approval message, in the approve window and in its history, in %s', (locale) => {
+    const reader = { sandbox: false, locale };
+    const made = request({ requestedThrough: 'workflow' });
+    expect(json(buildApprovalMessage(reader, made).blocks)).toContain(through[locale]);
+    expect(json(buildApproveModal(reader, made).blocks)).toContain(through[locale]);
+    const requested: PayoutEvent = { id: 1, requestId: made.id, event: 'requested', userId: 'U0REQUESTER', at, details: { through: 'workflow' } };
+    expect(json(buildPayoutHistory(reader, made, [requested]).blocks)).toContain(locale === 'fr' ? 'par un workflow confirmé par le demandeur' : 'through a workflow they confirmed');
+  });
+
+  it('says nothing of the kind for a request made in the app', () => {
+    expect(json(buildApprovalMessage(surface, request()).blocks)).not.toContain('workflow');
+    expect(json(buildApproveModal(surface, request()).blocks)).not.toContain('workflow');
+  });
+});
+
 describe('text people or the Fleet API wrote', () => {
   const hostile = '<!channel> <http://evil.example|bank> <@U0BOSS> &';
   const typed = request({
