@@ -13,10 +13,12 @@ import type { RunningBot } from '../src/bot.js';
 import { HTTP_LIMITS, httpServerOptions } from '../src/slack/http-limits.js';
 import type { Db, Queryable } from '../src/store/index.js';
 import type { AppProcessSpec, AppReply, AppRequest, BareAnswer, LoopDelay } from './app-processes.js';
+import { StallWatch } from './stalls.js';
 
 const spec = JSON.parse(process.env.BENCH_APP_SPEC ?? '{}') as AppProcessSpec;
 const send = (message: AppReply) => process.send?.(message);
 const delay = monitorEventLoopDelay({ resolution: 10 });
+const stalls = new StallWatch();
 
 /** Prints each statement that took over BENCH_QUERY_LOG_MS (default 50 ms), its wait for the connection included. */
 function timingQueries(db: Db): Db {
@@ -107,10 +109,11 @@ async function answer(running: Running, request: AppRequest): Promise<unknown> {
     case 'loopStart':
       delay.reset();
       delay.enable();
+      stalls.start();
       return undefined;
     case 'loopStop': {
       delay.disable();
-      const figures: LoopDelay = { max_ms: delay.max / 1e6, p99_ms: delay.percentile(99) / 1e6 };
+      const figures: LoopDelay = { max_ms: delay.max / 1e6, p99_ms: delay.percentile(99) / 1e6, stalls: stalls.stop() };
       return figures;
     }
     case 'cpu':

@@ -5,6 +5,7 @@
  * each app's event loop delay is its own. `BENCH_CPU_PROF=<folder>` profiles both (`--cpu-prof`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import type { Stalls } from './stalls.js';
 import { fileURLToPath } from 'node:url';
 
 /** What the child starts: the bot on a configuration (environment variables), or a bare Bolt app. */
@@ -24,6 +25,8 @@ export interface BareAnswer {
 export interface LoopDelay {
   max_ms: number;
   p99_ms: number;
+  /** What the longest delay was made of (Linux): see `stalls.ts`. */
+  stalls: Stalls;
 }
 
 /** What the parent asks a child app. */
@@ -78,9 +81,20 @@ function connect(child: ChildProcess, eventsUrl: string): AppProcess {
     if (message.error !== undefined) pending?.reject(new Error(message.error));
     else pending?.resolve(message.result);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let exitedWith: string | undefined;
+  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
+    // A process that dies mid-run fails the bench with why, rather than leaving its questions unanswered (the bench would end silently).
+    exitedWith = `the app's process (${child.pid}) exited (${signal ?? code})`;
+    for (const pending of waiting.values()) pending.reject(new Error(exitedWith));
+    waiting.clear();
+    resolve();
+  }));
   const ask = <T>(question: AppQuestion): Promise<T> =>
     new Promise<T>((resolve, reject) => {
+      if (exitedWith) {
+        reject(new Error(exitedWith));
+        return;
+      }
       next += 1;
       waiting.set(next, { resolve: resolve as (value: unknown) => void, reject });
       child.send({ ...question, id: next });

@@ -16,6 +16,7 @@ import { createTestSchema } from '../test/support/databases.js';
 import { BENCH_POSTGRES_URL } from './ack.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
+import type { Stalls } from './stalls.js';
 import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchheavysigningsecret012345678';
@@ -52,6 +53,9 @@ export interface HeavyBenchResult {
   bare_event_loop_p99_ms: number;
   bare_bursts_alone_event_loop_max_ms: number;
   bare_bursts_alone_event_loop_p99_ms: number;
+  /** What the longest delay of each app's loop while the jobs ran was made of (Linux; `stalls.ts`). */
+  bot_stalls: Stalls;
+  bare_stalls: Stalls;
   export_rows: number;
   export_seconds: number;
   bulk_rows_sent: number;
@@ -201,6 +205,8 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       bare_event_loop_p99_ms: round(bareDelay.p99_ms, 1),
       bare_bursts_alone_event_loop_max_ms: round(bareBaseline.max_ms, 1),
       bare_bursts_alone_event_loop_p99_ms: round(bareBaseline.p99_ms, 1),
+      bot_stalls: roundStalls(delay.stalls),
+      bare_stalls: roundStalls(bareDelay.stalls),
       export_rows: EXPORT_ROWS,
       export_seconds: round(exportSeconds, 1),
       bulk_rows_sent: bulkError ? 0 : BULK_ROWS,
@@ -218,6 +224,12 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   }
 }
 
+const roundStalls = (stalls: Stalls): Stalls => Object.fromEntries(Object.entries(stalls).map(([name, ms]) => [name, round(ms as number, 1)])) as unknown as Stalls;
+
+const describeStalls = (stalls: Stalls) => stalls.longest_running_ms === undefined
+  ? `longest ${stalls.longest_ms} ms late`
+  : `longest ${stalls.longest_ms} ms late, of which the main thread ran ${stalls.longest_running_ms} ms and waited for a core ${stalls.longest_waiting_ms} ms; the most it ran between two 10 ms ticks: ${stalls.most_running_ms} ms`;
+
 export function printHeavyBench(result: HeavyBenchResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
   console.log(`\nAcks while heavy work runs, ${storeName}: a ${result.export_rows.toLocaleString('en-US')}-row export (${result.export_seconds} s), a ${result.bulk_rows_sent}-row bulk payout sent (${result.bulk_seconds} s) and ${result.feed_entries_posted} feed entries posted (${result.feed_seconds} s) at once; ${result.rounds} rounds of 200 /fleet balance each`);
@@ -228,6 +240,7 @@ export function printHeavyBench(result: HeavyBenchResult): void {
   if (result.bulk_error) console.log(`bulk payout: ${result.bulk_error}`);
   console.log(`not acknowledged within 10 s: bot ${result.bot_not_acknowledged}, bare Bolt ${result.bare_not_acknowledged}`);
   console.log(`p99 ratio ${result.p99_ratio} (target ≤ 1.3); event loop delay max ${result.event_loop_max_ms} ms (target ≤ 50), p99 ${result.event_loop_p99_ms} ms; during bursts alone, before the jobs: max ${result.bursts_alone_event_loop_max_ms} ms, p99 ${result.bursts_alone_event_loop_p99_ms} ms`);
+  console.log(`what the loop's delays were made of while the jobs ran: bot ${describeStalls(result.bot_stalls)}; bare Bolt ${describeStalls(result.bare_stalls)}`);
   console.log(`the bare app's own event loop delay over the same windows (reference): max ${result.bare_event_loop_max_ms} ms, p99 ${result.bare_event_loop_p99_ms} ms; bursts alone: max ${result.bare_bursts_alone_event_loop_max_ms} ms, p99 ${result.bare_bursts_alone_event_loop_p99_ms} ms`);
 }
 

@@ -1,7 +1,9 @@
 /**
  * Long work on the main thread cut into slices of a few milliseconds: between two slices the event
  * loop runs (a Slack request is acknowledged, a timer fires), so that no slice holds it for long.
+ * Slack's requests go first: while some wait for their turn, the next slice waits too (`requests-first.ts`).
  */
+import { behindWaitingRequests } from './requests-first.js';
 
 /** How long one slice may run before the loop is let go, in milliseconds of the wall clock. */
 export const SLICE_MS = 5;
@@ -12,8 +14,17 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
+ * Lets timers and I/O run, then waits while Slack requests wait for their turn (`requests-first.ts`):
+ * for background work between two of its slices, never for a request's own.
+ */
+export async function yieldToWaitingRequests(): Promise<void> {
+  await yieldToEventLoop();
+  await behindWaitingRequests();
+}
+
+/**
  * Times the current slice: `due()` is true once it has run `budgetMs`, and `next()` yields to the
- * event loop and starts another (`if (slices.due()) await slices.next();` between two items of work). The wall clock counts the time the machine's load takes away too,
+ * event loop (and to waiting Slack requests) and starts another (`if (slices.due()) await slices.next();` between two items of work). The wall clock counts the time the machine's load takes away too,
  * so a loaded machine gets shorter slices, never longer ones.
  */
 export class Slices {
@@ -28,7 +39,7 @@ export class Slices {
   }
 
   async next(): Promise<void> {
-    await yieldToEventLoop();
+    await yieldToWaitingRequests();
     this.started = this.now();
   }
 }

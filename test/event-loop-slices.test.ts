@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Slices } from '../src/event-loop-slices.js';
+import { oneSlackRequestPerTurn } from '../src/slack/request-turns.js';
+
+const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
+const response = {} as ServerResponse;
 
 describe('Slices', () => {
   it('asks for a break once its budget has run, and lets what waits on the event loop run in it', async () => {
@@ -19,5 +24,21 @@ describe('Slices', () => {
     expect(slices.due()).toBe(false);
     now += 5;
     expect(slices.due()).toBe(true);
+  });
+});
+
+describe('background slices behind waiting Slack requests', () => {
+  it('the next slice waits while Slack requests wait for their turn, and goes on once the last is taken', async () => {
+    const handled: string[] = [];
+    const listener = oneSlackRequestPerTurn((req) => {
+      handled.push(req.url!);
+    });
+    for (const id of ['a', 'b', 'c']) listener(slackRequest(id), response);
+    const slices = new Slices(0);
+    let handledWhenBack: string[] = [];
+    await slices.next().then(() => {
+      handledWhenBack = [...handled];
+    });
+    expect(handledWhenBack).toEqual(['/slack/events?a', '/slack/events?b', '/slack/events?c']);
   });
 });

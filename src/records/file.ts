@@ -5,7 +5,7 @@
  */
 import { CsvError, parse } from 'csv-parse';
 import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
-import { SLICE_MS, Slices, yieldToEventLoop } from '../event-loop-slices.js';
+import { SLICE_MS, Slices, yieldToWaitingRequests } from '../event-loop-slices.js';
 import { currencyDecimals } from '../money.js';
 
 /** The columns of a records file, by their English name. */
@@ -142,7 +142,7 @@ async function parseInSlices(text: string, maxRows: number): Promise<{ records: 
     const took = performance.now() - started;
     if (took > SLICE_MS / 2) size = Math.max(MIN_SLICE_CHARS, size / 2);
     else if (took < SLICE_MS / 4) size = Math.min(MAX_SLICE_CHARS, size * 2);
-    await yieldToEventLoop();
+    await yieldToWaitingRequests();
   }
   if (failure === undefined) parser.end();
   else parser.destroy();

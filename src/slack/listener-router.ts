@@ -4,12 +4,14 @@
  * Bolt itself runs every request through every listener it holds, each a chain of filters: with a
  * listener per button and modal, each `/fleet` command went through some thirty of them before
  * its ack. A request no listener here answers goes on to Bolt's own listeners (none are
- * registered), unacknowledged, as Bolt leaves a request that no listener matches.
+ * registered), unacknowledged, as Bolt leaves a request that no listener matches. After its ack, a
+ * listener's work lets the acks of the requests still waiting for their turn go first.
  */
 import type {
   AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, SlackAction, SlackActionMiddlewareArgs, SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs, SlackOptionsMiddlewareArgs, SlackViewAction, SlackViewMiddlewareArgs, ViewSubmitAction,
 } from '@slack/bolt';
+import { behindWaitingRequests } from '../requests-first.js';
 
 type RequestArgs = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Listener = (args: RequestArgs) => Promise<void>;
@@ -99,9 +101,10 @@ export class ListenerRouter {
         return;
       }
       if (route.matches) args.context.actionIdMatches = route.matches;
-      if (route.acknowledgeFirst) await args.ack?.();
+      const ack = acksFirst(args.ack);
+      if (route.acknowledgeFirst) await ack?.();
       // As Bolt calls a listener: the request's arguments, with a `next` that leads nowhere.
-      await route.listener({ ...args, next: async () => undefined });
+      await route.listener({ ...args, ...(ack ? { ack } : {}), next: async () => undefined } as RequestArgs);
     };
   }
 
@@ -118,6 +121,19 @@ export class ListenerRouter {
     }
     return undefined;
   }
+}
+
+/**
+ * Acks first: once a request is acknowledged, its listener's further work (the answer, a modal's
+ * next step) waits while other Slack requests wait for their turn, so that a burst's acks never
+ * queue behind the work of the requests before them (`requests-first.ts`).
+ */
+function acksFirst(ack: ((...response: never[]) => Promise<void>) | undefined) {
+  if (!ack) return undefined;
+  return async (...response: never[]) => {
+    await ack(...response);
+    await behindWaitingRequests();
+  };
 }
 
 function idOf(payload: object, field: string): string | undefined {

@@ -2,19 +2,22 @@
  * Takes Slack's requests (POST /slack/events) one per turn of the event loop. A burst of requests
  * that arrive together would otherwise all be handled in the turn that reads them, hundreds of
  * milliseconds in which no timer fires and nothing else moves; taken in turns of their own, in the
- * order they came, the loop is let go between two of them and the burst costs the same CPU.
+ * order they came, the loop is let go between two of them and the burst costs the same CPU. While
+ * some wait, background work pauses between its slices (`yieldToWaitingRequests`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { yieldToEventLoop } from '../event-loop-slices.js';
+import { waitingRequest } from '../requests-first.js';
 
 const SLACK_EVENTS_PATH = '/slack/events';
 
 export function oneSlackRequestPerTurn(listener: RequestListener): RequestListener {
-  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  const waiting: Array<[IncomingMessage, ServerResponse, ReturnType<typeof waitingRequest>]> = [];
   // One turn is booked whenever a request waits: the next one is booked before this one is handled.
   const takeNext = () => {
-    const [request, response] = waiting.shift()!;
+    const [request, response, counted] = waiting.shift()!;
     if (waiting.length > 0) void yieldToEventLoop().then(takeNext);
+    counted.taken();
     listener(request, response);
   };
   return (request, response) => {
@@ -23,7 +26,8 @@ export function oneSlackRequestPerTurn(listener: RequestListener): RequestListen
       listener(request, response);
       return;
     }
-    waiting.push([request, response]);
+    // Counted until taken: background slices (an export, a bulk check) let the waiting requests go first.
+    waiting.push([request, response, waitingRequest()]);
     if (waiting.length === 1) void yieldToEventLoop().then(takeNext);
   };
 }

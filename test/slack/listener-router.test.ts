@@ -2,6 +2,8 @@ import { App, type Receiver } from '@slack/bolt';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { yieldToEventLoop } from '../../src/event-loop-slices.js';
+import { waitingRequest } from '../../src/requests-first.js';
 import { ListenerRouter } from '../../src/slack/listener-router.js';
 import { SRC, sourceFiles } from '../support/source-files.js';
 
@@ -131,6 +133,21 @@ describe('the listener router', () => {
     });
     expect((await send(click('broken'))).acked).toBe(true);
     expect(errors).toEqual([expect.objectContaining({ message: 'the store is down' })]);
+  });
+
+  it('after an ack, lets the Slack requests waiting for their turn go first, then runs the rest of the listener', async () => {
+    const heard: string[] = [];
+    const { app } = appWith((router) => router.command('/fleet', async ({ ack }) => {
+      await ack();
+      heard.push('answered');
+    }));
+    const another = waitingRequest();
+    const handled = app.processEvent({ body: command('balance'), ack: () => { heard.push('acked'); return Promise.resolve(); } });
+    for (let turn = 0; turn < 5; turn += 1) await yieldToEventLoop();
+    expect(heard).toEqual(['acked']);
+    another.taken();
+    await handled;
+    expect(heard).toEqual(['acked', 'answered']);
   });
 
   it('refuses at start two listeners that would answer the same request', () => {

@@ -8,6 +8,7 @@
  * second one. Pace and expiry are judged by the database's clock, which every replica shares.
  */
 import type { Clock } from '../../clock.js';
+import { yieldToWaitingRequests } from '../../event-loop-slices.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';
@@ -46,6 +47,8 @@ export class BatchSender {
   async sendDue(maxRows = 50, shouldStop: () => boolean = () => false): Promise<number> {
     let sent = 0;
     while (sent < maxRows && !shouldStop()) {
+      // Slack requests waiting for their turn go first: a row's statements and rendering are background work.
+      await yieldToWaitingRequests();
       const take = await this.takeRow();
       if ('none' in take) break;
       if ('waitMs' in take) {

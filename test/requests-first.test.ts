@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { yieldToEventLoop } from '../src/event-loop-slices.js';
+import { behindWaitingRequests, waitingRequest } from '../src/requests-first.js';
+import { oneSlackRequestPerTurn } from '../src/slack/request-turns.js';
+
+const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
+const response = {} as ServerResponse;
+
+describe('work behind waiting Slack requests', () => {
+  it('waits until the last waiting request is taken', async () => {
+    const handled: string[] = [];
+    const listener = oneSlackRequestPerTurn((req) => {
+      handled.push(req.url!);
+    });
+    for (const id of ['a', 'b', 'c']) listener(slackRequest(id), response);
+    await behindWaitingRequests();
+    expect(handled).toEqual(['/slack/events?a', '/slack/events?b', '/slack/events?c']);
+  });
+
+  it('goes on after its longest wait while requests still wait', async () => {
+    const stuck = waitingRequest();
+    try {
+      const started = performance.now();
+      await behindWaitingRequests(30);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    } finally {
+      stuck.taken();
+    }
+  });
+
+  it('goes on at once when no request waits', async () => {
+    let aTurnLater = false;
+    setImmediate(() => (aTurnLater = true));
+    await behindWaitingRequests();
+    expect(aTurnLater).toBe(false);
+  });
+
+  it('lets what waited go on one piece per turn, in the order it stopped', async () => {
+    const request = waitingRequest();
+    const order: string[] = [];
+    const pieces = ['first', 'second', 'third'].map((name) => behindWaitingRequests().then(() => order.push(name)));
+    await yieldToEventLoop();
+    expect(order).toEqual([]);
+    request.taken();
+    await yieldToEventLoop();
+    expect(order).toEqual(['first']);
+    await yieldToEventLoop();
+    expect(order).toEqual(['first', 'second']);
+    await Promise.all(pieces);
+    expect(order).toEqual(['first', 'second', 'third']);
+  });
+});
