@@ -45,7 +45,7 @@ describe('approvers are told of a new request in the approval channel', () => {
     expect(call).not.toContain(`<@${PEOPLE.approver}>`);
 
     await approveAs(h, PEOPLE.approver2, id);
-    const sent = await waitForApprovalMessage(h, id, 'Sent');
+    const sent = await waitForApprovalMessage(h, id, '*Sent.*');
     expect(callLine(blockText(sent))).toBeUndefined();
   });
 

@@ -144,7 +144,7 @@ describe('payouts from request to money moved, through the real receiver', () =>
   it('lists recent payouts and shows one request\'s history to requesters and approvers only', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '30' });
     await approveAs(h, PEOPLE.approver, id);
-    await waitForApprovalMessage(h, id, 'Sent');
+    await waitForApprovalMessage(h, id, '*Sent.*');
 
     await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts' });
     const list = await h.waitForMessage(PEOPLE.approver2, 'Recent payouts');

@@ -127,7 +127,7 @@ describe('payout rules, enforced through Slack', () => {
     expect(payoutPosts(h) - before).toBe(1);
     expect(outcomes.filter((text) => text.includes('*Sent.*'))).toHaveLength(1);
     expect(outcomes.filter((text) => text.includes(':no_entry:') && text.includes('Nothing was changed')), outcomes.join('\n')).toHaveLength(19);
-    const done = await waitForApprovalMessage(h, id, 'Sent');
+    const done = await waitForApprovalMessage(h, id, '*Sent.*');
     expect(blockText(done).match(/Approved by/g)).toHaveLength(1);
   });
 
