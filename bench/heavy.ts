@@ -228,7 +228,7 @@ const roundStalls = (stalls: Stalls): Stalls => Object.fromEntries(Object.entrie
 
 const describeStalls = (stalls: Stalls) => stalls.longest_running_ms === undefined
   ? `longest ${stalls.longest_ms} ms late`
-  : `longest ${stalls.longest_ms} ms late, of which the main thread ran ${stalls.longest_running_ms} ms and waited for a core ${stalls.longest_waiting_ms} ms; the most it ran between two 10 ms ticks: ${stalls.most_running_ms} ms`;
+  : `longest ${stalls.longest_ms} ms late, of which the main thread ran ${stalls.longest_running_ms} ms and waited for a core ${stalls.longest_waiting_ms} ms; the most it ran between two 10 ms ticks: ${stalls.most_running_ms} ms (garbage collection ${stalls.most_running_gc_ms ?? 0} ms of it), ending ${stalls.most_running_at_ms} ms after the process started`;
 
 export function printHeavyBench(result: HeavyBenchResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';

@@ -6,6 +6,7 @@
  * other threads and processes taking the cores. Elsewhere only the delays are reported.
  */
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 export interface Stalls {
   /** The longest gap between two ticks beyond the timer's 10 ms. */
@@ -15,6 +16,10 @@ export interface Stalls {
   longest_waiting_ms?: number;
   /** The most the main thread ran between two ticks: the longest the process held its own loop. */
   most_running_ms?: number;
+  /** Garbage collection's pauses within that stretch (V8's `gc` performance entries). */
+  most_running_gc_ms?: number;
+  /** When that stretch ended, in ms since the process started (`performance.now()`): to find it in a `--cpu-prof` profile. */
+  most_running_at_ms?: number;
 }
 
 const TICK_MS = 10;
@@ -31,10 +36,18 @@ function threadTimes(): { runningNs: number; waitingNs: number } | undefined {
 export class StallWatch {
   private timer: NodeJS.Timeout | undefined;
   private stalls: Stalls = { longest_ms: 0 };
+  private gcObserver: PerformanceObserver | undefined;
+  /** GC pauses seen (start and duration, ms); entries arrive after the pause, so they are matched at the end. */
+  private gcPauses: Array<[number, number]> = [];
+  private mostRunningWindow: [number, number] | undefined;
 
   start(): void {
     this.stop();
     this.stalls = { longest_ms: 0 };
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.gcPauses.push([entry.startTime, entry.duration]);
+    });
+    this.gcObserver.observe({ entryTypes: ['gc'] });
     let last = performance.now();
     let times = threadTimes();
     this.timer = setInterval(() => {
@@ -48,7 +61,11 @@ export class StallWatch {
         if (running !== undefined) this.stalls.longest_running_ms = running;
         if (waiting !== undefined) this.stalls.longest_waiting_ms = waiting;
       }
-      if (running !== undefined && running > (this.stalls.most_running_ms ?? 0)) this.stalls.most_running_ms = running;
+      if (running !== undefined && running > (this.stalls.most_running_ms ?? 0)) {
+        this.stalls.most_running_ms = running;
+        this.mostRunningWindow = [last, now];
+        this.stalls.most_running_at_ms = now;
+      }
       last = now;
       times = next;
     }, TICK_MS);
@@ -57,6 +74,14 @@ export class StallWatch {
   stop(): Stalls {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.gcObserver?.disconnect();
+    this.gcObserver = undefined;
+    const window = this.mostRunningWindow;
+    if (window) {
+      this.stalls.most_running_gc_ms = this.gcPauses.filter(([start]) => start >= window[0] && start < window[1]).reduce((sum, [, ms]) => sum + ms, 0);
+    }
+    this.gcPauses = [];
+    this.mostRunningWindow = undefined;
     return this.stalls;
   }
 }

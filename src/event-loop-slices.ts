@@ -3,7 +3,7 @@
  * loop runs (a Slack request is acknowledged, a timer fires), so that no slice holds it for long.
  * Slack's requests go first: while some wait for their turn, the next slice waits too (`requests-first.ts`).
  */
-import { behindWaitingRequests } from './requests-first.js';
+import { nextBackgroundTurn } from './requests-first.js';
 
 /** How long one slice may run before the loop is let go, in milliseconds of the wall clock. */
 export const SLICE_MS = 5;
@@ -14,12 +14,12 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Lets timers and I/O run, then waits while Slack requests wait for their turn (`requests-first.ts`):
- * for background work between two of its slices, never for a request's own.
+ * Lets timers, I/O and the Slack requests waiting for their turn go first, then goes on in a turn of
+ * the event loop that runs no other background slice (`requests-first.ts`): for background work
+ * between two of its slices, never for a request's own.
  */
-export async function yieldToWaitingRequests(): Promise<void> {
-  await yieldToEventLoop();
-  await behindWaitingRequests();
+export function yieldToWaitingRequests(): Promise<void> {
+  return nextBackgroundTurn();
 }
 
 /**

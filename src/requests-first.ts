@@ -1,9 +1,12 @@
 /**
  * Acks first. Slack's requests, taken one per turn of the event loop (`slack/request-turns.ts`),
- * are counted while they wait for their turn; work that can wait (a background job's next slice, a
- * listener's work after its ack) waits behind them, at most `REQUESTS_FIRST_MAX_MS`, so that it never
- * takes the time an ack needs. Once no request waits, what waited goes on one piece per turn, in the
- * order it stopped, so that it does not hold the loop all at once either.
+ * are counted while they wait for their turn; work that can wait waits behind them, at most
+ * `REQUESTS_FIRST_MAX_MS`, so that it never takes the time an ack needs:
+ * - a listener's work after its ack (`behindWaitingRequests`), only while requests wait;
+ * - background work between two of its slices (`nextBackgroundTurn`), always in turns: one piece of
+ *   background work per turn of the event loop, whichever job it belongs to, so that the slices of
+ *   an export, a bulk check and a sync never run back to back in one turn.
+ * What waited goes on one piece per turn, in the order it stopped.
  */
 
 /** The longest work waits behind Slack requests: it slows down under a stream of them, never stops. */
@@ -27,9 +30,17 @@ export function waitingRequest(): { taken: () => void } {
   };
 }
 
-/** Resolves at once when no Slack request waits; else once none does (or after `maxWaitMs`). */
+/** Resolves at once when no Slack request waits; else once none does (or after `maxWaitMs`), in turn. */
 export function behindWaitingRequests(maxWaitMs: number = REQUESTS_FIRST_MAX_MS): Promise<void> {
-  if (requestsWaiting === 0 && parked.length === 0) return Promise.resolve();
+  return requestsWaiting === 0 ? Promise.resolve() : park(maxWaitMs);
+}
+
+/** Background work's next piece: a turn of its own, after any Slack request waiting (at most `maxWaitMs`). */
+export function nextBackgroundTurn(maxWaitMs: number = REQUESTS_FIRST_MAX_MS): Promise<void> {
+  return park(maxWaitMs);
+}
+
+function park(maxWaitMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const resume = () => {
       clearTimeout(timer);
@@ -45,7 +56,7 @@ export function behindWaitingRequests(maxWaitMs: number = REQUESTS_FIRST_MAX_MS)
   });
 }
 
-/** One parked piece of work per turn, while no request waits. */
+/** One parked piece of work per turn (each in a `setImmediate` of its own), while no request waits. */
 function releaseParked(): void {
   if (releasing) return;
   releasing = true;

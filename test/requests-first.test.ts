@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { yieldToEventLoop } from '../src/event-loop-slices.js';
-import { behindWaitingRequests, waitingRequest } from '../src/requests-first.js';
+import { behindWaitingRequests, nextBackgroundTurn, waitingRequest } from '../src/requests-first.js';
 import { oneSlackRequestPerTurn } from '../src/slack/request-turns.js';
 
 const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
@@ -49,5 +49,27 @@ describe('work behind waiting Slack requests', () => {
     expect(order).toEqual(['first', 'second']);
     await Promise.all(pieces);
     expect(order).toEqual(['first', 'second', 'third']);
+  });
+
+  it('gives background work one piece per turn of the event loop, whichever job it belongs to', async () => {
+    // A turn counter: a chain of setImmediate moves once per turn of the loop.
+    let turn = 0;
+    let counting = true;
+    const count = () => {
+      turn += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const turnsOf = async (pieces: number) => {
+      const turns: number[] = [];
+      for (let piece = 0; piece < pieces; piece += 1) {
+        await nextBackgroundTurn();
+        turns.push(turn);
+      }
+      return turns;
+    };
+    const [exportTurns, checkTurns] = await Promise.all([turnsOf(5), turnsOf(5)]);
+    counting = false;
+    expect(new Set([...exportTurns, ...checkTurns]).size).toBe(10);
   });
 });
