@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Slices } from '../src/event-loop-slices.js';
-import { oneSlackRequestPerTurn } from '../src/slack/request-turns.js';
-
-const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
-const response = {} as ServerResponse;
+import { slackRequestsInTurns } from './support/request-turns.js';
 
 describe('Slices', () => {
   it('asks for a break once its budget has run, and lets what waits on the event loop run in it', async () => {
@@ -29,16 +25,13 @@ describe('Slices', () => {
 
 describe('background slices behind waiting Slack requests', () => {
   it('the next slice waits while Slack requests wait for their turn, and goes on once the last is taken', async () => {
-    const handled: string[] = [];
-    const listener = oneSlackRequestPerTurn((req) => {
-      handled.push(req.url!);
-    });
-    for (const id of ['a', 'b', 'c']) listener(slackRequest(id), response);
+    const { send, handled } = slackRequestsInTurns();
+    send('a', 'b', 'c');
     const slices = new Slices(0);
     let handledWhenBack: string[] = [];
     await slices.next().then(() => {
       handledWhenBack = [...handled];
     });
-    expect(handledWhenBack).toEqual(['/slack/events?a', '/slack/events?b', '/slack/events?c']);
+    expect(handledWhenBack).toEqual(['a', 'b', 'c']);
   });
 });

@@ -1,21 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { yieldToEventLoop } from '../src/event-loop-slices.js';
 import { behindWaitingRequests, nextBackgroundTurn, waitingRequest } from '../src/requests-first.js';
-import { oneSlackRequestPerTurn } from '../src/slack/request-turns.js';
-
-const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
-const response = {} as ServerResponse;
+import { slackRequestsInTurns } from './support/request-turns.js';
 
 describe('work behind waiting Slack requests', () => {
   it('waits until the last waiting request is taken', async () => {
-    const handled: string[] = [];
-    const listener = oneSlackRequestPerTurn((req) => {
-      handled.push(req.url!);
-    });
-    for (const id of ['a', 'b', 'c']) listener(slackRequest(id), response);
+    const { send, handled } = slackRequestsInTurns();
+    send('a', 'b', 'c');
     await behindWaitingRequests();
-    expect(handled).toEqual(['/slack/events?a', '/slack/events?b', '/slack/events?c']);
+    expect(handled).toEqual(['a', 'b', 'c']);
   });
 
   it('goes on after its longest wait while requests still wait', async () => {

@@ -2,37 +2,31 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { yieldToEventLoop } from '../../src/event-loop-slices.js';
 import { oneSlackRequestPerTurn } from '../../src/slack/request-turns.js';
+import { slackRequestsInTurns } from '../support/request-turns.js';
 
-const slackRequest = (id: string) => ({ method: 'POST', url: `/slack/events?${id}` }) as IncomingMessage;
 const response = {} as ServerResponse;
 
 describe('oneSlackRequestPerTurn', () => {
   it('takes a burst of Slack requests in the order they came, one per turn of the event loop', async () => {
-    const handled: string[] = [];
-    const listener = oneSlackRequestPerTurn((req) => {
-      handled.push(req.url!);
-    });
-    for (const id of ['a', 'b', 'c']) listener(slackRequest(id), response);
+    const { send, handled } = slackRequestsInTurns();
+    send('a', 'b', 'c');
     expect(handled).toEqual([]);
     await yieldToEventLoop();
-    expect(handled).toEqual(['/slack/events?a']);
+    expect(handled).toEqual(['a']);
     await yieldToEventLoop();
-    expect(handled).toEqual(['/slack/events?a', '/slack/events?b']);
+    expect(handled).toEqual(['a', 'b']);
     await yieldToEventLoop();
-    expect(handled).toEqual(['/slack/events?a', '/slack/events?b', '/slack/events?c']);
+    expect(handled).toEqual(['a', 'b', 'c']);
   });
 
   it('takes a Slack request that comes after a burst has been taken', async () => {
-    const handled: string[] = [];
-    const listener = oneSlackRequestPerTurn((req) => {
-      handled.push(req.url!);
-    });
-    listener(slackRequest('a'), response);
+    const { send, handled } = slackRequestsInTurns();
+    send('a');
     await yieldToEventLoop();
     await yieldToEventLoop();
-    listener(slackRequest('b'), response);
+    send('b');
     await yieldToEventLoop();
-    expect(handled).toEqual(['/slack/events?a', '/slack/events?b']);
+    expect(handled).toEqual(['a', 'b']);
   });
 
   it('hands any other request over at once, so that what the listener throws reaches the server', () => {
