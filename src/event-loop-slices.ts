@@ -14,15 +14,6 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
- * Lets timers, I/O and the Slack requests waiting for their turn go first, then goes on in a turn of
- * the event loop that runs no other background slice (`requests-first.ts`): for background work
- * between two of its slices, never for a request's own.
- */
-export function yieldToWaitingRequests(): Promise<void> {
-  return nextBackgroundTurn();
-}
-
-/**
  * Times the current slice: `due()` is true once it has run `budgetMs`, and `next()` yields to the
  * event loop (and to waiting Slack requests) and starts another (`if (slices.due()) await slices.next();` between two items of work). The wall clock counts the time the machine's load takes away too,
  * so a loaded machine gets shorter slices, never longer ones.
@@ -39,7 +30,7 @@ export class Slices {
   }
 
   async next(): Promise<void> {
-    await yieldToWaitingRequests();
+    await nextBackgroundTurn();
     this.started = this.now();
   }
 }

@@ -9,7 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { minorToPlain } from '../money.js';
 import type { LedgerEntry } from './types.js';
-import { Slices, yieldToWaitingRequests } from '../event-loop-slices.js';
+import { Slices } from '../event-loop-slices.js';
+import { nextBackgroundTurn } from '../requests-first.js';
 
 /**
  * The header row. English identifiers, whatever the reader's language: the file is read by
@@ -133,7 +134,7 @@ async function* csvChunks(entries: AsyncIterable<LedgerEntry>, payouts: PayoutLo
     }
     counted.rows += batch.length;
     batch = [];
-    await yieldToWaitingRequests();
+    await nextBackgroundTurn();
     if (options.onProgress && Math.floor(counted.rows / progressEvery) > Math.floor(before / progressEvery)) {
       await options.onProgress(Math.floor(counted.rows / progressEvery) * progressEvery);
     }

@@ -23,7 +23,7 @@ import { identifyPage, trailingSameMillisecond, type IdentifiedEntry } from './i
 import { StoredLedgerReader } from './reader.js';
 import type { LedgerSettings } from './settings.js';
 import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type SyncState } from './store.js';
-import { yieldToWaitingRequests } from '../event-loop-slices.js';
+import { nextBackgroundTurn } from '../requests-first.js';
 
 const LEDGER_LEASE = 'ledger-sync';
 export const FIRST_PAGE_SIZE = 10;
@@ -41,7 +41,7 @@ async function insertInSlices(db: Queryable, newestFirstEntries: readonly Identi
   const stored: InsertedEntry[] = [];
   for (let end = newestFirstEntries.length; end > 0; end -= INSERT_SLICE) {
     stored.unshift(...(await insertEntries(db, newestFirstEntries.slice(Math.max(0, end - INSERT_SLICE), end), options)));
-    if (end > INSERT_SLICE) await yieldToWaitingRequests();
+    if (end > INSERT_SLICE) await nextBackgroundTurn();
   }
   return stored;
 }

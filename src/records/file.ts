@@ -5,8 +5,9 @@
  */
 import { CsvError, parse } from 'csv-parse';
 import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
-import { SLICE_MS, Slices, yieldToWaitingRequests } from '../event-loop-slices.js';
+import { SLICE_MS, Slices } from '../event-loop-slices.js';
 import { currencyDecimals } from '../money.js';
+import { nextBackgroundTurn } from '../requests-first.js';
 
 /** The columns of a records file, by their English name. */
 export const RECORDS_COLUMNS = ['reference', 'date', 'amount', 'currency', 'direction', 'note'] as const;
@@ -142,7 +143,7 @@ async function parseInSlices(text: string, maxRows: number): Promise<{ records: 
     const took = performance.now() - started;
     if (took > SLICE_MS / 2) size = Math.max(MIN_SLICE_CHARS, size / 2);
     else if (took < SLICE_MS / 4) size = Math.min(MAX_SLICE_CHARS, size * 2);
-    await yieldToWaitingRequests();
+    await nextBackgroundTurn();
   }
   if (failure === undefined) parser.end();
   else parser.destroy();

@@ -3,7 +3,7 @@
  * that arrive together would otherwise all be handled in the turn that reads them, hundreds of
  * milliseconds in which no timer fires and nothing else moves; taken in turns of their own, in the
  * order they came, the loop is let go between two of them and the burst costs the same CPU. While
- * some wait, background work pauses between its slices (`yieldToWaitingRequests`).
+ * some wait, background work pauses between its slices (`requests-first.ts`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { yieldToEventLoop } from '../event-loop-slices.js';

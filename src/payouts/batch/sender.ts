@@ -8,8 +8,8 @@
  * second one. Pace and expiry are judged by the database's clock, which every replica shares.
  */
 import type { Clock } from '../../clock.js';
-import { yieldToWaitingRequests } from '../../event-loop-slices.js';
 import type { Logger } from '../../logger.js';
+import { nextBackgroundTurn } from '../../requests-first.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';
 import type { PayoutBatch } from './model.js';
@@ -47,8 +47,8 @@ export class BatchSender {
   async sendDue(maxRows = 50, shouldStop: () => boolean = () => false): Promise<number> {
     let sent = 0;
     while (sent < maxRows && !shouldStop()) {
-      // Slack requests waiting for their turn go first: a row's statements and rendering are background work.
-      await yieldToWaitingRequests();
+      // A row's statements and rendering are background work: a turn of their own, after the Slack requests waiting.
+      await nextBackgroundTurn();
       const take = await this.takeRow();
       if ('none' in take) break;
       if ('waitMs' in take) {
