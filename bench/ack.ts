@@ -11,6 +11,7 @@ import { startSandbox } from '../src/sandbox/server.js';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { createTestSchema } from '../test/support/databases.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
+import { collectOwnGarbage } from './own-garbage.js';
 import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
@@ -23,6 +24,7 @@ const BALANCE_LATENCY_MS = 2000;
 export const BENCH_POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function burst(slack: LocalSlack, users: string[]): Promise<number[]> {
+  collectOwnGarbage();
   const results = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' })),
   );

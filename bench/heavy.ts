@@ -6,10 +6,9 @@
  * bursts of 200 signed `/fleet balance` alternate between the bot and the bare app (Fleet API +2 s,
  * answers waiting on the API). Each app runs in a process of its own (`app-processes.ts`); the bot's
  * event loop delay is sampled in its process (`monitorEventLoopDelay`, 10 ms resolution) from the
- * jobs' start to their end. Either store. While it measures, the bench's own thread runs at a lower
- * priority than the two apps (`yieldCoresToTheApps`).
+ * jobs' start to their end. Either store. The bench's process collects its own garbage before each
+ * burst (`own-garbage.ts`).
  */
-import { getPriority, setPriority } from 'node:os';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import type { FeedStatus } from '../src/feed/index.js';
 import type { LedgerStatus } from '../src/ledger/index.js';
@@ -18,6 +17,7 @@ import { createTestSchema } from '../test/support/databases.js';
 import { BENCH_POSTGRES_URL } from './ack.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
+import { collectOwnGarbage } from './own-garbage.js';
 import type { Stalls } from './stalls.js';
 import { percentile, round } from './stats.js';
 
@@ -29,10 +29,9 @@ const BULK_ROWS = 500;
 const FEED_BURST = 1000;
 const MIN_ROUNDS = 3;
 const KEEP_ALIVE_GAP_MS = 5500;
+const JOBS_UNDER_WAY_MS = 1000;
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
 const USERS = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
-/** The bench's own thread's nice value while it measures (`yieldCoresToTheApps`). */
-const HARNESS_NICE = 10;
 /** BENCH_HEAVY_JOBS=export,bulk (say) runs only those, to find which one holds the acks back. */
 const JOBS = new Set((process.env.BENCH_HEAVY_JOBS ?? 'export,bulk,feed').split(','));
 
@@ -72,30 +71,12 @@ export interface HeavyBenchResult {
 
 /** One burst: the ack times of the commands acknowledged with 200, and how many were not (no answer within 10 s, or a refused connection). */
 async function burst(slack: LocalSlack): Promise<{ samples: number[]; failed: number }> {
+  collectOwnGarbage();
   const results = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: USERS[i % USERS.length]!, channelId: 'C0TREASURY', text: 'balance' })),
   );
   const acked = results.filter((result) => result.status === 200);
   return { samples: acked.map((result) => result.elapsedMs), failed: results.length - acked.length };
-}
-
-/**
- * Lowers this process's main thread (the load generator, both local Slack workspaces and the
- * sandbox: Slack's and the platform's machines in production) to nice 10 once the two apps have
- * started, so that on a 2-core machine it does not take a core from the apps it measures; both apps
- * keep the same priority as each other. Returns how to give the thread its priority back, which
- * needs root on Linux: otherwise the rest of this `npm run bench` runs at nice 10, and says so.
- */
-function yieldCoresToTheApps(): () => void {
-  const before = getPriority();
-  setPriority(HARNESS_NICE);
-  return () => {
-    try {
-      setPriority(before);
-    } catch {
-      console.warn(`heavy bench: the bench's thread stays at nice ${HARNESS_NICE} (raising it back needs root); later benches of this run measure from a lower priority`);
-    }
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,7 +104,6 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   let bot: AppProcess | undefined;
   let bare: AppProcess | undefined;
-  let restorePriority: (() => void) | undefined;
   try {
     const env = {
       SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
@@ -141,7 +121,6 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
     ]);
     botSlack.setAppUrl(bot.eventsUrl);
     bareSlack.setAppUrl(bare.eventsUrl);
-    restorePriority = yieldCoresToTheApps();
     const botProcess = bot;
     const feed = { status: () => botProcess.ask<FeedStatus>({ ask: 'feedStatus' }) };
     const ledger = { reader: { status: () => botProcess.ask<LedgerStatus>({ ask: 'ledgerStatus' }) } };
@@ -194,12 +173,21 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
     const botApp = { samples: [] as number[], failed: 0 };
     const bareApp = { samples: [] as number[], failed: 0 };
     const measure = async (slack: LocalSlack, into: typeof botApp) => {
+      const started = performance.now();
       const { samples, failed } = await burst(slack);
+      if (process.env.BENCH_HEAVY_VERBOSE) {
+        const sorted = [...samples].sort((a, b) => a - b);
+        console.log(`${into === botApp ? 'bot' : 'bare Bolt'} burst ${Math.round(started)} ms after the bench started: p50 ${round(percentile(sorted, 50), 1)} ms, p99 ${round(percentile(sorted, 99), 1)} ms`);
+      }
       into.samples.push(...samples);
       into.failed += failed;
       // Longer than either server's 5 s keep-alive: no burst reuses a connection the server is closing.
       await sleep(KEEP_ALIVE_GAP_MS);
     };
+    // The jobs under way before the first burst: their start (a file uploaded, an export asked for,
+    // 1,000 transactions made in the sandbox) is this process's work, which a burst to the bare app
+    // at the same moment would add to, on the same two cores the bot's loop is measured on.
+    await sleep(JOBS_UNDER_WAY_MS);
     let rounds = 0;
     while (running || rounds < MIN_ROUNDS) {
       const botFirst = rounds % 2 === 1;
@@ -241,7 +229,6 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       feed_seconds: round(feedSeconds, 1),
     };
   } finally {
-    restorePriority?.();
     await Promise.all([bare?.close(), bot?.close()]);
     await botSlack.close();
     await bareSlack.close();
