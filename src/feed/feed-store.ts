@@ -19,6 +19,10 @@ export interface FeedState {
   pendingEntries: number;
   /** Entries posted late (dated before entries already posted), since the feed started. */
   lateEntries: number;
+  /** Of those, the ones the sweep over the ledger found missing from the channel (a gap the polls left). */
+  gapEntries: number;
+  /** The ledger position up to which the sweep over the ledger compared (see late-sweep.ts). */
+  sweptPosition: number | undefined;
   unreadableEntries: number;
   /** Entries posted that were dated in the future, since the feed started. */
   futureDatedEntries: number;
@@ -37,6 +41,8 @@ interface FeedStateRow {
   newest_posted_at: Date | null;
   pending_entries: number;
   late_entries: number;
+  gap_entries: number;
+  swept_position: string | number | null;
   unreadable_entries: number;
   future_dated_entries: number;
   last_poll_at: Date | null;
@@ -104,20 +110,30 @@ export async function saveCursor(db: Db, channelId: string, fromVersion: number,
 }
 
 /**
- * Records late entries that Slack accepted: counted, and remembered as posted. Moves the version
- * like a cursor move, so that a replica that lost the lease meanwhile cannot save after it; false
- * (and nothing saved) when another poller moved the cursor meanwhile.
+ * Records late entries that Slack accepted: counted (`gap` when the sweep over the ledger found them
+ * missing), and remembered as posted. Moves the version like a cursor move, so that a replica that
+ * lost the lease meanwhile cannot save after it; false (and nothing saved) when another poller moved
+ * the cursor meanwhile.
  */
-export async function saveLatePosted(db: Db, channelId: string, fromVersion: number, posted: Transaction[]): Promise<boolean> {
+export async function saveLatePosted(db: Db, channelId: string, fromVersion: number, posted: Transaction[], options: { gap?: boolean } = {}): Promise<boolean> {
   return db.transaction(async (tx) => {
     const result = await tx.query(
-      'UPDATE feed_state SET version = version + 1, late_entries = late_entries + $3 WHERE channel_id = $1 AND version = $2',
-      [channelId, fromVersion, posted.length],
+      'UPDATE feed_state SET version = version + 1, late_entries = late_entries + $3, gap_entries = gap_entries + $4 WHERE channel_id = $1 AND version = $2',
+      [channelId, fromVersion, posted.length, options.gap ? posted.length : 0],
     );
     if (result.rowCount !== 1) return false;
     await rememberPosted(tx, channelId, posted);
     return true;
   });
+}
+
+/** Saves how far the sweep over the ledger compared; false when another poller moved the cursor meanwhile. */
+export async function saveSweptPosition(db: Queryable, channelId: string, fromVersion: number, position: number): Promise<boolean> {
+  const result = await db.query(
+    'UPDATE feed_state SET version = version + 1, swept_position = $3 WHERE channel_id = $1 AND version = $2',
+    [channelId, fromVersion, position],
+  );
+  return result.rowCount === 1;
 }
 
 async function rememberPosted(db: Queryable, channelId: string, posted: Transaction[]): Promise<void> {
@@ -188,6 +204,8 @@ function toFeedState(row: FeedStateRow): FeedState {
       : undefined,
     pendingEntries: row.pending_entries,
     lateEntries: row.late_entries,
+    gapEntries: row.gap_entries,
+    sweptPosition: row.swept_position === null ? undefined : Number(row.swept_position),
     unreadableEntries: row.unreadable_entries,
     futureDatedEntries: row.future_dated_entries,
     lastPollAt: row.last_poll_at ?? undefined,

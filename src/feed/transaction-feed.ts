@@ -19,9 +19,9 @@ import { collectNewEntries, FIRST_PAGE_SIZE, type CollectedEntries } from './col
 import { advanceCursor, cursorAtNewest, cursorForBackfill, entryKey, entryMs, isFutureDated, type FeedCursor } from './cursor.js';
 import {
   createFeedCursor, loadFeedState, postedKeysAmong, prunePostedEntries, reclaimFeedStateSpace, recordPollFailure, recordPollSuccess, saveCursor,
-  saveLatePosted, type FeedState,
+  saveLatePosted, saveSweptPosition, type FeedState,
 } from './feed-store.js';
-import { findLateEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
+import { findLateEntries, findUnpostedStoredEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
 import type { FeedSettings } from './settings.js';
 import { FeedPublishError, type FeedErrorCode, type FeedNote, type FeedPublisher, type FeedSource, type FeedStatus, type PollReport } from './types.js';
 
@@ -128,7 +128,7 @@ export class TransactionFeed {
   /** One full cycle: take or renew the lease, post what is new, check balances when due. */
   async pollOnce(): Promise<PollReport> {
     const report: PollReport = {
-      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, unreadableEntries: 0, alertsPosted: 0,
+      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, gapEntries: 0, unreadableEntries: 0, alertsPosted: 0,
     };
     const signal = this.abort.signal;
     try {
@@ -175,6 +175,7 @@ export class TransactionFeed {
       behindMs: sinceCaughtUp > BEHIND_AFTER_INTERVALS * this.intervalMs ? sinceCaughtUp : 0,
       pendingEntries: state?.pendingEntries ?? 0,
       lateEntries: state?.lateEntries ?? 0,
+      gapEntries: state?.gapEntries ?? 0,
       futureDatedEntries: state?.futureDatedEntries ?? 0,
       unreadableEntries: state?.unreadableEntries ?? 0,
       lastError: state?.lastError,
@@ -295,23 +296,41 @@ export class TransactionFeed {
     }
   }
 
-  /** Posts entries that showed up after newer ones were posted, in messages that say they are late. */
+  /**
+   * Posts entries that were never posted although newer ones were, in messages that say they are
+   * late: with a source (the ledger), every entry it stored is compared with what was posted, and
+   * what was missing is counted as a gap; without one, the API's newest pages are read again.
+   */
   private async sweepLateEntries(report: PollReport, signal: AbortSignal): Promise<void> {
-    const { db, fleet } = this.options;
+    const { db, fleet, source, logger } = this.options;
     await prunePostedEntries(db);
     const state = await loadFeedState(db, this.channelId);
     if (!state?.cursor) return;
     const nowMs = (await databaseNow(db)).getTime();
-    const late = await findLateEntries({ fleet, db, channelId: this.channelId, cursor: state.cursor, nowMs, signal });
-    report.fleetRequests += late.fleetRequests;
+    const base = { db, channelId: this.channelId, cursor: state.cursor, nowMs };
+    let swept: { entries: Transaction[]; settledPosition: number | undefined };
+    if (source) swept = await findUnpostedStoredEntries({ ...base, source, afterPosition: state.sweptPosition });
+    else {
+      const read = await findLateEntries({ ...base, fleet, signal });
+      report.fleetRequests += read.fleetRequests;
+      swept = { entries: read.entries, settledPosition: undefined };
+    }
+    if (source && swept.entries.length > 0) {
+      logger.warn({ channelId: this.channelId, entries: swept.entries.length, references: swept.entries.slice(0, 20).map((tx) => tx.reference) },
+        'the ledger holds entries the feed never posted; posting them, marked late');
+    }
     let { version } = state;
-    for (const batch of chunk(late.entries, MAX_ENTRIES_PER_MESSAGE)) {
+    for (const batch of chunk(swept.entries, MAX_ENTRIES_PER_MESSAGE)) {
       await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: [{ kind: 'late', count: batch.length }] }, signal);
-      if (!(await saveLatePosted(db, this.channelId, version, batch))) throw new LostFeedLeaseError();
+      if (!(await saveLatePosted(db, this.channelId, version, batch, { gap: source !== undefined }))) throw new LostFeedLeaseError();
       version += 1;
       report.messages += 1;
       report.postedEntries += batch.length;
       report.lateEntries += batch.length;
+      if (source) report.gapEntries += batch.length;
+    }
+    if (swept.settledPosition !== undefined && swept.settledPosition !== state.sweptPosition) {
+      if (!(await saveSweptPosition(db, this.channelId, version, swept.settledPosition))) throw new LostFeedLeaseError();
     }
   }
 

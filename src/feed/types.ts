@@ -37,6 +37,13 @@ export interface FeedSource {
   follow(follower: { everyMs: number; onNewEntries: () => void }): void;
   /** Whether this replica is the one reading the list now. */
   readsHere(): boolean;
+  /**
+   * The entries it stored after `afterPosition` (positions grow with every entry stored, whatever its
+   * date) and dated at or after `fromMs`, in the order it stored them, at most `limit`; without a
+   * position, from the first entry dated at or after `fromMs`. The late sweep compares them with what
+   * the feed posted: the source holds every entry, so a gap shows whatever its cause.
+   */
+  storedSince(afterPosition: number | undefined, fromMs: number, limit: number): Promise<Array<{ position: number; transaction: Transaction }>>;
 }
 
 /** A failed post. `retryAfterMs` is set when Slack asked us to slow down (HTTP 429). */
@@ -69,6 +76,8 @@ export interface PollReport {
   futureDatedEntries: number;
   /** Entries the late sweep found and posted (included in `postedEntries`). */
   lateEntries: number;
+  /** Of those, entries the sweep over the ledger found missing from the channel (a gap the polls left). */
+  gapEntries: number;
   /** Malformed entries in the pages this poll read, left out (the client logs each one). */
   unreadableEntries: number;
   alertsPosted: number;
@@ -90,6 +99,8 @@ export interface FeedStatus {
   pendingEntries: number;
   /** Entries posted late (dated before entries already posted) since the feed started. */
   lateEntries: number;
+  /** Of those, entries the sweep over the ledger found missing (the ledger held them; no poll posted them). */
+  gapEntries: number;
   /** Entries posted that were dated in the future since the feed started. */
   futureDatedEntries: number;
   /** Malformed entries left out in the last complete poll. */

@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import { identifyPage, trailingSameMillisecond, type IdentifiedEntry } from './identity.js';
+import { storedEntriesSince, type StoredListedEntry } from './ledger-listing.js';
 import { StoredLedgerReader } from './reader.js';
 import type { LedgerSettings } from './settings.js';
 import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type SyncState } from './store.js';
@@ -114,6 +115,11 @@ export class LedgerSync {
   /** True while this replica holds the sync's lease, as its last step found. */
   readsHere(): boolean {
     return this.leaseHeld;
+  }
+
+  /** The feed's late sweep reads what the ledger stored (see FeedSource.storedSince). */
+  storedSince(afterPosition: number | undefined, fromMs: number, limit: number): Promise<StoredListedEntry[]> {
+    return storedEntriesSince(this.heavyDb, afterPosition, fromMs, limit);
   }
 
   /** LEDGER_POLL_SECONDS, or a follower's interval when shorter (the feed's, FEED_POLL_INTERVAL_SECONDS). */

@@ -24,6 +24,7 @@ export interface FleetCall {
 export interface FeedNumbers {
   behindMs: number;
   pendingEntries: number;
+  gapEntries: number;
   lastSuccessfulPollAt: Date | undefined;
 }
 
@@ -94,6 +95,7 @@ export class Metrics {
     const feedGauge = readGauge(() => this.feedSource);
     feedGauge('fleet_bot_feed_lag_seconds', 'How long the feed channel has been missing entries (0 when up to date).', (n) => n.behindMs / 1000);
     feedGauge('fleet_bot_feed_backlog_entries', 'Entries seen at the last poll but not yet posted.', (n) => n.pendingEntries);
+    feedGauge('fleet_bot_feed_gap_entries', 'Entries the late sweep found in the ledger but never posted by a poll, and posted late, since the feed started on its channel (0 when none was missed).', (n) => n.gapEntries);
     feedGauge('fleet_bot_feed_last_poll_age_seconds', 'Seconds since the feed\'s last successful poll (-1 before the first).', (n) =>
       n.lastSuccessfulPollAt ? Math.max(0, (Date.now() - n.lastSuccessfulPollAt.getTime()) / 1000) : -1);
     const ledgerGauge = readGauge(() => this.ledgerSource);

@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_SWEEP_EVERY_POLLS } from '../../src/feed/late-sweep.js';
 import { TransactionFeed } from '../../src/feed/transaction-feed.js';
 import { FleetClient } from '../../src/fleet/client.js';
+import { identifyPage } from '../../src/ledger/identity.js';
 import { LedgerListing } from '../../src/ledger/ledger-listing.js';
+import { insertEntries } from '../../src/ledger/store.js';
 import { LedgerSync } from '../../src/ledger/sync.js';
 import { createLogger } from '../../src/logger.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -93,6 +95,65 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect(latePosts).toHaveLength(1);
     expect(latePosts[0]?.post.kind === 'transactions' && latePosts[0].post.notes.some((note) => note.kind === 'late')).toBe(true);
     expect(publisher.postedReferences().filter((reference) => reference === late.reference)).toHaveLength(1);
+  });
+
+  it('closes a gap the polls left: an entry the ledger holds behind 600 newer ones is posted once, marked late, and counted', async () => {
+    rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
+    const sync = rig.newSync();
+    const publisher = new RecordingPublisher(rig.clock);
+    const feed = new TransactionFeed({
+      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings: feedSettings(), logger: silentLogger,
+      random: () => 1, instanceId: 'feed-replica',
+    });
+    await sync.tick();
+    while (!(await sync.walkPage())?.walkComplete);
+    await feed.pollOnce();
+    const startedAt = rig.clock.now().getTime();
+    rig.clock.advance(1_000);
+    const onTime: string[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      onTime.push(...rig.arrive(100).map((tx) => tx.reference));
+      await sync.pollOnce();
+      await feed.pollOnce();
+    }
+    expect(publisher.postedReferences()).toEqual(onTime);
+
+    // An entry dated between the feed's start and the 600, that the ledger stored only now (as a re-walk
+    // would): every poll takes it for posted, and it is deeper in the list than any page a poll reads.
+    const missed = rig.sandbox.addTransaction({ date: new Date(startedAt + 500).toISOString() });
+    await insertEntries(db, identifyPage([missed]), { firstSeenAt: rig.clock.now(), markLate: true });
+    for (let poll = 0; poll < 2 * LATE_SWEEP_EVERY_POLLS; poll += 1) await feed.pollOnce();
+
+    const withMissed = publisher.posts.filter(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === missed.reference));
+    expect(withMissed).toHaveLength(1);
+    expect(withMissed[0]?.post).toEqual({ kind: 'transactions', entries: [expect.objectContaining({ reference: missed.reference })], notes: [{ kind: 'late', count: 1 }] });
+    expect(publisher.postedReferences()).toEqual([...onTime, missed.reference]);
+    const status = await feed.status();
+    expect({ late: status.lateEntries, gaps: status.gapEntries }).toEqual({ late: 1, gaps: 1 });
+  });
+
+  it('compares each stored entry once: a sweep with nothing new stored reads nothing it read before', async () => {
+    rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
+    const sync = rig.newSync();
+    const publisher = new RecordingPublisher(rig.clock);
+    const settings = feedSettings();
+    const feed = new TransactionFeed({
+      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings, logger: silentLogger,
+      random: () => 1, instanceId: 'feed-replica',
+    });
+    await sync.tick();
+    while (!(await sync.walkPage())?.walkComplete);
+    await feed.pollOnce();
+    rig.clock.advance(1_000);
+    const arrived = rig.arrive(30);
+    await sync.pollOnce();
+    for (let poll = 0; poll < LATE_SWEEP_EVERY_POLLS; poll += 1) await feed.pollOnce();
+    const newestSeq = Number((await db.query<{ seq: string }>('SELECT max(seq) AS seq FROM ledger_entries')).rows[0]?.seq);
+    const { rows } = await db.query<{ swept_position: string | null }>('SELECT swept_position FROM feed_state WHERE channel_id = $1', [settings.channelId]);
+    expect(Number(rows[0]?.swept_position)).toBe(newestSeq);
+    expect(await sync.storedSince(newestSeq, 0, 100)).toEqual([]);
+    expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+    expect((await feed.status()).gapEntries).toBe(0);
   });
 });
 

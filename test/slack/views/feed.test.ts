@@ -158,6 +158,7 @@ describe('feed status builder', () => {
     behindMs: 0,
     pendingEntries: 0,
     lateEntries: 0,
+    gapEntries: 0,
     futureDatedEntries: 0,
     unreadableEntries: 0,
     lastError: undefined,

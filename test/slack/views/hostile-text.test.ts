@@ -65,7 +65,7 @@ function everything(): Built[] {
       built.push({ kind: 'text', name: 'feed fallback', value: buildFeedFallbackText(surface, { kind: 'transactions', entries: feedEntries, notes: [] }) });
       message('feed status', buildFeedStatusMessage(surface, {
         channelId: 'C0FEED', pollIntervalSeconds: 15, started: true, lastSuccessfulPollAt: at, newestPosted: { reference: text, date: at, postedAt: at },
-        behindMs: 0, pendingEntries: 3, lateEntries: 2, futureDatedEntries: 1, unreadableEntries: 4, lastError: { code: text, at },
+        behindMs: 0, pendingEntries: 3, lateEntries: 2, gapEntries: 0, futureDatedEntries: 1, unreadableEntries: 4, lastError: { code: text, at },
       }, at));
     }
     for (const kind of ['mobile_money', 'bank_account'] as const) {
