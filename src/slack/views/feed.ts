@@ -13,6 +13,7 @@ import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFo
 const DESCRIPTION_MAX = 200;
 const REFERENCE_MAX = 80;
 const TYPE_MAX = 40;
+const STATUS_MAX = 30;
 const CURRENCY_MAX = 12;
 const CONTEXT_ELEMENTS_MAX = 10;
 // Slack cuts message text beyond 40,000 characters; stay well inside it.
@@ -87,7 +88,7 @@ function feedEntryLine(locale: Locale, tx: Transaction): string {
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}${statusWord(tx, '  ·  ')}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
 }
 
 /** One entry on one line: marker, signed amount, type, reference, date, then its description cut short. */
@@ -95,7 +96,15 @@ function compactEntryLine(locale: Locale, tx: Transaction): string {
   const marker = tx.amount >= 0 ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? ` — ${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}* · ${escapeWithin(oneLine(tx.type), TYPE_MAX)} · ${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date, undefined, locale)}${description}`;
+  return `${marker} *${amount}* · ${escapeWithin(oneLine(tx.type), TYPE_MAX)}${statusWord(tx, ' · ')} · ${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date, undefined, locale)}${description}`;
+}
+
+/**
+ * The entry's status as the API sent it, when it is not `Completed` (a `Pending` entry, say): the
+ * feed posts each entry once, when it first appears, so the line says it had not completed then.
+ */
+function statusWord(tx: Transaction, separator: string): string {
+  return tx.status === 'Completed' ? '' : `${separator}_${escapeWithin(oneLine(tx.status), STATUS_MAX, { oneLine: true })}_`;
 }
 
 function totalsBlock(locale: Locale, totals: CurrencyTotals[]): ContextBlock {

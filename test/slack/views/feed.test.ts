@@ -29,7 +29,7 @@ describe('feed message builder', () => {
 
   it.each(['en', 'fr'] as const)('stays within 50 blocks and 3000 characters per section for 20 entries with the longest descriptions (%s)', (locale) => {
     const entries = Array.from({ length: 20 }, (_, i) =>
-      transaction(at(i), { description: '&<>'.repeat(2000), reference: `R${'x'.repeat(500)}`, type: 'T'.repeat(300), currency: `C${i % 10}X` }),
+      transaction(at(i), { description: '&<>'.repeat(2000), reference: `R${'x'.repeat(500)}`, type: 'T'.repeat(300), currency: `C${i % 10}X`, status: '<&'.repeat(300) }),
     );
     const notes = [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }, { kind: 'late', count: 20 }, { kind: 'future_dated', count: 20 }] as const;
     const message = buildFeedMessage({ sandbox: true, locale }, { kind: 'transactions', entries, notes: [...notes] });
@@ -91,6 +91,17 @@ describe('feed message builder', () => {
     const sandbox = buildFeedMessage({ sandbox: true, locale: 'en' }, { kind: 'transactions', entries: [transaction(at(0))], notes: [] });
     expect(JSON.stringify(sandbox.blocks)).toContain('SANDBOX');
     expect(sandbox.blocks).toHaveLength(2);
+  });
+
+  it('says an entry had not completed when it was posted, and says nothing of a completed one', () => {
+    const single = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0), { status: 'Pending', reference: 'PAY-1' })], notes: [] });
+    expect(sectionTexts(single.blocks)[0]).toMatch(/^:large_green_circle: \*\+[\d,.]+ [A-Z]+\* · PAYMENT · _Pending_ · `PAY-1` · <!date\^/);
+    const several = buildFeedMessage(live, {
+      kind: 'transactions', entries: [transaction(at(0), { status: 'Completed' }), transaction(at(1), { status: 'Pending' })], notes: [],
+    });
+    const [, completed, pending] = sectionTexts(several.blocks);
+    expect(completed).not.toContain('Completed');
+    expect(pending).toContain('  ·  _Pending_  ·  ');
   });
 
   it('points to /fleet transactions when earlier entries were left out', () => {
