@@ -14,6 +14,8 @@
 import type { FleetCall } from './metrics.js';
 
 const DATABASE_TIMEOUT_MS = 1_000;
+/** The port that faces Slack answers /readyz from a check started at most this long ago. */
+export const SHARED_CHECK_MAX_AGE_MS = 1_000;
 const FLEET_RECENT_MS = 2 * 60_000;
 const FLEET_PROBE_TIMEOUT_MS = 5_000;
 
@@ -40,6 +42,7 @@ export class Readiness {
   private slackRefusal: string | undefined;
   private fleetLast: { at: number; ok: boolean; reason?: string } | undefined;
   private probing: Promise<unknown> | undefined;
+  private shared: { at: number; report: Promise<ReadinessReport> } | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: ReadinessOptions) {
@@ -63,6 +66,23 @@ export class Readiness {
     else if (call.status === 401 || call.status === 403) this.fleetLast = { at, ok: false, reason: `the Fleet API refused the API key (HTTP ${call.status})` };
     else if (call.status >= 500) this.fleetLast = { at, ok: false, reason: `the Fleet API answered HTTP ${call.status}` };
     else this.fleetLast = { at, ok: true };
+  }
+
+  /**
+   * The check started at most SHARED_CHECK_MAX_AGE_MS ago (its callers share it while it runs), or a
+   * new one: for the port that faces Slack, which anyone who reaches it may call as often as they
+   * like, so that they cannot put a `SELECT 1` per call on the database's queue.
+   */
+  recentCheck(): Promise<ReadinessReport> {
+    const now = this.now();
+    if (!this.shared || now - this.shared.at > SHARED_CHECK_MAX_AGE_MS) {
+      const report = this.check();
+      this.shared = { at: now, report };
+      report.catch(() => {
+        if (this.shared?.report === report) this.shared = undefined;
+      });
+    }
+    return this.shared.report;
   }
 
   async check(): Promise<ReadinessReport> {

@@ -2,7 +2,8 @@
  * GET /healthz (alive), GET /readyz (able to work, see readiness.ts) and GET /metrics (Prometheus
  * text). The operators' server on METRICS_PORT (startOpsServer), in both modes, serves all three
  * with /readyz's checks; HTTP mode's port that faces Slack serves only /healthz and a /readyz that
- * says 200 or 503 and nothing of why (publicOpsRoutes), since anyone who reaches Slack's port reaches them.
+ * says 200 or 503 and nothing of why (publicOpsRoutes), from a check at most a second old, since anyone who
+ * reaches Slack's port reaches them.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,10 +25,10 @@ const healthz: OpsHandler = (_req, res) => {
   res.end('{"ok":true}');
 };
 
-/** Readiness with its checks (`detailed`), or only whether the app is ready. */
+/** Readiness with its checks, checked afresh (`detailed`), or only whether the app is ready, from a check at most a second old. */
 function readyz(readiness: Readiness, detailed: boolean): OpsHandler {
   return (_req, res) => {
-    readiness.check().then(
+    (detailed ? readiness.check() : readiness.recentCheck()).then(
       (report) => {
         res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
         res.end(detailed ? JSON.stringify(report) : JSON.stringify({ ready: report.ready }));
