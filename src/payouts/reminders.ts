@@ -35,9 +35,10 @@ export interface ApprovalRemindersOptions {
   approvers: ApproverDirectory;
   sender: ReminderSender;
   logger: Logger;
+  /** Requests and bulk payouts looked at per sweep (default 100); the next sweep (30 s later) takes the rest. */
+  sweepLimit?: number;
 }
 
-// Requests and batches looked at per sweep; the next sweep (30 s later) takes the rest.
 const SWEEP_LIMIT = 100;
 
 export class ApprovalReminders {
@@ -53,16 +54,27 @@ export class ApprovalReminders {
     if (reminderMinutes <= 0) return 0;
     const now = clock.now();
     const remindFrom = new Date(now.getTime() + reminderMinutes * 60_000);
-    const due = (table: 'payout_requests' | 'payout_batches', extra: string) => db.query<{ id: string }>(
-      `SELECT id FROM ${table}
-       WHERE state = 'pending' ${extra} AND expires_at > $1 AND expires_at <= $2 AND requested_at < expires_at - ($3 * interval '1 minute')
-       ORDER BY expires_at LIMIT ${SWEEP_LIMIT}`,
-      [now, remindFrom, reminderMinutes],
-    );
-    const [payouts, batches] = await Promise.all([due('payout_requests', 'AND batch_id IS NULL'), due('payout_batches', '')]);
-    if (payouts.rows.length === 0 && batches.rows.length === 0) return 0;
     const approvers = await this.options.approvers.approvers();
     if (!approvers || approvers.size === 0) return 0;
+    const limit = Math.max(1, Math.floor(this.options.sweepLimit ?? SWEEP_LIMIT));
+    // Only subjects with an approver still to remind (not the requester, not approved, not claimed):
+    // the ones reminded already would otherwise keep their places, and later ones expire unreminded.
+    const due = (table: 'payout_requests' | 'payout_batches', approvals: string, extra: string) => db.query<{ id: string }>(
+      `SELECT t.id FROM ${table} t
+       WHERE t.state = 'pending' ${extra} AND t.expires_at > $1 AND t.expires_at <= $2 AND t.requested_at < t.expires_at - ($3 * interval '1 minute')
+         AND EXISTS (
+           SELECT 1 FROM unnest($4::text[]) AS approver (id)
+            WHERE approver.id <> t.requested_by
+              AND NOT EXISTS (SELECT 1 FROM ${approvals} WHERE approver.id = user_id AND t.id = subject)
+              AND NOT EXISTS (SELECT 1 FROM payout_approval_reminders r WHERE r.subject_id = t.id AND r.approver_id = approver.id))
+       ORDER BY t.expires_at LIMIT ${limit}`,
+      [now, remindFrom, reminderMinutes, [...approvers]],
+    );
+    const [payouts, batches] = await Promise.all([
+      due('payout_requests', '(SELECT request_id AS subject, user_id FROM payout_approvals) AS a', 'AND t.batch_id IS NULL'),
+      due('payout_batches', '(SELECT batch_id AS subject, user_id FROM payout_batch_approvals) AS a', ''),
+    ]);
+    if (payouts.rows.length === 0 && batches.rows.length === 0) return 0;
     let sent = 0;
     for (const { id } of payouts.rows) {
       const request = await findRequest(db, id);

@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger.js';
 import { ApprovalReminders, type ApprovalReminder } from '../../src/payouts/index.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, HOUR, MINUTE, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase, type ManualClock } from '../support/payout-doubles.js';
+import { APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase, type ManualClock } from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('reminding approvers before expiry on $name', ({ open }) => {
   let db: Db;
@@ -11,10 +11,10 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
     db = opened;
   });
 
-  function reminders(clock: ManualClock, options: { minutes?: number; failFor?: string } = {}) {
+  function reminders(clock: ManualClock, options: { minutes?: number; failFor?: string; sweepLimit?: number } = {}) {
     const sent: string[] = [];
     const sweep = new ApprovalReminders({
-      db, clock, reminderMinutes: options.minutes ?? 60, logger: createLogger({ level: 'silent' }),
+      db, clock, reminderMinutes: options.minutes ?? 60, logger: createLogger({ level: 'silent' }), sweepLimit: options.sweepLimit,
       approvers: { approvers: async () => new Set([APPROVER, SECOND_APPROVER, REQUESTER]) },
       sender: {
         remind: async (reminder: ApprovalReminder) => {
@@ -38,6 +38,18 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
     // A restarted process or another replica finds the claims.
     expect(await reminders(clock).sweep.sendDue()).toBe(0);
     expect(sent.sort()).toEqual([`${request.id} → ${APPROVER}`, `${request.id} → ${SECOND_APPROVER}`]);
+  });
+
+  it('reaches the requests after the first sweep\'s share: those already reminded do not take their places', async () => {
+    const { service, clock } = createService(db);
+    const requests = [];
+    for (const amount of ['11', '12', '13']) requests.push(await submitted(service, { ...mobileForm, amount }));
+    clock.advance((settings.requestTtlHours - 1) * HOUR + MINUTE);
+    const { sweep, sent } = reminders(clock, { sweepLimit: 2 });
+    expect(await sweep.sendDue()).toBe(4);
+    expect(await sweep.sendDue()).toBe(2);
+    expect(await sweep.sendDue()).toBe(0);
+    expect(new Set(sent.map((line) => line.split(' → ')[0]))).toEqual(new Set(requests.map((request) => request.id)));
   });
 
   it('sends nothing when the request lives no longer than the reminder time, or with 0 minutes', async () => {
