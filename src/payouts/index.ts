@@ -1,7 +1,7 @@
 /** The payout domain's public surface, for the Slack layer and main.ts; nothing here knows Slack. */
 export {
   BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES,
-  PAYOUT_KINDS, PAYOUT_STATES, STATES_COUNTING_TOWARDS_LIMIT,
+  PAYOUT_KINDS, PAYOUT_STATES, requestMatchesDraft, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export { currentFailureReason } from './stored-reasons.js';
 export type {

@@ -91,6 +91,19 @@ export interface BankAccountDraft extends DraftCommon {
 /** Narrow on `kind`: mobile money has `operator` and a phone; bank has an account number and BIC. */
 export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
 
+/**
+ * Whether `request` is exactly what `draft` asks for: the same rail, recipient, operator, amount,
+ * currency, reference and note. A stored request is taken for a draft's only when it is.
+ */
+export function requestMatchesDraft(request: PayoutRequest, draft: PayoutDraft): boolean {
+  const rail = (value: PayoutDraft) => (value.kind === 'mobile_money' ? { kind: value.kind, operator: value.operator } : { kind: value.kind });
+  const recipient = (value: PayoutDraft): Record<string, string> => ({ ...value.recipient });
+  const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+    Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
+  return same(rail(request), rail(draft)) && same(recipient(request), recipient(draft))
+    && request.amountMinor === draft.amountMinor && request.currency === draft.currency && request.reference === draft.reference && request.note === draft.note;
+}
+
 /** The details of a recipient that decide where the money lands; the name is not one (the Fleet API cannot check it). */
 export type RecipientField = 'phone' | 'operator' | 'accountNumber' | 'bankCode';
 

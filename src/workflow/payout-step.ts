@@ -8,6 +8,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { FieldProblem, PayoutActionResult, PayoutDraft, PayoutFieldName, PayoutNotifier, PayoutRequest, PayoutService } from '../payouts/index.js';
+import { requestMatchesDraft } from '../payouts/index.js';
 import type { Db } from '../store/db.js';
 import { FUNCTION_TOKEN_LIFETIME_MS, type PayoutStep, type StepCompleter, type StepOutcome, type StepState, type StepToken } from './model.js';
 import { inputOfField, readStepInputs } from './step-inputs.js';
@@ -139,11 +140,11 @@ export class PayoutSteps implements PayoutNotifier {
   }
 
   private async answerable(executionId: string, userId: string, token: StepToken | undefined): Promise<{ ok: true } | { ok: false; answer: StepAnswer }> {
-    await this.keepToken(executionId, token);
     const step = await this.get(executionId);
     if (!step) return { ok: false, answer: { kind: 'gone', step } };
-    // The DM goes to the requester alone; the store decides, not the click.
+    // The DM goes to the requester alone; the store decides, not the click. Only their clicks' tokens are kept.
     if (step.requester !== userId) return { ok: false, answer: { kind: 'not_requester' } };
+    await this.keepToken(executionId, token);
     return { ok: true };
   }
 
@@ -154,10 +155,11 @@ export class PayoutSteps implements PayoutNotifier {
     let request = result.ok ? result.request : undefined;
     if (!result.ok && result.code === 'duplicate_reference') {
       // A submission taken over from a stopped process: the request it stored holds the step's reference,
-      // and no other step (another run that used the same reference) owns it.
+      // asks for exactly the step's draft, and no other step (another run that used the same reference)
+      // owns it. A request the same person made otherwise with that reference is theirs, not the step's.
       const stored = await payouts.getByReference(step.draft.reference);
       const owner = stored && (await findStepByPayout(db, stored.id));
-      if (stored && stored.requestedBy === step.requester && !owner) request = stored;
+      if (stored && stored.requestedBy === step.requester && requestMatchesDraft(stored, step.draft) && !owner) request = stored;
     }
     if (!request) {
       const refused: StepOutcome = { error: 'refused', refusal: result.ok ? { code: 'duplicate_reference' } : { code: result.code, details: result.details } };

@@ -127,6 +127,21 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     expect(payouts.byId.size).toBe(1);
   });
 
+  it('refuses a run whose typed reference another request of the same requester took, instead of adopting that request', async () => {
+    const payouts = fakePayouts();
+    const { calls, completer } = fakeCompleter();
+    const service = steps(payouts, completer);
+    const executionId = `Fx${++ids}`;
+    await service.start({ executionId, inputs: INPUTS, token: token(), payoutsConfigured: true });
+    const draft = (await service.get(executionId))!.draft!;
+    // The same person requested another payout in the app, with the reference the workflow typed.
+    const other = await payouts.submit(REQUESTER, { ...draft, amountMinor: draft.amountMinor * 10 });
+    expect(other.ok).toBe(true);
+    expect(await service.confirm(executionId, REQUESTER)).toEqual({ kind: 'refused', outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } });
+    expect(await service.get(executionId)).toMatchObject({ state: 'completed', payoutId: undefined });
+    expect(calls).toEqual([{ executionId, outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } }]);
+  });
+
   it('refuses a second run that typed the same reference, instead of taking over the first run\'s request', async () => {
     const payouts = fakePayouts();
     const { calls, completer } = fakeCompleter();
@@ -163,7 +178,10 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     const service = steps(fakePayouts(), fakeCompleter().completer);
     const executionId = `Fx${++ids}`;
     await service.start({ executionId, inputs: INPUTS, token: token(), payoutsConfigured: true });
-    expect((await service.confirm(executionId, 'U0SOMEONE')).kind).toBe('not_requester');
+    expect((await service.confirm(executionId, 'U0SOMEONE', token('someone-else', new Date(clock.now().getTime() + MINUTE)))).kind).toBe('not_requester');
+    expect((await service.decline(executionId, 'U0SOMEONE', token('someone-else', new Date(clock.now().getTime() + MINUTE)))).kind).toBe('not_requester');
+    // Their click's token is not kept: only the named requester's clicks bring the step a fresher one.
+    expect((await service.get(executionId))?.sealedToken).toBe('sealed-token');
     expect((await service.decline(executionId, REQUESTER)).kind).toBe('declined');
     expect((await service.confirm(executionId, REQUESTER)).kind).toBe('gone');
   });
