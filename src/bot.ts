@@ -435,6 +435,7 @@ function runPayoutMaintenance(
   return async () => {
     clearInterval(timer);
     await running;
+    await payouts.stop();
     await notifier.idle();
   };
 }

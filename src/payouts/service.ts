@@ -353,6 +353,16 @@ export class PayoutService {
     return this.settlement.recoverInterrupted(options);
   }
 
+  /** Answers of the Fleet API this replica holds because the database did not take them yet. */
+  pendingOutcomes(): number {
+    return this.settlement.pendingOutcomes();
+  }
+
+  /** When stopping: one last try to store the answers held, each one left logged (see unstored-outcomes.ts). */
+  async stop(): Promise<void> {
+    await this.settlement.stop();
+  }
+
   /** For a periodic timer: recovery, expiry, and reconciliation of unknown payouts that are due. */
   async runMaintenance(): Promise<MaintenanceReport> {
     const recovered = await this.settlement.recoverInterrupted();

@@ -6,7 +6,8 @@ import type { Clock } from '../clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
-import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch } from './dispatch.js';
+import { searchTransactionList, sendPayout, type PayoutSearchResult, type PayoutTransactionSearch, type SendOutcome } from './dispatch.js';
+import { UnstoredOutcomes } from './unstored-outcomes.js';
 import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { movedOn } from './policy.js';
 import { decideLikelyMatch, listProposedMatchIds, proposeLikelyMatch } from './likely-match-store.js';
@@ -40,9 +41,18 @@ const BATCH = 100;
 
 export class PayoutSettlement {
   private readonly search: PayoutTransactionSearch;
+  private readonly unstored: UnstoredOutcomes;
 
   constructor(private readonly options: SettlementOptions) {
     this.search = options.search ?? searchTransactionList(options.fleet, options.clock);
+    this.unstored = new UnstoredOutcomes({
+      store: async (executing, sent, actor) => {
+        const settled = await this.recordSent(executing, sent, actor);
+        if (sent.outcome === 'unknown' && settled) await this.reconcile(executing.id);
+      },
+      clock: options.clock,
+      logger: options.logger,
+    });
   }
 
   private now(): Date {
@@ -99,41 +109,64 @@ export class PayoutSettlement {
 
   private async send(executing: PayoutRequest, actor: string | undefined): Promise<PayoutActionResult> {
     const sent = await sendPayout(this.options.fleet, executing);
+    let settled: PayoutRequest | undefined;
+    try {
+      settled = await this.recordSent(executing, sent, actor);
+    } catch (error) {
+      // The Fleet API answered but the database did not take the answer (an outage): this replica
+      // keeps it and stores it once the database answers again, rather than leave the request
+      // "sending" until the recovery sweep guesses.
+      this.unstored.keep(executing, sent, actor, error);
+      return { ok: true, request: executing };
+    }
+    if (sent.outcome === 'unknown' && settled) return this.reconcile(executing.id);
+    if (!settled) {
+      this.options.logger.error({ payoutId: executing.id, outcome: sent.outcome }, 'payout outcome could not be recorded: the row moved meanwhile');
+    }
+    return this.asItStands(executing.id);
+  }
+
+  /** The Fleet API's answer to a POST, stored: the request moved from `executing`, or undefined when it had moved already. */
+  private async recordSent(executing: PayoutRequest, sent: SendOutcome, actor: string | undefined): Promise<PayoutRequest | undefined> {
     const now = this.now();
     const mine = { attempts: executing.attempts };
     const { recorder } = this.options;
-    let settled: PayoutRequest | undefined;
     if (sent.outcome === 'completed') {
       // Also from unknown: another replica may have swept this row while our POST was in flight.
-      settled = await recorder.move(
+      return recorder.move(
         executing.id,
         { states: ['executing', 'unknown'], ...mine },
         { state: 'completed', transactionId: sent.transactionId ?? null, failureReason: null, needsReview: false, nextCheckAt: null },
         { event: 'completed', userId: actor, details: { transactionId: sent.transactionId ?? null, message: sent.message ?? null } },
         now,
       );
-    } else if (sent.outcome === 'failed') {
-      settled = await recorder.move(
+    }
+    if (sent.outcome === 'failed') {
+      return recorder.move(
         executing.id,
         { states: ['executing'], ...mine },
         { state: 'failed', failureReason: sent.reason },
         { event: 'failed', userId: actor, details: { code: sent.code, reason: sent.reason } },
         now,
       );
-    } else {
-      settled = await recorder.move(
-        executing.id,
-        { states: ['executing'], ...mine },
-        { state: 'unknown', failureReason: sent.reason, unknownSince: now, nextCheckAt: now },
-        { event: 'unknown', userId: actor, details: { code: sent.code, reason: sent.reason } },
-        now,
-      );
-      if (settled) return this.reconcile(executing.id);
     }
-    if (!settled) {
-      this.options.logger.error({ payoutId: executing.id, outcome: sent.outcome }, 'payout outcome could not be recorded: the row moved meanwhile');
-    }
-    return this.asItStands(executing.id);
+    return recorder.move(
+      executing.id,
+      { states: ['executing'], ...mine },
+      { state: 'unknown', failureReason: sent.reason, unknownSince: now, nextCheckAt: now },
+      { event: 'unknown', userId: actor, details: { code: sent.code, reason: sent.reason } },
+      now,
+    );
+  }
+
+  /** Answers the Fleet API gave that the database has not taken yet (see UnstoredOutcomes). */
+  pendingOutcomes(): number {
+    return this.unstored.size;
+  }
+
+  /** Tries once more to store the answers still held, then stops trying; each one left is logged for an operator. */
+  async stop(): Promise<void> {
+    await this.unstored.stop();
   }
 
   /**
