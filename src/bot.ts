@@ -36,6 +36,7 @@ import { AccessControl } from './slack/access.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
+import { FileChecks } from './slack/files/file-checks.js';
 import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.js';
 import { registerListeners } from './slack/listeners/index.js';
 import { SlackPayoutNotifier } from './slack/publishers/payout-notifier.js';
@@ -306,6 +307,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ledger: ledger?.reader,
       exporter,
       records,
+      fileChecks: new FileChecks(),
       home,
       account, payouts, batches, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,

@@ -15,6 +15,7 @@ import type { RecordsService } from '../records/index.js';
 import type { Runway } from '../runway/index.js';
 import type { ChartRenderer } from '../runway/chart/renderer.js';
 import type { AccessControl } from './access.js';
+import type { FileChecks } from './files/file-checks.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
 import type { ValueSeal } from './sealed-values.js';
@@ -37,6 +38,8 @@ export interface SlackContext {
   exporter: LedgerExporter | undefined;
   /** `/fleet reconcile`: the partner's records against the ledger; present with the ledger. */
   records: RecordsService | undefined;
+  /** One file check (bulk payouts or records) at a time per person. */
+  fileChecks: FileChecks;
   access: AccessControl;
   accessLists: Config['access'];
   /** What the payout form offers, and the channel where requests wait for approval. */

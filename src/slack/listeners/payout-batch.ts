@@ -94,15 +94,22 @@ export function registerPayoutBatchListeners(router: ListenerRouter, ctx: SlackC
       await ack({ response_action: 'errors', errors: { [PAYOUT_BATCH.fileBlock]: textsFor(surface.locale)(chosen.missing) } });
       return;
     }
-    // Reading and checking may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
-    await ack({ response_action: 'update', view: buildBatchChecking(surface) });
+    const release = ctx.fileChecks.take(body.user.id);
+    if (!release) {
+      await ack({ response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('common.fileCheckBusy') }) });
+      return;
+    }
     let result: ModalView;
     try {
+      // Reading and checking may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
+      await ack({ response_action: 'update', view: buildBatchChecking(surface) });
       result = await checkChosen(ctx, client, surface, body.user.id, chosen);
     } catch (error) {
       const incident = randomUUID().slice(0, 8);
       ctx.logger.error({ err: error, incident }, 'could not check a bulk payout file');
       result = noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('payoutBatch.failed', { incident }) });
+    } finally {
+      release();
     }
     // The screen's hash after an acknowledgement's update is not given to the app: the view id alone names it.
     await client.views.update({ view_id: view.id, view: result }).catch((error: unknown) => {

@@ -88,15 +88,22 @@ export function registerRecordsListeners(router: ListenerRouter, ctx: SlackConte
       await ack({ response_action: 'errors', errors: { [RECORDS.fileBlock]: t('records.nothingChosen') } });
       return;
     }
-    // Reading and matching may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
-    await ack({ response_action: 'update', view: buildRecordsChecking(surface) });
+    const release = ctx.fileChecks.take(userId);
+    if (!release) {
+      await ack({ response_action: 'update', view: recordsNoticeModal(surface, t('common.fileCheckBusy')) });
+      return;
+    }
     let result: ModalView;
     try {
+      // Reading and matching may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
+      await ack({ response_action: 'update', view: buildRecordsChecking(surface) });
       result = await checkRecords(ctx, client, surface, userId, fileId, `${view.id}:${fileId}`);
     } catch (error) {
       const incident = randomUUID().slice(0, 8);
       ctx.logger.error({ err: error, incident }, 'could not check a records file');
       result = recordsNoticeModal(surface, t('records.failed', { incident }));
+    } finally {
+      release();
     }
     await client.views.update({ view_id: view.id, view: result }).catch((error: unknown) => {
       ctx.logger.warn({ err: error }, 'could not show the records check');
