@@ -45,9 +45,10 @@ export interface SignalSubject {
   stored?: { requestId: string; batchId?: string | undefined; counted: boolean } | undefined;
 }
 
-/** The rules' setting the signals need (from `PayoutSettings`). */
+/** The rules' settings the signals need (from `PayoutSettings`): the day totalled is the team's, as the policy's. */
 export interface SignalRules {
   duplicateWindowHours: number;
+  timeZone?: string | undefined;
 }
 
 /** The amount over the usual one, when it is unusual by the rule above. */
@@ -68,7 +69,7 @@ interface SignalRow extends Partial<EarlierRow> {
 /** Every signal of one payout, in one query. */
 export async function readApprovalSignals(q: Queryable, subject: SignalSubject, rules: SignalRules): Promise<ApprovalSignals> {
   const { draft, stored } = subject;
-  const day = payoutDay(subject.requestedAt);
+  const day = payoutDay(subject.requestedAt, rules.timeZone);
   const dayParams = { currency: '$3', from: '$10', to: '$11', states: '$12' };
   const { rows } = await q.query<SignalRow>(
     `WITH wanted AS (SELECT $1::text AS recipient_key, $2::bigint AS amount_minor, $3::text AS currency),

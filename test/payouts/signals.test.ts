@@ -4,7 +4,7 @@ import type { PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, HOUR, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
+import { APPROVER, createService, HOUR, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
 
 const DAY = 24 * HOUR;
 
@@ -38,6 +38,17 @@ describe.each(testDatabases())('what an approver should notice on $name', ({ ope
     expect(await service.signals(request)).toEqual({
       duplicateOf: undefined, unusualAmount: undefined, dayTotals: { currency: 'USD', requesterMinor: 19_000, recipientMinor: 15_000 },
     });
+  });
+
+  it('totals the team\'s day (TEAM_TIMEZONE), the day the policy counts, not the UTC day', async () => {
+    const { service, clock } = createService(db, { settings: { ...settings, timeZone: 'Asia/Tokyo' } });
+    // 19:00 in Tokyo on the 14th…
+    await submitted(service, { ...mobileForm, amount: '40' });
+    // …then 01:00 in Tokyo on the 15th, the same UTC day.
+    clock.advance(6 * HOUR);
+    const request = await submitted(service, { ...mobileForm, amount: '150', phone: '+243 899 999 999' });
+    expect((await service.signals(request)).dayTotals).toEqual({ currency: 'USD', requesterMinor: 15_000, recipientMinor: 15_000 });
+    expect((await service.previewSignals(REQUESTER, { ...request, reference: 'NEW-REF-1' })).dayTotals).toEqual({ currency: 'USD', requesterMinor: 30_000, recipientMinor: 30_000 });
   });
 
   it('finds the earlier request within the window, at its very edge, and not a moment past it', async () => {
