@@ -29,7 +29,9 @@ export const runwayTexts = defineMessages({
     'runway.chart.digestComment': 'Runway: the balance of each currency over the window, and where it goes at this pace.',
     'runway.chart.failed': 'The runway chart could not be sent: {reason}',
     'runway.chart.balance': 'balance',
-    'runway.chart.projection': 'at this pace',
+    'runway.chart.falling': 'at this pace, falling',
+    'runway.chart.rising': 'at this pace, not falling',
+    'runway.chart.toDm': 'The chart follows in your direct messages with the app.',
     'runway.chart.zeroOn': 'zero on {date}',
     'runway.chart.notFalling': 'not falling',
     'runway.alert.low': {
@@ -70,7 +72,9 @@ export const runwayTexts = defineMessages({
     'runway.chart.digestComment': 'Autonomie : le solde de chaque devise sur la fenêtre, et où il va à ce rythme.',
     'runway.chart.failed': 'Le graphique d’autonomie n’a pas pu être envoyé : {reason}',
     'runway.chart.balance': 'solde',
-    'runway.chart.projection': 'à ce rythme',
+    'runway.chart.falling': 'à ce rythme, en baisse',
+    'runway.chart.rising': 'à ce rythme, ne baisse pas',
+    'runway.chart.toDm': 'Le graphique suit dans vos messages directs avec l’app.',
     'runway.chart.zeroOn': 'à zéro le {date}',
     'runway.chart.notFalling': 'ne baisse pas',
     'runway.alert.low': {

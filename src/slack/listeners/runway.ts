@@ -27,7 +27,7 @@ export function runwaySubcommand(ctx: SlackContext): Subcommand {
       let runway: Runway | undefined;
       try {
         runway = await ctx.runway({ signal: AbortSignal.timeout(ctx.readTimeoutMs) });
-        reply = buildRunwayMessage(surface, runway);
+        reply = buildRunwayMessage(surface, runway, { chartInDm: ctx.charts !== undefined });
       } catch (error) {
         reply = notice(surface, failureText(surface.locale, error, 'computeRunway', ctx.logger));
       }

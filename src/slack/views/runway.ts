@@ -53,8 +53,8 @@ export function runwaySummary(surface: Surface, runway: Runway, maxLines: number
   return [`*${t('runway.section')}*`, ...lines, `_${runwayContext(t, runway, surface.locale)}_`].join('\n');
 }
 
-/** The `/fleet runway` reply. */
-export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
+/** The `/fleet runway` reply; `chartInDm` when the chart follows in the person's DM with the app, which it then says. */
+export function buildRunwayMessage(surface: Surface, runway: Runway, options: { chartInDm?: boolean } = {}): Reply {
   const t = textsFor(surface.locale);
   const title = t('runway.title');
   if (!runway.known) return notice(surface, runwayContext(t, runway, surface.locale));
@@ -66,6 +66,7 @@ export function buildRunwayMessage(surface: Surface, runway: Runway): Reply {
   }
   const hidden = lines.length - LINES_PER_SECTION * MAX_SECTIONS;
   if (hidden > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('runway.moreCurrencies', { count: hidden }) } });
+  if (options.chartInDm && lines.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:chart_with_downwards_trend: ${t('runway.chart.toDm')}` }] });
   blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface.locale) })));
   const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
   return { text: cutMrkdwn(text, SECTION_MAX), blocks };

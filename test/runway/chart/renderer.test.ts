@@ -49,6 +49,43 @@ describe('the runway chart', () => {
     expect(runwayChartSvg(SAMPLE_RUNWAY, 'fr')?.svg).toContain('à zéro le 6 déc.');
   });
 
+  it('writes the year of a day that is not in the current year, in the panel\'s zero day and on its axis', () => {
+    const far: Runway = {
+      ...SAMPLE_RUNWAY, windowDays: 700,
+      currencies: [{ ...SAMPLE_RUNWAY.currencies[0]!, averageDailyNetMinor: -4_638, daysLeft: 684, zeroDay: '2028-10-10' }],
+    };
+    expect(runwayChartSvg(far, 'en')!.svg).toContain('zero on Oct 10, 2028');
+    expect(runwayChartSvg(far, 'fr')!.svg).toContain('à zéro le 10 oct. 2028');
+    // This year's days keep the short form.
+    expect(runwayChartSvg(far, 'en')!.svg).toContain('>Nov 12<');
+  });
+
+  it('scales each panel to its own balances, so that a small change on a large balance shows', () => {
+    const large = (start: number, step: number) => Array.from({ length: 14 }, (_, i) => ({ day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: start + step * i }));
+    const steady: Runway = {
+      ...SAMPLE_RUNWAY,
+      currencies: [{ currency: 'CDF', balanceMinor: 69_310_000_000, averageDailyNetMinor: 2_000_000, history: large(69_280_000_000, 2_000_000) }],
+    };
+    const svg = runwayChartSvg(steady, 'en')!.svg;
+    const ticks = [...svg.matchAll(/<text x="84" y="[\d.]+" font-size="12" text-anchor="end" fill="#616061">([^<]+)<\/text>/g)].map((match) => match[1]);
+    expect(ticks).toHaveLength(3);
+    expect(new Set(ticks).size).toBe(3);
+    expect(ticks).not.toContain('0');
+    const lines = [...svg.matchAll(/<path d="([^"]+)" fill="none"/g)].map((match) => match[1]!).join(' ');
+    const ys = [...lines.matchAll(/[ML][\d.]+,([\d.]+)/g)].map((match) => Number(match[1]));
+    // The balance and its projection climb across most of the plot's 150 pixels instead of lying flat near its top.
+    expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(120);
+  });
+
+  it('names in the legend each kind of line it draws', () => {
+    const en = runwayChartSvg(SAMPLE_RUNWAY, 'en')!.svg;
+    for (const name of ['balance', 'at this pace, falling', 'at this pace, not falling']) expect(en).toContain(`>${name}<`);
+    const fr = runwayChartSvg(SAMPLE_RUNWAY, 'fr')!.svg;
+    for (const name of ['solde', 'à ce rythme, en baisse', 'à ce rythme, ne baisse pas']) expect(fr).toContain(`>${name}<`);
+    const onlyRising = runwayChartSvg({ ...SAMPLE_RUNWAY, currencies: SAMPLE_RUNWAY.currencies.slice(1) }, 'en')!.svg;
+    expect(onlyRising).not.toContain('at this pace, falling');
+  });
+
   it('escapes a currency code from the API that holds markup', () => {
     const odd: Runway = { ...SAMPLE_RUNWAY, currencies: [{ ...SAMPLE_RUNWAY.currencies[1]!, currency: '<b>&"' }] };
     const svg = runwayChartSvg(odd, 'en')!.svg;

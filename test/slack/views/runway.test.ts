@@ -23,6 +23,12 @@ describe('the runway reply', () => {
     expect(reply.text).toContain('EUR');
   });
 
+  it('says where the chart goes when one follows, and nothing of it otherwise', () => {
+    expect(JSON.stringify(buildRunwayMessage(en, runway([eur]), { chartInDm: true }).blocks)).toContain('The chart follows in your direct messages with the app.');
+    expect(JSON.stringify(buildRunwayMessage(fr, runway([eur]), { chartInDm: true }).blocks)).toContain('Le graphique suit dans vos messages directs avec l’app.');
+    expect(JSON.stringify(buildRunwayMessage(en, runway([eur])).blocks)).not.toContain('chart');
+  });
+
   it('says how many days a short ledger held', () => {
     expect(JSON.stringify(buildRunwayMessage(en, runway([eur], 3)).blocks)).toContain('The ledger holds only 3 whole days, not the 14 of the window');
   });
