@@ -28,9 +28,21 @@ export type AmountProblem =
   | { code: 'amount_not_a_number' }
   | { code: 'amount_not_positive' }
   | { code: 'amount_too_large' }
-  | { code: 'amount_too_many_decimals'; currency: string; decimals: number }
+  | TooManyDecimals
   /** Two possible amounts, in minor units: the separator read as thousands, and read as decimals. */
   | { code: 'amount_ambiguous'; currency: string; thousands: number; decimal: number };
+
+/**
+ * An amount written with more decimals than its currency has: what was written, and, when its mark
+ * can group thousands (`75.000`, one to three digits then exactly three), that reading in minor units.
+ */
+export interface TooManyDecimals {
+  code: 'amount_too_many_decimals';
+  currency: string;
+  decimals: number;
+  typed: string;
+  thousands?: number;
+}
 
 export type ParsedAmount = { ok: true; minor: number } | ({ ok: false } & AmountProblem);
 
@@ -88,8 +100,29 @@ function readingsOf(input: string, locale: Locale): Reading[] {
   return readings;
 }
 
-/** A reading as minor units; undefined when it has more (non-zero) decimals than the currency. */
-function minorOf(reading: Reading, decimals: number): number | undefined {
+/**
+ * The one rule for decimals, for every amount a person types or a file holds (the payout form, a
+ * bulk file, a Workflow step, a records file, configuration): `whole`.`fraction` in exact minor
+ * units, refused when the fraction is longer than the currency allows, even when the extra digits
+ * are zeros. Spreadsheets in many locales write 75,000 as `75.000`: read as 75.00 CDF, a payout
+ * would be sent at a thousandth. `typed` is the amount as written, for the refusal.
+ */
+export function minorUnits(whole: string, fraction: string, currency: string, typed: string): { ok: true; minor: number } | ({ ok: false } & TooManyDecimals) {
+  const decimals = currencyDecimals(currency);
+  if (fraction.length <= decimals) return { ok: true, minor: Number(whole + fraction.padEnd(decimals, '0')) };
+  const groupsThousands = /^[1-9]\d{0,2}$/.test(whole) && fraction.length === 3;
+  return {
+    ok: false, code: 'amount_too_many_decimals', currency, decimals, typed,
+    ...(groupsThousands ? { thousands: Number(whole + fraction) * 10 ** decimals } : {}),
+  };
+}
+
+/**
+ * The amount a reading names when its decimals beyond the currency's are zeros (`1,500` EUR read
+ * as decimals: 1.50), undefined when they are not. Such a reading is never accepted (`minorUnits`),
+ * but it is what the person may have meant, so with another reading it makes the amount ambiguous.
+ */
+function meantMinor(reading: Reading, decimals: number): number | undefined {
   if (!/^0*$/.test(reading.fraction.slice(decimals))) return undefined;
   return Number(reading.whole + reading.fraction.slice(0, decimals).padEnd(decimals, '0'));
 }
@@ -104,11 +137,14 @@ function minorOf(reading: Reading, decimals: number): number | undefined {
  * - French: a comma or a dot is decimal (`150,25`, `150.25`); either may also group thousands
  *   (`1.500.000`, `1,500.50`).
  * - A single mark followed by exactly three digits after one to three digits (`1,500`, and `1.500`
- *   in French) can be read two ways. Each reading that can exist in the currency counts: a reading
- *   with more non-zero decimals than the currency has cannot. Two readings are refused as
- *   `amount_ambiguous` with both amounts; one is taken. So `1,500` EUR is refused (1 500,00 or
- *   1,50), as is `1,000` JPY (1 000 or 1) and `1,500` KWD (1 500,000 or 1,500); `1,500` JPY is
- *   1 500, since 1,5 JPY cannot exist. The review screen repeats the amount in any case.
+ *   in French) can be read two ways. Each reading that names an amount in the currency counts
+ *   (decimals beyond the currency's that are zeros included: `1,500` EUR may mean 1,50); two are
+ *   refused as `amount_ambiguous` with both amounts. So `1,500` EUR is refused (1 500,00 or 1,50),
+ *   as is `1,000` JPY (1 000 or 1) and `1,500` KWD (1 500,000 or 1,500); `1,500` JPY is 1 500,
+ *   since 1,5 JPY cannot exist.
+ * - Otherwise the one reading must pass `minorUnits`: decimals beyond the currency's are refused,
+ *   zeros too, naming the thousands reading where there is one (`75.000` CDF in English: 75,000?).
+ *   The review screen repeats the amount in any case.
  */
 export function parseAmount(text: string, currency: string, locale: Locale): ParsedAmount {
   const input = text.trim();
@@ -117,11 +153,12 @@ export function parseAmount(text: string, currency: string, locale: Locale): Par
   if (/^[-\u2212]\s*\d/.test(input)) return fail({ code: 'amount_not_positive' });
   const readings = readingsOf(input, locale);
   if (readings.length === 0) return fail({ code: 'amount_not_a_number' });
-  const possible = readings.map((reading) => minorOf(reading, decimals)).filter((minor): minor is number => minor !== undefined);
-  const [first, second] = possible;
-  if (first === undefined) return fail({ code: 'amount_too_many_decimals', currency, decimals });
-  if (second !== undefined && second !== first) return fail({ code: 'amount_ambiguous', currency, thousands: first, decimal: second });
-  return checked(first);
+  const [first, second] = readings.map((reading) => meantMinor(reading, decimals)).filter((minor): minor is number => minor !== undefined);
+  if (first !== undefined && second !== undefined && second !== first) return fail({ code: 'amount_ambiguous', currency, thousands: first, decimal: second });
+  const read = readings.map(({ whole, fraction }) => minorUnits(whole, fraction, currency, input));
+  const exact = read.find((reading) => reading.ok);
+  if (exact?.ok) return checked(exact.minor);
+  return read.find((reading) => !reading.ok) ?? fail({ code: 'amount_not_a_number' });
 }
 
 /**
@@ -150,24 +187,40 @@ function checked(minor: number): ParsedAmount {
 }
 
 /**
- * Parses an amount written for machines and operators (configuration): digits and a dot only, as
- * the app always accepted there. A comma is refused rather than guessed.
+ * Reads an amount written for machines (a records file): an optional minus, digits, and a dot
+ * before at most the currency's decimals (`-1250.50`), by `minorUnits`. Zero may be an amount here;
+ * a comma or a space is refused rather than guessed.
+ */
+export function readPlainAmount(
+  text: string,
+  currency: string,
+): { ok: true; minor: number } | { ok: false; code: 'amount_not_a_number' | 'amount_too_large' } | ({ ok: false } & TooManyDecimals) {
+  const input = text.trim();
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(input);
+  if (!match) return { ok: false, code: 'amount_not_a_number' };
+  const read = minorUnits(match[2] ?? '', match[3] ?? '', currency, input);
+  if (!read.ok) return read;
+  if (!Number.isSafeInteger(read.minor)) return { ok: false, code: 'amount_too_large' };
+  return { ok: true, minor: match[1] === '-' && read.minor !== 0 ? -read.minor : read.minor };
+}
+
+/**
+ * Parses an amount written for operators (configuration): digits and a dot only, positive, as the
+ * app always accepted there. A comma is refused rather than guessed.
  */
 export function parsePlainAmount(text: string, currency: string): ParsedAmount {
   const input = text.trim();
-  const decimals = currencyDecimals(currency);
   if (input === '') return fail({ code: 'amount_empty' });
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(input);
-  if (!match) return fail({ code: 'amount_not_a_number' });
-  const fraction = match[2] ?? '';
-  if (fraction.length > decimals) return fail({ code: 'amount_too_many_decimals', currency, decimals });
-  return checked(Number((match[1] ?? '0') + fraction.padEnd(decimals, '0')));
+  if (input.startsWith('-')) return fail({ code: 'amount_not_a_number' });
+  const read = readPlainAmount(input, currency);
+  return read.ok ? checked(read.minor) : read;
 }
 
 /**
  * An amount as the person would type it, which `parseAmount` reads back to the same minor units in
  * that language: `1500.50` in English, `1 500,50` in French. For the rare French amount that would
- * be ambiguous (`1,234` KWD) the decimals lose their trailing zeros or gain one (`1,2340`).
+ * be ambiguous (`1,234` KWD) the decimals lose their trailing zeros, or the whole part gains a
+ * leading zero (`01,234`), which cannot group thousands.
  */
 export function typedAmount(minor: number, currency: string, locale: Locale): string {
   const plain = minorToPlain(minor, currency);
@@ -176,7 +229,7 @@ export function typedAmount(minor: number, currency: string, locale: Locale): st
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
   const candidates = fraction === undefined
     ? [grouped]
-    : [`${grouped},${fraction}`, `${grouped},${fraction.replace(/0+$/, '')}`.replace(/,$/, ''), `${grouped},${fraction}0`];
+    : [`${grouped},${fraction}`, `${grouped},${fraction.replace(/0+$/, '')}`.replace(/,$/, ''), `0${grouped},${fraction}`];
   const readsBack = (typed: string) => {
     const parsed = parseAmount(typed, currency, locale);
     return parsed.ok && parsed.minor === minor;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, toMinor, typedAmount } from '../src/money.js';
+import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, readPlainAmount, toMinor, typedAmount } from '../src/money.js';
 
 describe('money', () => {
   it('knows that USD, EUR and CDF have two decimals and JPY none', () => {
@@ -60,8 +60,8 @@ describe('money', () => {
       expect(parseAmount('1  500', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
       expect(parseAmount('15 00', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
       expect(parseAmount('', 'USD', locale)).toEqual({ ok: false, code: 'amount_empty' });
-      expect(parseAmount('1.234', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
-      expect(parseAmount('10.5', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 });
+      expect(parseAmount('1.234', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
+      expect(parseAmount('10.5', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '10.5' });
       expect(parseAmount('99999999999999999999', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_large' });
     }
   });
@@ -84,7 +84,6 @@ describe('money', () => {
   it('reads English amounts: a dot for decimals, commas for thousands, and refuses 1,500 as two readings', () => {
     expect(parseAmount('1,500.50', 'USD', 'en')).toEqual({ ok: true, minor: 150050 });
     expect(parseAmount('1,500,000', 'USD', 'en')).toEqual({ ok: true, minor: 150000000 });
-    expect(parseAmount('1.500', 'USD', 'en')).toEqual({ ok: true, minor: 150 });
     expect(parseAmount('1,5', 'USD', 'en')).toEqual({ ok: true, minor: 150 });
     expect(parseAmount('1,500', 'USD', 'en')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'USD', thousands: 150000, decimal: 150 });
     expect(parseAmount('12,000', 'EUR', 'en')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 1200000, decimal: 1200 });
@@ -100,16 +99,14 @@ describe('money', () => {
     expect(parseAmount('150.25', 'EUR', 'fr')).toEqual({ ok: true, minor: 15025 });
     expect(parseAmount('1,5', 'EUR', 'fr')).toEqual({ ok: true, minor: 150 });
     expect(parseAmount('1500,5', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
-    expect(parseAmount('1500,500', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
     expect(parseAmount('1.500,50', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
     expect(parseAmount('1,500.50', 'EUR', 'fr')).toEqual({ ok: true, minor: 150050 });
     expect(parseAmount('1.500.000', 'EUR', 'fr')).toEqual({ ok: true, minor: 150000000 });
-    expect(parseAmount('0,500', 'EUR', 'fr')).toEqual({ ok: true, minor: 50 });
     expect(parseAmount('1.500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 150000, decimal: 150 });
     expect(parseAmount('1,500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'EUR', thousands: 150000, decimal: 150 });
     expect(parseAmount('1,234', 'USD', 'fr')).toEqual({ ok: true, minor: 123400 });
     expect(parseAmount('150,255', 'USD', 'fr')).toEqual({ ok: true, minor: 15025500 });
-    expect(parseAmount('1,2345', 'USD', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
+    expect(parseAmount('1,2345', 'USD', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1,2345' });
   });
 
   it('counts only readings the currency can hold: zero- and three-decimal currencies', () => {
@@ -121,14 +118,44 @@ describe('money', () => {
       // KWD has three decimals: 1,500 is 1 500,000 or 1,500.
       expect(parseAmount('1,500', 'KWD', locale)).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1500000, decimal: 1500 });
       expect(parseAmount('1,234', 'KWD', locale)).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1234000, decimal: 1234 });
-      expect(parseAmount('1,2345', 'KWD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3 });
+      expect(parseAmount('1,2345', 'KWD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3, typed: '1,2345' });
       expect(parseAmount('1.25', 'KWD', locale)).toEqual({ ok: true, minor: 1250 });
     }
     expect(parseAmount('1.500', 'JPY', 'fr')).toEqual({ ok: true, minor: 1500 });
     expect(parseAmount('1.000', 'JPY', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'JPY', thousands: 1000, decimal: 1 });
     expect(parseAmount('1.500', 'KWD', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1500000, decimal: 1500 });
     expect(parseAmount('1.500', 'KWD', 'en')).toEqual({ ok: true, minor: 1500 });
-    expect(parseAmount('1.500', 'JPY', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 });
+    expect(parseAmount('1.500', 'JPY', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '1.500', thousands: 1500 });
+  });
+
+  it('refuses a fraction longer than the currency allows even when it is zeros, naming the thousands reading', () => {
+    // How Excel writes 75,000 CDF, 1,500 USD and 150,000 XAF in many locales: never a thousandth of it.
+    expect(parseAmount('75.000', 'CDF', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 });
+    expect(parseAmount('1.500', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 });
+    expect(parseAmount('150.000', 'XAF', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
+    // Zeros that cannot be thousands are refused all the same, without a thousands reading.
+    for (const locale of ['en', 'fr'] as const) {
+      expect(parseAmount('1.00', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '1.00' });
+      expect(parseAmount('12.5000', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '12.5000' });
+      expect(parseAmount('1 500.000', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1 500.000' });
+      expect(parseAmount('12.50', 'USD', locale)).toEqual({ ok: true, minor: 1250 });
+    }
+    expect(parseAmount('1500,500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'EUR', decimals: 2, typed: '1500,500' });
+    expect(parseAmount('0,500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'EUR', decimals: 2, typed: '0,500' });
+    // Where the mark may also group thousands (French), both readings are still named, never guessed.
+    expect(parseAmount('75.000', 'CDF', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'CDF', thousands: 7_500_000, decimal: 7_500 });
+  });
+
+  it('reads amounts written for machines by the same rule, with their sign', () => {
+    expect(readPlainAmount('-1250.50', 'USD')).toEqual({ ok: true, minor: -125050 });
+    expect(readPlainAmount('20', 'EUR')).toEqual({ ok: true, minor: 2000 });
+    expect(readPlainAmount('0', 'USD')).toEqual({ ok: true, minor: 0 });
+    expect(readPlainAmount('-0.00', 'USD')).toEqual({ ok: true, minor: 0 });
+    expect(readPlainAmount('-75.000', 'CDF')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '-75.000', thousands: 7_500_000 });
+    expect(readPlainAmount('150.000', 'XAF')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
+    expect(readPlainAmount('12.500', 'EUR')).toMatchObject({ ok: false, code: 'amount_too_many_decimals' });
+    for (const text of ['1,5', '1 000', '', '+5', '1.', '.5', '--1']) expect(readPlainAmount(text, 'USD'), text).toEqual({ ok: false, code: 'amount_not_a_number' });
+    expect(readPlainAmount('99999999999999999999', 'USD')).toEqual({ ok: false, code: 'amount_too_large' });
   });
 
   it('writes an amount the way each reader types it, so that it reads back unambiguously', () => {
@@ -137,9 +164,10 @@ describe('money', () => {
     expect(typedAmount(150, 'EUR', 'fr')).toBe('1,50');
     expect(typedAmount(1500, 'JPY', 'fr')).toBe('1 500');
     expect(typedAmount(1500, 'KWD', 'fr')).toBe('1,5');
-    expect(typedAmount(1234, 'KWD', 'fr')).toBe('1,2340');
+    // 1,234 would read two ways in French, and 1,2340 has a decimal too many.
+    expect(typedAmount(1234, 'KWD', 'fr')).toBe('01,234');
     expect(typedAmount(1234567, 'KWD', 'fr')).toBe('1 234,567');
-    for (const [minor, currency] of [[1, 'USD'], [150000, 'EUR'], [1000, 'JPY'], [1, 'JPY'], [1500, 'KWD'], [1000, 'KWD'], [999999999, 'CDF']] as const) {
+    for (const [minor, currency] of [[1, 'USD'], [150000, 'EUR'], [1000, 'JPY'], [1, 'JPY'], [1500, 'KWD'], [1000, 'KWD'], [1234, 'KWD'], [999123, 'KWD'], [999999999, 'CDF']] as const) {
       for (const locale of ['en', 'fr'] as const) {
         expect(parseAmount(typedAmount(minor, currency, locale), currency, locale), `${minor} ${currency} ${locale}`).toEqual({ ok: true, minor });
       }
@@ -151,7 +179,9 @@ describe('money', () => {
     expect(parsePlainAmount('10.5', 'USD')).toEqual({ ok: true, minor: 1050 });
     expect(parsePlainAmount('1 000', 'USD')).toMatchObject({ ok: false });
     expect(parsePlainAmount('1,5', 'USD')).toMatchObject({ ok: false });
-    expect(parsePlainAmount('1.234', 'USD')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
+    expect(parsePlainAmount('1.234', 'USD')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
+    expect(parsePlainAmount('1.500', 'USD')).toMatchObject({ ok: false, code: 'amount_too_many_decimals' });
+    expect(parsePlainAmount('-5', 'USD')).toMatchObject({ ok: false });
     expect(parsePlainAmount('0', 'USD')).toEqual({ ok: false, code: 'amount_not_positive' });
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Locale } from './locale.js';
 import type { Message, MessageVars, PluralForms } from './define.js';
+import { amountTexts } from './messages/amounts.js';
 import { common } from './messages/common.js';
 import { digestTexts } from './messages/digest.js';
 import { exportTexts } from './messages/export.js';
@@ -26,7 +27,7 @@ import { recordsTexts } from './messages/records.js';
 import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 
-const areas = [common, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts] as const;
+const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

@@ -6,7 +6,7 @@
 import { CsvError, parse } from 'csv-parse';
 import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
 import { SLICE_MS, Slices } from '../event-loop-slices.js';
-import { currencyDecimals } from '../money.js';
+import { readPlainAmount, type TooManyDecimals } from '../money.js';
 import { nextBackgroundTurn } from '../requests-first.js';
 
 /** The columns of a records file, by their English name. */
@@ -63,13 +63,16 @@ export type RowProblemCode =
   | 'column_count' | 'date_invalid' | 'amount_invalid' | 'amount_decimals' | 'currency_unknown'
   | 'direction_invalid' | 'direction_sign' | 'reference_repeated';
 
-/** A problem in one cell: its row, its column as the header names it, and for a repeated reference the first row. */
+/**
+ * A problem in one cell: its row, its column as the header names it, for a repeated reference the
+ * first row, and for an amount with decimals beyond its currency's the refusal of the one rule.
+ */
 export interface RowProblem {
   row: number;
   column: string;
   code: RowProblemCode;
   firstRow?: number;
-  decimals?: number;
+  amount?: TooManyDecimals;
 }
 
 export type RecordsReading =
@@ -218,7 +221,7 @@ async function readRows(body: Array<{ cells: string[]; line: number }>, header: 
     const cell = (column: RecordsColumn) => (columns[column] === undefined ? '' : (cells[columns[column]] ?? '').trim());
     const read = readRow(cell, limits);
     if ('problem' in read) {
-      report({ row, column: headerName(read.column), code: read.problem, ...(read.decimals === undefined ? {} : { decimals: read.decimals }) });
+      report({ row, column: headerName(read.column), code: read.problem, ...(read.amount === undefined ? {} : { amount: read.amount }) });
       continue;
     }
     if (read.reference !== '') {
@@ -235,23 +238,23 @@ async function readRows(body: Array<{ cells: string[]; line: number }>, header: 
   return { ok: true, records };
 }
 
-type RowReading = Omit<PartnerRecord, 'row'> | { problem: RowProblemCode; column: RecordsColumn; decimals?: number };
+type RowReading = Omit<PartnerRecord, 'row'> | { problem: RowProblemCode; column: RecordsColumn; amount?: TooManyDecimals };
 
 function readRow(cell: (column: RecordsColumn) => string, limits: RecordsLimits): RowReading {
   const date = readDate(cell('date'), limits.timeZone);
   if (!date) return { problem: 'date_invalid', column: 'date' };
   const currency = cell('currency').toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency) || !limits.currencies.has(currency)) return { problem: 'currency_unknown', column: 'currency' };
-  const amount = /^(-?)(\d+)(?:\.(\d+))?$/.exec(cell('amount'));
-  if (!amount) return { problem: 'amount_invalid', column: 'amount' };
-  const decimals = currencyDecimals(currency);
-  const fraction = amount[3] ?? '';
-  if (fraction.replace(/0+$/, '').length > decimals) return { problem: 'amount_decimals', column: 'amount', decimals };
-  const magnitude = Number((amount[2] ?? '0') + fraction.slice(0, decimals).padEnd(decimals, '0'));
-  if (!Number.isSafeInteger(magnitude)) return { problem: 'amount_invalid', column: 'amount' };
-  const negative = amount[1] === '-' && magnitude !== 0;
+  const amount = readPlainAmount(cell('amount'), currency);
+  if (!amount.ok) {
+    if (amount.code !== 'amount_too_many_decimals') return { problem: 'amount_invalid', column: 'amount' };
+    const { ok: _ok, ...refusal } = amount;
+    return { problem: 'amount_decimals', column: 'amount', amount: refusal };
+  }
+  const negative = amount.minor < 0;
+  const magnitude = Math.abs(amount.minor);
   const written = cell('direction').toLowerCase().normalize('NFC');
-  let amountMinor = negative ? -magnitude : magnitude;
+  let amountMinor = amount.minor;
   if (written !== '') {
     const direction = DIRECTIONS.get(written);
     if (!direction) return { problem: 'direction_invalid', column: 'direction' };

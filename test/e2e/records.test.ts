@@ -143,6 +143,15 @@ describe('/fleet reconcile in the running bot', () => {
     expect(await runs()).toBe(before);
   });
 
+  it('refuses amounts with decimals beyond the currency\'s, even zeros, naming the thousands reading, and keeps nothing', async () => {
+    const before = await runs();
+    const shown = viewText(await submitRecords('reference,date,amount,currency\nA,2026-11-16,75.000,CDF\nB,2026-11-16,-1.500,USD\nC,2026-11-16,150.50,USD\n'));
+    expect(shown).toContain('2 problems in your records; nothing was kept');
+    expect(shown).toContain('Row 2, column `amount`: `75.000` CDF: 75,000? CDF has 2 decimals.');
+    expect(shown).toContain('Row 3, column `amount`: `-1.500` USD: 1,500? USD has 2 decimals.');
+    expect(await runs()).toBe(before);
+  });
+
   it('refuses an empty file and a file over the row limit, naming the limit', async () => {
     expect(viewText(await submitRecords(''))).toContain('The file is empty');
     const rows = Array.from({ length: 51 }, (_, index) => `R${index},2026-11-16,1,USD`).join('\n');

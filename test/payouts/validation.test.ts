@@ -142,8 +142,19 @@ describe('validatePayoutForm', () => {
   });
 
   it('refuses more decimals than the currency has', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1.234' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 });
-    expect(errorsFor('mobile_money', { ...mobile, amount: '10.5', currency: 'XAF' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0 });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.234' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '10.5', currency: 'XAF' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '10.5' });
+  });
+
+  it('refuses decimals beyond the currency\'s even when they are zeros, naming the thousands reading', () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '75.000', currency: 'CDF' }).amount)
+      .toEqual({ code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.500' }).amount)
+      .toEqual({ code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '150.000', currency: 'XAF' }).amount)
+      .toEqual({ code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
+    expect(validatePayoutForm('mobile_money', { ...mobile, amount: '1500,500' }, { ...context, locale: 'fr' }))
+      .toEqual({ ok: false, errors: { amount: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1500,500' } } });
   });
 
   it('refuses an amount over the per-payout maximum for the currency', () => {

@@ -45,7 +45,19 @@ describe('reading a records file', () => {
       { row: 3, column: 'date', code: 'date_invalid' },
       { row: 4, column: 'date', code: 'date_invalid' },
       { row: 5, column: 'Montant', code: 'amount_invalid' },
-      { row: 6, column: 'Montant', code: 'amount_decimals', decimals: 2 },
+      { row: 6, column: 'Montant', code: 'amount_decimals', amount: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123_400 } },
+    ] } });
+  });
+
+  it('refuses decimals beyond the currency\'s even when they are zeros, naming the thousands reading', async () => {
+    const reading = await read('reference,date,amount,currency\nA,2026-11-02,75.000,CDF\nB,2026-11-02,-1.500,USD\nC,2026-11-02,150.000,XAF\nD,2026-11-02,20.2500,EUR\nE,2026-11-02,150000,XAF\n', {
+      currencies: new Set(['USD', 'EUR', 'CDF', 'XAF']),
+    });
+    expect(reading).toEqual({ ok: false, problem: { code: 'rows', more: 0, problems: [
+      { row: 2, column: 'amount', code: 'amount_decimals', amount: { code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 } },
+      { row: 3, column: 'amount', code: 'amount_decimals', amount: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '-1.500', thousands: 150_000 } },
+      { row: 4, column: 'amount', code: 'amount_decimals', amount: { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 } },
+      { row: 5, column: 'amount', code: 'amount_decimals', amount: { code: 'amount_too_many_decimals', currency: 'EUR', decimals: 2, typed: '20.2500' } },
     ] } });
   });
 

@@ -74,11 +74,6 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.amount_not_a_number': 'Enter the amount as a number, like 150 or 1,500.50.',
     'payoutRequest.problem.amount_not_positive': 'The amount must be more than zero.',
     'payoutRequest.problem.amount_too_large': 'That amount is too large.',
-    'payoutRequest.problem.amount_no_decimals': '{currency} has no decimals: enter a whole amount.',
-    'payoutRequest.problem.amount_too_many_decimals': {
-      one: '{currency} has {count} decimal at most.',
-      other: '{currency} has {count} decimals at most.',
-    },
     'payoutRequest.problem.amount_ambiguous':
       'This amount could be read two ways: {thousands} or {decimal}. Write {thousandsTyped} for the first, or {decimalTyped} for the second.',
     'payoutRequest.problem.amount_no_maximum': 'Payouts in {currency} have no maximum set, so they cannot be sent.',
@@ -189,11 +184,6 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.amount_not_a_number': 'Saisissez le montant en chiffres, par exemple 150 ou 1 500,50.',
     'payoutRequest.problem.amount_not_positive': 'Le montant doit être supérieur à zéro.',
     'payoutRequest.problem.amount_too_large': 'Ce montant est trop élevé.',
-    'payoutRequest.problem.amount_no_decimals': 'Les montants en {currency} n’ont pas de décimales : saisissez un montant entier.',
-    'payoutRequest.problem.amount_too_many_decimals': {
-      one: 'Les montants en {currency} ont au plus {count} décimale.',
-      other: 'Les montants en {currency} ont au plus {count} décimales.',
-    },
     'payoutRequest.problem.amount_ambiguous':
       'Ce montant peut se lire de deux façons : {thousands} ou {decimal}. Écrivez {thousandsTyped} pour le premier, ou {decimalTyped} pour le second.',
     'payoutRequest.problem.amount_no_maximum': 'Aucun plafond n’est fixé pour les paiements en {currency} : ils ne peuvent pas être envoyés.',

@@ -1,10 +1,16 @@
 /**
  * A payout form's field problems, which the domain gives as codes with data, worded in the reader's
- * language: amounts written the reader's way, and each ambiguous amount with both readings.
+ * language: amounts written the reader's way, each ambiguous amount with both readings, and the
+ * thousands reading of an amount with too many decimals.
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, typedAmount } from '../../money.js';
 import type { FieldProblem, PayoutFieldName } from '../../payouts/index.js';
+import { plainWithin } from '../views/text.js';
+import { describeTooManyDecimals } from './amount-problems.js';
+
+/** An amount as typed, quoted in a problem: longer is not an amount anyone meant. */
+const TYPED_MAX = 40;
 
 /** The problem as plain text (modal field errors are not mrkdwn); `refused` words a policy refusal. */
 export function describeFieldProblem(
@@ -31,9 +37,7 @@ export function describeFieldProblem(
     case 'check_value':
       return t(`payoutRequest.problem.${problem.code}`);
     case 'amount_too_many_decimals':
-      return problem.decimals === 0
-        ? t('payoutRequest.problem.amount_no_decimals', { currency: problem.currency })
-        : t('payoutRequest.problem.amount_too_many_decimals', { currency: problem.currency, count: problem.decimals });
+      return describeTooManyDecimals(locale, problem, (typed) => plainWithin(typed, TYPED_MAX));
     case 'amount_ambiguous':
       return t('payoutRequest.problem.amount_ambiguous', {
         thousands: amount(problem.thousands, problem.currency),

@@ -2,6 +2,7 @@
 import { textsFor, type Locale } from '../../i18n/index.js';
 import type { RecordsFileProblem, RowProblem } from '../../records/index.js';
 import { codeSpan } from '../views/text.js';
+import { describeTooManyDecimals } from './amount-problems.js';
 
 /** `10 MiB` for a limit in bytes, at least 1. */
 export function mebibytes(bytes: number): number {
@@ -20,7 +21,7 @@ export function describeRowProblem(locale: Locale, problem: RowProblem): string 
       what = t('records.row.reference_repeated', { first: problem.firstRow ?? 0 });
       break;
     case 'amount_decimals':
-      what = t('records.row.amount_decimals', { decimals: problem.decimals ?? 2 });
+      what = problem.amount ? describeTooManyDecimals(locale, problem.amount, (typed) => codeSpan(typed, 40)) : t('records.row.amount_invalid');
       break;
     default:
       what = t(`records.row.${problem.code}`);

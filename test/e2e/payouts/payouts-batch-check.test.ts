@@ -83,6 +83,21 @@ describe('checking a bulk payout file in Slack', () => {
     expect(csv).toContain('26,provider,');
   });
 
+  it('refuses amounts a spreadsheet wrote with grouped thousands (75.000 CDF, 1.500 USD) instead of sending a thousandth, in each language', async () => {
+    const count = async (table: string) => (await h.bot.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
+    const [requests, rows] = [await count('payout_requests'), await count('payout_batch_rows')];
+    const file = `${HEADER}\nmobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,75.000,CDF,,\nmobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1.500,USD,,\n`;
+    const english = viewText(await submitFile(file));
+    expect(english).toContain('2 problems');
+    expect(english).toContain('Row 2, amount: 75.000 CDF: 75,000? CDF has 2 decimals.');
+    expect(english).toContain('Row 3, amount: 1.500 USD: 1,500? USD has 2 decimals.');
+    expect(english).not.toContain('Every row can be sent');
+    const french = viewText(await submitFile(file, 'paiements.csv', FRENCH));
+    expect(french).toContain('Ligne 2, amount : 75.000 CDF : 75\u202F000 ? Les montants en CDF ont 2 décimales.');
+    expect([await count('payout_requests'), await count('payout_batch_rows')]).toEqual([requests, rows]);
+    expect(payoutPosts(h)).toBe(0);
+  });
+
   it('refuses a file with semicolons, an empty file and a binary file with a clear reason', async () => {
     expect(viewText(await submitFile(`${HEADER.replaceAll(',', ';')}\n`))).toContain('separated by semicolons');
     expect(viewText(await submitFile(''.padEnd(3, '\n')))).toContain('The file is empty');

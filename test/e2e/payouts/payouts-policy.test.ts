@@ -38,7 +38,8 @@ describe('payout rules, enforced through Slack', () => {
       ['bank', { bankCode: 'BCDCCDK' }, 'bankCode', /8 or 11 characters/],
       ['mobile', { amount: '1,500' }, 'amount', /1,500\.00 USD or 1\.50 USD/],
       ['mobile', { amount: '1.000,00' }, 'amount', /as a number/],
-      ['mobile', { amount: '10.505' }, 'amount', /USD has 2 decimals at most/],
+      ['mobile', { amount: '10.505' }, 'amount', /^10\.505 USD: 10,505\? USD has 2 decimals\.$/],
+      ['mobile', { amount: '10.5050' }, 'amount', /^USD has 2 decimals at most\.$/],
       ['bank', { amount: '5000.01' }, 'amount', /at most 5,000\.00 EUR/],
       ['mobile', { amount: '0' }, 'amount', /more than zero/],
     ];

@@ -70,6 +70,24 @@ describe('requesting a payout in the language of the person', () => {
     expect(payoutPosts(h)).toBe(0);
   });
 
+  it('refuses decimals beyond the currency\'s even when they are zeros, naming the thousands reading, and stores nothing', async () => {
+    const cases = [
+      [ENGLISH, '75.000', 'CDF', '75.000 CDF: 75,000? CDF has 2 decimals.'],
+      [ENGLISH, '1.500', 'USD', '1.500 USD: 1,500? USD has 2 decimals.'],
+      [FRENCH, '1500,500', 'USD', 'Les montants en USD ont au plus 2 décimales.'],
+    ] as const;
+    for (const [userId, amount, currency, words] of cases) {
+      const form = await openPayoutForm(h, userId, 'payout mobile');
+      const reference = `ZEROS-${currency}-${userId.slice(-4)}`;
+      const answered = await submitForm(h, userId, form.id, { ...MOBILE_FIELDS, amount, currency, reference });
+      expect(answered.view.callback_id, amount).toBe(PAYOUT_VIEWS.form);
+      expect(fieldErrors(answered)).toEqual({ amount: words });
+      await h.slack.closeView({ userId, viewId: answered.id });
+      expect(await h.bot.payouts.getByReference(reference)).toBeUndefined();
+    }
+    expect(payoutPosts(h)).toBe(0);
+  });
+
   it('opens the chooser and then the form in French from /fleet payout alone', async () => {
     await h.slack.runCommand({ userId: FRENCH, channelId: CHANNELS.treasury, text: 'payout' });
     const chooser = await waitForView(h, FRENCH, callbackIs(PAYOUT_VIEWS.chooser), 'the chooser');

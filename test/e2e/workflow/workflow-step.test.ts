@@ -54,14 +54,19 @@ describe('the Workflow Builder step "Request a payout"', () => {
       [{ currency: 'XYZ' }, 'currency:'],
       [{ requester: '' }, 'requester: name the Slack user'],
       [{ country: 'Congo' }, 'country:'],
+      // As a spreadsheet groups thousands: refused, never read as 75.00 CDF or 1.50 USD.
+      [{ amount: '75.000', currency: 'CDF' }, 'amount: 75.000 CDF: 75,000? CDF has 2 decimals.'],
+      [{ amount: '1.500' }, 'amount: 1.500 USD: 1,500? USD has 2 decimals.'],
     ];
     for (const [overrides, words] of cases) {
-      const executionId = await runStep(h, stepInputs(overrides));
+      const inputs = stepInputs(overrides);
+      const executionId = await runStep(h, inputs);
       const run = await waitForRunEnd(h, executionId);
       expect(run.state, JSON.stringify(overrides)).toBe('failed');
       expect(run.error, JSON.stringify(overrides)).toContain(words);
+      expect(await h.bot.payouts.getByReference(String(inputs.reference)), JSON.stringify(overrides)).toBeUndefined();
     }
-    expect(dmTexts(h, PEOPLE.requester).filter((text) => text.includes('Requested in your name') && text.includes('1,500'))).toEqual([]);
+    expect(dmTexts(h, PEOPLE.requester).filter((text) => text.includes('Requested in your name') && /1,500|75\.00 CDF|1\.50 USD/.test(text))).toEqual([]);
   });
 
   it('fails the step when the named person may not request payouts', async () => {

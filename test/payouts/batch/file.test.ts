@@ -146,6 +146,21 @@ describe('checking the rows of a bulk payout file', () => {
     ]);
   });
 
+  it('refuses amounts with more decimals than the currency has, even zeros, as spreadsheets group thousands', () => {
+    const withXaf = { ...context, settings: { ...settings, currencies: [...settings.currencies, 'XAF'], maxAmount: new Map([...settings.maxAmount, ['XAF', 10_000_000]]) } };
+    const reading = read([HEADER, ...[['75.000', 'CDF'], ['1.500', 'USD'], ['150.000', 'XAF'], ['12.50', 'USD'], ['150000', 'XAF']].map(([amount, currency]) =>
+      `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,${amount},${currency},,`)].join('\n'));
+    if (!reading.ok) throw new Error('expected the file to be read');
+    const checked = checkBatchRows(reading.rows, reading.columnProblems, withXaf);
+    expect(checked.problems).toEqual([
+      { rowNumber: 2, column: 'amount', problem: { code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 } },
+      { rowNumber: 3, column: 'amount', problem: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 } },
+      { rowNumber: 4, column: 'amount', problem: { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 } },
+    ]);
+    expect(checked.rows.map((row) => [row.rowNumber, row.draft.amountMinor])).toEqual([[5, 1250], [6, 150_000]]);
+    expect([...checked.totals]).toEqual([['USD', 1250], ['XAF', 150_000]]);
+  });
+
   it('refuses a reference given twice in the file, naming the first row that has it', () => {
     const checked = check(`${HEADER}\n${BANK}\n${BANK.replace('2500', '300')}\n`);
     expect(checked.problems).toEqual([{ rowNumber: 3, column: 'reference', problem: { code: 'reference_repeated', firstRow: 2 } }]);

@@ -43,6 +43,15 @@ describe('the bulk payout views', () => {
     expect(view.private_metadata).toBe('PB-7K3F9Q');
   });
 
+  it('name the thousands reading of an amount with decimals beyond its currency\'s, in both languages', () => {
+    const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1.500,USD,,', 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,20.5000,EUR,,']);
+    expect(check.rows).toEqual([]);
+    const english = JSON.stringify(buildBatchResult(EN, check, undefined).blocks);
+    expect(english).toContain('Row 2, amount: 1.500 USD: 1,500? USD has 2 decimals.');
+    expect(english).toContain('Row 3, amount: EUR has 2 decimals at most.');
+    expect(JSON.stringify(buildBatchResult(FR, check, undefined).blocks)).toContain('Ligne 2, amount : 1.500 USD : 1\u202F500 ? Les montants en USD ont 2 décimales.');
+  });
+
   it('list rows that may pay someone twice with what each repeats, and ask for the tick, within limits in both languages', () => {
     const check = checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index % 2500).padStart(5, '0')},VODACOM_MPESA,Person,CD,1,USD,,`));
     check.rows[0] = { ...check.rows[0]!, duplicateOf: { kind: 'request', requestId: 'PR-7K3F9Q', reference: 'REF-1', state: 'completed' } };

@@ -47,9 +47,12 @@ const EVERY_PROBLEM: Array<[PayoutFieldName, FieldProblem]> = [
   ['amount', { code: 'amount_not_a_number' }],
   ['amount', { code: 'amount_not_positive' }],
   ['amount', { code: 'amount_too_large' }],
-  ['amount', { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2 }],
-  ['amount', { code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3 }],
-  ['amount', { code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0 }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.2345' }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'KWD', decimals: 3, typed: '1.2345' }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '10.5' }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 }],
+  ['amount', { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: `999.000${'\u202E'.repeat(300)}`, thousands: 99_900_000 }],
   ['amount', { code: 'amount_ambiguous', currency: 'EUR', thousands: 150_000, decimal: 150 }],
   ['amount', { code: 'amount_ambiguous', currency: 'KWD', thousands: 1_234_000, decimal: 1_234 }],
   ['amount', { code: 'amount_ambiguous', currency: 'JPY', thousands: 1_000, decimal: 1 }],
@@ -155,7 +158,7 @@ describe('payout request modals for a French reader', () => {
   });
 
   it('puts the amount back into the form as the person types it, which reads back to the same value', () => {
-    for (const [amountMinor, currency, typed] of [[150_050, 'USD', '1 500,50'], [150, 'EUR', '1,50'], [1_500, 'JPY', '1 500'], [1_234, 'KWD', '1,2340']] as const) {
+    for (const [amountMinor, currency, typed] of [[150_050, 'USD', '1 500,50'], [150, 'EUR', '1,50'], [1_500, 'JPY', '1 500'], [1_234, 'KWD', '01,234']] as const) {
       const values = formValuesFor(fr, request({ amountMinor, currency }));
       expect(values.amount).toBe(typed);
       expect(parseAmount(values.amount ?? '', currency, 'fr')).toEqual({ ok: true, minor: amountMinor });
@@ -167,6 +170,25 @@ describe('payout request modals for a French reader', () => {
     const problem = { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } as const;
     expect(describeFieldProblem('en', 'phone', problem, () => '')).toBe('A wallet in CD starts with the country prefix 243, without a plus: 243 then the number without its leading 0.');
     expect(describeFieldProblem('fr', 'phone', problem, () => '')).toBe('Un portefeuille en CD commence par l’indicatif 243, sans plus : 243 puis le numéro sans son 0 initial.');
+  });
+
+  it('names the thousands reading of an amount with decimals beyond its currency\'s, in English and in French', () => {
+    const words = (locale: Locale, problem: FieldProblem) => describeFieldProblem(locale, 'amount', problem, () => '');
+    const cdf = { code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 } as const;
+    const xaf = { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 } as const;
+    const usd = { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 } as const;
+    expect(words('en', cdf)).toBe('75.000 CDF: 75,000? CDF has 2 decimals.');
+    expect(words('en', xaf)).toBe('150.000 XAF: 150,000? XAF has no decimals.');
+    expect(words('en', usd)).toBe('1.500 USD: 1,500? USD has 2 decimals.');
+    expect(words('fr', cdf)).toBe('75.000 CDF : 75\u202F000 ? Les montants en CDF ont 2 décimales.');
+    expect(words('fr', xaf)).toBe('150.000 XAF : 150\u202F000 ? Les montants en XAF n’ont pas de décimales.');
+    // Without a thousands reading, the currency's decimals alone.
+    expect(words('en', { code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '1.00' })).toBe('JPY has no decimals: enter a whole amount.');
+    expect(words('en', { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '12.5000' })).toBe('USD has 2 decimals at most.');
+    // What was typed is shown neutralised and cut.
+    const odd = words('en', { ...usd, typed: `1.500${'\u202E'.repeat(300)}` });
+    expect(odd).not.toContain('\u202E');
+    expect(odd.length).toBeLessThan(100);
   });
 
   it('explains an ambiguous amount with both readings written the French way and how to type each', () => {
