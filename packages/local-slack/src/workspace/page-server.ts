@@ -127,12 +127,13 @@ class WorkspacePage {
     sendJson(response, 404, { ok: false, error: 'not_found' });
   }
 
-  private people(): Array<PagePerson & { name: string; realName: string }> {
+  private people(): Array<PagePerson & { name: string; realName: string; locale: string }> {
     const users = this.slack.directory().users;
     const people = this.options.people ?? users.map((user) => ({ id: user.id, role: '' }));
     return people.flatMap((person) => {
       const user = users.find((candidate) => candidate.id === person.id);
-      return user ? [{ ...person, name: user.name, realName: user.realName ?? user.name }] : [];
+      // Their Slack's language, which the page writes dates in; Slack's own default when unset.
+      return user ? [{ ...person, name: user.name, realName: user.realName ?? user.name, locale: user.locale ?? 'en-US' }] : [];
     });
   }
 

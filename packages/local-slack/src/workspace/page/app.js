@@ -22,7 +22,7 @@ const WORKFLOWS = 'workflows';
 const special = (channel) => channel === HOME || channel === WORKFLOWS;
 
 const $ = (selector) => document.querySelector(selector);
-const names = () => ({ users: page.data.userNames, channels: page.data.channelNames });
+const names = () => ({ users: page.data.userNames, channels: page.data.channelNames, locale: page.data.me?.locale });
 
 async function call(action, body) {
   const response = await fetch(`/workspace/${action}`, {

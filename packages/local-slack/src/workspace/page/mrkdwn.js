@@ -13,6 +13,8 @@ const EMOJI = {
   black_circle: '⚫', heavy_minus_sign: '➖', heavy_plus_sign: '➕', arrow_right: '➡️', arrow_left: '⬅️',
   inbox_tray: '📥', outbox_tray: '📤', mag: '🔍', gear: '⚙️', wave: '👋', raised_hand: '✋', sos: '🆘',
   grey_question: '❔', question: '❓', heavy_multiplication_x: '✖️', leftwards_arrow_with_hook: '↩️', repeat: '🔁', satellite: '📡', link: '🔗', pencil2: '✏️', wastebasket: '🗑️',
+  new: '🆕', busts_in_silhouette: '👥', bar_chart: '📊', incoming_envelope: '📨', alarm_clock: '⏰', construction: '🚧', medal: '🏅',
+  octagonal_sign: '🛑', page_facing_up: '📄', pause_button: '⏸️', zzz: '💤',
 };
 
 export function escapeHtml(text) {
@@ -52,24 +54,27 @@ const DATE_PARTS = {
   time_secs: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
 };
 
-function prettyDay(date, fallback) {
-  const today = new Date();
+/** Slack's client words "today" and "yesterday" in the reader's language. */
+const RELATIVE_DAYS = { fr: ['Aujourd’hui', 'Hier'], en: ['Today', 'Yesterday'] };
+
+function prettyDay(date, fallback, locale) {
+  const [today, yesterday] = RELATIVE_DAYS[String(locale ?? 'en').slice(0, 2)] ?? RELATIVE_DAYS.en;
+  const now = new Date();
   const day = (d) => d.toDateString();
-  if (day(date) === day(today)) return 'Today';
-  const yesterday = new Date(today.getTime() - 86_400_000);
-  if (day(date) === day(yesterday)) return 'Yesterday';
+  if (day(date) === day(now)) return today;
+  if (day(date) === day(new Date(now.getTime() - 86_400_000))) return yesterday;
   return fallback;
 }
 
-/** `<!date^seconds^format|fallback>` in the reader's own time zone, like Slack's client. */
-function formatDate(seconds, format) {
+/** `<!date^seconds^format|fallback>` in the reader's own time zone and language (their Slack locale), like Slack's client. */
+function formatDate(seconds, format, locale) {
   const date = new Date(Number(seconds) * 1000);
   if (Number.isNaN(date.getTime())) return undefined;
   return format.replace(/\{(\w+)\}/g, (whole, token) => {
     const parts = DATE_PARTS[token];
     if (!parts) return whole;
-    const text = date.toLocaleString(undefined, parts);
-    return token.endsWith('_pretty') ? prettyDay(date, text) : text;
+    const text = date.toLocaleString(locale, parts);
+    return token.endsWith('_pretty') ? prettyDay(date, text, locale) : text;
   });
 }
 
@@ -86,7 +91,7 @@ function angle(inner, names) {
   }
   if (target.startsWith('!date^')) {
     const [, seconds, format] = target.split('^');
-    const shown = formatDate(seconds, format ?? '{date_short_pretty}') ?? label ?? target;
+    const shown = formatDate(seconds, format ?? '{date_short_pretty}', names.locale) ?? label ?? target;
     return `<time title="${escapeHtml(label ?? '')}">${escapeHtml(shown)}</time>`;
   }
   if (target.startsWith('!')) {
@@ -129,7 +134,10 @@ function lines(text, names) {
   }).join('<br>').replace(/<\/blockquote><br>/g, '</blockquote>');
 }
 
-/** mrkdwn to HTML; `names` maps ids to names for mentions: { users: {U…: name}, channels: {C…: name} }. */
+/**
+ * mrkdwn to HTML; `names` maps ids to names for mentions: { users: {U…: name}, channels: {C…: name} },
+ * and holds the reader's Slack locale (`locale`, e.g. `fr-FR`) for dates.
+ */
 export function mrkdwn(text, names = { users: {}, channels: {} }, verbatim = false) {
   if (verbatim) return escapeHtml(decodeEntities(text)).replace(/\n/g, '<br>');
   const parts = text.split(/(```[\s\S]*?```|`[^`\n]+`)/g);
