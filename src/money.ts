@@ -301,6 +301,21 @@ export function formatNumber(value: number, locale: Locale, style: 'whole' | 'te
   return PLAIN_FORMATS[locale][style].format(value);
 }
 
+/**
+ * Axis labels: each value compact, with as many significant digits as it takes to tell them apart
+ * (`692.8M`, `692.9M`, `693.1M` rather than three times `693M`), the reader's way.
+ */
+export function formatDistinctCompact(values: readonly number[], locale: Locale): string[] {
+  const tag = locale === 'fr' ? 'fr-FR' : 'en-US';
+  let labels: string[] = [];
+  for (let digits = 2; digits <= 8; digits += 1) {
+    const format = new Intl.NumberFormat(tag, { notation: 'compact', maximumSignificantDigits: digits });
+    labels = values.map((value) => format.format(value));
+    if (new Set(labels).size === labels.length) break;
+  }
+  return labels;
+}
+
 export interface FormatOptions {
   /** Show `+` on credits as well as `−` on debits. */
   signed?: boolean;

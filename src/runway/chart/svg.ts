@@ -5,7 +5,7 @@
  * the same on every machine. Currency codes come from the API: every text is XML-escaped.
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { fromMinor } from '../../money.js';
+import { formatDistinctCompact, fromMinor } from '../../money.js';
 import { addDays } from '../../calendar.js';
 import type { CurrencyRunway, Runway } from '../figure.js';
 
@@ -27,7 +27,6 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-const LOCALE_TAGS: Record<Locale, string> = { en: 'en-US', fr: 'fr-FR' };
 const dayFormats: Record<Locale, { thisYear: Intl.DateTimeFormat; otherYear: Intl.DateTimeFormat }> = {
   en: {
     thisYear: new Intl.DateTimeFormat('en-US', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
@@ -41,21 +40,6 @@ const dayFormats: Record<Locale, { thisYear: Intl.DateTimeFormat; otherYear: Int
 /** `Dec 6`, or `Oct 10, 2028` for a day in another year than `today`'s (a zero day years away). */
 const shortDay = (day: string, locale: Locale, today: string) =>
   dayFormats[locale][day.slice(0, 4) === today.slice(0, 4) ? 'thisYear' : 'otherYear'].format(Date.parse(`${day}T00:00:00Z`));
-
-/**
- * The axis labels of `levels` (minor units), compact, with as many significant digits as it takes to
- * tell them apart (692.8M, 692.9M, 693.1M rather than three times 693M).
- */
-function tickLabels(levels: number[], currency: string, locale: Locale): string[] {
-  let labels: string[] = [];
-  for (let digits = 2; digits <= 8; digits += 1) {
-    const format = new Intl.NumberFormat(LOCALE_TAGS[locale], { notation: 'compact', maximumSignificantDigits: digits });
-    labels = levels.map((minor) => format.format(fromMinor(Math.round(minor), currency)));
-    if (new Set(labels).size === labels.length) break;
-  }
-  return labels;
-}
-
 
 /** An SVG coordinate to a tenth of a pixel (not a number anyone reads). */
 const at = (value: number) => String(Math.round(value * 10) / 10);
@@ -100,7 +84,7 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
     `<text x="${PLOT.right}" y="${top + 24}" font-size="14" text-anchor="end" fill="${falling ? COLOURS.projection : COLOURS.flat}">${escapeXml(state)}</text>`,
   ];
   const levels = [min, (min + max) / 2, max];
-  const labels = tickLabels(min === max ? [min] : levels, currency.currency, locale);
+  const labels = formatDistinctCompact((min === max ? [min] : levels).map((minor) => fromMinor(Math.round(minor), currency.currency)), locale);
   for (const [index, label] of labels.entries()) {
     const level = levels[index] as number;
     parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${at(y(level))}" y2="${at(y(level))}" stroke="${COLOURS.grid}"/>`);
