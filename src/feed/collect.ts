@@ -1,7 +1,8 @@
 /**
  * Reads what is new since the cursor: a small first page, then larger pages only while every entry
- * on a page is new, up to the backlog limit. Pages overlap when entries arrive mid-read (the list
- * shifts down); overlapping entries are recognised by key and kept once.
+ * on a page is new (or, from a local copy, down to the cursor's floor), up to the backlog limit.
+ * Pages overlap when entries arrive mid-read (the list shifts down); overlapping entries are
+ * recognised by key and kept once.
  */
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
 import { entryKey, entryMs, isNewEntry, type FeedCursor } from './cursor.js';
@@ -10,10 +11,19 @@ export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
 /** Beyond the backlog, pages read only to count what is left out; past this, the count says "at least". */
 const MAX_COUNTING_PAGES = 20;
+/** Reading down to the floor stops after this many pages (the cursor keeps MAX_KEYS keys: about 5 pages). */
+const MAX_FLOOR_PAGES = 12;
 
 export interface CollectOptions {
   maxBacklog: number;
   signal?: AbortSignal;
+  /**
+   * Read on past entries already posted, down to the cursor's floor: every entry at or above it is
+   * known by its key, so one stored late below newer ones is found at this poll, not left to the
+   * sweep. For a local copy (the ledger), where a page is a query; a page of the API is a request,
+   * so without it a poll stops at the first page that holds a posted entry.
+   */
+  toFloor?: boolean;
 }
 
 export interface CollectedEntries {
@@ -42,7 +52,10 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
     const page = await fleet.listTransactions({ limit, offset }, { signal: options.signal });
     fleetRequests += 1;
     unreadable += page.malformed;
-    reachedCursor = addNewEntries(page.transactions, cursor, found) || page.received < limit;
+    const sawPosted = addNewEntries(page.transactions, cursor, found);
+    const oldest = page.transactions.at(-1);
+    const pastFloor = oldest === undefined || entryMs(oldest) < cursor.floorMs || fleetRequests >= MAX_FLOOR_PAGES;
+    reachedCursor = page.received < limit || (options.toFloor ? sawPosted && pastFloor : sawPosted);
     offset += page.received;
     limit = PAGE_SIZE;
   }

@@ -233,7 +233,7 @@ export class TransactionFeed {
     // Until its first message went out (version 0), even after a failed first poll, the feed is still
     // posting its backfill, which may be longer than the usual backlog.
     const maxBacklog = state.version === 0 ? Math.max(settings.maxBacklog, settings.backfill) : settings.maxBacklog;
-    const found = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal });
+    const found = await collectNewEntries(fleet, state.cursor, { maxBacklog, signal, toFloor: this.options.source !== undefined });
     report.fleetRequests += found.fleetRequests;
     report.unreadableEntries = found.unreadable;
     // A future-dated entry already posted is above the cursor's newest date; the store knows it.

@@ -132,6 +132,39 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect({ late: status.lateEntries, gaps: status.gapEntries }).toEqual({ late: 1, gaps: 1 });
   });
 
+  it('posts at its next poll an entry the ledger stored late below entries already posted, not at the sweep', async () => {
+    rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
+    const sync = rig.newSync();
+    const publisher = new RecordingPublisher(rig.clock);
+    const feed = new TransactionFeed({
+      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings: feedSettings(), logger: silentLogger,
+      random: () => 1, instanceId: 'feed-replica',
+    });
+    await sync.tick();
+    while (!(await sync.walkPage())?.walkComplete);
+    await feed.pollOnce();
+    rig.clock.advance(1_000);
+    const onTime = rig.arrive(30);
+    await sync.pollOnce();
+    await feed.pollOnce();
+    expect(publisher.postedReferences()).toEqual(onTime.map((tx) => tx.reference));
+
+    // Dated between the 13th and 14th newest posted entries: the ledger's sweep found it in the list's
+    // third page and stored it now. A poll that stops at the first page holding a posted entry misses it.
+    const between = (Date.parse(onTime[16]!.date) + Date.parse(onTime[17]!.date)) / 2;
+    const late = rig.sandbox.addTransaction({ date: new Date(Math.floor(between)).toISOString() });
+    await insertEntries(db, identifyPage([late]), { firstSeenAt: rig.clock.now(), markLate: true });
+    const more = rig.arrive(3);
+    await sync.pollOnce();
+    const report = await feed.pollOnce();
+
+    expect(report.lateEntries).toBe(0);
+    expect(publisher.postedReferences()).toEqual([...onTime, late, ...more].map((tx) => tx.reference));
+    for (let poll = 0; poll < LATE_SWEEP_EVERY_POLLS; poll += 1) await feed.pollOnce();
+    expect(publisher.postedReferences().filter((reference) => reference === late.reference)).toHaveLength(1);
+    expect((await feed.status()).gapEntries).toBe(0);
+  });
+
   it('compares each stored entry once: a sweep with nothing new stored reads nothing it read before', async () => {
     rig = await ledgerRig(db, { transactionCount: 60, startAt: new Date(Date.now() - 60_000) });
     const sync = rig.newSync();
