@@ -236,6 +236,21 @@ export class PayoutService {
   }
 
   /**
+   * Cancel series, for a request released from the series and still waiting for approval: cancelled
+   * with it, whoever cancels the series (its requester or an approver, as the schedule decided), so
+   * that nobody approves it after. Undefined when it had moved on (approved, sent, decided).
+   */
+  async cancelWithSeries(requestId: string, userId: string, seriesId: string): Promise<PayoutRequest | undefined> {
+    return this.recorder.move(
+      requestId,
+      { states: ['pending'] },
+      { state: 'cancelled' },
+      { event: 'cancelled', userId, details: { series: seriesId } },
+      this.now(),
+    );
+  }
+
+  /**
    * An approver's agreement to send an unknown payout again, with the same reference. Only once it
    * needs review, and it takes as many approvers other than the requester as the payout needed:
    * agreements are stored per attempt, and the one that completes them sends, after one last

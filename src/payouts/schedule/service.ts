@@ -108,11 +108,14 @@ export class PayoutSchedules {
     return this.skip(requestId, next.number, userId);
   }
 
-  /** Cancel series: every occurrence still waiting, held or missed is cancelled; released ones are not touched. */
+  /**
+   * Cancel series: every occurrence still waiting, held or missed is cancelled, and the payout request
+   * of one released but still waiting for approval with it; released ones approved or sent are not touched.
+   */
   async cancel(requestId: string, userId: string): Promise<OccurrenceResult> {
     const found = await this.allowed(requestId, undefined, userId);
     if (!found.ok) return found;
-    const { db, clock } = this.options;
+    const { db, clock, payouts } = this.options;
     const now = clock.now();
     const cancelled = await db.transaction(async (tx) => {
       const moved = await cancelSchedule(tx, requestId, userId, now);
@@ -120,9 +123,15 @@ export class PayoutSchedules {
       return moved ?? [];
     });
     const request = found.request;
+    const released = (await findSchedule(db, request.id))?.occurrences.filter((occurrence) => occurrence.state === 'released' && occurrence.payoutId) ?? [];
+    const withdrawn: string[] = [];
+    for (const occurrence of released) {
+      if (await payouts.cancelWithSeries(occurrence.payoutId as string, userId, request.id)) withdrawn.push(occurrence.payoutId as string);
+    }
     const first = cancelled[0];
     if (first) await this.options.releaser.tell(request, first, 'cancelled', userId);
-    return first ? { ok: true, occurrence: first, request } : { ok: false, code: 'moved_on', occurrence: found.occurrence };
+    if (first || withdrawn.length > 0) return { ok: true, occurrence: first ?? found.occurrence, request };
+    return { ok: false, code: 'moved_on', occurrence: found.occurrence };
   }
 
   /**

@@ -213,6 +213,28 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     ]);
   });
 
+  it('cancels with its series an occurrence released and still waiting for approval, so that nobody can approve it after', async () => {
+    const { schedule, service, clock, fleet, releaser, schedules } = scheduling(db);
+    const series = await schedule({ firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'weekly', count: 3 }, { ...mobileForm, amount: '600' });
+    await service.approve(series.id, APPROVER);
+    clock.set(new Date('2025-03-15T08:00:00Z'));
+    // That morning another 600 USD goes to the same wallet: the occurrence released at 09:00 waits for a second approver.
+    const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '600' }) as { ok: true; draft: never }).draft);
+    const otherId = (other as { request: { id: string } }).request.id;
+    await service.approve(otherId, APPROVER, { duplicateChecked: true });
+    await service.approve(otherId, SECOND_APPROVER, { duplicateChecked: true });
+    clock.set(new Date('2025-03-15T09:00:00Z'));
+    await releaser.releaseDue();
+    const waiting = (await service.get(series.id))?.schedule?.occurrences[0]?.payoutId;
+    expect(await service.get(waiting!)).toMatchObject({ state: 'pending' });
+
+    expect(await schedules.cancel(series.id, REQUESTER)).toMatchObject({ ok: true });
+    expect(await service.get(waiting!)).toMatchObject({ state: 'cancelled' });
+    expect(await service.approve(waiting!, SECOND_APPROVER, { duplicateChecked: true })).toMatchObject({ ok: false });
+    expect(fleet.payoutCalls).toHaveLength(1);
+    expect((await service.get(series.id))?.schedule?.occurrences.map((occurrence) => occurrence.state)).toEqual(['released', 'cancelled', 'cancelled']);
+  });
+
   it('checks a series against the daily limit of each of its days, refusing when one would go over', async () => {
     const { schedules, service } = scheduling(db);
     // Each request has a reference of its own: a fresh review of the same form.
