@@ -89,8 +89,9 @@ export class ScheduleReleaser {
 
   /** Releases every due occurrence (or marks it missed when older than the catch-up window); how many were looked at. */
   async releaseDue(limit = 50): Promise<number> {
-    const { db, clock } = this.options;
-    const due = await db.transaction((tx) => takeDue(tx, clock.now(), limit));
+    const { db, clock, settings } = this.options;
+    const now = clock.now();
+    const due = await db.transaction((tx) => takeDue(tx, now, limit, new Date(now.getTime() - settings.catchUpMinutes * 60_000)));
     for (const occurrence of due) await this.release(occurrence);
     return due.length;
   }
@@ -230,12 +231,12 @@ export class ScheduleReleaser {
     return findRequest(tx, id);
   }
 
-  /** DMs the requester of each occurrence due within the notice time, once (one replica marks it told). */
-  async sendNotices(): Promise<number> {
+  /** DMs the requester of each occurrence due within the notice time, once (one replica marks it told); at most `limit` a round. */
+  async sendNotices(limit = 50): Promise<number> {
     const { db, clock, settings } = this.options;
     if (settings.noticeMinutes <= 0) return 0;
     const now = clock.now();
-    const due = await db.transaction((tx) => takeNoticesDue(tx, now, new Date(now.getTime() + settings.noticeMinutes * 60_000), 50));
+    const due = await db.transaction((tx) => takeNoticesDue(tx, now, new Date(now.getTime() + settings.noticeMinutes * 60_000), limit));
     for (const occurrence of due) {
       const template = await findRequest(db, occurrence.requestId);
       if (template) await this.tell(template, occurrence, 'noticed');

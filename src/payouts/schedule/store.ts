@@ -109,15 +109,17 @@ export async function findOccurrence(q: Queryable, requestId: string, number: nu
 }
 
 /**
- * Occurrences of approved, active schedules due at `now` (the app's clock) still waiting, oldest
- * first, locked for this transaction; rows another replica holds are passed over.
+ * Occurrences of active schedules due at `now` (the app's clock) still waiting, oldest first, locked
+ * for this transaction; rows another replica holds are passed over. Those of a series still waiting
+ * for approval are taken only once past `missedBefore` (to be marked missed): until then a release
+ * would leave them as they are, and they would take the places of approved ones due after them.
  */
-export async function takeDue(tx: Queryable, now: Date, limit: number): Promise<Occurrence[]> {
+export async function takeDue(tx: Queryable, now: Date, limit: number, missedBefore: Date): Promise<Occurrence[]> {
   const { rows } = await tx.query<OccurrenceRow>(
-    `SELECT o.* FROM payout_occurrences o JOIN payout_schedules s ON s.request_id = o.request_id
-     WHERE o.state = 'scheduled' AND o.due_at <= $1 AND s.cancelled_at IS NULL
+    `SELECT o.* FROM payout_occurrences o JOIN payout_schedules s ON s.request_id = o.request_id JOIN payout_requests p ON p.id = o.request_id
+     WHERE o.state = 'scheduled' AND o.due_at <= $1 AND s.cancelled_at IS NULL AND (p.state <> 'pending' OR o.due_at < $3)
      ORDER BY o.due_at, o.request_id, o.number LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,
-    [now, limit],
+    [now, limit, missedBefore],
   );
   return rows.map(toOccurrence);
 }
@@ -150,14 +152,21 @@ export async function cancelSchedule(tx: Queryable, requestId: string, userId: s
   return rows.map(toOccurrence);
 }
 
-/** Waiting occurrences due before `before` whose requester has not been told yet; marks them told (one replica wins each). */
+/**
+ * Waiting occurrences of approved, active series due before `before` whose requester has not been
+ * told yet, at most `limit`, soonest first; marks them told (one replica wins each). The series'
+ * state is in the choice itself, so series nobody approved never take the places of approved ones.
+ */
 export async function takeNoticesDue(tx: Queryable, now: Date, before: Date, limit: number): Promise<Occurrence[]> {
   const { rows } = await tx.query<OccurrenceRow>(
-    `UPDATE payout_occurrences o SET noticed_at = $1 FROM payout_schedules s, payout_requests p
-     WHERE s.request_id = o.request_id AND p.id = o.request_id AND p.state = 'approved' AND s.cancelled_at IS NULL
-       AND o.state = 'scheduled' AND o.noticed_at IS NULL AND o.due_at > $1 AND o.due_at <= $2
-       AND (o.request_id, o.number) IN (SELECT request_id, number FROM payout_occurrences
-         WHERE state = 'scheduled' AND noticed_at IS NULL AND due_at > $1 AND due_at <= $2 ORDER BY due_at LIMIT $3)
+    `UPDATE payout_occurrences o SET noticed_at = $1
+     WHERE o.state = 'scheduled' AND o.noticed_at IS NULL
+       AND (o.request_id, o.number) IN (
+         SELECT d.request_id, d.number FROM payout_occurrences d
+           JOIN payout_schedules s ON s.request_id = d.request_id JOIN payout_requests p ON p.id = d.request_id
+          WHERE p.state = 'approved' AND s.cancelled_at IS NULL
+            AND d.state = 'scheduled' AND d.noticed_at IS NULL AND d.due_at > $1 AND d.due_at <= $2
+          ORDER BY d.due_at, d.request_id, d.number LIMIT $3)
      RETURNING o.*`,
     [now, before, limit],
   );

@@ -235,6 +235,34 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect((await service.get(series.id))?.schedule?.occurrences.map((occurrence) => occurrence.state)).toEqual(['released', 'cancelled', 'cancelled']);
   });
 
+  it('releases an approved series on time though more due occurrences of unapproved series come before it', async () => {
+    const { schedule, service, clock, fleet, releaser } = scheduling(db);
+    // Three series nobody approved yet, due at 08:00, 08:30 and 08:45; then an approved one due at 09:00.
+    for (const [minute, amount] of [[0, '11'], [30, '12'], [45, '13']] as const) {
+      await schedule({ firstDay: '2025-03-15', time: { hour: 8, minute }, repeat: 'once' }, { ...mobileForm, amount });
+    }
+    const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '14' });
+    await service.approve(approved.id, APPROVER);
+    clock.set(DUE);
+    // A round takes two occurrences: the unapproved ones (not yet missed) must not take their places.
+    await releaser.releaseDue(2);
+    expect(fleet.payoutCalls.map((call) => call.body.amount)).toEqual([14]);
+    expect((await service.get(approved.id))?.schedule?.occurrences[0]?.state).toBe('released');
+  });
+
+  it('sends the heads-up of an approved series though more series nobody approved are due sooner', async () => {
+    const { schedule, service, clock, told, releaser } = scheduling(db);
+    for (const [minute, amount] of [[0, '11'], [15, '12'], [30, '13']] as const) {
+      await schedule({ firstDay: '2025-03-15', time: { hour: 8, minute }, repeat: 'once' }, { ...mobileForm, amount });
+    }
+    const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '14' });
+    await service.approve(approved.id, APPROVER);
+    // An hour before 08:00: every occurrence is within the hour's notice by 08:01.
+    clock.set(new Date('2025-03-15T08:01:00Z'));
+    expect(await releaser.sendNotices(2)).toBe(1);
+    expect(told.filter((entry) => entry.event === 'noticed').map((entry) => entry.id)).toEqual([approved.id]);
+  });
+
   it('checks a series against the daily limit of each of its days, refusing when one would go over', async () => {
     const { schedules, service } = scheduling(db);
     // Each request has a reference of its own: a fresh review of the same form.
