@@ -17,7 +17,7 @@ import {
 } from './payout-details.js';
 import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
 import { dayTotalsBlocks, duplicateTickBlock, signalBlocks, type ApprovalContext } from './approval-signals.js';
-import { scheduleMessageBlocks } from './payout-schedule.js';
+import { scheduleMessageBlocks, scheduleWhenBlocks } from './payout-schedule.js';
 
 // Slack's limits: button texts 75, confirm dialog titles 100 and texts 300, modal titles 24.
 const BUTTON_MAX = 75;
@@ -162,10 +162,12 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
   const counted = countingApprovers(request).length;
   const held = counted >= request.requiredApprovals ? holdLine(request, locale) : undefined;
   const last = counted + 1 >= request.requiredApprovals;
+  // A scheduled request is approved ahead: the last approval sends nothing now, each payout goes at its time.
+  const scheduled = request.schedule !== undefined;
   const consequence = held
     ? t('payoutApproval.approve.held', { held })
     : last
-      ? t('payoutApproval.approve.last')
+      ? t(scheduled ? 'payoutSchedule.approve.last' : 'payoutApproval.approve.last')
       : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
   const blocks: KnownBlock[] = [
     askLine(request, locale),
@@ -173,6 +175,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     ...recipientFlagBlocks(request.kind, requestFlags(request), locale),
     ...signalBlocks(context, locale),
     ...detailBlocks(request, locale),
+    ...scheduleWhenBlocks(request, locale),
     ...dayTotalsBlocks(context.signals, request.requestedBy, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
@@ -184,7 +187,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     type: 'modal',
     callback_id: PAYOUT_VIEWS.approve,
     title: plainText(t('payoutApproval.approve.title', { id: request.id }), MODAL_TITLE_MAX),
-    submit: plainText(last ? t('payoutApproval.approve.submitAndSend') : t('payoutApproval.approve.submit'), MODAL_TITLE_MAX),
+    submit: plainText(last && !scheduled ? t('payoutApproval.approve.submitAndSend') : t('payoutApproval.approve.submit'), MODAL_TITLE_MAX),
     close: plainText(t('payoutApproval.modal.close'), MODAL_TITLE_MAX),
     // Only which request; the request itself is read from the store again on submission.
     private_metadata: request.id,

@@ -4,6 +4,7 @@ import { textsFor, type Locale } from '../../i18n/index.js';
 import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './notice.js';
 import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
+import { scheduleWhenBlocks } from './payout-schedule.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, failureWords, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
@@ -96,6 +97,7 @@ export function buildPayoutHistory(surface: Surface, request: PayoutRequest, eve
     { type: 'header', text: plainText(title, HEADER_MAX) },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.requestedBy', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) }) } },
     ...detailBlocks(request, locale),
+    ...scheduleWhenBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
     ...sections([historyHead, ...shown.map((event) => eventLine(event, locale))]),

@@ -122,6 +122,14 @@ export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, ti
   return lines;
 }
 
+/** When a scheduled request is sent, for the approve window and the request's history; nothing for a request sent at approval. */
+export function scheduleWhenBlocks(request: PayoutRequest, locale: Locale): KnownBlock[] {
+  const schedule = request.schedule;
+  if (!schedule) return [];
+  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
+  return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }] : [];
+}
+
 const stateText = (t: Texts, state: OccurrenceState) => t(`payoutSchedule.state.${state}`);
 
 function occurrenceButton(actionId: string, label: string, request: PayoutRequest, number: number, style?: 'primary' | 'danger'): Button {

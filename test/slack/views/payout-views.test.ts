@@ -163,6 +163,23 @@ describe('approval message', () => {
     expect(buildApproveModal(surface, request({ requiredApprovals: 2 })).submit?.text).toBe('Approve');
   });
 
+  it('tells the approver of a scheduled payout when it will be sent, and that approving does not send it now', () => {
+    const dueAt = new Date('2026-12-01T08:00:00.000Z');
+    const scheduled = request({
+      requiredApprovals: 1,
+      schedule: {
+        requestId: 'PR-7K3F9Q', timeZone: 'Africa/Kinshasa', firstDay: '2026-12-01', time: { hour: 9, minute: 0 }, repeat: 'once', endsOn: undefined,
+        cancelledBy: undefined, cancelledAt: undefined, occurrences: [{ requestId: 'PR-7K3F9Q', number: 1, dueAt, state: 'scheduled', hold: undefined, payoutId: undefined, version: 0 }],
+      },
+    });
+    const modal = buildApproveModal(surface, scheduled);
+    expect(json(modal)).toContain('Tue, 1 Dec 2026, 09:00');
+    expect(json(modal)).toContain('Your approval is the last one needed: the payout is approved ahead and sent at its time');
+    expect(json(modal)).not.toContain('as soon as you press');
+    expect(modal.submit?.text).toBe('Approve');
+    expect(json(buildPayoutHistory(surface, scheduled, []).blocks)).toContain('Tue, 1 Dec 2026, 09:00');
+  });
+
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
     const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
     const again = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0APPROVER');
