@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import type { FeedStatus } from '../src/feed/index.js';
 import type { Transaction } from '../src/fleet/schemas.js';
 import type { LedgerStatus } from '../src/ledger/index.js';
+import { seededRandom } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { createTestSchema } from '../test/support/databases.js';
 import { BENCH_POSTGRES_URL } from './ack.js';
@@ -36,8 +37,9 @@ export interface SoakOptions {
   store: 'embedded' | 'postgres';
   /** How long entries are made for. */
   minutes: number;
-  /** One new entry every this many milliseconds. */
+  /** One new entry every this many milliseconds: exactly (`steady`), or on average, at random moments (`random`, a Poisson process). */
   rateMs: number;
+  arrivals: 'steady' | 'random';
   /** One entry in this many is `Pending` (0: none). */
   pendingEvery: number;
   /** FEED_POLL_INTERVAL_SECONDS and LEDGER_POLL_SECONDS. */
@@ -57,7 +59,7 @@ export interface SoakOptions {
 }
 
 export const DEFAULT_SOAK: SoakOptions = {
-  store: 'embedded', minutes: 2, rateMs: 250, pendingEvery: 17, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
+  store: 'embedded', minutes: 2, rateMs: 250, arrivals: 'steady', pendingEvery: 17, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
 };
 
 /** An entry made, and what the feed and the ledger did with it. */
@@ -97,6 +99,7 @@ export interface SoakResult {
   store: SoakOptions['store'];
   minutes: number;
   rate_ms: number;
+  arrivals: SoakOptions['arrivals'];
   pending_every: number;
   interval_s: number;
   dir: string;
@@ -111,6 +114,9 @@ export interface SoakResult {
   posted_late: number;
   /** References in the feed channel that the soak did not make. */
   posted_not_made: number;
+  /** Feed messages posted as text alone (Slack refused their blocks), and the Block Kit limits the workspace saw broken. */
+  text_only_messages: number;
+  limit_violations: string[];
   delay_p50_s: number;
   delay_p99_s: number;
   delay_max_s: number;
@@ -155,12 +161,17 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   const made = new Map<string, MadeEntry>();
   let postedNotMade = 0;
+  let textOnlyMessages = 0;
+  const limitViolations: string[] = [];
   slack.on('change', (change) => {
+    if (change.type === 'limit_violation') limitViolations.push(change.violation);
     if (change.type !== 'message_posted' || change.channel !== FEED_CHANNEL) return;
     const at = Date.now();
     const message = slack.message(change.channel, change.ts);
     if (!message) return;
     const late = JSON.stringify(message.blocks).includes(LATE_NOTE) || message.text.includes(LATE_NOTE);
+    // Blocks refused, the entries went as text (feed-publisher.ts): posted, but a reader counting blocks would miss them.
+    if (message.blocks.length === 0) textOnlyMessages += 1;
     for (const reference of referencesIn(message)) {
       const entry = made.get(reference);
       if (!entry) postedNotMade += 1;
@@ -198,10 +209,13 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
     let commandsSent = 0;
     let commandsNotAcknowledged = 0;
 
+    const random = seededRandom(4517);
     const makeEntries = async () => {
+      let dueMs = startedMs;
       for (let i = 0; i < count; i += 1) {
         // On a schedule from the start, so that a late timer does not slow the rate down.
-        await sleep(startedMs + i * options.rateMs - Date.now());
+        await sleep(dueMs - Date.now());
+        dueMs += options.arrivals === 'steady' ? options.rateMs : -Math.log(1 - random()) * options.rateMs;
         const pending = options.pendingEvery > 0 && i % options.pendingEvery === options.pendingEvery - 1;
         const tx: Transaction = sandbox.addTransaction(pending ? { status: 'Pending' } : {});
         made.set(tx.reference, { reference: tx.reference, status: tx.status, madeMs: Date.parse(tx.date), postedMs: [], postedLate: false });
@@ -305,6 +319,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
       store: options.store,
       minutes: options.minutes,
       rate_ms: options.rateMs,
+      arrivals: options.arrivals,
       pending_every: options.pendingEvery,
       interval_s: options.intervalSeconds,
       dir,
@@ -316,6 +331,8 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
       repeated: repeated.length,
       posted_late: entries.filter((entry) => entry.postedLate).length,
       posted_not_made: postedNotMade,
+      text_only_messages: textOnlyMessages,
+      limit_violations: limitViolations.slice(0, 20),
       delay_p50_s: round(percentile(delays, 50) / 1000, 2),
       delay_p99_s: round(percentile(delays, 99) / 1000, 2),
       delay_max_s: round((delays.at(-1) ?? Number.NaN) / 1000, 2),
@@ -347,7 +364,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
 export function printSoak(result: SoakResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
   const pending = result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending';
-  console.log(`\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`);
+  console.log(`\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms${result.arrivals === 'random' ? ' on average, at random moments' : ''} (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`);
   console.table({
     'entries made (Pending among them)': { value: `${result.entries_made} (${result.pending_made})`, target: '' },
     'entries posted': { value: result.entries_posted, target: 'all' },
@@ -360,6 +377,7 @@ export function printSoak(result: SoakResult): void {
     [`posted after more than ${result.delay_bound_s} s`]: { value: result.over_bound, target: 0 },
     'commands sent (not acknowledged)': { value: `${result.commands_sent} (${result.commands_not_acknowledged})`, target: '' },
     'ledger entries stored late': { value: result.ledger_late_entries, target: '' },
+    'feed messages as text alone (Block Kit limits broken)': { value: `${result.text_only_messages} (${result.limit_violations.length})`, target: 0 },
   });
   console.log(`memory (minute: RSS / JS heap / ArrayBuffers MB): ${result.memory.map((m) => `${m.minute}: ${m.rss_mb}/${m.heap_mb}/${m.array_buffers_mb}`).join(', ')}`);
   for (const entry of [...result.missing_entries, ...result.repeated_entries]) console.log(`${entry.posted === 0 ? 'missing' : `posted ${entry.posted} times`}: ${JSON.stringify(entry)}`);
@@ -379,10 +397,12 @@ export function soakOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Partial
     if (!Number.isFinite(value) || value < 0) throw new Error(`soak: --${name} must be a number, not ${text}`);
     return value;
   };
+  const arrivals = flag('arrivals');
+  if (arrivals !== undefined && arrivals !== 'steady' && arrivals !== 'random') throw new Error(`soak: --arrivals is steady or random, not ${arrivals}`);
   const store = flag('store');
   if (store !== undefined && store !== 'embedded' && store !== 'postgres') throw new Error(`soak: --store is embedded or postgres, not ${store}`);
   const chosen: Partial<SoakOptions> = {
-    store, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), settleSeconds: number('settle-seconds'),
+    store, arrivals, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), settleSeconds: number('settle-seconds'),
     commandEveryMs: number('command-every-ms'), historyPageDelayMs: number('history-page-delay-ms'), dir: flag('dir'),
     keep: argv.includes('--keep') || env.SOAK_KEEP === '1' ? true : undefined,
   };
