@@ -50,7 +50,10 @@ export interface SoakOptions {
   settleSeconds: number;
   /** The run's folder; a new one under the system's temporary folder when absent. */
   dir?: string;
-  /** Keep the folder (and the Postgres schema) when the run passed too; a failed run always keeps them. */
+  /**
+   * Keep the Postgres schema, and the folder made when `dir` is absent, when the run passed too; a
+   * failed run keeps both, and a folder given as `dir` is always kept.
+   */
   keep: boolean;
   /** LEDGER_HISTORY_PAGE_DELAY_MS; the app's default when absent. */
   historyPageDelayMs?: number;
@@ -411,7 +414,7 @@ export function soakOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Partial
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const chosen = soakOptionsFrom(process.argv.slice(2), process.env);
-  const result = await runSoak({ keep: true, progress: (line) => console.log(line), ...chosen });
+  const result = await runSoak({ progress: (line) => console.log(line), ...chosen });
   printSoak(result);
   console.log(JSON.stringify({ soak: result }));
 }
