@@ -42,6 +42,12 @@ export interface SoakOptions {
   arrivals: 'steady' | 'random';
   /** One entry in this many is `Pending` (0: none). */
   pendingEvery: number;
+  /**
+   * One entry in this many (0: none) is listed late: dated `lateByMs` before it appears in the list,
+   * so that it shows up below entries listed before it (an API that lists an entry once it completes).
+   */
+  lateEvery: number;
+  lateByMs: number;
   /** FEED_POLL_INTERVAL_SECONDS and LEDGER_POLL_SECONDS. */
   intervalSeconds: number;
   /** `/fleet balance` and `/fleet tx`, each this often. */
@@ -62,15 +68,16 @@ export interface SoakOptions {
 }
 
 export const DEFAULT_SOAK: SoakOptions = {
-  store: 'embedded', minutes: 2, rateMs: 250, arrivals: 'steady', pendingEvery: 17, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
+  store: 'embedded', minutes: 2, rateMs: 250, arrivals: 'steady', pendingEvery: 17, lateEvery: 0, lateByMs: 0, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
 };
 
 /** An entry made, and what the feed and the ledger did with it. */
 interface MadeEntry {
   reference: string;
   status: string;
-  /** Its date, which the sandbox sets when it makes it. */
+  /** When it appeared in the list; its date too, unless it is listed late. */
   madeMs: number;
+  dateMs: number;
   /** When each message carrying it was posted (Slack accepted it). */
   postedMs: number[];
   /** Whether a message carrying it said it was late. */
@@ -83,6 +90,8 @@ export interface EntryDetails {
   date: string;
   status: string;
   posted: number;
+  /** When it appeared in the list (its date, unless listed late). */
+  made: string;
   /** Null when the ledger never stored it. */
   ledger: { seq: number; late: boolean; firstSeenAt: string; storedAfterS: number } | null;
   /** Whether the feed remembers it as posted (`feed_posted_entries`). */
@@ -104,12 +113,16 @@ export interface SoakResult {
   rate_ms: number;
   arrivals: SoakOptions['arrivals'];
   pending_every: number;
+  late_every: number;
+  late_by_ms: number;
   interval_s: number;
   dir: string;
   /** Postgres: the URL of the run's schema, kept when the run failed. */
   database_url?: string;
   entries_made: number;
   pending_made: number;
+  /** Entries listed late on purpose (`lateEvery`). */
+  listed_late_made: number;
   entries_posted: number;
   missing: number;
   repeated: number;
@@ -220,8 +233,12 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
         await sleep(dueMs - Date.now());
         dueMs += options.arrivals === 'steady' ? options.rateMs : -Math.log(1 - random()) * options.rateMs;
         const pending = options.pendingEvery > 0 && i % options.pendingEvery === options.pendingEvery - 1;
-        const tx: Transaction = sandbox.addTransaction(pending ? { status: 'Pending' } : {});
-        made.set(tx.reference, { reference: tx.reference, status: tx.status, madeMs: Date.parse(tx.date), postedMs: [], postedLate: false });
+        const listedLate = options.lateEvery > 0 && i % options.lateEvery === options.lateEvery - 1;
+        const madeMs = Date.now();
+        const tx: Transaction = sandbox.addTransaction({
+          ...(pending ? { status: 'Pending' } : {}), ...(listedLate ? { date: new Date(madeMs - options.lateByMs).toISOString() } : {}),
+        });
+        made.set(tx.reference, { reference: tx.reference, status: tx.status, madeMs: listedLate ? madeMs : Date.parse(tx.date), dateMs: Date.parse(tx.date), postedMs: [], postedLate: false });
       }
       making = false;
     };
@@ -290,7 +307,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
     await writeFile(files.entries, entries.map((entry) => {
       const row = stored.get(entry.reference);
       return JSON.stringify({
-        reference: entry.reference, status: entry.status, made: new Date(entry.madeMs).toISOString(), posted: entry.postedMs.map((ms) => new Date(ms).toISOString()),
+        reference: entry.reference, status: entry.status, made: new Date(entry.madeMs).toISOString(), date: new Date(entry.dateMs).toISOString(), posted: entry.postedMs.map((ms) => new Date(ms).toISOString()),
         posted_late: entry.postedLate, seq: row ? Number(row.seq) : null, ledger_late: row?.late ?? null, first_seen_at: row ? new Date(row.first_seen_at).toISOString() : null,
       });
     }).join('\n') + '\n');
@@ -303,7 +320,8 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
       const neighbours = seq === undefined ? [] : await query<{ seq: string; reference: string; date_text: string; first_seen_at: Date; late: boolean }>(
         'SELECT seq, reference, date_text, first_seen_at, late FROM ledger_entries WHERE seq BETWEEN $1 AND $2 AND seq <> $3 ORDER BY seq', [seq - 2, seq + 2, seq]);
       return {
-        reference: entry.reference, date: new Date(entry.madeMs).toISOString(), status: entry.status, posted: entry.postedMs.length,
+        reference: entry.reference, date: new Date(entry.dateMs).toISOString(), status: entry.status, posted: entry.postedMs.length,
+        made: new Date(entry.madeMs).toISOString(),
         ledger: row ? { seq: Number(row.seq), late: row.late, firstSeenAt: new Date(row.first_seen_at).toISOString(), storedAfterS: round((new Date(row.first_seen_at).getTime() - entry.madeMs) / 1000, 3) } : null,
         rememberedAsPosted: Number(remembered?.count ?? 0) > 0,
         neighbours: neighbours.map((n) => ({ seq: Number(n.seq), reference: n.reference, date: n.date_text, firstSeenAt: new Date(n.first_seen_at).toISOString(), late: n.late })),
@@ -324,11 +342,14 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
       rate_ms: options.rateMs,
       arrivals: options.arrivals,
       pending_every: options.pendingEvery,
+      late_every: options.lateEvery,
+      late_by_ms: options.lateByMs,
       interval_s: options.intervalSeconds,
       dir,
       ...(schema ? { database_url: schema.databaseUrl } : {}),
       entries_made: entries.length,
       pending_made: entries.filter((entry) => entry.status === 'Pending').length,
+      listed_late_made: entries.filter((entry) => entry.dateMs !== entry.madeMs).length,
       entries_posted: entries.length - missing.length,
       missing: missing.length,
       repeated: repeated.length,
@@ -366,7 +387,8 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
 
 export function printSoak(result: SoakResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
-  const pending = result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending';
+  const pending = (result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending')
+    + (result.late_every > 0 ? `, 1 in ${result.late_every} listed ${result.late_by_ms / 1000} s after its date` : '');
   console.log(`\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms${result.arrivals === 'random' ? ' on average, at random moments' : ''} (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`);
   console.table({
     'entries made (Pending among them)': { value: `${result.entries_made} (${result.pending_made})`, target: '' },
@@ -405,7 +427,7 @@ export function soakOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Partial
   const store = flag('store');
   if (store !== undefined && store !== 'embedded' && store !== 'postgres') throw new Error(`soak: --store is embedded or postgres, not ${store}`);
   const chosen: Partial<SoakOptions> = {
-    store, arrivals, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), settleSeconds: number('settle-seconds'),
+    store, arrivals, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), lateEvery: number('late-every'), lateByMs: number('late-by-ms'), settleSeconds: number('settle-seconds'),
     commandEveryMs: number('command-every-ms'), historyPageDelayMs: number('history-page-delay-ms'), dir: flag('dir'),
     keep: argv.includes('--keep') || env.SOAK_KEEP === '1' ? true : undefined,
   };
