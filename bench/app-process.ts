@@ -7,6 +7,7 @@
 import { App, HTTPReceiver } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createWriteStream } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import type { RunningBot } from '../src/bot.js';
@@ -57,7 +58,8 @@ async function startBotProcess(botSpec: Extract<AppProcessSpec, { kind: 'bot' }>
   ]);
   const config = loadConfig(botSpec.env);
   const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-  const logger = createLogger({ level: 'warn', destination: quiet });
+  // The soak keeps the app's log beside its figures: its warnings are part of what a lost entry tells.
+  const logger = createLogger({ level: botSpec.logLevel ?? 'warn', destination: botSpec.logFile ? createWriteStream(botSpec.logFile, { flags: 'a' }) : quiet });
   let db: Db | undefined;
   if (botSpec.ledgerRows || botSpec.timeQueries) {
     const silent = createLogger({ level: 'silent' });
@@ -118,10 +120,15 @@ async function answer(running: Running, request: AppRequest): Promise<unknown> {
     }
     case 'cpu':
       return process.cpuUsage();
+    case 'memory':
+      return process.memoryUsage();
     case 'feedStatus':
       return running.bot?.feed?.status();
     case 'ledgerStatus':
       return running.bot?.ledger?.reader.status();
+    case 'query':
+      if (!running.bot) throw new Error('only the bot has a database');
+      return (await running.bot.db.query(request.sql, request.params)).rows;
     case 'setAnswer':
       running.setAnswer?.(request.answer);
       return undefined;

@@ -10,7 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 /** What the child starts: the bot on a configuration (environment variables), or a bare Bolt app. */
 export type AppProcessSpec =
-  | { kind: 'bot'; env: Record<string, string>; ledgerRows?: number; timeQueries?: boolean }
+  | {
+      kind: 'bot';
+      env: Record<string, string>;
+      ledgerRows?: number;
+      timeQueries?: boolean;
+      /** Where the bot's log goes, at `logLevel` (default warn); nowhere when absent. */
+      logFile?: string;
+      logLevel?: string;
+    }
   | { kind: 'bare'; signingSecret: string; botToken: string; slackApiUrl: string };
 
 /** What the bare app answers each `/fleet` with after its ack (none: it only acks), and after how long. */
@@ -31,8 +39,10 @@ export interface LoopDelay {
 
 /** What the parent asks a child app. */
 export type AppQuestion =
-  | { ask: 'loopStart' | 'loopStop' | 'cpu' | 'feedStatus' | 'ledgerStatus' | 'close' }
-  | { ask: 'setAnswer'; answer: BareAnswer };
+  | { ask: 'loopStart' | 'loopStop' | 'cpu' | 'memory' | 'feedStatus' | 'ledgerStatus' | 'close' }
+  | { ask: 'setAnswer'; answer: BareAnswer }
+  /** A statement on the bot's own database (the soak samples the feed's cursor and the ledger while it runs). */
+  | { ask: 'query'; sql: string; params?: unknown[] };
 
 export type AppRequest = AppQuestion & { id: number };
 

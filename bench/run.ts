@@ -17,6 +17,7 @@ import { listFilterTargets } from './ledger-filters.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
 import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
 import { printRunwayBench, runRunwayBench } from './runway.js';
+import { printSoak, runSoak, soakOptionsFrom, type SoakResult } from './soak.js';
 import { boundRow, printTargets, ratioRow, type TargetRow } from './targets.js';
 
 const targets: TargetRow[] = [];
@@ -76,6 +77,22 @@ if (wanted('feed')) {
   const feed = await runFeedBench();
   printFeedBench(feed);
   results.feed = feed;
+}
+
+// The feed soak (issue 45): 2 minutes per store unless SOAK_MINUTES says otherwise (SOAK_STORE=embedded for one store; bench/soak.ts).
+if (wanted('soak')) {
+  const chosen = soakOptionsFrom([], process.env);
+  const soakRuns: SoakResult[] = [];
+  for (const store of chosen.store ? [chosen.store] : (['embedded', 'postgres'] as const)) {
+    const soak = await runSoak({ ...chosen, store, ...(chosen.dir ? { dir: `${chosen.dir}/${store}` } : {}), progress: (line) => console.log(line) });
+    printSoak(soak);
+    const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
+    targets.push(boundRow(`feed soak, ${soak.minutes} min: entries missing or repeated, ${storeName}`, soak.missing + soak.repeated, 'entries', 0));
+    targets.push(boundRow(`feed soak: creation → post max, ${storeName} (p99 ${soak.delay_p99_s} s)`, soak.delay_max_s, 's', soak.delay_bound_s));
+    console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
+    soakRuns.push(soak);
+  }
+  results.soak = soakRuns;
 }
 
 if (wanted('footprint')) {

@@ -1,0 +1,442 @@
+/**
+ * Feed soak (issue 45): the bot as deployed, in a process of its own (`app-processes.ts`): ledger
+ * and feed on, both every 5 s, over the sandbox Fleet API (HTTP, real time) that makes a new entry
+ * every 250 ms (one in 17 `Pending`, never completed), while a person runs `/fleet balance` and
+ * `/fleet tx` every 2 s through signed requests. The local Slack workspace records the feed channel;
+ * each entry made is matched by reference against the entries the feed's messages carry: missing,
+ * repeated, delay from creation to post, and the bot's memory over time. Either store.
+ *
+ * Each run keeps its files in a folder of its own: the app's log, samples of the feed's cursor and of
+ * the ledger every interval, every entry's times, and the details of each entry missing or repeated;
+ * on the embedded store its data folder, on Postgres the schema when the run failed.
+ * Alone: `npx tsx bench/soak.ts --minutes 30 --store embedded` (see `soakOptionsFrom`).
+ */
+import { startLocalSlack, type SlackMessage } from '@fleet-treasury-bot/local-slack';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FeedStatus } from '../src/feed/index.js';
+import type { Transaction } from '../src/fleet/schemas.js';
+import type { LedgerStatus } from '../src/ledger/index.js';
+import { seededRandom } from '../src/sandbox/data.js';
+import { startSandbox } from '../src/sandbox/server.js';
+import { createTestSchema } from '../test/support/databases.js';
+import { BENCH_POSTGRES_URL } from './ack.js';
+import { startAppProcess, type AppProcess } from './app-processes.js';
+import { percentile, round } from './stats.js';
+
+const SIGNING_SECRET = 'benchsoaksigningsecret0123456789';
+const BOT_TOKEN = 'xoxb-bench-soak-token';
+const FEED_CHANNEL = 'C0FEED';
+const PERSON = 'U0REQUESTER';
+/** What the feed's messages say of entries posted late (the i18n catalog's `feed.note.late`). */
+const LATE_NOTE = ':rewind:';
+
+export interface SoakOptions {
+  store: 'embedded' | 'postgres';
+  /** How long entries are made for. */
+  minutes: number;
+  /** One new entry every this many milliseconds: exactly (`steady`), or on average, at random moments (`random`, a Poisson process). */
+  rateMs: number;
+  arrivals: 'steady' | 'random';
+  /** One entry in this many is `Pending` (0: none). */
+  pendingEvery: number;
+  /**
+   * One entry in this many (0: none) is listed late: dated `lateByMs` before it appears in the list,
+   * so that it shows up below entries listed before it (an API that lists an entry once it completes).
+   */
+  lateEvery: number;
+  lateByMs: number;
+  /** FEED_POLL_INTERVAL_SECONDS and LEDGER_POLL_SECONDS. */
+  intervalSeconds: number;
+  /** `/fleet balance` and `/fleet tx`, each this often. */
+  commandEveryMs: number;
+  /** After the last entry: the longest wait for the rest to be posted (the run waits two intervals more once all are). */
+  settleSeconds: number;
+  /** The run's folder; a new one under the system's temporary folder when absent. */
+  dir?: string;
+  /**
+   * Keep the Postgres schema, and the folder made when `dir` is absent, when the run passed too; a
+   * failed run keeps both, and a folder given as `dir` is always kept.
+   */
+  keep: boolean;
+  /** LEDGER_HISTORY_PAGE_DELAY_MS; the app's default when absent. */
+  historyPageDelayMs?: number;
+  /** Where a line of progress goes every minute; none when absent. */
+  progress?: (line: string) => void;
+}
+
+export const DEFAULT_SOAK: SoakOptions = {
+  store: 'embedded', minutes: 2, rateMs: 250, arrivals: 'steady', pendingEvery: 17, lateEvery: 0, lateByMs: 0, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
+};
+
+/** An entry made, and what the feed and the ledger did with it. */
+interface MadeEntry {
+  reference: string;
+  status: string;
+  /** When it appeared in the list; its date too, unless it is listed late. */
+  madeMs: number;
+  dateMs: number;
+  /** When each message carrying it was posted (Slack accepted it). */
+  postedMs: number[];
+  /** Whether a message carrying it said it was late. */
+  postedLate: boolean;
+}
+
+/** What the bot's database says of an entry missing or repeated. */
+export interface EntryDetails {
+  reference: string;
+  date: string;
+  status: string;
+  posted: number;
+  /** When it appeared in the list (its date, unless listed late). */
+  made: string;
+  /** Null when the ledger never stored it. */
+  ledger: { seq: number; late: boolean; firstSeenAt: string; storedAfterS: number } | null;
+  /** Whether the feed remembers it as posted (`feed_posted_entries`). */
+  rememberedAsPosted: boolean;
+  /** The ledger's entries just before and after it in insertion order (`seq`), to see whether it was stored out of order. */
+  neighbours: Array<{ seq: number; reference: string; date: string; firstSeenAt: string; late: boolean }>;
+}
+
+export interface MemorySample {
+  minute: number;
+  rss_mb: number;
+  heap_mb: number;
+  array_buffers_mb: number;
+}
+
+export interface SoakResult {
+  store: SoakOptions['store'];
+  minutes: number;
+  rate_ms: number;
+  arrivals: SoakOptions['arrivals'];
+  pending_every: number;
+  late_every: number;
+  late_by_ms: number;
+  interval_s: number;
+  dir: string;
+  /** Postgres: the URL of the run's schema, kept when the run failed. */
+  database_url?: string;
+  entries_made: number;
+  pending_made: number;
+  /** Entries listed late on purpose (`lateEvery`). */
+  listed_late_made: number;
+  entries_posted: number;
+  missing: number;
+  repeated: number;
+  /** Entries posted in messages that said they were late (the feed's late sweep). */
+  posted_late: number;
+  /** References in the feed channel that the soak did not make. */
+  posted_not_made: number;
+  /** Feed messages posted as text alone (Slack refused their blocks), and the Block Kit limits the workspace saw broken. */
+  text_only_messages: number;
+  limit_violations: string[];
+  delay_p50_s: number;
+  delay_p99_s: number;
+  delay_max_s: number;
+  /** The bound each delay should hold: one interval plus posting time (2 s). */
+  delay_bound_s: number;
+  over_bound: number;
+  commands_sent: number;
+  commands_not_acknowledged: number;
+  feed_late_entries: number;
+  ledger_late_entries: number;
+  feed_last_error: string | undefined;
+  memory: MemorySample[];
+  missing_entries: EntryDetails[];
+  repeated_entries: EntryDetails[];
+  passed: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`soak: ${what} did not happen within ${timeoutMs / 1000} s`);
+    await sleep(250);
+  }
+}
+
+/** The references a feed message carries, each as often as it appears: the code spans of its blocks (its text when it has none). */
+export function referencesIn(message: Pick<SlackMessage, 'text' | 'blocks'>): string[] {
+  const source = message.blocks.length > 0 ? JSON.stringify(message.blocks) : message.text;
+  return [...source.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
+}
+
+export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakResult> {
+  const options = { ...DEFAULT_SOAK, ...given };
+  const dir = options.dir ?? (await mkdtemp(path.join(os.tmpdir(), `feed-soak-${options.store}-`)));
+  await mkdir(dir, { recursive: true });
+  const files = { log: path.join(dir, 'app.log'), samples: path.join(dir, 'samples.jsonl'), entries: path.join(dir, 'entries.jsonl'), summary: path.join(dir, 'summary.json') };
+  const schema = options.store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
+  const sandbox = await startSandbox({ seed: 45 });
+  const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
+  const made = new Map<string, MadeEntry>();
+  let postedNotMade = 0;
+  let textOnlyMessages = 0;
+  const limitViolations: string[] = [];
+  slack.on('change', (change) => {
+    if (change.type === 'limit_violation') limitViolations.push(change.violation);
+    if (change.type !== 'message_posted' || change.channel !== FEED_CHANNEL) return;
+    const at = Date.now();
+    const message = slack.message(change.channel, change.ts);
+    if (!message) return;
+    const late = JSON.stringify(message.blocks).includes(LATE_NOTE) || message.text.includes(LATE_NOTE);
+    // Blocks refused, the entries went as text (feed-publisher.ts): posted, but a reader counting blocks would miss them.
+    if (message.blocks.length === 0) textOnlyMessages += 1;
+    for (const reference of referencesIn(message)) {
+      const entry = made.get(reference);
+      if (!entry) postedNotMade += 1;
+      else {
+        entry.postedMs.push(at);
+        entry.postedLate ||= late;
+      }
+    }
+  });
+
+  let bot: AppProcess | undefined;
+  let passed = false;
+  try {
+    const interval = String(options.intervalSeconds);
+    const env: Record<string, string> = {
+      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
+      FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'info',
+      FEED_CHANNEL_ID: FEED_CHANNEL, FEED_POLL_INTERVAL_SECONDS: interval, LEDGER_POLL_SECONDS: interval,
+      ...(options.historyPageDelayMs !== undefined ? { LEDGER_HISTORY_PAGE_DELAY_MS: String(options.historyPageDelayMs) } : {}),
+      ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: path.join(dir, 'data') }),
+    };
+    bot = await startAppProcess({ kind: 'bot', env, logFile: files.log, logLevel: 'info' });
+    slack.setAppUrl(bot.eventsUrl);
+    const app = bot;
+    const query = <T>(sql: string, params?: unknown[]) => app.ask<T[]>({ ask: 'query', sql, ...(params ? { params } : {}) });
+    await until('the ledger history loaded', async () => (await app.ask<LedgerStatus>({ ask: 'ledgerStatus' })).historyComplete, 180_000);
+    await until('the feed started', async () => (await app.ask<FeedStatus>({ ask: 'feedStatus' })).started, 60_000);
+
+    const startedMs = Date.now();
+    const count = Math.floor((options.minutes * 60_000) / options.rateMs);
+    const boundMs = (options.intervalSeconds + 2) * 1000;
+    let making = true;
+    let stopping = false;
+    const memory: MemorySample[] = [];
+    let commandsSent = 0;
+    let commandsNotAcknowledged = 0;
+
+    const random = seededRandom(4517);
+    const makeEntries = async () => {
+      let dueMs = startedMs;
+      for (let i = 0; i < count; i += 1) {
+        // On a schedule from the start, so that a late timer does not slow the rate down.
+        await sleep(dueMs - Date.now());
+        dueMs += options.arrivals === 'steady' ? options.rateMs : -Math.log(1 - random()) * options.rateMs;
+        const pending = options.pendingEvery > 0 && i % options.pendingEvery === options.pendingEvery - 1;
+        const listedLate = options.lateEvery > 0 && i % options.lateEvery === options.lateEvery - 1;
+        const madeMs = Date.now();
+        const tx: Transaction = sandbox.addTransaction({
+          ...(pending ? { status: 'Pending' } : {}), ...(listedLate ? { date: new Date(madeMs - options.lateByMs).toISOString() } : {}),
+        });
+        made.set(tx.reference, { reference: tx.reference, status: tx.status, madeMs: listedLate ? madeMs : Date.parse(tx.date), dateMs: Date.parse(tx.date), postedMs: [], postedLate: false });
+      }
+      making = false;
+    };
+    const person = async () => {
+      while (!stopping) {
+        const next = Date.now() + options.commandEveryMs;
+        const acks = await Promise.all(['balance', 'tx'].map((text) => slack.runCommand({ userId: PERSON, channelId: 'C0TREASURY', text })));
+        commandsSent += acks.length;
+        commandsNotAcknowledged += acks.filter((ack) => ack.status !== 200).length;
+        await sleep(next - Date.now());
+      }
+    };
+    // The feed's cursor and the ledger's progress every interval, to read beside a lost entry's times.
+    const sample = async () => {
+      const [feed] = await query<Record<string, unknown>>(
+        `SELECT version, (cursor->>'newestMs')::bigint AS newest_ms, (cursor->>'floorMs')::bigint AS floor_ms, (cursor->>'sweepFromMs')::bigint AS sweep_from_ms,
+                jsonb_array_length(cursor->'keys') AS keys, newest_reference, late_entries, pending_entries, last_poll_at, last_error, last_error_at
+           FROM feed_state WHERE channel_id = $1`, [FEED_CHANNEL]);
+      const [ledger] = await query<Record<string, unknown>>(
+        `SELECT (SELECT max(seq) FROM ledger_entries) AS max_seq, (SELECT count(*) FROM ledger_entries WHERE late) AS late,
+                (SELECT max(entry_at) FROM ledger_entries) AS newest_entry_at, s.last_poll_at, s.last_sweep_at, s.walk_kind, s.last_error
+           FROM ledger_sync_state s WHERE s.id = 1`);
+      await appendFile(files.samples, `${JSON.stringify({ at: new Date().toISOString(), feed, ledger })}\n`);
+    };
+    const samplers = async () => {
+      let nextMemoryMs = startedMs;
+      while (!stopping) {
+        const next = Date.now() + options.intervalSeconds * 1000;
+        await sample().catch((error: unknown) => appendFile(files.samples, `${JSON.stringify({ at: new Date().toISOString(), error: String(error) })}\n`));
+        if (Date.now() >= nextMemoryMs) {
+          nextMemoryMs += 60_000;
+          const usage = await app.ask<NodeJS.MemoryUsage>({ ask: 'memory' });
+          const minute = round((Date.now() - startedMs) / 60_000, 1);
+          memory.push({ minute, rss_mb: round(usage.rss / 2 ** 20, 1), heap_mb: round(usage.heapUsed / 2 ** 20, 1), array_buffers_mb: round(usage.arrayBuffers / 2 ** 20, 1) });
+          const entries = [...made.values()];
+          const posted = entries.filter((entry) => entry.postedMs.length > 0).length;
+          const overdue = entries.filter((entry) => entry.postedMs.length === 0 && Date.now() - entry.madeMs > boundMs).length;
+          options.progress?.(`${clockTime(Date.now())} ${options.store} ${minute} min: made ${entries.length}, posted ${posted}, overdue ${overdue}, RSS ${memory.at(-1)!.rss_mb} MB`);
+        }
+        await sleep(next - Date.now());
+      }
+    };
+    const load = Promise.all([person(), samplers()]);
+    load.catch(() => undefined);
+    try {
+      await makeEntries();
+      // Every entry posted and two intervals more (a repeat would show), or the settle time is up.
+      const settleUntil = Date.now() + options.settleSeconds * 1000;
+      let allPostedAt: number | undefined;
+      while (Date.now() < settleUntil && (allPostedAt === undefined || Date.now() < allPostedAt + 2 * options.intervalSeconds * 1000)) {
+        if (allPostedAt === undefined && [...made.values()].every((entry) => entry.postedMs.length > 0)) allPostedAt = Date.now();
+        await sleep(250);
+      }
+    } finally {
+      stopping = true;
+      await load;
+    }
+    if (making) throw new Error('soak: entries still being made at the end');
+
+    const feedStatus = await app.ask<FeedStatus>({ ask: 'feedStatus' });
+    const [ledgerLate] = await query<{ late: string }>('SELECT count(*) AS late FROM ledger_entries WHERE late');
+    const entries = [...made.values()];
+    const stored = new Map((await query<{ reference: string; seq: string; late: boolean; first_seen_at: Date; date_text: string }>(
+      'SELECT reference, seq, late, first_seen_at, date_text FROM ledger_entries WHERE reference = ANY($1::text[])', [entries.map((entry) => entry.reference)],
+    )).map((row) => [row.reference, row]));
+    await writeFile(files.entries, entries.map((entry) => {
+      const row = stored.get(entry.reference);
+      return JSON.stringify({
+        reference: entry.reference, status: entry.status, made: new Date(entry.madeMs).toISOString(), date: new Date(entry.dateMs).toISOString(), posted: entry.postedMs.map((ms) => new Date(ms).toISOString()),
+        posted_late: entry.postedLate, seq: row ? Number(row.seq) : null, ledger_late: row?.late ?? null, first_seen_at: row ? new Date(row.first_seen_at).toISOString() : null,
+      });
+    }).join('\n') + '\n');
+
+    const details = async (entry: MadeEntry): Promise<EntryDetails> => {
+      const row = stored.get(entry.reference);
+      const [remembered] = await query<{ count: string }>(
+        `SELECT count(*) AS count FROM feed_posted_entries WHERE channel_id = $1 AND entry_key LIKE $2`, [FEED_CHANNEL, `${entry.reference}|%`]);
+      const seq = row ? Number(row.seq) : undefined;
+      const neighbours = seq === undefined ? [] : await query<{ seq: string; reference: string; date_text: string; first_seen_at: Date; late: boolean }>(
+        'SELECT seq, reference, date_text, first_seen_at, late FROM ledger_entries WHERE seq BETWEEN $1 AND $2 AND seq <> $3 ORDER BY seq', [seq - 2, seq + 2, seq]);
+      return {
+        reference: entry.reference, date: new Date(entry.dateMs).toISOString(), status: entry.status, posted: entry.postedMs.length,
+        made: new Date(entry.madeMs).toISOString(),
+        ledger: row ? { seq: Number(row.seq), late: row.late, firstSeenAt: new Date(row.first_seen_at).toISOString(), storedAfterS: round((new Date(row.first_seen_at).getTime() - entry.madeMs) / 1000, 3) } : null,
+        rememberedAsPosted: Number(remembered?.count ?? 0) > 0,
+        neighbours: neighbours.map((n) => ({ seq: Number(n.seq), reference: n.reference, date: n.date_text, firstSeenAt: new Date(n.first_seen_at).toISOString(), late: n.late })),
+      };
+    };
+    const missing = entries.filter((entry) => entry.postedMs.length === 0);
+    const repeated = entries.filter((entry) => entry.postedMs.length > 1);
+    const missingEntries = await Promise.all(missing.map(details));
+    const repeatedEntries = await Promise.all(repeated.map(details));
+    const [feedRow] = await query<Record<string, unknown>>('SELECT * FROM feed_state WHERE channel_id = $1', [FEED_CHANNEL]);
+    await writeFile(path.join(dir, 'feed-state.json'), JSON.stringify(feedRow, null, 1));
+
+    const delays = entries.filter((entry) => entry.postedMs.length > 0).map((entry) => entry.postedMs[0]! - entry.madeMs).sort((a, b) => a - b);
+    passed = missing.length === 0 && repeated.length === 0;
+    const result: SoakResult = {
+      store: options.store,
+      minutes: options.minutes,
+      rate_ms: options.rateMs,
+      arrivals: options.arrivals,
+      pending_every: options.pendingEvery,
+      late_every: options.lateEvery,
+      late_by_ms: options.lateByMs,
+      interval_s: options.intervalSeconds,
+      dir,
+      ...(schema ? { database_url: schema.databaseUrl } : {}),
+      entries_made: entries.length,
+      pending_made: entries.filter((entry) => entry.status === 'Pending').length,
+      listed_late_made: entries.filter((entry) => entry.dateMs !== entry.madeMs).length,
+      entries_posted: entries.length - missing.length,
+      missing: missing.length,
+      repeated: repeated.length,
+      posted_late: entries.filter((entry) => entry.postedLate).length,
+      posted_not_made: postedNotMade,
+      text_only_messages: textOnlyMessages,
+      limit_violations: limitViolations.slice(0, 20),
+      delay_p50_s: round(percentile(delays, 50) / 1000, 2),
+      delay_p99_s: round(percentile(delays, 99) / 1000, 2),
+      delay_max_s: round((delays.at(-1) ?? Number.NaN) / 1000, 2),
+      delay_bound_s: boundMs / 1000,
+      over_bound: delays.filter((ms) => ms > boundMs).length,
+      commands_sent: commandsSent,
+      commands_not_acknowledged: commandsNotAcknowledged,
+      feed_late_entries: feedStatus.lateEntries,
+      ledger_late_entries: Number(ledgerLate?.late ?? 0),
+      feed_last_error: feedStatus.lastError?.code,
+      memory,
+      missing_entries: missingEntries,
+      repeated_entries: repeatedEntries,
+      passed,
+    };
+    await writeFile(files.summary, JSON.stringify(result, null, 1));
+    return result;
+  } finally {
+    await bot?.close();
+    await sandbox.close();
+    await slack.close();
+    if (passed && !options.keep) {
+      await schema?.drop();
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export function printSoak(result: SoakResult): void {
+  const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
+  const pending = (result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending')
+    + (result.late_every > 0 ? `, 1 in ${result.late_every} listed ${result.late_by_ms / 1000} s after its date` : '');
+  console.log(`\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms${result.arrivals === 'random' ? ' on average, at random moments' : ''} (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`);
+  console.table({
+    'entries made (Pending among them)': { value: `${result.entries_made} (${result.pending_made})`, target: '' },
+    'entries posted': { value: result.entries_posted, target: 'all' },
+    missing: { value: result.missing, target: 0 },
+    repeated: { value: result.repeated, target: 0 },
+    'posted late (late sweep)': { value: result.posted_late, target: 0 },
+    'creation → post p50 (s)': { value: result.delay_p50_s, target: '' },
+    'creation → post p99 (s)': { value: result.delay_p99_s, target: `≤ ${result.delay_bound_s}` },
+    'creation → post max (s)': { value: result.delay_max_s, target: `≤ ${result.delay_bound_s}` },
+    [`posted after more than ${result.delay_bound_s} s`]: { value: result.over_bound, target: 0 },
+    'commands sent (not acknowledged)': { value: `${result.commands_sent} (${result.commands_not_acknowledged})`, target: '' },
+    'ledger entries stored late': { value: result.ledger_late_entries, target: '' },
+    'feed messages as text alone (Block Kit limits broken)': { value: `${result.text_only_messages} (${result.limit_violations.length})`, target: 0 },
+  });
+  console.log(`memory (minute: RSS / JS heap / ArrayBuffers MB): ${result.memory.map((m) => `${m.minute}: ${m.rss_mb}/${m.heap_mb}/${m.array_buffers_mb}`).join(', ')}`);
+  for (const entry of [...result.missing_entries, ...result.repeated_entries]) console.log(`${entry.posted === 0 ? 'missing' : `posted ${entry.posted} times`}: ${JSON.stringify(entry)}`);
+  if (!result.passed) console.log(`the run's files are kept in ${result.dir}${result.database_url ? `; its database: ${result.database_url}` : ''}`);
+}
+
+/** `--minutes 30 --store postgres --rate-ms 250 --settle-seconds 60 --dir <folder> --keep`, or SOAK_MINUTES, SOAK_STORE, … */
+export function soakOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Partial<SoakOptions> {
+  const flag = (name: string) => {
+    const at = argv.indexOf(`--${name}`);
+    return at >= 0 ? (argv[at + 1] ?? '') : env[`SOAK_${name.toUpperCase().replace(/-/g, '_')}`];
+  };
+  const number = (name: string) => {
+    const text = flag(name);
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`soak: --${name} must be a number, not ${text}`);
+    return value;
+  };
+  const arrivals = flag('arrivals');
+  if (arrivals !== undefined && arrivals !== 'steady' && arrivals !== 'random') throw new Error(`soak: --arrivals is steady or random, not ${arrivals}`);
+  const store = flag('store');
+  if (store !== undefined && store !== 'embedded' && store !== 'postgres') throw new Error(`soak: --store is embedded or postgres, not ${store}`);
+  const chosen: Partial<SoakOptions> = {
+    store, arrivals, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), lateEvery: number('late-every'), lateByMs: number('late-by-ms'), settleSeconds: number('settle-seconds'),
+    commandEveryMs: number('command-every-ms'), historyPageDelayMs: number('history-page-delay-ms'), dir: flag('dir'),
+    keep: argv.includes('--keep') || env.SOAK_KEEP === '1' ? true : undefined,
+  };
+  return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const chosen = soakOptionsFrom(process.argv.slice(2), process.env);
+  const result = await runSoak({ progress: (line) => console.log(line), ...chosen });
+  printSoak(result);
+  console.log(JSON.stringify({ soak: result }));
+}
