@@ -98,7 +98,7 @@ export const envSchema = z
     LEDGER_ENABLED: flag(true),
     LEDGER_POLL_SECONDS: integer(5, 3600, 15),
     LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
-    LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 10),
+    LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 2),
     LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
     LEDGER_TIMEZONE: optionalTimeZone,
     EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),

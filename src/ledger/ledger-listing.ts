@@ -2,7 +2,7 @@
  * The Fleet API's transaction list served from the ledger, for the live feed: when the ledger is
  * on, the ledger sync is the only reader of the API's list, and the feed reads the same newest-first
  * list (by date, then the API's own order within a millisecond) from the stored copy. An idle
- * moment then costs one small API request in all (the sync's poll), and the feed's late sweep
+ * moment then costs one API request in all (the sync's poll), and the feed's late sweep
  * compares what the ledger stored (`storedEntriesSince`) with what it posted. Balances and payouts
  * still go to the API.
  */

@@ -6,7 +6,7 @@ export interface LedgerSettings {
   pollIntervalSeconds: number;
   /** Pause between two pages of the history walk and of a re-walk, so that the API is never flooded. */
   historyPageDelayMs: number;
-  /** How often the recent pages are read again for late entries; 0: never. */
+  /** How often the recent pages are read again for entries the API listed late; 0: never. */
   sweepMinutes: number;
   /** How often the whole list is walked again for late entries; 0: never. */
   rewalkHours: number;
@@ -18,7 +18,7 @@ export const DEFAULT_LEDGER_SETTINGS: LedgerSettings = {
   enabled: true,
   pollIntervalSeconds: 15,
   historyPageDelayMs: 1000,
-  sweepMinutes: 10,
+  sweepMinutes: 2,
   rewalkHours: 24,
   timeZone: 'UTC',
 };

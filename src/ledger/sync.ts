@@ -1,8 +1,8 @@
 /**
  * Keeps the ledger in step with the Fleet API's newest-first list, on the one replica that holds
  * the `ledger-sync` lease:
- * - a poll reads a small first page of the newest entries, and larger pages only while every entry
- *   on a page is new;
+ * - a poll reads a page of the newest 100 entries, and further pages while a page ends with an
+ *   entry not stored yet;
  * - the history walk reads the whole list once, 100 at a time, paced, resuming at its stored offset
  *   after a restart;
  * - a sweep reads the recent pages again, and a re-walk the whole list (every `rewalkHours`), to find
@@ -27,7 +27,6 @@ import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type
 import { nextBackgroundTurn } from '../requests-first.js';
 
 const LEDGER_LEASE = 'ledger-sync';
-export const FIRST_PAGE_SIZE = 10;
 export const PAGE_SIZE = 100;
 /** Entries stored per statement: on the embedded store a statement runs on the main thread, so a burst of new entries is stored a slice at a time. */
 const INSERT_SLICE = 100;
@@ -47,8 +46,11 @@ async function insertInSlices(db: Queryable, newestFirstEntries: readonly Identi
   return stored;
 }
 
-/** Pages the sweep reads again from the top. */
+/** Pages the sweep reads again from the top, at least. */
 const SWEEP_PAGES = 3;
+/** It reads on (at most SWEEP_MAX_PAGES) while entries are dated after its last run less this: what an API may list late. */
+export const SWEEP_LATENESS_MS = 5 * 60_000;
+const SWEEP_MAX_PAGES = 30;
 /**
  * PGlite has no autovacuum: after this many new entries (and when a walk completes) the sync vacuums
  * the ledger and its word table, so that the list's counts stay index-only scans (the visibility map
@@ -155,9 +157,10 @@ export class LedgerSync {
   }
 
   /**
-   * Reads the newest entries: a first page of 10, then pages of 100 while every entry on a page is
-   * new; then stores what was new in one statement, oldest first, so that the insertion sequence
-   * follows the list.
+   * Reads the newest entries: a page of 100 (one request, idle or not), then further pages while a
+   * page ends with an entry not stored yet; then stores what was new, oldest first, so that the
+   * insertion sequence follows the list. Every entry of a page is looked at, so one the API lists
+   * late, below entries already stored, is stored (marked late) when it is within the pages read.
    */
   async pollOnce(): Promise<SyncReport> {
     const { clock } = this.options;
@@ -168,21 +171,19 @@ export class LedgerSync {
       const found = new Map<string, IdentifiedEntry>();
       let requests = 0;
       let offset = 0;
-      let limit = FIRST_PAGE_SIZE;
       for (;;) {
-        const page = await this.list({ limit, offset });
+        const page = await this.list({ limit: PAGE_SIZE, offset });
         requests += 1;
         const identified = identifyPage(page.transactions);
         const known = await knownKeys(db, identified.filter((entry) => !found.has(entry.key)).map((entry) => entry.key));
-        let sawKnown = false;
         for (const entry of identified) {
-          if (known.has(entry.key)) sawKnown = true;
-          else if (!found.has(entry.key)) found.set(entry.key, entry);
+          if (!known.has(entry.key) && !found.has(entry.key)) found.set(entry.key, entry);
         }
+        const last = identified.at(-1);
+        const endsKnown = last === undefined || known.has(last.key);
         // An empty ledger is filled by the history walk, paced; the poll takes only the newest page.
-        if (sawKnown || page.received < limit || emptyAtStart) break;
+        if (endsKnown || page.received < PAGE_SIZE || emptyAtStart) break;
         offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
-        limit = PAGE_SIZE;
       }
       const stored = await insertInSlices(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
       const now = clock.now();
@@ -200,21 +201,33 @@ export class LedgerSync {
     }
   }
 
-  /** Reads the recent pages again for entries that showed up with an older date than entries already stored. */
+  /**
+   * Reads the recent pages again for entries that showed up with an older date than entries already
+   * stored: at least SWEEP_PAGES, and on while entries are dated after the last sweep less
+   * SWEEP_LATENESS_MS (a busy account lists more than three pages between two sweeps), at most
+   * SWEEP_MAX_PAGES. What it stores wakes the followers, as a poll's does.
+   */
   async sweepOnce(): Promise<SyncReport> {
+    const { clock } = this.options;
+    const state = await readSyncState(this.heavyDb);
+    const horizonMs = (state.lastSweepAt ?? clock.now()).getTime() - SWEEP_LATENESS_MS;
     const found = new Map<string, IdentifiedEntry>();
     let offset = 0;
     let requests = 0;
-    for (let pages = 0; pages < SWEEP_PAGES; pages += 1) {
+    for (let pages = 0; pages < SWEEP_MAX_PAGES; pages += 1) {
       const page = await this.list({ limit: PAGE_SIZE, offset });
       requests += 1;
-      for (const entry of identifyPage(page.transactions)) if (!found.has(entry.key)) found.set(entry.key, entry);
-      if (page.received < PAGE_SIZE) break;
+      const identified = identifyPage(page.transactions);
+      for (const entry of identified) if (!found.has(entry.key)) found.set(entry.key, entry);
+      const oldest = identified.at(-1);
+      if (page.received < PAGE_SIZE || (pages + 1 >= SWEEP_PAGES && (oldest === undefined || oldest.entryMs < horizonMs))) break;
       offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
     }
-    const stored = await insertInSlices(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: this.options.clock.now(), markLate: true });
-    await updateSyncState(this.heavyDb, { lastSweepAt: this.options.clock.now() });
-    return this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
+    const stored = await insertInSlices(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+    await updateSyncState(this.heavyDb, { lastSweepAt: clock.now() });
+    const report = await this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
+    if (stored.length > 0) for (const follower of this.followers) follower.onNewEntries();
+    return report;
   }
 
   /** Whether a walk has a page to read now: the first history walk until done, or a re-walk that is due or under way. */

@@ -67,7 +67,7 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect(publisher.postedReferences()).toEqual(rig.sandbox.transactions().slice(0, 30).reverse().map((tx) => tx.reference));
   });
 
-  it('costs one small request to the API in all for an idle poll of both', async () => {
+  it('costs one request to the API in all for an idle poll of both', async () => {
     const { rig, sync, feed } = await setUp();
     await sync.pollOnce();
     await feed.pollOnce();
@@ -75,7 +75,7 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     await sync.pollOnce();
     await feed.pollOnce();
     expect(rig.listRequests() - before).toBe(1);
-    expect(rig.sandbox.requests.at(-1)?.query).toEqual({ limit: '10', offset: '0' });
+    expect(rig.sandbox.requests.at(-1)?.query).toEqual({ limit: '100', offset: '0' });
   });
 
   it('posts a late entry found by the ledger once, marked late', async () => {

@@ -22,7 +22,7 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     rig = await ledgerRig(db, { transactionCount: 450 });
     const sync = rig.newSync();
     await sync.pollOnce();
-    expect(await sync.reader.status()).toMatchObject({ loaded: 10, historyComplete: false, upToDateSince: undefined });
+    expect(await sync.reader.status()).toMatchObject({ loaded: 100, historyComplete: false, upToDateSince: undefined });
 
     await sync.walkPage();
     const loading = await sync.reader.status();
@@ -69,7 +69,7 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     expect(await compareWithList(db, list)).toEqual({ missed: 0, extra: 0, stored: list.length, expected: list.length });
   });
 
-  it('costs one small request per idle poll, and reads on in pages of 100 only while all is new', async () => {
+  it('costs one request per idle poll, and reads on in pages of 100 while a page ends with a new entry', async () => {
     rig = await ledgerRig(db, { transactionCount: 120 });
     const sync = rig.newSync();
     await sync.pollOnce();
@@ -78,7 +78,7 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     const before = rig.listRequests();
     const idle = await sync.pollOnce();
     expect(idle).toMatchObject({ stored: [], fleetRequests: 1 });
-    expect(rig.sandbox.requests.at(-1)?.query).toEqual({ limit: '10', offset: '0' });
+    expect(rig.sandbox.requests.at(-1)?.query).toEqual({ limit: '100', offset: '0' });
     expect(rig.listRequests() - before).toBe(1);
 
     const burst = rig.arrive(250);
@@ -86,7 +86,7 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     expect(busy.stored).toHaveLength(250);
     // Stored in slices of 100, none of them judged late against the slices stored before it.
     expect(busy.stored.filter((entry) => entry.late)).toEqual([]);
-    expect(busy.fleetRequests).toBe(4);
+    expect(busy.fleetRequests).toBe(3);
     const { entries } = await sync.reader.find({}, { offset: 0, limit: 1 });
     expect(entries[0]?.reference).toBe(burst.at(-1)?.reference);
     // Stored oldest first: the insertion sequence follows the list.
@@ -99,10 +99,11 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     const sync = rig.newSync();
     await sync.pollOnce();
     await walkToTheEnd(sync);
-    rig.arrive(20);
+    const recent = rig.arrive(150);
     await sync.pollOnce();
 
-    const late = rig.sandbox.addTransaction({ date: new Date(rig.clock.now().getTime() - 60 * 60_000).toISOString() });
+    // Listed below the first page a poll reads (120 deep), among the three pages the sweep reads.
+    const late = rig.sandbox.addTransaction({ date: new Date(Date.parse(recent[30]!.date)).toISOString() });
     expect((await sync.pollOnce()).stored).toEqual([]);
     const swept = await sync.sweepOnce();
     expect(swept.stored).toHaveLength(1);
@@ -110,7 +111,43 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     const found = await sync.reader.find({ words: [late.reference] }, { offset: 0, limit: 5 });
     expect(found.entries).toHaveLength(1);
     expect(found.entries[0]?.late).toBe(true);
-    expect(await sync.reader.count({})).toBe(221);
+    expect(await sync.reader.count({})).toBe(351);
+  });
+
+  it('stores at its next poll an entry the API listed 40 entries deep, below entries already stored, while few new ones arrived', async () => {
+    rig = await ledgerRig(db, { transactionCount: 120 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+    const earlier = rig.arrive(60);
+    await sync.pollOnce();
+    // Dated among entries already stored, listed only now (say, once it completed), with 5 new ones above.
+    const late = rig.sandbox.addTransaction({ date: new Date(Date.parse(earlier[20]!.date) + 0.5).toISOString() });
+    const fresh = rig.arrive(5);
+    const polled = await sync.pollOnce();
+    expect(polled.fleetRequests).toBe(1);
+    expect(polled.stored.map((entry) => entry.late)).toEqual([true, false, false, false, false, false]);
+    expect(await compareWithList(db, rig.sandbox.transactions())).toMatchObject({ missed: 0, extra: 0 });
+    expect((await sync.reader.find({ words: [late.reference] }, { offset: 0, limit: 1 })).entries).toHaveLength(1);
+    expect(fresh).toHaveLength(5);
+  });
+
+  it('finds with the sweep an entry listed late further down than three pages, when it is dated within the last minutes', async () => {
+    rig = await ledgerRig(db, { transactionCount: 120 });
+    const sync = rig.newSync();
+    await sync.pollOnce();
+    await walkToTheEnd(sync);
+    const startMs = rig.clock.now().getTime();
+    const busy = rig.arrive(500);
+    await sync.pollOnce();
+    // 400 entries deep, dated a second into the busy stretch: beyond what a poll reads.
+    const late = rig.sandbox.addTransaction({ date: new Date(Date.parse(busy[99]!.date) + 0.5).toISOString() });
+    expect((await sync.pollOnce()).stored).toEqual([]);
+    expect(rig.clock.now().getTime() - startMs).toBeLessThan(60_000);
+    const swept = await sync.sweepOnce();
+    expect(swept.stored).toHaveLength(1);
+    expect((await sync.reader.find({ words: [late.reference] }, { offset: 0, limit: 1 })).entries[0]?.late).toBe(true);
+    expect(await compareWithList(db, rig.sandbox.transactions())).toMatchObject({ missed: 0, extra: 0 });
   });
 
   it('finds a late entry deep in the list with the re-walk when it is due, and none before', async () => {
@@ -141,7 +178,7 @@ describe.each(testDatabases())('ledger sync on $name', ({ open }) => {
     expect(requests).toBeGreaterThan(0);
     await second.tick();
     expect(rig.listRequests()).toBe(requests);
-    expect((await second.reader.status()).loaded).toBe(10);
+    expect((await second.reader.status()).loaded).toBe(50);
 
     await first.stop();
     await second.tick();
