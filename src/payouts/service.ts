@@ -21,7 +21,7 @@ import {
 } from './repository.js';
 import { likelyMatchStatus } from './likely-match-store.js';
 import { PayoutRetry } from './retry.js';
-import { withSchedule } from './schedule/attach.js';
+import { withSchedule, withSchedules } from './schedule/attach.js';
 import { actorOf, type PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
 import { PayoutSettlement } from './settlement.js';
@@ -319,7 +319,7 @@ export class PayoutService {
   /** Newest first; `limit` is clamped to 1–100. */
   async listRecent(options: { limit?: number } = {}): Promise<PayoutRequest[]> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
-    return listRecentRequests(this.options.db, limit);
+    return withSchedules(this.options.db, await listRecentRequests(this.options.db, limit));
   }
 
   /**
@@ -337,13 +337,14 @@ export class PayoutService {
 
   /** A person's own requests, newest first. */
   async requestedBy(userId: string, options: { limit: number }): Promise<PayoutRequest[]> {
-    return listRequestsBy(this.options.db, userId, options.limit);
+    return withSchedules(this.options.db, await listRequestsBy(this.options.db, userId, options.limit));
   }
 
   /** Requests found by words in their id, reference, recipient name, phone or account number; newest first. */
   async search(words: readonly string[], options: { limit?: number } = {}): Promise<{ requests: PayoutRequest[]; total: number }> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
-    return searchRequests(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
+    const found = await searchRequests(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
+    return { ...found, requests: await withSchedules(this.options.db, found.requests) };
   }
 
   /**

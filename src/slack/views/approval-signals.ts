@@ -9,7 +9,8 @@
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, formatNumber } from '../../money.js';
-import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails, type PayoutState } from '../../payouts/index.js';
+import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails } from '../../payouts/index.js';
+import { earlierPayoutStateWord } from './payout-details.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { operatorName } from './operators.js';
 import { codeSpan, escapeWithin, mentionUser, plainText } from './text.js';
@@ -33,10 +34,6 @@ export interface ApprovalContext {
   duplicateWindowHours?: number | undefined;
 }
 
-const STATE_WORD: Partial<Record<PayoutState, 'pending' | 'sending' | 'unknown' | 'sent'>> = {
-  pending: 'pending', approved: 'sending', executing: 'sending', unknown: 'unknown', completed: 'sent',
-};
-
 function section(text: string): KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
@@ -48,7 +45,7 @@ export function duplicateLine(signals: ApprovalSignals | undefined, hours: numbe
   const t = textsFor(locale);
   if (earlier.kind === 'request') {
     const id = escapeWithin(earlier.requestId, 20, { oneLine: true });
-    const state = t(`payoutApproval.word.${STATE_WORD[earlier.state] ?? 'pending'}`);
+    const state = earlierPayoutStateWord(earlier.state, locale);
     return t('approvalSignals.duplicate.request', { id, state, hours, command: codeSpan(`/fleet payouts ${earlier.requestId}`, 60) });
   }
   const batch = escapeWithin(earlier.batchId, 20, { oneLine: true });

@@ -5,7 +5,8 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
-import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch, type PayoutState } from '../../payouts/index.js';
+import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch } from '../../payouts/index.js';
+import { earlierPayoutStateWord } from './payout-details.js';
 import { rowProblemLine } from '../refusals/batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { noticeModal } from './notice.js';
@@ -124,17 +125,12 @@ function summaryLines(locale: Locale, check: BatchCheck): string[] {
   return lines;
 }
 
-/** The word for each state an earlier payout may be in (duplicates.ts): waiting, being sent, unknown, sent. */
-const STATE_WORD: Partial<Record<PayoutState, 'pending' | 'sending' | 'unknown' | 'sent'>> = {
-  pending: 'pending', approved: 'sending', executing: 'sending', unknown: 'unknown', completed: 'sent',
-};
-
 /** What a row repeats: an earlier payout first (the money at stake), else the earlier row of the file. */
 function repeatText(locale: Locale, row: BatchRow): string {
   const t = textsFor(locale);
   const earlier: EarlierPayout | undefined = row.duplicateOf;
   if (earlier?.kind === 'request') {
-    return t('payoutBatch.repeatOfRequest', { row: row.rowNumber, id: earlier.requestId, state: t(`payoutApproval.word.${STATE_WORD[earlier.state] ?? 'pending'}`) });
+    return t('payoutBatch.repeatOfRequest', { row: row.rowNumber, id: earlier.requestId, state: earlierPayoutStateWord(earlier.state, locale) });
   }
   if (earlier?.kind === 'batch_row') return t('payoutBatch.repeatOfBatchRow', { row: row.rowNumber, batch: earlier.batchId, first: earlier.rowNumber });
   return t('payoutBatch.repeatOf', { row: row.rowNumber, first: row.repeatOf ?? 0 });

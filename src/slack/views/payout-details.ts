@@ -256,12 +256,16 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
   }
 }
 
-/** The state as one or two words, for lists and notification text. */
-export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold'>, locale: Locale = 'en'): string {
+/**
+ * The state as one or two words, for lists and notification text: the one wording of a request's
+ * state. An approved scheduled request is *scheduled* (it is sent at its time); approved otherwise,
+ * it is being sent.
+ */
+export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold' | 'schedule'>, locale: Locale = 'en'): string {
   const t = textsFor(locale);
   switch (request.state) {
     case 'unknown': return request.needsReview ? t('payoutApproval.word.needsReview') : t('payoutApproval.word.unknown');
-    case 'approved':
+    case 'approved': return request.schedule ? t('payoutApproval.word.scheduled') : t('payoutApproval.word.sending');
     case 'executing': return t('payoutApproval.word.sending');
     case 'completed': return t('payoutApproval.word.sent');
     case 'pending': return request.hold ? t('payoutApproval.word.held') : t('payoutApproval.word.pending');
@@ -269,6 +273,21 @@ export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' |
     case 'rejected': return t('payoutApproval.word.rejected');
     case 'expired': return t('payoutApproval.word.expired');
     case 'cancelled': return t('payoutApproval.word.cancelled');
+  }
+}
+
+/**
+ * The state of an earlier payout a possible duplicate repeats (`duplicates.ts`), which is known by its
+ * state alone: approved reads *approved, not sent yet*, since a scheduled one waits for its time.
+ */
+export function earlierPayoutStateWord(state: PayoutRequest['state'], locale: Locale): string {
+  const t = textsFor(locale);
+  switch (state) {
+    case 'approved': return t('payoutApproval.word.approved');
+    case 'executing': return t('payoutApproval.word.sending');
+    case 'unknown': return t('payoutApproval.word.unknown');
+    case 'completed': return t('payoutApproval.word.sent');
+    default: return t('payoutApproval.word.pending');
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../../src/payouts/model.js';
 import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
 import { scheduledOn } from '../../../src/digest/scheduled-day.js';
 
@@ -261,6 +261,18 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     clock.set(new Date('2025-03-15T08:01:00Z'));
     expect(await releaser.sendNotices(2)).toBe(1);
     expect(told.filter((entry) => entry.event === 'noticed').map((entry) => entry.id)).toEqual([approved.id]);
+  });
+
+  it('gives lists a scheduled request with its schedule, so that they can say it waits for its time', async () => {
+    const { schedule, service } = scheduling(db);
+    const series = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '15' });
+    await service.approve(series.id, APPROVER);
+    const plain = await submitted(service, { ...mobileForm, amount: '16' });
+    const listed = [await service.listRecent({ limit: 10 }), await service.requestedBy(REQUESTER, { limit: 10 }), (await service.search([series.reference], { limit: 10 })).requests];
+    for (const requests of listed) {
+      expect(requests.find((request) => request.id === series.id)).toMatchObject({ state: 'approved', schedule: { repeat: 'once' } });
+    }
+    expect((await service.listRecent({ limit: 10 })).find((request) => request.id === plain.id)?.schedule).toBeUndefined();
   });
 
   it('checks a series against the daily limit of each of its days, refusing when one would go over', async () => {

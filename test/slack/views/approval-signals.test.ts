@@ -34,6 +34,12 @@ describe('what the approver sees beside the request', () => {
     expect(text(fr.blocks)).toContain('J’ai vérifié que ce n’est pas un doublon');
   });
 
+  it('words an earlier payout that is approved but not sent as approved, as the bulk check does', () => {
+    const approved: ApprovalSignals = { ...signals, duplicateOf: { kind: 'request', requestId: 'PR-EARLY1', reference: 'INV-1', state: 'approved' } };
+    const message = buildApprovalMessage({ sandbox: false, locale: 'en' }, pendingRequest(), { context: { signals: approved, duplicateWindowHours: 72 } });
+    expect(text(message.blocks)).toContain('as PR-EARLY1 (approved, not sent yet)');
+  });
+
   it('shows nothing but the day totals for an ordinary payout, and no tick', () => {
     const quiet: ApprovalSignals = { duplicateOf: undefined, unusualAmount: undefined, dayTotals: signals.dayTotals };
     const modal = buildApproveModal({ sandbox: false, locale: 'en' }, pendingRequest(), { signals: quiet });

@@ -180,6 +180,21 @@ describe('approval message', () => {
     expect(json(buildPayoutHistory(surface, scheduled, []).blocks)).toContain('Tue, 1 Dec 2026, 09:00');
   });
 
+  it('words an approved scheduled payout as scheduled, never as sending, in the list and the history', () => {
+    const schedule = {
+      requestId: 'PR-7K3F9Q', timeZone: 'UTC', firstDay: '2026-12-01', time: { hour: 9, minute: 0 }, repeat: 'once' as const, endsOn: undefined,
+      cancelledBy: undefined, cancelledAt: undefined, occurrences: [{ requestId: 'PR-7K3F9Q', number: 1, dueAt: new Date('2026-12-01T09:00:00Z'), state: 'scheduled' as const, hold: undefined, payoutId: undefined, version: 0 }],
+    };
+    const ahead = request({ state: 'approved', schedule, approvals: [{ userId: 'U0APPROVER', at }] });
+    for (const [reader, word, wrong] of [[surface, 'scheduled', 'sending'], [{ sandbox: false, locale: 'fr' as const }, 'planifié', 'envoi en cours']] as const) {
+      expect(buildPayoutList(reader, [ahead]).text).toContain(word);
+      expect(json(buildPayoutList(reader, [ahead]).blocks)).not.toContain(wrong);
+      expect(buildPayoutHistory(reader, ahead, []).text).toContain(word);
+    }
+    // A payout approved now, not scheduled, is being sent.
+    expect(buildPayoutList(surface, [request({ state: 'approved' })]).text).toContain('sending');
+  });
+
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
     const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
     const again = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0APPROVER');
