@@ -6,12 +6,12 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
-import { raisedRequirement } from './day-totals.js';
+import { measureDayApprovals, raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, lostRace, refused } from './outcomes.js';
 import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
-import { isSeniorApprover, seniorTier } from './tiers.js';
+import { isSeniorApprover } from './tiers.js';
 import { insertApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
@@ -30,7 +30,7 @@ export interface PayoutApprovalsOptions {
   intake: PayoutIntake;
   recorder: TransitionRecorder;
   settlement: PayoutSettlement;
-  settings: Pick<PayoutSettings, 'duplicateWindowHours' | 'seniorApprovalAbove'>;
+  settings: PayoutSettings;
 }
 
 /** What the approver said in the approve window beside approving. */
@@ -88,17 +88,21 @@ export class PayoutApprovals {
       if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
       // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now.
       if (await isScheduled(db, id)) return { ok: true, request: outcome.request };
-      return settlement.execute(outcome.request, userId);
+      return settlement.execute(outcome.request, userId, 'approval');
     }
     return lostRace(db, id, clock.now());
   }
 
   /**
-   * The senior tier (`tiers.ts`): above it, the approval that would complete the count must bring a
-   * senior approval when none stands. Asked before the approve window opens, and at approval.
+   * The senior tier (`tiers.ts`), on the amount and the day's totals: above it, the approval that
+   * would complete the count must bring a senior approval when none stands. Asked before the approve
+   * window opens, and at approval; the gate before sending checks it again with fresh roles.
    */
   async seniorDecision(request: PayoutRequest, userId: string): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
-    const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
+    // On the amount and on the requester's and the recipient's day totals, as two approvers are (`day-totals.ts`).
+    const { senior: tier } = await measureDayApprovals(this.options.db, {
+      requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [{ draft: request, newRecipient: request.newRecipient }], counted: true,
+    }, this.options.settings);
     const actorSenior = tier ? await isSeniorApprover(this.options.roles, userId) : false;
     const completes = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
     const decision: PolicyDecision = tier && completes && !actorSenior && seniorApprovers(request).length === 0

@@ -8,12 +8,11 @@ import type { Locale } from '../i18n/locale.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
-  refusal, STATES_COUNTING_TOWARDS_LIMIT,
+  refusal,
   type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails, type RequestedThrough,
 } from './model.js';
-import { canRequest, checkDailyLimit, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
-import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js';
-import { sumRequested } from './day-totals-store.js';
+import { canRequest, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from './day-totals.js';
 import { findRequest, insertRequest, referenceExists, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
@@ -214,12 +213,8 @@ export class PayoutIntake {
     };
   }
 
-  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = payoutDay(now, this.options.settings.timeZone);
-    const alreadyRequestedMinor = await sumRequested(q, {
-      requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
-    });
-    return checkDailyLimit({ alreadyRequestedMinor, amountMinor: draft.amountMinor, currency: draft.currency }, this.options.settings.dailyLimit);
+  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, at: Date): Promise<PolicyDecision> {
+    return dailyLimitDecision(q, { requestedBy: userId, currency: draft.currency, amountMinor: draft.amountMinor }, at, this.options.settings);
   }
 
   private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {

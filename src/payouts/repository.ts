@@ -51,6 +51,8 @@ export interface PayoutChanges {
   dualApprovalThresholdMinor?: number | null;
   previousRecipientName?: string | null;
   holdReason?: PayoutHold | null;
+  /** A request the gate held waits a full `PAYOUT_REQUEST_TTL_HOURS` for its approvers from then. */
+  expiresAt?: Date;
   lastSearch?: SearchOutcome | null;
   lastSearchAt?: Date | null;
 }
@@ -84,6 +86,7 @@ const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
   dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
   previousRecipientName: 'previous_recipient_name',
   holdReason: 'hold_reason',
+  expiresAt: 'expires_at',
   lastSearch: 'last_search',
   lastSearchAt: 'last_search_at',
 };

@@ -151,15 +151,32 @@ export function revokedLine(userId: string, locale: Locale = 'en'): string {
   return textsFor(locale)('payoutApproval.revoked', { user: mentionUser(userId) });
 }
 
-/** Why a request with its approvals was not sent, for approvers; undefined when it was not held. */
+/** Why a request with its approvals was not sent, and what it waits for, for approvers; undefined when it was not held. */
 export function holdLine(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
   const t = textsFor(locale);
+  // An unknown payout held by the gate waits for "Retry with the same reference", not for an approval.
+  const action = t(request.state === 'unknown' ? 'payoutApproval.hold.actionRetry' : 'payoutApproval.hold.actionApprove');
+  const currency = escapeMrkdwn(request.currency);
   switch (request.hold) {
     case 'requester_not_allowed':
       return t('payoutApproval.hold.requesterNotAllowed', { user: mentionUser(request.requestedBy) });
     case 'roles_unavailable':
       return t('payoutApproval.hold.rolesUnavailable');
-    default:
+    case 'needs_approvers':
+      return t('payoutApproval.hold.needsApprovers', { action });
+    case 'needs_senior':
+      return t('payoutApproval.hold.needsSenior', { action });
+    case 'over_daily_limit':
+      return t('payoutApproval.hold.overDailyLimit', { user: mentionUser(request.requestedBy), currency, action });
+    case 'over_max_amount':
+      return t('payoutApproval.hold.overMaxAmount', { currency, action });
+    case 'not_offered':
+      return t('payoutApproval.hold.notOffered', { action });
+    case 'duplicate_unchecked':
+      return t('payoutApproval.hold.duplicateUnchecked', { action });
+    case 'missed':
+      return t('payoutApproval.hold.missed', { action });
+    case undefined:
       return undefined;
   }
 }

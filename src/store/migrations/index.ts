@@ -31,6 +31,7 @@ import { ledgerListIndexes } from './026_ledger_list_indexes.js';
 import { ledgerWords } from './027_ledger_words.js';
 import { changedRecipientDetails } from './028_changed_recipient_details.js';
 import { requestedThrough } from './029_requested_through.js';
+import { gateHolds } from './030_gate_holds.js';
 
 export type { Migration } from './migration.js';
 
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   ledgerWords,
   changedRecipientDetails,
   requestedThrough,
+  gateHolds,
 ];

@@ -24,7 +24,7 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     });
     const sender = new BatchSender({
       db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
-      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request),
+      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request, 'bulk'),
     });
     return { ...made, batches, sender };
   }
@@ -131,7 +131,7 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     const slow = replica();
     const slowSender = new BatchSender({
       db, clock: slow.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1, announce: async () => undefined,
-      send: (request) => slow.service.sendApproved(request),
+      send: (request) => slow.service.sendApproved(request, 'bulk'),
     });
     await releasedBatch(slow.batches, 2);
     await db.query("UPDATE payout_batch_pace SET next_at = 'epoch'");

@@ -1,0 +1,145 @@
+/**
+ * The one gate before money leaves. Every move of a request to sending (the approval that releases
+ * it, a bulk payout's row, a scheduled occurrence and its Retry, "Retry with the same reference",
+ * the recovery sweep) passes here, in the transaction that moves it, and every control runs again
+ * with fresh inputs: roles looked up now, the settings as configured now, the day's totals under the
+ * day locks. A control that fails never sends and never drops the request: it waits, held, with the
+ * reason that says what it needs (docs/payouts.md, "The gate before sending").
+ */
+import type { Logger } from '../logger.js';
+import type { Queryable } from '../store/db.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, type DayRequirement } from './day-totals.js';
+import type { PayoutHold, PayoutRequest } from './model.js';
+import { checkMaxAmount, countingApprovers, countingRetryApprovers, type ReleaseRoles } from './policy.js';
+import type { PayoutRoles } from './roles.js';
+import type { PayoutSettings } from './settings.js';
+import { seniorsAmong } from './tiers.js';
+
+/** Every way a request reaches sending; each names itself to the gate. */
+export const SENDING_PATHS = ['approval', 'bulk', 'schedule', 'schedule_retry', 'retry_unknown', 'recovery'] as const;
+export type SendingPath = (typeof SENDING_PATHS)[number];
+
+/** What the gate knows when it decides: the request under its lock, fresh roles, the day measured now. */
+export interface GateFacts {
+  request: PayoutRequest;
+  /** Whose approvals (or, for an unknown payout, agreements to send it again) the request counts. */
+  givers: readonly string[];
+  roles: ReleaseRoles;
+  measured: DayRequirement;
+  settings: PayoutSettings;
+  /** The daily limit read now, this request among the day's totals. */
+  withinDailyLimit: boolean;
+}
+
+/** One control: what it checks, and the hold it leaves when it fails. */
+interface GateControl {
+  name: string;
+  failed(facts: GateFacts): PayoutHold | undefined;
+}
+
+/** The givers still approvers, by the fresh lookup. */
+export function countedGivers(facts: Pick<GateFacts, 'givers' | 'roles'>): string[] {
+  return facts.givers.filter((userId) => facts.roles.approvers.get(userId) === true);
+}
+
+/** How many approvers the request needs now: never fewer than it was stored with. */
+export function requiredNow(facts: Pick<GateFacts, 'request' | 'measured'>): number {
+  return Math.max(facts.request.requiredApprovals, facts.measured.required);
+}
+
+/**
+ * The controls, in the order their holds are told: the first that fails is the reason the request
+ * waits. Adding one here without its cases fails the matrix test (`test/payouts/gate-matrix.test.ts`).
+ */
+const CONTROLS = [
+  { name: 'roles_readable', failed: ({ roles }) => (roles.unreadable ? 'roles_unavailable' : undefined) },
+  { name: 'requester_role', failed: ({ roles }) => (roles.requesterMayRequest ? undefined : 'requester_not_allowed') },
+  { name: 'currency_offered', failed: ({ request, settings }) => (settings.currencies.includes(request.currency) ? undefined : 'not_offered') },
+  {
+    name: 'operator_offered',
+    failed: ({ request, settings }) => (request.kind === 'mobile_money' && !settings.operators.includes(request.operator) ? 'not_offered' : undefined),
+  },
+  { name: 'max_amount', failed: ({ request, settings }) => (checkMaxAmount(request.amountMinor, request.currency, settings.maxAmount).ok ? undefined : 'over_max_amount') },
+  { name: 'daily_limit', failed: ({ withinDailyLimit }) => (withinDailyLimit ? undefined : 'over_daily_limit') },
+  {
+    // Above the tier (by the amount, or the requester's or the recipient's day total), one counted
+    // giver must be a senior approver now.
+    name: 'senior_approver',
+    failed: (facts) => (facts.measured.senior && !countedGivers(facts).some((userId) => facts.roles.seniors?.get(userId) === true) ? 'needs_senior' : undefined),
+  },
+  {
+    // Two approvers by the amount or the day's totals, the new-recipient rule: as configured now, counting only givers still approvers.
+    name: 'approvers',
+    failed: (facts) => (countedGivers(facts).length < requiredNow(facts) ? 'needs_approvers' : undefined),
+  },
+] as const satisfies readonly GateControl[];
+
+/** The names of the gate's controls, for the matrix test. */
+export const GATE_CONTROLS = CONTROLS.map((control) => control.name);
+export type GateControlName = (typeof CONTROLS)[number]['name'];
+
+/** The gate's answer: send, or the hold and the facts it was decided on (to revoke and raise with). */
+export type GateVerdict =
+  | { ok: true; facts: GateFacts }
+  | { ok: false; hold: PayoutHold; control: GateControlName; facts: GateFacts };
+
+export interface PayoutGateOptions {
+  roles: PayoutRoles;
+  settings: PayoutSettings;
+  logger: Logger;
+  /** Tests only: runs as a path reaches the gate, before anything is looked up (to break a control just before sending). */
+  beforeGate?: ((request: PayoutRequest, via: SendingPath) => Promise<void>) | undefined;
+}
+
+/** Whose approvals count for sending a request: its approvals, or for an unknown payout the agreements to send it again. */
+export function giversOf(request: PayoutRequest): string[] {
+  return request.state === 'unknown' ? countingRetryApprovers(request) : countingApprovers(request);
+}
+
+export class PayoutGate {
+  constructor(private readonly options: PayoutGateOptions) {}
+
+  /**
+   * The fresh lookups, taken before the transaction (Slack is not asked while rows are locked): the
+   * requester, every giver, and whether each giver is a senior approver. A failed lookup reads as
+   * `unreadable`: nothing is sent and nobody's approval is revoked.
+   */
+  async lookUp(request: PayoutRequest, via: SendingPath): Promise<ReleaseRoles> {
+    await this.options.beforeGate?.(request, via);
+    const { roles, logger } = this.options;
+    const givers = giversOf(request);
+    try {
+      const [requesterMayRequest, seniors, ...answers] = await Promise.all([
+        roles.canRequest(request.requestedBy, { fresh: true }),
+        seniorsAmong(roles, givers, { fresh: true }),
+        ...givers.map((userId) => roles.canApprove(userId, { fresh: true })),
+      ]);
+      return { requesterMayRequest, approvers: new Map(givers.map((userId, index) => [userId, answers[index] === true])), seniors, unreadable: false };
+    } catch (error) {
+      logger.warn({ err: error, payoutId: request.id, via }, 'could not look up roles before sending a payout; it waits');
+      return { requesterMayRequest: false, approvers: new Map(), seniors: new Map(), unreadable: true };
+    }
+  }
+
+  /**
+   * Every control on `request` as it stands under its row lock, inside the transaction that moves it;
+   * takes the day locks first, as every decision on the day's totals does.
+   */
+  async check(tx: Queryable, request: PayoutRequest, roles: ReleaseRoles): Promise<GateVerdict> {
+    const { settings } = this.options;
+    const payout = { draft: request, newRecipient: request.newRecipient };
+    const measured = await measureDayApprovals(tx, { requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [payout], counted: true }, settings);
+    const limit = await dailyLimitDecision(tx, request, request.requestedAt, settings, true);
+    const facts: GateFacts = { request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok };
+    for (const control of CONTROLS) {
+      const hold = control.failed(facts);
+      if (hold) return { ok: false, hold, control: control.name, facts };
+    }
+    return { ok: true, facts };
+  }
+
+  /** The day locks of `request`, taken before its row lock, in the one order every caller uses. */
+  async lockDay(tx: Queryable, request: PayoutRequest): Promise<void> {
+    await lockPayoutDays(tx, { requestedBy: request.requestedBy, payouts: [{ draft: request, newRecipient: false }] });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The findings of issue 39 that the gate before sending closes, each as a person would meet it:
+ * through the service, the schedule releaser and the recovery sweep, with no test hook.
+ */
+import { describe, expect, it } from 'vitest';
+import { FleetTimeoutError } from '../../src/fleet/errors.js';
+import { createLogger } from '../../src/logger.js';
+import { PayoutBatchService } from '../../src/payouts/batch/service.js';
+import type { PayoutRoles } from '../../src/payouts/roles.js';
+import type { Db } from '../../src/store/db.js';
+import { testDatabases } from '../support/databases.js';
+import { APPROVER, createService, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
+import { scheduling } from './schedule/support.js';
+
+const SENIOR = 'USENIOR01';
+// Two approvers above 1,000.00 USD; a senior approval above 2,000.00 USD.
+const tiered = { ...settings, seniorApprovalAbove: new Map([['USD', 200_000]]) };
+const TOMORROW_NINE = { firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'once' as const };
+const DUE = new Date('2025-03-15T09:00:00Z');
+const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
+
+/** Roles a test may change; every lookup sees the change at once. */
+function team() {
+  const approvers = new Set([APPROVER, SECOND_APPROVER, SENIOR]);
+  const seniors = new Set([SENIOR]);
+  const roles: PayoutRoles = {
+    canRequest: async (userId) => userId === REQUESTER,
+    canApprove: async (userId) => approvers.has(userId),
+    isSenior: async (userId) => seniors.has(userId) && approvers.has(userId),
+  };
+  return { roles, approvers, seniors };
+}
+
+describe.each(testDatabases())('the gate before sending on $name', ({ open }) => {
+  let db: Db;
+  usePayoutDatabase(open, (opened) => {
+    db = opened;
+  });
+
+  it('holds a scheduled payout above the senior tier whose senior approver was removed before its time, and sends it once a senior approves', async () => {
+    const people = team();
+    const { schedule, service, clock, fleet, releaser } = scheduling(db, { roles: people.roles, settings: tiered });
+    const request = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '3000' });
+    await service.approve(request.id, APPROVER);
+    expect(await service.approve(request.id, SENIOR)).toMatchObject({ ok: true, request: { state: 'approved' } });
+    people.seniors.delete(SENIOR);
+    clock.set(DUE);
+    await releaser.releaseDue();
+    expect(fleet.payoutCalls).toHaveLength(0);
+    const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
+    const held = await service.get(payoutId!);
+    expect(held).toMatchObject({ state: 'pending', hold: 'needs_senior' });
+    // The released copy keeps who gave the senior approval.
+    expect(held?.approvals.find((approval) => approval.userId === SENIOR)).toMatchObject({ senior: true });
+    people.seniors.add(SENIOR);
+    expect(await service.approve(payoutId!, SENIOR)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
+  it('asks for a senior approver when two requests to one wallet take its day above the tier, as one request would', async () => {
+    const people = team();
+    const { service, fleet } = createService(db, { roles: people.roles, settings: tiered });
+    const first = await submitted(service, { ...mobileForm, amount: '1500' });
+    await service.approve(first.id, APPROVER);
+    expect(await service.approve(first.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    const second = await submitted(service, { ...mobileForm, amount: '1500.01' });
+    await service.approve(second.id, APPROVER);
+    expect(await service.mayApprove((await service.get(second.id))!, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
+    expect(await service.approve(second.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
+    expect(fleet.payoutCalls).toHaveLength(1);
+    expect(await service.approve(second.id, SENIOR)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
+  it('asks for a senior approver on a bulk payout whose row takes its wallet\'s day above the tier', async () => {
+    const people = team();
+    const { service, clock } = createService(db, { roles: people.roles, settings: tiered });
+    const batches = new PayoutBatchService({
+      db, clock, settings: tiered, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+    });
+    const first = await submitted(service, { ...mobileForm, amount: '1500' });
+    await service.approve(first.id, APPROVER);
+    await service.approve(first.id, SECOND_APPROVER);
+    const checked = await batches.check(REQUESTER, `${HEADER}\nmobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.01,USD,,\n`);
+    if (!checked.ok) throw new Error('expected a checked file');
+    expect(await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false })).toMatchObject({ ok: true });
+    await batches.approve(checked.batchId, APPROVER);
+    expect(await batches.approve(checked.batchId, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'needs_senior' });
+    expect(await batches.approve(checked.batchId, SENIOR)).toMatchObject({ ok: true, batch: { state: 'sending' } });
+  });
+
+  it('waits for a senior approver before "Retry with the same reference" sends a payout above the tier again', async () => {
+    const people = team();
+    const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
+    const request = await submitted(service, { ...mobileForm, amount: '3000' });
+    fleet.willAnswer(new FleetTimeoutError(true));
+    await service.approve(request.id, APPROVER);
+    await service.approve(request.id, SENIOR);
+    clock.advance(11 * MINUTE);
+    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: true } });
+    await service.retryUnknown(request.id, APPROVER);
+    expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', hold: 'needs_senior' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+    expect(await service.retryUnknown(request.id, SENIOR)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
+  it('checks again in the recovery sweep: an approved request whose approver was removed meanwhile waits for another approver', async () => {
+    const people = team();
+    const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
+    const request = await submitted(service);
+    await db.query('INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)', [request.id, APPROVER, clock.now()]);
+    await db.query("UPDATE payout_requests SET state = 'approved' WHERE id = $1", [request.id]);
+    people.approvers.delete(APPROVER);
+    clock.advance(6 * MINUTE);
+    expect(await service.recoverInterrupted()).toMatchObject([{ id: request.id, state: 'pending', hold: 'needs_approvers' }]);
+    expect(fleet.payoutCalls).toHaveLength(0);
+    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+});
