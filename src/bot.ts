@@ -228,6 +228,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const batchNotifiers: BatchNotifier[] = [];
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifiers: payoutNotifiers, roles: payoutRoles,
+      catchUpMinutes: config.payoutSchedule.catchUpMinutes,
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
     const batches = new PayoutBatchService({

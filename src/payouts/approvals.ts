@@ -12,12 +12,12 @@ import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js
 import { LostRace, lostRace, refused } from './outcomes.js';
 import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
 import { isSeniorApprover } from './tiers.js';
-import { insertApproval, revokeApprovals } from './approval-store.js';
+import { insertApproval, renewApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
 import type { PayoutSettings } from './settings.js';
-import { findEarlierPayouts } from './duplicates.js';
+import { findEarlierPayouts, newestRepeat } from './duplicates.js';
 import { isScheduled } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
@@ -130,9 +130,12 @@ export class PayoutApprovals {
     // Locks the row: approvals of one request queue here, and a moved request stops them.
     const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
     if (!touched) throw new LostRace();
-    // Read under the day locks, which every request to this recipient takes: none lands unseen.
-    const duplicateOf = (await findEarlierPayouts(tx, [touched], {
-      now: touched.requestedAt, windowHours: this.options.settings.duplicateWindowHours, exceptBatchId: touched.batch?.id,
+    // Read under the day locks, which every request to this recipient takes: none lands unseen. Held
+    // by the gate for a payout that landed since its approval, that one is what the tick is about.
+    const { duplicateWindowHours } = this.options.settings;
+    const landedSince = touched.hold === 'duplicate_unchecked' ? await newestRepeat(tx, touched, { windowHours: duplicateWindowHours, upTo: now }) : undefined;
+    const duplicateOf = landedSince?.payout ?? (await findEarlierPayouts(tx, [touched], {
+      now: touched.requestedAt, windowHours: duplicateWindowHours, exceptBatchId: touched.batch?.id,
       stored: { requestId: id, requestedAt: touched.requestedAt },
     })).values().next().value;
     if (duplicateOf && answers.duplicateChecked !== true) {
@@ -142,6 +145,8 @@ export class PayoutApprovals {
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
       throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
+    // Approve again on a held request: the approval is given anew, from now (the gate's catch-up window counts from it).
+    const renewed = !recorded && (await renewApproval(tx, id, userId, now));
     const current = (await findRequest(tx, id)) ?? touched;
     const events: RecordedEvent[] = [];
     const changes: PayoutChanges = {};
@@ -171,9 +176,9 @@ export class PayoutApprovals {
     }
     const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
     const final = (await findRequest(tx, id)) ?? updated ?? current;
-    if (recorded) {
+    if (recorded || renewed) {
       // The tick is part of the approval's record: who checked, and against which earlier payout.
-      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}) };
+      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}), ...(renewed ? { again: true } : {}) };
       events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
     }
     for (const event of events) await recorder.record(tx, final, event, now);

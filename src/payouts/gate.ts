@@ -9,10 +9,12 @@
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, type DayRequirement } from './day-totals.js';
+import { lastDuplicateTick, newestRepeat, type Repeat } from './duplicates.js';
 import type { PayoutHold, PayoutRequest } from './model.js';
 import { checkMaxAmount, countingApprovers, countingRetryApprovers, type ReleaseRoles } from './policy.js';
 import type { PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
+import { occurrenceDueAt } from './schedule/store.js';
 import { seniorsAmong } from './tiers.js';
 
 /** Every way a request reaches sending; each names itself to the gate. */
@@ -29,6 +31,13 @@ export interface GateFacts {
   settings: PayoutSettings;
   /** The daily limit read now, this request among the day's totals. */
   withinDailyLimit: boolean;
+  /** A possible duplicate (`duplicates.ts`) requested since the request was approved or last ticked as not one. */
+  repeatSinceApproval: Repeat | undefined;
+  /** Since when the request may be sent: its last approval (or agreement to send again), or the time its occurrence was due. */
+  sendableSince: Date | undefined;
+  now: Date;
+  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES: how long after that it may still be sent without being approved again. */
+  catchUpMs: number;
 }
 
 /** One control: what it checks, and the hold it leaves when it fails. */
@@ -72,6 +81,17 @@ const CONTROLS = [
     name: 'approvers',
     failed: (facts) => (countedGivers(facts).length < requiredNow(facts) ? 'needs_approvers' : undefined),
   },
+  {
+    // A payout to the same recipient, amount and currency within PAYOUT_DUPLICATE_WINDOW_HOURS that
+    // landed after the approval: an approver ticks that it is not a duplicate.
+    name: 'duplicates',
+    failed: ({ repeatSinceApproval }) => (repeatSinceApproval ? 'duplicate_unchecked' : undefined),
+  },
+  {
+    // Approved long ago (a sweep after an outage, a held occurrence retried weeks later): approved again first.
+    name: 'catch_up',
+    failed: ({ sendableSince, now, catchUpMs }) => (sendableSince && now.getTime() - sendableSince.getTime() > catchUpMs ? 'missed' : undefined),
+  },
 ] as const satisfies readonly GateControl[];
 
 /** The names of the gate's controls, for the matrix test. */
@@ -87,8 +107,18 @@ export interface PayoutGateOptions {
   roles: PayoutRoles;
   settings: PayoutSettings;
   logger: Logger;
+  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES (default 360). */
+  catchUpMinutes?: number | undefined;
   /** Tests only: runs as a path reaches the gate, before anything is looked up (to break a control just before sending). */
   beforeGate?: ((request: PayoutRequest, via: SendingPath) => Promise<void>) | undefined;
+}
+
+const DEFAULT_CATCH_UP_MINUTES = 360;
+
+function latest(times: ReadonlyArray<Date | undefined>): Date | undefined {
+  let found: Date | undefined;
+  for (const time of times) if (time && (!found || time.getTime() > found.getTime())) found = time;
+  return found;
 }
 
 /** Whose approvals count for sending a request: its approvals, or for an unknown payout the agreements to send it again. */
@@ -125,12 +155,22 @@ export class PayoutGate {
    * Every control on `request` as it stands under its row lock, inside the transaction that moves it;
    * takes the day locks first, as every decision on the day's totals does.
    */
-  async check(tx: Queryable, request: PayoutRequest, roles: ReleaseRoles): Promise<GateVerdict> {
+  async check(tx: Queryable, request: PayoutRequest, roles: ReleaseRoles, now: Date): Promise<GateVerdict> {
     const { settings } = this.options;
     const payout = { draft: request, newRecipient: request.newRecipient };
     const measured = await measureDayApprovals(tx, { requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [payout], counted: true }, settings);
     const limit = await dailyLimitDecision(tx, request, request.requestedAt, settings, true);
-    const facts: GateFacts = { request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok };
+    // The approvals copied onto a bulk row or a scheduled occurrence keep when they were given.
+    const lastApproval = latest(request.approvals.filter((approval) => approval.revokedAt === undefined && approval.userId !== request.requestedBy).map((approval) => approval.at));
+    const lastAgreement = request.state === 'unknown' ? latest(request.retryApprovals.map((approval) => approval.at)) : undefined;
+    const checkedSince = latest([lastApproval, lastAgreement, await lastDuplicateTick(tx, request.id)]);
+    const repeat = await newestRepeat(tx, request, { windowHours: settings.duplicateWindowHours, upTo: now });
+    const facts: GateFacts = {
+      request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok, now,
+      repeatSinceApproval: repeat && (!checkedSince || repeat.at.getTime() > checkedSince.getTime()) ? repeat : undefined,
+      sendableSince: latest([lastApproval, lastAgreement, await occurrenceDueAt(tx, request.id)]),
+      catchUpMs: (this.options.catchUpMinutes ?? DEFAULT_CATCH_UP_MINUTES) * 60_000,
+    };
     for (const control of CONTROLS) {
       const hold = control.failed(facts);
       if (hold) return { ok: false, hold, control: control.name, facts };

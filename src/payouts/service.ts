@@ -50,6 +50,8 @@ export interface PayoutServiceOptions {
   searchLimits?: Partial<ListSearchLimits>;
   /** Where unknown payouts are looked for (default: the Fleet API's transaction list). */
   search?: PayoutTransactionSearch;
+  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES: a request approved longer ago than this waits to be approved again before it is sent (default 360). */
+  catchUpMinutes?: number;
   /** Tests only: runs as a request reaches the gate before sending (`gate.ts`), to break a control just before it. */
   beforeGate?: PayoutGateOptions['beforeGate'];
 }
@@ -93,7 +95,9 @@ export class PayoutService {
       recheckEveryMs: options.recheckEveryMs ?? 30_000,
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
-      gate: new PayoutGate({ roles: options.roles, settings: options.settings, logger: options.logger, beforeGate: options.beforeGate }),
+      gate: new PayoutGate({
+        roles: options.roles, settings: options.settings, logger: options.logger, catchUpMinutes: options.catchUpMinutes, beforeGate: options.beforeGate,
+      }),
       requestTtlMs: options.settings.requestTtlHours * 3_600_000,
     });
     const { db, clock, roles, logger } = options;

@@ -73,7 +73,7 @@ export class PayoutSettlement {
       // Locks the row: a second click, replica or sweep waits here, then finds it moved.
       const current = await updateRequest(tx, request.id, expected, {}, now);
       if (!current) return undefined;
-      const verdict = await gate.check(tx, current, roles);
+      const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, via, actor, now);
       const executing = await updateRequest(tx, request.id, expected, { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null }, now);
       return executing && { request: executing, events: [{ event: 'executing' as const, userId: actor, details: { attempt, via } }] };
@@ -109,7 +109,7 @@ export class PayoutSettlement {
       await gate.lockDay(tx, seen);
       const current = await updateRequest(tx, request.id, expected, {}, now);
       if (!current) return undefined;
-      const verdict = await gate.check(tx, current, roles);
+      const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, 'retry_unknown', actor, now);
       const executing = await updateRequest(tx, request.id, expected, {
         state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null, holdReason: null,

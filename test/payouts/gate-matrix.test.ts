@@ -232,6 +232,15 @@ const CASES: Record<GateControlName, ControlCase[]> = {
     { name: 'the recipient\'s day total goes above the two-approver threshold', setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '900'), hold: 'needs_approvers' },
     { name: 'a new recipient now needs two approvers', setup: ORDINARY, breaks: (w) => { w.settings.newRecipientApprovals = 2; }, hold: 'needs_approvers' },
   ],
+  duplicates: [{
+    name: 'the same amount to the same wallet is requested since the approval', setup: ORDINARY,
+    breaks: async (w) => {
+      w.clock.advance(1000);
+      await anotherToTheSameWallet(w, '150');
+    },
+    hold: 'duplicate_unchecked',
+  }],
+  catch_up: [{ name: 'it was approved longer ago than the catch-up window', setup: ORDINARY, breaks: (w) => { w.clock.advance(361 * MINUTE); }, hold: 'missed' }],
 };
 
 describe('the one way to sending', () => {

@@ -9,7 +9,9 @@ import { PayoutBatchService } from '../../src/payouts/batch/service.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase } from '../support/payout-doubles.js';
+import {
+  APPROVER, changingRoles, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, settings, submitted, usePayoutDatabase,
+} from '../support/payout-doubles.js';
 import { scheduling } from './schedule/support.js';
 
 const SENIOR = 'USENIOR01';
@@ -17,6 +19,7 @@ const SENIOR = 'USENIOR01';
 const tiered = { ...settings, seniorApprovalAbove: new Map([['USD', 200_000]]) };
 const TOMORROW_NINE = { firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'once' as const };
 const DUE = new Date('2025-03-15T09:00:00Z');
+const DAY = 24 * HOUR;
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 
 /** Roles a test may change; every lookup sees the change at once. */
@@ -116,6 +119,56 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(await service.recoverInterrupted()).toMatchObject([{ id: request.id, state: 'pending', hold: 'needs_approvers' }]);
     expect(fleet.payoutCalls).toHaveLength(0);
     expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
+  it('holds a scheduled payout when the same payout went to its wallet outside its series since it was approved, and sends it once an approver ticks', async () => {
+    const { schedule, service, clock, fleet, releaser } = scheduling(db);
+    const request = await schedule({ firstDay: '2025-04-15', time: { hour: 9, minute: 0 }, repeat: 'once' });
+    await service.approve(request.id, APPROVER);
+    // The day before, another requester pays the same wallet the same amount; the schedule, approved a month ago, is outside that payout's window.
+    clock.set(new Date('2025-04-14T12:00:00Z'));
+    const other = await submitted(service, mobileForm, REQUESTER_APPROVER);
+    expect(await service.approve(other.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    clock.set(new Date('2025-04-15T09:00:00Z'));
+    await releaser.releaseDue();
+    expect(fleet.payoutCalls).toHaveLength(1);
+    const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
+    const held = await service.get(payoutId!);
+    expect(held).toMatchObject({ state: 'pending', hold: 'duplicate_unchecked' });
+    expect((await service.signals(held!)).duplicateOf).toMatchObject({ kind: 'request', requestId: other.id });
+    expect(await service.approve(payoutId!, APPROVER)).toMatchObject({ ok: false, code: 'duplicate_unchecked' });
+    expect(await service.approve(payoutId!, APPROVER, { duplicateChecked: true })).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
+
+  it('does not send at start what was approved before an outage longer than the catch-up window: it is missed until an approver approves again', async () => {
+    const { service, fleet, clock } = createService(db);
+    const request = await submitted(service);
+    await db.query('INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)', [request.id, APPROVER, clock.now()]);
+    await db.query("UPDATE payout_requests SET state = 'approved' WHERE id = $1", [request.id]);
+    clock.advance(2 * DAY);
+    expect(await service.recoverInterrupted({ staleAfterMs: 0 })).toMatchObject([{ id: request.id, state: 'pending', hold: 'missed' }]);
+    expect(fleet.payoutCalls).toHaveLength(0);
+    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
+  it('does not send a held scheduled payout retried weeks later on its old approvals: it waits to be approved again', async () => {
+    const people = changingRoles();
+    const { schedule, service, clock, fleet, releaser, schedules } = scheduling(db, { roles: people.roles });
+    const request = await schedule(TOMORROW_NINE);
+    await service.approve(request.id, APPROVER);
+    people.failLookups(true);
+    clock.set(DUE);
+    await releaser.releaseDue();
+    people.failLookups(false);
+    clock.advance(21 * DAY);
+    expect(await schedules.retry(request.id, 1, REQUESTER)).toMatchObject({ ok: true, occurrence: { state: 'released' } });
+    expect(fleet.payoutCalls).toHaveLength(0);
+    const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
+    expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', hold: 'missed' });
+    expect(await service.approve(payoutId!, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 });
