@@ -232,6 +232,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Your payout {payout} now needs two approvers. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Your payout {payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.',
+    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Your payout {payout} was not sent yet: {why}. Checked again just before sending, it waits for the approvers; the approval message says what it needs.',
     'payoutApproval.dm.sent': ':white_check_mark: Your payout {payout} was sent.{transaction}',
     'payoutApproval.dm.failed': ':x: Your payout {payout} failed: {reason} No money moved.',
     'payoutApproval.conflict': '{refused} A payout with this reference may already exist.',
@@ -486,6 +487,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Votre paiement {payout} nécessite désormais deux approbateurs. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Votre paiement {payout} n’a pas été envoyé : vous n’êtes plus autorisé à demander des paiements. Adressez-vous à votre administrateur Slack ; une fois votre accès rétabli, un approbateur pourra l’approuver de nouveau.',
+    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Votre paiement {payout} n’a pas encore été envoyé : {why}. Vérifié de nouveau juste avant l’envoi, il attend les approbateurs ; le message d’approbation dit ce qu’il lui faut.',
     'payoutApproval.dm.sent': ':white_check_mark: Votre paiement {payout} a été envoyé.{transaction}',
     'payoutApproval.dm.failed': ':x: Votre paiement {payout} a échoué : {reason} Aucun argent n’a bougé.',
     'payoutApproval.conflict': '{refused} Un paiement avec cette référence existe peut-être déjà.',

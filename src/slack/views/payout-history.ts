@@ -1,12 +1,12 @@
 /** `/fleet payouts`: recent requests and bulk payouts with their state, and one request's audit history, in the reader's language. */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutHold, type PayoutRequest } from '../../payouts/index.js';
+import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './notice.js';
 import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
-  approvalLines, detailBlocks, dualApprovalLine, failureWords, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  approvalLines, detailBlocks, dualApprovalLine, failureWords, heldWhy, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
@@ -16,23 +16,6 @@ const SECTION_MAX = 2900;
 const DETAIL_MAX = 120;
 const CODE_MAX = 80;
 const HEADER_MAX = 150;
-
-/** Why a request was not sent, by the gate's hold (`payouts/gate.ts`), in the history's words. */
-const HELD_WHY = {
-  requester_not_allowed: 'payoutRecords.heldRequester',
-  roles_unavailable: 'payoutRecords.heldRoles',
-  needs_approvers: 'payoutRecords.heldApprovers',
-  needs_senior: 'payoutRecords.heldSenior',
-  over_daily_limit: 'payoutRecords.heldDailyLimit',
-  over_max_amount: 'payoutRecords.heldMaxAmount',
-  not_offered: 'payoutRecords.heldNotOffered',
-  duplicate_unchecked: 'payoutRecords.heldDuplicate',
-  missed: 'payoutRecords.heldMissed',
-} as const satisfies Record<PayoutHold, string>;
-
-function heldWhy(reason: string | undefined): (typeof HELD_WHY)[PayoutHold] {
-  return reason !== undefined && Object.hasOwn(HELD_WHY, reason) ? HELD_WHY[reason as PayoutHold] : HELD_WHY.roles_unavailable;
-}
 
 /** Bulk payouts shown under the requests: the newest, or those a search found (`total` in all). */
 export interface BulkPayoutsListed {
