@@ -174,11 +174,3 @@ export async function newestRepeat(q: Queryable, request: PayoutDraft & { id: st
   const row = rows[0];
   return row ? { payout: earlierPayoutOf(row), at: new Date(row.at) } : undefined;
 }
-
-/** When an approver last ticked that a request is not a duplicate (the tick is part of an approval's event). */
-export async function lastDuplicateTick(q: Queryable, requestId: string): Promise<Date | undefined> {
-  const { rows } = await q.query<{ at: Date | string | null }>(
-    "SELECT max(at) AS at FROM payout_events WHERE request_id = $1 AND event = 'approved' AND details ? 'duplicateChecked'", [requestId],
-  );
-  return rows[0]?.at ? new Date(rows[0].at) : undefined;
-}

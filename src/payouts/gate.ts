@@ -9,9 +9,10 @@
 import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, type DayRequirement } from './day-totals.js';
-import { lastDuplicateTick, newestRepeat, type Repeat } from './duplicates.js';
+import { newestRepeat, type Repeat } from './duplicates.js';
 import type { PayoutHold, PayoutRequest } from './model.js';
 import { checkMaxAmount, countingApprovers, countingRetryApprovers, type ReleaseRoles } from './policy.js';
+import { lastApprovalEvents } from './repository.js';
 import type { PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
 import { occurrenceDueAt } from './schedule/store.js';
@@ -33,7 +34,11 @@ export interface GateFacts {
   withinDailyLimit: boolean;
   /** A possible duplicate (`duplicates.ts`) requested since the request was approved or last ticked as not one. */
   repeatSinceApproval: Repeat | undefined;
-  /** Since when the request may be sent: its last approval (or agreement to send again), or the time its occurrence was due. */
+  /**
+   * Since when the request may be sent: its occurrence's due time for a scheduled payout, else its
+   * last approval (or move to approved, for a bulk row); an agreement to send it again, or an
+   * approval given anew, counts from then.
+   */
   sendableSince: Date | undefined;
   now: Date;
   /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES: how long after that it may still be sent without being approved again. */
@@ -107,13 +112,16 @@ export interface PayoutGateOptions {
   roles: PayoutRoles;
   settings: PayoutSettings;
   logger: Logger;
-  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES (default 360). */
+  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES (default 360; the gate allows at least 15). */
   catchUpMinutes?: number | undefined;
   /** Tests only: runs as a path reaches the gate, before anything is looked up (to break a control just before sending). */
   beforeGate?: ((request: PayoutRequest, via: SendingPath) => Promise<void>) | undefined;
 }
 
 const DEFAULT_CATCH_UP_MINUTES = 360;
+// A request on its way (an approval sending at once, a bulk payout's rows at their pace) is never
+// "approved long ago", even with PAYOUT_SCHEDULE_CATCH_UP_MINUTES=0 (which only misses late occurrences).
+const MIN_CATCH_UP_MINUTES = 15;
 
 function latest(times: ReadonlyArray<Date | undefined>): Date | undefined {
   let found: Date | undefined;
@@ -163,13 +171,16 @@ export class PayoutGate {
     // The approvals copied onto a bulk row or a scheduled occurrence keep when they were given.
     const lastApproval = latest(request.approvals.filter((approval) => approval.revokedAt === undefined && approval.userId !== request.requestedBy).map((approval) => approval.at));
     const lastAgreement = request.state === 'unknown' ? latest(request.retryApprovals.map((approval) => approval.at)) : undefined;
-    const checkedSince = latest([lastApproval, lastAgreement, await lastDuplicateTick(tx, request.id)]);
+    const { approvedAt, tickedAt } = await lastApprovalEvents(tx, request.id);
+    const checkedSince = latest([lastApproval, lastAgreement, tickedAt]);
     const repeat = await newestRepeat(tx, request, { windowHours: settings.duplicateWindowHours, upTo: now });
+    // A scheduled occurrence may be sent from its due time (approved ahead); anything else from its last approval.
+    const dueAt = await occurrenceDueAt(tx, request.id);
     const facts: GateFacts = {
       request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok, now,
       repeatSinceApproval: repeat && (!checkedSince || repeat.at.getTime() > checkedSince.getTime()) ? repeat : undefined,
-      sendableSince: latest([lastApproval, lastAgreement, await occurrenceDueAt(tx, request.id)]),
-      catchUpMs: (this.options.catchUpMinutes ?? DEFAULT_CATCH_UP_MINUTES) * 60_000,
+      sendableSince: dueAt ? latest([dueAt, lastApproval, lastAgreement]) : latest([lastApproval, lastAgreement, approvedAt]),
+      catchUpMs: Math.max(this.options.catchUpMinutes ?? DEFAULT_CATCH_UP_MINUTES, MIN_CATCH_UP_MINUTES) * 60_000,
     };
     for (const control of CONTROLS) {
       const hold = control.failed(facts);

@@ -234,6 +234,19 @@ export async function appendEvent(
   );
 }
 
+/**
+ * When a request was last approved (its move to approved, or an approval given anew), and when an
+ * approver last ticked that it is not a duplicate (the tick is part of an approval's event).
+ */
+export async function lastApprovalEvents(q: Queryable, requestId: string): Promise<{ approvedAt: Date | undefined; tickedAt: Date | undefined }> {
+  const { rows } = await q.query<{ approved_at: Date | string | null; ticked_at: Date | string | null }>(
+    `SELECT max(at) AS approved_at, max(at) FILTER (WHERE details ? 'duplicateChecked') AS ticked_at
+     FROM payout_events WHERE request_id = $1 AND event = 'approved'`, [requestId],
+  );
+  const row = rows[0];
+  return { approvedAt: row?.approved_at ? toDate(row.approved_at) : undefined, tickedAt: row?.ticked_at ? toDate(row.ticked_at) : undefined };
+}
+
 export async function listEvents(q: Queryable, requestId: string): Promise<PayoutEvent[]> {
   const { rows } = await q.query<EventRow>('SELECT * FROM payout_events WHERE request_id = $1 ORDER BY id', [requestId]);
   return rows.map((row) => ({

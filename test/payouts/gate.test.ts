@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
+import { BatchSender } from '../../src/payouts/batch/sender.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, changingRoles, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, settings, submitted, usePayoutDatabase,
+  APPROVER, changingRoles, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, rolesFor, SECOND_APPROVER, settings, submitted, usePayoutDatabase,
 } from '../support/payout-doubles.js';
 import { scheduling } from './schedule/support.js';
 
@@ -170,5 +171,23 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', hold: 'missed' });
     expect(await service.approve(payoutId!, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
+  it('never takes a payout on its way for one approved long ago, even with PAYOUT_SCHEDULE_CATCH_UP_MINUTES=0', async () => {
+    const { service, fleet, clock } = createService(db, { catchUpMinutes: 0 });
+    const request = await submitted(service);
+    expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    // A bulk payout approved an hour before its row is taken (a long file at its pace) still sends it.
+    const batches = new PayoutBatchService({
+      db, clock, settings, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: rolesFor([REQUESTER], [APPROVER]), logger: createLogger({ level: 'silent' }),
+    });
+    const sender = new BatchSender({ db, clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined, send: (row) => service.sendApproved(row, 'bulk') });
+    const checked = await batches.check(REQUESTER, `${HEADER}\nmobile,243899000002,VODACOM_MPESA,Bora Ilunga,CD,75,USD,,\n`);
+    if (!checked.ok) throw new Error('expected a checked file');
+    await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });
+    await batches.approve(checked.batchId, APPROVER);
+    clock.advance(HOUR);
+    await sender.sendDue();
+    expect(fleet.payoutCalls).toHaveLength(2);
   });
 });
