@@ -190,4 +190,27 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     await sender.sendDue();
     expect(fleet.payoutCalls).toHaveLength(2);
   });
+
+  it('keeps a bulk payout sending while a row the gate held waits for its approver, and finishes it once that row is sent', async () => {
+    const people = team();
+    const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
+    const batches = new PayoutBatchService({
+      db, clock, settings: tiered, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+    });
+    const sender = new BatchSender({ db, clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined, send: (row) => service.sendApproved(row, 'bulk') });
+    const checked = await batches.check(REQUESTER, `${HEADER}\nmobile,243899000003,VODACOM_MPESA,Bora Ilunga,CD,75,USD,,\nmobile,243899000004,VODACOM_MPESA,Ada Kasa,CD,80,USD,,\n`);
+    if (!checked.ok) throw new Error('expected a checked file');
+    await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });
+    await batches.approve(checked.batchId, APPROVER);
+    people.approvers.delete(APPROVER);
+    await sender.sendDue();
+    expect(fleet.payoutCalls).toHaveLength(0);
+    expect((await batches.get(checked.batchId))?.state).toBe('sending');
+    const held = (await batches.rows(checked.batchId)).map((row) => row.requestId);
+    for (const id of held) expect(await service.get(id!)).toMatchObject({ state: 'pending', hold: 'needs_approvers', batch: { id: checked.batchId } });
+    for (const id of held) expect(await service.approve(id!, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    await sender.finishDone();
+    expect((await batches.get(checked.batchId))?.state).toBe('done');
+    expect(fleet.payoutCalls).toHaveLength(2);
+  });
 });
