@@ -160,8 +160,9 @@ export class PayoutGate {
   }
 
   /**
-   * Every control on `request` as it stands under its row lock, inside the transaction that moves it;
-   * takes the day locks first, as every decision on the day's totals does.
+   * Every control on `request` as it stands under its row lock, inside the transaction that moves it,
+   * which took the day locks first (`lockDay`), as every decision on the day's totals does. A giver
+   * `roles` did not look up (one who agreed meanwhile) does not count: the next click asks again.
    */
   async check(tx: Queryable, request: PayoutRequest, roles: ReleaseRoles, now: Date): Promise<GateVerdict> {
     const { settings } = this.options;
