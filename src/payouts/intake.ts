@@ -13,7 +13,7 @@ import {
 } from './model.js';
 import { canRequest, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from './day-totals.js';
-import { findRequest, insertRequest, referenceExists, type NewPayoutRow } from './repository.js';
+import { findRequest, insertWithFreshId, referenceExists, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
@@ -218,15 +218,11 @@ export class PayoutIntake {
   }
 
   private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {
-    const newId = this.options.newId ?? newPayoutId;
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const id = newId();
-      const outcome = await insertRequest(tx, { id, ...row });
-      if (outcome === 'inserted') return id;
-      if (outcome === 'duplicate_reference') throw new Refused(duplicateReference());
-    }
-    throw new Error('could not find a free payout id after 5 attempts');
+    const id = await insertWithFreshId(tx, row, this.options.newId ?? newPayoutId);
+    if (id === undefined) throw new Refused(duplicateReference());
+    return id;
   }
+
 }
 
 /** Only the requester's own rejected request can be corrected by a new one; it stays rejected. */

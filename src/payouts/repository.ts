@@ -124,6 +124,21 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
   return (await referenceExists(q, draft.reference)) ? 'duplicate_reference' : 'duplicate_id';
 }
 
+/**
+ * Inserts a new request under a fresh id (`newId`, tried again on the rare id already taken): the one
+ * way a request is created, for the form, a bulk row and a scheduled occurrence. Undefined when its
+ * reference is taken (references are unique; the Fleet API takes each once).
+ */
+export async function insertWithFreshId(q: Queryable, row: Omit<NewPayoutRow, 'id'>, newId: () => string): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const id = newId();
+    const outcome = await insertRequest(q, { id, ...row });
+    if (outcome === 'inserted') return id;
+    if (outcome === 'duplicate_reference') return undefined;
+  }
+  throw new Error('could not find a free payout id after 5 attempts');
+}
+
 export async function referenceExists(q: Queryable, reference: string): Promise<boolean> {
   const { rowCount } = await q.query('SELECT 1 FROM payout_requests WHERE reference = $1', [reference]);
   return rowCount > 0;

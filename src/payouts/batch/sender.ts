@@ -17,7 +17,7 @@ import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } f
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
 import { insertApproval } from '../approval-store.js';
-import { appendEvent, findRequest, insertRequest, updateRequest } from '../repository.js';
+import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
 
 export interface BatchSenderOptions {
   db: Db;
@@ -101,18 +101,12 @@ export class BatchSender {
       draft, requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, expiresAt: batch.expiresAt, requiredApprovals: batch.requiredApprovals,
       newRecipient, referenceGenerated: draft.reference.startsWith(`${batchId}-`),
     };
-    let id: string | undefined;
-    for (let attempt = 0; attempt < 5 && !id; attempt += 1) {
-      const candidate = (this.options.newId ?? newPayoutId)();
-      const outcome = await insertRequest(tx, { id: candidate, ...common });
-      if (outcome === 'duplicate_reference') {
-        await tx.query("UPDATE payout_batch_rows SET skipped = 'reference_used' WHERE batch_id = $1 AND row_number = $2", [batchId, rowNumber]);
-        await appendBatchEvent(tx, { batchId, event: 'row_skipped', at: now, details: { row: rowNumber, reason: 'reference_used' } });
-        return undefined;
-      }
-      if (outcome === 'inserted') id = candidate;
+    const id = await insertWithFreshId(tx, common, this.options.newId ?? newPayoutId);
+    if (!id) {
+      await tx.query("UPDATE payout_batch_rows SET skipped = 'reference_used' WHERE batch_id = $1 AND row_number = $2", [batchId, rowNumber]);
+      await appendBatchEvent(tx, { batchId, event: 'row_skipped', at: now, details: { row: rowNumber, reason: 'reference_used' } });
+      return undefined;
     }
-    if (!id) throw new Error('could not find a free payout id after 5 attempts');
     await tx.query('UPDATE payout_requests SET batch_id = $2, batch_row = $3 WHERE id = $1', [id, batchId, rowNumber]);
     for (const approval of batch.approvals) await insertApproval(tx, id, approval.userId, approval.at, approval.senior === true);
     const approved = await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);

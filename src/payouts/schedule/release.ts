@@ -22,7 +22,7 @@ import { newPayoutId } from '../identifiers.js';
 import type { PayoutDraft, PayoutRequest } from '../model.js';
 import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
-import { appendEvent, findRequest, insertRequest, updateRequest } from '../repository.js';
+import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
 import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
@@ -200,19 +200,13 @@ export class ScheduleReleaser {
   private async insertPayout(tx: Queryable, template: PayoutRequest, number: number, approvers: string[], required: number, now: Date): Promise<PayoutRequest | undefined> {
     const suffix = `-${number}`;
     const draft: PayoutDraft = { ...draftOf(template), reference: `${template.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
-    let id: string | undefined;
-    for (let attempt = 0; attempt < 5 && !id; attempt += 1) {
-      const candidate = (this.options.newId ?? newPayoutId)();
-      const outcome = await insertRequest(tx, {
-        id: candidate, draft, requestedBy: template.requestedBy, requestedAt: now,
-        expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
-        requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
-        previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
-      });
-      if (outcome === 'duplicate_reference') return undefined;
-      if (outcome === 'inserted') id = candidate;
-    }
-    if (!id) throw new Error('could not find a free payout id after 5 attempts');
+    const id = await insertWithFreshId(tx, {
+      draft, requestedBy: template.requestedBy, requestedAt: now,
+      expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
+      requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
+      previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
+    }, this.options.newId ?? newPayoutId);
+    if (!id) return undefined;
     // Each copy keeps when it was given and whether as a senior approver's (the gate checks that again before sending).
     const given = new Map(template.approvals.map((approval) => [approval.userId, approval]));
     for (const approver of approvers) await insertApproval(tx, id, approver, given.get(approver)?.at ?? now, given.get(approver)?.senior === true);
