@@ -258,7 +258,7 @@ export class PayoutSettlement {
     const completed = await this.options.recorder.move(
       request.id,
       { states: ['unknown'], attempts: request.attempts },
-      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null },
+      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null },
       {
         event: 'reconciled',
         details: {
@@ -301,7 +301,7 @@ export class PayoutSettlement {
       ? { transactionId: match.reference, matchedBy: 'description', amount: match.amount, currency: match.currency, date: match.date }
       : { transactionId: match.reference };
     const changes = decision === 'confirmed'
-      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null }
+      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null }
       : request.needsReview ? {} : { nextCheckAt: now };
     const moved = await this.options.db.transaction(async (tx) => {
       if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;

@@ -109,6 +109,22 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
+  it('drops the hold of a retry the gate held once the first attempt shows up in the transactions', async () => {
+    const people = team();
+    const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
+    const request = await submitted(service, { ...mobileForm, amount: '3000' });
+    fleet.willAnswer(new FleetTimeoutError(true));
+    await service.approve(request.id, APPROVER);
+    await service.approve(request.id, SENIOR);
+    clock.advance(11 * MINUTE);
+    await service.reconcile(request.id);
+    await service.retryUnknown(request.id, APPROVER);
+    expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', hold: 'needs_senior' } });
+    fleet.addTransaction({ reference: request.reference, amount: 3000, currency: 'USD' });
+    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
+    expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
   it('checks again in the recovery sweep: an approved request whose approver was removed meanwhile waits for another approver', async () => {
     const people = team();
     const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
