@@ -82,8 +82,18 @@ const CONTROLS = [
     failed: (facts) => (facts.measured.senior && !countedGivers(facts).some((userId) => facts.roles.seniors?.get(userId) === true) ? 'needs_senior' : undefined),
   },
   {
-    // Two approvers by the amount or the day's totals, the new-recipient rule: as configured now, counting only givers still approvers.
-    name: 'approvers',
+    // Each approval still valid: enough of the givers it was approved with are still approvers.
+    name: 'approver_role',
+    failed: (facts) => (countedGivers(facts).length < Math.min(facts.request.requiredApprovals, facts.givers.length) ? 'needs_approvers' : undefined),
+  },
+  {
+    // A recipient never paid before needs PAYOUT_NEW_RECIPIENT_APPROVALS different approvers, as configured now.
+    name: 'new_recipient',
+    failed: (facts) => (facts.measured.reason?.rule === 'new_recipient' && countedGivers(facts).length < facts.measured.required ? 'needs_approvers' : undefined),
+  },
+  {
+    // Two approvers above PAYOUT_DUAL_APPROVAL_ABOVE by the amount or the requester's or recipient's day total, as configured now.
+    name: 'dual_approval',
     failed: (facts) => (countedGivers(facts).length < requiredNow(facts) ? 'needs_approvers' : undefined),
   },
   {

@@ -226,11 +226,15 @@ const CASES: Record<GateControlName, ControlCase[]> = {
     { name: 'the recipient\'s day total goes above the tier', setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '2900'), hold: 'needs_senior' },
     { name: 'the requester\'s day total goes above the tier', setup: ORDINARY, breaks: (w) => anotherOfTheSameRequester(w, '2900'), hold: 'needs_senior' },
   ],
-  approvers: [
+  approver_role: [
     { name: 'the approver is no longer one', setup: ORDINARY, breaks: (w) => { w.approvers.delete(APPROVER); }, hold: 'needs_approvers' },
+    { name: 'one of two approvers is no longer one', setup: ABOVE_SENIOR_TIER, breaks: (w) => { w.approvers.delete(APPROVER); }, hold: 'needs_approvers' },
+  ],
+  new_recipient: [{ name: 'a new recipient now needs two approvers', setup: ORDINARY, breaks: (w) => { w.settings.newRecipientApprovals = 2; }, hold: 'needs_approvers' }],
+  dual_approval: [
     { name: 'the two-approver threshold is lowered below the amount', setup: ORDINARY, breaks: (w) => { w.settings.dualApprovalAbove.set('USD', 10_000); }, hold: 'needs_approvers' },
     { name: 'the recipient\'s day total goes above the two-approver threshold', setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '900'), hold: 'needs_approvers' },
-    { name: 'a new recipient now needs two approvers', setup: ORDINARY, breaks: (w) => { w.settings.newRecipientApprovals = 2; }, hold: 'needs_approvers' },
+    { name: 'the requester\'s day total goes above the two-approver threshold', setup: ORDINARY, breaks: (w) => anotherOfTheSameRequester(w, '900'), hold: 'needs_approvers' },
   ],
   duplicates: [{
     name: 'the same amount to the same wallet is requested since the approval', setup: ORDINARY,
@@ -288,7 +292,7 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(await run.request()).toMatchObject({ state: 'completed', hold: undefined });
   });
 
-  it.each(matrix)('$path: $name → no payout call, waits with $hold', async ({ path, setup, breaks, hold }) => {
+  it.each(matrix)('$path × $control: $name → no payout call, waits with $hold', async ({ path, control, setup, breaks, hold }) => {
     const w = world(db);
     const run = await PATHS[path](w, setup);
     const before = w.fleet.payoutCalls.length;
@@ -301,6 +305,7 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(w.fleet.payoutCalls).toHaveLength(before);
     const request = await run.request();
     expect(request).toMatchObject({ state: run.waitsIn, hold });
-    expect((await w.service.history(request!.id)).at(-1)).toMatchObject({ event: 'held', details: { reason: hold, via: path } });
+    // Held by the control the case breaks, on the way the case came.
+    expect((await w.service.history(request!.id)).at(-1)).toMatchObject({ event: 'held', details: { reason: hold, control, via: path } });
   });
 });
