@@ -229,6 +229,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const batchNotifiers: BatchNotifier[] = [];
     const payouts = new PayoutService({
       db, fleet, clock, settings: config.payouts, logger: logger.child({ component: 'payouts' }), notifiers: payoutNotifiers, roles: payoutRoles,
+      catchUpMinutes: config.payoutSchedule.catchUpMinutes,
       ...(options.payoutTimers?.recheckEveryMs !== undefined ? { recheckEveryMs: options.payoutTimers.recheckEveryMs } : {}),
     });
     const batches = new PayoutBatchService({
@@ -274,7 +275,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
-      seniorCall: (request) => seniorCall(request, config.payouts, config.access.seniorApprovers),
+      seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals),
     });
     payoutNotifiers.push(payoutNotifier);
     // Scheduled payouts: released by whichever replica holds the lease, told to the requester and the approval message.
@@ -350,7 +351,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       if (closed) return;
       sending = runBatchSending(new BatchSender({
         db: heavyDb, clock, logger: logger.child({ component: 'batches' }), ratePerSecond: config.payoutBatches.ratePerSecond,
-        send: (request) => payouts.sendApproved(request), announce: (batch, event) => batches.announce(batch, event),
+        send: (request) => payouts.sendApproved(request, 'bulk'), announce: (batch, event) => batches.announce(batch, event),
       }), { logger: logger.child({ component: 'batches' }), ...(options.payoutTimers?.batchEveryMs !== undefined ? { everyMs: options.payoutTimers.batchEveryMs } : {}) });
       const started = sending;
       shutdown.add('bulk payout sending', () => started.stop());

@@ -6,18 +6,18 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
-import { raisedRequirement } from './day-totals.js';
+import { measureDayApprovals, raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, lostRace, refused } from './outcomes.js';
 import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
-import { isSeniorApprover, seniorTier } from './tiers.js';
-import { insertApproval, revokeApprovals } from './approval-store.js';
+import { isSeniorApprover } from './tiers.js';
+import { insertApproval, renewApproval, revokeApprovals } from './approval-store.js';
 import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
 import type { PayoutSettings } from './settings.js';
-import { findEarlierPayouts } from './duplicates.js';
+import { findEarlierPayouts, newestRepeat } from './duplicates.js';
 import { isScheduled } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
 import type { RecordedEvent, TransitionRecorder } from './transitions.js';
@@ -30,7 +30,7 @@ export interface PayoutApprovalsOptions {
   intake: PayoutIntake;
   recorder: TransitionRecorder;
   settlement: PayoutSettlement;
-  settings: Pick<PayoutSettings, 'duplicateWindowHours' | 'seniorApprovalAbove'>;
+  settings: PayoutSettings;
 }
 
 /** What the approver said in the approve window beside approving. */
@@ -88,17 +88,21 @@ export class PayoutApprovals {
       if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
       // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now.
       if (await isScheduled(db, id)) return { ok: true, request: outcome.request };
-      return settlement.execute(outcome.request, userId);
+      return settlement.execute(outcome.request, userId, 'approval');
     }
     return lostRace(db, id, clock.now());
   }
 
   /**
-   * The senior tier (`tiers.ts`): above it, the approval that would complete the count must bring a
-   * senior approval when none stands. Asked before the approve window opens, and at approval.
+   * The senior tier (`tiers.ts`), on the amount and the day's totals: above it, the approval that
+   * would complete the count must bring a senior approval when none stands. Asked before the approve
+   * window opens, and at approval; the gate before sending checks it again with fresh roles.
    */
   async seniorDecision(request: PayoutRequest, userId: string): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
-    const tier = seniorTier([[request.currency, request.amountMinor]], this.options.settings.seniorApprovalAbove);
+    // On the amount and on the requester's and the recipient's day totals, as two approvers are (`day-totals.ts`).
+    const { senior: tier } = await measureDayApprovals(this.options.db, {
+      requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [{ draft: request, newRecipient: request.newRecipient }], counted: true,
+    }, this.options.settings);
     const actorSenior = tier ? await isSeniorApprover(this.options.roles, userId) : false;
     const completes = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
     const decision: PolicyDecision = tier && completes && !actorSenior && seniorApprovers(request).length === 0
@@ -126,9 +130,12 @@ export class PayoutApprovals {
     // Locks the row: approvals of one request queue here, and a moved request stops them.
     const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
     if (!touched) throw new LostRace();
-    // Read under the day locks, which every request to this recipient takes: none lands unseen.
-    const duplicateOf = (await findEarlierPayouts(tx, [touched], {
-      now: touched.requestedAt, windowHours: this.options.settings.duplicateWindowHours, exceptBatchId: touched.batch?.id,
+    // Read under the day locks, which every request to this recipient takes: none lands unseen. Held
+    // by the gate for a payout that landed since its approval, that one is what the tick is about.
+    const { duplicateWindowHours } = this.options.settings;
+    const landedSince = touched.hold === 'duplicate_unchecked' ? await newestRepeat(tx, touched, { windowHours: duplicateWindowHours, upTo: now }) : undefined;
+    const duplicateOf = landedSince?.payout ?? (await findEarlierPayouts(tx, [touched], {
+      now: touched.requestedAt, windowHours: duplicateWindowHours, exceptBatchId: touched.batch?.id,
       stored: { requestId: id, requestedAt: touched.requestedAt },
     })).values().next().value;
     if (duplicateOf && answers.duplicateChecked !== true) {
@@ -138,6 +145,8 @@ export class PayoutApprovals {
     if (!recorded && !canApprove(touched, { userId, canRequest: false, canApprove: true }, now).ok) {
       throw new Refused(refusal('already_approved', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
+    // Approve again on a held request: the approval is given anew, from now (the gate's catch-up window counts from it).
+    const renewed = !recorded && (await renewApproval(tx, id, userId, now));
     const current = (await findRequest(tx, id)) ?? touched;
     const events: RecordedEvent[] = [];
     const changes: PayoutChanges = {};
@@ -167,9 +176,9 @@ export class PayoutApprovals {
     }
     const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
     const final = (await findRequest(tx, id)) ?? updated ?? current;
-    if (recorded) {
+    if (recorded || renewed) {
       // The tick is part of the approval's record: who checked, and against which earlier payout.
-      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}) };
+      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}), ...(renewed ? { again: true } : {}) };
       events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
     }
     for (const event of events) await recorder.record(tx, final, event, now);

@@ -7,9 +7,10 @@
 import { dayBounds, dayIn } from '../calendar.js';
 import type { Queryable } from '../store/db.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft } from './model.js';
-import { approvalRequirement, recipientKey, type ApprovalRequirement } from './policy.js';
+import { approvalRequirement, checkDailyLimit, recipientKey, type ApprovalRequirement, type PolicyDecision } from './policy.js';
 import { lockRecipientDay, lockRequesterDay, sumRequested, sumRequestedTo } from './day-totals-store.js';
 import type { PayoutSettings } from './settings.js';
+import { seniorTier, type SeniorTier } from './tiers.js';
 
 /** Payouts count in the team's calendar days (TEAM_TIMEZONE); UTC when none is given. */
 const DEFAULT_PAYOUT_TIME_ZONE = 'UTC';
@@ -47,10 +48,15 @@ export interface DayRequest {
 export interface DayRequirement extends ApprovalRequirement {
   /** The currency of the payout that gave the reason (a bulk payout may hold several). */
   currency: string | undefined;
+  /**
+   * The senior tier (`tiers.ts`) the request is above: by a payout's amount, or by the requester's or
+   * its recipient's total for the day, as two approvers are; undefined below it (or with no tier set).
+   */
+  senior: SeniorTier | undefined;
 }
 
-/** The rules the measure applies (from `PayoutSettings`). */
-export type DayRules = Pick<PayoutSettings, 'dualApprovalAbove' | 'newRecipientApprovals' | 'timeZone'>;
+/** The rules the measure applies (from `PayoutSettings`); no senior tier when `seniorApprovalAbove` is left out. */
+export type DayRules = Pick<PayoutSettings, 'dualApprovalAbove' | 'newRecipientApprovals' | 'timeZone'> & Partial<Pick<PayoutSettings, 'seniorApprovalAbove'>>;
 
 /**
  * Takes the day locks of every currency and recipient of `request`, in the one order every caller
@@ -91,18 +97,42 @@ export async function measureDayApprovals(q: Queryable, request: DayRequest, rul
     const stored = await sumRequestedTo(q, { recipientKeys: [...toRecipients.keys()], ...window });
     for (const [key, own] of toRecipients) toRecipients.set(key, own + (stored.get(key) ?? 0));
   }
-  let needed: DayRequirement = { required: 1, reason: undefined, currency: undefined };
+  let needed: DayRequirement = { required: 1, reason: undefined, currency: undefined, senior: undefined };
   for (const { draft, newRecipient } of request.payouts) {
-    const requirement = approvalRequirement({
+    const measured = {
       amountMinor: draft.amountMinor,
       requesterTotalMinor: requesterTotals.get(draft.currency) ?? 0,
       recipientTotalMinor: recipientTotals.get(draft.currency)?.get(recipientKey(draft)) ?? 0,
       currency: draft.currency,
-      newRecipient,
-    }, rules.dualApprovalAbove, rules.newRecipientApprovals);
-    if (requirement.required > needed.required) needed = { ...requirement, currency: draft.currency };
+    };
+    const requirement = approvalRequirement({ ...measured, newRecipient }, rules.dualApprovalAbove, rules.newRecipientApprovals);
+    if (requirement.required > needed.required) needed = { ...requirement, currency: draft.currency, senior: needed.senior };
+    // Splitting a payout, across requests or requesters, does not get under the tier either.
+    const biggest = Math.max(measured.amountMinor, measured.requesterTotalMinor, measured.recipientTotalMinor);
+    needed.senior ??= seniorTier([[draft.currency, biggest]], rules.seniorApprovalAbove ?? new Map());
   }
   return needed;
+}
+
+/**
+ * The daily limit (`PAYOUT_DAILY_LIMIT`) of `payout`'s requester on the day of `at`: what they
+ * requested that day in its currency, plus its amount unless `counted` (already among the totals).
+ * The one reading of the limit for every way in and for the gate before sending; callers that
+ * decide hold the day locks.
+ */
+export async function dailyLimitDecision(
+  q: Queryable,
+  payout: { requestedBy: string; currency: string; amountMinor: number },
+  at: Date,
+  rules: Pick<PayoutSettings, 'dailyLimit' | 'timeZone'>,
+  counted = false,
+): Promise<PolicyDecision> {
+  const day = payoutDay(at, rules.timeZone);
+  const total = await sumRequested(q, {
+    requestedBy: payout.requestedBy, currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
+  });
+  const alreadyRequestedMinor = counted ? total - payout.amountMinor : total;
+  return checkDailyLimit({ alreadyRequestedMinor, amountMinor: payout.amountMinor, currency: payout.currency }, rules.dailyLimit);
 }
 
 /**

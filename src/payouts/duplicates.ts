@@ -152,3 +152,25 @@ export async function findEarlierPayouts(q: Queryable, drafts: readonly PayoutDr
   }
   return found;
 }
+
+/** The newest payout a stored request may repeat, with when it was requested. */
+export interface Repeat {
+  payout: EarlierPayout;
+  at: Date;
+}
+
+/**
+ * The newest payout `request` may repeat by the rule above, requested up to `upTo`, earlier or later
+ * than itself (never itself, its own bulk payout or its own series): the gate before sending asks
+ * whether one landed since the request was approved (and ticked).
+ */
+export async function newestRepeat(q: Queryable, request: PayoutDraft & { id: string; requestedAt: Date; batch?: { id: string } | undefined }, window: { windowHours: number; upTo: Date }): Promise<Repeat | undefined> {
+  const { rows } = await q.query<EarlierRow & { at: Date | string }>(
+    `WITH wanted AS (SELECT $1::text AS recipient_key, $2::bigint AS amount_minor, $3::text AS currency)
+     ${earlierPayoutsSql({ wanted: 'wanted', states: '$4', from: '$5', exceptBatchId: '$6', exceptRequestId: '$7', upTo: '$8' })} LIMIT 1`,
+    [recipientKey(request), request.amountMinor, request.currency, statesThatMayBeRepeated(),
+      windowStart({ now: request.requestedAt, windowHours: window.windowHours }), request.batch?.id ?? null, request.id, window.upTo],
+  );
+  const row = rows[0];
+  return row ? { payout: earlierPayoutOf(row), at: new Date(row.at) } : undefined;
+}

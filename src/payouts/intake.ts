@@ -8,13 +8,12 @@ import type { Locale } from '../i18n/locale.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
-  refusal, STATES_COUNTING_TOWARDS_LIMIT,
+  refusal,
   type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails, type RequestedThrough,
 } from './model.js';
-import { canRequest, checkDailyLimit, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
-import { lockPayoutDays, measureDayApprovals, payoutDay } from './day-totals.js';
-import { sumRequested } from './day-totals-store.js';
-import { findRequest, insertRequest, referenceExists, type NewPayoutRow } from './repository.js';
+import { canRequest, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from './day-totals.js';
+import { findRequest, insertWithFreshId, referenceExists, type NewPayoutRow } from './repository.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
@@ -214,24 +213,16 @@ export class PayoutIntake {
     };
   }
 
-  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, now: Date): Promise<PolicyDecision> {
-    const day = payoutDay(now, this.options.settings.timeZone);
-    const alreadyRequestedMinor = await sumRequested(q, {
-      requestedBy: userId, currency: draft.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
-    });
-    return checkDailyLimit({ alreadyRequestedMinor, amountMinor: draft.amountMinor, currency: draft.currency }, this.options.settings.dailyLimit);
+  private async dailyLimitDecision(q: Queryable, userId: string, draft: PayoutDraft, at: Date): Promise<PolicyDecision> {
+    return dailyLimitDecision(q, { requestedBy: userId, currency: draft.currency, amountMinor: draft.amountMinor }, at, this.options.settings);
   }
 
   private async insertWithFreshId(tx: Queryable, row: Omit<NewPayoutRow, 'id'>): Promise<string> {
-    const newId = this.options.newId ?? newPayoutId;
-    for (let attempt = 0; attempt < 5; attempt += 1) {
-      const id = newId();
-      const outcome = await insertRequest(tx, { id, ...row });
-      if (outcome === 'inserted') return id;
-      if (outcome === 'duplicate_reference') throw new Refused(duplicateReference());
-    }
-    throw new Error('could not find a free payout id after 5 attempts');
+    const id = await insertWithFreshId(tx, row, this.options.newId ?? newPayoutId);
+    if (id === undefined) throw new Refused(duplicateReference());
+    return id;
   }
+
 }
 
 /** Only the requester's own rejected request can be corrected by a new one; it stays rejected. */

@@ -24,7 +24,8 @@ export type PayoutState = (typeof PAYOUT_STATES)[number];
  */
 const PAYOUT_TRANSITIONS: Readonly<Record<PayoutState, readonly PayoutState[]>> = {
   pending: ['approved', 'rejected', 'expired', 'cancelled'],
-  approved: ['executing'],
+  // Back to pending when the gate before sending (`gate.ts`) finds a control that no longer passes.
+  approved: ['executing', 'pending'],
   executing: ['completed', 'failed', 'unknown'],
   unknown: ['completed', 'executing'],
   completed: [],
@@ -140,8 +141,14 @@ export type DualApprovalReason =
   | { rule: AmountApprovalRule; totalMinor: number; thresholdMinor: number }
   | { rule: 'new_recipient' };
 
-/** Why a request with all its approvals was not sent. */
-export const PAYOUT_HOLDS = ['requester_not_allowed', 'roles_unavailable'] as const;
+/**
+ * Why a request with its approvals was not sent: a control of the gate before sending (`gate.ts`)
+ * that no longer passes. Each says what the request waits for (see docs/payouts.md).
+ */
+export const PAYOUT_HOLDS = [
+  'requester_not_allowed', 'roles_unavailable', 'needs_approvers', 'needs_senior', 'over_daily_limit', 'over_max_amount', 'not_offered',
+  'duplicate_unchecked', 'missed',
+] as const;
 export type PayoutHold = (typeof PAYOUT_HOLDS)[number];
 
 /**

@@ -51,6 +51,8 @@ export interface PayoutChanges {
   dualApprovalThresholdMinor?: number | null;
   previousRecipientName?: string | null;
   holdReason?: PayoutHold | null;
+  /** A request the gate held waits a full `PAYOUT_REQUEST_TTL_HOURS` for its approvers from then. */
+  expiresAt?: Date;
   lastSearch?: SearchOutcome | null;
   lastSearchAt?: Date | null;
 }
@@ -84,6 +86,7 @@ const CHANGE_COLUMNS: Record<keyof PayoutChanges, string> = {
   dualApprovalThresholdMinor: 'dual_approval_threshold_minor',
   previousRecipientName: 'previous_recipient_name',
   holdReason: 'hold_reason',
+  expiresAt: 'expires_at',
   lastSearch: 'last_search',
   lastSearchAt: 'last_search_at',
 };
@@ -119,6 +122,21 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
   );
   if (inserted.rowCount > 0) return 'inserted';
   return (await referenceExists(q, draft.reference)) ? 'duplicate_reference' : 'duplicate_id';
+}
+
+/**
+ * Inserts a new request under a fresh id (`newId`, tried again on the rare id already taken): the one
+ * way a request is created, for the form, a bulk row and a scheduled occurrence. Undefined when its
+ * reference is taken (references are unique; the Fleet API takes each once).
+ */
+export async function insertWithFreshId(q: Queryable, row: Omit<NewPayoutRow, 'id'>, newId: () => string): Promise<string | undefined> {
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const id = newId();
+    const outcome = await insertRequest(q, { id, ...row });
+    if (outcome === 'inserted') return id;
+    if (outcome === 'duplicate_reference') return undefined;
+  }
+  throw new Error('could not find a free payout id after 5 attempts');
 }
 
 export async function referenceExists(q: Queryable, reference: string): Promise<boolean> {
@@ -229,6 +247,19 @@ export async function appendEvent(
     'INSERT INTO payout_events (request_id, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)',
     [event.requestId, event.event, event.userId ?? null, event.at, JSON.stringify(event.details ?? {})],
   );
+}
+
+/**
+ * When a request was last approved (its move to approved, or an approval given anew), and when an
+ * approver last ticked that it is not a duplicate (the tick is part of an approval's event).
+ */
+export async function lastApprovalEvents(q: Queryable, requestId: string): Promise<{ approvedAt: Date | undefined; tickedAt: Date | undefined }> {
+  const { rows } = await q.query<{ approved_at: Date | string | null; ticked_at: Date | string | null }>(
+    `SELECT max(at) AS approved_at, max(at) FILTER (WHERE details ? 'duplicateChecked') AS ticked_at
+     FROM payout_events WHERE request_id = $1 AND event = 'approved'`, [requestId],
+  );
+  const row = rows[0];
+  return { approvedAt: row?.approved_at ? toDate(row.approved_at) : undefined, tickedAt: row?.ticked_at ? toDate(row.ticked_at) : undefined };
 }
 
 export async function listEvents(q: Queryable, requestId: string): Promise<PayoutEvent[]> {

@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, notFound, refused } from './outcomes.js';
 import { alreadyAgreedToRetry, canRetry, countingRetryApprovers, movedOn } from './policy.js';
-import { insertRetryApproval } from './approval-store.js';
+import { insertRetryApproval, renewRetryApproval } from './approval-store.js';
 import { findRequest, updateRequest } from './repository.js';
 import { actorOf, freshRetryRoles, type PayoutRoles } from './roles.js';
 import type { PayoutSettlement } from './settlement.js';
@@ -46,6 +46,8 @@ export class PayoutRetry {
         const touched = await updateRequest(tx, request.id, { states: ['unknown'], needsReview: true, attempts: request.attempts, notRequestedBy: userId }, {}, now);
         if (!touched) throw new LostRace();
         const added = await insertRetryApproval(tx, request.id, attempt, userId, now);
+        // Agreeing again to a payout the gate held: the agreement is given anew, from now.
+        if (!added && touched.hold) await renewRetryApproval(tx, request.id, attempt, userId, now);
         const withAgreement = (await findRequest(tx, request.id)) ?? touched;
         if (added) {
           const details = { attempt, approvals: countingRetryApprovers(withAgreement).length, required: withAgreement.requiredApprovals };

@@ -12,6 +12,7 @@ import { isResubmittable, PayoutIntake, type PayoutRequirement, type SubmitOptio
 import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
+import { PayoutGate, type PayoutGateOptions, type SendingPath } from './gate.js';
 import { readApprovalSignals, requestSignals, type ApprovalSignals } from './signals.js';
 import type { RecipientIdentity } from './recipients.js';
 import { lostRace, notFound, refused } from './outcomes.js';
@@ -49,6 +50,10 @@ export interface PayoutServiceOptions {
   searchLimits?: Partial<ListSearchLimits>;
   /** Where unknown payouts are looked for (default: the Fleet API's transaction list). */
   search?: PayoutTransactionSearch;
+  /** PAYOUT_SCHEDULE_CATCH_UP_MINUTES: a request approved longer ago than this waits to be approved again before it is sent (default 360). */
+  catchUpMinutes?: number;
+  /** Tests only: runs as a request reaches the gate before sending (`gate.ts`), to break a control just before it. */
+  beforeGate?: PayoutGateOptions['beforeGate'];
 }
 
 /** What "Edit and resubmit" may open: the request and the reference to offer, or why not. */
@@ -90,6 +95,10 @@ export class PayoutService {
       recheckEveryMs: options.recheckEveryMs ?? 30_000,
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
+      gate: new PayoutGate({
+        roles: options.roles, settings: options.settings, logger: options.logger, catchUpMinutes: options.catchUpMinutes, beforeGate: options.beforeGate,
+      }),
+      requestTtlMs: options.settings.requestTtlHours * 3_600_000,
     });
     const { db, clock, roles, logger } = options;
     this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement, settings: options.settings });
@@ -287,9 +296,12 @@ export class PayoutService {
     return refused(again.ok ? { ok: false, code: 'no_such_match', details: movedOn(current) } : again, current);
   }
 
-  /** Sends a request already approved (a bulk payout's row): approved → executing → its outcome, once. */
-  async sendApproved(request: PayoutRequest): Promise<PayoutActionResult> {
-    return this.settlement.execute(request, undefined);
+  /**
+   * Sends a request already approved (a bulk payout's row, a scheduled occurrence), through the gate:
+   * approved → executing → its outcome, once; or held, waiting, when a control no longer passes.
+   */
+  async sendApproved(request: PayoutRequest, via: SendingPath): Promise<PayoutActionResult> {
+    return this.settlement.execute(request, undefined, via);
   }
 
   /** Tells the notifiers of a request made outside the intake (a scheduled payout's occurrence waiting for another approval). */

@@ -11,8 +11,12 @@ import { UnstoredOutcomes } from './unstored-outcomes.js';
 import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { movedOn } from './policy.js';
 import { decideLikelyMatch, listProposedMatchIds, proposeLikelyMatch } from './likely-match-store.js';
-import { appendEvent, executionTimes, listDueForCheck, listStaleApproved, updateRequest, updateWhere } from './repository.js';
-import type { TransitionRecorder } from './transitions.js';
+import { appendEvent, executionTimes, findRequest, listDueForCheck, listStaleApproved, updateRequest, updateWhere, type PayoutChanges } from './repository.js';
+import type { RecordedEvent, TransitionRecorder } from './transitions.js';
+import { revokeApprovals } from './approval-store.js';
+import { raisedRequirement } from './day-totals.js';
+import type { GateVerdict, PayoutGate, SendingPath } from './gate.js';
+import { dualApprovalChanges } from './rows.js';
 import { rememberRecipient } from './saved-recipients.js';
 
 export interface SettlementOptions {
@@ -29,6 +33,10 @@ export interface SettlementOptions {
   staleAfterMs: number;
   /** Where an unknown payout is looked for; defaults to reading the Fleet API's whole list back to the request. */
   search?: PayoutTransactionSearch;
+  /** The one gate every move to sending passes. */
+  gate: PayoutGate;
+  /** How long a request the gate held back to pending waits for its approvers (PAYOUT_REQUEST_TTL_HOURS). */
+  requestTtlMs: number;
 }
 
 /** One look for an unknown payout: the request as it stands afterwards, and what the search said. */
@@ -59,24 +67,36 @@ export class PayoutSettlement {
     return this.options.clock.now();
   }
 
-  /** approved → executing (one winner), then the one POST. Losers get the request as it stands. */
-  async execute(request: PayoutRequest, actor: string | undefined): Promise<PayoutActionResult> {
+  /**
+   * approved → executing (one winner) through the gate (`gate.ts`), then the one POST. A control that
+   * no longer passes holds the request instead: back to pending, with the reason. Losers get the
+   * request as it stands.
+   */
+  async execute(request: PayoutRequest, actor: string | undefined, via: SendingPath): Promise<PayoutActionResult> {
+    const { gate, recorder } = this.options;
+    const roles = await gate.lookUp(request, via);
     const attempt = request.attempts + 1;
     const now = this.now();
-    const executing = await this.options.recorder.move(
-      request.id,
-      { states: ['approved'], attempts: request.attempts },
-      { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null },
-      { event: 'executing', userId: actor, details: { attempt } },
-      now,
-    );
-    if (!executing) return this.asItStands(request.id);
-    return this.send(executing, actor);
+    const expected = { states: ['approved'] as const, attempts: request.attempts };
+    const decided = await recorder.decide(async (tx) => {
+      await gate.lockDay(tx, request);
+      // Locks the row: a second click, replica or sweep waits here, then finds it moved.
+      const current = await updateRequest(tx, request.id, expected, {}, now);
+      if (!current) return undefined;
+      const verdict = await gate.check(tx, current, roles, now);
+      if (!verdict.ok) return this.hold(tx, verdict, via, actor, now);
+      const executing = await updateRequest(tx, request.id, expected, { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null }, now);
+      return executing && { request: executing, events: [{ event: 'executing' as const, userId: actor, details: { attempt, via } }] };
+    }, now);
+    if (!decided) return this.asItStands(request.id);
+    if (decided.request.state !== 'executing') return { ok: true, request: decided.request };
+    return this.send(decided.request, actor);
   }
 
   /**
    * unknown + needs review → executing, with the same reference, after one last complete look: only
-   * "not found" after reading every entry back to the request lets it go out again.
+   * "not found" after reading every entry back to the request lets it go out again, and only through
+   * the gate, with the agreements to send it again as its approvals.
    */
   async retry(request: PayoutRequest, actor: string, approvers: string[]): Promise<PayoutActionResult> {
     const look = await this.look(request.id);
@@ -90,21 +110,61 @@ export class PayoutSettlement {
     }
     const refused = retryBlockedBy(look);
     if (refused) return refused;
+    const { gate, recorder } = this.options;
+    const roles = await gate.lookUp(seen, 'retry_unknown');
     const attempt = seen.attempts + 1;
     const now = this.now();
-    const executing = await this.options.recorder.move(
-      request.id,
-      { states: ['unknown'], needsReview: true, attempts: seen.attempts, notRequestedBy: actor },
-      { state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null },
-      { event: 'retried', userId: actor, details: { attempt, reference: request.reference, approvers } },
-      now,
-    );
-    if (!executing) {
+    const expected = { states: ['unknown'] as const, needsReview: true, attempts: seen.attempts, notRequestedBy: actor };
+    const decided = await recorder.decide(async (tx) => {
+      await gate.lockDay(tx, seen);
+      const current = await updateRequest(tx, request.id, expected, {}, now);
+      if (!current) return undefined;
+      const verdict = await gate.check(tx, current, roles, now);
+      if (!verdict.ok) return this.hold(tx, verdict, 'retry_unknown', actor, now);
+      const executing = await updateRequest(tx, request.id, expected, {
+        state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null, holdReason: null,
+      }, now);
+      const details = { attempt, reference: request.reference, approvers, via: 'retry_unknown' };
+      return executing && { request: executing, events: [{ event: 'retried' as const, userId: actor, details }] };
+    }, now);
+    if (!decided) {
       // Another click (perhaps this person's own, delivered twice) moved it first: say where it is now.
       const current = await this.options.recorder.current(request.id);
       return current ? refusal('not_retryable', { details: movedOn(current), request: current }) : notFound(request.id);
     }
-    return this.send(executing, actor);
+    if (decided.request.state !== 'executing') return { ok: true, request: decided.request };
+    return this.send(decided.request, actor);
+  }
+
+  /**
+   * A control of the gate failed: nothing is sent, nothing is dropped. An approved request goes back
+   * to pending for a full request TTL, its approvals from people no longer approvers revoked; an
+   * unknown one stays unknown. Both keep the hold, which says what they wait for, and a day that now
+   * needs more approvers raises their count (never lowered).
+   */
+  private async hold(
+    tx: Queryable, verdict: GateVerdict & { ok: false }, via: SendingPath, actor: string | undefined, now: Date,
+  ): Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined> {
+    const { facts, hold } = verdict;
+    const { request } = facts;
+    const events: RecordedEvent[] = [];
+    const changes: PayoutChanges = { holdReason: hold };
+    const raised = raisedRequirement(request.requiredApprovals, facts.measured);
+    if (raised) {
+      Object.assign(changes, { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason) } satisfies PayoutChanges);
+      events.push({ event: 'approvals_raised', details: { required: raised.required, currency: request.currency, ...raised.reason, via } });
+    }
+    if (request.state === 'approved') {
+      // Nobody's approval is revoked on a failed read; an approval counts again once its giver approves again.
+      const revoke = facts.roles.unreadable ? [] : facts.givers.filter((userId) => facts.roles.approvers.get(userId) !== true);
+      await revokeApprovals(tx, request.id, revoke, now);
+      for (const approver of revoke) events.push({ event: 'approval_revoked', userId: actor, details: { approver, reason: 'not_approver', via } });
+      Object.assign(changes, { state: 'pending', expiresAt: new Date(now.getTime() + this.options.requestTtlMs) } satisfies PayoutChanges);
+    }
+    const held = await updateRequest(tx, request.id, { states: [request.state], attempts: request.attempts }, changes, now);
+    if (!held) return undefined;
+    events.push({ event: 'held', userId: actor, details: { reason: hold, control: verdict.control, via } });
+    return { request: (await findRequest(tx, request.id)) ?? held, events };
   }
 
   private async send(executing: PayoutRequest, actor: string | undefined): Promise<PayoutActionResult> {
@@ -231,7 +291,7 @@ export class PayoutSettlement {
     const completed = await this.options.recorder.move(
       request.id,
       { states: ['unknown'], attempts: request.attempts },
-      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null },
+      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null },
       {
         event: 'reconciled',
         details: {
@@ -274,7 +334,7 @@ export class PayoutSettlement {
       ? { transactionId: match.reference, matchedBy: 'description', amount: match.amount, currency: match.currency, date: match.date }
       : { transactionId: match.reference };
     const changes = decision === 'confirmed'
-      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null }
+      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null }
       : request.needsReview ? {} : { nextCheckAt: now };
     const moved = await this.options.db.transaction(async (tx) => {
       if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;
@@ -317,7 +377,7 @@ export class PayoutSettlement {
     for (const request of unknown) results.push(await this.settleQuietly(() => this.reconcile(request.id), request));
     for (const id of await listStaleApproved(this.options.db, before, BATCH)) {
       const request = await this.options.recorder.current(id);
-      if (request) results.push(await this.settleQuietly(() => this.execute(request, undefined), request));
+      if (request) results.push(await this.settleQuietly(() => this.execute(request, undefined, 'recovery'), request));
     }
     return results;
   }

@@ -42,7 +42,7 @@ export interface SignalSubject {
   /** Its day is the one totalled; now for a draft. */
   requestedAt: Date;
   /** Stored: itself and later payouts are not earlier ones, and its amount is among the totals already. */
-  stored?: { requestId: string; batchId?: string | undefined; counted: boolean } | undefined;
+  stored?: { requestId: string; batchId?: string | undefined; counted: boolean; upTo?: Date | undefined } | undefined;
 }
 
 /** The rules' settings the signals need (from `PayoutSettings`): the day totalled is the team's, as the policy's. */
@@ -85,7 +85,7 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
     [
       recipientKey(draft), draft.amountMinor, draft.currency, statesThatMayBeRepeated(),
       windowStart({ now: subject.requestedAt, windowHours: rules.duplicateWindowHours }), stored?.batchId ?? null, stored?.requestId ?? null,
-      stored ? subject.requestedAt : null, subject.requestedBy, day.start, day.end, [...STATES_COUNTING_TOWARDS_LIMIT],
+      stored ? (stored.upTo ?? subject.requestedAt) : null, subject.requestedBy, day.start, day.end, [...STATES_COUNTING_TOWARDS_LIMIT],
       new Date(subject.requestedAt.getTime() - USUAL_AMOUNT_DAYS * 86_400_000),
     ],
   );
@@ -107,6 +107,10 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
 export async function requestSignals(q: Queryable, request: PayoutRequest, rules: SignalRules): Promise<ApprovalSignals> {
   return readApprovalSignals(q, {
     draft: request, requestedBy: request.requestedBy, requestedAt: request.requestedAt,
-    stored: { requestId: request.id, batchId: request.batch?.id, counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state) },
+    stored: {
+      requestId: request.id, batchId: request.batch?.id, counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state),
+      // Held by the gate for a payout that landed after it: that one is shown, with the tick to approve.
+      ...(request.hold === 'duplicate_unchecked' ? { upTo: request.updatedAt } : {}),
+    },
   }, rules);
 }

@@ -1,10 +1,11 @@
 /**
- * Approval tiers: above PAYOUT_SENIOR_APPROVAL_ABOVE (per currency, strictly above; a single
- * payout's amount, a bulk payout's total in each currency) one of the counted approvals must come
- * from a senior approver (PAYOUT_SENIOR_APPROVERS, who must also be approvers). Checked when an
- * approval would complete the count (refused from a non-senior approver when no senior approval is
- * among the others), and again at release with fresh lookups: a senior approver no longer one
- * leaves the request waiting for another.
+ * Approval tiers: above PAYOUT_SENIOR_APPROVAL_ABOVE (per currency, strictly above; a payout's
+ * amount or the requester's or the recipient's day total, measured in `day-totals.ts`; a bulk
+ * payout's total in each currency) one of the counted approvals must come from a senior approver
+ * (PAYOUT_SENIOR_APPROVERS, who must also be approvers). Checked when an approval would complete the
+ * count (refused from a non-senior approver when no senior approval is among the others), at
+ * release, and in the gate before sending (`gate.ts`) with fresh lookups: a senior approver no
+ * longer one leaves the request waiting for another.
  */
 import type { CurrencyAmounts } from '../money.js';
 /** The part of the roles port (`roles.ts`) the tier asks: whether someone is a senior approver. */

@@ -45,6 +45,21 @@ export class TransitionRecorder {
     return moved;
   }
 
+  /**
+   * Changes that need more than one conditional UPDATE (the gate's move to sending or its hold): `work`
+   * makes them inside one transaction and names their events, which are recorded with them and
+   * announced after the commit. Undefined when `work` found the request moved on.
+   */
+  async decide(work: (tx: Queryable) => Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined>, now: Date): Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined> {
+    const decided = await this.db.transaction(async (tx) => {
+      const outcome = await work(tx);
+      if (outcome) for (const recorded of outcome.events) await appendEvent(tx, { requestId: outcome.request.id, at: now, ...recorded });
+      return outcome;
+    });
+    if (decided) for (const recorded of decided.events) await this.announce(decided.request, recorded);
+    return decided;
+  }
+
   /** Records an event for changes already made inside `tx` (the caller commits, then announces). */
   async record(tx: Queryable, request: PayoutRequest, recorded: RecordedEvent, now: Date): Promise<void> {
     await appendEvent(tx, { requestId: request.id, at: now, ...recorded });

@@ -1,8 +1,10 @@
 /**
  * Who may do what: a user is allowed when an access list names them, names a user group they are
  * in, or is `*`. Group membership comes from `usergroups.users.list`, cached for a minute and
- * fetched once however many checks wait for it; a `fresh` check (the approval that releases a
- * payout) asks Slack again, past the cache.
+ * fetched once however many checks wait for it; a `fresh` check (before money moves) asks Slack
+ * again, past the cache, one read per group shared by the fresh checks made while it is on its way
+ * (the gate asks for the requester and every approver at once). An answered read is never reused
+ * by a later fresh check: someone removed a moment ago must not release a payout.
  */
 import NodeCache from 'node-cache';
 import type { WebClient } from '@slack/web-api';
@@ -12,6 +14,8 @@ import type { Logger } from '../logger.js';
 export class AccessControl {
   private readonly members = new NodeCache({ stdTTL: 60, useClones: false });
   private readonly inFlight = new Map<string, Promise<ReadonlySet<string>>>();
+  /** Each group's fresh read while it is on its way. */
+  private readonly freshReads = new Map<string, Promise<ReadonlySet<string>>>();
   /** Groups whose last read failed: counting their members would claim people missing. */
   private readonly unreadable = new Set<string>();
 
@@ -53,12 +57,19 @@ export class AccessControl {
     return users.size;
   }
 
-  private async freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
-    const answer = await this.client.usergroups.users.list({ usergroup: group });
-    const users = new Set(answer.users ?? []);
-    this.members.set(group, users);
-    this.unreadable.delete(group);
-    return users;
+  private freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
+    const shared = this.freshReads.get(group);
+    if (shared) return shared;
+    const members = this.client.usergroups.users.list({ usergroup: group })
+      .then((answer) => {
+        const users = new Set(answer.users ?? []);
+        this.members.set(group, users);
+        this.unreadable.delete(group);
+        return users;
+      })
+      .finally(() => this.freshReads.delete(group));
+    this.freshReads.set(group, members);
+    return members;
   }
 
   private async groupMembers(group: string): Promise<ReadonlySet<string>> {

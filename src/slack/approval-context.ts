@@ -8,9 +8,24 @@ import type { SlackContext } from './context.js';
 import { approverMentions } from './publishers/approver-notices.js';
 import type { ApprovalContext, SeniorCall } from './views/approval-signals.js';
 
-/** Above PAYOUT_SENIOR_APPROVAL_ABOVE, while pending: whom to call (PAYOUT_SENIOR_APPROVERS), or who gave the senior approval. */
-export function seniorCall(request: PayoutRequest, settings: Pick<PayoutSettings, 'seniorApprovalAbove'>, seniors: AccessList): SeniorCall | undefined {
-  const tier = seniorTier([[request.currency, request.amountMinor]], settings.seniorApprovalAbove);
+/** The day's totals a request is measured with (the approval signals' `dayTotals`). */
+export interface SeniorDayTotals {
+  requesterMinor: number;
+  recipientMinor: number;
+}
+
+/**
+ * Above PAYOUT_SENIOR_APPROVAL_ABOVE (by the amount, or the requester's or the recipient's day total),
+ * or held by the gate for a senior approval, while pending: whom to call (PAYOUT_SENIOR_APPROVERS),
+ * or who gave the senior approval.
+ */
+export function seniorCall(
+  request: PayoutRequest, settings: Pick<PayoutSettings, 'seniorApprovalAbove'>, seniors: AccessList, dayTotals?: SeniorDayTotals,
+): SeniorCall | undefined {
+  const biggest = Math.max(request.amountMinor, dayTotals?.requesterMinor ?? 0, dayTotals?.recipientMinor ?? 0);
+  const threshold = settings.seniorApprovalAbove.get(request.currency);
+  const tier = seniorTier([[request.currency, biggest]], settings.seniorApprovalAbove)
+    ?? (request.hold === 'needs_senior' && threshold !== undefined ? { currency: request.currency, thresholdMinor: threshold } : undefined);
   if (!tier || request.state !== 'pending') return undefined;
   const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
   return { ...tier, approvers: approverMentions(seniors, request.requestedBy), givenBy: given?.userId };
@@ -29,11 +44,12 @@ export async function approvalContext(
   request: PayoutRequest,
 ): Promise<ApprovalContext> {
   const duplicateWindowHours = ctx.payoutSettings.duplicateWindowHours;
-  const senior = seniorCall(request, ctx.payoutSettings, ctx.accessLists.seniorApprovers);
+  const senior = (dayTotals?: SeniorDayTotals) => seniorCall(request, ctx.payoutSettings, ctx.accessLists.seniorApprovers, dayTotals);
   try {
-    return { signals: await ctx.payouts.signals(request), duplicateWindowHours, senior };
+    const signals = await ctx.payouts.signals(request);
+    return { signals, duplicateWindowHours, senior: senior(signals.dayTotals) };
   } catch (error) {
     ctx.logger.warn({ err: error, payoutId: request.id }, 'could not read what approvers should notice about a payout');
-    return { duplicateWindowHours, senior };
+    return { duplicateWindowHours, senior: senior() };
   }
 }

@@ -24,7 +24,7 @@ describe.each(testDatabases())('possible duplicates in bulk payouts on $name', (
     });
     const sender = new BatchSender({
       db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
-      send: (request) => made.service.sendApproved(request),
+      send: (request) => made.service.sendApproved(request, 'bulk'),
     });
     return { ...made, batches, sender };
   }

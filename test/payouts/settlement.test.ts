@@ -259,11 +259,23 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
   it('sends an approved payout that a dead process never started sending', async () => {
     const { service, fleet, clock } = createService(db);
     const request = await submitted(service);
+    await db.query('INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ($1, $2, $3)', [request.id, APPROVER, clock.now()]);
     await db.query("UPDATE payout_requests SET state = 'approved' WHERE id = $1", [request.id]);
     clock.advance(5 * MINUTE);
     const recovered = await service.recoverInterrupted();
     expect(recovered).toMatchObject([{ id: request.id, state: 'completed' }]);
     expect(fleet.payoutCalls).toHaveLength(1);
+  });
+
+  it('never sends an approved payout that has no standing approval: recovery passes the gate, which holds it for an approver', async () => {
+    const { service, fleet, clock } = createService(db);
+    const request = await submitted(service);
+    await db.query("UPDATE payout_requests SET state = 'approved' WHERE id = $1", [request.id]);
+    clock.advance(5 * MINUTE);
+    const recovered = await service.recoverInterrupted();
+    expect(recovered).toMatchObject([{ id: request.id, state: 'pending', hold: 'needs_approvers' }]);
+    expect(fleet.payoutCalls).toHaveLength(0);
+    expect((await service.history(request.id)).at(-1)).toMatchObject({ event: 'held', details: { reason: 'needs_approvers', via: 'recovery' } });
   });
 
   it('expires pending requests after the TTL with the injected clock, and only those', async () => {

@@ -51,4 +51,16 @@ describe('access checks', () => {
     await expect(access.allows(approvers, 'U0ABEL', { fresh: true })).rejects.toThrow('ratelimited');
     expect(await access.allows(approvers, 'U0DIRECT', { fresh: true })).toBe(true);
   });
+
+  it('shares one fresh read of a group among the fresh checks made while it is on its way, and never reuses an answered one', async () => {
+    const groups = { S0APPROVERS: ['U0ABEL', 'U0ADA'] };
+    const slack = slackWithGroups(groups);
+    access = new AccessControl(slack.client, createLogger({ level: 'silent' }));
+    const answers = await Promise.all(['U0ABEL', 'U0ADA', 'U0ABEL', 'U0EVE'].map((userId) => access!.allows(approvers, userId, { fresh: true })));
+    expect(answers).toEqual([true, true, true, false]);
+    expect(slack.calls).toHaveLength(1);
+    groups.S0APPROVERS = ['U0ADA'];
+    expect(await access.allows(approvers, 'U0ABEL', { fresh: true })).toBe(false);
+    expect(slack.calls).toHaveLength(2);
+  });
 });

@@ -84,6 +84,22 @@ export const payoutApproval = defineMessages({
       'Not sent: {user} may no longer request payouts. If their access is restored, an approver who approved can press Approve again; otherwise reject it.',
     'payoutApproval.hold.rolesUnavailable':
       'Not sent: the app could not check with Slack that the requester and approvers still have their roles. An approver who approved can press Approve again to check again.',
+    'payoutApproval.hold.needsApprovers':
+      'Not sent: checked again just before sending, an approval no longer counts or the day now needs more approvers. It waits for another approver to press {action}.',
+    'payoutApproval.hold.needsSenior':
+      'Not sent: above the senior tier (by this amount, or the requester\'s or the recipient\'s total for the team’s day), one approval must come from a senior approver who still is one. It waits for a senior approver to press {action}.',
+    'payoutApproval.hold.overDailyLimit':
+      'Not sent: {user}\'s {currency} total for the team’s day is above the daily limit as configured now. It waits: once the limit allows it, an approver who approved can press {action} again; otherwise reject it.',
+    'payoutApproval.hold.overMaxAmount':
+      'Not sent: the amount is above the largest payout allowed in {currency} as configured now. It waits: once the maximum allows it, an approver who approved can press {action} again; otherwise reject it.',
+    'payoutApproval.hold.notOffered':
+      'Not sent: its currency or operator is no longer offered. It waits: once it is offered again, an approver who approved can press {action} again; otherwise reject it.',
+    'payoutApproval.hold.duplicateUnchecked':
+      'Not sent: it may repeat a payout requested since it was approved. It needs a tick: an approver presses {action} and ticks that it is not a duplicate.',
+    'payoutApproval.hold.missed':
+      'Not sent: it was approved too long ago (missed). To send it now, an approver presses {action} again.',
+    'payoutApproval.hold.actionApprove': 'Approve',
+    'payoutApproval.hold.actionRetry': 'Retry with the same reference',
     'payoutApproval.approvedBy': ':white_check_mark: Approved by {user} · {date}',
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approved {date}',
     'payoutApproval.approvalsHead': '*Approvals* ({counted} of {required})',
@@ -218,6 +234,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Your payout {payout} now needs two approvers. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Your payout {payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.',
+    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Your payout {payout} was not sent yet: {why}. Checked again just before sending, it waits for the approvers; the approval message says what it needs.',
     'payoutApproval.dm.sent': ':white_check_mark: Your payout {payout} was sent.{transaction}',
     'payoutApproval.dm.failed': ':x: Your payout {payout} failed: {reason} No money moved.',
     'payoutApproval.conflict': '{refused} A payout with this reference may already exist.',
@@ -328,6 +345,22 @@ export const payoutApproval = defineMessages({
       'Non envoyé : {user} n’est plus autorisé à demander des paiements. Si son accès est rétabli, un approbateur qui l’a approuvé peut appuyer de nouveau sur Approuver ; sinon, rejetez-le.',
     'payoutApproval.hold.rolesUnavailable':
       'Non envoyé : l’application n’a pas pu vérifier auprès de Slack que le demandeur et les approbateurs ont toujours leurs rôles. Un approbateur qui l’a approuvé peut appuyer de nouveau sur Approuver pour relancer la vérification.',
+    'payoutApproval.hold.needsApprovers':
+      'Non envoyé : vérifiée de nouveau juste avant l’envoi, une approbation ne compte plus ou le jour demande désormais plus d’approbateurs. Il attend qu’un autre approbateur appuie sur {action}.',
+    'payoutApproval.hold.needsSenior':
+      'Non envoyé : au-delà du seuil senior (par ce montant, ou le total du jour de l’équipe du demandeur ou du bénéficiaire), une approbation doit venir d’un approbateur senior qui l’est toujours. Il attend qu’un approbateur senior appuie sur {action}.',
+    'payoutApproval.hold.overDailyLimit':
+      'Non envoyé : le total du jour de l’équipe de {user} en {currency} dépasse la limite quotidienne telle que configurée maintenant. Il attend : dès que la limite le permet, un approbateur qui l’a approuvé peut appuyer de nouveau sur {action} ; sinon, rejetez-le.',
+    'payoutApproval.hold.overMaxAmount':
+      'Non envoyé : le montant dépasse le plus grand paiement permis en {currency} tel que configuré maintenant. Il attend : dès que le maximum le permet, un approbateur qui l’a approuvé peut appuyer de nouveau sur {action} ; sinon, rejetez-le.',
+    'payoutApproval.hold.notOffered':
+      'Non envoyé : sa devise ou son opérateur n’est plus proposé. Il attend : dès qu’il l’est de nouveau, un approbateur qui l’a approuvé peut appuyer de nouveau sur {action} ; sinon, rejetez-le.',
+    'payoutApproval.hold.duplicateUnchecked':
+      'Non envoyé : il pourrait répéter un paiement demandé depuis son approbation. Il faut une case cochée : un approbateur appuie sur {action} et coche que ce n’est pas un doublon.',
+    'payoutApproval.hold.missed':
+      'Non envoyé : il a été approuvé il y a trop longtemps (manqué). Pour l’envoyer maintenant, un approbateur appuie de nouveau sur {action}.',
+    'payoutApproval.hold.actionApprove': 'Approuver',
+    'payoutApproval.hold.actionRetry': 'Réessayer avec la même référence',
     'payoutApproval.approvedBy': ':white_check_mark: Approuvé par {user} · {date}',
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approuvé {date}',
     'payoutApproval.approvalsHead': '*Approbations* ({counted} sur {required})',
@@ -458,6 +491,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Votre paiement {payout} nécessite désormais deux approbateurs. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Votre paiement {payout} n’a pas été envoyé : vous n’êtes plus autorisé à demander des paiements. Adressez-vous à votre administrateur Slack ; une fois votre accès rétabli, un approbateur pourra l’approuver de nouveau.',
+    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Votre paiement {payout} n’a pas encore été envoyé : {why}. Vérifié de nouveau juste avant l’envoi, il attend les approbateurs ; le message d’approbation dit ce qu’il lui faut.',
     'payoutApproval.dm.sent': ':white_check_mark: Votre paiement {payout} a été envoyé.{transaction}',
     'payoutApproval.dm.failed': ':x: Votre paiement {payout} a échoué : {reason} Aucun argent n’a bougé.',
     'payoutApproval.conflict': '{refused} Un paiement avec cette référence existe peut-être déjà.',

@@ -17,7 +17,7 @@ import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } f
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
 import { insertApproval } from '../approval-store.js';
-import { appendEvent, findRequest, insertRequest, updateRequest } from '../repository.js';
+import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
 
 export interface BatchSenderOptions {
   db: Db;
@@ -101,20 +101,14 @@ export class BatchSender {
       draft, requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, expiresAt: batch.expiresAt, requiredApprovals: batch.requiredApprovals,
       newRecipient, referenceGenerated: draft.reference.startsWith(`${batchId}-`),
     };
-    let id: string | undefined;
-    for (let attempt = 0; attempt < 5 && !id; attempt += 1) {
-      const candidate = (this.options.newId ?? newPayoutId)();
-      const outcome = await insertRequest(tx, { id: candidate, ...common });
-      if (outcome === 'duplicate_reference') {
-        await tx.query("UPDATE payout_batch_rows SET skipped = 'reference_used' WHERE batch_id = $1 AND row_number = $2", [batchId, rowNumber]);
-        await appendBatchEvent(tx, { batchId, event: 'row_skipped', at: now, details: { row: rowNumber, reason: 'reference_used' } });
-        return undefined;
-      }
-      if (outcome === 'inserted') id = candidate;
+    const id = await insertWithFreshId(tx, common, this.options.newId ?? newPayoutId);
+    if (!id) {
+      await tx.query("UPDATE payout_batch_rows SET skipped = 'reference_used' WHERE batch_id = $1 AND row_number = $2", [batchId, rowNumber]);
+      await appendBatchEvent(tx, { batchId, event: 'row_skipped', at: now, details: { row: rowNumber, reason: 'reference_used' } });
+      return undefined;
     }
-    if (!id) throw new Error('could not find a free payout id after 5 attempts');
     await tx.query('UPDATE payout_requests SET batch_id = $2, batch_row = $3 WHERE id = $1', [id, batchId, rowNumber]);
-    for (const approval of batch.approvals) await insertApproval(tx, id, approval.userId, approval.at);
+    for (const approval of batch.approvals) await insertApproval(tx, id, approval.userId, approval.at, approval.senior === true);
     const approved = await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
     await tx.query('UPDATE payout_batch_rows SET request_id = $3 WHERE batch_id = $1 AND row_number = $2', [batchId, rowNumber, id]);
     await appendEvent(tx, { requestId: id, event: 'requested', userId: batch.requestedBy, at: now, details: { batchId, row: rowNumber, reference: draft.reference } });
@@ -132,7 +126,7 @@ export class BatchSender {
 
   /**
    * Batches whose every row was taken (or skipped) and whose requests all left approved/executing
-   * become done, once reconciliation is through with their unknown rows (each settled, or waiting for
+   * (and none waits, held by the gate before sending, for an approver) become done, once reconciliation is through with their unknown rows (each settled, or waiting for
    * a person's review): the results file then says what became of every row; one replica wins each, and it alone announces the end (the results file).
    */
   async finishDone(): Promise<PayoutBatch[]> {
@@ -141,7 +135,7 @@ export class BatchSender {
       `SELECT b.id FROM payout_batches b WHERE b.state IN ('sending', 'stopped') AND b.results_sent_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM payout_batch_rows r WHERE r.batch_id = b.id AND r.request_id IS NULL AND r.skipped IS NULL)
          AND NOT EXISTS (SELECT 1 FROM payout_requests p WHERE p.batch_id = b.id
-           AND (p.state IN ('approved', 'executing') OR (p.state = 'unknown' AND NOT p.needs_review)))
+           AND (p.state IN ('approved', 'executing') OR (p.state = 'unknown' AND NOT p.needs_review) OR (p.state = 'pending' AND p.hold_reason IS NOT NULL)))
        LIMIT 20`,
     );
     const finished: PayoutBatch[] = [];

@@ -13,14 +13,12 @@ import {
   appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
   listRecentBatches, listResultsDue, lockBatchPace, claimResultsDelivery, markResultsDelivered, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
 } from './store.js';
-import { lockPayoutDays, measureDayApprovals, payoutDay, raisedRequirement, type DayPayout, type DayRequirement } from '../day-totals.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, raisedRequirement, type DayPayout, type DayRequirement } from '../day-totals.js';
 import { randomReadableCode } from '../identifiers.js';
-import { STATES_COUNTING_TOWARDS_LIMIT } from '../model.js';
-import { checkDailyLimit, checkRejectReason } from '../policy.js';
-import { sumRequested } from '../day-totals-store.js';
+import { checkRejectReason } from '../policy.js';
 import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../roles.js';
-import { isSeniorApprover, seniorsAmong, seniorTier } from '../tiers.js';
+import { isSeniorApprover, seniorsAmong, seniorTier, type SeniorTier } from '../tiers.js';
 import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
@@ -147,11 +145,8 @@ export class PayoutBatchService {
   /** Each currency's total together with the requester's other requests that day within the daily limit (the caller holds the day locks). */
   private async checkDailyLimits(tx: Queryable, batch: PayoutBatch, now: Date): Promise<void> {
     const { settings } = this.options;
-    const day = payoutDay(now, settings.timeZone);
     for (const currency of [...batch.totals.keys()].sort()) {
-      const total = batch.totals.get(currency) ?? 0;
-      const already = await sumRequested(tx, { requestedBy: batch.requestedBy, currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT });
-      const limit = checkDailyLimit({ alreadyRequestedMinor: already, amountMinor: total, currency }, settings.dailyLimit);
+      const limit = await dailyLimitDecision(tx, { requestedBy: batch.requestedBy, currency, amountMinor: batch.totals.get(currency) ?? 0 }, now, settings);
       if (!limit.ok) throw new Refused(batchRefusal('over_daily_limit', { batch, details: { currency, limitMinor: limit.details.limitMinor, leftMinor: limit.details.leftMinor } }));
     }
   }
@@ -184,8 +179,7 @@ export class PayoutBatchService {
     if (!batch) return batchRefusal('not_found');
     const refused = this.approvalRefusal(batch, userId, await roles.canApprove(userId));
     if (refused) return refused;
-    // The senior tier on the batch's total in each currency, as its two-approver rule reads totals.
-    const tier = seniorTier(batch.totals, this.options.settings.seniorApprovalAbove);
+    const tier = await this.seniorTierOf(batch);
     const actorSenior = tier ? await isSeniorApprover(roles, userId) : false;
     const others = batch.approvals.filter((approval) => approval.userId !== batch.requestedBy);
     if (tier && !actorSenior && others.length + 1 >= batch.requiredApprovals && !others.some((approval) => approval.senior === true)) {
@@ -211,6 +205,18 @@ export class PayoutBatchService {
       return { ok: true, batch: recorded };
     }
     return this.release(recorded, counting, userId);
+  }
+
+  /**
+   * The senior tier, as its two-approver rule reads totals: on the batch's total in each currency and
+   * on the requester's and each recipient's day totals, every waiting row among them (`day-totals.ts`).
+   */
+  private async seniorTierOf(batch: PayoutBatch): Promise<SeniorTier | undefined> {
+    const { db, settings } = this.options;
+    const measured = await measureDayApprovals(db, {
+      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? this.now(), payouts: await waitingPayouts(db, batch.id), counted: true,
+    }, settings);
+    return seniorTier(batch.totals, settings.seniorApprovalAbove) ?? measured.senior;
   }
 
   private approvalRefusal(batch: PayoutBatch, userId: string, isApprover: boolean): BatchResult | undefined {
@@ -255,7 +261,7 @@ export class PayoutBatchService {
       if (!(await roles.canRequest(batch.requestedBy, { fresh: true }))) return batchRefusal('not_allowed', { batch });
       const answers = await Promise.all(counting.map((approver) => roles.canApprove(approver, { fresh: true })));
       stillApprovers = counting.filter((_, index) => answers[index] === true);
-      if (seniorTier(batch.totals, this.options.settings.seniorApprovalAbove)) {
+      if (await this.seniorTierOf(batch)) {
         // Checked again at release: a senior approver no longer one leaves the batch waiting for another.
         const givers = batch.approvals.filter((approval) => approval.senior === true && stillApprovers.includes(approval.userId)).map((approval) => approval.userId);
         const seniors = await seniorsAmong(roles, givers, { fresh: true });
@@ -315,7 +321,9 @@ export class PayoutBatchService {
   async stop(batchId: string, userId: string): Promise<BatchResult> {
     const batch = await this.get(batchId);
     if (!batch) return batchRefusal('not_found');
-    if (!(await this.options.roles.canApprove(userId, { fresh: true }).catch(() => false))) return batchRefusal('not_approver', { batch });
+    // Refused from the cached lists first: only an approver's click costs a fresh read of Slack (about 20 a minute).
+    const { roles } = this.options;
+    if (!(await roles.canApprove(userId)) || !(await roles.canApprove(userId, { fresh: true }).catch(() => false))) return batchRefusal('not_approver', { batch });
     if (batch.state !== 'sending') return batch.state === 'stopped' ? { ok: true, batch } : batchRefusal('not_sending', { batch });
     const now = this.now();
     const stopped = await this.options.db.transaction(async (tx) => {

@@ -17,13 +17,13 @@ import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { tryAcquireLease } from '../../store/leases.js';
 import { insertApproval } from '../approval-store.js';
-import { lockPayoutDays, measureDayApprovals, payoutDay } from '../day-totals.js';
-import { sumRequested } from '../day-totals-store.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, payoutDay } from '../day-totals.js';
 import { newPayoutId } from '../identifiers.js';
-import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft, type PayoutRequest } from '../model.js';
-import { checkDailyLimit, countingApprovers } from '../policy.js';
+import type { PayoutDraft, PayoutRequest } from '../model.js';
+import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
-import { appendEvent, findRequest, insertRequest, updateRequest } from '../repository.js';
+import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
+import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
 import type { PayoutSettings } from '../settings.js';
@@ -39,7 +39,7 @@ export interface ScheduleNotifier {
 
 /** What the releaser needs of the payout service: sending an approved request once, and telling the notifiers of a new one. */
 export interface ReleasePorts {
-  sendApproved(request: PayoutRequest): Promise<unknown>;
+  sendApproved(request: PayoutRequest, via: SendingPath): Promise<unknown>;
   announce(request: PayoutRequest, event: 'requested'): Promise<void>;
 }
 
@@ -109,7 +109,7 @@ export class ScheduleReleaser {
     if (outcome.kind === 'released') {
       try {
         await this.options.beforeSend?.(outcome.request);
-        await this.options.payouts.sendApproved(outcome.request);
+        await this.options.payouts.sendApproved(outcome.request, options.from === 'held' ? 'schedule_retry' : 'schedule');
       } catch (error) {
         // The request stays approved: recovery sends it (once) after its stale time.
         logger.error({ err: error, payoutId: outcome.request.id }, 'a released scheduled payout was not sent; recovery will send it');
@@ -176,12 +176,7 @@ export class ScheduleReleaser {
     // The occurrence is among its own day's totals while it waits; released on another day, it is added to that one.
     const day = payoutDay(now, payoutSettings.timeZone);
     const counted = occurrence.dueAt >= day.start && occurrence.dueAt < day.end;
-    const total = await sumRequested(tx, {
-      requestedBy: template.requestedBy, currency: template.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
-    });
-    const limit = checkDailyLimit(
-      { alreadyRequestedMinor: total - (counted ? template.amountMinor : 0), amountMinor: template.amountMinor, currency: template.currency }, payoutSettings.dailyLimit,
-    );
+    const limit = await dailyLimitDecision(tx, template, now, payoutSettings, counted);
     if (!limit.ok) return hold('over_daily_limit');
     const measured = await measureDayApprovals(tx, {
       requestedBy: template.requestedBy, requestedAt: now, payouts: [{ draft: template, newRecipient: template.newRecipient }], counted,
@@ -206,21 +201,16 @@ export class ScheduleReleaser {
   private async insertPayout(tx: Queryable, template: PayoutRequest, number: number, approvers: string[], required: number, now: Date): Promise<PayoutRequest | undefined> {
     const suffix = `-${number}`;
     const draft: PayoutDraft = { ...draftOf(template), reference: `${template.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
-    let id: string | undefined;
-    for (let attempt = 0; attempt < 5 && !id; attempt += 1) {
-      const candidate = (this.options.newId ?? newPayoutId)();
-      const outcome = await insertRequest(tx, {
-        id: candidate, draft, requestedBy: template.requestedBy, requestedAt: now,
-        expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
-        requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
-        previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
-      });
-      if (outcome === 'duplicate_reference') return undefined;
-      if (outcome === 'inserted') id = candidate;
-    }
-    if (!id) throw new Error('could not find a free payout id after 5 attempts');
-    const approvedAt = new Map(template.approvals.map((approval) => [approval.userId, approval.at]));
-    for (const approver of approvers) await insertApproval(tx, id, approver, approvedAt.get(approver) ?? now);
+    const id = await insertWithFreshId(tx, {
+      draft, requestedBy: template.requestedBy, requestedAt: now,
+      expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
+      requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
+      previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
+    }, this.options.newId ?? newPayoutId);
+    if (!id) return undefined;
+    // Each copy keeps when it was given and whether as a senior approver's (the gate checks that again before sending).
+    const given = new Map(template.approvals.map((approval) => [approval.userId, approval]));
+    for (const approver of approvers) await insertApproval(tx, id, approver, given.get(approver)?.at ?? now, given.get(approver)?.senior === true);
     await appendEvent(tx, { requestId: id, event: 'requested', userId: template.requestedBy, at: now, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } });
     if (approvers.length >= required) {
       await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);

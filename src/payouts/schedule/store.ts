@@ -201,3 +201,9 @@ export async function listScheduleEvents(q: Queryable, requestId: string): Promi
     details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, unknown>,
   }));
 }
+
+/** When the occurrence a payout was released from was due; undefined for a payout not released from a schedule. */
+export async function occurrenceDueAt(q: Queryable, payoutId: string): Promise<Date | undefined> {
+  const { rows } = await q.query<{ due_at: Date | string }>('SELECT due_at FROM payout_occurrences WHERE payout_id = $1', [payoutId]);
+  return rows[0] ? new Date(rows[0].due_at) : undefined;
+}

@@ -35,7 +35,8 @@ export interface SlackPayoutNotifierOptions {
   /** PAYOUT_DUPLICATE_WINDOW_HOURS, said in the possible-duplicate line. */
   duplicateWindowHours?: number | undefined;
   /** The senior approvers a request above PAYOUT_SENIOR_APPROVAL_ABOVE calls for; undefined below it. */
-  seniorCall?: ((request: PayoutRequest) => SeniorCall | undefined) | undefined;
+  /** Whom to call above the senior tier, by the amount or the day's totals of the signals. */
+  seniorCall?: ((request: PayoutRequest, dayTotals?: { requesterMinor: number; recipientMinor: number }) => SeniorCall | undefined) | undefined;
 }
 
 /** Counted only while approvers are still needed; a failed count says nothing. */
@@ -98,8 +99,9 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   private async publish(snapshot: PayoutRequest, event: PayoutEventName, actor: string | undefined): Promise<void> {
     if (snapshot.batch) {
       // A bulk row speaks through its batch's one message; it gets a message of its own only when an
-      // approver must look at it (unknown past the window, or a likely match), or already has one.
-      if (snapshot.approvalMessage || event === 'needs_review' || event === 'likely_match') await this.refreshApprovalMessage(snapshot);
+      // approver must look at it (unknown past the window, a likely match, held by the gate before
+      // sending), or already has one.
+      if (snapshot.approvalMessage || event === 'needs_review' || event === 'likely_match' || event === 'held') await this.refreshApprovalMessage(snapshot);
       return;
     }
     await this.refreshApprovalMessage(snapshot);
@@ -163,7 +165,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
     const { records, logger, duplicateWindowHours, seniorCall } = this.options;
     try {
       const signals = await records.signals(request);
-      return { signals, duplicateWindowHours, senior: seniorCall?.(request) };
+      return { signals, duplicateWindowHours, senior: seniorCall?.(request, signals.dayTotals) };
     } catch (error) {
       logger.warn({ err: error, payoutId: request.id }, 'could not read what approvers should notice about a payout');
       return { duplicateWindowHours, senior: seniorCall?.(request) };

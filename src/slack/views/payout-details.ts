@@ -8,7 +8,7 @@ import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
 import {
   countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
-  type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutKind, type PayoutRequest,
+  type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
 import { operatorName } from './operators.js';
@@ -151,15 +151,49 @@ export function revokedLine(userId: string, locale: Locale = 'en'): string {
   return textsFor(locale)('payoutApproval.revoked', { user: mentionUser(userId) });
 }
 
-/** Why a request with its approvals was not sent, for approvers; undefined when it was not held. */
+/** Why a request was not sent, by the gate's hold (`payouts/gate.ts`), in the history's words. */
+const HELD_WHY = {
+  requester_not_allowed: 'payoutRecords.heldRequester',
+  roles_unavailable: 'payoutRecords.heldRoles',
+  needs_approvers: 'payoutRecords.heldApprovers',
+  needs_senior: 'payoutRecords.heldSenior',
+  over_daily_limit: 'payoutRecords.heldDailyLimit',
+  over_max_amount: 'payoutRecords.heldMaxAmount',
+  not_offered: 'payoutRecords.heldNotOffered',
+  duplicate_unchecked: 'payoutRecords.heldDuplicate',
+  missed: 'payoutRecords.heldMissed',
+} as const satisfies Record<PayoutHold, string>;
+
+export function heldWhy(reason: string | undefined): (typeof HELD_WHY)[PayoutHold] {
+  return reason !== undefined && Object.hasOwn(HELD_WHY, reason) ? HELD_WHY[reason as PayoutHold] : HELD_WHY.roles_unavailable;
+}
+
+/** Why a request with its approvals was not sent, and what it waits for, for approvers; undefined when it was not held. */
 export function holdLine(request: PayoutRequest, locale: Locale = 'en'): string | undefined {
   const t = textsFor(locale);
+  // An unknown payout held by the gate waits for "Retry with the same reference", not for an approval.
+  const action = t(request.state === 'unknown' ? 'payoutApproval.hold.actionRetry' : 'payoutApproval.hold.actionApprove');
+  const currency = escapeMrkdwn(request.currency);
   switch (request.hold) {
     case 'requester_not_allowed':
       return t('payoutApproval.hold.requesterNotAllowed', { user: mentionUser(request.requestedBy) });
     case 'roles_unavailable':
       return t('payoutApproval.hold.rolesUnavailable');
-    default:
+    case 'needs_approvers':
+      return t('payoutApproval.hold.needsApprovers', { action });
+    case 'needs_senior':
+      return t('payoutApproval.hold.needsSenior', { action });
+    case 'over_daily_limit':
+      return t('payoutApproval.hold.overDailyLimit', { user: mentionUser(request.requestedBy), currency, action });
+    case 'over_max_amount':
+      return t('payoutApproval.hold.overMaxAmount', { currency, action });
+    case 'not_offered':
+      return t('payoutApproval.hold.notOffered', { action });
+    case 'duplicate_unchecked':
+      return t('payoutApproval.hold.duplicateUnchecked', { action });
+    case 'missed':
+      return t('payoutApproval.hold.missed', { action });
+    case undefined:
       return undefined;
   }
 }
@@ -237,13 +271,15 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
         : t('payoutApproval.state.sentWithoutId', { reference: codeSpan(request.reference, CODE_MAX), again });
     case 'failed':
       return t('payoutApproval.state.failed', { reason: reason(request.failureReason) });
-    case 'unknown':
-      if (request.needsReview && request.lastSearch === 'could_not_check') {
-        return t('payoutApproval.state.reviewUnchecked', { reason: reason(request.failureReason) });
-      }
-      return request.needsReview
-        ? t('payoutApproval.state.review', { reason: reason(request.failureReason) })
-        : t('payoutApproval.state.unknown', { reason: reason(request.failureReason), reference: codeSpan(request.reference, CODE_MAX) });
+    case 'unknown': {
+      if (!request.needsReview) return t('payoutApproval.state.unknown', { reason: reason(request.failureReason), reference: codeSpan(request.reference, CODE_MAX) });
+      const review = request.lastSearch === 'could_not_check'
+        ? t('payoutApproval.state.reviewUnchecked', { reason: reason(request.failureReason) })
+        : t('payoutApproval.state.review', { reason: reason(request.failureReason) });
+      // A retry the gate before sending held: why, and what it waits for.
+      const held = holdLine(request, locale);
+      return held ? `${review}\n${held}` : review;
+    }
     case 'rejected':
       return t('payoutApproval.state.rejected', {
         user: request.rejectedBy ? mentionUser(request.rejectedBy) : t('payoutApproval.anApprover'),

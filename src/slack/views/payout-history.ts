@@ -7,7 +7,7 @@ import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { scheduleWhenBlocks } from './payout-schedule.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
 import {
-  approvalLines, detailBlocks, dualApprovalLine, failureWords, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  approvalLines, detailBlocks, dualApprovalLine, failureWords, heldWhy, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
@@ -215,7 +215,7 @@ function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
     case 'held':
       what = t('payoutRecords.event.held', {
         on: who ? t('payoutRecords.onApproval', { who }) : '',
-        why: detail(event, 'reason') === 'requester_not_allowed' ? t('payoutRecords.heldRequester') : t('payoutRecords.heldRoles'),
+        why: t(heldWhy(detail(event, 'reason'))),
       });
       break;
     case 'retry_approved':

@@ -5,7 +5,7 @@ import { textsFor, type Locale } from '../../i18n/index.js';
 import type { PayoutEventName, PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './notice.js';
 import { codeSpan, escapeWithin, mentionChannel, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
-import { dualApprovalLine, failureWords, payoutSummary, plainSummary } from './payout-details.js';
+import { dualApprovalLine, failureWords, heldWhy, payoutSummary, plainSummary } from './payout-details.js';
 
 // Transaction ids come from the Fleet API and references may be long: both are cut where shown.
 const CODE_MAX = 80;
@@ -45,9 +45,10 @@ export function buildRequesterUpdate(
     case 'approval_revoked':
       return undefined;
     case 'held':
-      // A failed role lookup is for approvers to retry; the requester hears only of their own access.
-      if (request.hold !== 'requester_not_allowed') return undefined;
-      line = t('payoutApproval.dm.held', { payout });
+      // A failed role lookup is for approvers to retry; every other hold of the gate before sending is told.
+      if (request.hold === 'requester_not_allowed') line = t('payoutApproval.dm.held', { payout });
+      else if (request.hold && request.hold !== 'roles_unavailable') line = t('payoutApproval.dm.heldByGate', { payout, why: t(heldWhy(request.hold)) });
+      else return undefined;
       break;
     case 'executing':
       return undefined;

@@ -32,6 +32,7 @@ import { ledgerWords } from './027_ledger_words.js';
 import { changedRecipientDetails } from './028_changed_recipient_details.js';
 import { requestedThrough } from './029_requested_through.js';
 import { feedLedgerSweep } from './030_feed_ledger_sweep.js';
+import { gateHolds } from './031_gate_holds.js';
 
 export type { Migration } from './migration.js';
 
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   changedRecipientDetails,
   requestedThrough,
   feedLedgerSweep,
+  gateHolds,
 ];

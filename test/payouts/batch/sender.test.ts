@@ -5,7 +5,7 @@ import { BatchSender } from '../../../src/payouts/batch/sender.js';
 import type { Db } from '../../../src/store/db.js';
 import { FleetTimeoutError } from '../../../src/fleet/errors.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, createService, MINUTE, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, changingRoles, createService, MINUTE, OUTSIDER, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
@@ -24,7 +24,7 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     });
     const sender = new BatchSender({
       db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
-      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request),
+      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request, 'bulk'),
     });
     return { ...made, batches, sender };
   }
@@ -127,11 +127,25 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     });
   }
 
+  it('refuses Stop sending from someone not an approver by the cached lists, without asking Slack afresh; an approver\'s Stop is checked fresh', async () => {
+    const one = replica();
+    const id = await releasedBatch(one.batches, 2);
+    const people = changingRoles();
+    const batches = new PayoutBatchService({
+      db, clock: one.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+    });
+    expect(await batches.stop(id, OUTSIDER)).toMatchObject({ ok: false, code: 'not_approver' });
+    expect(await batches.stop(id, OUTSIDER)).toMatchObject({ ok: false, code: 'not_approver' });
+    expect(people.freshLookups).toEqual([]);
+    expect(await batches.stop(id, APPROVER)).toMatchObject({ ok: true, batch: { state: 'stopped' } });
+    expect(people.freshLookups).toEqual([APPROVER]);
+  });
+
   it('keeps the pace across replicas in the database: after one row, the next slot is a second away at 1 a second', async () => {
     const slow = replica();
     const slowSender = new BatchSender({
       db, clock: slow.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1, announce: async () => undefined,
-      send: (request) => slow.service.sendApproved(request),
+      send: (request) => slow.service.sendApproved(request, 'bulk'),
     });
     await releasedBatch(slow.batches, 2);
     await db.query("UPDATE payout_batch_pace SET next_at = 'epoch'");

@@ -1,6 +1,7 @@
 /** A payout service with scheduling over one database and a hand-moved clock, as the schedule tests use it. */
 import { createLogger } from '../../../src/logger.js';
 import type { PayoutRoles } from '../../../src/payouts/roles.js';
+import type { PayoutSettings } from '../../../src/payouts/settings.js';
 import { ScheduleReleaser, type ScheduleNotifier } from '../../../src/payouts/schedule/release.js';
 import { PayoutSchedules, type ScheduleInput } from '../../../src/payouts/schedule/service.js';
 import type { PayoutRequest } from '../../../src/payouts/model.js';
@@ -15,9 +16,10 @@ export interface Told {
   hold: string | undefined;
 }
 
-export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: string; catchUpMinutes?: number; holder?: string } = {}) {
+export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: string; catchUpMinutes?: number; holder?: string; settings?: PayoutSettings } = {}) {
   const timeZone = options.timeZone ?? 'UTC';
-  const made = createService(db, { ...(options.roles ? { roles: options.roles } : {}), settings: { ...settings, timeZone } });
+  const payoutSettings = { ...(options.settings ?? settings), timeZone };
+  const made = createService(db, { ...(options.roles ? { roles: options.roles } : {}), settings: payoutSettings });
   const told: Told[] = [];
   const notifier: ScheduleNotifier = {
     occurrence: async (request, occurrence, event) => {
@@ -26,9 +28,9 @@ export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: st
   };
   const releaserFor = (holder: string, extra: Partial<ConstructorParameters<typeof ScheduleReleaser>[0]> = {}) => new ScheduleReleaser({
     db, clock: made.clock, roles: options.roles ?? (made.service as unknown as { options: { roles: PayoutRoles } }).options.roles,
-    logger: createLogger({ level: 'silent' }), payoutSettings: { ...settings, timeZone },
+    logger: createLogger({ level: 'silent' }), payoutSettings,
     settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
-    payouts: { sendApproved: (request) => made.service.sendApproved(request), announce: (request, event) => made.service.announce(request, event) },
+    payouts: { sendApproved: (request, via) => made.service.sendApproved(request, via), announce: (request, event) => made.service.announce(request, event) },
     notifiers: [notifier], holder, ...extra,
   });
   const releaser = releaserFor(options.holder ?? 'replica-a');

@@ -255,6 +255,26 @@ describe('why two approvers are needed, and approvals that no longer count', () 
     expect(json(buildRequesterUpdate(surface, byTotal, 'approvals_raised', undefined)?.blocks)).toContain('now needs two approvers. Needs 2 approvers: the requester');
   });
 
+  it('says, in English and French, why the gate before sending held a request and what it waits for', () => {
+    const holds = ['needs_approvers', 'needs_senior', 'over_daily_limit', 'over_max_amount', 'not_offered', 'duplicate_unchecked', 'missed'] as const;
+    for (const hold of holds) {
+      const held = request({ requiredApprovals: 1, approvals: [{ userId: 'U0ADA', at }], hold });
+      for (const locale of LOCALES) {
+        const french = locale === 'fr';
+        const message = json(buildApprovalMessage({ ...surface, locale }, held).blocks);
+        expect(message).toContain(french ? 'Non envoyé' : 'Not sent');
+        expect(message).toContain(french ? 'Approuver' : 'Approve');
+        expect(json(buildRequesterUpdate({ ...surface, locale }, held, 'held', undefined)?.blocks)).toContain(french ? 'pas encore été envoyé' : 'was not sent yet');
+      }
+    }
+    const senior = json(buildApprovalMessage(surface, request({ approvals: [{ userId: 'U0ADA', at }], hold: 'needs_senior' })).blocks);
+    expect(senior).toContain('one approval must come from a senior approver who still is one');
+    const unknown = request({ state: 'unknown', needsReview: true, hold: 'missed' });
+    expect(json(buildApprovalMessage(surface, unknown).blocks)).toContain('presses Retry with the same reference again');
+    const events: PayoutEvent[] = [{ id: 1, requestId: unknown.id, event: 'held', userId: undefined, at, details: { reason: 'duplicate_unchecked', via: 'bulk' } }];
+    expect(json(buildPayoutHistory(surface, unknown, events).blocks)).toContain('it may repeat a payout requested since it was approved, and needs a tick');
+  });
+
   it('tells the history of raised requirements, revoked approvals and holds', () => {
     const events: PayoutEvent[] = [
       { id: 1, requestId: byTotal.id, event: 'approvals_raised', userId: undefined, at, details: { required: 2, currency: 'USD', rule: 'recipient_total', totalMinor: 250_000, thresholdMinor: 100_000 } },
