@@ -15,6 +15,7 @@ import { LIMITS } from '../validation.js';
 import { checkSchedule, occurrenceTimes, type ScheduleProblem, type ScheduleRule } from './dates.js';
 import type { Occurrence, ScheduleEvent } from './model.js';
 import { draftOf, type ScheduleReleaser } from './release.js';
+import { withSchedule } from './attach.js';
 import type { PayoutScheduleSettings } from './settings.js';
 import {
   appendScheduleEvent, cancelSchedule, findOccurrence, findSchedule, insertSchedule, listScheduleEvents, listUpcoming, moveOccurrence,
@@ -162,7 +163,7 @@ export class PayoutSchedules {
     const requests = new Map<string, PayoutRequest>();
     const result: { occurrence: Occurrence; request: PayoutRequest }[] = [];
     for (const occurrence of occurrences) {
-      const request = requests.get(occurrence.requestId) ?? (await findRequest(this.options.db, occurrence.requestId));
+      const request = requests.get(occurrence.requestId) ?? (await withSchedule(this.options.db, await findRequest(this.options.db, occurrence.requestId)));
       if (!request) continue;
       requests.set(request.id, request);
       result.push({ occurrence, request });

@@ -261,7 +261,7 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
         : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt) });
     }
     case 'approved':
-      if (request.schedule) return t('payoutSchedule.state.approvedAhead');
+      if (request.schedule) return scheduledState(request.schedule, locale);
       return t('payoutApproval.state.sending');
     case 'executing':
       return t('payoutApproval.state.sending');
@@ -310,6 +310,18 @@ export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' |
     case 'expired': return t('payoutApproval.word.expired');
     case 'cancelled': return t('payoutApproval.word.cancelled');
   }
+}
+
+/** An approved scheduled request: waiting for its time(s), or what its occurrences became once none waits. */
+function scheduledState(schedule: NonNullable<PayoutRequest['schedule']>, locale: Locale): string {
+  const t = textsFor(locale);
+  const waiting = schedule.occurrences.some((occurrence) => ['scheduled', 'held', 'missed'].includes(occurrence.state));
+  if (schedule.repeat === 'once') {
+    const [only] = schedule.occurrences;
+    if (!waiting && only?.payoutId) return t('payoutSchedule.state.releasedOnce', { payoutId: only.payoutId });
+    return t('payoutSchedule.state.approvedAheadOnce');
+  }
+  return waiting ? t('payoutSchedule.state.approvedAhead') : t('payoutSchedule.state.allReleased');
 }
 
 /**

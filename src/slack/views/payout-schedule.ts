@@ -11,7 +11,7 @@ import {
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
 import type { Reply } from './notice.js';
-import { escapeWithin, mentionUser, plainText, type Surface } from './text.js';
+import { codeSpan, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
 import { payoutSummary } from './payout-details.js';
 
 const REPEATS: readonly ScheduleRepeat[] = ['once', 'weekly', 'biweekly', 'monthly'];
@@ -118,7 +118,12 @@ export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, ti
     const more = times.length > SHOWN_DATES ? ` ${t('payoutSchedule.more', { count: times.length - SHOWN_DATES })}` : '';
     lines.push(t('payoutSchedule.series', { repeat: t(`payoutSchedule.repeat.${repeat}`), count: times.length, dates: `${shown}${more}` }));
   }
-  if (reference) lines.push(t('payoutSchedule.references', { example: `${escapeWithin(reference, 40, { oneLine: true })}-1` }));
+  // A released payout is a request of its own, with its own reference: the occurrence's number follows the request's.
+  if (reference) {
+    lines.push(repeat === 'once'
+      ? t('payoutSchedule.referenceOnce', { reference: codeSpan(`${reference}-1`, 60) })
+      : t('payoutSchedule.references', { example: `${escapeWithin(reference, 40, { oneLine: true })}-1` }));
+  }
   return lines;
 }
 
@@ -164,12 +169,16 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
   if (schedule.cancelledBy) lines.push(t('payoutSchedule.cancelledBy', { user: mentionUser(schedule.cancelledBy) }));
   const live = !schedule.cancelledAt && (request.state === 'approved' || request.state === 'pending');
   if (live && schedule.occurrences.some((occurrence) => occurrence.state === 'scheduled')) {
-    buttons.push(occurrenceButton(PAYOUT_SCHEDULE.skipNext, t('payoutSchedule.button.skipNext'), request, 0));
+    // A one-off has no "next" to skip: Cancel alone, worded for one payout (the same action as Cancel series).
+    const once = schedule.repeat === 'once';
+    if (!once) buttons.push(occurrenceButton(PAYOUT_SCHEDULE.skipNext, t('payoutSchedule.button.skipNext'), request, 0));
     buttons.push({
-      ...occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, t('payoutSchedule.button.cancelSeries'), request, 0, 'danger'),
+      ...occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, t(once ? 'payoutSchedule.button.cancelOnce' : 'payoutSchedule.button.cancelSeries'), request, 0, 'danger'),
       confirm: {
-        title: plainText(t('payoutSchedule.confirmCancel.title'), 100), text: plainText(t('payoutSchedule.confirmCancel.text', { id: request.id }), 300),
-        confirm: plainText(t('payoutSchedule.confirmCancel.confirm'), 30), deny: plainText(t('payoutSchedule.confirmCancel.deny'), 30),
+        title: plainText(t(once ? 'payoutSchedule.confirmCancelOnce.title' : 'payoutSchedule.confirmCancel.title'), 100),
+        text: plainText(t(once ? 'payoutSchedule.confirmCancelOnce.text' : 'payoutSchedule.confirmCancel.text', { id: request.id }), 300),
+        confirm: plainText(t(once ? 'payoutSchedule.confirmCancelOnce.confirm' : 'payoutSchedule.confirmCancel.confirm'), 30),
+        deny: plainText(t('payoutSchedule.confirmCancel.deny'), 30),
       },
     });
   }
@@ -226,10 +235,11 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.list.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
   const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
   for (const request of series) {
+    const once = request.schedule?.repeat === 'once';
     blocks.push({
       type: 'actions', block_id: `${PAYOUT_SCHEDULE.actions}_${request.id}`, elements: [
-        occurrenceButton(PAYOUT_SCHEDULE.skipNext, `${t('payoutSchedule.button.skipNext')} · ${request.id}`, request, 0),
-        occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, `${t('payoutSchedule.button.cancelSeries')} · ${request.id}`, request, 0, 'danger'),
+        ...(once ? [] : [occurrenceButton(PAYOUT_SCHEDULE.skipNext, `${t('payoutSchedule.button.skipNext')} · ${request.id}`, request, 0)]),
+        occurrenceButton(PAYOUT_SCHEDULE.cancelSeries, `${t(once ? 'payoutSchedule.button.cancelOnce' : 'payoutSchedule.button.cancelSeries')} · ${request.id}`, request, 0, 'danger'),
       ],
     });
   }

@@ -195,6 +195,28 @@ describe('approval message', () => {
     expect(buildPayoutList(surface, [request({ state: 'approved' })]).text).toContain('sending');
   });
 
+  it('treats a one-off scheduled payout as one payout: its reference as sent, Cancel alone, and what became of it', () => {
+    const occurrence = { requestId: 'PR-7K3F9Q', number: 1, dueAt: new Date('2026-12-01T09:00:00Z'), state: 'scheduled' as const, hold: undefined, payoutId: undefined, version: 0 };
+    const schedule = {
+      requestId: 'PR-7K3F9Q', timeZone: 'UTC', firstDay: '2026-12-01', time: { hour: 9, minute: 0 }, repeat: 'once' as const, endsOn: undefined,
+      cancelledBy: undefined, cancelledAt: undefined, occurrences: [occurrence],
+    };
+    const waiting = buildApprovalMessage(surface, request({ state: 'approved', schedule, approvals: [{ userId: 'U0APPROVER', at }] }));
+    const text = json(waiting.blocks);
+    expect(text).toContain('Sent with the reference `INV-2025-0042-1`');
+    expect(text).not.toContain('Each payout');
+    expect(text).not.toContain('Skip next');
+    expect(text).not.toContain('Cancel series');
+    expect(text).toContain('Cancel scheduled payout');
+    expect(text).toContain('Approved ahead: sent at its time.');
+    const released = buildApprovalMessage(surface, request({
+      state: 'approved', approvals: [{ userId: 'U0APPROVER', at }],
+      schedule: { ...schedule, occurrences: [{ ...occurrence, state: 'released' as const, payoutId: 'PR-9Z9Z9Z' }] },
+    }));
+    expect(json(released.blocks)).toContain('Released at its time as PR-9Z9Z9Z');
+    expect(json(released.blocks)).not.toContain('each payout is sent at its time');
+  });
+
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
     const sent = request({ state: 'completed', transactionId: 'PO-ABC', approvals: [{ userId: 'U0APPROVER', at }] });
     const again = approvalOutcome({ ok: false, code: 'not_pending', details: { payoutId: 'PR-7K3F9Q', state: 'completed' }, request: sent }, 'U0APPROVER');
