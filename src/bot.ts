@@ -306,10 +306,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     if (ledger) metrics.watchLedger(() => ledger.reader.status());
     registerListeners(app, {
       ledger: ledger?.reader,
-      exporter,
-      records,
-      fileChecks: new FileChecks(),
-      home,
+      exporter, records, fileChecks: new FileChecks(), home,
       account, payouts, batches, recipients: new RecipientBook({ db, clock, roles: payoutRoles }), feed, access, accessLists: config.access, payoutSettings: config.payouts, surface, locales, logger, clock, readTimeoutMs: 20_000,
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
