@@ -34,7 +34,7 @@ export class PgliteThread {
       // A bare thread: no loader (tsx, vitest) that the parent may run with, since the worker is plain JavaScript.
       execArgv: [],
       // V8's default young generation (16 MB semi-spaces) was about 11 MB of idle resident memory;
-      // the worker's own objects are a query's rows at a time (docs/performance.md, "PGlite in a worker thread").
+      // the worker's own objects are a query's rows at a time (docs/performance.md, "Footprint").
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
     const thread = new PgliteThread(worker);
