@@ -7,10 +7,10 @@ import { envSchema } from '../src/config.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
-/** README.md and every Markdown file in docs/, as paths from the repository's root. */
+/** README.md, CONTRIBUTING.md and every Markdown file in docs/, as paths from the repository's root. */
 function markdownFiles(): string[] {
   const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
-  return ['README.md', ...docs.sort()];
+  return ['README.md', 'CONTRIBUTING.md', ...docs.sort()];
 }
 
 /** The text a reader sees as prose: fenced code blocks and code spans removed (links there are examples). */
@@ -83,7 +83,7 @@ describe('the README and docs/', () => {
     expect(readme).toMatch(/^npm test\b/m);
   });
 
-  it('every relative link in README.md and docs/*.md leads to a file, and every #anchor to a heading of it', () => {
+  it('every relative link in README.md, CONTRIBUTING.md and docs/*.md leads to a file, and every #anchor to a heading of it', () => {
     expect(brokenLinks()).toEqual([]);
   });
 
@@ -93,6 +93,7 @@ describe('the README and docs/', () => {
       expect(existsSync(join(root, `docs/${name}.md`)), `docs/${name}.md`).toBe(true);
       expect(readme, `README links docs/${name}.md`).toContain(`(docs/${name}.md`);
     }
+    expect(readme, 'README links CONTRIBUTING.md').toContain('(CONTRIBUTING.md)');
   });
 
   it('docs/configuration.md documents every variable of the config schema, and no other', () => {
