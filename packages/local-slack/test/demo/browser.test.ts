@@ -430,7 +430,7 @@ describe('the demo page in a real browser', () => {
     const link = file.locator('a.file-download');
     await screenshot('records-in-dm');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^fleet-records-${today}_${today}-rc-[a-z0-9]{6}\\.csv$`));
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^fleet-records-${today}_${today}-RC-[A-Z0-9]{6}\\.csv$`));
     const rows = parse<Record<string, string>>(await readFile(await download.path(), 'utf8'), { bom: true, columns: true });
     expect(rows.slice(0, 2)).toEqual([
       { kind: 'amount_difference', reference: 'INV-2026-031', date: today, records_amount: '-2500.00', ledger_amount: '-2490.00', currency: 'EUR', note: 'Supplier invoice, Ndaya Logistics', records_row: '5' },
