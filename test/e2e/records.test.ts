@@ -122,6 +122,9 @@ describe('/fleet reconcile in the running bot', () => {
 
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: `reconcile history ${id.toLowerCase()}` });
     await h.slack.waitFor(() => (fileMessages(PEOPLE.approver).length === before + 2 ? true : undefined));
+    // Asked for in the DM itself, the answer points just above, where the file now is.
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: dmWith(PEOPLE.approver), text: `reconcile history ${id}` });
+    await h.waitForMessage(PEOPLE.approver, `The exceptions file of ${id} is just above`, dmWith(PEOPLE.approver));
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'reconcile history RC-ZZZZZZ' });
     await h.waitForMessage(PEOPLE.approver, 'There is no records check `RC-ZZZZZZ`');
   });
