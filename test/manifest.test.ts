@@ -50,7 +50,7 @@ describe('manifest.yml', () => {
       return found;
     };
     const inputs = parameters('input_parameters');
-    expect([...inputs.keys()]).toEqual(['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note']);
+    expect([...inputs.keys()]).toEqual(['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note', 'started_by']);
     expect(inputs.get('requester')?.type).toBe('slack#/types/user_id');
     expect([...inputs].filter(([, input]) => input.required).map(([name]) => name).sort())
       .toEqual(['amount', 'country', 'currency', 'kind', 'name', 'requester']);

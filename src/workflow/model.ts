@@ -7,8 +7,11 @@ import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutRefusalCode, Ref
 /** The step's callback id in the manifest (`functions.request_payout`). */
 export const PAYOUT_STEP_CALLBACK_ID = 'request_payout';
 
-/** The step's inputs, as the manifest names them: the bulk file's columns, and the requester. */
-export const STEP_INPUTS = ['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note'] as const;
+/**
+ * The step's inputs, as the manifest names them: the requester, the bulk file's columns, and who
+ * started the workflow (Slack's event does not say; Workflow Builder maps "Person who used this workflow").
+ */
+export const STEP_INPUTS = ['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note', 'started_by'] as const;
 export type StepInput = (typeof STEP_INPUTS)[number];
 
 /** Slack's lifetime of a function execution's token (from the event, or from a click on a message the step posted). */

@@ -14,6 +14,12 @@ export type ReadInputs =
   | { ok: true; requester: string; kind: PayoutKind; fields: PayoutFormFields }
   | { ok: false; requester: string; problems: StepInputProblem[] };
 
+/** Who started the workflow, when the workflow says (the optional `started_by` input); undefined otherwise. */
+export function startedByOf(inputs: Record<string, unknown>): string | undefined {
+  const value = typeof inputs.started_by === 'string' ? inputs.started_by.trim() : '';
+  return USER_ID.test(value) ? value : undefined;
+}
+
 /** Text of one input: Workflow Builder may hand a number for `amount`; anything else is not text. */
 function inputText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

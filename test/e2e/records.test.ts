@@ -88,11 +88,12 @@ describe('/fleet reconcile in the running bot', () => {
 
     const summary = await h.slack.waitFor(() => h.slack.messages(dmWith(PEOPLE.requester)).find((message) => message.text.includes(id) && !message.files?.length));
     expect(blockText(summary)).toContain('2 matched');
+    expect(blockText(summary)).toContain('just below');
     const [message] = await h.slack.waitFor(() => {
       const found = fileMessages(PEOPLE.requester);
       return found.length > 0 ? found : undefined;
     });
-    expect(message!.files![0]).toMatchObject({ name: `fleet-records-2026-11-16_2026-11-17-${id.toLowerCase()}.csv`, title: 'Records check exceptions' });
+    expect(message!.files![0]).toMatchObject({ name: `fleet-records-2026-11-16_2026-11-17-${id}.csv`, title: 'Records check exceptions' });
     const rows = rowsOfFile(message!.files![0]!.id);
     expect(rows.slice(0, 2)).toEqual([
       { kind: 'amount_difference', reference: 'NOV-C', date: '2026-11-17 12:00', records_amount: '-99.00', ledger_amount: '-98.00', currency: 'USD', note: 'another amount', records_row: '4' },
@@ -121,6 +122,9 @@ describe('/fleet reconcile in the running bot', () => {
 
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: `reconcile history ${id.toLowerCase()}` });
     await h.slack.waitFor(() => (fileMessages(PEOPLE.approver).length === before + 2 ? true : undefined));
+    // Asked for in the DM itself, the answer points just above, where the file now is.
+    await h.slack.runCommand({ userId: PEOPLE.approver, channelId: dmWith(PEOPLE.approver), text: `reconcile history ${id}` });
+    await h.waitForMessage(PEOPLE.approver, `The exceptions file of ${id} is just above`, dmWith(PEOPLE.approver));
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'reconcile history RC-ZZZZZZ' });
     await h.waitForMessage(PEOPLE.approver, 'There is no records check `RC-ZZZZZZ`');
   });

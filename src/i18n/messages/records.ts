@@ -13,8 +13,12 @@ export const recordsTexts = defineMessages({
     'records.title': 'Check records',
     'records.intro':
       'Choose a CSV file of your records, with a header row: `reference`, `date`, `amount`, `currency`, and optionally `direction` (`in` / `out`) and `note` (French names work too). Amounts as in `/fleet export`: a dot for decimals, negative for money out of the fleet account. Dates as `2026-11-02` or `2026-11-02 14:30`, read in {zone}. At most {rows} rows and {size} MiB.',
-    'records.matchRule':
-      'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {days} day(s) of their date.',
+    'records.matchRule': {
+      one: 'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} day of their date.',
+      other: 'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} days of their date.',
+    },
+    'records.matchRuleSameDay':
+      'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction on their own date.',
     'records.fileLabel': 'Records file (CSV)',
     'records.submit': 'Check',
     'records.close': 'Close',
@@ -72,6 +76,7 @@ export const recordsTexts = defineMessages({
     'records.gap.not_polled': ':warning: The ledger has not read the Fleet API yet, so nothing is called missing, on either side. Try again in a moment.',
     'records.gap.history': ':warning: The ledger is still loading the history and does not reach back to {from} yet: nothing is called missing, on either side. Try again once `/fleet ledger` says the history is complete.',
     'records.result.fileSent': 'The exceptions are in {file}, in your direct messages with the app.',
+    'records.result.fileBelow': 'The exceptions are in {file}, just below.',
     'records.result.noExceptions': 'No exceptions: your records and the ledger agree.',
     'records.result.fileFailed': ':warning: The exceptions file could not be sent (Slack answered `{code}`). `/fleet reconcile history` sends it again.',
     'records.result.run': 'Run {id}. `/fleet reconcile history` lists the last runs.',
@@ -83,6 +88,7 @@ export const recordsTexts = defineMessages({
     'records.history.lineIncomplete': '*{id}* {when}, {user}: {file}, {from} to {to}. {matched} matched, {differences} other amount, {notFound} not found while the ledger was incomplete (nothing called missing).',
     'records.history.fileButton': 'Exceptions file',
     'records.history.sent': ':white_check_mark: The exceptions file of {id} is in your direct messages with the app, as {file}.',
+    'records.history.sentAbove': ':white_check_mark: The exceptions file of {id} is just above, as {file}.',
     'records.history.noExceptions': 'Run {id} had no exceptions, so there is no file to send.',
     'records.history.unknown': 'There is no records check {id}. `/fleet reconcile history` lists the last runs.',
   },
@@ -97,8 +103,12 @@ export const recordsTexts = defineMessages({
     'records.title': 'Rapprochement',
     'records.intro':
       'Choisissez un fichier CSV de vos écritures, avec une ligne d’en-tête : `référence`, `date`, `montant`, `devise`, et au choix `sens` (`entrée` / `sortie`) et `note` (les noms anglais marchent aussi). Les montants comme dans `/fleet export` : un point pour les décimales, négatifs pour l’argent qui sort du compte de flotte. Les dates comme `2026-11-02` ou `2026-11-02 14:30`, lues dans le fuseau {zone}. Au plus {rows} lignes et {size} Mio.',
-    'records.matchRule':
-      'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {days} jour(s) près de sa date.',
+    'records.matchRule': {
+      one: 'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jour près de sa date.',
+      other: 'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jours près de sa date.',
+    },
+    'records.matchRuleSameDay':
+      'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à sa date même.',
     'records.fileLabel': 'Fichier des écritures (CSV)',
     'records.submit': 'Rapprocher',
     'records.close': 'Fermer',
@@ -156,6 +166,7 @@ export const recordsTexts = defineMessages({
     'records.gap.not_polled': ':warning: Le grand livre n’a pas encore lu l’API Fleet : rien n’est dit absent, d’un côté comme de l’autre. Réessayez dans un instant.',
     'records.gap.history': ':warning: Le grand livre charge encore l’historique et ne remonte pas jusqu’au {from} : rien n’est dit absent, d’un côté comme de l’autre. Réessayez quand `/fleet ledger` dit l’historique complet.',
     'records.result.fileSent': 'Les écarts sont dans {file}, dans vos messages directs avec l’application.',
+    'records.result.fileBelow': 'Les écarts sont dans {file}, juste ci-dessous.',
     'records.result.noExceptions': 'Aucun écart : vos écritures et le grand livre concordent.',
     'records.result.fileFailed': ':warning: Le fichier des écarts n’a pas pu être envoyé (Slack a répondu `{code}`). `/fleet rapprochement historique` le renvoie.',
     'records.result.run': 'Rapprochement {id}. `/fleet rapprochement historique` liste les derniers.',
@@ -167,6 +178,7 @@ export const recordsTexts = defineMessages({
     'records.history.lineIncomplete': '*{id}* {when}, {user} : {file}, du {from} au {to}. {matched} rapprochées, {differences} autre montant, {notFound} non trouvées alors que le grand livre était incomplet (rien n’est dit absent).',
     'records.history.fileButton': 'Fichier des écarts',
     'records.history.sent': ':white_check_mark: Le fichier des écarts de {id} est dans vos messages directs avec l’application, sous le nom {file}.',
+    'records.history.sentAbove': ':white_check_mark: Le fichier des écarts de {id} est juste au-dessus, sous le nom {file}.',
     'records.history.noExceptions': 'Le rapprochement {id} n’avait aucun écart : il n’y a pas de fichier à envoyer.',
     'records.history.unknown': 'Il n’y a pas de rapprochement {id}. `/fleet rapprochement historique` liste les derniers.',
   },

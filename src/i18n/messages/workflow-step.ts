@@ -4,7 +4,9 @@ import { defineMessages } from '../define.js';
 export const workflowStep = defineMessages({
   en: {
     'workflowStep.ask.text': 'A workflow asks for a payout in your name: {summary}. Nothing is sent to approvers until you confirm.',
-    'workflowStep.ask.heading': ':incoming_envelope: *Requested in your name by a workflow.* Nothing is sent to approvers until you confirm.',
+    'workflowStep.ask.heading': ':incoming_envelope: *Requested in your name by a workflow {starter} started.* Nothing is sent to approvers until you confirm.',
+    'workflowStep.ask.headingYours': ':incoming_envelope: *Requested in your name by a workflow you started.* Nothing is sent to approvers until you confirm.',
+    'workflowStep.ask.headingUnknown': ':incoming_envelope: *Requested in your name by a workflow* (Slack did not say who started it). Nothing is sent to approvers until you confirm.',
     'workflowStep.ask.reference': 'Reference: {reference}',
     'workflowStep.ask.note': 'Note: {note}',
     'workflowStep.ask.confirm': 'Confirm and request',
@@ -33,7 +35,9 @@ export const workflowStep = defineMessages({
   },
   fr: {
     'workflowStep.ask.text': 'Un workflow demande un paiement en votre nom : {summary}. Rien n’est envoyé aux approbateurs avant votre confirmation.',
-    'workflowStep.ask.heading': ':incoming_envelope: *Demandé en votre nom par un workflow.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.heading': ':incoming_envelope: *Demandé en votre nom par un workflow lancé par {starter}.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.headingYours': ':incoming_envelope: *Demandé en votre nom par un workflow que vous avez lancé.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.headingUnknown': ':incoming_envelope: *Demandé en votre nom par un workflow* (Slack n’a pas dit qui l’a lancé). Rien n’est envoyé aux approbateurs avant votre confirmation.',
     'workflowStep.ask.reference': 'Référence : {reference}',
     'workflowStep.ask.note': 'Note : {note}',
     'workflowStep.ask.confirm': 'Confirmer et demander',

@@ -54,7 +54,7 @@ export function recordsSubcommand(ctx: SlackContext): Subcommand {
       if (HISTORY_WORDS.has(word)) {
         const id = (args[1] ?? '').toUpperCase();
         if (id !== '') {
-          await reply(await sendRunFile(ctx, client, surface, command.user_id, id));
+          await reply(await sendRunFile(ctx, client, surface, command.user_id, id, isDirectMessage(command.channel_id)));
           return;
         }
         await respond({ response_type: 'ephemeral', replace_original: false, ...buildRecordsHistory(surface, await ctx.records.history(HISTORY_SHOWN)) });
@@ -120,7 +120,7 @@ export function registerRecordsListeners(router: ListenerRouter, ctx: SlackConte
       await answer(t('access.noViewer'));
       return;
     }
-    await answer(await sendRunFile(ctx, client, surface, userId, action.value ?? ''));
+    await answer(await sendRunFile(ctx, client, surface, userId, action.value ?? '', isDirectMessage(body.channel?.id)));
   });
 }
 
@@ -184,8 +184,11 @@ async function sendExceptions(client: WebClient, surface: Surface, userId: strin
   return filename;
 }
 
-/** A kept run's exceptions file, written again from its stored rows and sent to the person; what to tell them. */
-async function sendRunFile(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, id: string): Promise<string> {
+/** A DM's channel id: there the answer is read beside the file it sent. */
+const isDirectMessage = (channelId: string | undefined): boolean => (channelId ?? '').startsWith('D');
+
+/** A kept run's exceptions file, written again from its stored rows and sent to the person; what to tell them, where they read it. */
+async function sendRunFile(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, id: string, inDm: boolean): Promise<string> {
   const t = textsFor(surface.locale);
   const found = await ctx.records?.run(id);
   const shownId = id.replace(/[^\w-]/g, '').slice(0, 12);
@@ -193,7 +196,7 @@ async function sendRunFile(ctx: SlackContext, client: WebClient, surface: Surfac
   if (found.exceptions.length === 0) return t('records.history.noExceptions', { id: found.summary.id });
   try {
     const file = await sendExceptions(client, surface, userId, found.summary, found.exceptions);
-    return t('records.history.sent', { id: found.summary.id, file: `\`${file}\`` });
+    return t(inDm ? 'records.history.sentAbove' : 'records.history.sent', { id: found.summary.id, file: `\`${file}\`` });
   } catch (error) {
     const code = error instanceof FileUploadError ? error.code : 'unknown_error';
     ctx.logger.warn({ err: error, code }, 'could not send a records check\'s exceptions file again');

@@ -8,7 +8,7 @@
 import type { BlockAction, ButtonAction, Context } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { textsFor } from '../../i18n/index.js';
-import { PAYOUT_STEP_CALLBACK_ID, type StepAnswer, type StepToken } from '../../workflow/index.js';
+import { PAYOUT_STEP_CALLBACK_ID, startedByOf, type StepAnswer, type StepToken } from '../../workflow/index.js';
 import type { SlackContext } from '../context.js';
 import type { ListenerRouter } from '../listener-router.js';
 import { WORKFLOW_STEP_ACTIONS } from '../ids.js';
@@ -53,7 +53,9 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
     const { draft } = started.step;
     const surface = await surfaceFor(ctx, step.requester);
     const minutes = Math.max(1, Math.floor((steps.completesBy(step).getTime() - now.getTime()) / 60_000));
-    const question = buildStepQuestion(surface, draft, step.executionId, minutes);
+    const question = buildStepQuestion(surface, {
+      requester: step.requester, startedBy: startedByOf(event.inputs ?? {}), draft, executionId: step.executionId, minutesToAnswer: minutes,
+    });
     try {
       // With the function's token (Bolt's client here): the requester's click then carries the step's context.
       await client.chat.postMessage({ channel: step.requester, text: question.text, blocks: question.blocks, unfurl_links: false });

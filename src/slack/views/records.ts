@@ -25,7 +25,10 @@ export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLim
       type: 'input', block_id: RECORDS.fileBlock, label: plainText(t('records.fileLabel')),
       element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv'], max_files: 1 },
     },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: t('records.matchRule', { days: limits.toleranceDays }) }] },
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: limits.toleranceDays === 0 ? t('records.matchRuleSameDay') : t('records.matchRule', { count: limits.toleranceDays }) }],
+    },
     ...sandboxFooter(surface),
   ];
   return {
@@ -77,6 +80,8 @@ export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZ
 
 export interface RecordsResultView {
   run: RecordsRun;
+  /** Where it is read: the modal points to the DM; the DM itself says the file follows. */
+  where?: 'modal' | 'dm';
   timeZone: string;
   file: ExceptionsFileOutcome;
   lastPollAt: Date | undefined;
@@ -88,7 +93,8 @@ function resultText(surface: Surface, result: RecordsResultView): string {
   const lines = recordsSummaryLines(surface, summary, result.timeZone);
   if (gap) lines.push('', gapText(surface, gap, summary, result.lastPollAt));
   lines.push('');
-  if ('sent' in result.file) lines.push(t('records.result.fileSent', { file: codeSpan(result.file.sent, 100) }));
+  const fileKey = result.where === 'dm' ? 'records.result.fileBelow' : 'records.result.fileSent';
+  if ('sent' in result.file) lines.push(t(fileKey, { file: codeSpan(result.file.sent, 100) }));
   else if ('none' in result.file) lines.push(t('records.result.noExceptions'));
   else lines.push(t('records.result.fileFailed', { code: result.file.failed }));
   lines.push(t('records.result.run', { id: summary.id }));
@@ -102,7 +108,7 @@ export function buildRecordsResultModal(surface: Surface, result: RecordsResultV
 
 /** The result as a message (the person's DM), before the file. */
 export function buildRecordsResultMessage(surface: Surface, result: RecordsResultView): Reply {
-  const text = resultText(surface, result);
+  const text = resultText(surface, { ...result, where: 'dm' });
   const title = textsFor(surface.locale)('records.result.title');
   return {
     text: `${sandboxMarked(surface, title)}: ${result.run.summary.id}`,
@@ -139,9 +145,9 @@ export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[
   return { text: sandboxMarked(surface, title), blocks };
 }
 
-/** `fleet-records-2026-11-01_2026-11-30-rc-7k3f9q.csv`: the period and the run in the name, nothing typed by a person. */
+/** `fleet-records-2026-11-01_2026-11-30-RC-7K3F9Q.csv`: the period and the run (as the summary writes its id) in the name, nothing typed by a person. */
 export function exceptionsFileName(summary: RunSummary): string {
-  return `fleet-records-${summary.periodStart}_${summary.periodEnd}-${summary.id.toLowerCase()}.csv`;
+  return `fleet-records-${summary.periodStart}_${summary.periodEnd}-${summary.id}.csv`;
 }
 
 /** The exceptions file's text: every text cell neutralised against spreadsheet formulas, the amounts left numbers, as in the export. */

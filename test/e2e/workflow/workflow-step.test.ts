@@ -69,6 +69,21 @@ describe('the Workflow Builder step "Request a payout"', () => {
     expect(dmTexts(h, PEOPLE.requester).filter((text) => text.includes('Requested in your name') && /1,500|75\.00 CDF|1\.50 USD/.test(text))).toEqual([]);
   });
 
+  it('tells the requester who started the workflow: another person, themself, or that Slack did not say', async () => {
+    const started = [
+      { startedBy: PEOPLE.approver, says: `Requested in your name by a workflow <@${PEOPLE.approver}> started` },
+      { startedBy: PEOPLE.requester, says: 'Requested in your name by a workflow you started' },
+      { startedBy: undefined, says: 'Slack did not say who started it' },
+    ];
+    for (const { startedBy, says } of started) {
+      const executionId = await runStep(h, stepInputs(startedBy ? { started_by: startedBy } : {}));
+      const question = await waitForQuestion(h, executionId);
+      expect(messageText(question)).toContain(says);
+      await answer(h, executionId, 'decline');
+      await waitForRunEnd(h, executionId);
+    }
+  });
+
   it('fails the step when the named person may not request payouts', async () => {
     const executionId = await runStep(h, stepInputs({ requester: PEOPLE.approver2 }));
     const run = await waitForRunEnd(h, executionId);

@@ -34,12 +34,39 @@ describe('the records check views', () => {
     expect(text).toContain('USD: 1,000 records, +15,050.25 USD');
     expect(text).toContain('CDF: 100 records, -1,250.00 CDF');
     expect(text).toContain('12 ledger entries not in your records');
-    expect(text).toContain('fleet-records-2026-11-01_2026-11-30-rc-7k3f9q.csv');
+    expect(text).toContain('fleet-records-2026-11-01_2026-11-30-RC-7K3F9Q.csv');
     expect(text).not.toContain('<!channel>');
     expect(checkView(asJson(modal))).toEqual([]);
     const french = buildRecordsResultMessage(FR, { run, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined });
     expect(JSON.stringify(french.blocks)).toContain('USD : 1\u202f000 écritures, +15\u202f050,25 USD');
     expect(checkMessage(asJson(french).blocks, french.text)).toEqual([]);
+  });
+
+  it('name the exceptions file after the run id as the summary writes it, in its capitals', () => {
+    expect(exceptionsFileName(summary)).toBe('fleet-records-2026-11-01_2026-11-30-RC-7K3F9Q.csv');
+  });
+
+  it('count the days of the match\'s tolerance in proper singular and plural, in both languages', () => {
+    const form = (surface: Surface, toleranceDays: number) =>
+      JSON.stringify(buildRecordsUploadModal(surface, { maxRows: 10, maxBytes: 1024, toleranceDays, timeZone: 'UTC' }).blocks);
+    expect(form(EN, 1)).toContain('within 1 day of their date');
+    expect(form(EN, 3)).toContain('within 3 days of their date');
+    expect(form(FR, 1)).toContain('à 1 jour près');
+    expect(form(FR, 3)).toContain('à 3 jours près');
+    expect(form(EN, 0)).toContain('on their own date');
+    for (const text of [form(EN, 1), form(EN, 0), form(FR, 1), form(FR, 3)]) expect(text).not.toContain('(s)');
+  });
+
+  it('say the exceptions file went to the DM in the modal, and that it follows in the DM itself', () => {
+    const file = { sent: exceptionsFileName(summary) };
+    const modal = JSON.stringify(buildRecordsResultModal(EN, { run, timeZone: 'UTC', file, lastPollAt: undefined }).blocks);
+    expect(modal).toContain('in your direct messages with the app');
+    for (const surface of [EN, FR]) {
+      const message = JSON.stringify(buildRecordsResultMessage(surface, { run, timeZone: 'UTC', file, lastPollAt: undefined }).blocks);
+      expect(message).not.toMatch(/direct messages|messages directs/);
+      expect(message).toMatch(/below|ci-dessous/);
+      expect(message).toContain(exceptionsFileName(summary));
+    }
   });
 
   it('say the ledger could not vouch for the period, and then call nothing missing from the records', () => {

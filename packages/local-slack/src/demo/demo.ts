@@ -8,6 +8,7 @@ import { startLocalSlack, type LocalSlack, type WorkspaceChange } from '../works
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+import { RECORDS_EXAMPLE_NAME, recordsExample } from './records-example.js';
 import { markStart } from './start-timings.js';
 import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
@@ -127,10 +128,16 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       await slack.verifyRequestUrl();
     }
     markStart('request URL verified');
+    const sandbox = bot.sandbox;
     mountPage(slack, {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,
       workflowSteps: [payoutStep()],
+      sampleFiles: sandbox ? [{
+        name: RECORDS_EXAMPLE_NAME,
+        description: 'The partner\'s books of the last two days, for /fleet reconcile',
+        content: () => recordsExample(sandbox.transactions(), options.clock?.now() ?? new Date()),
+      }] : [],
     });
     pageOpened();
     const running = slack;
@@ -186,7 +193,9 @@ function payoutStep(): PageWorkflowStep {
   return {
     callbackId: PAYOUT_STEP_CALLBACK_ID, title: 'Request a payout',
     inputs: STEP_INPUTS.map((name) => ({
-      name, title: name, type: name === 'requester' ? 'user' : 'text', required: required.has(name), ...(examples[name] ? { example: examples[name] } : {}),
+      name, title: name, type: name === 'requester' ? 'user' : name === 'started_by' ? 'runner' : 'text', required: required.has(name),
+      ...(examples[name] ? { example: examples[name] } : {}),
     })),
+    runningNote: 'waiting for {requester} to confirm the payout in their direct messages with the app; then it waits for the approvers, and completes once the payout is sent',
   };
 }

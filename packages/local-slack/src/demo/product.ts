@@ -7,4 +7,6 @@ export { startBot, type RunningBot } from '../../../../src/bot.js';
 export { loadConfig } from '../../../../src/config.js';
 export * from './product-store.js';
 export type { Clock } from '../../../../src/clock.js';
+export type { Transaction } from '../../../../src/fleet/schemas.js';
+export { minorToPlain, toMinor } from '../../../../src/money.js';
 export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';

@@ -25,13 +25,28 @@ export interface PageOptions {
   messagesPerChannel?: number;
   /** The app's custom steps (its manifest's `functions`), offered under "Run workflow". */
   workflowSteps?: PageWorkflowStep[];
+  /** Files a person may download from the sidebar to try the app with (written when asked for). */
+  sampleFiles?: PageSampleFile[];
 }
 
-/** A custom step as "Run workflow" offers it: its inputs, a person (`user`) or text each. */
+/** A file offered under "Example files": its name (letters, digits, `.`, `-`, `_`), what it is for, and its text. */
+export interface PageSampleFile {
+  name: string;
+  description: string;
+  content(): string;
+}
+
+/**
+ * A custom step as "Run workflow" offers it: its inputs, each a person (`user`, the person running the
+ * workflow until they pick another), text, or `runner`: the person running it, filled in as Workflow
+ * Builder's "Person who used this workflow" is.
+ */
 export interface PageWorkflowStep {
   callbackId: string;
   title: string;
-  inputs: Array<{ name: string; title: string; type: 'user' | 'text'; required: boolean; example?: string }>;
+  inputs: Array<{ name: string; title: string; type: 'user' | 'text' | 'runner'; required: boolean; example?: string }>;
+  /** What a run still going waits for, e.g. `waiting for {requester} to confirm`: `{input}` is that input's value (a person by name). */
+  runningNote?: string;
 }
 
 const PAGE_DIR = new URL('./page/', import.meta.url);
@@ -120,6 +135,8 @@ class WorkspacePage {
       return sendJson(response, 200, this.stateFor(url.searchParams.get('as') ?? ''));
     }
     if (request.method === 'GET' && url.pathname === '/workspace/events') return this.streamChanges(request, response);
+    const sample = this.options.sampleFiles?.find((file) => url.pathname === `/workspace/samples/${file.name}`);
+    if (request.method === 'GET' && sample) return sendSample(response, sample);
     const fileId = /^\/workspace\/files\/(F\w+)$/.exec(url.pathname)?.[1];
     if (request.method === 'GET' && fileId) return this.download(fileId, url.searchParams.get('as') ?? '', response, url.searchParams.has('inline'));
     const action = ACTIONS.get(/^\/workspace\/(\w+)$/.exec(url.pathname)?.[1] ?? '');
@@ -168,6 +185,7 @@ class WorkspacePage {
       violations: this.slack.limitViolations,
       workflowSteps: this.options.workflowSteps ?? [],
       workflowRuns: this.slack.workflowRuns().slice(-20).map(({ event: _event, ...run }) => run),
+      sampleFiles: (this.options.sampleFiles ?? []).map(({ name, description }) => ({ name, description })),
       commandHint: this.options.commandHint ?? '',
     };
   }
@@ -224,6 +242,20 @@ class WorkspacePage {
       sendJson(response, 400, { ok: false, error: error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** An example file as a download, written when asked for. */
+function sendSample(response: ServerResponse, sample: PageSampleFile): void {
+  const name = sample.name.replace(/[^\w.-]/g, '_');
+  const body = Buffer.from(sample.content(), 'utf8');
+  response.writeHead(200, {
+    'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'text/plain; charset=utf-8',
+    'content-disposition': `attachment; filename="${name}"`,
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  response.end(body);
 }
 
 /** The message or view an action came from, as LocalSlack's person methods take it. */

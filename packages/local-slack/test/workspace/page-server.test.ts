@@ -18,7 +18,11 @@ describe('the workspace page server', () => {
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: 'page0test0signing0secret', botToken: BOT_TOKEN });
-    mountPage(slack, { people: [{ id: RITA, role: 'requester' }, { id: ABEL, role: 'approver' }], commandHint: '/fleet help' });
+    let written = 0;
+    mountPage(slack, {
+      people: [{ id: RITA, role: 'requester' }, { id: ABEL, role: 'approver' }], commandHint: '/fleet help',
+      sampleFiles: [{ name: 'records.csv', description: 'books to check', content: () => `reference,date\r\nA-${++written},2026-11-02\r\n` }],
+    });
   });
   afterAll(async () => slack?.close());
 
@@ -50,6 +54,17 @@ describe('the workspace page server', () => {
     expect(abel.conversations.filter((c) => c.dm).map((c) => c.id)).toEqual(['D0APPROVER']);
     expect(rita.messages.C0TREASURY!.map((m) => m.text)).toEqual(['for Rita only', 'for everyone']);
     expect(abel.messages.C0TREASURY!.map((m) => m.text)).toEqual(['for everyone']);
+  });
+
+  it('offers its example files in the state and as downloads written when asked for, and nothing else under their path', async () => {
+    const state = (await (await fetch(`${slack.url}/workspace/state?as=${RITA}`)).json()) as { sampleFiles: unknown };
+    expect(state.sampleFiles).toEqual([{ name: 'records.csv', description: 'books to check' }]);
+    const first = await fetch(`${slack.url}/workspace/samples/records.csv`);
+    expect(first.headers.get('content-disposition')).toBe('attachment; filename="records.csv"');
+    expect(first.headers.get('content-type')).toContain('text/csv');
+    expect(await first.text()).toBe('reference,date\r\nA-1,2026-11-02\r\n');
+    expect(await (await fetch(`${slack.url}/workspace/samples/records.csv`)).text()).toContain('A-2');
+    expect((await fetch(`${slack.url}/workspace/samples/other.csv`)).status).toBe(404);
   });
 
   it('refuses actions that are not JSON, so another web page cannot act as a person', async () => {

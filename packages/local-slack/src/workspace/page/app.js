@@ -125,6 +125,11 @@ function renderSidebar(counts) {
       page.channel = WORKFLOWS;
       render();
     } }, '⚙ Workflows · Run workflow')));
+  const samples = data.sampleFiles ?? [];
+  $('#samples-title').hidden = samples.length === 0;
+  $('#samples').replaceChildren(...samples.map((file) => h('li', {},
+    h('a', { href: `/workspace/samples/${encodeURIComponent(file.name)}`, download: file.name, class: 'sample-file', title: file.description }, `⬇ ${file.name}`),
+    h('div', { class: 'sample-description' }, file.description))));
   const current = data.conversations.find((c) => c.id === page.channel);
   $('#channel-title').textContent = page.channel === HOME ? 'Fleet Treasury · Home' : page.channel === WORKFLOWS ? 'Workflows' : current ? (current.dm ? current.name : `# ${current.name}`) : '';
   $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;

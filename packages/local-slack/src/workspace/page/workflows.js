@@ -4,6 +4,8 @@ import { h } from './blocks.js';
 
 /** What the form has typed, by step and input, kept across refreshes. */
 const typed = new Map();
+/** The people picked in the form, by step and input, each with who picked them: another person running the workflow starts from themself. */
+const picked = new Map();
 
 export function renderWorkflows(container, data, run) {
   const steps = data.workflowSteps ?? [];
@@ -11,18 +13,30 @@ export function renderWorkflows(container, data, run) {
     container.replaceChildren(h('p', { class: 'empty' }, 'The app declares no custom workflow step.'));
     return;
   }
-  container.replaceChildren(...steps.map((step) => stepForm(step, data, run)), runList(data.workflowRuns ?? [], data.userNames));
+  container.replaceChildren(...steps.map((step) => stepForm(step, data, run)), runList(data.workflowRuns ?? [], data.userNames, steps));
+}
+
+/** A person input's value: who the person running the workflow picked, else themself. */
+function personOf(step, input, me) {
+  const choice = picked.get(`${step.callbackId}:${input.name}`);
+  return choice && choice.by === me ? choice.value : me;
 }
 
 function stepForm(step, data, run) {
   const values = typed.get(step.callbackId) ?? {};
   typed.set(step.callbackId, values);
+  const me = data.me.id;
   const field = (input) => {
     const id = `wf-${step.callbackId}-${input.name}`;
-    values[input.name] ??= input.type === 'user' ? data.me.id : (input.example ?? '');
+    if (input.type === 'runner') {
+      return h('label', { class: 'workflow-input', for: id }, h('span', {}, input.title),
+        h('input', { id, name: input.name, value: `${data.me.realName} (Person who used this workflow)`, readonly: true, disabled: true }));
+    }
+    if (input.type !== 'user') values[input.name] ??= input.example ?? '';
+    const chosen = input.type === 'user' ? personOf(step, input, me) : undefined;
     const control = input.type === 'user'
-      ? h('select', { id, name: input.name, onchange: (event) => { values[input.name] = event.target.value; } },
-          data.people.map((person) => h('option', { value: person.id, selected: person.id === values[input.name] }, person.realName)))
+      ? h('select', { id, name: input.name, onchange: (event) => { picked.set(`${step.callbackId}:${input.name}`, { by: me, value: event.target.value }); } },
+          data.people.map((person) => h('option', { value: person.id, selected: person.id === chosen }, person.realName)))
       : h('input', { id, name: input.name, value: values[input.name], oninput: (event) => { values[input.name] = event.target.value; } });
     return h('label', { class: 'workflow-input', for: id }, h('span', {}, `${input.title}${input.required ? ' *' : ''}`), control);
   };
@@ -31,6 +45,10 @@ function stepForm(step, data, run) {
     onsubmit: (event) => {
       event.preventDefault();
       const inputs = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+      for (const input of step.inputs) {
+        if (input.type === 'user') inputs[input.name] = personOf(step, input, me);
+        if (input.type === 'runner') inputs[input.name] = me;
+      }
       void run(step.callbackId, inputs);
     },
   },
@@ -40,16 +58,28 @@ function stepForm(step, data, run) {
   h('button', { type: 'submit', class: 'btn primary' }, 'Run workflow'));
 }
 
-function runList(runs, userNames) {
+/** The step's note on a run still going, its `{input}` placeholders filled with the run's inputs (people by name). */
+function runningNote(step, run, userNames) {
+  const note = step?.runningNote ?? 'the step is not completed yet';
+  return note.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = run.inputs?.[name] ?? '';
+    return userNames[value] ?? value;
+  });
+}
+
+function runList(runs, userNames, steps) {
   const rows = [...runs].reverse().map((run) => {
+    const step = steps.find((candidate) => candidate.callbackId === run.callbackId);
     const outcome = run.state === 'running'
-      ? 'running: the step is not completed yet'
+      ? `running: ${runningNote(step, run, userNames)}`
       : run.state === 'completed'
         ? `completed: ${Object.entries(run.outputs ?? {}).map(([key, value]) => `${key} = ${value}`).join(', ')}`
         : `failed: ${run.error}`;
     const who = userNames[run.inputs.requester] ?? run.inputs.requester ?? '';
+    const runner = step?.inputs.find((input) => input.type === 'runner');
+    const by = runner ? userNames[run.inputs[runner.name]] ?? '' : '';
     return h('li', { class: `workflow-run ${run.state}`, 'data-execution': run.executionId },
-      h('strong', {}, run.executionId), ` · ${run.callbackId}${who ? ` for ${who}` : ''} · `, h('span', { class: 'workflow-outcome' }, outcome));
+      h('strong', {}, run.executionId), ` · ${run.callbackId}${by && by !== who ? ` run by ${by}` : ''}${who ? ` for ${who}` : ''} · `, h('span', { class: 'workflow-outcome' }, outcome));
   });
   return h('section', { class: 'workflow-runs' }, h('h3', {}, 'Runs'), rows.length > 0 ? h('ul', {}, rows) : h('p', { class: 'empty' }, 'No run yet.'));
 }
