@@ -10,7 +10,7 @@ import type { BalanceReading } from '../../account/account-reader.js';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
-import { countingApprovers, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, type EarlierPayout, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
 import { HOME, PAYOUT_ACTIONS } from '../ids.js';
 import { balanceSections } from './balance.js';
 import { runwaySummary } from './runway.js';
@@ -19,7 +19,7 @@ import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
 import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { payoutSummary, stateWord } from './payout-details.js';
-import { cutMrkdwn, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+import { cutMrkdwn, escapeWithin, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
 import { scheduledHomeBlocks, type ScheduledEntry } from './payout-schedule.js';
 
 /** Slack's limit for a home view. */
@@ -42,8 +42,11 @@ export interface ViewerHome {
   kind: 'viewer';
   now: Date;
   balance: HomeBalance;
-  /** Undefined for a person who may not approve. `total` counts the requests and the bulk payouts. */
-  waiting: { requests: PayoutRequest[]; batches?: PayoutBatch[]; total: number } | undefined;
+  /**
+   * Undefined for a person who may not approve. `total` counts the requests and the bulk payouts;
+   * `duplicates`: the earlier payout each listed request may repeat, by request id.
+   */
+  waiting: { requests: PayoutRequest[]; batches?: PayoutBatch[]; total: number; duplicates?: ReadonlyMap<string, EarlierPayout> } | undefined;
   /** Undefined for a person who may not request and never did. */
   mine: PayoutRequest[] | undefined;
   /** Their own bulk payouts, newest first, listed with their requests. */
@@ -146,7 +149,8 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
       approvals: t('home.approvals', { count: countingApprovers(request).length, required: request.requiredApprovals }),
       expires: slackDate(request.expiresAt, undefined, surface.locale),
     });
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+    const earlier = waiting.duplicates?.get(request.id);
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: earlier ? `${line}\n${duplicateMark(t, earlier)}` : line } });
     blocks.push({
       type: 'actions',
       block_id: `${HOME.waitingBlockPrefix}${request.id}`,
@@ -159,6 +163,14 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
   const more = waiting.total - shown.length;
   if (more > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.waitingMore', { count: more })));
   return blocks;
+}
+
+/** `:warning: Possible duplicate of PR-…`: the approve window then asks for the tick. */
+function duplicateMark(t: Texts, earlier: EarlierPayout): string {
+  const of = earlier.kind === 'request'
+    ? escapeWithin(earlier.requestId, 20, { oneLine: true })
+    : t('home.duplicateRow', { row: earlier.rowNumber, batch: escapeWithin(earlier.batchId, 20, { oneLine: true }) });
+  return t('home.waitingDuplicate', { of });
 }
 
 type Listed = { kind: 'request'; request: PayoutRequest; at: Date } | { kind: 'batch'; batch: PayoutBatch; at: Date };

@@ -168,7 +168,8 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     ? t('payoutApproval.approve.held', { held })
     : last
       ? t(scheduled ? 'payoutSchedule.approve.last' : 'payoutApproval.approve.last')
-      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
+      // Why two are needed stands once, under the approvals.
+      : t('payoutApproval.approve.oneMore');
   const blocks: KnownBlock[] = [
     askLine(request, locale),
     ...throughBlocks(request, locale),

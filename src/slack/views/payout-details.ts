@@ -61,9 +61,9 @@ export function plainSummary(payout: PayoutDraft, locale: Locale): string {
  * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
  * and the fleet account credited; the partner then credits its own customer, the recipient.
  */
-function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
-  const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
-  return textsFor(locale)('payoutApproval.moneyFlow', { amount: escapeMrkdwn(amountText(payout, locale)), currency });
+function moneyFlowText(payout: Pick<PayoutDraft, 'currency'>, locale: Locale): string {
+  // The amount itself stands once, in the Amount field above this line.
+  return textsFor(locale)('payoutApproval.moneyFlow', { currency: escapeWithin(payout.currency, WORD_MAX, { oneLine: true }) });
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
@@ -122,27 +122,30 @@ export function detailBlocks(payout: PayoutDraft, locale: Locale): KnownBlock[] 
   return blocks;
 }
 
-function ruleWords(t: Texts, rule: AmountApprovalRule, currency: string): string {
+function ruleWords(t: Texts, rule: Exclude<AmountApprovalRule, 'amount'>, currency: string): string {
   switch (rule) {
-    case 'amount': return t('payoutApproval.rule.amount');
     case 'requester_total': return t('payoutApproval.rule.requesterTotal', { currency });
     case 'recipient_total': return t('payoutApproval.rule.recipientTotal', { currency });
   }
 }
 
 /**
- * `Needs 2 approvers: the requester's USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.`,
+ * `Needs 2 approvers: the requester's USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.`
+ * (`Needs 2 approvers: the amount is above 1,000.00 USD.` for the amount alone),
  * or for a recipient never paid before `Needs 3 different approvers: ...`; `required` is the request's count.
  */
 export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en', required = 2): string {
   const t = textsFor(locale);
   if (!reason) return t('payoutApproval.dualApproval.plain', { count: required });
   if (reason.rule === 'new_recipient') return t('payoutApproval.dualApproval.newRecipient', { count: required });
+  const threshold = escapeMrkdwn(formatMinor(reason.thresholdMinor, currency, { locale }));
+  // The amount itself is shown beside this line: only the threshold it is above.
+  if (reason.rule === 'amount') return t('payoutApproval.dualApproval.amount', { threshold });
   const code = escapeMrkdwn(currency);
   return t('payoutApproval.dualApproval.why', {
     what: ruleWords(t, reason.rule, code),
     total: escapeMrkdwn(formatMinor(reason.totalMinor, currency, { locale })),
-    threshold: escapeMrkdwn(formatMinor(reason.thresholdMinor, currency, { locale })),
+    threshold,
   });
 }
 
