@@ -19,7 +19,8 @@ import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
 import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { payoutSummary, stateWord } from './payout-details.js';
-import { cutMrkdwn, escapeWithin, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+import { cutMrkdwn, escapeWithin, footer, formatDuration, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 import { scheduledHomeBlocks, type ScheduledEntry } from './payout-schedule.js';
 
 /** Slack's limit for a home view. */
@@ -88,7 +89,7 @@ function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balances') } }, ...balanceSections(reading, surface.locale, BALANCE_SECTIONS)];
   const hidden = Object.keys(reading.balances).length - BALANCE_SECTIONS * 10;
   if (hidden > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.moreCurrencies', { count: hidden })));
-  const date = slackDate(reading.readAt, undefined, surface.locale);
+  const date = slackDate(reading.readAt, undefined, surface);
   const when = failed
     ? t('home.balanceStale', { date, age: formatDuration(content.now.getTime() - reading.readAt.getTime(), surface.locale) })
     : t('balance.readAt', { date });
@@ -144,10 +145,10 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
       id: request.id,
       summary: payoutSummary(request, surface.locale),
       requester: mentionUser(request.requestedBy),
-      date: slackDate(request.requestedAt, undefined, surface.locale),
+      date: slackDate(request.requestedAt, undefined, surface),
       // The noun agrees with the approvals given: `1 approbation sur 2`, `1 approval of 2`.
       approvals: t('home.approvals', { count: countingApprovers(request).length, required: request.requiredApprovals }),
-      expires: slackDate(request.expiresAt, undefined, surface.locale),
+      expires: slackDate(request.expiresAt, undefined, surface),
     });
     const earlier = waiting.duplicates?.get(request.id);
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: earlier ? `${line}\n${duplicateMark(t, earlier)}` : line } });
@@ -190,9 +191,9 @@ function waitingBatchBlocks(surface: Surface, batch: PayoutBatch): KnownBlock[] 
     id: batch.id,
     summary: bulkPayoutSummary(batch, surface.locale),
     requester: mentionUser(batch.requestedBy),
-    date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface.locale),
+    date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
     approvals: t('home.approvals', { count: batch.approvals.filter((approval) => approval.userId !== batch.requestedBy).length, required: batch.requiredApprovals }),
-    expires: slackDate(batch.expiresAt, undefined, surface.locale),
+    expires: slackDate(batch.expiresAt, undefined, surface),
   });
   return [
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(line, 3000) } },
@@ -212,13 +213,13 @@ function mineBlocks(surface: Surface, mine: PayoutRequest[], mineBatches: Payout
       id: item.batch.id,
       summary: bulkPayoutSummary(item.batch, surface.locale),
       state: batchStateWord(item.batch, surface.locale),
-      date: slackDate(item.at, undefined, surface.locale),
+      date: slackDate(item.at, undefined, surface),
     })
     : t('home.mineLine', {
       id: item.request.id,
       summary: payoutSummary(item.request, surface.locale),
       state: stateWord(item.request, surface.locale),
-      date: slackDate(item.at, undefined, surface.locale),
+      date: slackDate(item.at, undefined, surface),
     })));
   // Each line is a few hundred characters at most (names are cut in the summary): ten fit in a section's 3,000.
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });

@@ -10,7 +10,8 @@ import {
   countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser } from './text.js';
+import { localeOf, slackDate, type DateReader } from './dates.js';
 import { operatorName } from './operators.js';
 import { fleetCodeText } from '../refusals/failures.js';
 
@@ -202,13 +203,14 @@ export function holdLine(request: PayoutRequest, locale: Locale = 'en'): string 
 }
 
 /** Who approved and when, approvals that no longer count, why two are needed, and how many are still missing. */
-export function approvalLines(request: PayoutRequest, locale: Locale = 'en'): string {
+export function approvalLines(request: PayoutRequest, reader: Locale | DateReader = 'en'): string {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const counting = new Set(countingApprovers(request));
   const counted = request.approvals.filter((approval) => counting.has(approval.userId) && approval.revokedAt === undefined);
-  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at) }));
+  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at, undefined, reader) }));
   for (const approval of revokedApprovals(request)) {
-    lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at) }));
+    lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at, undefined, reader) }));
   }
   const missing = Math.max(0, request.requiredApprovals - counted.length);
   const head = t('payoutApproval.approvalsHead', { counted: counted.length, required: request.requiredApprovals });
@@ -252,7 +254,8 @@ export function failureWords(stored: string | undefined, locale: Locale = 'en'):
 }
 
 /** The current state in plain words, with the outcome when there is one. */
-export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string {
+export function stateLine(request: PayoutRequest, reader: Locale | DateReader = 'en'): string {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const reason = (text: string | undefined) => failureWords(text, locale);
   const again = request.attempts > 1 ? t('payoutApproval.sentTimes', { count: request.attempts }) : '';
@@ -260,8 +263,8 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
     case 'pending': {
       const held = holdLine(request, locale);
       return held
-        ? t('payoutApproval.state.held', { held, date: slackDate(request.expiresAt) })
-        : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt) });
+        ? t('payoutApproval.state.held', { held, date: slackDate(request.expiresAt, undefined, reader) })
+        : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt, undefined, reader) });
     }
     case 'approved':
       if (request.schedule) return scheduledState(request.schedule, locale);
@@ -289,7 +292,7 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
         reason: escapeWithin(request.rejectReason ?? t('payoutApproval.noReason'), 400),
       });
     case 'expired':
-      return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt) });
+      return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt, undefined, reader) });
     case 'cancelled':
       return t('payoutApproval.state.cancelled');
   }
@@ -356,7 +359,8 @@ function matchAmount(amount: number, currency: string, locale: Locale): string {
  * A transaction that quotes the payout's typed reference only in its description: what approvers
  * need to judge whether it is this payout. Every value came from the API, so it is escaped and cut.
  */
-export function likelyMatchLines(request: PayoutRequest, locale: Locale): string | undefined {
+export function likelyMatchLines(request: PayoutRequest, reader: Locale | DateReader = 'en'): string | undefined {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const match = request.state === 'unknown' ? request.likelyMatch : undefined;
   if (!match) return undefined;
@@ -364,7 +368,7 @@ export function likelyMatchLines(request: PayoutRequest, locale: Locale): string
     t('payoutApproval.match.intro', { reference: `\`${escapeWithin(request.reference, 60)}\`` }),
     t('payoutApproval.match.transaction', {
       id: codeSpan(match.reference, 80),
-      date: slackDate(match.date),
+      date: slackDate(match.date, undefined, reader),
       amount: escapeWithin(matchAmount(match.amount, match.currency, locale), 40),
     }),
     t('payoutApproval.match.description', { description: escapeWithin(match.description, 300) || t('payoutApproval.match.noDescription') }),
