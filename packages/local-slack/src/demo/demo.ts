@@ -110,8 +110,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       LEDGER_POLL_SECONDS: String(Math.max(5, options.feedPollSeconds ?? 5)),
       // The digest of yesterday shows in #treasury-digest about a minute after start.
       DIGEST_TIMEZONE: DEMO_TIME_ZONE,
-      // The team's day, the Send on time of scheduled payouts, the runway's and the searches' days: one zone.
+      // The team's day and the Send on time of scheduled payouts are read in the same zone.
       TEAM_TIMEZONE: DEMO_TIME_ZONE,
+      // The transaction filters' days stay UTC days, as before the team's zone.
+      LEDGER_TIMEZONE: 'UTC',
       DIGEST_TIME: digestTimeSoonAfter(new Date(), DEMO_TIME_ZONE),
       ...demoRoleEnv(),
     });
