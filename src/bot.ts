@@ -157,7 +157,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     shutdown.add('access', () => access.close());
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
-    const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale };
+    const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale, timeZone: config.payoutSchedule.timeZone };
     // Who people are in Slack (users.info), read once for their language and the export's names.
     const users = new SlackUsers(app.client);
     // Each person's choice cached in memory, dropped on any replica's change (LISTEN language_choices).

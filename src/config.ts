@@ -259,7 +259,7 @@ export interface Config {
   records: RecordsSettings;
   /** The daily digest; posted only when `channelId` is set. */
   digest: DigestSettings;
-  /** The runway's window and alert (days counted in LEDGER_TIMEZONE); its alerts go to the feed's alert channel. */
+  /** The runway's window and alert (days counted in the digest's zone, the team's); its alerts go to the feed's alert channel. */
   runway: RunwaySettings & { alertChannelId: string | undefined };
   /**
    * `defaultLocale`: the language of a person who chose none and whose Slack locale the app does not
@@ -344,7 +344,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
     records: { maxBytes: e.RECORDS_MAX_BYTES, maxRows: e.RECORDS_MAX_ROWS, toleranceDays: e.RECORDS_MATCH_TOLERANCE_DAYS },
     digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
-    runway: { windowDays: e.RUNWAY_WINDOW_DAYS, alertDays: e.RUNWAY_ALERT_DAYS, timeZone: e.LEDGER_TIMEZONE ?? e.TEAM_TIMEZONE, alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID },
+    runway: { windowDays: e.RUNWAY_WINDOW_DAYS, alertDays: e.RUNWAY_ALERT_DAYS, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

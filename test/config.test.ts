@@ -37,6 +37,9 @@ describe('configuration', () => {
     const team = loadConfig({ ...minimal, TEAM_TIMEZONE: 'Africa/Kinshasa', LEDGER_TIMEZONE: 'Europe/Paris' });
     expect([team.payouts.timeZone, team.digest.timeZone, team.ledger.timeZone]).toEqual(['Africa/Kinshasa', 'Africa/Kinshasa', 'Europe/Paris']);
     expect(team.payoutSchedule).toEqual({ timeZone: 'Africa/Kinshasa', catchUpMinutes: 360, noticeMinutes: 60 });
+    // The runway counts the team's days, as the digest that shows it does, whatever zone the ledger's searches use.
+    expect(team.runway.timeZone).toBe('Africa/Kinshasa');
+    expect(loadConfig({ ...minimal, TEAM_TIMEZONE: 'Africa/Kinshasa', DIGEST_TIMEZONE: 'Africa/Lagos' }).runway.timeZone).toBe('Africa/Lagos');
     expect(problemsOf({ ...minimal, TEAM_TIMEZONE: 'Mars/Olympus' })).toEqual(['TEAM_TIMEZONE: expected an IANA time zone name such as UTC or Africa/Kinshasa']);
   });
 

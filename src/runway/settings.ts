@@ -5,6 +5,6 @@ export interface RunwaySettings {
   windowDays: number;
   /** RUNWAY_ALERT_DAYS: a currency whose days left fall below this is announced in the alert channel. */
   alertDays: number;
-  /** LEDGER_TIMEZONE: the zone whose calendar days the window counts. */
+  /** The team's zone (DIGEST_TIMEZONE, else TEAM_TIMEZONE), whose calendar days the window counts, as the digest's. */
   timeZone: string;
 }

@@ -5,7 +5,7 @@
 import type { AccessList } from '../config.js';
 import { seniorTier, type PayoutBatch, type PayoutRequest, type PayoutSettings } from '../payouts/index.js';
 import type { SlackContext } from './context.js';
-import { approverMentions } from './publishers/approver-notices.js';
+import { approverMentions, notToCall } from './publishers/approver-notices.js';
 import type { ApprovalContext, SeniorCall } from './views/approval-signals.js';
 
 /** The day's totals a request is measured with (the approval signals' `dayTotals`). */
@@ -28,7 +28,7 @@ export function seniorCall(
     ?? (request.hold === 'needs_senior' && threshold !== undefined ? { currency: request.currency, thresholdMinor: threshold } : undefined);
   if (!tier || request.state !== 'pending') return undefined;
   const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
-  return { ...tier, approvers: approverMentions(seniors, request.requestedBy), givenBy: given?.userId };
+  return { ...tier, approvers: approverMentions(seniors, notToCall(request)), givenBy: given?.userId };
 }
 
 /** The same for a bulk payout, by its total in each currency, while it waits. */
@@ -36,7 +36,7 @@ export function batchSeniorCall(batch: PayoutBatch, settings: Pick<PayoutSetting
   const tier = seniorTier(batch.totals, settings.seniorApprovalAbove);
   if (!tier || batch.state !== 'pending') return undefined;
   const given = batch.approvals.find((approval) => approval.senior === true);
-  return { ...tier, approvers: approverMentions(seniors, batch.requestedBy), givenBy: given?.userId };
+  return { ...tier, approvers: approverMentions(seniors, notToCall(batch)), givenBy: given?.userId };
 }
 
 export async function approvalContext(

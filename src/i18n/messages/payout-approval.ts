@@ -60,7 +60,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.summary': '*{amount}* by {kind} to *{name}*',
     'payoutApproval.plainSummary': '{amount} by {kind} to {name}',
     'payoutApproval.moneyFlow':
-      'Sending this payout debits the platform\'s wallet user and credits the fleet account with *{amount}*: the fleet account\'s {currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.',
+      'Sending this payout debits the platform\'s wallet user and credits the fleet account with the amount above: the fleet account\'s {currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.',
     'payoutApproval.field.amount': 'Amount',
     'payoutApproval.field.reference': 'Reference',
     'payoutApproval.field.country': 'Country',
@@ -73,12 +73,12 @@ export const payoutApproval = defineMessages({
     'payoutApproval.note': '*Note for the approver*\n{note}',
     'payoutApproval.sentAsMobile': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}, operator {operator}.',
     'payoutApproval.sentAsBank': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}.',
-    'payoutApproval.rule.amount': 'this amount',
     'payoutApproval.rule.requesterTotal': 'the requester\'s {currency} total for the team’s day',
     'payoutApproval.rule.recipientTotal': 'the recipient\'s {currency} total for the team’s day',
     'payoutApproval.dualApproval.plain': 'Needs {count} different approvers.',
     'payoutApproval.dualApproval.newRecipient': 'Needs {count} different approvers: no payout has been completed to this recipient before.',
     'payoutApproval.dualApproval.why': 'Needs 2 approvers: {what}, {total}, is above {threshold}.',
+    'payoutApproval.dualApproval.amount': 'Needs 2 approvers: the amount is above {threshold}.',
     'payoutApproval.revoked': '{user}\'s approval no longer counts: no longer an approver',
     'payoutApproval.hold.requesterNotAllowed':
       'Not sent: {user} may no longer request payouts. If their access is restored, an approver who approved can press Approve again; otherwise reject it.',
@@ -189,7 +189,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.approve.held': ':no_entry: {held}\n:warning: *Approve and send checks everyone\'s roles again and sends the payout to the Fleet API if they allow it.*',
     'payoutApproval.approve.last':
       ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send*, once the roles of the requester and approvers are checked again with Slack.',
-    'payoutApproval.approve.oneMore': ':information_source: {why} After yours, one more approver must approve before anything is sent.',
+    'payoutApproval.approve.oneMore': ':information_source: After yours, one more approver must approve before anything is sent.',
     'payoutApproval.modal.close': 'Cancel',
     'payoutApproval.reject.title': 'Reject {id}',
     'payoutApproval.reject.submit': 'Reject',
@@ -321,7 +321,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.summary': '*{amount}* par {kind} à *{name}*',
     'payoutApproval.plainSummary': '{amount} par {kind} à {name}',
     'payoutApproval.moneyFlow':
-      'L’envoi de ce paiement débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte de *{amount}* : le solde en {currency} du compte de flotte augmente de ce montant. Le partenaire crédite ensuite son propre client, le bénéficiaire ci-dessus.',
+      'L’envoi de ce paiement débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte du montant ci-dessus : le solde en {currency} du compte de flotte augmente de ce montant. Le partenaire crédite ensuite son propre client, le bénéficiaire ci-dessus.',
     'payoutApproval.field.amount': 'Montant',
     'payoutApproval.field.reference': 'Référence',
     'payoutApproval.field.country': 'Pays',
@@ -334,12 +334,12 @@ export const payoutApproval = defineMessages({
     'payoutApproval.note': '*Note pour l’approbateur*\n{note}',
     'payoutApproval.sentAsMobile': 'Envoyé à l’API Fleet avec le montant {amount}, la devise {currency}, la référence {reference} et l’opérateur {operator}.',
     'payoutApproval.sentAsBank': 'Envoyé à l’API Fleet avec le montant {amount}, la devise {currency} et la référence {reference}.',
-    'payoutApproval.rule.amount': 'ce montant',
     'payoutApproval.rule.requesterTotal': 'le total du jour de l’équipe du demandeur en {currency}',
     'payoutApproval.rule.recipientTotal': 'le total du jour de l’équipe du bénéficiaire en {currency}',
     'payoutApproval.dualApproval.plain': 'Nécessite {count} approbateurs différents.',
     'payoutApproval.dualApproval.newRecipient': 'Nécessite {count} approbateurs différents : aucun paiement n’a encore abouti vers ce bénéficiaire.',
     'payoutApproval.dualApproval.why': 'Nécessite 2 approbateurs : {what}, {total}, dépasse {threshold}.',
+    'payoutApproval.dualApproval.amount': 'Nécessite 2 approbateurs : le montant dépasse {threshold}.',
     'payoutApproval.revoked': 'L’approbation de {user} ne compte plus : cette personne ne fait plus partie des approbateurs',
     'payoutApproval.hold.requesterNotAllowed':
       'Non envoyé : {user} n’est plus autorisé à demander des paiements. Si son accès est rétabli, un approbateur qui l’a approuvé peut appuyer de nouveau sur Approuver ; sinon, rejetez-le.',
@@ -449,7 +449,7 @@ export const payoutApproval = defineMessages({
     'payoutApproval.approve.held': ':no_entry: {held}\n:warning: *Approuver et envoyer revérifie les rôles de chacun et envoie le paiement à l’API Fleet s’ils le permettent.*',
     'payoutApproval.approve.last':
       ':warning: *Votre approbation est la dernière nécessaire : le paiement part vers l’API Fleet dès que vous appuyez sur Approuver et envoyer*, une fois les rôles du demandeur et des approbateurs revérifiés auprès de Slack.',
-    'payoutApproval.approve.oneMore': ':information_source: {why} Après la vôtre, un autre approbateur doit encore approuver avant tout envoi.',
+    'payoutApproval.approve.oneMore': ':information_source: Après la vôtre, un autre approbateur doit encore approuver avant tout envoi.',
     'payoutApproval.modal.close': 'Annuler',
     'payoutApproval.reject.title': 'Rejeter {id}',
     'payoutApproval.reject.submit': 'Rejeter',

@@ -61,8 +61,7 @@ export const payoutRequest = defineMessages({
     'payoutRequest.review.title': 'Check the payout',
     'payoutRequest.review.submit': 'Submit for approval',
     'payoutRequest.review.back': 'Back',
-    'payoutRequest.review.check': 'Check the payout: {summary}.',
-    'payoutRequest.review.amount': '*Amount:* {amount}',
+    'payoutRequest.review.check': 'Check every detail below: it is what the approvers will see and what the Fleet API will receive.',
     'payoutRequest.review.footer': '*Submit for approval* stores the request and asks an approver. Nothing is sent before an approver confirms it.',
     'payoutRequest.review.footerIn': '*Submit for approval* stores the request and asks an approver in {channel}. Nothing is sent before an approver confirms it.',
     'payoutRequest.submitted.title': 'Payout requested',
@@ -169,8 +168,7 @@ export const payoutRequest = defineMessages({
     'payoutRequest.review.title': 'Vérifiez le paiement',
     'payoutRequest.review.submit': 'Demander l’approbation',
     'payoutRequest.review.back': 'Retour',
-    'payoutRequest.review.check': 'Vérifiez le paiement : {summary}.',
-    'payoutRequest.review.amount': '*Montant :* {amount}',
+    'payoutRequest.review.check': 'Vérifiez chaque détail ci-dessous : c’est ce que verront les approbateurs et ce que recevra l’API Fleet.',
     'payoutRequest.review.footer':
       '*Demander l’approbation* enregistre la demande et la soumet à un approbateur. Rien n’est envoyé avant qu’un approbateur ne la confirme.',
     'payoutRequest.review.footerIn':

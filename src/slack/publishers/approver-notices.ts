@@ -18,14 +18,22 @@ const GROUP_ID = /^S[A-Z0-9]{2,}$/;
 
 /**
  * The mentions that call a request's approvers: every user group FLEET_APPROVERS names
- * (`<!subteam^ID>`, Slack's syntax for a group mention) and up to 10 of the users it lists, never
- * the requester; empty for `*` alone (nobody in particular), or when `list` is undefined (turned off).
+ * (`<!subteam^ID>`, Slack's syntax for a group mention) and up to 10 of the users it lists who may
+ * still approve, never the requester nor whoever already approved (`notToCall`); empty for `*` alone
+ * (nobody in particular), or when `list` is undefined (turned off). A group is called whole.
  */
-export function approverMentions(list: AccessList | undefined, requesterId: string): string {
+export function approverMentions(list: AccessList | undefined, notToCall: readonly string[]): string {
   if (!list) return '';
+  const skipped = new Set(notToCall);
   const groups = [...list.groups].filter((group) => GROUP_ID.test(group)).map((group) => `<!subteam^${group}>`);
-  const users = [...list.users].filter((user) => user !== requesterId).slice(0, MAX_MENTIONED_APPROVERS).map(mentionUser);
+  const users = [...list.users].filter((user) => !skipped.has(user)).slice(0, MAX_MENTIONED_APPROVERS).map(mentionUser);
   return [...groups, ...users].join(' ');
+}
+
+/** Who is not called to approve a request or a bulk payout: its requester and whoever already approved it. */
+export function notToCall(subject: { requestedBy: string; approvals: ReadonlyArray<{ userId: string; revokedAt?: Date | undefined }> }): string[] {
+  const standing = subject.approvals.filter((approval) => approval.revokedAt === undefined).map((approval) => approval.userId);
+  return [subject.requestedBy, ...standing];
 }
 
 /** Everyone FLEET_APPROVERS names, its groups' members included (cached a minute); undefined for `*`. */

@@ -11,7 +11,7 @@ import type { Logger } from '../../logger.js';
 import { minorToPlain } from '../../money.js';
 import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
-import { approverMentions } from './approver-notices.js';
+import { approverMentions, notToCall } from './approver-notices.js';
 import type { PersonLocales } from '../locales.js';
 import { approversAvailable } from './payout-notifier.js';
 import type { SeniorCall } from '../views/approval-signals.js';
@@ -87,7 +87,7 @@ export class SlackBatchNotifier implements BatchNotifier {
   private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
-    const approvers = approverMentions(this.options.mentions, batch.requestedBy);
+    const approvers = approverMentions(this.options.mentions, notToCall(batch));
     const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers, approversAvailable: await approversAvailable(this.options, batch),
       senior: this.options.seniorCall?.(batch) });
     if (batch.approvalMessage) {

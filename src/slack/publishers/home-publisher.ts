@@ -16,7 +16,7 @@ import { KeyedThrottle, type HomeViews, type Timers } from '../../home/index.js'
 import type { LedgerStatus } from '../../ledger/types.js';
 import type { ScheduledEntry } from '../views/payout-schedule.js';
 import type { Logger } from '../../logger.js';
-import type { PayoutActor, PayoutBatch, PayoutRequest } from '../../payouts/index.js';
+import type { ApprovalSignals, EarlierPayout, PayoutActor, PayoutBatch, PayoutRequest } from '../../payouts/index.js';
 import type { AccessControl } from '../access.js';
 import { surfaceFor, type PersonLocales } from '../locales.js';
 import { buildHomeView, MINE_SHOWN, WAITING_SHOWN, type HomeBalance, type HomeContent, type ViewerHome } from '../views/home.js';
@@ -37,6 +37,8 @@ export interface HomeSources {
     actor(userId: string): Promise<PayoutActor>;
     waitingFor(userId: string, options: { limit: number }): Promise<{ requests: PayoutRequest[]; total: number }>;
     requestedBy(userId: string, options: { limit: number }): Promise<PayoutRequest[]>;
+    /** What its approvers should notice (one query per request): the home marks a possible duplicate. */
+    signals?(request: PayoutRequest): Promise<Pick<ApprovalSignals, 'duplicateOf'>>;
   };
   /** Bulk payouts, listed beside the requests. */
   batches: {
@@ -190,7 +192,7 @@ export class SlackHomePublisher implements HomePublisher {
     let waiting: ViewerHome['waiting'];
     if (actor.canApprove) {
       const [requests, bulk] = await Promise.all([payouts.waitingFor(userId, { limit: WAITING_SHOWN }), batches.waitingFor(userId, { limit: WAITING_SHOWN })]);
-      waiting = { requests: requests.requests, batches: bulk.batches, total: requests.total + bulk.total };
+      waiting = { requests: requests.requests, batches: bulk.batches, total: requests.total + bulk.total, duplicates: await this.duplicates(requests.requests) };
     }
     const [mine, mineBatches] = await Promise.all([payouts.requestedBy(userId, { limit: MINE_SHOWN }), batches.requestedBy(userId, { limit: MINE_SHOWN })]);
     const { scheduled } = this.options.sources;
@@ -200,6 +202,22 @@ export class SlackHomePublisher implements HomePublisher {
       mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined, mineBatches,
       buttons: { newPayout: buttons.newPayout && actor.canRequest, export: buttons.export },
     };
+  }
+
+  /** The earlier payout each waiting request may repeat; a request whose signals cannot be read is listed unmarked. */
+  private async duplicates(requests: readonly PayoutRequest[]): Promise<Map<string, EarlierPayout>> {
+    const { payouts } = this.options.sources;
+    const found = new Map<string, EarlierPayout>();
+    if (!payouts.signals) return found;
+    await Promise.all(requests.map(async (request) => {
+      try {
+        const earlier = (await payouts.signals?.(request))?.duplicateOf;
+        if (earlier) found.set(request.id, earlier);
+      } catch (error) {
+        this.options.logger.warn({ err: error, payoutId: request.id }, 'could not read whether a waiting request may be a duplicate');
+      }
+    }));
+    return found;
   }
 
   /** The runway now; undefined (left out of the home) when it cannot be computed. */

@@ -10,7 +10,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AccessList } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../../payouts/index.js';
-import { approverMentions } from './approver-notices.js';
+import { approverMentions, notToCall } from './approver-notices.js';
 import type { PersonLocales } from '../locales.js';
 import type { Surface } from '../views/text.js';
 import { buildApprovalMessage } from '../views/payout-approval.js';
@@ -137,7 +137,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
     const { client, surface, logger, records, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request, {
-      approvers: approverMentions(this.options.mentions, request.requestedBy), approversAvailable: await approversAvailable(this.options, request),
+      approvers: approverMentions(this.options.mentions, notToCall(request)), approversAvailable: await approversAvailable(this.options, request),
       context: await this.context(request),
     });
     try {

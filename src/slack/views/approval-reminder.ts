@@ -8,7 +8,8 @@ import { formatMinor } from '../../money.js';
 import type { PayoutBatch, PayoutRequest } from '../../payouts/index.js';
 import { notice, type Reply } from './notice.js';
 import { payoutSummary } from './payout-details.js';
-import { escapeMrkdwn, mentionChannel, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
+import { escapeMrkdwn, mentionChannel, mentionUser, sandboxMarked, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 
 /** Where the approval message is: its permalink, or its channel. */
 export type ApprovalMessagePlace = { url: string } | { channel: string } | undefined;
@@ -27,14 +28,14 @@ export function buildApprovalReminder(surface: Surface, subject: ReminderSubject
     const { request } = subject;
     title = t('payoutApproval.reminder.title', { id: request.id });
     line = t('payoutApproval.reminder.text', {
-      user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale), id: request.id, expires: slackDate(request.expiresAt, undefined, locale), where,
+      user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale), id: request.id, expires: slackDate(request.expiresAt, undefined, surface), where,
     });
   } else {
     const { batch } = subject;
     const totals = [...batch.totals].map(([currency, minor]) => `*${escapeMrkdwn(formatMinor(minor, currency, { locale }).trim())}*`).join(' · ');
     title = t('payoutBatch.reminder.title', { id: batch.id });
     line = t('payoutBatch.reminder.text', {
-      user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id, totals, expires: slackDate(batch.expiresAt, undefined, locale), where,
+      user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id, totals, expires: slackDate(batch.expiresAt, undefined, surface), where,
     });
   }
   return { ...notice(surface, line), text: sandboxMarked(surface, title) };

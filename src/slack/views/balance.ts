@@ -5,7 +5,8 @@ import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatAmount } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import type { Reply } from './notice.js';
-import { escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
+import { escapeWithin, footer, mentionUser, sandboxMarked, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 
 export interface BalanceMessageOptions {
   /** Set when the message is shared in the channel: no buttons, and who shared it. */
@@ -46,7 +47,7 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('balance.none') } });
   }
   blocks.push(...balanceSections(reading, surface.locale));
-  const readAt = t('balance.readAt', { date: slackDate(reading.readAt, undefined, surface.locale) });
+  const readAt = t('balance.readAt', { date: slackDate(reading.readAt, undefined, surface) });
   blocks.push(footer(surface, options.sharedBy ? t('balance.sharedBy', { when: readAt, user: mentionUser(options.sharedBy) }) : readAt));
   if (!options.sharedBy) {
     blocks.push({

@@ -9,7 +9,8 @@ import { textsFor, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { notice, type Reply } from './notice.js';
 import { runwaySummary } from './runway.js';
-import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, type Surface } from './text.js';
+import { slackDate, formatDay } from './dates.js';
 
 const SECTION_MAX = 3000;
 /** A currency's section is cut shorter than a section may be, so that several fit the message. */
@@ -36,12 +37,12 @@ export interface DigestMessageOptions {
 /** The digest of one day; `surface.locale` decides the language and the way amounts are written. */
 export function buildDigestMessage(surface: Surface, digest: DailyDigest, options: DigestMessageOptions = {}): Reply {
   const t = textsFor(surface.locale);
-  const day = formatDay(digest.day, surface.locale);
+  const day = formatDay(digest.day, surface.locale, 'full');
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(t('digest.title', { day }), HEADER_MAX) },
     footer(surface, t('digest.daysIn', { zone: escapeWithin(digest.timeZone, 60, { oneLine: true }) })),
   ];
-  if (options.lateDueAt) blocks.push(section(t('digest.late', { due: slackDate(options.lateDueAt, '{date_short_pretty} {time}') })));
+  if (options.lateDueAt) blocks.push(section(t('digest.late', { due: slackDate(options.lateDueAt, '{date_short_pretty} {time}', surface) })));
 
   if (digest.quiet) {
     blocks.push(section(t(digest.ledgerAvailable ? 'digest.quiet' : 'digest.quietNoLedger')));
@@ -74,7 +75,7 @@ export function buildDigestMessage(surface: Surface, digest: DailyDigest, option
 
 /** The answer `/fleet digest` gives at once, while the day's digest is built; the digest takes its place. */
 export function buildDigestBuildingMessage(surface: Surface, day: string): Reply {
-  return notice(surface, textsFor(surface.locale)('digest.building', { day: formatDay(day, surface.locale) }));
+  return notice(surface, textsFor(surface.locale)('digest.building', { day: formatDay(day, surface.locale, 'full') }));
 }
 
 /** The waiting requests and the footer, which end every digest. */
@@ -85,7 +86,7 @@ function tail(t: Texts, digest: DailyDigest, surface: Surface): KnownBlock[] {
     ...(digest.scheduledToday ? [section(t('payoutSchedule.digest.total', {
       amounts: digest.scheduledToday.totals.map((total) => formatMinor(total.totalMinor, total.currency, { locale: surface.locale })).join(' · '),
     }))] : []),
-    footer(surface, t('digest.computedAt', { date: slackDate(digest.computedAt) })),
+    footer(surface, t('digest.computedAt', { date: slackDate(digest.computedAt, undefined, surface) })),
   ];
 }
 
@@ -95,12 +96,6 @@ function textLength(blocks: KnownBlock[]): number {
 
 function section(text: string): KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX) } };
-}
-
-/** `2026-11-20` → `Friday, November 20, 2026` / `vendredi 20 novembre 2026`; the day itself is zone-free. */
-function formatDay(day: string, locale: Surface['locale']): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-US', { dateStyle: 'full', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, date));
 }
 
 function currencySection(t: Texts, day: CurrencyDay, surface: Surface): string {
@@ -128,7 +123,7 @@ function currencySection(t: Texts, day: CurrencyDay, surface: Surface): string {
 function movementLine(movement: DigestMovement, currency: string, surface: Surface): string {
   const description = movement.description.trim() === '' ? '' : ` — ${escapeWithin(movement.description, DESCRIPTION_MAX, { oneLine: true })}`;
   return `• ${formatMinor(movement.amountMinor, currency, { locale: surface.locale, signed: true })} ${codeSpan(movement.reference, REFERENCE_MAX)} `
-    + `${escapeWithin(movement.type, TYPE_MAX, { oneLine: true })} ${slackDate(movement.date, '{time}')}${description}`;
+    + `${escapeWithin(movement.type, TYPE_MAX, { oneLine: true })} ${slackDate(movement.date, '{time}', surface)}${description}`;
 }
 
 function closingLine(t: Texts, day: CurrencyDay, surface: Surface): string {
@@ -177,7 +172,7 @@ function waitingSection(t: Texts, digest: DailyDigest, surface: Surface): string
       id: codeSpan(request.id, 20),
       amount: formatMinor(request.amountMinor, request.currency, { locale: surface.locale }),
       user: mentionUser(request.requestedBy),
-      since: slackDate(request.requestedAt, '{date_short_pretty} {time}'),
+      since: slackDate(request.requestedAt, '{date_short_pretty} {time}', surface),
     })}`);
   }
   const more = digest.waitingTotal - digest.waiting.length;

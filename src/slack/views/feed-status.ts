@@ -4,7 +4,8 @@ import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { fleetCodeText } from '../refusals/failures.js';
 import { notice, type Reply } from './notice.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, slackDate, type Surface } from './text.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 
 const ERROR_MAX = 300;
 
@@ -19,13 +20,13 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
     t('feedStatus.health', { health: health(locale, status) }),
     status.lastSuccessfulPollAt
       ? t('feedStatus.lastCheck', {
-          when: slackDate(status.lastSuccessfulPollAt, undefined, locale),
+          when: slackDate(status.lastSuccessfulPollAt, undefined, surface),
           ago: formatDuration(now.getTime() - status.lastSuccessfulPollAt.getTime(), locale),
         })
       : t('feedStatus.lastCheckNone'),
     status.newestPosted
       ? t('feedStatus.newest', {
-          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date, undefined, locale), posted: slackDate(status.newestPosted.postedAt, undefined, locale),
+          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date, undefined, surface), posted: slackDate(status.newestPosted.postedAt, undefined, surface),
         })
       : t('feedStatus.newestNone'),
   ];
@@ -35,7 +36,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   if (status.futureDatedEntries > 0) lines.push(t('feedStatus.future', { count: status.futureDatedEntries }));
   if (status.lastError) {
     const resolved = status.lastSuccessfulPollAt !== undefined && status.lastSuccessfulPollAt > status.lastError.at;
-    const vars = { error: feedErrorText(locale, status.lastError.code), date: slackDate(status.lastError.at, undefined, locale) };
+    const vars = { error: feedErrorText(locale, status.lastError.code), date: slackDate(status.lastError.at, undefined, surface) };
     lines.push(resolved ? t('feedStatus.lastErrorResolved', vars) : t('feedStatus.lastError', vars));
   }
   const blocks: KnownBlock[] = [

@@ -7,7 +7,8 @@ import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
 import type { Reply } from './notice.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, slackDate, truncate, type Surface } from './text.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, truncate, type Surface } from './text.js';
+import { slackDate, type DateReader } from './dates.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
 const DESCRIPTION_MAX = 200;
@@ -46,7 +47,7 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
   // One entry reads as one line: the headline, totals and footer would be three times its size.
   const [only] = entries;
   if (only && entries.length === 1 && notes.length === 0) {
-    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: compactEntryLine(locale, only) } }, ...sandboxFooter(surface)];
+    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: compactEntryLine(surface, only) } }, ...sandboxFooter(surface)];
     const amount = formatMinor(toMinor(only.amount, only.currency), only.currency, { signed: true, locale });
     const word = (text: string, max: number) => escapeWithin(text, max, { oneLine: true });
     return { text: sandboxMarked(surface, t('feed.singleText', { amount: word(amount, 60), type: word(only.type, TYPE_MAX), reference: word(only.reference, REFERENCE_MAX) })), blocks };
@@ -58,7 +59,7 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
   const blocks: KnownBlock[] = [
     ...notes.map((note): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: noteText(locale, note, true) } })),
     { type: 'section', text: { type: 'mrkdwn', text: t('feed.headline', { transactions: count, credits, debits }) } },
-    ...entries.map((tx): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: feedEntryLine(locale, tx) } })),
+    ...entries.map((tx): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text: feedEntryLine(surface, tx) } })),
     totalsBlock(locale, totals),
   ];
   blocks.push(footer(surface, t('feed.footer')));
@@ -77,26 +78,28 @@ export function buildFeedFallbackText(surface: Surface, post: FeedPost): string 
   const lines = [
     ...post.notes.map((note) => noteText(surface.locale, note, true)),
     `*${escapeMrkdwn(message.text)}*`,
-    ...post.entries.map((tx) => feedEntryLine(surface.locale, tx)),
+    ...post.entries.map((tx) => feedEntryLine(surface, tx)),
   ];
   return truncate(lines.join('\n'), FALLBACK_TEXT_MAX);
 }
 
 /** One entry: direction marker and signed amount first, so credits and debits read at a glance. */
-function feedEntryLine(locale: Locale, tx: Transaction): string {
+function feedEntryLine(reader: DateReader, tx: Transaction): string {
+  const { locale } = reader;
   const credit = tx.amount >= 0;
   const marker = credit ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? `\n${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}${statusWord(tx, '  ·  ')}  ·  ${slackDate(tx.date, undefined, locale)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
+  return `${marker} *${amount}*  ·  ${escapeWithin(tx.type, TYPE_MAX)}${statusWord(tx, '  ·  ')}  ·  ${slackDate(tx.date, undefined, reader)}${description}\n${codeSpan(tx.reference, REFERENCE_MAX)}`;
 }
 
 /** One entry on one line: marker, signed amount, type, reference, date, then its description cut short. */
-function compactEntryLine(locale: Locale, tx: Transaction): string {
+function compactEntryLine(reader: DateReader, tx: Transaction): string {
+  const { locale } = reader;
   const marker = tx.amount >= 0 ? ':large_green_circle:' : ':red_circle:';
   const amount = money(locale, toMinor(tx.amount, tx.currency), tx.currency, { signed: true });
   const description = tx.description.trim() ? ` — ${escapeWithin(oneLine(tx.description), DESCRIPTION_MAX)}` : '';
-  return `${marker} *${amount}* · ${escapeWithin(oneLine(tx.type), TYPE_MAX)}${statusWord(tx, ' · ')} · ${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date, undefined, locale)}${description}`;
+  return `${marker} *${amount}* · ${escapeWithin(oneLine(tx.type), TYPE_MAX)}${statusWord(tx, ' · ')} · ${codeSpan(tx.reference, REFERENCE_MAX)} · ${slackDate(tx.date, undefined, reader)}${description}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { BalanceReading } from '../../account/account-reader.js';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
-import { countingApprovers, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
+import { countingApprovers, type EarlierPayout, type PayoutBatch, type PayoutRequest } from '../../payouts/index.js';
 import { HOME, PAYOUT_ACTIONS } from '../ids.js';
 import { balanceSections } from './balance.js';
 import { runwaySummary } from './runway.js';
@@ -19,7 +19,8 @@ import { plainHealth } from './feed-status.js';
 import { ledgerHeadline } from './ledger-status.js';
 import { batchDecisionButtons, batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { payoutSummary, stateWord } from './payout-details.js';
-import { cutMrkdwn, footer, formatDuration, mentionUser, plainText, sandboxFooter, slackDate, type Surface } from './text.js';
+import { cutMrkdwn, escapeWithin, footer, formatDuration, mentionUser, plainText, sandboxFooter, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 import { scheduledHomeBlocks, type ScheduledEntry } from './payout-schedule.js';
 
 /** Slack's limit for a home view. */
@@ -42,8 +43,11 @@ export interface ViewerHome {
   kind: 'viewer';
   now: Date;
   balance: HomeBalance;
-  /** Undefined for a person who may not approve. `total` counts the requests and the bulk payouts. */
-  waiting: { requests: PayoutRequest[]; batches?: PayoutBatch[]; total: number } | undefined;
+  /**
+   * Undefined for a person who may not approve. `total` counts the requests and the bulk payouts;
+   * `duplicates`: the earlier payout each listed request may repeat, by request id.
+   */
+  waiting: { requests: PayoutRequest[]; batches?: PayoutBatch[]; total: number; duplicates?: ReadonlyMap<string, EarlierPayout> } | undefined;
   /** Undefined for a person who may not request and never did. */
   mine: PayoutRequest[] | undefined;
   /** Their own bulk payouts, newest first, listed with their requests. */
@@ -85,7 +89,7 @@ function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
   const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balances') } }, ...balanceSections(reading, surface.locale, BALANCE_SECTIONS)];
   const hidden = Object.keys(reading.balances).length - BALANCE_SECTIONS * 10;
   if (hidden > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.moreCurrencies', { count: hidden })));
-  const date = slackDate(reading.readAt, undefined, surface.locale);
+  const date = slackDate(reading.readAt, undefined, surface);
   const when = failed
     ? t('home.balanceStale', { date, age: formatDuration(content.now.getTime() - reading.readAt.getTime(), surface.locale) })
     : t('balance.readAt', { date });
@@ -141,12 +145,13 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
       id: request.id,
       summary: payoutSummary(request, surface.locale),
       requester: mentionUser(request.requestedBy),
-      date: slackDate(request.requestedAt, undefined, surface.locale),
+      date: slackDate(request.requestedAt, undefined, surface),
       // The noun agrees with the approvals given: `1 approbation sur 2`, `1 approval of 2`.
       approvals: t('home.approvals', { count: countingApprovers(request).length, required: request.requiredApprovals }),
-      expires: slackDate(request.expiresAt, undefined, surface.locale),
+      expires: slackDate(request.expiresAt, undefined, surface),
     });
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+    const earlier = waiting.duplicates?.get(request.id);
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: earlier ? `${line}\n${duplicateMark(t, earlier)}` : line } });
     blocks.push({
       type: 'actions',
       block_id: `${HOME.waitingBlockPrefix}${request.id}`,
@@ -159,6 +164,14 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
   const more = waiting.total - shown.length;
   if (more > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.waitingMore', { count: more })));
   return blocks;
+}
+
+/** `:warning: Possible duplicate of PR-…`: the approve window then asks for the tick. */
+function duplicateMark(t: Texts, earlier: EarlierPayout): string {
+  const of = earlier.kind === 'request'
+    ? escapeWithin(earlier.requestId, 20, { oneLine: true })
+    : t('home.duplicateRow', { row: earlier.rowNumber, batch: escapeWithin(earlier.batchId, 20, { oneLine: true }) });
+  return t('home.waitingDuplicate', { of });
 }
 
 type Listed = { kind: 'request'; request: PayoutRequest; at: Date } | { kind: 'batch'; batch: PayoutBatch; at: Date };
@@ -178,9 +191,9 @@ function waitingBatchBlocks(surface: Surface, batch: PayoutBatch): KnownBlock[] 
     id: batch.id,
     summary: bulkPayoutSummary(batch, surface.locale),
     requester: mentionUser(batch.requestedBy),
-    date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface.locale),
+    date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
     approvals: t('home.approvals', { count: batch.approvals.filter((approval) => approval.userId !== batch.requestedBy).length, required: batch.requiredApprovals }),
-    expires: slackDate(batch.expiresAt, undefined, surface.locale),
+    expires: slackDate(batch.expiresAt, undefined, surface),
   });
   return [
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(line, 3000) } },
@@ -200,13 +213,13 @@ function mineBlocks(surface: Surface, mine: PayoutRequest[], mineBatches: Payout
       id: item.batch.id,
       summary: bulkPayoutSummary(item.batch, surface.locale),
       state: batchStateWord(item.batch, surface.locale),
-      date: slackDate(item.at, undefined, surface.locale),
+      date: slackDate(item.at, undefined, surface),
     })
     : t('home.mineLine', {
       id: item.request.id,
       summary: payoutSummary(item.request, surface.locale),
       state: stateWord(item.request, surface.locale),
-      date: slackDate(item.at, undefined, surface.locale),
+      date: slackDate(item.at, undefined, surface),
     })));
   // Each line is a few hundred characters at most (names are cut in the summary): ten fit in a section's 3,000.
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });

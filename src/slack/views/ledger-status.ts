@@ -3,7 +3,8 @@ import type { KnownBlock } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
 import type { Reply } from './notice.js';
-import { escapeWithin, footer, sandboxMarked, slackDate, type Surface } from './text.js';
+import { escapeWithin, footer, sandboxMarked, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 
 const TIME = '{time}';
 
@@ -16,7 +17,7 @@ export function buildLedgerStatusMessage(surface: Surface, status: LedgerStatus 
     lines.push(t('ledger.off'));
   } else {
     lines.push(ledgerHeadline(surface, status));
-    lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt, undefined, surface.locale) }) : t('ledger.notPolled'));
+    lines.push(status.lastPollAt ? t('ledger.lastPoll', { time: slackDate(status.lastPollAt, undefined, surface) }) : t('ledger.notPolled'));
     lines.push(t('ledger.timeZone', { zone: escapeWithin(timeZone, 60, { oneLine: true }) }));
   }
   const blocks: KnownBlock[] = [
@@ -32,7 +33,7 @@ export function ledgerHeadline(surface: Surface, status: LedgerStatus): string {
   const t = textsFor(surface.locale);
   if (status.historyComplete) {
     return status.upToDateSince
-      ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME, surface.locale) })
+      ? t('ledger.complete', { count: status.loaded, time: slackDate(status.upToDateSince, TIME, surface) })
       : t('ledger.completeNotPolled', { count: status.loaded });
   }
   if (status.estimatedTotal !== undefined && status.estimatedTotal >= status.loaded) {

@@ -10,7 +10,8 @@ import { countingApprovers, revokedApprovals, type PayoutActionResult, type Payo
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { refusalMessage } from '../refusals/payout-refusals.js';
 import type { Reply } from './notice.js';
-import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
+import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 import {
   amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
   stateLine, stateWord,
@@ -136,17 +137,17 @@ export function buildApprovalMessage(
     ...(request.state === 'pending' ? signalBlocks(options.context ?? {}, locale) : []),
     ...detailBlocks(request, locale),
     ...dayTotalsBlocks(options.context?.signals, request.requestedBy, locale),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, surface) } },
     ...sectionIf(notEnoughApproversLine(request, options.approversAvailable, locale)),
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, surface) }) } },
     ...scheduleMessageBlocks(surface, request),
   ];
-  for (const extra of [likelyMatchLines(request, locale), retryApprovalLine(request, locale)]) {
+  for (const extra of [likelyMatchLines(request, surface), retryApprovalLine(request, locale)]) {
     if (extra) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: extra } });
   }
   const buttons = messageButtons(t, request);
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
-  blocks.push(footer(surface, t('payoutApproval.requestedAt', { date: slackDate(request.requestedAt), command: `\`/fleet payouts ${request.id}\`` })));
+  blocks.push(footer(surface, t('payoutApproval.requestedAt', { date: slackDate(request.requestedAt, undefined, surface), command: `\`/fleet payouts ${request.id}\`` })));
   const outcome = request.state === 'completed' && request.transactionId
     ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, 80, { oneLine: true }) })
     : '';
@@ -168,7 +169,8 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     ? t('payoutApproval.approve.held', { held })
     : last
       ? t(scheduled ? 'payoutSchedule.approve.last' : 'payoutApproval.approve.last')
-      : t('payoutApproval.approve.oneMore', { why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
+      // Why two are needed stands once, under the approvals.
+      : t('payoutApproval.approve.oneMore');
   const blocks: KnownBlock[] = [
     askLine(request, locale),
     ...throughBlocks(request, locale),
@@ -177,7 +179,7 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     ...detailBlocks(request, locale),
     ...scheduleWhenBlocks(request, locale),
     ...dayTotalsBlocks(context.signals, request.requestedBy, locale),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, surface) } },
     { type: 'section', text: { type: 'mrkdwn', text: consequence } },
     // A possible duplicate is approved only with the tick; the service checks it again.
     ...(context.signals?.duplicateOf ? [duplicateTickBlock(locale)] : []),

@@ -10,7 +10,8 @@ import {
   countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser } from './text.js';
+import { localeOf, slackDate, type DateReader } from './dates.js';
 import { operatorName } from './operators.js';
 import { fleetCodeText } from '../refusals/failures.js';
 
@@ -61,9 +62,9 @@ export function plainSummary(payout: PayoutDraft, locale: Locale): string {
  * What sending the payout does to the money (spec §1, §4.3): the platform's wallet user is debited
  * and the fleet account credited; the partner then credits its own customer, the recipient.
  */
-function moneyFlowText(payout: Pick<PayoutDraft, 'amountMinor' | 'currency'>, locale: Locale): string {
-  const currency = escapeWithin(payout.currency, WORD_MAX, { oneLine: true });
-  return textsFor(locale)('payoutApproval.moneyFlow', { amount: escapeMrkdwn(amountText(payout, locale)), currency });
+function moneyFlowText(payout: Pick<PayoutDraft, 'currency'>, locale: Locale): string {
+  // The amount itself stands once, in the Amount field above this line.
+  return textsFor(locale)('payoutApproval.moneyFlow', { currency: escapeWithin(payout.currency, WORD_MAX, { oneLine: true }) });
 }
 
 /** Every field that goes to the Fleet API, as a section of label/value pairs (at most 8 of Slack's 10). */
@@ -122,27 +123,30 @@ export function detailBlocks(payout: PayoutDraft, locale: Locale): KnownBlock[] 
   return blocks;
 }
 
-function ruleWords(t: Texts, rule: AmountApprovalRule, currency: string): string {
+function ruleWords(t: Texts, rule: Exclude<AmountApprovalRule, 'amount'>, currency: string): string {
   switch (rule) {
-    case 'amount': return t('payoutApproval.rule.amount');
     case 'requester_total': return t('payoutApproval.rule.requesterTotal', { currency });
     case 'recipient_total': return t('payoutApproval.rule.recipientTotal', { currency });
   }
 }
 
 /**
- * `Needs 2 approvers: the requester's USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.`,
+ * `Needs 2 approvers: the requester's USD total for the team’s day, 5,000.00 USD, is above 1,000.00 USD.`
+ * (`Needs 2 approvers: the amount is above 1,000.00 USD.` for the amount alone),
  * or for a recipient never paid before `Needs 3 different approvers: ...`; `required` is the request's count.
  */
 export function dualApprovalLine(reason: DualApprovalReason | undefined, currency: string, locale: Locale = 'en', required = 2): string {
   const t = textsFor(locale);
   if (!reason) return t('payoutApproval.dualApproval.plain', { count: required });
   if (reason.rule === 'new_recipient') return t('payoutApproval.dualApproval.newRecipient', { count: required });
+  const threshold = escapeMrkdwn(formatMinor(reason.thresholdMinor, currency, { locale }));
+  // The amount itself is shown beside this line: only the threshold it is above.
+  if (reason.rule === 'amount') return t('payoutApproval.dualApproval.amount', { threshold });
   const code = escapeMrkdwn(currency);
   return t('payoutApproval.dualApproval.why', {
     what: ruleWords(t, reason.rule, code),
     total: escapeMrkdwn(formatMinor(reason.totalMinor, currency, { locale })),
-    threshold: escapeMrkdwn(formatMinor(reason.thresholdMinor, currency, { locale })),
+    threshold,
   });
 }
 
@@ -199,13 +203,14 @@ export function holdLine(request: PayoutRequest, locale: Locale = 'en'): string 
 }
 
 /** Who approved and when, approvals that no longer count, why two are needed, and how many are still missing. */
-export function approvalLines(request: PayoutRequest, locale: Locale = 'en'): string {
+export function approvalLines(request: PayoutRequest, reader: Locale | DateReader = 'en'): string {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const counting = new Set(countingApprovers(request));
   const counted = request.approvals.filter((approval) => counting.has(approval.userId) && approval.revokedAt === undefined);
-  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at) }));
+  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at, undefined, reader) }));
   for (const approval of revokedApprovals(request)) {
-    lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at) }));
+    lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at, undefined, reader) }));
   }
   const missing = Math.max(0, request.requiredApprovals - counted.length);
   const head = t('payoutApproval.approvalsHead', { counted: counted.length, required: request.requiredApprovals });
@@ -249,7 +254,8 @@ export function failureWords(stored: string | undefined, locale: Locale = 'en'):
 }
 
 /** The current state in plain words, with the outcome when there is one. */
-export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string {
+export function stateLine(request: PayoutRequest, reader: Locale | DateReader = 'en'): string {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const reason = (text: string | undefined) => failureWords(text, locale);
   const again = request.attempts > 1 ? t('payoutApproval.sentTimes', { count: request.attempts }) : '';
@@ -257,8 +263,8 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
     case 'pending': {
       const held = holdLine(request, locale);
       return held
-        ? t('payoutApproval.state.held', { held, date: slackDate(request.expiresAt) })
-        : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt) });
+        ? t('payoutApproval.state.held', { held, date: slackDate(request.expiresAt, undefined, reader) })
+        : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt, undefined, reader) });
     }
     case 'approved':
       if (request.schedule) return scheduledState(request.schedule, locale);
@@ -286,7 +292,7 @@ export function stateLine(request: PayoutRequest, locale: Locale = 'en'): string
         reason: escapeWithin(request.rejectReason ?? t('payoutApproval.noReason'), 400),
       });
     case 'expired':
-      return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt) });
+      return t('payoutApproval.state.expired', { date: slackDate(request.expiresAt, undefined, reader) });
     case 'cancelled':
       return t('payoutApproval.state.cancelled');
   }
@@ -353,7 +359,8 @@ function matchAmount(amount: number, currency: string, locale: Locale): string {
  * A transaction that quotes the payout's typed reference only in its description: what approvers
  * need to judge whether it is this payout. Every value came from the API, so it is escaped and cut.
  */
-export function likelyMatchLines(request: PayoutRequest, locale: Locale): string | undefined {
+export function likelyMatchLines(request: PayoutRequest, reader: Locale | DateReader = 'en'): string | undefined {
+  const locale = localeOf(reader);
   const t = textsFor(locale);
   const match = request.state === 'unknown' ? request.likelyMatch : undefined;
   if (!match) return undefined;
@@ -361,7 +368,7 @@ export function likelyMatchLines(request: PayoutRequest, locale: Locale): string
     t('payoutApproval.match.intro', { reference: `\`${escapeWithin(request.reference, 60)}\`` }),
     t('payoutApproval.match.transaction', {
       id: codeSpan(match.reference, 80),
-      date: slackDate(match.date),
+      date: slackDate(match.date, undefined, reader),
       amount: escapeWithin(matchAmount(match.amount, match.currency, locale), 40),
     }),
     t('payoutApproval.match.description', { description: escapeWithin(match.description, 300) || t('payoutApproval.match.noDescription') }),

@@ -4,7 +4,7 @@
  */
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
-import { formatMinor, typedAmount } from '../../money.js';
+import { typedAmount } from '../../money.js';
 import {
   BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,
@@ -223,8 +223,8 @@ export function buildPayoutForm(
 }
 
 /**
- * Step one of the confirmation: every detail as it will be stored and sent, the amount once more in
- * the reader's way of writing numbers, and why it needs two approvers when it does (`approvals`, as
+ * Step one of the confirmation: every detail as it will be stored and sent (the amount once, in the
+ * reader's way of writing numbers), and why it needs two approvers when it does (`approvals`, as
  * it would be decided now); Back or Submit for approval.
  */
 export function buildPayoutReview(
@@ -241,11 +241,10 @@ export function buildPayoutReview(
   // The requester sees what the approvers will see, and that a possible duplicate asks them for a tick.
   const signals = signalBlocks(context, surface.locale);
   if (context.signals?.duplicateOf) signals.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('approvalSignals.duplicate.review') }] });
-  const amount = formatMinor(draft.amountMinor, draft.currency, { locale: surface.locale });
   const blocks: KnownBlock[] = [
     ...(resubmits ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] } satisfies KnownBlock] : []),
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check', { summary: payoutSummary(draft, surface.locale) }) } },
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.amount', { amount }) } },
+    // The amount stands once, in the details' Amount field, written the reader's way.
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check') } },
     ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
     ...signals,
     ...detailBlocks(draft, surface.locale),

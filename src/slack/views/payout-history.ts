@@ -1,11 +1,12 @@
 /** `/fleet payouts`: recent requests and bulk payouts with their state, and one request's audit history, in the reader's language. */
 import type { KnownBlock } from '@slack/types';
-import { textsFor, type Locale } from '../../i18n/index.js';
+import { textsFor } from '../../i18n/index.js';
 import { DUAL_APPROVAL_RULES, type AmountApprovalRule, type PayoutBatch, type PayoutEvent, type PayoutRequest } from '../../payouts/index.js';
 import type { Reply } from './notice.js';
 import { batchStateWord, bulkPayoutSummary } from './payout-batch-message.js';
 import { scheduleWhenBlocks } from './payout-schedule.js';
-import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, type Surface } from './text.js';
+import { slackDate, type DateReader } from './dates.js';
 import {
   approvalLines, detailBlocks, dualApprovalLine, failureWords, heldWhy, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
 } from './payout-details.js';
@@ -58,7 +59,7 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[], sea
           summary: payoutSummary(request, locale),
           state: stateWord(request, locale),
           user: mentionUser(request.requestedBy),
-          date: slackDate(request.requestedAt),
+          date: slackDate(request.requestedAt, undefined, surface),
         }),
       },
     });
@@ -73,7 +74,7 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[], sea
           type: 'mrkdwn',
           text: cutMrkdwn(t('payoutRecords.bulkLine', {
             id: `\`${batch.id}\``, summary: bulkPayoutSummary(batch, locale), state: batchStateWord(batch, locale),
-            user: mentionUser(batch.requestedBy), date: slackDate(batch.requestedAt ?? batch.createdAt),
+            user: mentionUser(batch.requestedBy), date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
           }), 3000),
         },
       });
@@ -98,9 +99,9 @@ export function buildPayoutHistory(surface: Surface, request: PayoutRequest, eve
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.requestedBy', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) }) } },
     ...detailBlocks(request, locale),
     ...scheduleWhenBlocks(request, locale),
-    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, locale) } },
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, locale) }) } },
-    ...sections([historyHead, ...shown.map((event) => eventLine(event, locale))]),
+    { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, surface) } },
+    { type: 'section', text: { type: 'mrkdwn', text: t('payoutApproval.status', { state: stateLine(request, surface) }) } },
+    ...sections([historyHead, ...shown.map((event) => eventLine(event, surface))]),
     footer(surface, t('payoutRecords.historyFooter')),
   ];
   return { text: `${sandboxMarked(surface, title)}: ${plainSummary(request, locale)}: ${stateWord(request, locale)}`, blocks };
@@ -134,7 +135,8 @@ function transactionRef(event: PayoutEvent): string | undefined {
 }
 
 /** One audit event in words: when, who, what, and the details that matter. */
-function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
+function eventLine(event: PayoutEvent, reader: DateReader): string {
+  const { locale } = reader;
   const t = textsFor(locale);
   const who = event.userId ? t('payoutRecords.by', { user: mentionUser(event.userId) }) : '';
   const code = (value: string | undefined) => (value ? ` ${codeSpan(value, CODE_MAX)}` : '');
@@ -231,5 +233,5 @@ function eventLine(event: PayoutEvent, locale: Locale = 'en'): string {
       what = t('payoutRecords.event.matchRejected', { who, transaction: code(transactionRef(event)) });
       break;
   }
-  return `• ${slackDate(event.at)} ${what}`;
+  return `• ${slackDate(event.at, undefined, reader)} ${what}`;
 }

@@ -12,6 +12,7 @@ import {
 import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
 import type { Reply } from './notice.js';
 import { codeSpan, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
+import { teamTime } from './dates.js';
 import { payoutSummary } from './payout-details.js';
 
 const REPEATS: readonly ScheduleRepeat[] = ['once', 'weekly', 'biweekly', 'monthly'];
@@ -100,21 +101,15 @@ export function scheduleErrors(problems: readonly ScheduleProblem[], locale: Loc
   return errors;
 }
 
-/** A time on the team's clock, in the reader's language: `Sat, 15 Mar 2025, 09:00` (`sam. 15 mars 2025, 09:00`). */
-export function teamTime(at: Date, timeZone: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).format(at);
-}
-
 /** What the review screen and the approval message say of when: the first time, and for a series its repeat and first five dates. */
 export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, timeZone: string, locale: Locale, reference?: string): string[] {
   const t = textsFor(locale);
   const first = times[0];
   if (!first) return [];
-  const lines = [t('payoutSchedule.when', { when: teamTime(first, timeZone, locale), zone: timeZone })];
+  // The first time names the zone; the others in this section are on the same clock.
+  const lines = [t('payoutSchedule.when', { when: teamTime(first, timeZone, locale) })];
   if (repeat !== 'once') {
-    const shown = times.slice(0, SHOWN_DATES).map((time) => teamTime(time, timeZone, locale)).join('; ');
+    const shown = times.slice(0, SHOWN_DATES).map((time) => teamTime(time, timeZone, locale, { zone: false })).join('; ');
     const more = times.length > SHOWN_DATES ? ` ${t('payoutSchedule.more', { count: times.length - SHOWN_DATES })}` : '';
     lines.push(t('payoutSchedule.series', { repeat: t(`payoutSchedule.repeat.${repeat}`), count: times.length, dates: `${shown}${more}` }));
   }
@@ -147,7 +142,7 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
   if (!schedule) return [];
   const { locale } = surface;
   const t = textsFor(locale);
-  const when = (occurrence: Occurrence) => teamTime(occurrence.dueAt, schedule.timeZone, locale);
+  const when = (occurrence: Occurrence) => teamTime(occurrence.dueAt, schedule.timeZone, locale, { zone: false });
   const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
   const settled = schedule.occurrences.filter((occurrence) => occurrence.state !== 'scheduled').slice(-SHOWN_DATES);
   for (const occurrence of settled) {
@@ -223,16 +218,21 @@ export function scheduleDirectMessage(
   return { text, blocks };
 }
 
+/** A list's title with the zone its times are in, named once: `*Scheduled payouts* (times in Africa/Kinshasa)`. */
+function zonedTitle(t: Texts, title: 'payoutSchedule.list.title' | 'payoutSchedule.home.title', timeZone: string): string {
+  return `${t(title)} ${t('payoutSchedule.list.inZone', { zone: escapeWithin(timeZone, 60, { oneLine: true }) })}`;
+}
+
 /** `/fleet scheduled`: upcoming occurrences, soonest first, with Skip next and Cancel series for each series shown. */
 export function buildScheduledList(surface: Surface, upcoming: readonly { occurrence: Occurrence; request: PayoutRequest }[], timeZone: string): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
   if (upcoming.length === 0) return { text: t('payoutSchedule.list.none'), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: t('payoutSchedule.list.none') } }] };
   const lines = upcoming.map(({ occurrence, request }) => t('payoutSchedule.list.line', {
-    when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
+    when: teamTime(occurrence.dueAt, timeZone, locale, { zone: false }), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   }));
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.list.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${zonedTitle(t, 'payoutSchedule.list.title', timeZone)}\n${lines.join('\n')}`.slice(0, 3000) } }];
   const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
   for (const request of series) {
     const once = request.schedule?.repeat === 'once';
@@ -263,8 +263,8 @@ export function scheduledHomeBlocks(surface: Surface, entries: readonly Schedule
   const { locale } = surface;
   const t = textsFor(locale);
   const lines = entries.map(({ occurrence, request }) => `• ${t('payoutSchedule.list.line', {
-    when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
+    when: teamTime(occurrence.dueAt, timeZone, locale, { zone: false }), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   })}`);
-  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.home.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${zonedTitle(t, 'payoutSchedule.home.title', timeZone)}\n${lines.join('\n')}`.slice(0, 3000) } }];
 }

@@ -7,7 +7,8 @@ import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
 import { mebibytes } from '../refusals/records-problems.js';
 import { noticeModal, type Reply } from './notice.js';
-import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
+import { slackDate } from './dates.js';
 
 export interface RecordsFormLimits {
   maxRows: number;
@@ -53,7 +54,7 @@ export type ExceptionsFileOutcome = { sent: string } | { none: true } | { failed
 function gapText(surface: Surface, gap: LedgerGap, summary: RunSummary, lastPollAt: Date | undefined): string {
   const t = textsFor(surface.locale);
   if (gap === 'history') return t('records.gap.history', { from: summary.periodStart });
-  if (gap === 'behind' && lastPollAt) return t('records.gap.behind', { time: slackDate(lastPollAt, undefined, surface.locale) });
+  if (gap === 'behind' && lastPollAt) return t('records.gap.behind', { time: slackDate(lastPollAt, undefined, surface) });
   return t('records.gap.not_polled');
 }
 
@@ -128,7 +129,7 @@ export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[
   if (runs.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('records.history.empty') } });
   for (const run of runs) {
     const about = {
-      id: run.id, when: slackDate(run.createdAt, undefined, surface.locale), user: mentionUser(run.userId),
+      id: run.id, when: slackDate(run.createdAt, undefined, surface), user: mentionUser(run.userId),
       file: escapeWithin(run.fileName, 80, { oneLine: true }), from: run.periodStart, to: run.periodEnd,
       matched: run.matched, differences: run.differences,
     };

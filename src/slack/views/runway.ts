@@ -8,8 +8,8 @@ import { formatMinor } from '../../money.js';
 import type { CurrencyRunway, Runway, RunwayAlert } from '../../runway/index.js';
 import type { Reply } from './notice.js';
 import { notice } from './notice.js';
-import { formatDay } from './transactions.js';
-import { cutMrkdwn, escapeWithin, footer, plainText, sandboxFooter, sandboxMarked, slackDate, type Surface } from './text.js';
+import { formatDay, slackDate } from './dates.js';
+import { cutMrkdwn, escapeWithin, footer, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 
 const CURRENCY_MAX = 12;
 const SECTION_MAX = 3000;
@@ -67,7 +67,7 @@ export function buildRunwayMessage(surface: Surface, runway: Runway, options: { 
   const hidden = lines.length - LINES_PER_SECTION * MAX_SECTIONS;
   if (hidden > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('runway.moreCurrencies', { count: hidden }) } });
   if (options.chartInDm && lines.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:chart_with_downwards_trend: ${t('runway.chart.toDm')}` }] });
-  blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface.locale) })));
+  blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface) })));
   const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
   return { text: cutMrkdwn(text, SECTION_MAX), blocks };
 }

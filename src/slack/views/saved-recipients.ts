@@ -8,7 +8,8 @@ import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import type { PayoutFormFields, SavedRecipient } from '../../payouts/index.js';
 import { RECIPIENT_ACTIONS, RECIPIENT_BLOCKS } from '../ids.js';
 import type { Reply } from './notice.js';
-import { codeSpan, cutMrkdwn, escapeWithin, footer, plainText, plainWithin, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, plainText, plainWithin, type Surface } from './text.js';
+import { slackDate, type DateReader } from './dates.js';
 import { operatorName } from './operators.js';
 
 const HEADER_MAX = 150;
@@ -31,7 +32,7 @@ export function buildRecipientList(
   if (options.notice) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(options.notice, 3000) } });
   blocks.push({ type: 'header', text: plainText(t('recipients.title'), HEADER_MAX) });
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(countLine(t, recipients.length, search), 3000) } });
-  for (const recipient of recipients) blocks.push(recipientSection(t, locale, recipient, options.canRemove));
+  for (const recipient of recipients) blocks.push(recipientSection(t, surface, recipient, options.canRemove));
   blocks.push(footer(surface, t('recipients.footer')));
   return { text: t('recipients.title'), blocks };
 }
@@ -47,11 +48,11 @@ function countLine(t: Texts, shown: number, search: { words: readonly string[]; 
   return total > shown ? t('recipients.foundMore', { count: total, shown, words }) : t('recipients.foundCount', { count: total, words });
 }
 
-function recipientSection(t: Texts, locale: Locale, saved: SavedRecipient, canRemove: boolean): SectionBlock {
+function recipientSection(t: Texts, reader: DateReader, saved: SavedRecipient, canRemove: boolean): SectionBlock {
   const common = {
     name: escapeWithin(saved.recipient.name, NAME_MAX, { oneLine: true }),
     country: escapeWithin(saved.recipient.countryCode, 10, { oneLine: true }),
-    date: slackDate(saved.lastPaidAt, '{date_short_pretty}', locale),
+    date: slackDate(saved.lastPaidAt, '{date_short_pretty}', reader),
     id: codeSpan(saved.lastPayoutId, 20),
   };
   const text = saved.kind === 'mobile_money'

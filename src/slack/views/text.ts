@@ -1,7 +1,7 @@
 /**
  * The text helpers every view uses, so that a limit or an escape rule changes in one place: escaping
- * and cutting text we did not write (mrkdwn and plain text), inline code, Slack's localised dates and
- * mentions, durations, and the SANDBOX mark and footer.
+ * and cutting text we did not write (mrkdwn and plain text), inline code, mentions, durations, and
+ * the SANDBOX mark and footer. Dates and times are written by `dates.ts`.
  */
 import type { ContextBlock, PlainTextElement } from '@slack/types';
 import { neutraliseHiddenCharacters } from '../../hidden-text.js';
@@ -13,6 +13,8 @@ export interface Surface {
   sandbox: boolean;
   /** The person's language for a reply, DM or modal; CHANNEL_LOCALE for a channel message. */
   locale: Locale;
+  /** The team's zone (TEAM_TIMEZONE), whose clock dates fall back to (`dates.ts`); UTC when unset. */
+  timeZone?: string | undefined;
 }
 
 /**
@@ -63,28 +65,6 @@ export function escapeWithin(text: string, max: number, options: { oneLine?: boo
 /** A reference or id as inline code, on one line, cut to `max` characters inside the backticks. */
 export function codeSpan(text: string, max: number): string {
   return `\`${escapeWithin(text.replace(/`/g, "'"), max, { oneLine: true })}\``;
-}
-
-/**
- * `<!date^…>` shows each reader the time in their own time zone and Slack language; the fallback
- * after `|` is UTC, for clients that cannot render the token (notifications, old clients), written
- * the way `locale` reads dates (`2026-11-21 10:00:00 UTC`, `21/11/2026 10:00:00 UTC`).
- */
-export function slackDate(date: Date | string, format = '{date_short_pretty} {time_secs}', locale: Locale = 'en'): string {
-  const when = typeof date === 'string' ? new Date(date) : date;
-  if (Number.isNaN(when.getTime())) return escapeMrkdwn(String(date));
-  const seconds = Math.floor(when.getTime() / 1000);
-  return `<!date^${seconds}^${format}|${utcFallback(when, locale)} UTC>`;
-}
-
-const FALLBACK_FORMATS: Partial<Record<Locale, Intl.DateTimeFormat>> = {
-  fr: new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', dateStyle: 'short', timeStyle: 'medium' }),
-};
-
-function utcFallback(when: Date, locale: Locale): string {
-  const format = FALLBACK_FORMATS[locale];
-  // English keeps the ISO-like form it always had.
-  return format ? format.format(when) : when.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** A Slack user mention; ids are validated so that a forged id cannot inject markup. */

@@ -11,7 +11,8 @@ import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerStatus } from '../../le
 import { formatDecimal, formatMinor, formatNumber, toMinor } from '../../money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import { notice, type Reply } from './notice.js';
-import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, slackDate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, type Surface } from './text.js';
+import { formatDay, slackDate, type DateReader } from './dates.js';
 
 /** What a paging, share or Filter button carries: where to go and what was searched, never who may look. */
 export interface PageRequest {
@@ -92,17 +93,18 @@ interface Row {
   amountMinor: number;
 }
 
-function rowLine(locale: Locale, row: Row, descriptionMax: number): string {
+function rowLine(reader: DateReader, row: Row, descriptionMax: number): string {
+  const { locale } = reader;
   const marker = row.amountMinor >= 0 ? ':large_green_circle:' : ':red_circle:';
   const amount = escapeWithin(formatMinor(row.amountMinor, row.currency, { signed: true, locale }), AMOUNT_MAX, { oneLine: true });
   const description = row.description ? `\n${escapeWithin(row.description, descriptionMax)}` : '';
   const word = (text: string) => escapeWithin(text, WORD_MAX, { oneLine: true });
-  return `${marker} *${amount}* · ${word(row.type)} · ${word(row.status)}${description}\n${codeSpan(row.reference, REFERENCE_MAX)} · ${slackDate(row.date, undefined, locale)}`;
+  return `${marker} *${amount}* · ${word(row.type)} · ${word(row.status)}${description}\n${codeSpan(row.reference, REFERENCE_MAX)} · ${slackDate(row.date, undefined, reader)}`;
 }
 
-function rowBlocks(locale: Locale, rows: Row[]): KnownBlock[] {
+function rowBlocks(reader: DateReader, rows: Row[]): KnownBlock[] {
   const descriptionMax = Math.min(500, Math.floor(DESCRIPTION_BUDGET / Math.max(rows.length, 1)));
-  return rows.map((row) => ({ type: 'section', text: { type: 'mrkdwn', text: rowLine(locale, row, descriptionMax) } }));
+  return rows.map((row) => ({ type: 'section', text: { type: 'mrkdwn', text: rowLine(reader, row, descriptionMax) } }));
 }
 
 /** The newest-first list read from the Fleet API, as before the ledger; `filterButton` when searches work. */
@@ -121,9 +123,9 @@ export function buildTransactionsMessage(
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: range } },
-    ...rowBlocks(surface.locale, page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
+    ...rowBlocks(surface, page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
   ];
-  blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt, undefined, surface.locale) }), options.sharedBy)));
+  blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt, undefined, surface) }), options.sharedBy)));
   if (!options.sharedBy) {
     const here = { page: page.page, pageSize: page.pageSize };
     const actions = pagingButtons(t, here, page.page > 1, page.hasNext, page.transactions.length > 0, options.filterButton ?? false);
@@ -182,9 +184,9 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
-    ...rowBlocks(surface.locale, results.entries),
+    ...rowBlocks(surface, results.entries),
   ];
-  const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt, undefined, surface.locale) })] : [];
+  const checked = results.status.lastPollAt ? [t('transactions.ledgerAsOf', { date: slackDate(results.status.lastPollAt, undefined, surface) })] : [];
   const zone = everything ? [] : [t('transactions.daysIn', { zone: escapeWithin(results.timeZone, 60, { oneLine: true }) })];
   blocks.push(footer(surface, signature(t, [...checked, ...zone].join(' · '), options.sharedBy)));
   if (!options.sharedBy) {
@@ -273,13 +275,6 @@ export function describeSearch(locale: Locale, search: TransactionSearch): strin
     parts.push(t('transactions.describe.words', { words }));
   }
   return parts.length > 0 ? parts.join(' · ') : t('transactions.describe.all');
-}
-
-/** `2026-11-01` → `Nov 1, 2026` / `1 nov. 2026`: a calendar day, not an instant, so no zone shift. */
-export function formatDay(day: string, locale: Locale): string {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  if (Number.isNaN(date.getTime())) return escapeWithin(day, 20);
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-US', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(date);
 }
 
 /** What could not be read, named, with the usage lines after it. */

@@ -33,7 +33,7 @@ describe('requesting a payout in the language of the person', () => {
     const review = await submitForm(h, FRENCH, form.id, { ...MOBILE_FIELDS, amount: '1 500,50', reference: 'INV-FR-0001' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
     expect(titleOf(review)).toBe('Vérifiez le paiement');
-    expect(viewText(review)).toContain('*Montant :* 1\u202F500,50 USD');
+    expect(viewText(review)).toContain('*Montant*\\n*1\u202F500,50 USD*');
     expect(payoutPosts(h)).toBe(0);
 
     await h.slack.submitView({ userId: FRENCH, viewId: review.id });
@@ -53,7 +53,7 @@ describe('requesting a payout in the language of the person', () => {
     expect(viewText(back)).toContain('"initial_value":"2 500,50"');
     const again = await submitForm(h, FRENCH, back.id, {});
     expect(again.view.callback_id).toBe(PAYOUT_VIEWS.review);
-    expect(viewText(again)).toContain('*Montant :* 2\u202F500,50 USD');
+    expect(viewText(again)).toContain('*Montant*\\n*2\u202F500,50 USD*');
     await h.slack.closeView({ userId: FRENCH, viewId: back.id });
   });
 
@@ -108,7 +108,7 @@ describe('requesting a payout in the language of the person', () => {
     });
     const review = await submitForm(h, ENGLISH, form.id, { ...MOBILE_FIELDS, amount: '1,500.50' });
     expect(review.view.callback_id).toBe(PAYOUT_VIEWS.review);
-    expect(viewText(review)).toContain('*Amount:* 1,500.50 USD');
+    expect(viewText(review)).toContain('*Amount*\\n*1,500.50 USD*');
     await h.slack.closeView({ userId: ENGLISH, viewId: review.id });
   });
 });

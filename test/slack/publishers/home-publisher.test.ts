@@ -50,7 +50,7 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
   let slack: LocalSlack;
   let client: WebClient;
   /** What the sources answer, changed by each test. */
-  const data: { waiting: PayoutRequest[]; mine: PayoutRequest[] } = { waiting: [], mine: [] };
+  const data: { waiting: PayoutRequest[]; mine: PayoutRequest[]; repeats: Map<string, string> } = { waiting: [], mine: [], repeats: new Map() };
   const sources: HomeSources = {
     access: {
       allows: () => Promise.resolve(true),
@@ -61,6 +61,13 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
       actor: (userId) => Promise.resolve({ userId, canRequest: true, canApprove: true }),
       waitingFor: () => Promise.resolve({ requests: data.waiting, total: data.waiting.length }),
       requestedBy: () => Promise.resolve(data.mine),
+      signals: (request) => {
+        const earlier = data.repeats.get(request.id);
+        return Promise.resolve({
+          duplicateOf: earlier ? { kind: 'request', requestId: earlier, reference: 'INV-1', state: 'completed' } : undefined,
+          unusualAmount: undefined, dayTotals: { currency: request.currency, requesterMinor: 0, recipientMinor: 0 },
+        });
+      },
     },
     batches: { waitingFor: () => Promise.resolve({ batches: [], total: 0 }), requestedBy: () => Promise.resolve([]) },
     account: { balance: () => Promise.resolve({ balances: { USD: 100 }, readAt: new Date() }) },
@@ -88,6 +95,7 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
   beforeEach(async () => {
     data.waiting = [];
     data.mine = [];
+    data.repeats = new Map();
     await db.query('DELETE FROM home_views');
   });
 
@@ -109,6 +117,17 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
     expect(publishes(ABEL).length).toBe(before.abel + 1);
     expect(publishes(ADA).length).toBe(0);
     expect(homeText(ABEL)).toContain('home_waiting_PR-BURST1');
+    await homes.close();
+  });
+
+  it('marks a possible duplicate in the approver\'s list of requests waiting for them', async () => {
+    const homes = publisher();
+    data.waiting = [pendingRequest({ id: 'PR-AGAIN2', requestedBy: RITA }), pendingRequest({ id: 'PR-FRESH2', requestedBy: RITA })];
+    data.repeats = new Map([['PR-AGAIN2', 'PR-EARLY2']]);
+    await homes.opened(ABEL);
+    await homes.idle();
+    expect(homeText(ABEL)).toContain(':warning: *Possible duplicate* of PR-EARLY2');
+    expect(homeText(ABEL).split('Possible duplicate').length - 1).toBe(1);
     await homes.close();
   });
 

@@ -47,6 +47,24 @@ describe('payout approval message updates', () => {
     expect(asked).toEqual([pending.requestedBy]);
   });
 
+  it('calls only the approvers who may still approve once one of two approvals is given', async () => {
+    const updates: Array<{ text: string; blocks: unknown[] }> = [];
+    const client = { chat: { update: async (message: { text: string; blocks: unknown[] }) => (updates.push(message), { ok: true }), postMessage: async () => ({ ok: true }) } } as unknown as WebClient;
+    const halfway = { ...pending, requiredApprovals: 2, approvals: [{ userId: 'U0ABEL', at }] };
+    const records = { get: async () => halfway, setApprovalMessage: async () => undefined, signals: quietSignals };
+    const mentions = { everyone: false, users: new Set(['U0ABEL', 'U0ADA', 'U0FABRICE', halfway.requestedBy]), groups: new Set<string>() };
+    const notifier = new SlackPayoutNotifier({
+      client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS', mentions,
+    });
+
+    await notifier.changed(halfway, 'approved', 'U0ABEL');
+    await notifier.idle();
+
+    const shown = JSON.stringify(updates.at(-1)!.blocks);
+    expect(shown).toContain(':bell: <@U0ADA> <@U0FABRICE>: this request waits for your approval.');
+    expect(updates.at(-1)!.text).toMatch(/ <@U0ADA> <@U0FABRICE>$/);
+  });
+
   it('shows the request again when another replica changed it while the message was being updated', async () => {
     let stored: PayoutRequest = pending;
     const updates: string[] = [];

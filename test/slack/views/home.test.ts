@@ -74,6 +74,20 @@ describe('the home view', () => {
   });
 });
 
+describe('a possible duplicate waiting for the approver', () => {
+  const earlier = { kind: 'request' as const, requestId: 'PR-EARLY1', reference: 'INV-1', state: 'completed' as const };
+  const waiting = (locale: 'en' | 'fr') => text(buildHomeView({ sandbox: false, locale }, viewer({
+    waiting: { requests: [pendingRequest({ id: 'PR-AGAIN1' }), pendingRequest({ id: 'PR-OTHER1' })], total: 2, duplicates: new Map([['PR-AGAIN1', earlier]]) },
+  })));
+
+  it('is marked in the list, naming the payout it may repeat, and the others are not', () => {
+    const home = waiting('en');
+    expect(home).toContain(':warning: *Possible duplicate* of PR-EARLY1');
+    expect(home.split('Possible duplicate').length - 1).toBe(1);
+    expect(waiting('fr')).toContain(':warning: *Doublon possible* de PR-EARLY1');
+  });
+});
+
 describe('the count of approvals on the home, in French', () => {
   const approval = (userId: string) => ({ userId, at: now });
   const line = (approvals: ReturnType<typeof approval>[]) => text(buildHomeView({ sandbox: false, locale: 'fr' }, viewer({

@@ -153,8 +153,14 @@ describe('payout request modals for a French reader', () => {
     const view = buildPayoutReview(fr, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS');
     expect(view.title.text).toBe('Vérifiez le paiement');
     expect(view.submit?.text).toBe('Demander l’approbation');
-    expect(json(view)).toContain('*Montant :* 1\u202F500,50 USD');
+    expect(json(view)).toContain('*Montant*\\n*1\u202F500,50 USD*');
     expect(json(view)).toContain('dans <#C0APPROVALS>');
+  });
+
+  it('shows the amount once on the review screen, beside the other details, in English and in French', () => {
+    const times = (view: ReturnType<typeof buildPayoutReview>, amount: string) => json(view.blocks).split(amount).length - 1;
+    expect(times(buildPayoutReview(fr, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS'), '1\u202F500,50 USD')).toBe(1);
+    expect(times(buildPayoutReview({ sandbox: false, locale: 'en' }, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS'), '1,500.50 USD')).toBe(1);
   });
 
   it('puts the amount back into the form as the person types it, which reads back to the same value', () => {

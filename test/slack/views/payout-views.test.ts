@@ -433,8 +433,21 @@ describe('why the Fleet API failed a payout, in the reader\'s language', () => {
   });
 });
 
+describe('the approve window of a request that needs two approvers', () => {
+  const times = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+  it('says once why two different approvers are needed, and that one more must approve after this one', () => {
+    const english = json(buildApproveModal(surface, request({ requiredApprovals: 2, approvals: [] })).blocks);
+    expect(times(english, 'Needs 2 different approvers')).toBe(1);
+    expect(english).toContain('After yours, one more approver must approve before anything is sent.');
+    const french = json(buildApproveModal({ sandbox: false, locale: 'fr' }, request({ requiredApprovals: 2, approvals: [] })).blocks);
+    expect(times(french, 'Nécessite 2 approbateurs différents')).toBe(1);
+    expect(french).toContain('Après la vôtre, un autre approbateur doit encore approuver avant tout envoi.');
+  });
+});
+
 describe('the money flow, as the Fleet API spec describes it', () => {
-  const flow = "Sending this payout debits the platform's wallet user and credits the fleet account with *1,500.50 USD*: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
+  const flow = "Sending this payout debits the platform's wallet user and credits the fleet account with the amount above: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
   const wrong = /from the fleet account|debits the fleet account|fleet account's \w+ balance goes down/i;
 
   it('is stated on the review screen, with the effect on the fleet account\'s balance', () => {
@@ -450,9 +463,10 @@ describe('the money flow, as the Fleet API spec describes it', () => {
     expect(json(buildApproveModal(surface, request()).blocks)).toContain(flow);
   });
 
-  it('names the payout\'s own amount and currency', () => {
+  it('follows the Amount field that names the payout\'s own amount, and names its currency', () => {
     const cdf = json(buildApprovalMessage(surface, request({ amountMinor: 250_000_000, currency: 'CDF' })).blocks);
-    expect(cdf).toContain("credits the fleet account with *2,500,000.00 CDF*: the fleet account's CDF balance goes up by that amount");
+    expect(cdf).toContain('*Amount*\\n*2,500,000.00 CDF*');
+    expect(cdf).toContain("credits the fleet account with the amount above: the fleet account's CDF balance goes up by that amount");
   });
 });
 
@@ -553,11 +567,11 @@ describe('the approval side in French', () => {
     expect(json(buildRequesterUpdate(fr, timedOut, 'unknown', undefined)?.blocks)).toContain('(The Fleet API took too long to answer &lt;b&gt;.)');
   });
 
-  it('repeats the details on the French review screen the French way', () => {
+  it('repeats the details on the French review screen the French way, the amount once', () => {
     const review = json(buildPayoutReview(fr, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'amount', totalMinor: 150_050, thresholdMinor: 100_000 } }).blocks);
-    expect(review).toContain(`*1${thin}500,50 USD* par mobile money à *`);
     expect(review).toContain(`*Montant*\\n*1${thin}500,50 USD*`);
-    expect(review).toContain(`Nécessite 2 approbateurs : ce montant, 1${thin}500,50 USD, dépasse 1${thin}000,00 USD.`);
+    expect(review.split(`1${thin}500,50 USD`)).toHaveLength(2);
+    expect(review).toContain(`Nécessite 2 approbateurs : le montant dépasse 1${thin}000,00 USD.`);
     expect(review).not.toContain('1,500.50');
   });
 
