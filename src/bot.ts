@@ -282,6 +282,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const releaser = new ScheduleReleaser({
       db, clock, roles: payoutRoles, logger: logger.child({ component: 'schedules' }), payoutSettings: config.payouts, settings: config.payoutSchedule,
       payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }), // a test's clock stands for the database's
       notifiers: [new SlackScheduleNotifier({
         client: app.client, surface, locales, logger: logger.child({ component: 'schedules' }), timeZone: config.payoutSchedule.timeZone,
         refresh: (request) => payoutNotifier.refresh(request),

@@ -1,6 +1,7 @@
 /**
- * Releasing scheduled payouts, each occurrence exactly once. Whether one is due comes from the app's
- * clock; which replica looks comes from a lease on the database's clock (`store/leases.ts`), and
+ * Releasing scheduled payouts, each occurrence exactly once. Whether one is due (or past the
+ * catch-up window) comes from the database's clock, as does which replica looks (a lease,
+ * `store/leases.ts`), so replicas whose own clocks disagree agree on both; and
  * each occurrence is moved out of `scheduled` by one conditional UPDATE under its row lock, in the
  * transaction that makes its payout request: a second replica, or the same one after a crash, finds
  * it released. The request is then sent by the single payout's settlement (approved → executing,
@@ -15,7 +16,7 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { tryAcquireLease } from '../../store/leases.js';
+import { databaseNow, tryAcquireLease } from '../../store/leases.js';
 import { insertApproval } from '../approval-store.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, payoutDay } from '../day-totals.js';
 import { newPayoutId } from '../identifiers.js';
@@ -57,6 +58,8 @@ export interface ScheduleReleaserOptions {
   /** How long the lease lasts without renewal (default 60 s). */
   leaseMs?: number;
   newId?: () => string;
+  /** The database's clock, which decides what is due (default: its `clock_timestamp()`); tests with a hand-moved clock pass that one. */
+  databaseNow?: ((q: Queryable) => Promise<Date>) | undefined;
   /** Tests only: runs after an occurrence became an approved request and before it is sent. */
   beforeSend?: (request: PayoutRequest) => Promise<void>;
 }
@@ -89,8 +92,8 @@ export class ScheduleReleaser {
 
   /** Releases every due occurrence (or marks it missed when older than the catch-up window); how many were looked at. */
   async releaseDue(limit = 50): Promise<number> {
-    const { db, clock, settings } = this.options;
-    const now = clock.now();
+    const { db, settings } = this.options;
+    const now = await this.databaseNow();
     const due = await db.transaction((tx) => takeDue(tx, now, limit, new Date(now.getTime() - settings.catchUpMinutes * 60_000)));
     for (const occurrence of due) await this.release(occurrence);
     return due.length;
@@ -102,7 +105,8 @@ export class ScheduleReleaser {
     const template = await findRequest(db, occurrence.requestId);
     if (!template) return { kind: 'none' };
     const roles = await this.freshRoles(template);
-    const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now()));
+    const dueNow = await this.databaseNow();
+    const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now(), dueNow));
     if (outcome.kind === 'none') return outcome;
     if (outcome.kind !== 'released') await this.tell(outcome.template, outcome.occurrence, eventOf(outcome), options.userId);
     if (outcome.kind === 'waiting_approval') await this.options.payouts.announce(outcome.request, 'requested');
@@ -135,14 +139,16 @@ export class ScheduleReleaser {
   }
 
   /** The one transaction of a release: the day locks, the occurrence's lock, the checks, then the move. */
-  private async decide(tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: 'scheduled' | 'held', now: Date): Promise<Released> {
+  private async decide(
+    tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: 'scheduled' | 'held', now: Date, dueNow: Date,
+  ): Promise<Released> {
     const { payoutSettings, settings } = this.options;
     await lockPayoutDays(tx, { requestedBy: found.requestedBy, payouts: [{ draft: found, newRecipient: false }] });
     const occurrence = await findOccurrence(tx, found.id, number, true);
     const template = await findRequest(tx, found.id);
     if (!occurrence || !template || occurrence.state !== from) return { kind: 'none' };
     const key = { requestId: template.id, number, from: [from] as const };
-    const late = now.getTime() - occurrence.dueAt.getTime() > settings.catchUpMinutes * 60_000;
+    const late = dueNow.getTime() - occurrence.dueAt.getTime() > settings.catchUpMinutes * 60_000;
     if (template.state !== 'approved') {
       if (template.state === 'pending' && !late) return { kind: 'none' };
       const state = template.state === 'pending' ? 'missed' : 'cancelled';
@@ -223,15 +229,19 @@ export class ScheduleReleaser {
 
   /** DMs the requester of each occurrence due within the notice time, once (one replica marks it told); at most `limit` a round. */
   async sendNotices(limit = 50): Promise<number> {
-    const { db, clock, settings } = this.options;
+    const { db, settings } = this.options;
     if (settings.noticeMinutes <= 0) return 0;
-    const now = clock.now();
+    const now = await this.databaseNow();
     const due = await db.transaction((tx) => takeNoticesDue(tx, now, new Date(now.getTime() + settings.noticeMinutes * 60_000), limit));
     for (const occurrence of due) {
       const template = await findRequest(db, occurrence.requestId);
       if (template) await this.tell(template, occurrence, 'noticed');
     }
     return due.length;
+  }
+
+  private databaseNow(): Promise<Date> {
+    return (this.options.databaseNow ?? databaseNow)(this.options.db);
   }
 
   async tell(template: PayoutRequest, occurrence: Occurrence, event: ScheduleEventName, userId?: string): Promise<void> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../../src/payouts/model.js';
 import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, changingRoles, ManualClock, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
 import { scheduledOn } from '../../../src/digest/scheduled-day.js';
 
@@ -248,6 +248,30 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     await releaser.releaseDue(2);
     expect(fleet.payoutCalls.map((call) => call.body.amount)).toEqual([14]);
     expect((await service.get(approved.id))?.schedule?.occurrences[0]?.state).toBe('released');
+  });
+
+  it('decides what is due on the database\'s clock, so two replicas whose clocks are hours apart release the same occurrences', async () => {
+    const { schedule, service, clock, fleet, releaserFor } = scheduling(db);
+    const HOUR = 60 * MINUTE;
+    const dbNow = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const at = (ms: number) => {
+      const when = new Date(ms);
+      return { firstDay: when.toISOString().slice(0, 10), time: { hour: when.getUTCHours(), minute: when.getUTCMinutes() }, repeat: 'once' as const };
+    };
+    // Requested and approved three hours before the database's now.
+    clock.set(new Date(dbNow - 3 * HOUR));
+    const past = await schedule(at(dbNow - 2 * HOUR), { ...mobileForm, amount: '21', reference: 'INV-PAST' });
+    const future = await schedule(at(dbNow + 2 * HOUR), { ...mobileForm, amount: '22', reference: 'INV-LATER' });
+    await service.approve(past.id, APPROVER);
+    await service.approve(future.id, APPROVER);
+    // One replica's clock is three hours behind the database's, the other's three hours ahead.
+    const behind = releaserFor('replica-a', { clock: new ManualClock(new Date(dbNow - 3 * HOUR)), databaseNow: undefined });
+    const ahead = releaserFor('replica-b', { clock: new ManualClock(new Date(dbNow + 3 * HOUR)), databaseNow: undefined });
+    await behind.releaseDue();
+    await ahead.releaseDue();
+    await behind.sendNotices();
+    expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual(['INV-PAST-1']);
+    expect((await service.get(future.id))?.schedule?.occurrences[0]?.state).toBe('scheduled');
   });
 
   it('sends the heads-up of an approved series though more series nobody approved are due sooner', async () => {
