@@ -20,7 +20,7 @@ import { databaseNow, tryAcquireLease } from '../../store/leases.js';
 import { insertApproval } from '../approval-store.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, payoutDay } from '../day-totals.js';
 import { newPayoutId } from '../identifiers.js';
-import type { PayoutDraft, PayoutRequest } from '../model.js';
+import type { DualApprovalReason, PayoutDraft, PayoutRequest } from '../model.js';
 import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
 import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
@@ -188,7 +188,9 @@ export class ScheduleReleaser {
       requestedBy: template.requestedBy, requestedAt: now, payouts: [{ draft: template, newRecipient: template.newRecipient }], counted,
     }, payoutSettings);
     const required = Math.max(template.requiredApprovals, measured.required);
-    const request = await this.insertPayout(tx, template, number, roles.approvers, required, now);
+    // The reason that holds at release; the series' own while the release day needs fewer than the series was approved with.
+    const reason = measured.required >= template.requiredApprovals ? measured.reason : template.dualApproval;
+    const request = await this.insertPayout(tx, template, number, roles.approvers, { required, reason }, now);
     if (!request) return hold('reference_used');
     const moved = await moveOccurrence(tx, key, { state: 'released', hold: null, payoutId: request.id }, now);
     if (!moved) throw new Error(`occurrence ${template.id}#${number} moved under its own lock`);
@@ -204,13 +206,16 @@ export class ScheduleReleaser {
    * (`INV-42-3`: the Fleet API takes each reference once), requested now, approved by the approvers
    * who approved the schedule and still are approvers; pending when the day now needs more.
    */
-  private async insertPayout(tx: Queryable, template: PayoutRequest, number: number, approvers: string[], required: number, now: Date): Promise<PayoutRequest | undefined> {
+  private async insertPayout(
+    tx: Queryable, template: PayoutRequest, number: number, approvers: string[], needs: { required: number; reason: DualApprovalReason | undefined }, now: Date,
+  ): Promise<PayoutRequest | undefined> {
+    const { required, reason } = needs;
     const suffix = `-${number}`;
     const draft: PayoutDraft = { ...draftOf(template), reference: `${template.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
     const id = await insertWithFreshId(tx, {
       draft, requestedBy: template.requestedBy, requestedAt: now,
       expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
-      requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
+      requiredApprovals: required, dualApproval: reason, newRecipient: template.newRecipient,
       previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
     }, this.options.newId ?? newPayoutId);
     if (!id) return undefined;
@@ -222,7 +227,7 @@ export class ScheduleReleaser {
       await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
       await appendEvent(tx, { requestId: id, event: 'approved', at: now, details: { scheduledFrom: template.id, approvers } });
     } else {
-      await appendEvent(tx, { requestId: id, event: 'approvals_raised', at: now, details: { required, currency: template.currency } });
+      await appendEvent(tx, { requestId: id, event: 'approvals_raised', at: now, details: { required, currency: template.currency, ...reason } });
     }
     return findRequest(tx, id);
   }

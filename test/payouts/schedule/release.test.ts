@@ -125,7 +125,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     clock.set(DUE);
     await releaser.releaseDue();
     const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
-    expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }] });
+    // The reason is the release day's, as the approvers are told it.
+    expect(await service.get(payoutId!)).toMatchObject({
+      state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }], dualApproval: { rule: 'requester_total', totalMinor: 120_000 },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: false });
     expect(fleet.payoutCalls).toHaveLength(1);
