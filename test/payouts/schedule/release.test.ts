@@ -290,6 +290,14 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(told.filter((entry) => entry.event === 'noticed').map((entry) => entry.id)).toEqual([approved.id]);
   });
 
+  it('gives a scheduled request\'s approval message the totals of its busiest day, this payout included, not those of the day it was requested', async () => {
+    const { schedule, service } = scheduling(db);
+    // Weekly on the 15th and the 22nd; another payout to the same wallet waits for the 22nd.
+    await schedule({ firstDay: '2025-03-22', time: { hour: 8, minute: 0 }, repeat: 'once' }, { ...mobileForm, amount: '300' });
+    const series = await schedule({ firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'weekly', count: 2 }, { ...mobileForm, amount: '400' });
+    expect((await service.signals(series)).dayTotals).toEqual({ currency: 'USD', requesterMinor: 70_000, recipientMinor: 70_000, day: '2025-03-22' });
+  });
+
   it('gives lists a scheduled request with its schedule, so that they can say it waits for its time', async () => {
     const { schedule, service } = scheduling(db);
     const series = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '15' });
