@@ -147,7 +147,7 @@ export class PayoutSchedules {
     if (occurrence.state !== 'missed' || request.requestedBy !== userId) return { ok: false, code: occurrence.state !== 'missed' ? 'moved_on' : 'not_allowed', occurrence };
     const suffix = `-${number}`;
     const draft = { ...draftOf(request), reference: `${request.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
-    const payout = await this.options.payouts.submit(userId, draft);
+    const payout = await this.options.payouts.submit(userId, draft, { occurrence: { requestId: request.id, number } });
     if (!payout.ok) return { ok: true, occurrence, request, payout };
     const now = this.options.clock.now();
     const moved = await this.options.db.transaction(async (tx) => {

@@ -4,6 +4,7 @@ import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
 import { APPROVER, changingRoles, ManualClock, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
+import { refusalMessage, type RefusalFacts } from '../../../src/slack/refusals/payout-refusals.js';
 import { scheduledOn } from '../../../src/digest/scheduled-day.js';
 
 // The clock starts at 2025-03-14T10:00Z (createService).
@@ -296,6 +297,24 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     await schedule({ firstDay: '2025-03-22', time: { hour: 8, minute: 0 }, repeat: 'once' }, { ...mobileForm, amount: '300' });
     const series = await schedule({ firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'weekly', count: 2 }, { ...mobileForm, amount: '400' });
     expect((await service.signals(series)).dayTotals).toEqual({ currency: 'USD', requesterMinor: 70_000, recipientMinor: 70_000, day: '2025-03-22' });
+  });
+
+  it('keeps the numbered references of an approved series: a payout typed with one is refused, saying whose, and the series still sends it', async () => {
+    const { schedule, service, clock, fleet, releaser } = scheduling(db);
+    const series = await schedule({ ...TOMORROW_NINE, repeat: 'weekly', count: 3 }, { ...mobileForm, reference: 'INV-42' });
+    await service.approve(series.id, APPROVER);
+    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-42-3' }))
+      .toEqual({ ok: false, errors: { reference: { code: 'reference_reserved', reservedFor: { kind: 'series', requestId: series.id, number: 3 } } } });
+    const other = await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-43' });
+    if (!other.ok) throw new Error('expected a valid form');
+    const refused = await service.submit(REQUESTER, { ...other.draft, reference: 'INV-42-3' });
+    expect(refused).toMatchObject({ ok: false, code: 'duplicate_reference', details: { reservedFor: { kind: 'series', requestId: series.id, number: 3 } } });
+    expect(refusalMessage(refused as RefusalFacts, 'en')).toBe(`This reference is kept for payout #3 of the scheduled request ${series.id}: choose another, or leave it empty.`);
+    for (const day of ['2025-03-15', '2025-03-22', '2025-03-29']) {
+      clock.set(new Date(`${day}T09:00:00Z`));
+      await releaser.releaseDue();
+    }
+    expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual(['INV-42-1', 'INV-42-2', 'INV-42-3']);
   });
 
   it('gives lists a scheduled request with its schedule, so that they can say it waits for its time', async () => {
