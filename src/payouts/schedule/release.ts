@@ -23,7 +23,8 @@ import { newPayoutId } from '../identifiers.js';
 import type { DualApprovalReason, PayoutDraft, PayoutRequest } from '../model.js';
 import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
-import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
+import { findRequest, insertWithFreshId } from '../repository.js';
+import { changeRequest, recordEvent } from '../transitions.js';
 import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
@@ -222,12 +223,11 @@ export class ScheduleReleaser {
     // Each copy keeps when it was given and whether as a senior approver's (the gate checks that again before sending).
     const given = new Map(template.approvals.map((approval) => [approval.userId, approval]));
     for (const approver of approvers) await insertApproval(tx, id, approver, given.get(approver)?.at ?? now, given.get(approver)?.senior === true);
-    await appendEvent(tx, { requestId: id, event: 'requested', userId: template.requestedBy, at: now, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } });
+    await recordEvent(tx, id, { event: 'requested', userId: template.requestedBy, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } }, now);
     if (approvers.length >= required) {
-      await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
-      await appendEvent(tx, { requestId: id, event: 'approved', at: now, details: { scheduledFrom: template.id, approvers } });
+      await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, { event: 'approved', details: { scheduledFrom: template.id, approvers } });
     } else {
-      await appendEvent(tx, { requestId: id, event: 'approvals_raised', at: now, details: { required, currency: template.currency, ...reason } });
+      await recordEvent(tx, id, { event: 'approvals_raised', details: { required, currency: template.currency, ...reason } }, now);
     }
     return findRequest(tx, id);
   }
