@@ -278,11 +278,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals),
     });
     payoutNotifiers.push(payoutNotifier);
-    // Scheduled payouts: released by whichever replica holds the lease, told to the requester and the approval message.
+    // Scheduled payouts: released by whichever replica holds the lease, due by the database's clock (a test's clock stands for it).
     const releaser = new ScheduleReleaser({
       db, clock, roles: payoutRoles, logger: logger.child({ component: 'schedules' }), payoutSettings: config.payouts, settings: config.payoutSchedule,
-      payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-      ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }), // a test's clock stands for the database's
+      payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }),
       notifiers: [new SlackScheduleNotifier({
         client: app.client, surface, locales, logger: logger.child({ component: 'schedules' }), timeZone: config.payoutSchedule.timeZone,
         refresh: (request) => payoutNotifier.refresh(request),
