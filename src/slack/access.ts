@@ -73,7 +73,8 @@ export class AccessControl {
     if (shared) return shared;
     const answered = this.freshAnswers.get(group);
     const now = this.clock.now().getTime();
-    if (answered && now - answered.at < FRESH_READ_REUSE_MS) return Promise.resolve(answered.members);
+    // A clock set back never stretches the window.
+    if (answered && now >= answered.at && now - answered.at < FRESH_READ_REUSE_MS) return Promise.resolve(answered.members);
     const members = this.client.usergroups.users.list({ usergroup: group })
       .then((answer) => {
         const users = new Set(answer.users ?? []);

@@ -83,6 +83,16 @@ describe('access checks', () => {
     expect(slack.calls).toHaveLength(2);
   });
 
+  it('reads again when the clock was set back, rather than stretching the few seconds', async () => {
+    const slack = slackWithGroups({ S0APPROVERS: ['U0ABEL'] });
+    const clock = new ManualClock(new Date('2026-11-28T09:00:00Z'));
+    access = new AccessControl(slack.client, createLogger({ level: 'silent' }), clock);
+    await access.allows(approvers, 'U0ABEL', { fresh: true });
+    clock.set(new Date('2026-11-28T08:00:00Z'));
+    await access.allows(approvers, 'U0ABEL', { fresh: true });
+    expect(slack.calls).toHaveLength(2);
+  });
+
   it('does not reuse a fresh read that failed: the next fresh check asks Slack again', async () => {
     const slack = slackWithGroups({ S0APPROVERS: ['U0ABEL'] });
     access = new AccessControl(slack.client, createLogger({ level: 'silent' }), new ManualClock(new Date('2026-11-28T09:00:00Z')));
