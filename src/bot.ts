@@ -153,7 +153,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
     await initSlackApp(app);
     readiness.slackTokenAccepted();
-    const access = new AccessControl(app.client, logger);
+    const access = new AccessControl(app.client, logger, clock);
     shutdown.add('access', () => access.close());
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
@@ -278,10 +278,10 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals),
     });
     payoutNotifiers.push(payoutNotifier);
-    // Scheduled payouts: released by whichever replica holds the lease, told to the requester and the approval message.
+    // Scheduled payouts: released by whichever replica holds the lease, due by the database's clock (a test's clock stands for it).
     const releaser = new ScheduleReleaser({
       db, clock, roles: payoutRoles, logger: logger.child({ component: 'schedules' }), payoutSettings: config.payouts, settings: config.payoutSchedule,
-      payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }),
       notifiers: [new SlackScheduleNotifier({
         client: app.client, surface, locales, logger: logger.child({ component: 'schedules' }), timeZone: config.payoutSchedule.timeZone,
         refresh: (request) => payoutNotifier.refresh(request),

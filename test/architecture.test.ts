@@ -104,3 +104,24 @@ describe('the cycle finder', () => {
     expect(findCycles(new Map([['a.ts', ['b.ts', 'c.ts']], ['b.ts', ['c.ts']], ['c.ts', []]]))).toEqual([]);
   });
 });
+
+describe('the writes of a payout request', () => {
+  // The repository's functions that change a request's row or record its events.
+  const WRITERS = ['updateRequest', 'updateWhere', 'appendEvent'];
+  const SQL = /\b(?:UPDATE\s+payout_requests|INSERT\s+INTO\s+payout_(?:requests|events)|DELETE\s+FROM\s+payout_(?:requests|events))\b/i;
+  const texts = new Map(sourceFiles().map((file) => [file, readFileSync(join(SRC, file), 'utf8')]));
+  const calls = (text: string, name: string) => new RegExp(`\\b${name}\\s*\\(`).test(text);
+
+  it('go through payouts/transitions.ts alone: no other module calls the repository\'s writers', () => {
+    expect(WRITERS.every((name) => calls(texts.get('payouts/transitions.ts') ?? '', name))).toBe(true);
+    const others = [...texts].filter(([file, text]) =>
+      file !== 'payouts/transitions.ts' && file !== 'payouts/repository.ts' && WRITERS.some((name) => calls(text, name)));
+    expect(others.map(([file]) => file)).toEqual([]);
+  });
+
+  it('are written in SQL in payouts/repository.ts alone, besides the migrations', () => {
+    expect(SQL.test(texts.get('payouts/repository.ts') ?? '')).toBe(true);
+    const others = [...texts].filter(([file, text]) => file !== 'payouts/repository.ts' && !file.startsWith('store/migrations/') && SQL.test(text));
+    expect(others.map(([file]) => file)).toEqual([]);
+  });
+});

@@ -13,14 +13,14 @@ import { LostRace, lostRace, refused } from './outcomes.js';
 import { canApprove, countingApprovers, decideRelease, seniorApprovers, type PolicyDecision, type ReleaseRoles } from './policy.js';
 import { isSeniorApprover } from './tiers.js';
 import { insertApproval, renewApproval, revokeApprovals } from './approval-store.js';
-import { findRequest, updateRequest, type PayoutChanges } from './repository.js';
+import { findRequest, type PayoutChanges } from './repository.js';
 import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
 import type { PayoutSettings } from './settings.js';
 import { findEarlierPayouts, newestRepeat } from './duplicates.js';
 import { isScheduled } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
-import type { RecordedEvent, TransitionRecorder } from './transitions.js';
+import { changeRequest, lockRequest, type RecordedEvent, type TransitionRecorder } from './transitions.js';
 
 export interface PayoutApprovalsOptions {
   db: Db;
@@ -128,7 +128,7 @@ export class PayoutApprovals {
     const { id } = request;
     await intake.lockDay(tx, request);
     // Locks the row: approvals of one request queue here, and a moved request stops them.
-    const touched = await updateRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, {}, now);
+    const touched = await lockRequest(tx, id, { states: ['pending'], notRequestedBy: userId, unexpiredAt: now }, now);
     if (!touched) throw new LostRace();
     // Read under the day locks, which every request to this recipient takes: none lands unseen. Held
     // by the gate for a payout that landed since its approval, that one is what the tick is about.
@@ -174,7 +174,7 @@ export class PayoutApprovals {
       if (release.hold) events.push({ event: 'held', userId, details: { reason: release.hold } });
       if (release.release) changes.state = 'approved';
     }
-    const updated = Object.keys(changes).length > 0 ? await updateRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
+    const updated = Object.keys(changes).length > 0 ? await changeRequest(tx, id, { states: ['pending'] }, changes, now) : undefined;
     const final = (await findRequest(tx, id)) ?? updated ?? current;
     if (recorded || renewed) {
       // The tick is part of the approval's record: who checked, and against which earlier payout.

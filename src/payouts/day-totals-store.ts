@@ -95,3 +95,20 @@ export async function sumRequestedTo(q: Queryable, input: { recipientKeys: reado
   );
   return new Map(rows.map((row) => [row.key, Number(row.total ?? 0)]));
 }
+
+/**
+ * One requester's and one recipient's totals on each of several days (`days`: [from, to) each), in
+ * one query: the busiest day of a scheduled request's occurrences, for its approval message.
+ */
+export async function sumsOnDays(
+  q: Queryable, input: { requestedBy: string; recipientKey: string; currency: string; states: readonly PayoutState[]; days: ReadonlyArray<{ from: Date; to: Date }> },
+): Promise<Array<{ from: Date; requesterMinor: number; recipientMinor: number }>> {
+  if (input.days.length === 0) return [];
+  const params: DayWindowParams = { currency: '$3', from: 'd.from_at', to: 'd.to_at', states: '$4' };
+  const { rows } = await q.query<{ from_at: Date | string; requester_total: unknown; recipient_total: unknown }>(
+    `SELECT d.from_at, ${requesterTotalSql('$1', params)} AS requester_total, ${recipientTotalSql('$2', params)} AS recipient_total
+     FROM unnest($5::timestamptz[], $6::timestamptz[]) AS d(from_at, to_at) ORDER BY d.from_at`,
+    [input.requestedBy, input.recipientKey, input.currency, [...input.states], input.days.map((day) => day.from.toISOString()), input.days.map((day) => day.to.toISOString())],
+  );
+  return rows.map((row) => ({ from: new Date(row.from_at), requesterMinor: Number(row.requester_total ?? 0), recipientMinor: Number(row.recipient_total ?? 0) }));
+}

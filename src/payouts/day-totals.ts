@@ -13,7 +13,7 @@ import type { PayoutSettings } from './settings.js';
 import { seniorTier, type SeniorTier } from './tiers.js';
 
 /** Payouts count in the team's calendar days (TEAM_TIMEZONE); UTC when none is given. */
-const DEFAULT_PAYOUT_TIME_ZONE = 'UTC';
+export const DEFAULT_PAYOUT_TIME_ZONE = 'UTC';
 
 /**
  * The day a payout counts in: the calendar day of its request (of its release, for a scheduled

@@ -14,6 +14,7 @@ import {
 import { canRequest, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from './day-totals.js';
 import { findRequest, insertWithFreshId, referenceExists, type NewPayoutRow } from './repository.js';
+import { reservedReference } from './reserved-references.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
 import type { TransitionRecorder } from './transitions.js';
@@ -51,6 +52,8 @@ export interface SubmitOptions {
   schedule?: ScheduledIntake | undefined;
   filledFrom?: RecipientIdentity | undefined;
   through?: RequestedThrough | undefined;
+  /** Send now on a missed occurrence: the request takes the reference its series keeps for it. */
+  occurrence?: { requestId: string; number: number } | undefined;
 }
 
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */
@@ -81,6 +84,8 @@ export class PayoutIntake {
     if (await referenceExists(this.options.db, result.draft.reference)) {
       return { ok: false, errors: { reference: { code: 'reference_used' } } };
     }
+    const reservedFor = await reservedReference(this.options.db, result.draft.reference);
+    if (reservedFor) return { ok: false, errors: { reference: { code: 'reference_reserved', reservedFor } } };
     if (userId !== undefined) {
       const limit = await this.dailyLimitDecision(this.options.db, userId, result.draft, this.options.clock.now());
       if (!limit.ok) return { ok: false, errors: { amount: refusedField(limit) } };
@@ -114,6 +119,8 @@ export class PayoutIntake {
         // Before the limit: a second submission of the same review is a used reference, which the
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
+        const reservedFor = await reservedReference(tx, valid.reference, options.occurrence);
+        if (reservedFor) throw new Refused(refusal('duplicate_reference', { details: { reservedFor }, errors: { reference: { code: 'reference_reserved', reservedFor } } }));
         let measured: PayoutRequirement | undefined;
         // A scheduled request counts on each of its days instead of today; it needs what its busiest day needs.
         for (const at of options.schedule?.at ?? [now]) {

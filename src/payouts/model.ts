@@ -360,6 +360,8 @@ export type FieldProblem =
   | { code: 'reference_format'; min: number; max: number }
   | { code: 'reference_missing' }
   | { code: 'reference_used' }
+  /** Kept for a payout still to come of a series or a bulk payout (`reserved-references.ts`). */
+  | { code: 'reference_reserved'; reservedFor: ReservedReference }
   /** A policy refusal shown under a field (the daily limit under the amount). */
   | { code: 'refused'; refusal: { code: PayoutRefusalCode; details?: RefusalDetails | undefined } }
   | { code: 'check_value' };
@@ -406,7 +408,12 @@ export interface RefusalDetails {
   searchProblem?: string;
   /** How many approvers must agree (`already_approved` on a retry). */
   requiredApprovals?: number;
+  /** `duplicate_reference`: the series or bulk payout the reference is kept for. */
+  reservedFor?: ReservedReference;
 }
+
+/** Whose a kept reference is: a series' occurrence, or a bulk payout's row (`reserved-references.ts`). */
+export type ReservedReference = { kind: 'series'; requestId: string; number: number } | { kind: 'bulk'; batchId: string; row: number };
 
 export interface PayoutRefusal {
   ok: false;

@@ -239,6 +239,11 @@ export async function setApprovalMessage(q: Queryable, id: string, channel: stri
   return row ? withApprovals(q, row) : undefined;
 }
 
+/** Names the bulk payout row a request was made from (in the transaction that makes it). */
+export async function linkBatchRow(q: Queryable, id: string, batchId: string, row: number): Promise<void> {
+  await q.query('UPDATE payout_requests SET batch_id = $2, batch_row = $3 WHERE id = $1', [id, batchId, row]);
+}
+
 export async function appendEvent(
   q: Queryable,
   event: { requestId: string; event: PayoutEventName; userId?: string | undefined; at: Date; details?: Record<string, unknown> },

@@ -10,10 +10,10 @@ import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js
 import { LostRace, notFound, refused } from './outcomes.js';
 import { alreadyAgreedToRetry, canRetry, countingRetryApprovers, movedOn } from './policy.js';
 import { insertRetryApproval, renewRetryApproval } from './approval-store.js';
-import { findRequest, updateRequest } from './repository.js';
+import { findRequest } from './repository.js';
 import { actorOf, freshRetryRoles, type PayoutRoles } from './roles.js';
 import type { PayoutSettlement } from './settlement.js';
-import type { TransitionRecorder } from './transitions.js';
+import { lockRequest, type TransitionRecorder } from './transitions.js';
 
 export interface PayoutRetryOptions {
   db: Db;
@@ -43,7 +43,7 @@ export class PayoutRetry {
     try {
       agreed = await db.transaction(async (tx) => {
         // Locks the row: agreements of one request queue here, and a request that moved stops them.
-        const touched = await updateRequest(tx, request.id, { states: ['unknown'], needsReview: true, attempts: request.attempts, notRequestedBy: userId }, {}, now);
+        const touched = await lockRequest(tx, request.id, { states: ['unknown'], needsReview: true, attempts: request.attempts, notRequestedBy: userId }, now);
         if (!touched) throw new LostRace();
         const added = await insertRetryApproval(tx, request.id, attempt, userId, now);
         // Agreeing again to a payout the gate held: the agreement is given anew, from now.

@@ -11,13 +11,12 @@ import { UnstoredOutcomes } from './unstored-outcomes.js';
 import { INTERRUPTED_FAILURE, refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';
 import { movedOn } from './policy.js';
 import { decideLikelyMatch, listProposedMatchIds, proposeLikelyMatch } from './likely-match-store.js';
-import { appendEvent, executionTimes, findRequest, listDueForCheck, listStaleApproved, updateRequest, updateWhere, type PayoutChanges } from './repository.js';
-import type { RecordedEvent, TransitionRecorder } from './transitions.js';
+import { executionTimes, findRequest, listDueForCheck, listStaleApproved, type PayoutChanges } from './repository.js';
+import { changeRequest, changeRequestsWhere, lockRequest, type RecordedEvent, type TransitionRecorder } from './transitions.js';
 import { revokeApprovals } from './approval-store.js';
 import { raisedRequirement } from './day-totals.js';
 import type { GateVerdict, PayoutGate, SendingPath } from './gate.js';
 import { dualApprovalChanges } from './rows.js';
-import { rememberRecipient } from './saved-recipients.js';
 
 export interface SettlementOptions {
   db: Db;
@@ -81,11 +80,11 @@ export class PayoutSettlement {
     const decided = await recorder.decide(async (tx) => {
       await gate.lockDay(tx, request);
       // Locks the row: a second click, replica or sweep waits here, then finds it moved.
-      const current = await updateRequest(tx, request.id, expected, {}, now);
+      const current = await lockRequest(tx, request.id, expected, now);
       if (!current) return undefined;
       const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, via, actor, now);
-      const executing = await updateRequest(tx, request.id, expected, { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null }, now);
+      const executing = await changeRequest(tx, request.id, expected, { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null }, now);
       return executing && { request: executing, events: [{ event: 'executing' as const, userId: actor, details: { attempt, via } }] };
     }, now);
     if (!decided) return this.asItStands(request.id);
@@ -117,11 +116,11 @@ export class PayoutSettlement {
     const expected = { states: ['unknown'] as const, needsReview: true, attempts: seen.attempts, notRequestedBy: actor };
     const decided = await recorder.decide(async (tx) => {
       await gate.lockDay(tx, seen);
-      const current = await updateRequest(tx, request.id, expected, {}, now);
+      const current = await lockRequest(tx, request.id, expected, now);
       if (!current) return undefined;
       const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, 'retry_unknown', actor, now);
-      const executing = await updateRequest(tx, request.id, expected, {
+      const executing = await changeRequest(tx, request.id, expected, {
         state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null, holdReason: null,
       }, now);
       const details = { attempt, reference: request.reference, approvers, via: 'retry_unknown' };
@@ -161,7 +160,7 @@ export class PayoutSettlement {
       for (const approver of revoke) events.push({ event: 'approval_revoked', userId: actor, details: { approver, reason: 'not_approver', via } });
       Object.assign(changes, { state: 'pending', expiresAt: new Date(now.getTime() + this.options.requestTtlMs) } satisfies PayoutChanges);
     }
-    const held = await updateRequest(tx, request.id, { states: [request.state], attempts: request.attempts }, changes, now);
+    const held = await changeRequest(tx, request.id, { states: [request.state], attempts: request.attempts }, changes, now);
     if (!held) return undefined;
     events.push({ event: 'held', userId: actor, details: { reason: hold, control: verdict.control, via } });
     return { request: (await findRequest(tx, request.id)) ?? held, events };
@@ -276,7 +275,7 @@ export class PayoutSettlement {
       );
       if (review) return { ok: true, request: review, search };
     } else {
-      await updateRequest(db, id, still, {
+      await changeRequest(db, id, still, {
         lastSearch: outcome,
         lastSearchAt: now,
         ...(current.needsReview ? {} : { nextCheckAt: new Date(now.getTime() + this.options.recheckEveryMs) }),
@@ -313,9 +312,7 @@ export class PayoutSettlement {
     const proposed = await this.options.db.transaction(async (tx) => {
       if (!(await proposeLikelyMatch(tx, request.id, likely.matchId, entry, now))) return undefined;
       // Bumps the version, so that the approval message is drawn again with the match.
-      const moved = await updateRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts }, {}, now);
-      if (moved) await appendEvent(tx, { requestId: request.id, event: 'likely_match', at: now, details });
-      return moved;
+      return changeRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts }, {}, now, { event: 'likely_match', details });
     });
     if (proposed) await this.options.recorder.announce(proposed, { event: 'likely_match', details });
     return proposed;
@@ -338,11 +335,9 @@ export class PayoutSettlement {
       : request.needsReview ? {} : { nextCheckAt: now };
     const moved = await this.options.db.transaction(async (tx) => {
       if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;
-      const updated = await updateRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts, notRequestedBy: actor }, changes, now);
+      const updated = await changeRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts, notRequestedBy: actor }, changes, now, { event, userId: actor, details });
       // Rolls the decision back too: the request moved (or the actor requested it) since it was read.
       if (!updated) throw new DecisionLost();
-      await appendEvent(tx, { requestId: request.id, event, userId: actor, at: now, details });
-      if (updated.state === 'completed') await rememberRecipient(tx, updated, now);
       return updated;
     }).catch((error: unknown) => {
       if (error instanceof DecisionLost) return undefined;
@@ -355,7 +350,7 @@ export class PayoutSettlement {
   /** pending past `expiresAt` → expired. */
   async expireDue(): Promise<PayoutRequest[]> {
     const now = this.now();
-    return this.sweep('expired', (tx) => updateWhere(tx, { state: 'pending', column: 'expires_at', atOrBefore: now }, { state: 'expired' }, now, BATCH));
+    return this.sweep('expired', (tx) => changeRequestsWhere(tx, { state: 'pending', column: 'expires_at', atOrBefore: now }, { state: 'expired' }, now, BATCH));
   }
 
   /**
@@ -366,7 +361,7 @@ export class PayoutSettlement {
   async recoverInterrupted(options: { staleAfterMs?: number } = {}): Promise<PayoutRequest[]> {
     const now = this.now();
     const before = new Date(now.getTime() - (options.staleAfterMs ?? this.options.staleAfterMs));
-    const unknown = await this.sweep('unknown', (tx) => updateWhere(
+    const unknown = await this.sweep('unknown', (tx) => changeRequestsWhere(
       tx,
       { state: 'executing', column: 'last_sent_at', atOrBefore: before },
       { state: 'unknown', failureReason: INTERRUPTED_FAILURE, unknownSince: now, nextCheckAt: now },

@@ -5,8 +5,9 @@
  * the recipient's totals for the payout's day (the same totals the policy counts, `day-totals.ts`).
  */
 import type { Queryable } from '../store/db.js';
-import { payoutDay } from './day-totals.js';
-import { recipientTotalSql, requesterTotalSql } from './day-totals-store.js';
+import { dayIn } from '../calendar.js';
+import { DEFAULT_PAYOUT_TIME_ZONE, payoutDay } from './day-totals.js';
+import { recipientTotalSql, requesterTotalSql, sumsOnDays } from './day-totals-store.js';
 import { earlierPayoutOf, earlierPayoutsSql, statesThatMayBeRepeated, windowStart, type EarlierPayout, type EarlierRow } from './duplicates.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft, type PayoutRequest } from './model.js';
 import { recipientKey } from './recipients.js';
@@ -31,8 +32,11 @@ export interface ApprovalSignals {
   /** The earlier payout this one may repeat (`duplicates.ts`); undefined when none. */
   duplicateOf: EarlierPayout | undefined;
   unusualAmount: UnusualAmount | undefined;
-  /** The payout's day totals in its currency, this payout included. */
-  dayTotals: { currency: string; requesterMinor: number; recipientMinor: number };
+  /**
+   * The payout's day totals in its currency, this payout included: of the team's day it was requested
+   * on, or for a scheduled request of its busiest occurrence day (`day`, `YYYY-MM-DD` in the team's zone).
+   */
+  dayTotals: { currency: string; requesterMinor: number; recipientMinor: number; day?: string | undefined };
 }
 
 /** The payout the signals are about: a draft on the review screen, or a stored request. */
@@ -103,9 +107,13 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
   };
 }
 
-/** The signals of a stored request: compared with what came before it, its own amount counted while it counts. */
+/**
+ * The signals of a stored request: compared with what came before it, its own amount counted while
+ * it counts. A scheduled request counts on its occurrences' days, never its own: its totals are
+ * those of its busiest occurrence day.
+ */
 export async function requestSignals(q: Queryable, request: PayoutRequest, rules: SignalRules): Promise<ApprovalSignals> {
-  return readApprovalSignals(q, {
+  const signals = await readApprovalSignals(q, {
     draft: request, requestedBy: request.requestedBy, requestedAt: request.requestedAt,
     stored: {
       requestId: request.id, batchId: request.batch?.id, counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state),
@@ -113,4 +121,40 @@ export async function requestSignals(q: Queryable, request: PayoutRequest, rules
       ...(request.hold === 'duplicate_unchecked' ? { upTo: request.updatedAt } : {}),
     },
   }, rules);
+  const busiest = await busiestOccurrenceDay(q, request, rules);
+  return busiest ? { ...signals, dayTotals: { ...signals.dayTotals, ...busiest } } : signals;
+}
+
+/**
+ * The day totals of a scheduled request's busiest occurrence day (the highest of the requester's and
+ * the recipient's totals); undefined for a request that is not scheduled. Each occurrence waiting
+ * counts on its own day while its series counts, a released one as its own payout request
+ * (`day-totals-store.ts`); otherwise its amount is added.
+ */
+async function busiestOccurrenceDay(q: Queryable, request: PayoutRequest, rules: SignalRules): Promise<ApprovalSignals['dayTotals'] | undefined> {
+  const { rows } = await q.query<{ due_at: Date | string; state: string }>('SELECT due_at, state FROM payout_occurrences WHERE request_id = $1', [request.id]);
+  if (rows.length === 0) return undefined;
+  const timeZone = rules.timeZone ?? DEFAULT_PAYOUT_TIME_ZONE;
+  const days = new Map<string, { from: Date; to: Date }>();
+  for (const row of rows) {
+    const day = dayIn(new Date(row.due_at), timeZone);
+    if (!days.has(day)) {
+      const bounds = payoutDay(new Date(row.due_at), timeZone);
+      days.set(day, { from: bounds.start, to: bounds.end });
+    }
+  }
+  const totals = await sumsOnDays(q, {
+    requestedBy: request.requestedBy, recipientKey: recipientKey(request), currency: request.currency, states: STATES_COUNTING_TOWARDS_LIMIT, days: [...days.values()],
+  });
+  const seriesCounts = request.state === 'pending' || request.state === 'approved';
+  let busiest: ApprovalSignals['dayTotals'] | undefined;
+  for (const total of totals) {
+    const onDay = rows.filter((row) => dayIn(new Date(row.due_at), timeZone) === dayIn(total.from, timeZone));
+    // Among the totals already: an occurrence waiting while its series counts, or the payout request one became.
+    const counted = onDay.some((row) => row.state === 'released' || (seriesCounts && (row.state === 'scheduled' || row.state === 'held')));
+    const own = counted ? 0 : request.amountMinor;
+    const candidate = { currency: request.currency, requesterMinor: total.requesterMinor + own, recipientMinor: total.recipientMinor + own, day: dayIn(total.from, timeZone) };
+    if (!busiest || Math.max(candidate.requesterMinor, candidate.recipientMinor) > Math.max(busiest.requesterMinor, busiest.recipientMinor)) busiest = candidate;
+  }
+  return busiest;
 }

@@ -1,11 +1,14 @@
 /**
- * Commits a state change and its audit event together, then tells the notifier. The one place
- * where a request moves, so that "conditional update + event + notify" is never half done.
+ * Commits a state change and its audit event together, then tells the notifiers. The one place
+ * where a request moves, so that "conditional update + event + notify" is never half done: no other
+ * module writes a request's row or its events (`test/architecture.test.ts` checks it). A change made
+ * inside a caller's own transaction (a release, a bulk row, the gate) goes through the functions
+ * at the end of this file, and the caller announces it after the commit.
  */
 import type { Logger } from '../logger.js';
 import type { Db, Queryable } from '../store/db.js';
-import type { PayoutEventName, PayoutRequest } from './model.js';
-import { appendEvent, findRequest, updateRequest, type PayoutChanges, type PayoutExpectation } from './repository.js';
+import type { PayoutEventName, PayoutRequest, PayoutState } from './model.js';
+import { appendEvent, findRequest, updateRequest, updateWhere, type PayoutChanges, type PayoutExpectation } from './repository.js';
 import { rememberRecipient } from './saved-recipients.js';
 
 /** Told about every committed change, e.g. to update the approval message and DM the requester. */
@@ -77,4 +80,38 @@ export class TransitionRecorder {
   async current(id: string): Promise<PayoutRequest | undefined> {
     return findRequest(this.db, id);
   }
+}
+
+/**
+ * Inside the caller's transaction: locks the request's row while `expected` holds, changing nothing
+ * (approvals of one request queue there, and one that moved stops them); undefined when it no longer holds.
+ */
+export async function lockRequest(tx: Queryable, id: string, expected: PayoutExpectation, now: Date): Promise<PayoutRequest | undefined> {
+  return updateRequest(tx, id, expected, {}, now);
+}
+
+/**
+ * Inside the caller's transaction: one conditional change, with its event when `recorded` is given
+ * (a change with none keeps the app's own bookkeeping, e.g. when it last looked). The caller
+ * announces the change after the commit (`TransitionRecorder.announce`, or `decide` which does).
+ */
+export async function changeRequest(
+  tx: Queryable, id: string, expected: PayoutExpectation, changes: PayoutChanges, now: Date, recorded?: RecordedEvent,
+): Promise<PayoutRequest | undefined> {
+  const changed = await updateRequest(tx, id, expected, changes, now);
+  if (changed && recorded) await appendEvent(tx, { requestId: id, at: now, ...recorded });
+  if (changed?.state === 'completed') await rememberRecipient(tx, changed, now);
+  return changed;
+}
+
+/** Inside the caller's transaction: the event of a change made there (a request made, a row taken), announced after the commit. */
+export async function recordEvent(tx: Queryable, requestId: string, recorded: RecordedEvent, now: Date): Promise<void> {
+  await appendEvent(tx, { requestId, at: now, ...recorded });
+}
+
+/** Inside the caller's transaction: a sweep's change of every request in `where.state` idle since `atOrBefore` (at most `limit`). */
+export async function changeRequestsWhere(
+  tx: Queryable, where: { state: PayoutState; column: 'expires_at' | 'last_sent_at'; atOrBefore: Date }, changes: PayoutChanges & { state: PayoutState }, now: Date, limit: number,
+): Promise<PayoutRequest[]> {
+  return updateWhere(tx, where, changes, now, limit);
 }

@@ -3,25 +3,36 @@
  * in, or is `*`. Group membership comes from `usergroups.users.list`, cached for a minute and
  * fetched once however many checks wait for it; a `fresh` check (before money moves) asks Slack
  * again, past the cache, one read per group shared by the fresh checks made while it is on its way
- * (the gate asks for the requester and every approver at once). An answered read is never reused
- * by a later fresh check: someone removed a moment ago must not release a payout.
+ * or asked less than `FRESH_READ_REUSE_MS` ago (the gate asks for the requester and every
+ * approver at once, and a run of due occurrences or Stop clicks would otherwise read once each).
  */
 import NodeCache from 'node-cache';
 import type { WebClient } from '@slack/web-api';
+import { systemClock, type Clock } from '../clock.js';
 import type { AccessList } from '../config.js';
 import type { Logger } from '../logger.js';
+
+/**
+ * How long a fresh read of a group stands for later fresh checks. Short next to the minute's cache
+ * and to how long an admin's change takes to matter (docs/payouts.md, "The gate before sending"),
+ * and long enough that a burst shares one `usergroups.users.list` (Slack allows about 20 a minute).
+ */
+export const FRESH_READ_REUSE_MS = 5_000;
 
 export class AccessControl {
   private readonly members = new NodeCache({ stdTTL: 60, useClones: false });
   private readonly inFlight = new Map<string, Promise<ReadonlySet<string>>>();
   /** Each group's fresh read while it is on its way. */
   private readonly freshReads = new Map<string, Promise<ReadonlySet<string>>>();
+  /** Each group's last answered fresh read, and when it was asked. */
+  private readonly freshAnswers = new Map<string, { members: ReadonlySet<string>; at: number }>();
   /** Groups whose last read failed: counting their members would claim people missing. */
   private readonly unreadable = new Set<string>();
 
   constructor(
     private readonly client: WebClient,
     private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /**
@@ -60,10 +71,16 @@ export class AccessControl {
   private freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
     const shared = this.freshReads.get(group);
     if (shared) return shared;
+    const answered = this.freshAnswers.get(group);
+    const now = this.clock.now().getTime();
+    // A clock set back never stretches the window.
+    if (answered && now >= answered.at && now - answered.at < FRESH_READ_REUSE_MS) return Promise.resolve(answered.members);
     const members = this.client.usergroups.users.list({ usergroup: group })
       .then((answer) => {
         const users = new Set(answer.users ?? []);
         this.members.set(group, users);
+        // Counted from when it was asked: the answer is no older than that.
+        this.freshAnswers.set(group, { members: users, at: now });
         this.unreadable.delete(group);
         return users;
       })

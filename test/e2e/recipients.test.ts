@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/db.js';
 import { RECIPIENT_ACTIONS } from '../../src/slack/ids.js';
+import { FRESH_READ_REUSE_MS } from '../../src/slack/access.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
+import { ManualClock } from '../support/payout-doubles.js';
 import { testDatabases } from '../support/databases.js';
 import {
   approveAs, callbackIs, formValues, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
@@ -10,6 +12,12 @@ import {
 
 const REQUESTERS_GROUP = 'S0REQUESTERS';
 const FRENCH = 'U0FABRICE';
+// A fresh read of a group stands for FRESH_READ_REUSE_MS: each change of the group lets that pass on the bot's clock.
+const clock = new ManualClock(new Date());
+function setRequesters(h: Harness, members: string[]): void {
+  h.slack.setUsergroupMembers(REQUESTERS_GROUP, members);
+  clock.advance(FRESH_READ_REUSE_MS);
+}
 
 // Each test pays its own phone numbers, so that what one test paid does not make another's recipient known.
 describe('saved recipients and the new-recipient rule, as people see them', () => {
@@ -22,13 +30,14 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
       existingDb: db,
       env: { ...PAYOUT_ENV, PAYOUT_NEW_RECIPIENT_APPROVALS: '2', FLEET_REQUESTERS: REQUESTERS_GROUP },
       slack: { usergroups: { [REQUESTERS_GROUP]: [PEOPLE.requester, FRENCH] } },
+      bot: { clock },
     });
   });
   afterAll(async () => {
     await h?.close();
     await db?.close();
   });
-  beforeEach(() => h.slack.setUsergroupMembers(REQUESTERS_GROUP, [PEOPLE.requester, FRENCH]));
+  beforeEach(() => setRequesters(h, [PEOPLE.requester, FRENCH]));
   afterEach(async () => {
     expect(h.slack.limitViolations).toEqual([]);
     for (const userId of [PEOPLE.requester, PEOPLE.approver, PEOPLE.approver2]) {
@@ -140,12 +149,12 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
     expect(await recipientsReply(PEOPLE.requester, 'recipients lukusa')).toContain('*Esther Lukusa*');
     const list = h.visibleTo(PEOPLE.requester).at(-1)!;
 
-    h.slack.setUsergroupMembers(REQUESTERS_GROUP, [FRENCH]);
+    setRequesters(h, [FRENCH]);
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: list.ts, actionId: RECIPIENT_ACTIONS.remove });
     await h.waitForMessage(PEOPLE.requester, 'Only people who request payouts can remove a saved recipient');
     expect((await db.query('SELECT 1 FROM saved_recipient_events')).rowCount).toBe(0);
 
-    h.slack.setUsergroupMembers(REQUESTERS_GROUP, [PEOPLE.requester, FRENCH]);
+    setRequesters(h, [PEOPLE.requester, FRENCH]);
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: list.ts, actionId: RECIPIENT_ACTIONS.remove });
     const replaced = await h.slack.waitFor(() => {
       const message = h.slack.messages(CHANNELS.treasury, { visibleTo: PEOPLE.requester }).find((each) => each.ts === list.ts);

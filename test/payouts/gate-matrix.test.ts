@@ -82,6 +82,7 @@ function world(db: Db) {
   const sender = new BatchSender({ db, clock: made.clock, logger, ratePerSecond: 1000, announce: async () => undefined, send: (request) => made.service.sendApproved(request, 'bulk') });
   const releaser = new ScheduleReleaser({
     db, clock: made.clock, roles: people.roles, logger, payoutSettings: settings, settings: scheduleSettings, payouts: made.service, notifiers: [], holder: 'replica-a',
+    databaseNow: async () => made.clock.now(),
   });
   const schedules = new PayoutSchedules({ db, clock: made.clock, roles: people.roles, payouts: made.service, releaser, settings: scheduleSettings });
   return {

@@ -52,6 +52,8 @@ export const payoutApproval = defineMessages({
       'Could not check every transaction back to when payout {id} was requested ({problem}), so it may have gone through. Nothing was sent again; try again in a few minutes.',
     'payoutApproval.refusal.invalid': 'Some details of the payout are not valid; correct them and submit again.',
     'payoutApproval.refusal.duplicateReference': 'This reference was already used: choose another, or leave it empty.',
+    'payoutApproval.refusal.referenceReserved.series': 'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
+    'payoutApproval.refusal.referenceReserved.bulk': 'This reference is kept for row {row} of the bulk payout {id}: choose another, or leave it empty.',
     'payoutApproval.refusal.fleetUnavailable': 'The Fleet API could not be reached. Try again in a minute.',
 
     // How a payout reads (src/slack/views/payout-details.ts).
@@ -314,6 +316,8 @@ export const payoutApproval = defineMessages({
       'Impossible de vérifier toutes les transactions depuis la demande du paiement {id} ({problem}) : il a donc pu passer. Rien n’a été renvoyé ; réessayez dans quelques minutes.',
     'payoutApproval.refusal.invalid': 'Certaines informations du paiement ne sont pas valides : corrigez-les, puis envoyez à nouveau.',
     'payoutApproval.refusal.duplicateReference': 'Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez le champ vide.',
+    'payoutApproval.refusal.referenceReserved.series': 'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez le champ vide.',
+    'payoutApproval.refusal.referenceReserved.bulk': 'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez le champ vide.',
     'payoutApproval.refusal.fleetUnavailable': 'L’API Fleet est injoignable. Réessayez dans une minute.',
 
     'payoutApproval.kind.mobileMoney': 'mobile money',

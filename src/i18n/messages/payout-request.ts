@@ -107,6 +107,8 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.reference_format': 'Use {min} to {max} letters, digits, - or _ for the reference, or leave it empty.',
     'payoutRequest.problem.reference_missing': 'The reference is missing: go back and submit the form again.',
     'payoutRequest.problem.reference_used': 'This reference was already used: choose another, or leave it empty.',
+    'payoutRequest.problem.reference_reserved.series': 'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
+    'payoutRequest.problem.reference_reserved.bulk': 'This reference is kept for row {row} of the bulk payout {id}: choose another, or leave it empty.',
     'payoutRequest.problem.check_value': 'Check this value.',
   },
   fr: {
@@ -217,6 +219,8 @@ export const payoutRequest = defineMessages({
       'La référence compte de {min} à {max} lettres, chiffres, - ou _ ; vous pouvez aussi la laisser vide.',
     'payoutRequest.problem.reference_missing': 'La référence manque : revenez au formulaire et soumettez-le à nouveau.',
     'payoutRequest.problem.reference_used': 'Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.',
+    'payoutRequest.problem.reference_reserved.series': 'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez-la vide.',
+    'payoutRequest.problem.reference_reserved.bulk': 'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez-la vide.',
     'payoutRequest.problem.check_value': 'Vérifiez cette valeur.',
   },
 });

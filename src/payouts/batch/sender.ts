@@ -17,7 +17,8 @@ import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } f
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
 import { insertApproval } from '../approval-store.js';
-import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
+import { findRequest, insertWithFreshId, linkBatchRow } from '../repository.js';
+import { changeRequest, recordEvent } from '../transitions.js';
 
 export interface BatchSenderOptions {
   db: Db;
@@ -107,12 +108,13 @@ export class BatchSender {
       await appendBatchEvent(tx, { batchId, event: 'row_skipped', at: now, details: { row: rowNumber, reason: 'reference_used' } });
       return undefined;
     }
-    await tx.query('UPDATE payout_requests SET batch_id = $2, batch_row = $3 WHERE id = $1', [id, batchId, rowNumber]);
+    await linkBatchRow(tx, id, batchId, rowNumber);
     for (const approval of batch.approvals) await insertApproval(tx, id, approval.userId, approval.at, approval.senior === true);
-    const approved = await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
+    await recordEvent(tx, id, { event: 'requested', userId: batch.requestedBy, details: { batchId, row: rowNumber, reference: draft.reference } }, now);
+    const approved = await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, {
+      event: 'approved', details: { batchId, approvers: batch.approvals.map((approval) => approval.userId) },
+    });
     await tx.query('UPDATE payout_batch_rows SET request_id = $3 WHERE batch_id = $1 AND row_number = $2', [batchId, rowNumber, id]);
-    await appendEvent(tx, { requestId: id, event: 'requested', userId: batch.requestedBy, at: now, details: { batchId, row: rowNumber, reference: draft.reference } });
-    await appendEvent(tx, { requestId: id, event: 'approved', at: now, details: { batchId, approvers: batch.approvals.map((approval) => approval.userId) } });
     return (await findRequest(tx, id)) ?? approved;
   }
 

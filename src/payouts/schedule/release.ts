@@ -1,6 +1,7 @@
 /**
- * Releasing scheduled payouts, each occurrence exactly once. Whether one is due comes from the app's
- * clock; which replica looks comes from a lease on the database's clock (`store/leases.ts`), and
+ * Releasing scheduled payouts, each occurrence exactly once. Whether one is due (or past the
+ * catch-up window) comes from the database's clock, as does which replica looks (a lease,
+ * `store/leases.ts`), so replicas whose own clocks disagree agree on both; and
  * each occurrence is moved out of `scheduled` by one conditional UPDATE under its row lock, in the
  * transaction that makes its payout request: a second replica, or the same one after a crash, finds
  * it released. The request is then sent by the single payout's settlement (approved → executing,
@@ -15,14 +16,15 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { tryAcquireLease } from '../../store/leases.js';
+import { databaseNow, tryAcquireLease } from '../../store/leases.js';
 import { insertApproval } from '../approval-store.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, payoutDay } from '../day-totals.js';
 import { newPayoutId } from '../identifiers.js';
-import type { PayoutDraft, PayoutRequest } from '../model.js';
+import type { DualApprovalReason, PayoutDraft, PayoutRequest } from '../model.js';
 import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
-import { appendEvent, findRequest, insertWithFreshId, updateRequest } from '../repository.js';
+import { findRequest, insertWithFreshId } from '../repository.js';
+import { changeRequest, recordEvent } from '../transitions.js';
 import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
@@ -57,6 +59,8 @@ export interface ScheduleReleaserOptions {
   /** How long the lease lasts without renewal (default 60 s). */
   leaseMs?: number;
   newId?: () => string;
+  /** The database's clock, which decides what is due (default: its `clock_timestamp()`); tests with a hand-moved clock pass that one. */
+  databaseNow?: ((q: Queryable) => Promise<Date>) | undefined;
   /** Tests only: runs after an occurrence became an approved request and before it is sent. */
   beforeSend?: (request: PayoutRequest) => Promise<void>;
 }
@@ -89,8 +93,8 @@ export class ScheduleReleaser {
 
   /** Releases every due occurrence (or marks it missed when older than the catch-up window); how many were looked at. */
   async releaseDue(limit = 50): Promise<number> {
-    const { db, clock, settings } = this.options;
-    const now = clock.now();
+    const { db, settings } = this.options;
+    const now = await this.databaseNow();
     const due = await db.transaction((tx) => takeDue(tx, now, limit, new Date(now.getTime() - settings.catchUpMinutes * 60_000)));
     for (const occurrence of due) await this.release(occurrence);
     return due.length;
@@ -102,7 +106,8 @@ export class ScheduleReleaser {
     const template = await findRequest(db, occurrence.requestId);
     if (!template) return { kind: 'none' };
     const roles = await this.freshRoles(template);
-    const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now()));
+    const dueNow = await this.databaseNow();
+    const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now(), dueNow));
     if (outcome.kind === 'none') return outcome;
     if (outcome.kind !== 'released') await this.tell(outcome.template, outcome.occurrence, eventOf(outcome), options.userId);
     if (outcome.kind === 'waiting_approval') await this.options.payouts.announce(outcome.request, 'requested');
@@ -135,14 +140,16 @@ export class ScheduleReleaser {
   }
 
   /** The one transaction of a release: the day locks, the occurrence's lock, the checks, then the move. */
-  private async decide(tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: 'scheduled' | 'held', now: Date): Promise<Released> {
+  private async decide(
+    tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: 'scheduled' | 'held', now: Date, dueNow: Date,
+  ): Promise<Released> {
     const { payoutSettings, settings } = this.options;
     await lockPayoutDays(tx, { requestedBy: found.requestedBy, payouts: [{ draft: found, newRecipient: false }] });
     const occurrence = await findOccurrence(tx, found.id, number, true);
     const template = await findRequest(tx, found.id);
     if (!occurrence || !template || occurrence.state !== from) return { kind: 'none' };
     const key = { requestId: template.id, number, from: [from] as const };
-    const late = now.getTime() - occurrence.dueAt.getTime() > settings.catchUpMinutes * 60_000;
+    const late = dueNow.getTime() - occurrence.dueAt.getTime() > settings.catchUpMinutes * 60_000;
     if (template.state !== 'approved') {
       if (template.state === 'pending' && !late) return { kind: 'none' };
       const state = template.state === 'pending' ? 'missed' : 'cancelled';
@@ -182,7 +189,9 @@ export class ScheduleReleaser {
       requestedBy: template.requestedBy, requestedAt: now, payouts: [{ draft: template, newRecipient: template.newRecipient }], counted,
     }, payoutSettings);
     const required = Math.max(template.requiredApprovals, measured.required);
-    const request = await this.insertPayout(tx, template, number, roles.approvers, required, now);
+    // The reason that holds at release; the series' own while the release day needs fewer than the series was approved with.
+    const reason = measured.required >= template.requiredApprovals ? measured.reason : template.dualApproval;
+    const request = await this.insertPayout(tx, template, number, roles.approvers, { required, reason }, now);
     if (!request) return hold('reference_used');
     const moved = await moveOccurrence(tx, key, { state: 'released', hold: null, payoutId: request.id }, now);
     if (!moved) throw new Error(`occurrence ${template.id}#${number} moved under its own lock`);
@@ -198,40 +207,46 @@ export class ScheduleReleaser {
    * (`INV-42-3`: the Fleet API takes each reference once), requested now, approved by the approvers
    * who approved the schedule and still are approvers; pending when the day now needs more.
    */
-  private async insertPayout(tx: Queryable, template: PayoutRequest, number: number, approvers: string[], required: number, now: Date): Promise<PayoutRequest | undefined> {
+  private async insertPayout(
+    tx: Queryable, template: PayoutRequest, number: number, approvers: string[], needs: { required: number; reason: DualApprovalReason | undefined }, now: Date,
+  ): Promise<PayoutRequest | undefined> {
+    const { required, reason } = needs;
     const suffix = `-${number}`;
     const draft: PayoutDraft = { ...draftOf(template), reference: `${template.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
     const id = await insertWithFreshId(tx, {
       draft, requestedBy: template.requestedBy, requestedAt: now,
       expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
-      requiredApprovals: required, dualApproval: template.dualApproval, newRecipient: template.newRecipient,
+      requiredApprovals: required, dualApproval: reason, newRecipient: template.newRecipient,
       previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
     }, this.options.newId ?? newPayoutId);
     if (!id) return undefined;
     // Each copy keeps when it was given and whether as a senior approver's (the gate checks that again before sending).
     const given = new Map(template.approvals.map((approval) => [approval.userId, approval]));
     for (const approver of approvers) await insertApproval(tx, id, approver, given.get(approver)?.at ?? now, given.get(approver)?.senior === true);
-    await appendEvent(tx, { requestId: id, event: 'requested', userId: template.requestedBy, at: now, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } });
+    await recordEvent(tx, id, { event: 'requested', userId: template.requestedBy, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } }, now);
     if (approvers.length >= required) {
-      await updateRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now);
-      await appendEvent(tx, { requestId: id, event: 'approved', at: now, details: { scheduledFrom: template.id, approvers } });
+      await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, { event: 'approved', details: { scheduledFrom: template.id, approvers } });
     } else {
-      await appendEvent(tx, { requestId: id, event: 'approvals_raised', at: now, details: { required, currency: template.currency } });
+      await recordEvent(tx, id, { event: 'approvals_raised', details: { required, currency: template.currency, ...reason } }, now);
     }
     return findRequest(tx, id);
   }
 
   /** DMs the requester of each occurrence due within the notice time, once (one replica marks it told); at most `limit` a round. */
   async sendNotices(limit = 50): Promise<number> {
-    const { db, clock, settings } = this.options;
+    const { db, settings } = this.options;
     if (settings.noticeMinutes <= 0) return 0;
-    const now = clock.now();
+    const now = await this.databaseNow();
     const due = await db.transaction((tx) => takeNoticesDue(tx, now, new Date(now.getTime() + settings.noticeMinutes * 60_000), limit));
     for (const occurrence of due) {
       const template = await findRequest(db, occurrence.requestId);
       if (template) await this.tell(template, occurrence, 'noticed');
     }
     return due.length;
+  }
+
+  private databaseNow(): Promise<Date> {
+    return (this.options.databaseNow ?? databaseNow)(this.options.db);
   }
 
   async tell(template: PayoutRequest, occurrence: Occurrence, event: ScheduleEventName, userId?: string): Promise<void> {

@@ -58,10 +58,10 @@ export class PayoutSchedules {
   /**
    * Stores a scheduled request: the same intake, policy and new-recipient rule as every payout, each
    * occurrence checked against its own day's limit and totals. Approved as any request, then released
-   * at its time(s). `filledFrom`: the saved recipient the form was filled from (see `PayoutIntake.submit`).
+   * at its time(s). `filledFrom` and `resubmitOf` (the rejected request it corrects) as for any request (see `PayoutIntake.submit`).
    */
   async request(
-    userId: string, draft: PayoutDraft, input: ScheduleInput, options: { filledFrom?: RecipientIdentity | undefined } = {},
+    userId: string, draft: PayoutDraft, input: ScheduleInput, options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined } = {},
   ): Promise<PayoutActionResult | { ok: false; code: 'schedule_invalid'; problems: ScheduleProblem[] }> {
     const problems = this.check(input);
     if (problems.length > 0) return { ok: false, code: 'schedule_invalid', problems };
@@ -69,6 +69,7 @@ export class PayoutSchedules {
     const times = occurrenceTimes(rule);
     return this.options.payouts.submit(userId, draft, {
       filledFrom: options.filledFrom,
+      resubmitOf: options.resubmitOf,
       schedule: {
         at: times,
         save: async (tx, request, now) => {
@@ -146,7 +147,7 @@ export class PayoutSchedules {
     if (occurrence.state !== 'missed' || request.requestedBy !== userId) return { ok: false, code: occurrence.state !== 'missed' ? 'moved_on' : 'not_allowed', occurrence };
     const suffix = `-${number}`;
     const draft = { ...draftOf(request), reference: `${request.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
-    const payout = await this.options.payouts.submit(userId, draft);
+    const payout = await this.options.payouts.submit(userId, draft, { occurrence: { requestId: request.id, number } });
     if (!payout.ok) return { ok: true, occurrence, request, payout };
     const now = this.options.clock.now();
     const moved = await this.options.db.transaction(async (tx) => {

@@ -109,7 +109,7 @@ export async function findOccurrence(q: Queryable, requestId: string, number: nu
 }
 
 /**
- * Occurrences of active schedules due at `now` (the app's clock) still waiting, oldest first, locked
+ * Occurrences of active schedules due at `now` (the database's clock) still waiting, oldest first, locked
  * for this transaction; rows another replica holds are passed over. Those of a series still waiting
  * for approval are taken only once past `missedBefore` (to be marked missed): until then a release
  * would leave them as they are, and they would take the places of approved ones due after them.

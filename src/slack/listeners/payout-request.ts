@@ -312,7 +312,7 @@ async function submitReview(
   // The draft came back from the client: `submit` checks the role and every field again.
   const submitted = (request: PayoutRequest): ViewResponseAction =>
     ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule, { filledFrom }) : undefined;
+  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule, { filledFrom, resubmitOf: carried.resubmits }) : undefined;
   if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
     const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));

@@ -36,6 +36,12 @@ export function describeFieldProblem(
     case 'reference_used':
     case 'check_value':
       return t(`payoutRequest.problem.${problem.code}`);
+    case 'reference_reserved': {
+      const kept = problem.reservedFor;
+      return kept.kind === 'series'
+        ? t('payoutRequest.problem.reference_reserved.series', { number: kept.number, id: kept.requestId })
+        : t('payoutRequest.problem.reference_reserved.bulk', { row: kept.row, id: kept.batchId });
+    }
     case 'amount_too_many_decimals':
       return describeTooManyDecimals(locale, problem, (typed) => plainWithin(typed, TYPED_MAX));
     case 'amount_ambiguous':

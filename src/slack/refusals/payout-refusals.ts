@@ -53,8 +53,12 @@ export function refusalMessage(refusal: RefusalFacts, locale: Locale = 'en'): st
     // The request side.
     case 'invalid':
       return t('payoutApproval.refusal.invalid');
-    case 'duplicate_reference':
+    case 'duplicate_reference': {
+      const kept = facts.reservedFor;
+      if (kept?.kind === 'series') return t('payoutApproval.refusal.referenceReserved.series', { number: kept.number, id: kept.requestId });
+      if (kept?.kind === 'bulk') return t('payoutApproval.refusal.referenceReserved.bulk', { row: kept.row, id: kept.batchId });
       return t('payoutApproval.refusal.duplicateReference');
+    }
     case 'not_requester':
       return t('payoutApproval.refusal.notRequester');
     case 'over_max_amount':

@@ -13,6 +13,7 @@ import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails } from '..
 import { earlierPayoutStateWord } from './payout-details.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { operatorName } from './operators.js';
+import { formatDay } from './transactions.js';
 import { codeSpan, escapeWithin, mentionUser, plainText } from './text.js';
 
 const NAME_MAX = 200;
@@ -74,15 +75,17 @@ export function signalBlocks(context: ApprovalContext, locale: Locale): KnownBlo
   return lines.map(section);
 }
 
-/** The day's totals as a context line: always shown, the same totals the policy counts. */
+/** The day's totals as a context line: always shown, the same totals the policy counts (a schedule's busiest day for a scheduled request). */
 export function dayTotalsBlocks(signals: ApprovalSignals | undefined, requestedBy: string, locale: Locale, who: 'requester' | 'you' = 'requester'): KnownBlock[] {
   if (!signals) return [];
   const t = textsFor(locale);
-  const { currency, requesterMinor, recipientMinor } = signals.dayTotals;
-  const text = t('approvalSignals.dayTotals', {
+  const { currency, requesterMinor, recipientMinor, day } = signals.dayTotals;
+  const values = {
     currency, requester: who === 'you' ? t('approvalSignals.you') : mentionUser(requestedBy),
     requesterTotal: formatMinor(requesterMinor, currency, { locale }), recipientTotal: formatMinor(recipientMinor, currency, { locale }),
-  });
+  };
+  // A scheduled request counts on the days it is sent on: its busiest one is shown.
+  const text = day ? t('approvalSignals.dayTotals.scheduled', { ...values, day: formatDay(day, locale) }) : t('approvalSignals.dayTotals', values);
   return [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }];
 }
 

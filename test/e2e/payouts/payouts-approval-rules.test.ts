@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FRESH_READ_REUSE_MS } from '../../../src/slack/access.js';
 import { blockText, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
+import { ManualClock } from '../../support/payout-doubles.js';
 import {
   approveAs, buttonsOf, dmTexts, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
   requestPayout, submitApproval, submitForm, viewText, waitForApprovalMessage,
@@ -11,7 +13,13 @@ const APPROVERS_GROUP = 'S0APPROVERS';
 // Each test pays in its own currency or to its own phone, so that the day totals of one do not
 // decide the approvals of another (they share the database and the requester). The bot caches group
 // members for a minute and a fresh lookup refreshes that cache, so a person removed in one test stays
-// removed for the bot in the next ones: each test removes someone the later tests do not need.
+// removed for the bot in the next ones: each test removes someone the later tests do not need. A
+// fresh read stands for FRESH_READ_REUSE_MS: each change of a group lets that pass on the bot's clock.
+const clock = new ManualClock(new Date());
+function setMembers(h: Harness, group: string, members: string[]): void {
+  h.slack.setUsergroupMembers(group, members);
+  clock.advance(FRESH_READ_REUSE_MS);
+}
 const APPROVERS = [PEOPLE.approver, PEOPLE.approver2, PEOPLE.newcomer];
 describe('payout approval rules, as approvers see them', () => {
   let h: Harness;
@@ -20,12 +28,13 @@ describe('payout approval rules, as approvers see them', () => {
     h = await startHarness({
       env: { ...PAYOUT_ENV, FLEET_REQUESTERS: REQUESTERS_GROUP, FLEET_APPROVERS: APPROVERS_GROUP },
       slack: { usergroups: { [REQUESTERS_GROUP]: [PEOPLE.requester], [APPROVERS_GROUP]: APPROVERS } },
+      bot: { clock },
     });
   });
   afterAll(async () => h?.close());
   beforeEach(() => {
-    h.slack.setUsergroupMembers(REQUESTERS_GROUP, [PEOPLE.requester]);
-    h.slack.setUsergroupMembers(APPROVERS_GROUP, APPROVERS);
+    setMembers(h, REQUESTERS_GROUP, [PEOPLE.requester]);
+    setMembers(h, APPROVERS_GROUP, APPROVERS);
   });
   afterEach(() => {
     expect(h.slack.limitViolations).toEqual([]);
@@ -58,7 +67,7 @@ describe('payout approval rules, as approvers see them', () => {
     const posts = payoutPosts(h);
     // Opening the modal read the group (the cache is warm); the approver is removed before pressing Approve and send.
     const modal = await openApproveModal(h, PEOPLE.newcomer, id);
-    h.slack.setUsergroupMembers(APPROVERS_GROUP, [PEOPLE.approver, PEOPLE.approver2]);
+    setMembers(h, APPROVERS_GROUP, [PEOPLE.approver, PEOPLE.approver2]);
     const outcome = await submitApproval(h, PEOPLE.newcomer, modal.id);
     expect(outcome).toContain('You are not on the list of people who may approve payouts');
     expect(payoutPosts(h)).toBe(posts);
@@ -70,7 +79,7 @@ describe('payout approval rules, as approvers see them', () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243810000003', amount: '3000000', currency: 'CDF' });
     const posts = payoutPosts(h);
     expect(await approveAs(h, PEOPLE.approver, id)).toContain('One more approver must approve');
-    h.slack.setUsergroupMembers(APPROVERS_GROUP, [PEOPLE.approver2]);
+    setMembers(h, APPROVERS_GROUP, [PEOPLE.approver2]);
 
     const outcome = await approveAs(h, PEOPLE.approver2, id);
     expect(outcome).toContain('One more approver must approve');
@@ -84,7 +93,7 @@ describe('payout approval rules, as approvers see them', () => {
   it('does not send the pending request of a requester removed from the requesters, and tells approvers and the requester why', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243810000004', amount: '10', currency: 'EUR' });
     const posts = payoutPosts(h);
-    h.slack.setUsergroupMembers(REQUESTERS_GROUP, []);
+    setMembers(h, REQUESTERS_GROUP, []);
 
     const outcome = await approveAs(h, PEOPLE.approver2, id);
     expect(outcome).toContain('nothing was sent');

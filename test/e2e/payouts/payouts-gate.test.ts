@@ -4,6 +4,7 @@ import { ManualClock } from '../../support/payout-doubles.js';
 import {
   approveAs, dmTexts, formValues, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage,
 } from '../../support/payout-flow.js';
+import { FRESH_READ_REUSE_MS } from '../../../src/slack/access.js';
 import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
 
 const SENIORS_GROUP = 'S0SENIORS';
@@ -50,6 +51,8 @@ describe('the gate before sending, through the whole bot', () => {
     await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(payoutId) && text.includes('was not sent yet')), { message: 'the requester told' });
 
     h.slack.setUsergroupMembers(SENIORS_GROUP, [PEOPLE.approver2]);
+    // The release's fresh read of the group stands for a few seconds.
+    clock.advance(FRESH_READ_REUSE_MS);
     expect(await approveAs(h, PEOPLE.approver2, payoutId)).toContain('Sent');
     expect(payoutPosts(h)).toBe(1);
   });

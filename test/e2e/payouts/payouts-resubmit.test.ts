@@ -2,9 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, callbackIs, clickOnApproval, dmWith, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
+  approvalMessage, approveAs, callbackIs, clickOnApproval, dmWith, formValues, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
   requestPayout, submitEditedFromSaved, submitForm, viewText, waitForApprovalMessage, waitForView,
 } from '../../support/payout-flow.js';
+import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
 
 describe('correcting a rejected request with Edit and resubmit', () => {
   let h: Harness;
@@ -81,6 +82,27 @@ describe('correcting a rejected request with Edit and resubmit', () => {
     const corrected = await submitForm(h, PEOPLE.requester, again.id, { amount: '42' });
     expect(viewText(corrected)).toContain('*Changed details:* filled from the saved recipient Jeanne Kalala, then edited: the number (`243820000030` → `243820000031`).');
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: corrected.id });
+  });
+
+  it('keeps the link to the rejected request when its correction is scheduled for later', async () => {
+    const old = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '90', reference: 'INV-2025-0090' });
+    await reject(old, PEOPLE.approver, 'Send it tomorrow');
+    const dm = await rejectionDm(PEOPLE.requester, old);
+    await h.slack.clickButton({ userId: PEOPLE.requester, channelId: dmWith(PEOPLE.requester), messageTs: dm.ts, actionId: PAYOUT_ACTIONS.resubmit });
+    const form = await waitForView(h, PEOPLE.requester, (view) => view.view.callback_id === PAYOUT_VIEWS.form && viewText(view).includes(old), 'the form again');
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const when = { [PAYOUT_SCHEDULE.sendOnBlock]: { value: tomorrow }, [PAYOUT_SCHEDULE.sendAtBlock]: { value: '10:00' } };
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { ...formValues({ amount: '95' }), ...when } });
+    const review = h.slack.view(form.id)!;
+    expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
+
+    const stored = await h.bot.payouts.get(id);
+    expect(stored).toMatchObject({ state: 'pending', reference: 'INV-2025-0090-2', amountMinor: 9_500, resubmitOf: old });
+    expect(stored?.schedule).toBeDefined();
+    expect(blockText(await waitForApprovalMessage(h, id, old))).toContain(`\`/fleet payouts ${old}\``);
   });
 
   it('generates a new reference for a request whose reference was generated', async () => {

@@ -5,7 +5,8 @@ import { BatchSender } from '../../../src/payouts/batch/sender.js';
 import type { Db } from '../../../src/store/db.js';
 import { FleetTimeoutError } from '../../../src/fleet/errors.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, createService, MINUTE, OUTSIDER, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, changingRoles, createService, MINUTE, mobileForm, OUTSIDER, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { refusalMessage, type RefusalFacts } from '../../../src/slack/refusals/payout-refusals.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
@@ -48,6 +49,21 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     expect(new Set(references).size).toBe(60);
     expect((await one.batches.get(id))?.state).toBe('done');
     expect((await one.batches.results(id)).every((row) => row.outcome === 'sent')).toBe(true);
+  });
+
+  it('keeps the references of an approved bulk payout\'s rows not yet sent: a payout typed with one is refused, saying whose, and every row is still sent', async () => {
+    const one = replica();
+    const id = await releasedBatch(one.batches, 4);
+    const typed = await one.service.validate('mobile_money', { ...mobileForm, reference: `${id}-4` });
+    expect(typed).toEqual({ ok: false, errors: { reference: { code: 'reference_reserved', reservedFor: { kind: 'bulk', batchId: id, row: 4 } } } });
+    const other = await one.service.validate('mobile_money', { ...mobileForm, reference: 'INV-OTHER-1' });
+    if (!other.ok) throw new Error('expected a valid form');
+    const refused = await one.service.submit(REQUESTER, { ...other.draft, reference: `${id}-4` });
+    expect(refused).toMatchObject({ ok: false, code: 'duplicate_reference', details: { reservedFor: { kind: 'bulk', batchId: id, row: 4 } } });
+    expect(refusalMessage(refused as RefusalFacts, 'fr')).toBe(`Cette référence est réservée à la ligne 4 du paiement groupé ${id} : choisissez-en une autre, ou laissez le champ vide.`);
+    await one.sender.sendDue(500);
+    // Row 1 is the header: the rows are 2 to 5.
+    expect(one.fleet.payoutCalls.map((call) => call.body.reference).sort()).toEqual([2, 3, 4, 5].map((row) => `${id}-${row}`));
   });
 
   it('lets one replica at a time attempt a finished batch\'s results, retries a failed attempt after its wait, and never after delivery', async () => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../../src/payouts/model.js';
 import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
+import { APPROVER, changingRoles, ManualClock, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
+import { refusalMessage, type RefusalFacts } from '../../../src/slack/refusals/payout-refusals.js';
 import { scheduledOn } from '../../../src/digest/scheduled-day.js';
 
 // The clock starts at 2025-03-14T10:00Z (createService).
@@ -125,7 +126,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     clock.set(DUE);
     await releaser.releaseDue();
     const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
-    expect(await service.get(payoutId!)).toMatchObject({ state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }] });
+    // The reason is the release day's, as the approvers are told it.
+    expect(await service.get(payoutId!)).toMatchObject({
+      state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }], dualApproval: { rule: 'requester_total', totalMinor: 120_000 },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: false });
     expect(fleet.payoutCalls).toHaveLength(1);
@@ -250,6 +254,30 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect((await service.get(approved.id))?.schedule?.occurrences[0]?.state).toBe('released');
   });
 
+  it('decides what is due on the database\'s clock, so two replicas whose clocks are hours apart release the same occurrences', async () => {
+    const { schedule, service, clock, fleet, releaserFor } = scheduling(db);
+    const HOUR = 60 * MINUTE;
+    const dbNow = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const at = (ms: number) => {
+      const when = new Date(ms);
+      return { firstDay: when.toISOString().slice(0, 10), time: { hour: when.getUTCHours(), minute: when.getUTCMinutes() }, repeat: 'once' as const };
+    };
+    // Requested and approved three hours before the database's now.
+    clock.set(new Date(dbNow - 3 * HOUR));
+    const past = await schedule(at(dbNow - 2 * HOUR), { ...mobileForm, amount: '21', reference: 'INV-PAST' });
+    const future = await schedule(at(dbNow + 2 * HOUR), { ...mobileForm, amount: '22', reference: 'INV-LATER' });
+    await service.approve(past.id, APPROVER);
+    await service.approve(future.id, APPROVER);
+    // One replica's clock is three hours behind the database's, the other's three hours ahead.
+    const behind = releaserFor('replica-a', { clock: new ManualClock(new Date(dbNow - 3 * HOUR)), databaseNow: undefined });
+    const ahead = releaserFor('replica-b', { clock: new ManualClock(new Date(dbNow + 3 * HOUR)), databaseNow: undefined });
+    await behind.releaseDue();
+    await ahead.releaseDue();
+    await behind.sendNotices();
+    expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual(['INV-PAST-1']);
+    expect((await service.get(future.id))?.schedule?.occurrences[0]?.state).toBe('scheduled');
+  });
+
   it('sends the heads-up of an approved series though more series nobody approved are due sooner', async () => {
     const { schedule, service, clock, told, releaser } = scheduling(db);
     for (const [minute, amount] of [[0, '11'], [15, '12'], [30, '13']] as const) {
@@ -261,6 +289,32 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     clock.set(new Date('2025-03-15T08:01:00Z'));
     expect(await releaser.sendNotices(2)).toBe(1);
     expect(told.filter((entry) => entry.event === 'noticed').map((entry) => entry.id)).toEqual([approved.id]);
+  });
+
+  it('gives a scheduled request\'s approval message the totals of its busiest day, this payout included, not those of the day it was requested', async () => {
+    const { schedule, service } = scheduling(db);
+    // Weekly on the 15th and the 22nd; another payout to the same wallet waits for the 22nd.
+    await schedule({ firstDay: '2025-03-22', time: { hour: 8, minute: 0 }, repeat: 'once' }, { ...mobileForm, amount: '300' });
+    const series = await schedule({ firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'weekly', count: 2 }, { ...mobileForm, amount: '400' });
+    expect((await service.signals(series)).dayTotals).toEqual({ currency: 'USD', requesterMinor: 70_000, recipientMinor: 70_000, day: '2025-03-22' });
+  });
+
+  it('keeps the numbered references of an approved series: a payout typed with one is refused, saying whose, and the series still sends it', async () => {
+    const { schedule, service, clock, fleet, releaser } = scheduling(db);
+    const series = await schedule({ ...TOMORROW_NINE, repeat: 'weekly', count: 3 }, { ...mobileForm, reference: 'INV-42' });
+    await service.approve(series.id, APPROVER);
+    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-42-3' }))
+      .toEqual({ ok: false, errors: { reference: { code: 'reference_reserved', reservedFor: { kind: 'series', requestId: series.id, number: 3 } } } });
+    const other = await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-43' });
+    if (!other.ok) throw new Error('expected a valid form');
+    const refused = await service.submit(REQUESTER, { ...other.draft, reference: 'INV-42-3' });
+    expect(refused).toMatchObject({ ok: false, code: 'duplicate_reference', details: { reservedFor: { kind: 'series', requestId: series.id, number: 3 } } });
+    expect(refusalMessage(refused as RefusalFacts, 'en')).toBe(`This reference is kept for payout #3 of the scheduled request ${series.id}: choose another, or leave it empty.`);
+    for (const day of ['2025-03-15', '2025-03-22', '2025-03-29']) {
+      clock.set(new Date(`${day}T09:00:00Z`));
+      await releaser.releaseDue();
+    }
+    expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual(['INV-42-1', 'INV-42-2', 'INV-42-3']);
   });
 
   it('gives lists a scheduled request with its schedule, so that they can say it waits for its time', async () => {

@@ -31,7 +31,8 @@ export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: st
     logger: createLogger({ level: 'silent' }), payoutSettings,
     settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
     payouts: { sendApproved: (request, via) => made.service.sendApproved(request, via), announce: (request, event) => made.service.announce(request, event) },
-    notifiers: [notifier], holder, ...extra,
+    // The hand-moved clock stands for the database's too, unless a test gives the releaser another.
+    notifiers: [notifier], holder, databaseNow: async () => made.clock.now(), ...extra,
   });
   const releaser = releaserFor(options.holder ?? 'replica-a');
   const schedules = new PayoutSchedules({

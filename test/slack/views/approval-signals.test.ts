@@ -47,6 +47,15 @@ describe('what the approver sees beside the request', () => {
     expect(text(modal.blocks)).toContain('Today in USD');
   });
 
+  it('names the busiest day of a scheduled request instead of today, in English and French', () => {
+    const scheduled: ApprovalSignals = { duplicateOf: undefined, unusualAmount: undefined, dayTotals: { ...signals.dayTotals, day: '2025-03-22' } };
+    const en = buildApprovalMessage({ sandbox: false, locale: 'en' }, pendingRequest(), { context: { signals: scheduled, duplicateWindowHours: 72 } });
+    expect(text(en.blocks)).toContain('On Mar 22, 2025, this schedule’s busiest day, in USD: requested by <@UREQUESTER>, 950.00 USD; to this recipient, 450.00 USD (this payout included).');
+    expect(text(en.blocks)).not.toContain('Today in USD');
+    const fr = buildApprovalMessage({ sandbox: false, locale: 'fr' }, pendingRequest(), { context: { signals: scheduled, duplicateWindowHours: 72 } });
+    expect(text(fr.blocks)).toContain('Le 22 mars 2025, jour le plus chargé de cette planification, en USD');
+  });
+
   it('calls the senior approvers on a bulk payout above the tier while it waits', () => {
     const batch: PayoutBatch = {
       id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
