@@ -13,7 +13,7 @@ import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails } from '..
 import { earlierPayoutStateWord } from './payout-details.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';
 import { operatorName } from './operators.js';
-import { formatDay } from './transactions.js';
+import { formatDay } from './dates.js';
 import { codeSpan, escapeWithin, mentionUser, plainText } from './text.js';
 
 const NAME_MAX = 200;
