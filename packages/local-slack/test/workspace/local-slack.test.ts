@@ -49,6 +49,7 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, now: () => Date.now() + clockOffsetMs });
+    slack.invite(TREASURY);
     app = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
 
     // Listened for by the app but declared in no manifest: Slack never sends it.
@@ -248,6 +249,7 @@ describe('the local Slack Web API and response URLs', () => {
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, usergroups: { S0APPROVERS: [ABEL] } });
+    slack.invite(TREASURY);
   });
   afterAll(async () => slack?.close());
 
