@@ -40,7 +40,7 @@ export interface ResponseUrlRecord {
   userId: string;
   createdAt: number;
   uses: number;
-  /** A slash command's URL replaces its own last response; an action's URL the message clicked. */
+  /** An action's URL may replace or delete the message clicked; a slash command's only posts new messages. */
   kind: 'command' | 'message';
   targetTs?: string;
 }

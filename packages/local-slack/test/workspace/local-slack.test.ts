@@ -44,6 +44,7 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
   let clockOffsetMs = 0;
   const submissions: SlackViewAction[] = [];
   const apiErrors: string[] = [];
+  const responseErrors: string[] = [];
   const staleCalls: string[] = [];
   const undeclaredCommands: string[] = [];
 
@@ -67,6 +68,10 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
             { type: 'actions', block_id: 'greeting', elements: [{ type: 'button', action_id: 'wave', value: 'wave-1', text: { type: 'plain_text', text: 'Wave' } }] },
           ],
         });
+      } else if (command.text === 'build') {
+        await respond({ text: 'Building…' });
+        await respond({ text: 'Built', replace_original: true });
+        await respond({ text: 'Built again', delete_original: true }).catch((error: Error) => responseErrors.push(error.message));
       } else if (command.text === 'modal') {
         await client.views.open({ trigger_id: command.trigger_id, view: amountModal() });
       } else if (command.text === 'slow modal') {
@@ -123,6 +128,12 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     // Counted as messages() would list them, without copies: the reply only for the one who sees it.
     expect(slack.countMessages(TREASURY, { visibleTo: RITA }, (m) => m.text === 'Hello there')).toBe(1);
     expect(slack.countMessages(TREASURY, { visibleTo: ABEL }, (m) => m.text === 'Hello there')).toBe(0);
+  });
+
+  it("posts each answer to a command's response_url as a new message: replace_original cannot replace its first reply", async () => {
+    await slack.runCommand({ userId: RITA, channelId: TREASURY, text: 'build' });
+    await slack.waitFor(() => responseErrors[0]);
+    expect(slack.messages(TREASURY, { visibleTo: RITA }).filter((m) => m.text.startsWith('Buil')).map((m) => m.text)).toEqual(['Building…', 'Built']);
   });
 
   it('says at once that a slash command the app does not declare is not a valid command, and sends the app nothing', async () => {
