@@ -11,8 +11,11 @@ import {
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
 import type { Reply } from './notice.js';
-import { codeSpan, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
 import { payoutSummary } from './payout-details.js';
+
+/** A section's text limit in Block Kit. */
+const SECTION_MAX = 3000;
 
 const REPEATS: readonly ScheduleRepeat[] = ['once', 'weekly', 'biweekly', 'monthly'];
 const SHOWN_DATES = 5;
@@ -132,7 +135,7 @@ export function scheduleWhenBlocks(request: PayoutRequest, locale: Locale): Know
   const schedule = request.schedule;
   if (!schedule) return [];
   const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
-  return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }] : [];
+  return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), SECTION_MAX) } }] : [];
 }
 
 const stateText = (t: Texts, state: OccurrenceState) => t(`payoutSchedule.state.${state}`);
@@ -182,7 +185,7 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
       },
     });
   }
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), SECTION_MAX) } }];
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_SCHEDULE.actions, elements: buttons.slice(0, 25) });
   return blocks;
 }
@@ -232,7 +235,7 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
     when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   }));
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.list.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${t('payoutSchedule.list.title')}\n${lines.join('\n')}`, SECTION_MAX) } }];
   const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
   for (const request of series) {
     const once = request.schedule?.repeat === 'once';
@@ -266,5 +269,5 @@ export function scheduledHomeBlocks(surface: Surface, entries: readonly Schedule
     when: teamTime(occurrence.dueAt, timeZone, locale), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   })}`);
-  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${t('payoutSchedule.home.title')}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${t('payoutSchedule.home.title')}\n${lines.join('\n')}`, SECTION_MAX) } }];
 }
