@@ -43,7 +43,8 @@ export function scheduleInputBlocks(t: Texts, timeZone: string, values: Schedule
     },
     {
       type: 'input', block_id: blockId(PAYOUT_SCHEDULE.sendAtBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.sendAt')),
-      element: { type: 'timepicker', action_id: PAYOUT_ACTIONS.input, ...(values.sendAt ? { initial_time: values.sendAt } : {}) },
+      // Slack shows the picker in each person's own zone unless told: the time is read in the team's.
+      element: { type: 'timepicker', action_id: PAYOUT_ACTIONS.input, timezone: timeZone, ...(values.sendAt ? { initial_time: values.sendAt } : {}) },
     },
     {
       type: 'input', block_id: blockId(PAYOUT_SCHEDULE.repeatBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.repeat')),
