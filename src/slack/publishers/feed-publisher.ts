@@ -38,7 +38,8 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
   });
   return {
     async publish(channelId, post) {
-      const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, 'feed', send) : send());
+      const use = post.kind === 'balance_low' || post.kind === 'balance_recovered' ? 'alerts' : 'feed';
+      const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, use, send) : send());
       const message = buildFeedMessage(options.surface, post);
       try {
         await invited(() => feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }));
