@@ -155,7 +155,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
     await initSlackApp(app);
     readiness.slackTokenAccepted();
-    const access = new AccessControl(app.client, logger);
+    const access = new AccessControl(app.client, logger, config.slack.teamId);
     shutdown.add('access', () => access.close());
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.

@@ -19,10 +19,16 @@ export class AccessControl {
   /** Groups whose last read failed: counting their members would claim people missing. */
   private readonly unreadable = new Set<string>();
 
+  /** `teamId` (SLACK_TEAM_ID) goes with every read: an org-wide install's token needs it, a workspace's ignores it. */
   constructor(
     private readonly client: WebClient,
     private readonly logger: Logger,
+    private readonly teamId?: string | undefined,
   ) {}
+
+  private readGroup(group: string): Promise<{ users?: string[] | undefined }> {
+    return this.client.usergroups.users.list({ usergroup: group, ...(this.teamId ? { team_id: this.teamId } : {}) });
+  }
 
   /**
    * Whether `list` allows `userId`. With `fresh`, every group is read from Slack now (refreshing
@@ -60,7 +66,7 @@ export class AccessControl {
   private freshGroupMembers(group: string): Promise<ReadonlySet<string>> {
     const shared = this.freshReads.get(group);
     if (shared) return shared;
-    const members = this.client.usergroups.users.list({ usergroup: group })
+    const members = this.readGroup(group)
       .then((answer) => {
         const users = new Set(answer.users ?? []);
         this.members.set(group, users);
@@ -77,8 +83,7 @@ export class AccessControl {
     if (cached) return cached;
     let pending = this.inFlight.get(group);
     if (!pending) {
-      pending = this.client.usergroups.users
-        .list({ usergroup: group })
+      pending = this.readGroup(group)
         .then((answer) => {
           const users = new Set(answer.users ?? []);
           this.members.set(group, users);
