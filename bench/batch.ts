@@ -126,6 +126,7 @@ async function killAndResumeBench(sandbox: Sandbox): Promise<Omit<BatchBench, 'c
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-batch-kill-'));
   const port = await freePort();
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, appUrl: `http://127.0.0.1:${port}/slack/events` });
+  slack.invite('C0APPROVALS');
   const env = { DATA_DIR: dataDir, PAYOUT_BATCH_RATE: String(RATE) };
   const first = botOn(slack, sandbox, port, env);
   await first.ready;
@@ -153,6 +154,7 @@ async function replicasBench(sandbox: Sandbox): Promise<BatchBench['replicas']> 
   const schema = await createTestSchema(base);
   const [portA, portB] = [await freePort(), await freePort()];
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, appUrl: `http://127.0.0.1:${portA}/slack/events` });
+  slack.invite('C0APPROVALS');
   const env = { DATABASE_URL: schema.databaseUrl, PAYOUT_BATCH_RATE: String(REPLICA_RATE) };
   const [a, b] = [botOn(slack, sandbox, portA, env), botOn(slack, sandbox, portB, env)];
   await Promise.all([a.ready, b.ready]);

@@ -102,6 +102,8 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   const sandbox = await startSandbox({ seed: 1 });
   const botSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
+  // Invited where the bot posts, as docs/setup-slack.md asks.
+  for (const channel of ['C0APPROVALS', 'C0FEED']) botSlack.invite(channel);
   let bot: AppProcess | undefined;
   let bare: AppProcess | undefined;
   try {

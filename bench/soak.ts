@@ -175,6 +175,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
   const schema = options.store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
   const sandbox = await startSandbox({ seed: 45 });
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
+  slack.invite(FEED_CHANNEL);
   const made = new Map<string, MadeEntry>();
   let postedNotMade = 0;
   let textOnlyMessages = 0;

@@ -33,6 +33,7 @@ import { Shutdown } from './shutdown.js';
 import { ValueSeal } from './slack/sealed-values.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
+import { ChannelInvites } from './slack/channel-invites.js';
 import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
 import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
@@ -135,8 +136,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       },
     });
     shutdown.add('fleet', () => fleet.close());
-    // Both run only once the bot serves requests.
-    const readiness = new Readiness({ pingDatabase: () => db.query('SELECT 1'), probeFleet: () => fleet.getBalance() });
+    // Readiness checks run once the bot serves requests; `invites`: channels where no one invited the bot.
+    const invites = new ChannelInvites(async () => (await app.client.auth.test()).user_id);
+    const readiness = new Readiness({ pingDatabase: () => db.query('SELECT 1'), probeFleet: () => fleet.getBalance(), missingInvites: () => invites.list() });
     fleetObservers.push((call) => readiness.fleetCall(call));
     const account = new AccountReader(fleet, clock);
     shutdown.add('account', () => account.close());
@@ -153,7 +155,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
     await initSlackApp(app);
     readiness.slackTokenAccepted();
-    const access = new AccessControl(app.client, logger, clock);
+    const access = new AccessControl(app.client, logger, clock, config.slack.teamId);
     shutdown.add('access', () => access.close());
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
@@ -184,7 +186,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
           // With the ledger on, its sync is the one reader of the API's list (at least every feed interval)
           // and the feed reads the stored copy, woken on the sync's replica as soon as new entries are stored.
           fleet: ledger ? new LedgerListing(heavyDb, fleet) : fleet, source: ledger, db: heavyDb, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
-          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }) }),
+          publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }), invites }),
         })
       : undefined;
 
@@ -202,7 +204,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const digestScheduler = digestChannelId
       ? new DigestScheduler({
           builder: digest, db: heavyDb, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
-          publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }) }),
+          publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }), invites }),
           followUps: [runwayChartFollowUp(app.client, charts, surface)],
         })
       : undefined;
@@ -275,7 +277,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const payoutNotifier = new SlackPayoutNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'payouts' }), approvalChannelId: config.payouts.approvalChannelId,
       records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
-      seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals),
+      seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals), invites,
     });
     payoutNotifiers.push(payoutNotifier);
     // Scheduled payouts: released by whichever replica holds the lease, due by the database's clock (a test's clock stands for it).
@@ -290,7 +292,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const schedules = new PayoutSchedules({ db, clock, roles: payoutRoles, payouts, releaser, settings: config.payoutSchedule });
     const batchNotifier = new SlackBatchNotifier({
       client: app.client, surface, locales, logger: logger.child({ component: 'batches' }), approvalChannelId: config.payouts.approvalChannelId,
-      batches: () => batches, approversAvailable, mentions,
+      batches: () => batches, approversAvailable, mentions, invites,
       seniorCall: (batch) => batchSeniorCall(batch, config.payouts, config.access.seniorApprovers),
     });
     batchNotifiers.push(batchNotifier);
@@ -311,11 +313,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       metrics,
       ledgerTimeZone: config.ledger.timeZone,
       seal: new ValueSeal(config.slack.botToken),
-      digest,
-      schedules,
+      digest, schedules, invites,
       workflowSteps, tokens,
-      runway,
-      charts,
+      runway, charts,
     });
 
     let eventsUrl: string | undefined;
@@ -373,7 +373,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         const watch = new RunwayWatch({
           runway, ready: async () => (await ledger.reader.status()).historyComplete,
           db, clock, alertDays: config.runway.alertDays, logger: logger.child({ component: 'runway' }),
-          post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface), everyMs: options.runwayAlertEveryMs ?? 60_000,
+          post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface, invites), everyMs: options.runwayAlertEveryMs ?? 60_000,
         });
         watch.start();
         shutdown.add('runway alerts', () => watch.stop());

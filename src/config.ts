@@ -48,6 +48,8 @@ export const envSchema = z
       'expected an app-level token starting with xapp-',
     ),
     SLACK_API_URL: optionalText.pipe(z.union([z.undefined(), url('an http(s) URL such as https://slack.com/api/')])),
+    // An org-wide install's token reads a user group only with the team_id of the workspace it belongs to.
+    SLACK_TEAM_ID: optionalText.refine((value) => value === undefined || /^T[A-Z0-9]{2,}$/.test(value), 'expected a workspace ID such as T0123456789'),
     PORT: integer(0, 65535, 3000),
     HOST: optionalText,
     FLEET_API_URL: z.string({ error: 'required: the Fleet API base URL, or the word sandbox' })
@@ -223,6 +225,8 @@ export interface Config {
     /** Set: Socket Mode. Unset: HTTP mode on `port`. */
     appToken: string | undefined;
     apiUrl: string | undefined;
+    /** The workspace whose user groups the access lists name: sent as `team_id` (an org-wide install needs it). */
+    teamId: string | undefined;
     port: number;
     host: string | undefined;
   };
@@ -295,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       signingSecret: e.SLACK_APP_TOKEN ? undefined : e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
+      teamId: e.SLACK_TEAM_ID,
       port: e.PORT,
       host: e.HOST,
     },

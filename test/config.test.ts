@@ -243,3 +243,11 @@ describe('configuration', () => {
     ]);
   });
 });
+
+describe('SLACK_TEAM_ID', () => {
+  it('takes a workspace ID for an org-wide install, is unset otherwise, and refuses anything else', () => {
+    expect(loadConfig(minimal).slack.teamId).toBeUndefined();
+    expect(loadConfig({ ...minimal, SLACK_TEAM_ID: 'T0123456789' }).slack.teamId).toBe('T0123456789');
+    expect(problemsOf({ ...minimal, SLACK_TEAM_ID: 'E0123456789' })).toEqual(['SLACK_TEAM_ID: expected a workspace ID such as T0123456789']);
+  });
+});

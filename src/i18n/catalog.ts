@@ -26,8 +26,9 @@ import { payoutSchedule } from './messages/payout-schedule.js';
 import { recordsTexts } from './messages/records.js';
 import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
+import { channelInvites } from './messages/channel-invites.js';
 
-const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts] as const;
+const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts, channelInvites] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

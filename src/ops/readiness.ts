@@ -9,6 +9,10 @@
  *   balance read is made to find out (at most one at a time), so an idle bot is not reported
  *   as unready.
  *
+ * Beside them, `channels` names each channel where Slack refused a post because nobody invited the
+ * bot (`not_in_channel`), with what the app posts there. It does not make the app unready: the
+ * app still answers people, and the posts catch up once someone types `/invite` in the channel.
+ *
  * The body holds fixed reasons only: no error text from a driver, no URL, no key.
  */
 import type { FleetCall } from './metrics.js';
@@ -27,6 +31,13 @@ export interface CheckResult {
 export interface ReadinessReport {
   ready: boolean;
   checks: { database: CheckResult; slack: CheckResult; fleet_api: CheckResult & { last_answer_seconds_ago?: number } };
+  channels: ChannelsReport;
+}
+
+export interface ChannelsReport {
+  ok: boolean;
+  /** Each channel to invite the bot to, and what waits on it (`approvals`, `feed`, `digest`, `alerts`). */
+  missing_invites: Array<{ channel: string; for: string[]; since: string }>;
 }
 
 export interface ReadinessOptions {
@@ -34,6 +45,8 @@ export interface ReadinessOptions {
   pingDatabase: () => Promise<unknown>;
   /** One cheap Fleet API read (the balance), made when no answer came lately. */
   probeFleet: () => Promise<unknown>;
+  /** The channels where Slack refused a post with `not_in_channel`. */
+  missingInvites?: () => Array<{ channel: string; uses: string[]; since: Date }>;
   now?: () => number;
 }
 
@@ -92,7 +105,9 @@ export class Readiness {
       : this.slackRefusal
         ? { ok: false, reason: `Slack refused the bot token (${this.slackRefusal})` }
         : { ok: true };
-    return { ready: database.ok && slack.ok && fleet.ok, checks: { database, slack, fleet_api: fleet } };
+    const missing = (this.options.missingInvites?.() ?? []).map(({ channel, uses, since }) => ({ channel, for: uses, since: since.toISOString() }));
+    const channels = { ok: missing.length === 0, missing_invites: missing };
+    return { ready: database.ok && slack.ok && fleet.ok, checks: { database, slack, fleet_api: fleet }, channels };
   }
 
   private async checkDatabase(): Promise<CheckResult> {

@@ -29,11 +29,17 @@ export class AccessControl {
   /** Groups whose last read failed: counting their members would claim people missing. */
   private readonly unreadable = new Set<string>();
 
+  /** `teamId` (SLACK_TEAM_ID) goes with every read: an org-wide install's token needs it, a workspace's ignores it. */
   constructor(
     private readonly client: WebClient,
     private readonly logger: Logger,
     private readonly clock: Clock = systemClock,
+    private readonly teamId?: string | undefined,
   ) {}
+
+  private readGroup(group: string): Promise<{ users?: string[] | undefined }> {
+    return this.client.usergroups.users.list({ usergroup: group, ...(this.teamId ? { team_id: this.teamId } : {}) });
+  }
 
   /**
    * Whether `list` allows `userId`. With `fresh`, every group is read from Slack now (refreshing
@@ -75,7 +81,7 @@ export class AccessControl {
     const now = this.clock.now().getTime();
     // A clock set back never stretches the window.
     if (answered && now >= answered.at && now - answered.at < FRESH_READ_REUSE_MS) return Promise.resolve(answered.members);
-    const members = this.client.usergroups.users.list({ usergroup: group })
+    const members = this.readGroup(group)
       .then((answer) => {
         const users = new Set(answer.users ?? []);
         this.members.set(group, users);
@@ -94,8 +100,7 @@ export class AccessControl {
     if (cached) return cached;
     let pending = this.inFlight.get(group);
     if (!pending) {
-      pending = this.client.usergroups.users
-        .list({ usergroup: group })
+      pending = this.readGroup(group)
         .then((answer) => {
           const users = new Set(answer.users ?? []);
           this.members.set(group, users);

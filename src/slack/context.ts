@@ -15,6 +15,7 @@ import type { RecordsService } from '../records/index.js';
 import type { Runway } from '../runway/index.js';
 import type { ChartRenderer } from '../runway/chart/renderer.js';
 import type { AccessControl } from './access.js';
+import type { ChannelInvites } from './channel-invites.js';
 import type { FileChecks } from './files/file-checks.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
@@ -71,4 +72,6 @@ export interface SlackContext {
   /** The Workflow Builder step "Request a payout", and the seal of its function tokens at rest. */
   workflowSteps?: PayoutSteps;
   tokens?: TokenBox;
+  /** The channels nobody invited the bot to yet (Slack refused a post there), named by `/fleet feed`. */
+  invites?: ChannelInvites;
 }

@@ -89,14 +89,15 @@ describe('/fleet digest while a day\'s digest takes seconds to build', () => {
     await h?.close();
   });
 
-  it('answers at once that it is building the digest, then shows the digest in place of that answer', async () => {
+  it('answers at once that it is building the digest, then with the digest as a new reply, as a command\'s response_url allows', async () => {
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'digest' });
     const building = await h.waitForMessage(PEOPLE.approver, 'Building the digest');
     expect(digestShownTo(PEOPLE.approver, 'Daily digest')).toBeUndefined();
-    const digest = await h.slack.waitFor(() => digestShownTo(PEOPLE.approver, 'Daily digest'), { timeoutMs: 25_000, message: 'the digest in place of the building answer' });
-    expect(digest.ts).toBe(building.ts);
+    const digest = await h.slack.waitFor(() => digestShownTo(PEOPLE.approver, 'Daily digest'), { timeoutMs: 25_000, message: 'the digest below the building answer' });
+    expect(Number(digest.ts)).toBeGreaterThan(Number(building.ts));
     expect(blockText(digest)).toContain('Closing balance');
-    expect(digestShownTo(PEOPLE.approver, 'Building the digest')).toBeUndefined();
+    // The first answer stays, and says what happened: the digest follows it, not takes its place.
+    expect(blockText(digestShownTo(PEOPLE.approver, 'Building the digest')!)).toContain('the digest follows in a new message');
   });
 
   it('says it is building the digest in the reader\'s language', async () => {

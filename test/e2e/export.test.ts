@@ -72,6 +72,10 @@ describe('/fleet export in the running bot', () => {
     expect(blockText(done)).toContain(`${expected.length} transactions sent`);
     expect(blockText(done)).toContain('fleet-transactions-2026-10-01_2026-10-31.csv');
     expect(blockText(done)).toContain('Days are read in UTC');
+    // Two replies in the channel, each new (a command's response_url replaces nothing): the start, then the outcome.
+    const replies = h.visibleTo(PEOPLE.requester).filter((message) => message.ephemeralTo === PEOPLE.requester && /Exporting|sent to your direct/.test(message.text));
+    expect(replies.map((message) => message.text)).toEqual([expect.stringContaining('Exporting'), expect.stringContaining('sent to your direct')]);
+    expect(replies.some((message) => message.edited)).toBe(false);
 
     const [message] = fileMessages(PEOPLE.requester);
     expect(message!.files![0]).toMatchObject({ name: 'fleet-transactions-2026-10-01_2026-10-31.csv', title: 'Fleet account transactions' });

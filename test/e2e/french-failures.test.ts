@@ -43,7 +43,7 @@ describe('failures told to a French person through the real receiver', () => {
     try {
       const building = await ask(FABRICE, 'résumé');
       expect(building.text).toContain('Je prépare le résumé');
-      // The digest's answer takes the place of "building…" once it is ready, or has failed.
+      // The digest's answer follows "building…" as a new reply once it is ready, or has failed.
       const reply = await h.slack.waitFor(() => h.visibleTo(FABRICE).find((message) => message.text.includes('Impossible de calculer')), { message: 'the digest\'s failure in place of "building"' });
       expect(reply.text).toContain('Impossible de calculer le résumé');
       expect(reply.text).not.toMatch(/Could not|went wrong/);

@@ -24,7 +24,7 @@ describe('start-up', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', pretty: false, secrets: [], destination: { write: (line: string) => lines.push(line) } });
     const app = createSlackApp({
-      slack: { botToken: 'xoxb-1-2-3', signingSecret: 'a1b2c3d4e5f6a7b8c9d0', appToken: undefined, apiUrl: `http://127.0.0.1:${await closedPort()}/api/`, port: 0, host: undefined },
+      slack: { botToken: 'xoxb-1-2-3', signingSecret: 'a1b2c3d4e5f6a7b8c9d0', appToken: undefined, apiUrl: `http://127.0.0.1:${await closedPort()}/api/`, teamId: undefined, port: 0, host: undefined },
       logger,
     });
     const failure = await initSlackApp(app).then(() => undefined, (error: unknown) => error as Error);

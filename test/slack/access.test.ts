@@ -103,3 +103,27 @@ describe('access checks', () => {
     expect(slack.calls).toHaveLength(2);
   });
 });
+
+describe('access checks for an org-wide install', () => {
+  it('names the workspace of the user groups (SLACK_TEAM_ID) in every read, and nothing without it', async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const client = {
+      usergroups: { users: { list: async (args: Record<string, unknown>) => (sent.push(args), { ok: true, users: ['U0ABEL'] }) } },
+    } as unknown as WebClient;
+    const orgWide = new AccessControl(client, createLogger({ level: 'silent' }), undefined, 'T0WORKSPACE');
+    const single = new AccessControl(client, createLogger({ level: 'silent' }));
+    try {
+      expect(await orgWide.allows(approvers, 'U0ABEL')).toBe(true);
+      expect(await orgWide.allows(approvers, 'U0ABEL', { fresh: true })).toBe(true);
+      expect(await single.allows(approvers, 'U0ABEL')).toBe(true);
+      expect(sent).toEqual([
+        { usergroup: 'S0APPROVERS', team_id: 'T0WORKSPACE' },
+        { usergroup: 'S0APPROVERS', team_id: 'T0WORKSPACE' },
+        { usergroup: 'S0APPROVERS' },
+      ]);
+    } finally {
+      orgWide.close();
+      single.close();
+    }
+  });
+});

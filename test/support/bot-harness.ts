@@ -50,6 +50,11 @@ export interface HarnessOptions {
   existingDb?: Db;
   /** Use an existing workspace (a restarted bot keeps its messages); closing the harness leaves it open. */
   existingSlack?: LocalSlack;
+  /**
+   * Channels the admin forgot to invite the bot to. In every other channel the configuration names
+   * (approvals, feed, digest, alerts) it was invited before the bot started, as docs/setup-slack.md asks.
+   */
+  uninvited?: string[];
   /** Passed to startBot: an injected clock, short Fleet API timeouts, fast payout maintenance, the home's throttle. */
   bot?: Pick<BotOptions, 'clock' | 'fleetTimeouts' | 'payoutTimers' | 'httpLimits' | 'homeTimers' | 'runwayAlertEveryMs'>;
 }
@@ -89,6 +94,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     destination,
     secrets: [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.fleet.apiKey],
   });
+  const known = new Set(slack.directory().channels.map((channel) => channel.id));
+  const configured = [config.payouts.approvalChannelId, config.feed.channelId, config.digest.channelId, config.runway.alertChannelId];
+  for (const channel of new Set(configured)) {
+    if (channel && known.has(channel) && !options.uninvited?.includes(channel)) slack.invite(channel);
+  }
   const db = options.existingDb ?? (await testDatabases()[0]!.open());
   let bot: RunningBot;
   try {

@@ -7,7 +7,7 @@ export const digestTexts = defineMessages({
     'digest.help.description':
       'The daily digest of one day (yesterday by default), shown only to you: money in and out per currency, the largest movements, the closing balance, and the payouts of the day. French alias `/fleet résumé`.',
     'digest.usage': 'Write the day as YYYY-MM-DD, such as `/fleet digest 2026-11-20`, or nothing for yesterday. {word} is not a day.',
-    'digest.building': ':hourglass_flowing_sand: Building the digest of {day}… The first look at a day waits for the ledger to catch up with the balance, which takes a few seconds; the digest will appear here.',
+    'digest.building': ':hourglass_flowing_sand: Building the digest of {day}… The first look at a day waits for the ledger to catch up with the balance, which takes a few seconds; the digest follows in a new message.',
     'digest.title': 'Daily digest · {day}',
     'digest.fallback': 'Daily digest for {day}',
     'digest.daysIn': 'The day runs from midnight to midnight in {zone}.',
@@ -61,7 +61,7 @@ export const digestTexts = defineMessages({
     'digest.help.description':
       'Le résumé quotidien d\'une journée (hier par défaut), visible de vous seul : entrées et sorties par devise, les plus gros mouvements, le solde de clôture et les paiements de la journée. Également `/fleet digest`.',
     'digest.usage': 'Indiquez le jour au format AAAA-MM-JJ, par exemple `/fleet résumé 2026-11-20`, ou rien pour hier. {word} n\'est pas un jour.',
-    'digest.building': ':hourglass_flowing_sand: Je prépare le résumé du {day}… La première lecture d\'une journée attend que le registre ait rattrapé le solde, ce qui prend quelques secondes ; le résumé s\'affichera ici.',
+    'digest.building': ':hourglass_flowing_sand: Je prépare le résumé du {day}… La première lecture d\'une journée attend que le registre ait rattrapé le solde, ce qui prend quelques secondes ; le résumé suit dans un nouveau message.',
     'digest.title': 'Résumé quotidien · {day}',
     'digest.fallback': 'Résumé quotidien du {day}',
     'digest.daysIn': 'La journée va de minuit à minuit, heure de {zone}.',

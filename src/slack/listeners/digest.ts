@@ -1,6 +1,8 @@
 /**
  * `/fleet digest [YYYY-MM-DD]` (`/fleet résumé`): any day's digest, shown only to the viewer who asks,
- * in their language: a "building…" answer at once, replaced by the digest (or why it failed) when ready.
+ * in their language: a "building…" answer at once, then the digest (or why it failed) as a new reply
+ * when ready. A command's response_url cannot replace its earlier reply, so "building…" says the
+ * digest follows rather than claiming to turn into it.
  */
 import { dayIn, isCalendarDay, previousDay } from '../../digest/index.js';
 import { textsFor } from '../../i18n/index.js';
@@ -30,7 +32,7 @@ export function digestSubcommand(ctx: SlackContext): Subcommand {
       const digest = ctx.digest;
       if (!digest) throw new Error('the digest is not wired');
       const day = word ?? previousDay(dayIn(ctx.clock.now(), digest.timeZone));
-      // A day's first digest waits for the ledger (seconds): say so at once, then put the digest in its place.
+      // A day's first digest waits for the ledger (seconds): say so at once, then answer again with the digest.
       await respond({ response_type: 'ephemeral', ...buildDigestBuildingMessage(surface, day) });
       let reply: Reply;
       try {
@@ -38,7 +40,7 @@ export function digestSubcommand(ctx: SlackContext): Subcommand {
       } catch (error) {
         reply = notice(surface, failureText(surface.locale, error, 'computeDigest', ctx.logger));
       }
-      await respond({ response_type: 'ephemeral', replace_original: true, ...reply });
+      await respond({ response_type: 'ephemeral', ...reply });
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
  * `/fleet export [filters]` (French `exporter`): the matching ledger entries as a CSV file sent to the
- * person's direct messages with the app. Viewers only; one export per person at a time; the reply
- * shows progress and says when the history is not fully loaded.
+ * person's direct messages with the app. Viewers only; one export per person at a time. The command's
+ * replies say that it started (and whether the history is fully loaded) and how it ended, each a new
+ * reply: a command's response_url cannot replace an earlier one. Progress goes to the DM, one message
+ * updated in place and ended with the outcome, so that no stale "written…" stays behind.
  */
 import { randomUUID } from 'node:crypto';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
@@ -37,7 +39,14 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
       const userId = command.user_id;
       const surface = await readerSurface();
       const t = textsFor(surface.locale);
-      const reply = (message: Reply, replace = false) => respond({ response_type: 'ephemeral', replace_original: replace, ...message });
+      const inDm = dmReplies(client, userId);
+      let progressInDm = false;
+      // A first answer goes to the channel; later ones (the progress) to the DM's one message.
+      const reply = async (message: Reply, replace = false) => {
+        if (!replace) return respond({ response_type: 'ephemeral', ...message });
+        progressInDm = true;
+        return inDm(message, true);
+      };
       if (!ctx.exporter) {
         await reply(notice(surface, t('export.unavailable')));
         return;
@@ -59,7 +68,8 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
         await job.finish();
       }
       // Said once the lease is given back: whoever reads it may start the next export at once.
-      await reply(outcome, true);
+      if (progressInDm) await inDm(outcome, true).catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not end the export\'s progress message'));
+      await respond({ response_type: 'ephemeral', ...outcome });
     },
   };
 }
@@ -76,13 +86,7 @@ export function registerExportActions(router: ListenerRouter, ctx: SlackContext)
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) return;
     const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
-    let shown: { channel: string; ts: string } | undefined;
-    const reply = async (message: Reply, replace = false) => {
-      if (replace && shown) return client.chat.update({ ...shown, text: message.text, blocks: message.blocks });
-      const posted = await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks, unfurl_links: false });
-      if (posted.channel && posted.ts) shown = { channel: posted.channel, ts: posted.ts };
-      return posted;
-    };
+    const reply = dmReplies(client, userId);
     try {
       const job = ctx.exporter && await ctx.exporter.begin(userId);
       if (!ctx.exporter || !job) {
@@ -100,6 +104,17 @@ export function registerExportActions(router: ListenerRouter, ctx: SlackContext)
       ctx.logger.warn({ err: error, userId }, 'could not run an export from the home tab');
     }
   });
+}
+
+/** Answers in the person's DM with the app: a new message, or (`replace`) an update of the last one posted. */
+function dmReplies(client: WebClient, userId: string): (message: Reply, replace?: boolean) => Promise<unknown> {
+  let shown: { channel: string; ts: string } | undefined;
+  return async (message, replace = false) => {
+    if (replace && shown) return client.chat.update({ ...shown, text: message.text, blocks: message.blocks });
+    const posted = await client.chat.postMessage({ channel: userId, text: message.text, blocks: message.blocks, unfurl_links: false });
+    if (posted.channel && posted.ts) shown = { channel: posted.channel, ts: posted.ts };
+    return posted;
+  };
 }
 
 /** Without a day in the search, the last full calendar month in LEDGER_TIMEZONE. */

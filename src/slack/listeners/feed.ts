@@ -14,7 +14,9 @@ export function feedSubcommand(ctx: SlackContext): Subcommand {
       const surface = await readerSurface();
       try {
         const status = ctx.feed ? await ctx.feed.status() : undefined;
-        await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(surface, status, ctx.clock.now()) });
+        const missing = ctx.invites?.list() ?? [];
+        const invites = { missing, botUserId: missing.length > 0 ? await ctx.invites?.botUserId() : undefined };
+        await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(surface, status, ctx.clock.now(), invites) });
       } catch (error) {
         await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'readFeedStatus', ctx.logger)) });
       }

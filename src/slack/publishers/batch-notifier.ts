@@ -12,6 +12,7 @@ import { minorToPlain } from '../../money.js';
 import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
 import { approverMentions, notToCall } from './approver-notices.js';
+import type { ChannelInvites } from '../channel-invites.js';
 import type { PersonLocales } from '../locales.js';
 import { approversAvailable } from './payout-notifier.js';
 import type { SeniorCall } from '../views/approval-signals.js';
@@ -32,6 +33,8 @@ export interface SlackBatchNotifierOptions {
   approversAvailable?: ((requestedBy: string) => Promise<number | undefined>) | undefined;
   /** The senior approvers a batch above PAYOUT_SENIOR_APPROVAL_ABOVE calls for; undefined below it. */
   seniorCall?: ((batch: PayoutBatch) => SeniorCall | undefined) | undefined;
+  /** Remembers an approval channel nobody invited the bot to (`not_in_channel`), until a post there works. */
+  invites?: ChannelInvites | undefined;
 }
 
 const DM_EVENTS: ReadonlySet<BatchEvent> = new Set(['approved', 'released', 'rejected', 'expired', 'stopped']);
@@ -95,7 +98,8 @@ export class SlackBatchNotifier implements BatchNotifier {
       return;
     }
     if (!approvalChannelId) return;
-    const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+    const send = () => client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+    const posted = await (this.options.invites ? this.options.invites.post(approvalChannelId, 'approvals', send) : send());
     if (!posted.channel || !posted.ts) return;
     if (!(await batches.setMessage(batch.id, 'approval', posted.channel, posted.ts))) {
       await client.chat.delete({ channel: posted.channel, ts: posted.ts });

@@ -9,6 +9,7 @@ import type { DigestPublisher } from '../../digest/index.js';
 import type { Logger } from '../../logger.js';
 import { toBoltLogger } from '../app.js';
 import { buildDigestMessage } from '../views/digest.js';
+import type { ChannelInvites } from '../channel-invites.js';
 import type { Surface } from '../views/text.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -20,6 +21,8 @@ export interface SlackDigestPublisherOptions {
   surface: Surface;
   logger: Logger;
   timeoutMs?: number;
+  /** Remembers a channel nobody invited the bot to (`not_in_channel`), until a post there works. */
+  invites?: ChannelInvites;
 }
 
 export function createSlackDigestPublisher(client: WebClient, options: SlackDigestPublisherOptions): DigestPublisher {
@@ -33,9 +36,10 @@ export function createSlackDigestPublisher(client: WebClient, options: SlackDige
   });
   return {
     async post(channelId, digest, delivery) {
+      const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, 'digest', send) : send());
       const message = buildDigestMessage(options.surface, digest, delivery.late ? { lateDueAt: delivery.dueAt } : {});
       try {
-        const answer = await digestClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+        const answer = await invited(() => digestClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }));
         return { ts: answer.ts };
       } catch (error) {
         const code = (error as { data?: { error?: unknown } }).data?.error;
@@ -43,7 +47,7 @@ export function createSlackDigestPublisher(client: WebClient, options: SlackDige
         // Refused, so nothing was posted: the title alone cannot post the day twice.
         options.logger.warn({ code }, 'Slack refused the digest blocks; posting its title alone');
       }
-      const answer = await digestClient.chat.postMessage({ channel: channelId, text: message.text, unfurl_links: false, unfurl_media: false });
+      const answer = await invited(() => digestClient.chat.postMessage({ channel: channelId, text: message.text, unfurl_links: false, unfurl_media: false }));
       return { ts: answer.ts };
     },
   };

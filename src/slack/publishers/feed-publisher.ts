@@ -8,6 +8,7 @@ import { ErrorCode, WebClient } from '@slack/web-api';
 import { FeedPublishError, type FeedPublisher } from '../../feed/types.js';
 import type { Logger } from '../../logger.js';
 import { toBoltLogger } from '../app.js';
+import type { ChannelInvites } from '../channel-invites.js';
 import type { Surface } from '../views/text.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../views/feed.js';
 
@@ -22,6 +23,8 @@ export interface SlackFeedPublisherOptions {
   logger: Logger;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Remembers a channel nobody invited the bot to (`not_in_channel`), until a post there works. */
+  invites?: ChannelInvites;
 }
 
 export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPublisherOptions): FeedPublisher {
@@ -35,9 +38,11 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
   });
   return {
     async publish(channelId, post) {
+      const use = post.kind === 'balance_low' || post.kind === 'balance_recovered' ? 'alerts' : 'feed';
+      const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, use, send) : send());
       const message = buildFeedMessage(options.surface, post);
       try {
-        await feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });
+        await invited(() => feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }));
         return;
       } catch (error) {
         const failure = toFeedPublishError(error);
@@ -46,7 +51,7 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
         options.logger.warn({ code: failure.details.code }, 'Slack refused the feed blocks; posting the entries as text');
       }
       try {
-        await feedClient.chat.postMessage({ channel: channelId, text: buildFeedFallbackText(options.surface, post), unfurl_links: false, unfurl_media: false });
+        await invited(() => feedClient.chat.postMessage({ channel: channelId, text: buildFeedFallbackText(options.surface, post), unfurl_links: false, unfurl_media: false }));
       } catch (error) {
         throw toFeedPublishError(error);
       }

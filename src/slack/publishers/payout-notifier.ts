@@ -11,7 +11,9 @@ import type { AccessList } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../../payouts/index.js';
 import { approverMentions, notToCall } from './approver-notices.js';
+import type { ChannelInvites } from '../channel-invites.js';
 import type { PersonLocales } from '../locales.js';
+import { requestWaitingLine } from '../views/channel-invites.js';
 import type { Surface } from '../views/text.js';
 import { buildApprovalMessage } from '../views/payout-approval.js';
 import type { ApprovalContext, SeniorCall } from '../views/approval-signals.js';
@@ -37,6 +39,8 @@ export interface SlackPayoutNotifierOptions {
   /** The senior approvers a request above PAYOUT_SENIOR_APPROVAL_ABOVE calls for; undefined below it. */
   /** Whom to call above the senior tier, by the amount or the day's totals of the signals. */
   seniorCall?: ((request: PayoutRequest, dayTotals?: { requesterMinor: number; recipientMinor: number }) => SeniorCall | undefined) | undefined;
+  /** Remembers an approval channel nobody invited the bot to (`not_in_channel`); the requester is told to invite it. */
+  invites?: ChannelInvites | undefined;
 }
 
 /** Counted only while approvers are still needed; a failed count says nothing. */
@@ -146,7 +150,8 @@ export class SlackPayoutNotifier implements PayoutNotifier {
         return true;
       }
       if (!approvalChannelId) return false;
-      const posted = await client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+      const send = () => client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
+      const posted = await (this.options.invites ? this.options.invites.post(approvalChannelId, 'approvals', send) : send());
       if (!posted.channel || !posted.ts) return true;
       if (!(await records.setApprovalMessage(request.id, posted.channel, posted.ts))) {
         // Another replica posted first and keeps its message up to date: a second copy would go stale.
@@ -180,6 +185,13 @@ export class SlackPayoutNotifier implements PayoutNotifier {
       const reader: Surface = { ...surface, locale: await locales.forPerson(request.requestedBy) };
       const update = buildRequesterUpdate(reader, request, event, actor, approvalChannelId);
       if (!update) return;
+      const waiting = event === 'requested' && approvalChannelId && this.options.invites?.isMissing(approvalChannelId);
+      if (waiting) {
+        // Slack refused the approval message: the receipt says so, and how to let approvers see it.
+        const line = requestWaitingLine(reader.locale, approvalChannelId, await this.options.invites?.botUserId());
+        update.blocks = [{ type: 'section', text: { type: 'mrkdwn', text: line } }, ...update.blocks];
+        update.text = `${update.text} ${line}`;
+      }
       // A user id as the channel is the bot's direct message with that person (chat:write suffices).
       await client.chat.postMessage({ channel: request.requestedBy, text: update.text, blocks: update.blocks, unfurl_links: false });
     } catch (error) {

@@ -146,11 +146,15 @@ export async function tellPrivately(
   text: string,
 ): Promise<void> {
   const reply = notice(surface, text);
+  const direct = () => client.chat.postMessage({ channel: target.user, text: reply.text, blocks: reply.blocks });
   try {
-    if (target.channel) {
-      await client.chat.postEphemeral({ channel: target.channel, user: target.user, text: reply.text, blocks: reply.blocks });
-    } else {
-      await client.chat.postMessage({ channel: target.user, text: reply.text, blocks: reply.blocks });
+    if (!target.channel) await direct();
+    else {
+      // Slack shows an ephemeral message only to a member of the channel: anyone else hears by DM.
+      await client.chat.postEphemeral({ channel: target.channel, user: target.user, text: reply.text, blocks: reply.blocks }).catch((error: unknown) => {
+        if ((error as { data?: { error?: unknown } }).data?.error !== 'user_not_in_channel') throw error;
+        return direct();
+      });
     }
   } catch (error) {
     logger.warn({ err: error, userId: target.user }, 'could not tell a person why their payout action was refused');

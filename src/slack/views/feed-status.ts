@@ -2,18 +2,26 @@
 import type { KnownBlock } from '@slack/types';
 import type { FeedStatus } from '../../feed/types.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
+import type { MissingInvite } from '../channel-invites.js';
 import { fleetCodeText } from '../refusals/failures.js';
+import { missingInviteLines } from './channel-invites.js';
 import { notice, type Reply } from './notice.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, formatDuration, mentionChannel, sandboxFooter, type Surface } from './text.js';
 import { slackDate } from './dates.js';
 
 const ERROR_MAX = 300;
 
-/** `status` is undefined when the feed is off (no FEED_CHANNEL_ID). */
-export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | undefined, now: Date): Reply {
+/**
+ * `status` is undefined when the feed is off (no FEED_CHANNEL_ID). `invites` names every channel
+ * where Slack refused a post because nobody invited the bot, the feed's or another's.
+ */
+export function buildFeedStatusMessage(
+  surface: Surface, status: FeedStatus | undefined, now: Date, invites: { missing: MissingInvite[]; botUserId: string | undefined } = { missing: [], botUserId: undefined },
+): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
-  if (!status) return notice(surface, t('feedStatus.off'));
+  const inviteLines = missingInviteLines(locale, invites.missing, invites.botUserId);
+  if (!status) return notice(surface, [t('feedStatus.off'), ...inviteLines].join('\n'));
 
   const headline = t('feedStatus.headline', { channel: mentionChannel(status.channelId), seconds: status.pollIntervalSeconds });
   const lines = [
@@ -42,6 +50,7 @@ export function buildFeedStatusMessage(surface: Surface, status: FeedStatus | un
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: headline } },
     { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } },
+    ...(inviteLines.length > 0 ? [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: inviteLines.join('\n') } }] : []),
     ...sandboxFooter(surface),
   ];
   const text = t('feedStatus.text', { health: plainHealth(locale, status) });

@@ -7,7 +7,7 @@ import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
 import type { Reply } from './notice.js';
-import { codeSpan, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, truncate, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { slackDate, type DateReader } from './dates.js';
 
 // Per-row budgets keep 20 rows well inside Slack's total size for a message's blocks.
@@ -80,7 +80,7 @@ export function buildFeedFallbackText(surface: Surface, post: FeedPost): string 
     `*${escapeMrkdwn(message.text)}*`,
     ...post.entries.map((tx) => feedEntryLine(surface, tx)),
   ];
-  return truncate(lines.join('\n'), FALLBACK_TEXT_MAX);
+  return cutMrkdwn(lines.join('\n'), FALLBACK_TEXT_MAX);
 }
 
 /** One entry: direction marker and signed amount first, so credits and debits read at a glance. */

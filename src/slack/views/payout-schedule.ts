@@ -11,9 +11,12 @@ import {
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
 import type { Reply } from './notice.js';
-import { codeSpan, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
+import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, type Surface } from './text.js';
 import { teamTime } from './dates.js';
 import { payoutSummary } from './payout-details.js';
+
+/** A section's text limit in Block Kit. */
+const SECTION_MAX = 3000;
 
 const REPEATS: readonly ScheduleRepeat[] = ['once', 'weekly', 'biweekly', 'monthly'];
 const SHOWN_DATES = 5;
@@ -41,7 +44,8 @@ export function scheduleInputBlocks(t: Texts, timeZone: string, values: Schedule
     },
     {
       type: 'input', block_id: blockId(PAYOUT_SCHEDULE.sendAtBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.sendAt')),
-      element: { type: 'timepicker', action_id: PAYOUT_ACTIONS.input, ...(values.sendAt ? { initial_time: values.sendAt } : {}) },
+      // Slack shows the picker in each person's own zone unless told: the time is read in the team's.
+      element: { type: 'timepicker', action_id: PAYOUT_ACTIONS.input, timezone: timeZone, ...(values.sendAt ? { initial_time: values.sendAt } : {}) },
     },
     {
       type: 'input', block_id: blockId(PAYOUT_SCHEDULE.repeatBlock, fill), optional: true, label: plainText(t('payoutSchedule.field.repeat')),
@@ -127,7 +131,7 @@ export function scheduleWhenBlocks(request: PayoutRequest, locale: Locale): Know
   const schedule = request.schedule;
   if (!schedule) return [];
   const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
-  return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }] : [];
+  return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), SECTION_MAX) } }] : [];
 }
 
 const stateText = (t: Texts, state: OccurrenceState) => t(`payoutSchedule.state.${state}`);
@@ -177,7 +181,7 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
       },
     });
   }
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), SECTION_MAX) } }];
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_SCHEDULE.actions, elements: buttons.slice(0, 25) });
   return blocks;
 }
@@ -232,7 +236,7 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
     when: teamTime(occurrence.dueAt, timeZone, locale, { zone: false }), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   }));
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `${zonedTitle(t, 'payoutSchedule.list.title', timeZone)}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${zonedTitle(t, 'payoutSchedule.list.title', timeZone)}\n${lines.join('\n')}`, SECTION_MAX) } }];
   const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
   for (const request of series) {
     const once = request.schedule?.repeat === 'once';
@@ -266,5 +270,5 @@ export function scheduledHomeBlocks(surface: Surface, entries: readonly Schedule
     when: teamTime(occurrence.dueAt, timeZone, locale, { zone: false }), id: request.id, number: occurrence.number,
     summary: payoutSummary(request, locale), state: stateText(t, occurrence.state),
   })}`);
-  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: `${zonedTitle(t, 'payoutSchedule.home.title', timeZone)}\n${lines.join('\n')}`.slice(0, 3000) } }];
+  return [{ type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${zonedTitle(t, 'payoutSchedule.home.title', timeZone)}\n${lines.join('\n')}`, SECTION_MAX) } }];
 }

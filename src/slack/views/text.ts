@@ -43,13 +43,26 @@ export function plainText(text: string, max?: number): PlainTextElement {
   return { type: 'plain_text', text: max === undefined ? text : plainWithin(text, max), emoji: true };
 }
 
-/** Cuts mrkdwn that is already escaped to `max` characters without splitting an entity such as `&amp;`. */
+/** What a cut must keep whole: an entity (`&amp;`) or a token in angle brackets (`<@U…>`, `<#C…>`, `<!date…>`, a link). */
+const MRKDWN_TOKEN = /<[^<>]*>|&[#\w]+;/g;
+
+/**
+ * The one cutter of mrkdwn (already escaped): at most `max` characters with an ellipsis, never inside
+ * an entity or a token (a token the cut would split is dropped whole) nor between surrogate halves.
+ */
 export function cutMrkdwn(mrkdwn: string, max: number): string {
   if (mrkdwn.length <= max) return mrkdwn;
-  let cut = truncate(mrkdwn, max).slice(0, -1);
-  const amp = cut.lastIndexOf('&');
-  if (amp !== -1 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp);
-  return `${cut}…`;
+  if (max < 1) return '';
+  let end = max - 1;
+  for (const token of mrkdwn.matchAll(MRKDWN_TOKEN)) {
+    if (token.index >= end) break;
+    if (token.index + token[0].length > end) {
+      end = token.index;
+      break;
+    }
+  }
+  if (/[\uD800-\uDBFF]/.test(mrkdwn.charAt(end - 1))) end -= 1;
+  return `${mrkdwn.slice(0, end)}…`;
 }
 
 /**

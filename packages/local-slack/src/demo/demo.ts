@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { startLocalSlack, type LocalSlack, type WorkspaceChange } from '../workspace/index.js';
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
-import { DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
+import { DEMO_BOT_CHANNELS, DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
 import { RECORDS_EXAMPLE_NAME, recordsExample } from './records-example.js';
 import { markStart } from './start-timings.js';
 import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
@@ -98,6 +98,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     if (started.status === 'rejected') throw started.reason;
     const db = options.db ?? database?.db;
     if (!slack || !db) throw new Error('the demo database or workspace did not start');
+    for (const channel of DEMO_BOT_CHANNELS) slack.invite(channel);
     const config = loadConfig({
       SLACK_BOT_TOKEN: botToken,
       SLACK_SIGNING_SECRET: signingSecret,

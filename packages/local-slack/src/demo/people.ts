@@ -22,6 +22,12 @@ export const DEMO_CHANNELS = {
   digest: { id: 'C0DIGEST', name: 'treasury-digest' },
 } as const satisfies Record<string, WorkspaceChannel>;
 
+/**
+ * Where the demo's admin invited the bot, as docs/setup-slack.md asks: each channel it posts to. Not
+ * #treasury, where people only run commands: the app answers them there without being a member.
+ */
+export const DEMO_BOT_CHANNELS: string[] = [DEMO_CHANNELS.approvals.id, DEMO_CHANNELS.feed.id, DEMO_CHANNELS.digest.id];
+
 /** The access lists and channels of the demo, in the bot's environment variables. */
 export function demoRoleEnv(): Record<string, string> {
   const { rita, abel, ada, fabrice } = DEMO_PEOPLE;

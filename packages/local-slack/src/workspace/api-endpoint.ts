@@ -124,3 +124,16 @@ export class ApiEndpoint {
     sendJson(response, status, { ok: false, error }, headers);
   }
 }
+
+/**
+ * What an upload URL received: the raw body, or the file part of a multipart form (what
+ * @slack/web-api's `filesUploadV2` sends). Slack takes either.
+ */
+export async function uploadedBytes(request: IncomingMessage): Promise<Buffer> {
+  const raw = await readBytes(request);
+  const contentType = request.headers['content-type'] ?? '';
+  if (!contentType.startsWith('multipart/form-data')) return raw;
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const part = [...form.values()].find((value): value is File => typeof value !== 'string');
+  return part ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
+}

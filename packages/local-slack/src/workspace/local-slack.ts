@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiEndpoint, readBody, readBytes, sendJson, type Fault } from './api-endpoint.js';
+import { ApiEndpoint, readBody, sendJson, uploadedBytes, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
 import { urlVerificationPayload } from './payloads.js';
@@ -321,7 +321,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       teamId: this.state.identity.teamId,
       botUserId: this.state.identity.botUserId,
       users: [...this.state.users.values()],
-      channels: [...this.state.channels.values()],
+      channels: [...this.state.channels.values()].map((channel) => ({ ...channel, members: this.state.membership.list(channel.id) })),
       usergroups: Object.fromEntries(this.state.usergroups),
     });
   }
@@ -364,6 +364,17 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   view(viewId: string): OpenView | undefined {
     const found = this.state.findView(viewId);
     return found && structuredClone(found.open);
+  }
+
+  /** Someone adds a member to a channel: the bot by default, as `/invite @Fleet Treasury` does. */
+  invite(channelId: string, userId = this.state.identity.botUserId): void {
+    if (!this.state.channels.has(channelId)) throw new Error(`no channel ${channelId} in the workspace`);
+    this.state.membership.add(channelId, userId);
+  }
+
+  /** Someone removes a member from a channel (the bot by default), as `/remove` does. */
+  removeFromChannel(channelId: string, userId = this.state.identity.botUserId): void {
+    this.state.membership.remove(channelId, userId);
   }
 
   /** An admin changes a user group's members (as in Slack's admin pages): `usergroups.users.list` answers the new list. */
@@ -417,19 +428,6 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       this.server.closeAllConnections();
     });
   }
-}
-
-/**
- * What an upload URL received: the raw body, or the file part of a multipart form (what
- * @slack/web-api's `filesUploadV2` sends). Slack takes either.
- */
-async function uploadedBytes(request: IncomingMessage): Promise<Buffer> {
-  const raw = await readBytes(request);
-  const contentType = request.headers['content-type'] ?? '';
-  if (!contentType.startsWith('multipart/form-data')) return raw;
-  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
-  const part = [...form.values()].find((value): value is File => typeof value !== 'string');
-  return part ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
 }
 
 export async function startLocalSlack(options: LocalSlackOptions): Promise<LocalSlack> {

@@ -1,7 +1,9 @@
 /**
  * What Slack does with a POST to a response_url: post a new message (ephemeral unless
  * `response_type: "in_channel"`), or replace or delete the message the URL belongs to.
- * A URL works 5 times within 30 minutes.
+ * A URL works 5 times within 30 minutes. A slash command's URL belongs to no message: there
+ * `replace_original` and `delete_original` change nothing already shown, and each answer is a new
+ * message, as Slack's maintainers describe (slackapi/bolt-js#2287, slackapi/bolt-python#1268).
  */
 import { checkMessage } from './block-kit-limits.js';
 import { isObject } from './blocks.js';
@@ -33,20 +35,21 @@ export function postResponse(
   const liveTarget = target && !target.deleted ? target : undefined;
 
   if (flag(body.delete_original)) {
-    if (!liveTarget) return refuse(404, 'message_not_found');
+    // Nothing to delete for a command's URL, as for a message gone.
+    if (!liveTarget || record.kind === 'command') return refuse(404, 'message_not_found');
     state.deleteMessage(liveTarget);
     return { status: 200, body: { ok: true } };
   }
   if (!text && !blocks) return refuse(400, 'no_text');
   report(source, checkMessage(blocks ?? [], text));
 
-  if (flag(body.replace_original) && liveTarget) {
+  if (flag(body.replace_original) && liveTarget && record.kind === 'message') {
     state.updateMessage(liveTarget, { text, blocks });
     return { status: 200, body: { ok: true } };
   }
   const responseType = body.response_type === 'in_channel' ? 'in_channel' : 'ephemeral';
   const threadTs = typeof body.thread_ts === 'string' ? body.thread_ts : undefined;
-  const message = state.postMessage({
+  state.postMessage({
     channel: record.channelId,
     userId: state.identity.botUserId,
     botId: state.identity.botId,
@@ -56,7 +59,6 @@ export function postResponse(
     ...(responseType === 'ephemeral' ? { ephemeralTo: record.userId } : {}),
     ...(threadTs ? { threadTs } : {}),
   });
-  if (record.kind === 'command') record.targetTs = message.ts;
   return { status: 200, body: { ok: true } };
 }
 

@@ -4,6 +4,7 @@
  * No transport here; every change is reported through `onChange`.
  */
 import { WorkflowRuns } from './workflows.js';
+import { ChannelMembership } from './membership.js';
 import { randomBytes } from 'node:crypto';
 import { withGeneratedIds, type Json } from './blocks.js';
 import { buildStateValues, type OfferedOptions } from './view-state.js';
@@ -39,7 +40,7 @@ export interface ResponseUrlRecord {
   userId: string;
   createdAt: number;
   uses: number;
-  /** A slash command's URL replaces its own last response; an action's URL the message clicked. */
+  /** An action's URL may replace or delete the message clicked; a slash command's only posts new messages. */
   kind: 'command' | 'message';
   targetTs?: string;
 }
@@ -75,6 +76,8 @@ export class WorkspaceState {
   readonly users = new Map<string, WorkspaceUser>();
   readonly channels = new Map<string, WorkspaceChannel>();
   readonly usergroups = new Map<string, string[]>();
+  /** Who is in each channel and DM: the bot only where it was invited. */
+  readonly membership = new ChannelMembership();
   private readonly messagesByChannel = new Map<string, SlackMessage[]>();
   private readonly stacks = new Map<string, StoredView[]>();
   /** Each person's App Home tab, as the app last published it. */
@@ -96,7 +99,10 @@ export class WorkspaceState {
   ) {
     for (const user of directory.users) this.users.set(user.id, user);
     for (const user of directory.users) this.dmWith(user.id);
-    for (const channel of directory.channels) this.channels.set(channel.id, channel);
+    for (const channel of directory.channels) {
+      this.channels.set(channel.id, channel);
+      for (const userId of channel.members ?? directory.users.map((user) => user.id)) this.membership.add(channel.id, userId);
+    }
     for (const [id, members] of Object.entries(directory.usergroups)) this.usergroups.set(id, [...members]);
     this.workflows = new WorkflowRuns(now, (prefix) => this.nextId(prefix), (run) => onChange({ type: 'workflow_run', executionId: run.executionId }));
   }
@@ -126,6 +132,8 @@ export class WorkspaceState {
     if (!channel) {
       channel = { id, name: userId };
       this.channels.set(id, channel);
+      this.membership.add(id, userId);
+      this.membership.add(id, this.identity.botUserId);
     }
     return channel;
   }

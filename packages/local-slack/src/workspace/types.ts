@@ -12,6 +12,8 @@ export interface WorkspaceUser {
 export interface WorkspaceChannel {
   id: string;
   name: string;
+  /** The people in it (user ids); every person of the workspace when unset. The bot joins only by `invite`. */
+  members?: string[];
 }
 
 export interface LocalSlackOptions {

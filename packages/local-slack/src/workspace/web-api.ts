@@ -42,6 +42,10 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
 
   const channelArg = (args: Json) => state.resolveChannel(text(args.channel) ?? '') ?? fail('channel_not_found');
 
+  // The manifest has no `chat:write.public`: as Slack, the bot posts and shares files only where it was invited.
+  const botMember = <T extends { id: string }>(channel: T): T =>
+    state.membership.has(channel.id, identity.botUserId) ? channel : fail('not_in_channel');
+
   const botMessage = (args: Json, method: string): { text: string; blocks: unknown } => {
     const body = text(args.text);
     if (args.blocks !== undefined && !Array.isArray(args.blocks)) fail('invalid_blocks_format');
@@ -99,7 +103,7 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
     }),
 
     'chat.postMessage': (args, auth) => {
-      const channel = channelArg(args);
+      const channel = botMember(channelArg(args));
       const content = botMessage(args, 'chat.postMessage');
       const threadTs = text(args.thread_ts);
       const message = state.postMessage({
@@ -136,6 +140,7 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
       const channel = channelArg(args);
       const userId = text(args.user) ?? '';
       if (!state.users.has(userId)) fail('user_not_found');
+      if (!state.membership.has(channel.id, userId)) fail('user_not_in_channel');
       const content = botMessage(args, 'chat.postEphemeral');
       const threadTs = text(args.thread_ts);
       const message = state.postMessage({
@@ -221,7 +226,7 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
         return { file, title: (isObject(item) && text(item.title)) || file.name };
       });
       const channelId = text(args.channel_id);
-      const channel = channelId ? (state.resolveChannel(channelId) ?? fail('channel_not_found')) : undefined;
+      const channel = channelId ? botMember(state.resolveChannel(channelId) ?? fail('channel_not_found')) : undefined;
       for (const { file, title } of files) {
         file.title = title;
         if (channel) file.channels.push(channel.id);
@@ -251,7 +256,7 @@ export function createWebApi(context: WebApiContext): Record<string, Handler> {
         ok: true,
         channel: {
           id: channel.id, name: isIm ? undefined : channel.name, is_channel: !isIm, is_group: false, is_im: isIm,
-          is_private: false, is_archived: false, is_member: true, ...(isIm ? { user: channel.name } : {}),
+          is_private: false, is_archived: false, is_member: state.membership.has(channel.id, identity.botUserId), ...(isIm ? { user: channel.name } : {}),
         },
       };
     },

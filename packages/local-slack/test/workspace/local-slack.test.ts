@@ -44,11 +44,13 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
   let clockOffsetMs = 0;
   const submissions: SlackViewAction[] = [];
   const apiErrors: string[] = [];
+  const responseErrors: string[] = [];
   const staleCalls: string[] = [];
   const undeclaredCommands: string[] = [];
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, now: () => Date.now() + clockOffsetMs });
+    slack.invite(TREASURY);
     app = new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
 
     // Listened for by the app but declared in no manifest: Slack never sends it.
@@ -66,6 +68,10 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
             { type: 'actions', block_id: 'greeting', elements: [{ type: 'button', action_id: 'wave', value: 'wave-1', text: { type: 'plain_text', text: 'Wave' } }] },
           ],
         });
+      } else if (command.text === 'build') {
+        await respond({ text: 'Building…' });
+        await respond({ text: 'Built', replace_original: true });
+        await respond({ text: 'Built again', delete_original: true }).catch((error: Error) => responseErrors.push(error.message));
       } else if (command.text === 'modal') {
         await client.views.open({ trigger_id: command.trigger_id, view: amountModal() });
       } else if (command.text === 'slow modal') {
@@ -122,6 +128,12 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     // Counted as messages() would list them, without copies: the reply only for the one who sees it.
     expect(slack.countMessages(TREASURY, { visibleTo: RITA }, (m) => m.text === 'Hello there')).toBe(1);
     expect(slack.countMessages(TREASURY, { visibleTo: ABEL }, (m) => m.text === 'Hello there')).toBe(0);
+  });
+
+  it("posts each answer to a command's response_url as a new message: replace_original cannot replace its first reply", async () => {
+    await slack.runCommand({ userId: RITA, channelId: TREASURY, text: 'build' });
+    await slack.waitFor(() => responseErrors[0]);
+    expect(slack.messages(TREASURY, { visibleTo: RITA }).filter((m) => m.text.startsWith('Buil')).map((m) => m.text)).toEqual(['Building…', 'Built']);
   });
 
   it('says at once that a slash command the app does not declare is not a valid command, and sends the app nothing', async () => {
@@ -248,6 +260,7 @@ describe('the local Slack Web API and response URLs', () => {
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, usergroups: { S0APPROVERS: [ABEL] } });
+    slack.invite(TREASURY);
   });
   afterAll(async () => slack?.close());
 

@@ -18,6 +18,7 @@ describe('the workspace page server', () => {
 
   beforeAll(async () => {
     slack = await startLocalSlack({ signingSecret: 'page0test0signing0secret', botToken: BOT_TOKEN });
+    slack.invite('C0TREASURY');
     let written = 0;
     mountPage(slack, {
       people: [{ id: RITA, role: 'requester' }, { id: ABEL, role: 'approver' }], commandHint: '/fleet help',
