@@ -49,10 +49,10 @@ function cached(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeForm
 
 function fallbackClock(when: Date, locale: Locale, timeZone: string): string {
   if (locale === 'fr') {
-    return cached(`fallback:fr:${timeZone}`, () => new Intl.DateTimeFormat('fr-FR', { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(when);
+    return cached(`fallback/fr/${timeZone}`, () => new Intl.DateTimeFormat('fr-FR', { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(when);
   }
   // English keeps an ISO-like form: `2026-11-21 10:00:00`.
-  const parts = Object.fromEntries(cached(`fallback:en:${timeZone}`, () => new Intl.DateTimeFormat('en-US', {
+  const parts = Object.fromEntries(cached(`fallback/en/${timeZone}`, () => new Intl.DateTimeFormat('en-US', {
     timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
   })).formatToParts(when).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
