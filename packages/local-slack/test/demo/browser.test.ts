@@ -12,7 +12,7 @@
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { Writable } from 'node:stream';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startDemo, type Demo } from '../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../src/demo/people.js';
@@ -92,6 +92,11 @@ describe('the demo page in a real browser', () => {
   const modal = () => page.locator('#modal');
   /** `expect.poll` as patient as the page's own actions: vitest gives up after one second, short for a slow machine. */
   const eventually = <T>(probe: () => T | Promise<T>) => expect.poll(probe, { timeout: 10_000 });
+
+  /** Scrolls a message into view; the page draws messages again as they change, so a detached one is looked up again. */
+  async function scrollTo(locator: Locator): Promise<void> {
+    await eventually(() => locator.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(() => true, () => false)).toBe(true);
+  }
 
   async function run(command: string): Promise<void> {
     await page.getByLabel('Slash command').fill(command);
@@ -349,7 +354,7 @@ describe('the demo page in a real browser', () => {
       return image.complete ? image.naturalWidth : 0;
     });
     await eventually(drawnWidth).toBeGreaterThanOrEqual(600);
-    await chart.scrollIntoViewIfNeeded();
+    await scrollTo(chart);
     await screenshot('runway-chart-in-dm');
   });
 
@@ -423,7 +428,7 @@ describe('the demo page in a real browser', () => {
     expect(await told.innerText()).not.toContain('direct messages');
     const file = page.locator('.file', { hasText: 'Records check exceptions' }).last();
     await eventually(() => file.count()).toBe(1);
-    await file.scrollIntoViewIfNeeded();
+    await scrollTo(file);
     await screenshot('records-in-dm', 'reconcile-dm');
     const [download] = await Promise.all([page.waitForEvent('download'), file.locator('a.file-download').click()]);
     expect(download.suggestedFilename()).toBe(fileName);
@@ -617,7 +622,7 @@ describe('the demo page in a real browser', () => {
     const transactionId = sandbox().payouts().at(-1)!.transactionId;
     await eventually(() => approval.innerText()).toContain(transactionId);
     expect(await approval.innerText()).toMatch(/Approved by @?Abel Approver/);
-    await approval.scrollIntoViewIfNeeded();
+    await scrollTo(approval);
     await screenshot('duplicate-sent', 'duplicate-sent');
   });
 
@@ -706,7 +711,7 @@ describe('the demo page in a real browser', () => {
     const ours = () => sandbox().payouts().filter((payout) => (payout.body as { amount?: number }).amount === 12);
     expect(ours()).toHaveLength(0);
     expect(await approval.innerText()).toMatch(/Approved by @?Abel Approver/);
-    await approval.scrollIntoViewIfNeeded();
+    await scrollTo(approval);
     await screenshot('scheduled-payout-approved', 'scheduled-approved');
     // Rita's list says it waits for its time: nothing is moving yet.
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
@@ -724,8 +729,7 @@ describe('the demo page in a real browser', () => {
     await eventually(() => ours().length).toBe(1);
     expect((ours()[0]!.body as { reference: string }).reference).toMatch(/-1$/);
     expect(await approval.innerText()).toContain('Released at its time as PR-');
-    // The message may be drawn again (the Home and the message follow the release): scroll to the one shown.
-    await eventually(() => approval.scrollIntoViewIfNeeded().then(() => true, () => false)).toBe(true);
+    await scrollTo(approval);
     await screenshot('scheduled-payout-sent', 'scheduled-sent');
     await become(DEMO_PEOPLE.rita, 'direct messages');
     await eventually(() => message(`${id} #1 was released`).count()).toBe(1);
@@ -761,7 +765,7 @@ describe('the demo page in a real browser', () => {
     const question = message('Requested in your name by a workflow');
     await eventually(() => question.innerText()).toContain('42.50 USD');
     expect(await question.innerText()).toContain('Requested in your name by a workflow you started');
-    await question.scrollIntoViewIfNeeded();
+    await scrollTo(question);
     await screenshot('workflow-confirm', 'workflow-confirm');
     await question.getByRole('button', { name: 'Confirm and request' }).click();
     // The question becomes the answer, in place.
