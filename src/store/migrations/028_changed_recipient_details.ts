@@ -1,4 +1,4 @@
-/** Changed details (issue 29): a saved recipient picked in the payout form and then edited, as decided when it was requested. */
+/** Changed details: a saved recipient picked in the payout form and then edited, as decided when it was requested. */
 import type { Migration } from './migration.js';
 
 export const changedRecipientDetails: Migration = {
