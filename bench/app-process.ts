@@ -11,7 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import type { RunningBot } from '../src/bot.js';
-import { HTTP_LIMITS, httpServerOptions } from '../src/slack/http-limits.js';
+import { HTTP_LIMITS, httpServerOptions } from '../src/slack/transport/http-limits.js';
 import type { Db, Queryable } from '../src/store/index.js';
 import type { AppProcessSpec, AppReply, AppRequest, BareAnswer, LoopDelay } from './app-processes.js';
 import { StallWatch } from './stalls.js';

@@ -11,7 +11,7 @@ import { startBot } from '../src/bot.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
-import { HTTP_LIMITS } from '../src/slack/http-limits.js';
+import { HTTP_LIMITS } from '../src/slack/transport/http-limits.js';
 import { percentile, round } from './stats.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';

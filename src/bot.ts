@@ -30,12 +30,12 @@ import {
 } from './payouts/index.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import { Shutdown } from './shutdown.js';
-import { ValueSeal } from './slack/sealed-values.js';
+import { ValueSeal } from './slack/trust/sealed-values.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { ChannelInvites } from './slack/channel-invites.js';
-import { createSlackApp, initSlackApp, startHttpApp } from './slack/app.js';
-import { HTTP_LIMITS, type HttpLimits } from './slack/http-limits.js';
+import { createSlackApp, initSlackApp, startHttpApp } from './slack/transport/app.js';
+import { HTTP_LIMITS, type HttpLimits } from './slack/transport/http-limits.js';
 import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
 import { FileChecks } from './slack/files/file-checks.js';
 import { createSlackDigestPublisher } from './slack/publishers/digest-publisher.js';
@@ -54,7 +54,7 @@ import { Metrics, type FleetCall } from './ops/metrics.js';
 import { Readiness } from './ops/readiness.js';
 import { opsRoutes, publicOpsRoutes, startOpsServer } from './ops/routes.js';
 import type { Surface } from './slack/views/text.js';
-import { TokenBox } from './slack/token-box.js';
+import { TokenBox } from './slack/trust/token-box.js';
 import { SlackStepCompleter } from './slack/publishers/workflow-step-completer.js';
 import { PayoutSteps } from './workflow/index.js';
 

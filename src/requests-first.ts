@@ -1,5 +1,5 @@
 /**
- * Acks first. Slack's requests, taken one per turn of the event loop (`slack/request-turns.ts`),
+ * Acks first. Slack's requests, taken one per turn of the event loop (`slack/transport/request-turns.ts`),
  * are counted while they wait for their turn; work that can wait waits behind them, at most
  * `REQUESTS_FIRST_MAX_MS`, so that it never takes the time an ack needs:
  * - a listener's work after its ack (`behindWaitingRequests`), only while requests wait;

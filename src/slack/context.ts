@@ -19,8 +19,8 @@ import type { ChannelInvites } from './channel-invites.js';
 import type { FileChecks } from './files/file-checks.js';
 import type { HomePublisher } from './publishers/home-publisher.js';
 import type { PersonLanguages } from './locales.js';
-import type { ValueSeal } from './sealed-values.js';
-import type { TokenBox } from './token-box.js';
+import type { ValueSeal } from './trust/sealed-values.js';
+import type { TokenBox } from './trust/token-box.js';
 import type { Surface } from './views/text.js';
 import type { PayoutSteps } from '../workflow/index.js';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_LIMITS, limitConnections } from '../../src/slack/http-limits.js';
+import { HTTP_LIMITS, limitConnections } from '../../src/slack/transport/http-limits.js';
 import { CHANNELS, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../support/bot-harness.js';
 
 // Transactions are read afresh for every command (the balance is cached for a few seconds).

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { createSlackApp, initSlackApp } from '../../src/slack/app.js';
+import { createSlackApp, initSlackApp } from '../../src/slack/transport/app.js';
 import { startHarness } from '../support/bot-harness.js';
 
 /** A loopback port nothing listens on. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { yieldToEventLoop } from '../../src/event-loop-slices.js';
 import { waitingRequest } from '../../src/requests-first.js';
-import { ListenerRouter } from '../../src/slack/listener-router.js';
+import { ListenerRouter } from '../../src/slack/transport/listener-router.js';
 import { SRC, sourceFiles } from '../support/source-files.js';
 
 /** A Bolt app with the router as its last middleware, fed requests as its receiver would feed them. */

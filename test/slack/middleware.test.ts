@@ -1,7 +1,7 @@
 import type { Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/i18n/index.js';
-import { readerMiddleware, readerSurfaceOf } from '../../src/slack/middleware.js';
+import { readerMiddleware, readerSurfaceOf } from '../../src/slack/transport/middleware.js';
 
 /** Runs the middleware on a request from `userId`, as Bolt would, and gives back the context the listener sees. */
 async function throughMiddleware(locales: { forPerson(userId: string): Promise<Locale> }, userId: string | undefined): Promise<Context> {

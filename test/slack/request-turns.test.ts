@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { yieldToEventLoop } from '../../src/event-loop-slices.js';
-import { oneSlackRequestPerTurn } from '../../src/slack/request-turns.js';
+import { oneSlackRequestPerTurn } from '../../src/slack/transport/request-turns.js';
 import { slackRequestsInTurns } from '../support/request-turns.js';
 
 const response = {} as ServerResponse;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BUTTON_VALUE_MAX, ValueSeal } from '../../src/slack/sealed-values.js';
+import { BUTTON_VALUE_MAX, ValueSeal } from '../../src/slack/trust/sealed-values.js';
 
 const reading = z.object({ readAt: z.string(), balances: z.record(z.string(), z.number()) });
 const shown = { readAt: '2026-11-23T09:12:00.000Z', balances: { USD: 281759.02, CDF: 1500000 } };

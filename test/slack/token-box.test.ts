@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBox } from '../../src/slack/token-box.js';
+import { TokenBox } from '../../src/slack/trust/token-box.js';
 
 describe('TokenBox', () => {
   const token = 'xwfp-1234-abcdef';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { oneSlackRequestPerTurn } from '../../src/slack/request-turns.js';
+import { oneSlackRequestPerTurn } from '../../src/slack/transport/request-turns.js';
 
 /**
  * Slack requests fed to `oneSlackRequestPerTurn` as the HTTP server feeds them: `send('a', 'b')`

@@ -10,8 +10,8 @@ import type { Surface } from '../views/text.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
-import { readerSurfaceOf } from '../middleware.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
+import { readerSurfaceOf } from '../transport/middleware.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
 

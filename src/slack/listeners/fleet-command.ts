@@ -8,8 +8,8 @@
 import { textsFor, type Texts } from '../../i18n/index.js';
 
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
-import { readerSurfaceOf } from '../middleware.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
+import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { refusalText } from '../refusals/payout-refusals.js';
 import { COMMAND } from '../ids.js';

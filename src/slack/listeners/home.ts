@@ -6,7 +6,7 @@
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { z } from 'zod';
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
 import { HOME } from '../ids.js';
 
 const homeSchema = z.object({ hash: z.string().min(1).max(200) });

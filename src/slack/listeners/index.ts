@@ -6,7 +6,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { SlackContext } from '../context.js';
-import { readerMiddleware } from '../middleware.js';
+import { readerMiddleware } from '../transport/middleware.js';
 import { balanceSubcommand, registerAccountActions } from './account.js';
 import { digestSubcommand } from './digest.js';
 import { exportSubcommand, registerExportActions } from './export.js';
@@ -25,7 +25,7 @@ import { recordsSubcommand, registerRecordsListeners } from './records.js';
 import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 import { registerWorkflowStepListeners } from './workflow-step.js';
-import { ListenerRouter } from '../listener-router.js';
+import { ListenerRouter } from '../transport/listener-router.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));

@@ -10,7 +10,7 @@ import type { Subcommand } from '../subcommands.js';
 import { failureText } from '../refusals/failures.js';
 import { refusalMessage } from '../refusals/payout-refusals.js';
 import { escapeMrkdwn } from '../views/text.js';
-import { readPayoutId } from '../payout-values.js';
+import { readPayoutId } from '../trust/payout-values.js';
 import { notice } from '../views/notice.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
 

@@ -13,8 +13,8 @@ import {
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
-import { readerSurfaceOf } from '../middleware.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
+import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
@@ -24,7 +24,7 @@ import { notice, noticeModal } from '../views/notice.js';
 import {
   buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
 } from '../views/payout-form.js';
-import { BUTTON_VALUE_MAX } from '../sealed-values.js';
+import { BUTTON_VALUE_MAX } from '../trust/sealed-values.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
 import { readScheduleFields, scheduleErrors, scheduleInput, type ScheduleFields } from '../views/payout-schedule.js';
 import type { Surface } from '../views/text.js';

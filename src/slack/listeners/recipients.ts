@@ -6,8 +6,8 @@
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
-import { readerSurfaceOf } from '../middleware.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
+import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';

@@ -13,8 +13,8 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
-import type { ListenerRouter } from '../listener-router.js';
-import { readerSurfaceOf } from '../middleware.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
+import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';

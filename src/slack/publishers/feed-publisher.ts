@@ -7,7 +7,7 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
 import { FeedPublishError, type FeedPublisher } from '../../feed/types.js';
 import type { Logger } from '../../logger.js';
-import { toBoltLogger } from '../app.js';
+import { toBoltLogger } from '../transport/app.js';
 import type { ChannelInvites } from '../channel-invites.js';
 import type { Surface } from '../views/text.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../views/feed.js';

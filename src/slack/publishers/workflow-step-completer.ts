@@ -10,7 +10,7 @@ import type { PayoutRequest } from '../../payouts/index.js';
 import type { StepCompleter, StepOutcome } from '../../workflow/index.js';
 import type { PersonLocales } from '../locales.js';
 import { stepErrorText } from '../refusals/workflow-step-errors.js';
-import type { TokenBox } from '../token-box.js';
+import type { TokenBox } from '../trust/token-box.js';
 
 export interface SlackStepCompleterOptions {
   client: WebClient;

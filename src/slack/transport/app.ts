@@ -6,10 +6,10 @@
 import type { RequestListener, Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { slackMethodOf } from '../ops/metrics.js';
-import type { PublicOpsRoutes } from '../ops/routes.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import { slackMethodOf } from '../../ops/metrics.js';
+import type { PublicOpsRoutes } from '../../ops/routes.js';
 import { oneSlackRequestPerTurn } from './request-turns.js';
 import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 

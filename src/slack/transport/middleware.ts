@@ -5,8 +5,8 @@
  * listener acknowledges it.
  */
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
-import { surfaceFor, type PersonLocales } from './locales.js';
-import type { Surface } from './views/text.js';
+import { surfaceFor, type PersonLocales } from '../locales.js';
+import type { Surface } from '../views/text.js';
 
 const READER = 'reader';
 

@@ -1,5 +1,5 @@
 /** What payout buttons and modals carry back from the client: only the shape of a request id is trusted, nothing else. */
-import { PAYOUT_ID_PATTERN } from '../payouts/index.js';
+import { PAYOUT_ID_PATTERN } from '../../payouts/index.js';
 
 /** A request id from a button value or private_metadata. */
 export function readPayoutId(value: string | undefined): string | undefined {

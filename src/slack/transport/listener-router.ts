@@ -11,7 +11,7 @@ import type {
   AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, SlackAction, SlackActionMiddlewareArgs, SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs, SlackOptionsMiddlewareArgs, SlackViewAction, SlackViewMiddlewareArgs, ViewSubmitAction,
 } from '@slack/bolt';
-import { behindWaitingRequests } from '../requests-first.js';
+import { behindWaitingRequests } from '../../requests-first.js';
 
 type RequestArgs = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Listener = (args: RequestArgs) => Promise<void>;

@@ -6,8 +6,8 @@
  * some wait, background work pauses between its slices (`requests-first.ts`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { yieldToEventLoop } from '../event-loop-slices.js';
-import { waitingRequest } from '../requests-first.js';
+import { yieldToEventLoop } from '../../event-loop-slices.js';
+import { waitingRequest } from '../../requests-first.js';
 
 const SLACK_EVENTS_PATH = '/slack/events';
 
