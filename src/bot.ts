@@ -17,6 +17,7 @@ import type { LedgerSync } from './ledger/index.js';
 import type { Metrics } from './ops/metrics.js';
 import { RecipientBook, type PayoutBatchService, type PayoutService } from './payouts/index.js';
 import type { Sandbox } from './sandbox/server.js';
+import { EventLoopTurns } from './runtime/turns.js';
 import { Shutdown } from './shutdown.js';
 import { FileChecks } from './slack/files/file-checks.js';
 import { registerListeners } from './slack/listeners/index.js';
@@ -51,7 +52,8 @@ export interface RunningBot {
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock } = options;
   const shutdown = new Shutdown(SHUTDOWN_ORDER, logger);
-  const wiring: Wiring = { config, logger, clock, shutdown, options };
+  const turns = new EventLoopTurns();
+  const wiring: Wiring = { config, logger, clock, shutdown, turns, options };
   let closed = false;
   const close = () => {
     closed = true;
@@ -98,7 +100,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       account: infra.account, payouts, batches, recipients: new RecipientBook({ db: infra.db, clock, roles: payoutArea.roles }), feed,
       access: slack.access, accessLists: config.access, payoutSettings: config.payouts, surface: slack.surface, locales: slack.locales, logger, clock,
       readTimeoutMs: 20_000, metrics: infra.metrics, ledgerTimeZone: config.ledger.timeZone, seal: new ValueSeal(config.slack.botToken),
-      digest: digestAndRunway.digest, schedules, invites: slack.invites, workflowSteps: workflow.steps, tokens: slack.tokens, runway, charts: digestAndRunway.charts,
+      digest: digestAndRunway.digest, schedules, invites: slack.invites, workflowSteps: workflow.steps, tokens: slack.tokens, runway, charts: digestAndRunway.charts, turns,
     });
     const { eventsUrl, opsUrl } = await serveSlack(wiring, slack, infra.metrics);
 

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { FleetHttpOptions } from '../fleet/http.js';
 import type { Timers } from '../home/index.js';
 import type { Logger } from '../logger.js';
+import type { EventLoopTurns } from '../runtime/turns.js';
 import type { Shutdown } from '../shutdown.js';
 import type { HttpLimits } from '../slack/transport/http-limits.js';
 import type { Db } from '../store/index.js';
@@ -47,5 +48,7 @@ export interface Wiring {
   logger: Logger;
   clock: Clock;
   shutdown: Shutdown<ShutdownStep>;
+  /** The turns of the event loop the Slack app and the background work share (acks first). */
+  turns: EventLoopTurns;
   options: BotOptions;
 }

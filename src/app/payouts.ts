@@ -27,7 +27,7 @@ export interface PayoutListeners {
   batches: BatchNotifier[];
 }
 
-export function buildPayouts({ config, logger, clock, shutdown, options }: Wiring, { db, heavyDb, fleet }: Infrastructure, slack: SlackParts, hear: PayoutListeners) {
+export function buildPayouts({ config, logger, clock, shutdown, turns, options }: Wiring, { db, heavyDb, fleet }: Infrastructure, slack: SlackParts, hear: PayoutListeners) {
   const { app, access, surface, locales, invites } = slack;
   const timers = options.payoutTimers ?? {};
   const log = (component: string) => logger.child({ component });
@@ -44,7 +44,7 @@ export function buildPayouts({ config, logger, clock, shutdown, options }: Wirin
     ...(timers.recheckEveryMs !== undefined ? { recheckEveryMs: timers.recheckEveryMs } : {}),
   });
   const batches = new PayoutBatchService({
-    db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: log('batches'), notifiers: hear.batches, roles,
+    db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: log('batches'), notifiers: hear.batches, roles, turns,
     ...(timers.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: timers.resultsRetrySeconds } : {}),
   });
   const reminders = new ApprovalReminders({
@@ -78,7 +78,7 @@ export function buildPayouts({ config, logger, clock, shutdown, options }: Wirin
   const schedules = new PayoutSchedules({ db, clock, roles, payouts, releaser, settings: config.payoutSchedule });
   const sender = new BatchSender({
     db: heavyDb, clock, logger: log('batches'), ratePerSecond: config.payoutBatches.ratePerSecond,
-    send: (request) => payouts.sendApproved(request, 'bulk'), announce: (batch, event) => batches.announce(batch, event),
+    send: (request) => payouts.sendApproved(request, 'bulk'), announce: (batch, event) => batches.announce(batch, event), turns,
   });
   const maintenance = new PayoutMaintenance({
     payouts, batches, reminders, approvalMessages, soleProcess: db.kind === 'pglite', logger,

@@ -25,7 +25,7 @@ import type { Surface } from '../slack/views/text.js';
 import type { Wiring } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 
-export async function buildSlack({ config, logger, clock, shutdown, options }: Wiring, { db, fleet, metrics, sandbox, observeFleet }: Infrastructure) {
+export async function buildSlack({ config, logger, clock, shutdown, turns, options }: Wiring, { db, fleet, metrics, sandbox, observeFleet }: Infrastructure) {
   // Readiness checks run once the bot serves requests.
   const readiness = new Readiness({ pingDatabase: () => db.query('SELECT 1'), probeFleet: () => fleet.getBalance() });
   observeFleet((call) => readiness.fleetCall(call));
@@ -38,7 +38,7 @@ export async function buildSlack({ config, logger, clock, shutdown, options }: W
       if (answer.error) readiness.slackError(answer.error);
     },
   };
-  const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
+  const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops, turns });
   await initSlackApp(app);
   readiness.slackTokenAccepted();
   // The channels where no one invited the bot, shown by /readyz.
