@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import pg from 'pg';
 import { systemClock } from '../src/clock.js';
-import { Slices } from '../src/event-loop-slices.js';
+import { EventLoopTurns } from '../src/runtime/turns.js';
 import { updateSyncState } from '../src/ledger/store.js';
 import { createLogger } from '../src/logger.js';
 import { minorToPlain } from '../src/money.js';
@@ -172,7 +172,7 @@ async function measure(service: RecordsService, count: number): Promise<RecordsC
   const about = { run: outcome.run, timeZone: 'UTC', lastPollAt: undefined, file: { sent: exceptionsFileName(outcome.run.summary) } };
   buildRecordsResultMessage(SURFACE, about);
   buildRecordsResultModal(SURFACE, about);
-  const csv = await exceptionsFileText(outcome.run.exceptions);
+  const csv = await exceptionsFileText(outcome.run.exceptions, new EventLoopTurns());
   const seconds = (performance.now() - started) / 1000;
   loop.disable();
   const longestTurn = turns();
@@ -192,12 +192,12 @@ async function measure(service: RecordsService, count: number): Promise<RecordsC
   };
 }
 
-/** The event loop's delay while the process spins `ms` in the records check's own slices (src/event-loop-slices.ts). */
+/** The event loop's delay while the process spins `ms` in the records check's own slices (src/runtime/turns.ts). */
 async function busyInSlices(ms: number): Promise<IntervalHistogram> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const until = performance.now() + ms;
-  const slices = new Slices();
+  const slices = new EventLoopTurns().slices();
   let spin = 0;
   while (performance.now() < until) {
     spin = (spin + 1) % 1_000_003;

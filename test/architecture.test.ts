@@ -61,6 +61,9 @@ function findCycles(graph: Map<string, string[]>): string[] {
 }
 
 const LISTENERS = 'slack/listeners/';
+const WIRING = 'app/';
+const ENTRY_POINTS = ['bot.ts', 'main.ts'];
+const RUNTIME = 'runtime/';
 const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
 
 describe('the imports of src/', () => {
@@ -68,7 +71,8 @@ describe('the imports of src/', () => {
   const edges = [...graph].flatMap(([file, targets]) => targets.map((target) => ({ file, target })));
 
   it('sees the files it checks', () => {
-    expect(graph.get('bot.ts')).toContain('slack/transport/app.ts');
+    expect(graph.get('bot.ts')).toContain('app/slack.ts');
+    expect(graph.get('app/slack.ts')).toContain('slack/transport/app.ts');
   });
 
   it('form no cycle', () => {
@@ -84,6 +88,17 @@ describe('the imports of src/', () => {
   it('never have the domain, the Fleet client or the store import the Slack surface or the configuration', () => {
     const crossings = edges.filter(({ file, target }) =>
       DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target === 'config.ts'));
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('have the wiring (app/) imported by the entry points alone', () => {
+    const crossings = edges.filter(({ file, target }) => target.startsWith(WIRING) && !file.startsWith(WIRING) && !ENTRY_POINTS.includes(file));
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('keep the runtime (runtime/) a building block: it imports neither the wiring, Slack nor the domain', () => {
+    const crossings = edges.filter(({ file, target }) =>
+      file.startsWith(RUNTIME) && [WIRING, 'slack/', ...DOMAIN].some((dir) => target.startsWith(dir)));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { every, type PeriodicJob } from '../runtime/every.js';
 import type { Queryable } from '../store/db.js';
 import type { DigestBuilder } from './build.js';
 import { dayIn, nextDay, previousDay, zonedTime } from '../calendar.js';
@@ -50,9 +51,7 @@ export interface DigestRunReport {
 
 export class DigestScheduler {
   private readonly holder: string;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
+  private job: PeriodicJob | undefined;
   private followingUp: Promise<unknown> = Promise.resolve();
   private readonly stopping = new AbortController();
 
@@ -62,18 +61,17 @@ export class DigestScheduler {
 
   /** Checks at once (so that a digest missed while the app was down goes out now), then every tick. */
   start(): void {
-    if (this.timer) return;
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.options.tickMs ?? DEFAULT_TICK_MS);
-    this.timer.unref();
+    if (this.job || this.stopping.signal.aborted) return;
+    this.job = every('digest', this.options.tickMs ?? DEFAULT_TICK_MS, () => this.runOnce(), {
+      logger: this.options.logger, runAtStart: true, failure: 'digest run failed',
+    });
   }
 
   /** Stops the timer and any wait for the ledger; a day being built is left for the next start or another replica. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
     this.stopping.abort(new Error('the digest is stopping'));
-    await this.running;
+    await this.job?.stop();
+    this.job = undefined;
     await this.followingUp;
   }
 
@@ -108,16 +106,6 @@ export class DigestScheduler {
       };
       this.followingUp = Promise.all([this.followingUp, run()]);
     }
-  }
-
-  private tick(): void {
-    if (this.busy || this.stopping.signal.aborted) return;
-    this.busy = true;
-    this.running = this.runOnce()
-      .catch((error: unknown) => this.options.logger.error({ err: error }, 'digest run failed'))
-      .finally(() => {
-        this.busy = false;
-      });
   }
 
   /**

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../logger.js';
+import type { BackgroundTurns } from '../runtime/turns.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import type { Queryable } from '../store/db.js';
 import { writeLedgerCsv, type PayoutLookup, type PersonNames } from './export-csv.js';
@@ -36,6 +37,8 @@ export interface LedgerExporterOptions {
   leaseTtlMs?: number;
   /** Where temporary files go; default the system's temporary folder. */
   tempDir?: string;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 export type ExportCheck =
@@ -77,7 +80,7 @@ export class ExportJob {
     const { ledger, payouts, names } = this.owner.options;
     this.folder ??= await mkdtemp(join(this.owner.options.tempDir ?? tmpdir(), 'fleet-export-'));
     const path = join(this.folder, fileName);
-    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: STREAM_BATCH }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}) });
+    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: STREAM_BATCH }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}), ...(this.owner.options.turns ? { turns: this.owner.options.turns } : {}) });
     return { path, rows };
   }
 

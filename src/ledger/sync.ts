@@ -24,7 +24,7 @@ import { storedEntriesSince, type StoredListedEntry } from './ledger-listing.js'
 import { StoredLedgerReader } from './reader.js';
 import type { LedgerSettings } from './settings.js';
 import { insertEntries, readSyncState, updateSyncState, type InsertedEntry, type SyncState } from './store.js';
-import { nextBackgroundTurn } from '../requests-first.js';
+import { EventLoopTurns, type BackgroundTurns } from '../runtime/turns.js';
 
 const LEDGER_LEASE = 'ledger-sync';
 export const PAGE_SIZE = 100;
@@ -37,11 +37,11 @@ const INSERT_SLICE = 100;
  * each slice is newer than those stored before it; a stop half-way leaves the oldest stored, which
  * the next poll reads past as known.
  */
-async function insertInSlices(db: Queryable, newestFirstEntries: readonly IdentifiedEntry[], options: Parameters<typeof insertEntries>[2]): Promise<InsertedEntry[]> {
+async function insertInSlices(turns: BackgroundTurns, db: Queryable, newestFirstEntries: readonly IdentifiedEntry[], options: Parameters<typeof insertEntries>[2]): Promise<InsertedEntry[]> {
   const stored: InsertedEntry[] = [];
   for (let end = newestFirstEntries.length; end > 0; end -= INSERT_SLICE) {
     stored.unshift(...(await insertEntries(db, newestFirstEntries.slice(Math.max(0, end - INSERT_SLICE), end), options)));
-    if (end > INSERT_SLICE) await nextBackgroundTurn();
+    if (end > INSERT_SLICE) await turns.nextBackgroundTurn();
   }
   return stored;
 }
@@ -68,6 +68,8 @@ export interface LedgerSyncOptions {
   instanceId?: string;
   /** Called with the entries each poll, sweep or walk stored (oldest first), after they are stored. */
   onStored?: (entries: InsertedEntry[], source: SyncSource) => void | Promise<void>;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 export type SyncSource = 'poll' | 'sweep' | 'history' | 'rewalk';
@@ -91,6 +93,7 @@ export class LedgerSync {
   readonly reader: StoredLedgerReader;
   private readonly heavyDb: Db;
   private readonly instanceId: string;
+  private readonly turns: BackgroundTurns;
   private readonly followers: LedgerFollower[] = [];
   /** Whether the last try for the lease took it: this replica is the one reading the API's list. */
   private leaseHeld = false;
@@ -107,6 +110,7 @@ export class LedgerSync {
     this.reader = new StoredLedgerReader(options.db);
     this.heavyDb = options.db.forHeavyWork();
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    this.turns = options.turns ?? new EventLoopTurns();
   }
 
   /** Polls at least as often as every follower wants, so that they need no reader of their own. */
@@ -139,7 +143,7 @@ export class LedgerSync {
   }
 
   private async store(page: TransactionListPage, markLate: boolean): Promise<InsertedEntry[]> {
-    return insertInSlices(this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
+    return insertInSlices(this.turns, this.heavyDb, identifyPage(page.transactions), { firstSeenAt: this.options.clock.now(), markLate });
   }
 
   private async tell(report: SyncReport): Promise<SyncReport> {
@@ -185,7 +189,7 @@ export class LedgerSync {
         if (endsKnown || page.received < PAGE_SIZE || emptyAtStart) break;
         offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
       }
-      const stored = await insertInSlices(db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+      const stored = await insertInSlices(this.turns, db, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
       const now = clock.now();
       await updateSyncState(db, {
         lastPollAt: now,
@@ -223,7 +227,7 @@ export class LedgerSync {
       if (page.received < PAGE_SIZE || (pages + 1 >= SWEEP_PAGES && (oldest === undefined || oldest.entryMs < horizonMs))) break;
       offset += Math.max(1, page.received - trailingSameMillisecond(page.transactions));
     }
-    const stored = await insertInSlices(this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
+    const stored = await insertInSlices(this.turns, this.heavyDb, newestFirst([...found.values()]), { firstSeenAt: clock.now(), markLate: true });
     await updateSyncState(this.heavyDb, { lastSweepAt: clock.now() });
     const report = await this.tell({ source: 'sweep', stored: sortBySequence(stored), fleetRequests: requests });
     if (stored.length > 0) for (const follower of this.followers) follower.onNewEntries();

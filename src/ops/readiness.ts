@@ -57,9 +57,16 @@ export class Readiness {
   private probing: Promise<unknown> | undefined;
   private shared: { at: number; report: Promise<ReadinessReport> } | undefined;
   private readonly now: () => number;
+  private missingInvites: ReadinessOptions['missingInvites'];
 
   constructor(private readonly options: ReadinessOptions) {
     this.now = options.now ?? Date.now;
+    this.missingInvites = options.missingInvites;
+  }
+
+  /** Where the channels missing an invite are read from, once the Slack app that finds them is made. */
+  watchInvites(missingInvites: NonNullable<ReadinessOptions['missingInvites']>): void {
+    this.missingInvites = missingInvites;
   }
 
   /** Slack accepted the token (initSlackApp succeeded). */
@@ -105,7 +112,7 @@ export class Readiness {
       : this.slackRefusal
         ? { ok: false, reason: `Slack refused the bot token (${this.slackRefusal})` }
         : { ok: true };
-    const missing = (this.options.missingInvites?.() ?? []).map(({ channel, uses, since }) => ({ channel, for: uses, since: since.toISOString() }));
+    const missing = (this.missingInvites?.() ?? []).map(({ channel, uses, since }) => ({ channel, for: uses, since: since.toISOString() }));
     const channels = { ok: missing.length === 0, missing_invites: missing };
     return { ready: database.ok && slack.ok && fleet.ok, checks: { database, slack, fleet_api: fleet }, channels };
   }

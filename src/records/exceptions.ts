@@ -3,7 +3,7 @@
  * lack. Amounts in the export's machine form (`-1250.50`), whatever the reader's language; the Slack
  * layer neutralises every cell as the export does when it writes the file.
  */
-import { Slices } from '../event-loop-slices.js';
+import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import { minorToPlain } from '../money.js';
 import type { MatchResult } from './match.js';
 
@@ -38,8 +38,8 @@ export interface ExceptionRow {
  * Differences first, then the records the ledger lacks (or has not shown yet), then the entries the
  * records lack; written in slices (a period the records barely cover leaves tens of thousands).
  */
-export async function exceptionRows(result: MatchResult, ledgerComplete: boolean): Promise<ExceptionRow[]> {
-  const slices = new Slices();
+export async function exceptionRows(result: MatchResult, ledgerComplete: boolean, turns: BackgroundTurns = new EventLoopTurns()): Promise<ExceptionRow[]> {
+  const slices = new Slices(turns);
   const rows: ExceptionRow[] = [];
   for (const { record, entry } of result.differences) {
     if (slices.due()) await slices.next();

@@ -5,9 +5,8 @@
  */
 import { CsvError, parse } from 'csv-parse';
 import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
-import { SLICE_MS, Slices } from '../event-loop-slices.js';
+import { EventLoopTurns, SLICE_MS, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import { readPlainAmount, type TooManyDecimals } from '../money.js';
-import { nextBackgroundTurn } from '../requests-first.js';
 
 /** The columns of a records file, by their English name. */
 export const RECORDS_COLUMNS = ['reference', 'date', 'amount', 'currency', 'direction', 'note'] as const;
@@ -105,7 +104,7 @@ function decode(bytes: Uint8Array): string | undefined {
 }
 
 /** Parses the CSV text in slices, resolving with each record and the line it ends on. */
-async function parseInSlices(text: string, maxRows: number): Promise<{ records: Array<{ cells: string[]; line: number }>; tooMany: boolean }> {
+async function parseInSlices(text: string, maxRows: number, turns: BackgroundTurns): Promise<{ records: Array<{ cells: string[]; line: number }>; tooMany: boolean }> {
   // A quote inside a field that does not start with one (`Fuel "A"`) is taken as written.
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true });
   const records: Array<{ cells: string[]; line: number }> = [];
@@ -146,7 +145,7 @@ async function parseInSlices(text: string, maxRows: number): Promise<{ records: 
     const took = performance.now() - started;
     if (took > SLICE_MS / 2) size = Math.max(MIN_SLICE_CHARS, size / 2);
     else if (took < SLICE_MS / 4) size = Math.min(MAX_SLICE_CHARS, size * 2);
-    await nextBackgroundTurn();
+    await turns.nextBackgroundTurn();
   }
   if (failure === undefined) parser.end();
   else parser.destroy();
@@ -156,7 +155,7 @@ async function parseInSlices(text: string, maxRows: number): Promise<{ records: 
 }
 
 /** Reads `content` into records, or the file's problem; nothing is kept either way. */
-export async function readRecordsFile(content: Uint8Array | string, limits: RecordsLimits): Promise<RecordsReading> {
+export async function readRecordsFile(content: Uint8Array | string, limits: RecordsLimits, turns: BackgroundTurns = new EventLoopTurns()): Promise<RecordsReading> {
   const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
   if (size > limits.maxBytes) return fail({ code: 'file_too_large', maxBytes: limits.maxBytes });
   const text = typeof content === 'string' ? content : decode(content);
@@ -165,7 +164,7 @@ export async function readRecordsFile(content: Uint8Array | string, limits: Reco
   if (/^\uFEFF?\s*$/u.test(text)) return fail({ code: 'file_empty' });
   let parsed: Awaited<ReturnType<typeof parseInSlices>>;
   try {
-    parsed = await parseInSlices(text, limits.maxRows);
+    parsed = await parseInSlices(text, limits.maxRows, turns);
   } catch (error) {
     if (error instanceof CsvError) return fail({ code: 'file_unreadable', line: (error as CsvError & { lines?: number }).lines ?? 1 });
     throw error;
@@ -176,7 +175,7 @@ export async function readRecordsFile(content: Uint8Array | string, limits: Reco
   if ('code' in columns) return fail(columns);
   if (body.length === 0) return fail({ code: 'file_no_rows' });
   if (parsed.tooMany || body.length > limits.maxRows) return fail({ code: 'file_too_many_rows', max: limits.maxRows });
-  return readRows(body, header.cells, columns, limits);
+  return readRows(body, header.cells, columns, limits, turns);
 }
 
 type ColumnIndexes = Partial<Record<RecordsColumn, number>>;
@@ -200,7 +199,7 @@ function readHeader(cells: string[]): ColumnIndexes | RecordsFileProblem {
   return indexes;
 }
 
-async function readRows(body: Array<{ cells: string[]; line: number }>, header: string[], columns: ColumnIndexes, limits: RecordsLimits): Promise<RecordsReading> {
+async function readRows(body: Array<{ cells: string[]; line: number }>, header: string[], columns: ColumnIndexes, limits: RecordsLimits, turns: BackgroundTurns): Promise<RecordsReading> {
   const records: PartnerRecord[] = [];
   const problems: RowProblem[] = [];
   let problemCount = 0;
@@ -210,7 +209,7 @@ async function readRows(body: Array<{ cells: string[]; line: number }>, header: 
   };
   const headerName = (column: RecordsColumn) => (header[columns[column] ?? 0] ?? column).trim().slice(0, 40);
   const firstRowOf = new Map<string, number>();
-  const slices = new Slices();
+  const slices = new Slices(turns);
   for (const { cells, line } of body) {
     if (slices.due()) await slices.next();
     const row = line;

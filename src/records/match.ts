@@ -4,7 +4,7 @@
  * direction within the tolerance of days (the closest date wins, then the oldest entry), each entry
  * used once. Pure, and run in slices of a few milliseconds that yield to the event loop.
  */
-import { Slices } from '../event-loop-slices.js';
+import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import type { PartnerRecord } from './file.js';
 
 /** A ledger entry as the match sees it. */
@@ -57,6 +57,8 @@ export interface MatchInput {
   toleranceDays: number;
   /** False: the ledger may lack entries of the period, so none is called missing from the records. */
   ledgerComplete: boolean;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 
@@ -84,7 +86,7 @@ function better(a: { distance: number; entry: LedgerCandidate }, b: { distance: 
 
 export async function matchRecords(input: MatchInput): Promise<MatchResult> {
   const { grid } = input;
-  const slices = new Slices();
+  const slices = new Slices(input.turns ?? new EventLoopTurns());
   const dayIndex = new Map(grid.days.map((day, index) => [day, index]));
   const used = new Set<string>();
   const result: MatchResult = { matched: [], differences: [], notInLedger: [], notInRecords: [] };

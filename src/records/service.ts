@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.js';
 import { nextDay, previousDay, startOfDay } from '../calendar.js';
-import { Slices } from '../event-loop-slices.js';
+import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import { randomReadableCode } from '../payouts/identifiers.js';
 import type { Db } from '../store/db.js';
 import { exceptionRows, type ExceptionRow } from './exceptions.js';
@@ -26,6 +26,8 @@ export interface RecordsServiceOptions {
   currencies: readonly string[];
   /** How old the ledger's last poll may be before a period not yet over is said to be behind. */
   staleAfterMs: number;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 export interface RecordsSubmission {
@@ -50,7 +52,11 @@ export type RecordsOutcome = { ok: true; run: RecordsRun } | { ok: false; proble
 export const RUN_ID_PATTERN = /^RC-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
 export class RecordsService {
-  constructor(private readonly options: RecordsServiceOptions) {}
+  private readonly turns: BackgroundTurns;
+
+  constructor(private readonly options: RecordsServiceOptions) {
+    this.turns = options.turns ?? new EventLoopTurns();
+  }
 
   get settings(): RecordsSettings {
     return this.options.settings;
@@ -60,22 +66,22 @@ export class RecordsService {
   async check(submission: RecordsSubmission): Promise<RecordsOutcome> {
     const { db, settings, timeZone, clock } = this.options;
     const currencies = new Set([...this.options.currencies, ...(await ledgerCurrencies(db))]);
-    const reading = await readRecordsFile(submission.content, { maxBytes: settings.maxBytes, maxRows: settings.maxRows, timeZone, currencies });
+    const reading = await readRecordsFile(submission.content, { maxBytes: settings.maxBytes, maxRows: settings.maxRows, timeZone, currencies }, this.turns);
     if (!reading.ok) return reading;
     const { records } = reading;
-    const grid = await dayGrid(records, settings.toleranceDays, timeZone);
+    const grid = await dayGrid(records, settings.toleranceDays, timeZone, this.turns);
     const from = new Date(grid.starts[0]!);
     const before = new Date(grid.starts[grid.starts.length - 1]!);
     const period = { start: new Date(grid.starts[grid.firstPeriodDay]!), end: new Date(grid.starts[grid.lastPeriodDay + 1]!) };
     const now = clock.now();
     const gap = await ledgerGapFor(db, period, now, this.options.staleAfterMs);
     const windowEntries = await entriesBetween(db, from, before);
-    const references = await referencesOutside(records, windowEntries);
+    const references = await referencesOutside(records, windowEntries, this.turns);
     const referencedEntries = await entriesByReference(db, references, from, before);
-    const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined });
-    const exceptions = await exceptionRows(result, gap === undefined);
+    const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined, turns: this.turns });
+    const exceptions = await exceptionRows(result, gap === undefined, this.turns);
     const totals = new Map<string, CurrencyTotal>();
-    const slices = new Slices();
+    const slices = new Slices(this.turns);
     for (const { record } of result.matched) {
       if (slices.due()) await slices.next();
       const total = totals.get(record.currency) ?? { count: 0, minor: 0 };
@@ -110,8 +116,8 @@ export class RecordsService {
 }
 
 /** The records' references (each once, in the file's order) that no entry of the records' days holds: only they are looked for in the rest of the ledger. */
-async function referencesOutside(records: readonly PartnerRecord[], windowEntries: readonly LedgerCandidate[]): Promise<string[]> {
-  const slices = new Slices();
+async function referencesOutside(records: readonly PartnerRecord[], windowEntries: readonly LedgerCandidate[], turns: BackgroundTurns): Promise<string[]> {
+  const slices = new Slices(turns);
   const inWindow = new Set<string>();
   for (const entry of windowEntries) {
     if (slices.due()) await slices.next();
@@ -127,8 +133,8 @@ async function referencesOutside(records: readonly PartnerRecord[], windowEntrie
 }
 
 /** The records' days widened by the tolerance, each with its first instant in `timeZone`. */
-export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: number, timeZone: string): Promise<DayGrid> {
-  const slices = new Slices();
+export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: number, timeZone: string, turns: BackgroundTurns = new EventLoopTurns()): Promise<DayGrid> {
+  const slices = new Slices(turns);
   let first = records[0]!.day;
   let last = first;
   for (const record of records) {

@@ -7,7 +7,6 @@
  */
 import type { Clock } from '../clock.js';
 import { claimCrossing, releaseCrossing } from '../feed/feed-store.js';
-import type { Logger } from '../logger.js';
 import type { Queryable } from '../store/db.js';
 import type { CurrencyRunway, Runway } from './figure.js';
 
@@ -56,44 +55,15 @@ export interface RunwayWatchOptions extends RunwayAlertOptions {
   runway: () => Promise<Runway>;
   /** False while the figure cannot be trusted yet (the ledger's history still loading): the check waits. */
   ready: () => Promise<boolean>;
-  logger: Logger;
-  everyMs: number;
 }
 
-/** Checks the runway alert at once, then every `everyMs`, one check at a time. */
+/** The runway alert's check, run at once and then every minute by the wiring's periodic job. */
 export class RunwayWatch {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
-
   constructor(private readonly options: RunwayWatchOptions) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.options.everyMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
 
   /** One check now; resolves with how many alerts it posted. */
   async checkOnce(): Promise<number> {
     if (!(await this.options.ready())) return 0;
     return checkRunwayAlerts(await this.options.runway(), this.options);
-  }
-
-  private tick(): void {
-    if (this.busy) return;
-    this.busy = true;
-    this.running = this.checkOnce()
-      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'runway alert check failed; will try again'))
-      .finally(() => {
-        this.busy = false;
-      });
   }
 }

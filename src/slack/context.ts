@@ -12,6 +12,7 @@ import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../logger.js';
 import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { RecordsService } from '../records/index.js';
+import type { EventLoopTurns } from '../runtime/turns.js';
 import type { Runway } from '../runway/index.js';
 import type { ChartRenderer } from '../runway/chart/renderer.js';
 import type { AccessControl } from './access.js';
@@ -74,4 +75,6 @@ export interface SlackContext {
   tokens?: TokenBox;
   /** The channels nobody invited the bot to yet (Slack refused a post there), named by `/fleet feed`. */
   invites?: ChannelInvites;
+  /** The bot's turns of the event loop: listeners' work after the ack, and replies sharing one reading, let waiting requests go first. */
+  turns: EventLoopTurns;
 }

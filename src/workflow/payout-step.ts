@@ -259,27 +259,6 @@ export class PayoutSteps implements PayoutNotifier {
     else await releaseCompletion(db, executionId);
     return true;
   }
-
-  /** Runs `sweep` every `everyMs`; returns the closer that stops it and waits for a sweep under way. */
-  run(everyMs = 30_000): () => Promise<void> {
-    let running: Promise<void> = Promise.resolve();
-    let busy = false;
-    const timer = setInterval(() => {
-      if (busy) return;
-      busy = true;
-      running = this.sweep()
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'workflow step sweep failed'))
-        .finally(() => {
-          busy = false;
-        });
-    }, everyMs);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await running;
-      await this.idle();
-    };
-  }
 }
 
 /** Until when a token may be used: Slack's lifetime from its issue. */

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
+import { EventLoopTurns } from '../../src/runtime/turns.js';
 import { createSlackApp, initSlackApp } from '../../src/slack/transport/app.js';
 import { startHarness } from '../support/bot-harness.js';
 
@@ -26,6 +27,7 @@ describe('start-up', () => {
     const app = createSlackApp({
       slack: { botToken: 'xoxb-1-2-3', signingSecret: 'a1b2c3d4e5f6a7b8c9d0', appToken: undefined, apiUrl: `http://127.0.0.1:${await closedPort()}/api/`, teamId: undefined, port: 0, host: undefined },
       logger,
+      turns: new EventLoopTurns(),
     });
     const failure = await initSlackApp(app).then(() => undefined, (error: unknown) => error as Error);
     expect(failure?.message).toMatch(/^Could not reach Slack to check SLACK_BOT_TOKEN \(fetch failed\): check the network, or SLACK_API_URL when it is set$/);

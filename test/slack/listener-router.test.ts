@@ -2,20 +2,19 @@ import { App, type Receiver } from '@slack/bolt';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { yieldToEventLoop } from '../../src/event-loop-slices.js';
-import { waitingRequest } from '../../src/requests-first.js';
+import { EventLoopTurns, yieldToEventLoop } from '../../src/runtime/turns.js';
 import { ListenerRouter } from '../../src/slack/transport/listener-router.js';
 import { SRC, sourceFiles } from '../support/source-files.js';
 
 /** A Bolt app with the router as its last middleware, fed requests as its receiver would feed them. */
-function appWith(register: (router: ListenerRouter) => void) {
+function appWith(register: (router: ListenerRouter) => void, turns = new EventLoopTurns()) {
   const receiver: Receiver = { init: () => undefined, start: () => Promise.resolve(), stop: () => Promise.resolve() };
   const errors: unknown[] = [];
   const app = new App({ receiver, convoStore: false, authorize: () => Promise.resolve({ botToken: 'xoxb-test', botUserId: 'U0BOT', botId: 'B0BOT' }) });
   app.error(async (error) => {
     errors.push(error);
   });
-  const router = new ListenerRouter();
+  const router = new ListenerRouter(turns);
   register(router);
   app.use(router.middleware());
   /** Sends `body` through Bolt; resolves to what the request was acknowledged with, if it was. */
@@ -137,17 +136,17 @@ describe('the listener router', () => {
 
   it('after an ack, lets the Slack requests waiting for their turn go first, then runs the rest of the listener', async () => {
     const heard: string[] = [];
+    const turns = new EventLoopTurns();
     const { app } = appWith((router) => router.command('/fleet', async ({ ack }) => {
       await ack();
       heard.push('answered');
-    }));
-    const another = waitingRequest();
+    }), turns);
+    const another = turns.waitingRequest();
     const handled = app.processEvent({ body: command('balance'), ack: () => { heard.push('acked'); return Promise.resolve(); } });
     try {
       for (let turn = 0; turn < 5; turn += 1) await yieldToEventLoop();
       expect(heard).toEqual(['acked']);
     } finally {
-      // Counted for the whole process: a failure here must not hold the other tests' work back.
       another.taken();
     }
     await handled;
@@ -155,7 +154,7 @@ describe('the listener router', () => {
   });
 
   it('refuses at start two listeners that would answer the same request', () => {
-    const router = new ListenerRouter();
+    const router = new ListenerRouter(new EventLoopTurns());
     const listener = () => Promise.resolve();
     router.action('approve', listener);
     expect(() => router.action('approve', listener)).toThrow('two action listeners would answer approve');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { yieldToEventLoop } from '../../src/event-loop-slices.js';
+import { EventLoopTurns, yieldToEventLoop } from '../../src/runtime/turns.js';
 import { oneSlackRequestPerTurn } from '../../src/slack/transport/request-turns.js';
 import { slackRequestsInTurns } from '../support/request-turns.js';
 
@@ -32,7 +32,7 @@ describe('oneSlackRequestPerTurn', () => {
   it('hands any other request over at once, so that what the listener throws reaches the server', () => {
     const listener = oneSlackRequestPerTurn(() => {
       throw new Error('unknown path');
-    });
+    }, new EventLoopTurns());
     expect(() => listener({ method: 'GET', url: '/metrics' } as IncomingMessage, response)).toThrow('unknown path');
   });
 });

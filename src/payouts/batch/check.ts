@@ -3,6 +3,7 @@
  * single payout's rules, references already used by any payout, recipients never paid before, and
  * rows that may repeat an earlier payout or row (duplicates.ts). Reads only: nothing is stored here.
  */
+import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Queryable } from '../../store/db.js';
 import { readBatchFile, type BatchFileProblem } from './file.js';
 import { checkBatchRowsInSlices, withStoreFacts, type BatchCheck } from './rows.js';
@@ -20,6 +21,8 @@ export interface BatchFileCheckContext {
   batchId: string;
   /** PAYOUT_DUPLICATE_WINDOW_HOURS. */
   duplicateWindowHours: number;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 export async function checkBatchFile(q: Queryable, content: Uint8Array | string, context: BatchFileCheckContext): Promise<BatchFileCheck> {

@@ -4,7 +4,7 @@
  * repeat another (duplicates.ts), rows to new recipients, and every problem with its row number. Pure.
  */
 import { createHash } from 'node:crypto';
-import { Slices } from '../../event-loop-slices.js';
+import { EventLoopTurns, Slices, type BackgroundTurns } from '../../runtime/turns.js';
 import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
 import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
 import { duplicateKey, repeatsWithin, type EarlierPayout } from '../duplicates.js';
@@ -62,6 +62,8 @@ export interface BatchCheckContext {
   batchId: string;
   /** Which drafts go to someone never paid before; none when not given. */
   isNewRecipient?: (draft: PayoutDraft) => boolean;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 /** The file's column (the bulk vocabulary, also the workflow step's inputs) that holds each form field. */
@@ -91,7 +93,7 @@ export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: read
  * file's rows take about 0.3 ms each to check, a few thousand of them seconds.
  */
 export async function checkBatchRowsInSlices(raw: readonly RawBatchRow[], columnProblems: readonly ColumnCountProblem[], context: BatchCheckContext): Promise<BatchCheck> {
-  const slices = new Slices();
+  const slices = new Slices(context.turns ?? new EventLoopTurns());
   const steps = checkingBatchRows(raw, columnProblems, context);
   let step = steps.next();
   while (!step.done) {

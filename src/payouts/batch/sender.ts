@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import { nextBackgroundTurn } from '../../requests-first.js';
+import { EventLoopTurns, type BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';
 import type { PayoutBatch } from './model.js';
@@ -32,6 +32,8 @@ export interface BatchSenderOptions {
   /** Least time between two progress updates of one batch (default 2 s): Slack limits message edits. */
   progressEveryMs?: number;
   newId?: () => string;
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
 }
 
 type Take = { taken: PayoutRequest } | { waitMs: number } | { none: true };
@@ -39,7 +41,11 @@ type Take = { taken: PayoutRequest } | { waitMs: number } | { none: true };
 export class BatchSender {
   private readonly lastProgress = new Map<string, number>();
 
-  constructor(private readonly options: BatchSenderOptions) {}
+  private readonly turns: BackgroundTurns;
+
+  constructor(private readonly options: BatchSenderOptions) {
+    this.turns = options.turns ?? new EventLoopTurns();
+  }
 
   /**
    * Sends rows while there are rows due, waiting the pace between them; returns how many it sent.
@@ -49,7 +55,7 @@ export class BatchSender {
     let sent = 0;
     while (sent < maxRows && !shouldStop()) {
       // A row's statements and rendering are background work: a turn of their own, after the Slack requests waiting.
-      await nextBackgroundTurn();
+      await this.turns.nextBackgroundTurn();
       const take = await this.takeRow();
       if ('none' in take) break;
       if ('waitMs' in take) {
@@ -157,41 +163,4 @@ export class BatchSender {
     }
     return finished;
   }
-}
-
-/**
- * Runs `sender` on a timer and when woken (a batch was released); one run at a time in this process.
- * Returns `wake` and the closer that waits for the row being sent, never cutting one in half.
- */
-export function runBatchSending(sender: BatchSender, options: { everyMs?: number; logger: Logger }): { wake: () => void; stop: () => Promise<void> } {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  let again = false;
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = sender.sendDue(50, () => stopped)
-      .then(() => undefined, (error: unknown) => options.logger.error({ err: error }, 'sending bulk payout rows failed'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  };
-  const timer = setInterval(run, options.everyMs ?? 1000);
-  timer.unref();
-  run();
-  return {
-    wake: run,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

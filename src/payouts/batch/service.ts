@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
+import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
 import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
@@ -37,6 +38,8 @@ export interface PayoutBatchServiceOptions {
   logger: Logger;
   /** Told of every committed change, in list order, each after the one before; the list is read at each change. */
   notifiers?: readonly BatchNotifier[];
+  /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
+  turns?: BackgroundTurns;
   /** Batch ids; defaults to `PB-XXXXXX`. */
   newBatchId?: () => string;
   /** The wait before the results file is sent again after a failed attempt, times the attempts so far (default 30 s). */
@@ -86,7 +89,7 @@ export class PayoutBatchService {
     // Reading the file and checking every row is a heavy job: on its own connections (store/db.ts).
     const db = this.options.db.forHeavyWork();
     const now = this.now();
-    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId, duplicateWindowHours: settings.duplicateWindowHours });
+    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId, duplicateWindowHours: settings.duplicateWindowHours, ...(this.options.turns ? { turns: this.options.turns } : {}) });
     if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };
     const { check } = result;
     await db.transaction((tx) => insertDraftBatch(tx, {

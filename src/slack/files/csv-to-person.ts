@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { stringify } from 'csv-stringify/sync';
-import { Slices } from '../../event-loop-slices.js';
+import { EventLoopTurns, Slices, type BackgroundTurns } from '../../runtime/turns.js';
 import { neutraliseCell } from '../../ledger/export-csv.js';
 import { FileUploadError, uploadFile } from './file-upload.js';
 
@@ -37,8 +37,9 @@ const ROWS_AT_ONCE = 25;
  */
 export async function csvTextInSlices<Row>(
   header: readonly string[], rows: readonly Row[], cellsOf: (row: Row) => readonly string[], numberColumns: readonly number[] = [],
+  turns: BackgroundTurns = new EventLoopTurns(),
 ): Promise<string> {
-  const slices = new Slices();
+  const slices = new Slices(turns);
   const parts = [csvText(header, [])];
   for (let at = 0; at < rows.length; at += ROWS_AT_ONCE) {
     if (slices.due()) await slices.next();

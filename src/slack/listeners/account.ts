@@ -1,7 +1,6 @@
 /** Balance: the `/fleet balance` subcommand and its buttons. */
 import type { BlockAction, ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
-import { yieldToEventLoop } from '../../event-loop-slices.js';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
@@ -28,18 +27,6 @@ export function balanceSubcommand(ctx: SlackContext): Subcommand {
   };
 }
 
-let lastTurn: Promise<void> = Promise.resolve();
-
-/**
- * Resolves in a turn of the event loop of its own, after every earlier caller's: callbacks queued
- * with setImmediate in one turn all run in the next one, so each waits for the one before it.
- */
-function ownTurn(): Promise<void> {
-  const turn = lastTurn.then(yieldToEventLoop);
-  lastTurn = turn;
-  return turn;
-}
-
 // Each cached reading's reply, per surface: the hundreds of answers one reading serves are rendered and sealed once.
 const renderedReplies = new WeakMap<BalanceReading, Map<string, RespondArguments>>();
 
@@ -62,7 +49,7 @@ async function replyWithBalance(ctx: SlackContext, surface: Surface, respond: Re
     const reading = await ctx.account.balance({ fresh: options.fresh, signal: AbortSignal.timeout(ctx.readTimeoutMs) });
     // Everyone who waited on one upstream read resumes at once: each answer in a turn of its own, so
     // that requests waiting for their ack are read between them.
-    await ownTurn();
+    await ctx.turns.ownTurn();
     reply = balanceReply(ctx, surface, reading);
   } catch (error) {
     reply = notice(surface, failureText(surface.locale, error, 'readBalance', ctx.logger));

@@ -29,7 +29,7 @@ import { ListenerRouter } from '../transport/listener-router.js';
 
 export function registerListeners(app: App, ctx: SlackContext): void {
   app.use(readerMiddleware(ctx));
-  const router = new ListenerRouter();
+  const router = new ListenerRouter(ctx.turns);
   registerFleetCommand(router, ctx, [
     balanceSubcommand(ctx),
     runwaySubcommand(ctx),

@@ -163,7 +163,7 @@ async function sendResult(ctx: SlackContext, client: WebClient, surface: Surface
     if (!channel) throw new FileUploadError('complete', 'channel_not_found');
     await client.chat.postMessage({ channel, text: message.text, blocks: message.blocks, unfurl_links: false });
     if ('none' in planned) return planned;
-    await sendExceptions(client, surface, userId, run.summary, run.exceptions);
+    await sendExceptions(ctx, client, surface, userId, run.summary, run.exceptions);
     return planned;
   } catch (error) {
     const slackError = (error as { data?: { error?: unknown } } | undefined)?.data?.error;
@@ -174,12 +174,12 @@ async function sendResult(ctx: SlackContext, client: WebClient, surface: Surface
 }
 
 /** The exceptions file in the person's DM; every text cell neutralised against spreadsheet formulas and the amounts left numbers, as in the export. */
-async function sendExceptions(client: WebClient, surface: Surface, userId: string, summary: RunSummary, exceptions: readonly ExceptionRow[]): Promise<string> {
+async function sendExceptions(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, summary: RunSummary, exceptions: readonly ExceptionRow[]): Promise<string> {
   const t = textsFor(surface.locale);
   const filename = exceptionsFileName(summary);
   await sendCsvToPerson(client, userId, {
     filename, title: t('records.fileTitle'), comment: t('records.result.run', { id: summary.id }),
-    text: await exceptionsFileText(exceptions),
+    text: await exceptionsFileText(exceptions, ctx.turns),
   });
   return filename;
 }
@@ -195,7 +195,7 @@ async function sendRunFile(ctx: SlackContext, client: WebClient, surface: Surfac
   if (!found) return t('records.history.unknown', { id: `\`${shownId}\`` });
   if (found.exceptions.length === 0) return t('records.history.noExceptions', { id: found.summary.id });
   try {
-    const file = await sendExceptions(client, surface, userId, found.summary, found.exceptions);
+    const file = await sendExceptions(ctx, client, surface, userId, found.summary, found.exceptions);
     return t(inDm ? 'records.history.sentAbove' : 'records.history.sent', { id: found.summary.id, file: `\`${file}\`` });
   } catch (error) {
     const code = error instanceof FileUploadError ? error.code : 'unknown_error';

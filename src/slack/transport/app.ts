@@ -10,6 +10,7 @@ import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { slackMethodOf } from '../../ops/metrics.js';
 import type { PublicOpsRoutes } from '../../ops/routes.js';
+import type { EventLoopTurns } from '../../runtime/turns.js';
 import { oneSlackRequestPerTurn } from './request-turns.js';
 import { HTTP_LIMITS, httpServerOptions, limitConnections, refuseLargeBodies, type HttpLimits } from './http-limits.js';
 
@@ -20,6 +21,8 @@ export interface SlackAppOptions {
   httpLimits?: HttpLimits;
   /** Operations: /healthz and a /readyz without details in HTTP mode, and what Slack's API and requests are counted by. */
   ops?: SlackOps;
+  /** The bot's turns of the event loop: HTTP mode counts each Slack request waiting for its turn there. */
+  turns: EventLoopTurns;
 }
 
 export interface SlackOps {
@@ -31,7 +34,7 @@ export interface SlackOps {
   ack(route: string, seconds: number): void;
 }
 
-export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops }: SlackAppOptions): App {
+export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, turns }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
   const app = new App({
     token: slack.botToken,
@@ -49,7 +52,7 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops }:
     },
     ...(slack.appToken
       ? { socketMode: true, appToken: slack.appToken }
-      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops) }),
+      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops, turns) }),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
@@ -58,7 +61,7 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops }:
 }
 
 /** Bolt's HTTPReceiver, which buffers a body to check its signature: at most `maxBodyBytes` of it. */
-function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: HttpLimits, ops: SlackOps | undefined): HTTPReceiver {
+function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: HttpLimits, ops: SlackOps | undefined, turns: EventLoopTurns): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret,
     logger,
@@ -77,7 +80,7 @@ function createHttpReceiver(signingSecret: string, logger: BoltLogger, limits: H
           },
         ],
   });
-  receiver.requestListener = oneSlackRequestPerTurn(refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes));
+  receiver.requestListener = oneSlackRequestPerTurn(refuseLargeBodies(receiver.requestListener, limits.maxBodyBytes), turns);
   if (ops) receiver.requestListener = timeAnswers(receiver.requestListener, ops);
   return receiver;
 }

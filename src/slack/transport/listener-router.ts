@@ -11,7 +11,7 @@ import type {
   AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, SlackAction, SlackActionMiddlewareArgs, SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs, SlackOptionsMiddlewareArgs, SlackViewAction, SlackViewMiddlewareArgs, ViewSubmitAction,
 } from '@slack/bolt';
-import { behindWaitingRequests } from '../../requests-first.js';
+import type { EventLoopTurns } from '../../runtime/turns.js';
 
 type RequestArgs = AnyMiddlewareArgs & AllMiddlewareArgs;
 type Listener = (args: RequestArgs) => Promise<void>;
@@ -64,6 +64,9 @@ export class ListenerRouter {
   private readonly events = new RouteTable('event');
   private readonly functions = new RouteTable('function');
 
+  /** `turns`: the bot's turns of the event loop, behind whose waiting requests a listener's work after its ack goes. */
+  constructor(private readonly turns: EventLoopTurns) {}
+
   command(name: string, listener: Middleware<SlackCommandMiddlewareArgs>): void {
     this.commands.add(name, stored(listener));
   }
@@ -101,7 +104,7 @@ export class ListenerRouter {
         return;
       }
       if (route.matches) args.context.actionIdMatches = route.matches;
-      const ack = acksFirst(args.ack);
+      const ack = acksFirst(args.ack, this.turns);
       if (route.acknowledgeFirst) await ack?.();
       // As Bolt calls a listener: the request's arguments, with a `next` that leads nowhere.
       await route.listener({ ...args, ...(ack ? { ack } : {}), next: async () => undefined } as RequestArgs);
@@ -126,13 +129,13 @@ export class ListenerRouter {
 /**
  * Acks first: once a request is acknowledged, its listener's further work (the answer, a modal's
  * next step) waits while other Slack requests wait for their turn, so that a burst's acks never
- * queue behind the work of the requests before them (`requests-first.ts`).
+ * queue behind the work of the requests before them (`runtime/turns.ts`).
  */
-function acksFirst(ack: ((...response: never[]) => Promise<void>) | undefined) {
+function acksFirst(ack: ((...response: never[]) => Promise<void>) | undefined, turns: EventLoopTurns) {
   if (!ack) return undefined;
   return async (...response: never[]) => {
     await ack(...response);
-    await behindWaitingRequests();
+    await turns.behindWaitingRequests();
   };
 }
 

@@ -3,16 +3,15 @@
  * that arrive together would otherwise all be handled in the turn that reads them, hundreds of
  * milliseconds in which no timer fires and nothing else moves; taken in turns of their own, in the
  * order they came, the loop is let go between two of them and the burst costs the same CPU. While
- * some wait, background work pauses between its slices (`requests-first.ts`).
+ * some wait, background work pauses between its slices (`runtime/turns.ts`).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { yieldToEventLoop } from '../../event-loop-slices.js';
-import { waitingRequest } from '../../requests-first.js';
+import { yieldToEventLoop, type EventLoopTurns } from '../../runtime/turns.js';
 
 const SLACK_EVENTS_PATH = '/slack/events';
 
-export function oneSlackRequestPerTurn(listener: RequestListener): RequestListener {
-  const waiting: Array<[IncomingMessage, ServerResponse, ReturnType<typeof waitingRequest>]> = [];
+export function oneSlackRequestPerTurn(listener: RequestListener, turns: EventLoopTurns): RequestListener {
+  const waiting: Array<[IncomingMessage, ServerResponse, ReturnType<EventLoopTurns['waitingRequest']>]> = [];
   // One turn is booked whenever a request waits: the next one is booked before this one is handled.
   const takeNext = () => {
     const [request, response, counted] = waiting.shift()!;
@@ -27,7 +26,7 @@ export function oneSlackRequestPerTurn(listener: RequestListener): RequestListen
       return;
     }
     // Counted until taken: background slices (an export, a bulk check) let the waiting requests go first.
-    waiting.push([request, response, waitingRequest()]);
+    waiting.push([request, response, turns.waitingRequest()]);
     if (waiting.length === 1) void yieldToEventLoop().then(takeNext);
   };
 }

@@ -3,6 +3,7 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../records/index.js';
+import type { BackgroundTurns } from '../../runtime/turns.js';
 import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
 import { mebibytes } from '../refusals/records-problems.js';
@@ -152,6 +153,6 @@ export function exceptionsFileName(summary: RunSummary): string {
 }
 
 /** The exceptions file's text: every text cell neutralised against spreadsheet formulas, the amounts left numbers, as in the export. */
-export function exceptionsFileText(exceptions: readonly ExceptionRow[]): Promise<string> {
-  return csvTextInSlices(EXCEPTION_COLUMNS, exceptions, exceptionCells, EXCEPTION_AMOUNT_COLUMNS);
+export function exceptionsFileText(exceptions: readonly ExceptionRow[], turns: BackgroundTurns): Promise<string> {
+  return csvTextInSlices(EXCEPTION_COLUMNS, exceptions, exceptionCells, EXCEPTION_AMOUNT_COLUMNS, turns);
 }
