@@ -18,7 +18,7 @@ import { actorOf, freshReleaseRoles, type PayoutRoles } from './roles.js';
 import { dualApprovalChanges } from './rows.js';
 import type { PayoutSettings } from './settings.js';
 import { findEarlierPayouts, newestRepeat } from './duplicates.js';
-import { isScheduled } from './schedule/store.js';
+import { comparedAt, waitsForItsTime } from './schedule/store.js';
 import type { PayoutSettlement } from './settlement.js';
 import { changeRequest, lockRequest, type RecordedEvent, type TransitionRecorder } from './transitions.js';
 
@@ -86,8 +86,9 @@ export class PayoutApprovals {
       }
       for (const event of outcome.events) await recorder.announce(outcome.request, event);
       if (outcome.request.state !== 'approved') return { ok: true, request: outcome.request };
-      // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now.
-      if (await isScheduled(db, id)) return { ok: true, request: outcome.request };
+      // Approved ahead: its occurrences are released at their time (`schedule/release.ts`), never now;
+      // a one-off released at its time and waiting for an approval again is sent now.
+      if (await waitsForItsTime(db, id)) return { ok: true, request: outcome.request };
       return settlement.execute(outcome.request, userId, 'approval');
     }
     return lostRace(db, id, clock.now());
@@ -134,9 +135,9 @@ export class PayoutApprovals {
     // by the gate for a payout that landed since its approval, that one is what the tick is about.
     const { duplicateWindowHours } = this.options.settings;
     const landedSince = touched.hold === 'duplicate_unchecked' ? await newestRepeat(tx, touched, { windowHours: duplicateWindowHours, upTo: now }) : undefined;
+    const since = await comparedAt(tx, touched);
     const duplicateOf = landedSince?.payout ?? (await findEarlierPayouts(tx, [touched], {
-      now: touched.requestedAt, windowHours: duplicateWindowHours, exceptBatchId: touched.batch?.id,
-      stored: { requestId: id, requestedAt: touched.requestedAt },
+      now: since, windowHours: duplicateWindowHours, exceptBatchId: touched.batch?.id, stored: { requestId: id, requestedAt: since },
     })).values().next().value;
     if (duplicateOf && answers.duplicateChecked !== true) {
       throw new Refused(refusal('duplicate_unchecked', { details: { action: 'approve', payoutId: id }, request: touched }));

@@ -64,12 +64,14 @@ export function recipientTotalSql(key: string, p: DayWindowParams): string {
 
 const WINDOW_PARAMS: DayWindowParams = { currency: '$2', from: '$3', to: '$4', states: '$5' };
 
-// A scheduled request (approved ahead) never counts itself: each of its occurrences counts on its own
-// day while it waits to be released (or is held), then as the payout request it became.
+// A scheduled request (approved ahead) never counts by its request time: each of its occurrences counts
+// on its own day while it waits to be released (or is held), then as the payout request it became; a
+// one-off sent as the request itself counts on its due day throughout, as the request's state says.
 const NOT_SCHEDULED = 'AND NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id)';
 function occurrencesCounting(p: DayWindowParams): string {
   return `AND p.currency = ${p.currency} AND o.due_at >= ${p.from} AND o.due_at < ${p.to}
-  AND o.state IN ('scheduled', 'held') AND o.payout_id IS NULL AND p.state IN ('pending', 'approved')`;
+  AND ((o.state IN ('scheduled', 'held') AND (o.payout_id IS NULL OR o.payout_id = o.request_id) AND p.state IN ('pending', 'approved'))
+    OR (o.state = 'released' AND o.payout_id = o.request_id AND p.state = ANY(${p.states}::text[])))`;
 }
 
 /** The total one requester requested in the window, their bulk rows waiting or being sent included. */

@@ -15,7 +15,7 @@ import { checkMaxAmount, countingApprovers, countingRetryApprovers, type Release
 import { lastApprovalEvents } from './repository.js';
 import type { PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
-import { occurrenceDueAt } from './schedule/store.js';
+import { occurrenceOf } from './schedule/store.js';
 import { seniorsAmong } from './tiers.js';
 
 /** Every way a request reaches sending; each names itself to the gate. */
@@ -177,16 +177,19 @@ export class PayoutGate {
   async check(tx: Queryable, request: PayoutRequest, roles: ReleaseRoles, now: Date): Promise<GateVerdict> {
     const { settings } = this.options;
     const payout = { draft: request, newRecipient: request.newRecipient };
-    const measured = await measureDayApprovals(tx, { requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [payout], counted: true }, settings);
-    const limit = await dailyLimitDecision(tx, request, request.requestedAt, settings, true);
+    // A scheduled occurrence may be sent from its due time (approved ahead); anything else from its last approval.
+    const occurrence = await occurrenceOf(tx, request.id);
+    // The day it counts in: its request's, or for a one-off sent as the scheduled request itself, its due day.
+    const day = occurrence?.itself ? occurrence.dueAt : request.requestedAt;
+    const measured = await measureDayApprovals(tx, { requestedBy: request.requestedBy, requestedAt: day, payouts: [payout], counted: true }, settings);
+    const limit = await dailyLimitDecision(tx, request, day, settings, true);
     // The approvals copied onto a bulk row or a scheduled occurrence keep when they were given.
     const lastApproval = latest(request.approvals.filter((approval) => approval.revokedAt === undefined && approval.userId !== request.requestedBy).map((approval) => approval.at));
     const lastAgreement = request.state === 'unknown' ? latest(request.retryApprovals.map((approval) => approval.at)) : undefined;
     const { approvedAt, tickedAt } = await lastApprovalEvents(tx, request.id);
     const checkedSince = latest([lastApproval, lastAgreement, tickedAt]);
     const repeat = await newestRepeat(tx, request, { windowHours: settings.duplicateWindowHours, upTo: now });
-    // A scheduled occurrence may be sent from its due time (approved ahead); anything else from its last approval.
-    const dueAt = await occurrenceDueAt(tx, request.id);
+    const dueAt = occurrence?.dueAt;
     const facts: GateFacts = {
       request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok, now,
       repeatSinceApproval: repeat && (!checkedSince || repeat.at.getTime() > checkedSince.getTime()) ? repeat : undefined,

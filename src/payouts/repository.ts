@@ -327,11 +327,16 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** Approved requests that no process has started sending since `before` (their process died); a scheduled request waits for its time. */
+/**
+ * Approved requests that no process has started sending since `before` (their process died); a
+ * scheduled request waits for its time, unless it is a one-off released at its time (sent as itself).
+ */
 export async function listStaleApproved(q: Queryable, before: Date, limit: number): Promise<string[]> {
   const { rows } = await q.query(
     `SELECT id FROM payout_requests WHERE state = 'approved' AND updated_at <= $1
-       AND NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id) ORDER BY updated_at LIMIT $2`,
+       AND (NOT EXISTS (SELECT 1 FROM payout_schedules s WHERE s.request_id = payout_requests.id)
+         OR EXISTS (SELECT 1 FROM payout_occurrences o WHERE o.request_id = payout_requests.id AND o.payout_id = payout_requests.id AND o.state = 'released'))
+     ORDER BY updated_at LIMIT $2`,
     [before, limit],
   );
   return rows.map((row) => String(row.id));

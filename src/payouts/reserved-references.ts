@@ -2,7 +2,8 @@
  * References kept for payouts still to come: each occurrence of a scheduled series (`INV-42-3`) and
  * each bulk payout row not yet sent (`PB-…-4`, or the reference its file gave) is made a payout
  * request of its own only when it is sent, and the Fleet API takes each reference once. Until then no
- * other request may take one, or that payout would never be sent.
+ * other request may take one, or that payout would never be sent. A one-off is sent as the scheduled
+ * request itself: its typed reference is its own from request time, and nothing is numbered for it.
  */
 import type { Queryable } from '../store/db.js';
 import type { ReservedReference } from './model.js';
@@ -21,6 +22,7 @@ export async function reservedReference(
     `SELECT o.request_id, o.number FROM payout_occurrences o
        JOIN payout_requests p ON p.id = o.request_id JOIN payout_schedules s ON s.request_id = o.request_id
      WHERE o.state IN ('scheduled', 'held', 'missed') AND s.cancelled_at IS NULL AND p.state IN ('pending', 'approved')
+       AND o.payout_id IS DISTINCT FROM o.request_id
        AND left(p.reference, $2 - length('-' || o.number)) || '-' || o.number = $1
        AND NOT (o.request_id = $3 AND o.number = $4)
      ORDER BY o.request_id, o.number LIMIT 1`,

@@ -304,8 +304,11 @@ export class PayoutService {
     return this.settlement.execute(request, undefined, via);
   }
 
-  /** Tells the notifiers of a request made outside the intake (a scheduled payout's occurrence waiting for another approval). */
-  async announce(request: PayoutRequest, event: 'requested'): Promise<void> {
+  /**
+   * Tells the notifiers of a change made by a release: a request made outside the intake (a scheduled
+   * payout's occurrence waiting for another approval), or a one-off held to be approved again.
+   */
+  async announce(request: PayoutRequest, event: 'requested' | 'held'): Promise<void> {
     await this.recorder.announce(request, { event });
   }
 

@@ -11,6 +11,7 @@ import { recipientTotalSql, requesterTotalSql, sumsOnDays } from './day-totals-s
 import { earlierPayoutOf, earlierPayoutsSql, statesThatMayBeRepeated, windowStart, type EarlierPayout, type EarlierRow } from './duplicates.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft, type PayoutRequest } from './model.js';
 import { recipientKey } from './recipients.js';
+import { comparedAt } from './schedule/store.js';
 
 /** An amount at least this many times the recipient's usual one is unusual. */
 export const UNUSUAL_AMOUNT_FACTOR = 3;
@@ -114,7 +115,7 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
  */
 export async function requestSignals(q: Queryable, request: PayoutRequest, rules: SignalRules): Promise<ApprovalSignals> {
   const signals = await readApprovalSignals(q, {
-    draft: request, requestedBy: request.requestedBy, requestedAt: request.requestedAt,
+    draft: request, requestedBy: request.requestedBy, requestedAt: await comparedAt(q, request),
     stored: {
       requestId: request.id, batchId: request.batch?.id, counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state),
       // Held by the gate for a payout that landed after it: that one is shown, with the tick to approve.

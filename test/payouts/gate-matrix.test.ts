@@ -28,6 +28,8 @@ const SENIOR = 'USENIOR01';
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const TOMORROW_NINE = { firstDay: '2025-03-15', time: { hour: 9, minute: 0 }, repeat: 'once' as const };
 const DUE = new Date('2025-03-15T09:00:00Z');
+// A series: each occurrence is sent as a payout request of its own (a one-off is sent as the request itself).
+const WEEKLY_TWICE = { ...TOMORROW_NINE, repeat: 'weekly' as const, count: 2 };
 
 /** Roles that change during a case; a lookup that cannot be answered fails, as Slack's would. */
 function team() {
@@ -123,8 +125,8 @@ async function draftOf(w: World, amount: string): Promise<PayoutDraft> {
   return validation.draft;
 }
 
-async function scheduledAndApproved(w: World, setup: Setup): Promise<PayoutRequest> {
-  const scheduled = await w.schedules.request(REQUESTER, await draftOf(w, setup.amount), TOMORROW_NINE);
+async function scheduledAndApproved(w: World, setup: Setup, rule: typeof TOMORROW_NINE | typeof WEEKLY_TWICE = TOMORROW_NINE): Promise<PayoutRequest> {
+  const scheduled = await w.schedules.request(REQUESTER, await draftOf(w, setup.amount), rule);
   if (!scheduled.ok) throw new Error(JSON.stringify(scheduled));
   for (const approver of setup.approvers) expect(await w.service.approve(scheduled.request.id, approver)).toMatchObject({ ok: true });
   w.clock.set(DUE);
@@ -187,6 +189,21 @@ const PATHS: Record<SendingPath, (w: World, setup: Setup) => Promise<PathRun>> =
     expect((await w.service.get(request.id))?.state).toBe('approved');
     w.clock.advance(6 * MINUTE);
     return { send: () => w.service.recoverInterrupted(), request: () => w.service.get(request.id), waitsIn: 'pending' };
+  },
+};
+
+/** The two scheduled paths again, for an occurrence of a series. */
+const SERIES_PATHS: Record<'schedule' | 'schedule_retry', (w: World, setup: Setup) => Promise<PathRun>> = {
+  async schedule(w, setup) {
+    const scheduled = await scheduledAndApproved(w, setup, WEEKLY_TWICE);
+    return { send: () => w.releaser.releaseDue(), request: () => occurrencePayout(w, scheduled.id), waitsIn: 'pending' };
+  },
+  async schedule_retry(w, setup) {
+    const scheduled = await scheduledAndApproved(w, setup, WEEKLY_TWICE);
+    w.failLookups(true);
+    await w.releaser.releaseDue();
+    w.failLookups(false);
+    return { send: () => w.schedules.retry(scheduled.id, 1, REQUESTER), request: () => occurrencePayout(w, scheduled.id), waitsIn: 'pending' };
   },
 };
 
@@ -276,6 +293,7 @@ describe('the gate\'s matrix', () => {
 });
 
 const matrix = SENDING_PATHS.flatMap((path) => GATE_CONTROLS.flatMap((control) => CASES[control].map((entry) => ({ path, control, ...entry }))));
+const seriesMatrix = (['schedule', 'schedule_retry'] as const).flatMap((path) => GATE_CONTROLS.flatMap((control) => CASES[control].map((entry) => ({ path, control, ...entry }))));
 
 describe.each(testDatabases())('the gate before sending on $name', ({ open }) => {
   let db: Db;
@@ -293,9 +311,12 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(await run.request()).toMatchObject({ state: 'completed', hold: undefined });
   });
 
-  it.each(matrix)('$path × $control: $name → no payout call, waits with $hold', async ({ path, control, setup, breaks, hold }) => {
+  it.each([
+    ...matrix.map((entry) => ({ ...entry, of: 'a one-off or a single payout', start: (w: World, given: Setup) => PATHS[entry.path](w, given) })),
+    ...seriesMatrix.map((entry) => ({ ...entry, of: 'a series', start: (w: World, given: Setup) => SERIES_PATHS[entry.path](w, given) })),
+  ])('$path ($of) × $control: $name → no payout call, waits with $hold', async ({ path, control, setup, breaks, hold, start }) => {
     const w = world(db);
-    const run = await PATHS[path](w, setup);
+    const run = await start(w, setup);
     const before = w.fleet.payoutCalls.length;
     w.arm(async () => {
       await breaks(w);

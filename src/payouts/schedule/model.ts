@@ -40,6 +40,15 @@ export interface PayoutSchedule {
   occurrences: Occurrence[];
 }
 
+/**
+ * A one-off (one occurrence) is sent as the scheduled request itself, with the reference typed for
+ * it: its occurrence names the request as its payout from the start. One stored before that (its
+ * occurrence naming no payout while it waits) is released as a request of its own, numbered `-1`.
+ */
+export function sendsItself(schedule: Pick<PayoutSchedule, 'requestId' | 'occurrences'>): boolean {
+  return schedule.occurrences.length === 1 && schedule.occurrences[0]?.payoutId === schedule.requestId;
+}
+
 /** On a payout that an occurrence became: which schedule and which occurrence. */
 export interface ScheduledFrom {
   requestId: string;

@@ -24,13 +24,13 @@ import type { DualApprovalReason, PayoutDraft, PayoutRequest } from '../model.js
 import { countingApprovers } from '../policy.js';
 import { recipientIdentity } from '../recipients.js';
 import { findRequest, insertWithFreshId } from '../repository.js';
-import { changeRequest, recordEvent } from '../transitions.js';
+import { changeRequest, lockRequest, recordEvent } from '../transitions.js';
 import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
 import type { PayoutSettings } from '../settings.js';
 import { LIMITS } from '../validation.js';
-import type { Occurrence, OccurrenceHold, ScheduleEventName } from './model.js';
+import type { Occurrence, OccurrenceHold, OccurrenceState, ScheduleEventName } from './model.js';
 import type { PayoutScheduleSettings } from './settings.js';
 import { appendScheduleEvent, findOccurrence, moveOccurrence, savedRecipientAtApproval, takeDue, takeNoticesDue } from './store.js';
 
@@ -42,8 +42,11 @@ export interface ScheduleNotifier {
 /** What the releaser needs of the payout service: sending an approved request once, and telling the notifiers of a new one. */
 export interface ReleasePorts {
   sendApproved(request: PayoutRequest, via: SendingPath): Promise<unknown>;
-  announce(request: PayoutRequest, event: 'requested'): Promise<void>;
+  announce(request: PayoutRequest, event: 'requested' | 'held'): Promise<void>;
 }
+
+/** Where an occurrence is released from: its time, a Retry of a held one, Send now of a missed one-off. */
+type ReleasedFrom = 'scheduled' | 'held' | 'missed';
 
 export interface ScheduleReleaserOptions {
   db: Db;
@@ -100,8 +103,11 @@ export class ScheduleReleaser {
     return due.length;
   }
 
-  /** Releases one occurrence if it is still waiting (or held, on Retry): its outcome. */
-  async release(occurrence: Occurrence, options: { from?: 'scheduled' | 'held'; userId?: string } = {}): Promise<Released> {
+  /**
+   * Releases one occurrence if it is still waiting (or held, on Retry; or missed, on Send now of a
+   * one-off sent as itself, which then waits for an approval again): its outcome.
+   */
+  async release(occurrence: Occurrence, options: { from?: ReleasedFrom; userId?: string } = {}): Promise<Released> {
     const { db, clock, logger } = this.options;
     const template = await findRequest(db, occurrence.requestId);
     if (!template) return { kind: 'none' };
@@ -110,7 +116,7 @@ export class ScheduleReleaser {
     const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now(), dueNow));
     if (outcome.kind === 'none') return outcome;
     if (outcome.kind !== 'released') await this.tell(outcome.template, outcome.occurrence, eventOf(outcome), options.userId);
-    if (outcome.kind === 'waiting_approval') await this.options.payouts.announce(outcome.request, 'requested');
+    if (outcome.kind === 'waiting_approval') await this.options.payouts.announce(outcome.request, outcome.request.id === outcome.template.id ? 'held' : 'requested');
     if (outcome.kind === 'released') {
       try {
         await this.options.beforeSend?.(outcome.request);
@@ -141,7 +147,7 @@ export class ScheduleReleaser {
 
   /** The one transaction of a release: the day locks, the occurrence's lock, the checks, then the move. */
   private async decide(
-    tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: 'scheduled' | 'held', now: Date, dueNow: Date,
+    tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: ReleasedFrom, now: Date, dueNow: Date,
   ): Promise<Released> {
     const { payoutSettings, settings } = this.options;
     await lockPayoutDays(tx, { requestedBy: found.requestedBy, payouts: [{ draft: found, newRecipient: false }] });
@@ -149,6 +155,8 @@ export class ScheduleReleaser {
     const template = await findRequest(tx, found.id);
     if (!occurrence || !template || occurrence.state !== from) return { kind: 'none' };
     const key = { requestId: template.id, number, from: [from] as const };
+    const itself = occurrence.payoutId === template.id;
+    if (from === 'missed') return itself ? this.approveAgain(tx, template, occurrence, now) : { kind: 'none' };
     const late = dueNow.getTime() - occurrence.dueAt.getTime() > settings.catchUpMinutes * 60_000;
     if (template.state !== 'approved') {
       if (template.state === 'pending' && !late) return { kind: 'none' };
@@ -180,6 +188,7 @@ export class ScheduleReleaser {
       const operator = current.kind === 'mobile_money' ? current.operator : null;
       if (current.recipient.name !== saved.name || operator !== saved.operator) return hold('recipient_changed');
     }
+    if (itself) return this.releaseItself(tx, template, occurrence, key, hold, now);
     // The occurrence is among its own day's totals while it waits; released on another day, it is added to that one.
     const day = payoutDay(now, payoutSettings.timeZone);
     const counted = occurrence.dueAt >= day.start && occurrence.dueAt < day.end;
@@ -200,6 +209,43 @@ export class ScheduleReleaser {
       requestId: template.id, number, event: 'released', userId: undefined, at: now, details: { payoutId: request.id, ...(waiting ? { needsApprovals: required } : {}) },
     });
     return { kind: waiting ? 'waiting_approval' : 'released', request, occurrence: moved, template };
+  }
+
+  /**
+   * A one-off sent as the scheduled request itself, with its typed reference: it stays approved and
+   * its occurrence is released, in this transaction under both row locks; the caller sends it through
+   * the gate (`sendApproved`), which measures its day and its approvers again and holds it back to
+   * pending when a control fails. It counts on its due day, before release and after.
+   */
+  private async releaseItself(
+    tx: Queryable, template: PayoutRequest, occurrence: Occurrence, key: { requestId: string; number: number; from: readonly OccurrenceState[] },
+    hold: (reason: OccurrenceHold) => Promise<Released>, now: Date,
+  ): Promise<Released> {
+    const limit = await dailyLimitDecision(tx, template, occurrence.dueAt, this.options.payoutSettings, true);
+    if (!limit.ok) return hold('over_daily_limit');
+    // Locks the request and marks it touched now: recovery sends it only once it has stood still as long as any.
+    const request = await lockRequest(tx, template.id, { states: ['approved'] }, now);
+    if (!request) return { kind: 'none' };
+    const moved = await moveOccurrence(tx, key, { state: 'released', hold: null }, now);
+    if (!moved) throw new Error(`occurrence ${template.id}#${occurrence.number} moved under its own lock`);
+    await appendScheduleEvent(tx, { requestId: template.id, number: occurrence.number, event: 'released', userId: undefined, at: now, details: { payoutId: template.id } });
+    return { kind: 'released', request, occurrence: moved, template };
+  }
+
+  /**
+   * Send now on a missed one-off sent as itself: released, and the request waits for an approval again
+   * (held as missed, for a full request TTL), as the gate holds a request approved too long ago.
+   */
+  private async approveAgain(tx: Queryable, template: PayoutRequest, occurrence: Occurrence, now: Date): Promise<Released> {
+    const expiresAt = new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000);
+    const request = await changeRequest(tx, template.id, { states: ['approved', 'pending'] }, { state: 'pending', holdReason: 'missed', expiresAt }, now, {
+      event: 'held', details: { reason: 'missed', via: 'schedule_retry' },
+    });
+    if (!request) return { kind: 'none' };
+    const moved = await moveOccurrence(tx, { requestId: template.id, number: occurrence.number, from: ['missed'] }, { state: 'released', hold: null }, now);
+    if (!moved) throw new Error(`occurrence ${template.id}#${occurrence.number} moved under its own lock`);
+    await appendScheduleEvent(tx, { requestId: template.id, number: occurrence.number, event: 'released', userId: undefined, at: now, details: { payoutId: template.id, needsApprovals: request.requiredApprovals } });
+    return { kind: 'waiting_approval', request, occurrence: moved, template };
   }
 
   /**

@@ -145,6 +145,7 @@ export class PayoutSchedules {
     if (!found.ok) return found;
     const { occurrence, request } = found;
     if (occurrence.state !== 'missed' || request.requestedBy !== userId) return { ok: false, code: occurrence.state !== 'missed' ? 'moved_on' : 'not_allowed', occurrence };
+    if (occurrence.payoutId === request.id) return this.sendItselfNow(occurrence, userId);
     const suffix = `-${number}`;
     const draft = { ...draftOf(request), reference: `${request.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
     const payout = await this.options.payouts.submit(userId, draft, { occurrence: { requestId: request.id, number } });
@@ -156,6 +157,16 @@ export class PayoutSchedules {
       return changed;
     });
     return { ok: true, occurrence: moved ?? occurrence, request, payout };
+  }
+
+  /** Send now on a missed one-off sent as itself: the request waits for an approval again, its reference unchanged. */
+  private async sendItselfNow(occurrence: Occurrence, userId: string): Promise<OccurrenceResult> {
+    const released = await this.options.releaser.release(occurrence, { from: 'missed', userId });
+    const stands = await this.asItStands(occurrence.requestId, occurrence.number);
+    if (released.kind !== 'waiting_approval' || !stands.ok) return stands.ok ? { ok: false, code: 'moved_on', occurrence: stands.occurrence } : stands;
+    const details = { payoutId: released.request.id };
+    await appendScheduleEvent(this.options.db, { requestId: occurrence.requestId, number: occurrence.number, event: 'send_now', userId, at: this.options.clock.now(), details });
+    return { ...stands, payout: { ok: true, request: released.request } };
   }
 
   /** Upcoming occurrences (waiting, held or missed) of active schedules, soonest first, with their requests. */

@@ -59,10 +59,11 @@ export async function insertSchedule(tx: Queryable, schedule: NewSchedule, now: 
     [schedule.requestId, schedule.timeZone, schedule.firstDay, formatWallTime(schedule.time), schedule.repeat, schedule.endsOn ?? null,
       schedule.savedRecipient ? JSON.stringify(schedule.savedRecipient) : null],
   );
+  // A one-off is sent as the request itself (its typed reference): its occurrence names it from the start.
   await tx.query(
-    `INSERT INTO payout_occurrences (request_id, number, due_at, updated_at)
-     SELECT $1, n, t, $3 FROM unnest($2::timestamptz[]) WITH ORDINALITY AS u(t, n)`,
-    [schedule.requestId, schedule.times.map((time) => time.toISOString()), now],
+    `INSERT INTO payout_occurrences (request_id, number, due_at, updated_at, payout_id)
+     SELECT $1, n, t, $3, CASE WHEN $4::boolean THEN $1 END FROM unnest($2::timestamptz[]) WITH ORDINALITY AS u(t, n)`,
+    [schedule.requestId, schedule.times.map((time) => time.toISOString()), now, schedule.times.length === 1],
   );
 }
 
@@ -86,9 +87,16 @@ export async function savedRecipientAtApproval(q: Queryable, requestId: string):
   return typeof value === 'string' ? (JSON.parse(value) as SavedRecipientSnapshot) : value;
 }
 
-/** Whether a request is scheduled (approved ahead, never sent itself). */
-export async function isScheduled(q: Queryable, requestId: string): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM payout_schedules WHERE request_id = $1', [requestId]);
+/**
+ * Whether a request waits for its time: scheduled (approved ahead), and not a one-off already
+ * released, which is then sent as itself once approved.
+ */
+export async function waitsForItsTime(q: Queryable, requestId: string): Promise<boolean> {
+  const { rows } = await q.query(
+    `SELECT 1 FROM payout_schedules s WHERE s.request_id = $1
+       AND NOT EXISTS (SELECT 1 FROM payout_occurrences o WHERE o.request_id = s.request_id AND o.payout_id = s.request_id AND o.state = 'released')`,
+    [requestId],
+  );
   return rows.length > 0;
 }
 
@@ -202,8 +210,22 @@ export async function listScheduleEvents(q: Queryable, requestId: string): Promi
   }));
 }
 
-/** When the occurrence a payout was released from was due; undefined for a payout not released from a schedule. */
-export async function occurrenceDueAt(q: Queryable, payoutId: string): Promise<Date | undefined> {
-  const { rows } = await q.query<{ due_at: Date | string }>('SELECT due_at FROM payout_occurrences WHERE payout_id = $1', [payoutId]);
-  return rows[0] ? new Date(rows[0].due_at) : undefined;
+/**
+ * When a stored request is compared with the payouts before it (possible duplicates): its request
+ * time, or for a one-off released as itself, its due time, as the request of its own it is sent as.
+ */
+export async function comparedAt(q: Queryable, request: { id: string; requestedAt: Date }): Promise<Date> {
+  const { rows } = await q.query<{ due_at: Date | string }>(
+    "SELECT due_at FROM payout_occurrences WHERE payout_id = $1 AND request_id = $1 AND state = 'released'", [request.id],
+  );
+  return rows[0] ? new Date(rows[0].due_at) : request.requestedAt;
+}
+
+/**
+ * The occurrence a payout is sent for: when it was due, and whether the payout is the scheduled request
+ * itself (a one-off, which counts on its due day); undefined for a payout not released from a schedule.
+ */
+export async function occurrenceOf(q: Queryable, payoutId: string): Promise<{ dueAt: Date; itself: boolean } | undefined> {
+  const { rows } = await q.query<{ due_at: Date | string; request_id: string }>('SELECT due_at, request_id FROM payout_occurrences WHERE payout_id = $1', [payoutId]);
+  return rows[0] ? { dueAt: new Date(rows[0].due_at), itself: rows[0].request_id === payoutId } : undefined;
 }

@@ -7,7 +7,7 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../money.js';
 import {
-  countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals,
+  countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals, sendsItself,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser } from './text.js';
@@ -267,7 +267,7 @@ export function stateLine(request: PayoutRequest, reader: Locale | DateReader = 
         : t('payoutApproval.state.pending', { date: slackDate(request.expiresAt, undefined, reader) });
     }
     case 'approved':
-      if (request.schedule) return scheduledState(request.schedule, locale);
+      if (request.schedule && !releasedItself(request.schedule)) return scheduledState(request.schedule, locale);
       return t('payoutApproval.state.sending');
     case 'executing':
       return t('payoutApproval.state.sending');
@@ -307,7 +307,7 @@ export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' |
   const t = textsFor(locale);
   switch (request.state) {
     case 'unknown': return request.needsReview ? t('payoutApproval.word.needsReview') : t('payoutApproval.word.unknown');
-    case 'approved': return request.schedule ? t('payoutApproval.word.scheduled') : t('payoutApproval.word.sending');
+    case 'approved': return request.schedule && !releasedItself(request.schedule) ? t('payoutApproval.word.scheduled') : t('payoutApproval.word.sending');
     case 'executing': return t('payoutApproval.word.sending');
     case 'completed': return t('payoutApproval.word.sent');
     case 'pending': return request.hold ? t('payoutApproval.word.held') : t('payoutApproval.word.pending');
@@ -316,6 +316,11 @@ export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' |
     case 'expired': return t('payoutApproval.word.expired');
     case 'cancelled': return t('payoutApproval.word.cancelled');
   }
+}
+
+/** A one-off released at its time as the request itself: no longer waiting, being sent. */
+function releasedItself(schedule: NonNullable<PayoutRequest['schedule']>): boolean {
+  return sendsItself(schedule) && schedule.occurrences[0]?.state === 'released';
 }
 
 /** An approved scheduled request: waiting for its time(s), or what its occurrences became once none waits. */

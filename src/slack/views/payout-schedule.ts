@@ -7,7 +7,8 @@ import type { Button, InputBlock, KnownBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatMinor } from '../../money.js';
 import {
-  MAX_OCCURRENCES, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem, type ScheduleRepeat,
+  MAX_OCCURRENCES, sendsItself, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem,
+  type ScheduleRepeat,
 } from '../../payouts/index.js';
 import { PAYOUT_ACTIONS, PAYOUT_SCHEDULE } from '../ids.js';
 import type { Reply } from './notice.js';
@@ -105,8 +106,14 @@ export function scheduleErrors(problems: readonly ScheduleProblem[], locale: Loc
   return errors;
 }
 
-/** What the review screen and the approval message say of when: the first time, and for a series its repeat and first five dates. */
-export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, timeZone: string, locale: Locale, reference?: string): string[] {
+/**
+ * What the review screen and the approval message say of when: the first time, and for a series its
+ * repeat and first five dates; with the reference, what each payout is sent with. `numbered`: a
+ * one-off stored to be sent as a request of its own (`-1`), not as itself (see `sendsItself`).
+ */
+export function scheduleLines(
+  times: readonly Date[], repeat: ScheduleRepeat, timeZone: string, locale: Locale, reference?: string, options: { numbered?: boolean } = {},
+): string[] {
   const t = textsFor(locale);
   const first = times[0];
   if (!first) return [];
@@ -117,10 +124,13 @@ export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, ti
     const more = times.length > SHOWN_DATES ? ` ${t('payoutSchedule.more', { count: times.length - SHOWN_DATES })}` : '';
     lines.push(t('payoutSchedule.series', { repeat: t(`payoutSchedule.repeat.${repeat}`), count: times.length, dates: `${shown}${more}` }));
   }
-  // A released payout is a request of its own, with its own reference: the occurrence's number follows the request's.
+  // A one-off is sent as the request itself, with its reference; each payout of a series is a request
+  // of its own, whose reference is the request's followed by the occurrence's number.
   if (reference) {
-    lines.push(repeat === 'once'
-      ? t('payoutSchedule.referenceOnce', { reference: codeSpan(`${reference}-1`, 60) })
+    lines.push(times.length === 1
+      ? options.numbered
+        ? t('payoutSchedule.referenceOnceNumbered', { reference: codeSpan(`${reference}-1`, 60) })
+        : t('payoutSchedule.referenceOnce', { reference: codeSpan(reference, 60) })
       : t('payoutSchedule.references', { example: `${escapeWithin(reference, 40, { oneLine: true })}-1` }));
   }
   return lines;
@@ -130,7 +140,9 @@ export function scheduleLines(times: readonly Date[], repeat: ScheduleRepeat, ti
 export function scheduleWhenBlocks(request: PayoutRequest, locale: Locale): KnownBlock[] {
   const schedule = request.schedule;
   if (!schedule) return [];
-  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
+  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference, {
+    numbered: !sendsItself(schedule),
+  });
   return lines.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), SECTION_MAX) } }] : [];
 }
 
@@ -147,10 +159,13 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
   const { locale } = surface;
   const t = textsFor(locale);
   const when = (occurrence: Occurrence) => teamTime(occurrence.dueAt, schedule.timeZone, locale, { zone: false });
-  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference);
-  const settled = schedule.occurrences.filter((occurrence) => occurrence.state !== 'scheduled').slice(-SHOWN_DATES);
-  for (const occurrence of settled) {
-    lines.push(occurrence.payoutId
+  const lines = scheduleLines(schedule.occurrences.map((occurrence) => occurrence.dueAt), schedule.repeat, schedule.timeZone, locale, request.reference, {
+    numbered: !sendsItself(schedule),
+  });
+  // A one-off released as itself: the request's own state says what became of it.
+  const settled = schedule.occurrences.filter((occurrence) => occurrence.state !== 'scheduled' && !(occurrence.state === 'released' && occurrence.payoutId === request.id));
+  for (const occurrence of settled.slice(-SHOWN_DATES)) {
+    lines.push(occurrence.payoutId && occurrence.payoutId !== request.id
       ? t('payoutSchedule.occurrencePayout', { number: occurrence.number, when: when(occurrence), state: stateText(t, occurrence.state), payoutId: occurrence.payoutId })
       : t('payoutSchedule.occurrence', { number: occurrence.number, when: when(occurrence), state: stateText(t, occurrence.state) }));
   }
@@ -200,7 +215,11 @@ export function scheduleDirectMessage(
     case 'noticed': text = t('payoutSchedule.dm.noticed', { id: request.id, summary: payoutSummary(request, locale), when }); break;
     case 'held': text = t('payoutSchedule.dm.held', { ...base, reason: t(`payoutSchedule.hold.${occurrence.hold ?? 'roles_unavailable'}`) }); break;
     case 'missed': text = t('payoutSchedule.dm.missed', base); break;
-    case 'released': text = t('payoutSchedule.dm.released', { id: request.id, number: occurrence.number, payoutId: occurrence.payoutId ?? '' }); break;
+    case 'released':
+      // A one-off sent as itself: the requester hears of its outcome as of any payout.
+      if (occurrence.payoutId === request.id) return undefined;
+      text = t('payoutSchedule.dm.released', { id: request.id, number: occurrence.number, payoutId: occurrence.payoutId ?? '' });
+      break;
     case 'skipped': text = t('payoutSchedule.dm.skipped', { ...base, user: mentionUser(actor ?? request.requestedBy) }); break;
     case 'cancelled': text = t('payoutSchedule.dm.cancelled', { id: request.id, user: mentionUser(actor ?? request.requestedBy) }); break;
     default: return undefined;

@@ -1,9 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
-import { ManualClock } from '../../support/payout-doubles.js';
+import { ManualClock, settings } from '../../support/payout-doubles.js';
 import {
   approveAs, dmTexts, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage, formValues,
 } from '../../support/payout-flow.js';
+import { createLogger } from '../../../src/logger.js';
+import { ScheduleReleaser } from '../../../src/payouts/schedule/release.js';
 import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
 
 // Kinshasa is UTC+1 all year: 09:10 there is 08:10 UTC.
@@ -43,10 +45,12 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: form.id });
   });
 
-  it('schedules a payout ahead, approves it now, and sends it once when the team\'s clock reaches its time', async () => {
+  it('schedules a one-off ahead, approves it now, and sends it once with the reference typed when the team\'s clock reaches its time', async () => {
     const review = await schedule({ ...MOBILE_FIELDS, reference: 'DRV-0042' }, { sendOn: '2026-11-26', sendAt: '09:10' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
     expect(viewText(review)).toContain('Thu, 26 Nov 2026, 09:10 (Africa/Kinshasa)');
+    expect(viewText(review)).toContain('Sent at its time with the reference `DRV-0042`.');
+    expect(viewText(review)).not.toContain('DRV-0042-1');
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
     const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
@@ -56,16 +60,37 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     const outcome = await approveAs(h, PEOPLE.approver, id);
     expect(outcome).toContain('Approved ahead');
     expect(outcome).not.toContain('sending to the Fleet API');
-    await waitForApprovalMessage(h, id, 'Approved ahead');
+    const ahead = blockText(await waitForApprovalMessage(h, id, 'Approved ahead'));
+    expect(ahead).toContain('Sent at its time with the reference `DRV-0042`.');
+    expect(ahead).not.toContain('DRV-0042-1');
     expect(payoutPosts(h)).toBe(0);
 
     clock.set(new Date('2026-11-26T08:10:00Z'));
-    const message = await waitForApprovalMessage(h, id, '#1 Thu, 26 Nov 2026, 09:10: sent as PR-');
-    const payoutId = /sent as (PR-[A-Z0-9]{6})/.exec(blockText(message))![1];
     await h.slack.waitFor(() => h.sandbox.payouts().length === 1 || undefined, { message: 'the payout to be sent' });
-    expect(h.sandbox.payouts().map((payout) => (payout.body as { reference: string }).reference)).toEqual(['DRV-0042-1']);
-    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(`${id} #1 was released as ${payoutId}`)));
-    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(payoutId!) && text.includes('was sent')));
+    // The Fleet API got the reference the treasurer typed, and the ledger's entry quotes it.
+    expect(h.sandbox.payouts().map((payout) => (payout.body as { reference: string }).reference)).toEqual(['DRV-0042']);
+    const entries = h.sandbox.transactions().filter((tx) => /\bDRV-0042\b/.test(tx.description));
+    expect(entries.map((tx) => tx.description.includes('DRV-0042-1'))).toEqual([false]);
+    // The request itself is the payout: its own message says it was sent, no longer approved ahead.
+    const sent = blockText(await waitForApprovalMessage(h, id, 'Sent.'));
+    expect(sent).not.toContain('Approved ahead');
+    expect(sent).not.toContain('sent as PR-');
+    expect(await h.bot.payouts.get(id)).toMatchObject({ state: 'completed', reference: 'DRV-0042', attempts: 1 });
+    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('was sent')));
+    expect(dmTexts(h, PEOPLE.requester).filter((text) => text.includes('was released as'))).toEqual([]);
+
+    // Another replica looking at the same time, a redelivered release and the recovery sweep send nothing more.
+    const replica = new ScheduleReleaser({
+      db: h.bot.db, clock, roles: { canRequest: async () => true, canApprove: async () => true, isSenior: async () => false }, logger: createLogger({ level: 'silent' }),
+      payoutSettings: settings, settings: { timeZone: 'Africa/Kinshasa', catchUpMinutes: 360, noticeMinutes: 0 }, payouts: h.bot.payouts, notifiers: [], holder: 'replica-b',
+      databaseNow: async () => clock.now(),
+    });
+    await replica.releaseDue();
+    const occurrence = (await h.bot.payouts.get(id))?.schedule?.occurrences[0];
+    expect(occurrence).toMatchObject({ state: 'released', payoutId: id });
+    expect(await replica.release({ ...occurrence!, state: 'scheduled' })).toEqual({ kind: 'none' });
+    await h.bot.payouts.recoverInterrupted({ staleAfterMs: 0 });
+    expect(h.sandbox.payouts()).toHaveLength(1);
     expect(payoutPosts(h)).toBe(1);
   });
 

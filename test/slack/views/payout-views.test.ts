@@ -195,26 +195,34 @@ describe('approval message', () => {
     expect(buildPayoutList(surface, [request({ state: 'approved' })]).text).toContain('sending');
   });
 
-  it('treats a one-off scheduled payout as one payout: its reference as sent, Cancel alone, and what became of it', () => {
-    const occurrence = { requestId: 'PR-7K3F9Q', number: 1, dueAt: new Date('2026-12-01T09:00:00Z'), state: 'scheduled' as const, hold: undefined, payoutId: undefined, version: 0 };
+  it('treats a one-off scheduled payout as one payout: sent as itself with its reference at its time, Cancel alone, then its outcome', () => {
+    // A one-off is sent as the request itself: its occurrence names it from the start.
+    const occurrence = { requestId: 'PR-7K3F9Q', number: 1, dueAt: new Date('2026-12-01T09:00:00Z'), state: 'scheduled' as const, hold: undefined, payoutId: 'PR-7K3F9Q', version: 0 };
     const schedule = {
       requestId: 'PR-7K3F9Q', timeZone: 'UTC', firstDay: '2026-12-01', time: { hour: 9, minute: 0 }, repeat: 'once' as const, endsOn: undefined,
       cancelledBy: undefined, cancelledAt: undefined, occurrences: [occurrence],
     };
-    const waiting = buildApprovalMessage(surface, request({ state: 'approved', schedule, approvals: [{ userId: 'U0APPROVER', at }] }));
-    const text = json(waiting.blocks);
-    expect(text).toContain('Sent with the reference `INV-2025-0042-1`');
-    expect(text).not.toContain('Each payout');
-    expect(text).not.toContain('Skip next');
-    expect(text).not.toContain('Cancel series');
+    const ahead = request({ state: 'approved', schedule, approvals: [{ userId: 'U0APPROVER', at }] });
+    const text = json(buildApprovalMessage(surface, ahead).blocks);
+    expect(text).toContain('Sent at its time with the reference `INV-2025-0042`.');
+    for (const wrong of ['INV-2025-0042-1', 'Each payout', 'Skip next', 'Cancel series']) expect(text).not.toContain(wrong);
     expect(text).toContain('Cancel scheduled payout');
     expect(text).toContain('Approved ahead: sent at its time.');
-    const released = buildApprovalMessage(surface, request({
-      state: 'approved', approvals: [{ userId: 'U0APPROVER', at }],
-      schedule: { ...schedule, occurrences: [{ ...occurrence, state: 'released' as const, payoutId: 'PR-9Z9Z9Z' }] },
-    }));
-    expect(json(released.blocks)).toContain('Released at its time as PR-9Z9Z9Z');
-    expect(json(released.blocks)).not.toContain('each payout is sent at its time');
+    const fr = { sandbox: false, locale: 'fr' as const };
+    expect(json(buildApprovalMessage(fr, ahead).blocks)).toContain('Envoyé à son heure avec la référence `INV-2025-0042`.');
+    expect(json(buildPayoutHistory(fr, ahead, []).blocks)).toContain('Envoyé à son heure avec la référence `INV-2025-0042`.');
+    expect(json(buildPayoutHistory(fr, ahead, []).blocks)).not.toContain('INV-2025-0042-1');
+    // Sent at its time: its own outcome, no longer approved ahead, and no line naming itself as its payout.
+    const released = { ...schedule, occurrences: [{ ...occurrence, state: 'released' as const }] };
+    const sent = json(buildApprovalMessage(surface, request({ state: 'completed', transactionId: 'PO-ABC', schedule: released, approvals: [{ userId: 'U0APPROVER', at }] })).blocks);
+    expect(sent).toContain('*Sent.* Transaction `PO-ABC`');
+    for (const wrong of ['Approved ahead', 'as PR-7K3F9Q', 'Cancel scheduled payout']) expect(sent).not.toContain(wrong);
+    expect(buildPayoutList(surface, [request({ state: 'approved', schedule: released })]).text).toContain('sending');
+    // One stored as a numbered copy before (its occurrence naming no payout while it waits) is sent as such.
+    const numbered = { ...schedule, occurrences: [{ ...occurrence, payoutId: undefined }] };
+    expect(json(buildApprovalMessage(surface, request({ state: 'approved', schedule: numbered })).blocks)).toContain('Sent with the reference `INV-2025-0042-1`');
+    const copied = { ...schedule, occurrences: [{ ...occurrence, state: 'released' as const, payoutId: 'PR-9Z9Z9Z' }] };
+    expect(json(buildApprovalMessage(surface, request({ state: 'approved', schedule: copied })).blocks)).toContain('Released at its time as PR-9Z9Z9Z');
   });
 
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
