@@ -7,7 +7,7 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
+  draftToFields, formatWallTime, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, SCHEDULE_REPEATS,
   type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
@@ -84,7 +84,7 @@ function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | und
 /** The form's values by field name, from Slack's `state.values` keyed by block id. */
 function readForm(kind: PayoutKind, view: Pick<ViewOutput, 'state'>, fill = 0): PayoutFormFields {
   const fields: PayoutFormFields = {};
-  for (const field of kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS) {
+  for (const field of railOf(kind).formFields) {
     const entry = view.state.values[fieldBlockId(field, fill)]?.[PAYOUT_ACTIONS.input];
     fields[field] = entry?.selected_option?.value ?? entry?.value ?? undefined;
   }

@@ -6,7 +6,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { typedAmount } from '../../money.js';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
+  draftToFields, PAYOUT_FIELD_LIMITS, railOf,
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,
 } from '../../payouts/index.js';
 import { scheduleInputBlocks, scheduleLines, type ScheduleFields } from './payout-schedule.js';
@@ -197,7 +197,7 @@ export function buildPayoutForm(
 ): ModalView {
   const t = textsFor(surface.locale);
   const { resubmits } = carried;
-  const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
+  const fields = railOf(kind).formFields;
   const blocks: KnownBlock[] = [];
   if (resubmits) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] });
   if (problems.length > 0) {
