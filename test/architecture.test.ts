@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PAYOUT_KINDS } from '../src/fleet/schemas.js';
 import { SRC, sourceFiles } from './support/source-files.js';
 
 // `import … from '…'`, `export … from '…'` (both may span lines) and `import '…'`.
@@ -137,6 +138,22 @@ describe('the writes of a payout request', () => {
   it('are written in SQL in payouts/repository.ts alone, besides the migrations', () => {
     expect(SQL.test(texts.get('payouts/repository.ts') ?? '')).toBe(true);
     const others = [...texts].filter(([file, text]) => file !== 'payouts/repository.ts' && !file.startsWith('store/migrations/') && SQL.test(text));
+    expect(others.map(([file]) => file)).toEqual([]);
+  });
+});
+
+describe('the payout kinds', () => {
+  const kinds = PAYOUT_KINDS.join('|');
+  // `kind === 'mobile_money'`, `'bank_account' !== draft.kind`: a decision that belongs to a rail.
+  const COMPARISON = new RegExp(`[!=]==?\\s*['"\`](?:${kinds})['"\`]|['"\`](?:${kinds})['"\`]\\s*[!=]==?`);
+  const texts = new Map(sourceFiles().map((file) => [file, readFileSync(join(SRC, file), 'utf8')]));
+
+  it('are compared with a constant in payouts/rails/ alone: elsewhere a rail is looked up or the switch is exhaustive', () => {
+    expect(texts.size).toBeGreaterThan(100);
+    expect(COMPARISON.test("draft.kind === 'mobile_money'") && COMPARISON.test("'bank_account' !== kind")).toBe(true);
+    expect(COMPARISON.test("case 'mobile_money':")).toBe(false);
+    // The migrations are SQL fixed in time (`kind = 'mobile_money'`), which the pattern does not match anyway.
+    const others = [...texts].filter(([file, text]) => !file.startsWith('payouts/rails/') && COMPARISON.test(text));
     expect(others.map(([file]) => file)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import {
   balanceResponseSchema,
   bankAccountPayoutResponseSchema,
   mobileMoneyPayoutResponseSchema,
+  PAYOUT_PATHS,
   transactionListResponseSchema,
   type Balances,
   type BankAccountPayoutRequest,
@@ -71,7 +72,7 @@ export class FleetClient implements FleetApi {
   async payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult> {
     const response = await this.http.request({
       method: 'POST',
-      path: '/api/v1/b2b/payouts/mobile-money',
+      path: PAYOUT_PATHS.mobile_money,
       body: request,
       schema: mobileMoneyPayoutResponseSchema,
     });
@@ -81,7 +82,7 @@ export class FleetClient implements FleetApi {
   async payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult> {
     const response = await this.http.request({
       method: 'POST',
-      path: '/api/v1/b2b/payouts/bank-account',
+      path: PAYOUT_PATHS.bank_account,
       body: request,
       schema: bankAccountPayoutResponseSchema,
     });

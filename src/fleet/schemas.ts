@@ -42,6 +42,19 @@ export interface TransactionListPage {
   malformed: number;
 }
 
+/**
+ * The payout rails the Fleet API offers, one endpoint each. The app's rails (`payouts/rails/`) and
+ * the sandbox key their handling by this union, so a new kind is a compile error wherever one is missing.
+ */
+export const PAYOUT_KINDS = ['mobile_money', 'bank_account'] as const;
+export type PayoutKind = (typeof PAYOUT_KINDS)[number];
+
+/** The endpoint each rail's payouts are sent to. */
+export const PAYOUT_PATHS: Readonly<Record<PayoutKind, string>> = {
+  mobile_money: '/api/v1/b2b/payouts/mobile-money',
+  bank_account: '/api/v1/b2b/payouts/bank-account',
+};
+
 const mobileMoneyRecipientSchema = z.object({
   phone: z.string(),
   name: z.string(),

@@ -8,6 +8,7 @@ import { asFleetError, FleetRejectedError } from '../fleet/errors.js';
 import type { FleetApi, Transaction, TransactionListPage } from '../fleet/schemas.js';
 import { fromMinor, toMinor } from '../money.js';
 import { storedFleetFailure, type PayoutDraft } from './model.js';
+import { railOf } from './rails/index.js';
 
 export type SendOutcome =
   | { outcome: 'completed'; transactionId: string | undefined; message: string | undefined }
@@ -20,9 +21,7 @@ export type SendOutcome =
 export async function sendPayout(fleet: FleetApi, draft: PayoutDraft): Promise<SendOutcome> {
   const common = { amount: fromMinor(draft.amountMinor, draft.currency), currency: draft.currency, reference: draft.reference };
   try {
-    const result = draft.kind === 'mobile_money'
-      ? await fleet.payoutMobileMoney({ recipient: { ...draft.recipient }, ...common, operator: draft.operator })
-      : await fleet.payoutBankAccount({ recipient: { ...draft.recipient }, ...common });
+    const result = await railOf(draft.kind).send(fleet, draft, common);
     return { outcome: 'completed', transactionId: result.transactionId, message: result.message };
   } catch (thrown) {
     // Anything that is not a FleetError is treated as "may have been sent": the safe assumption.

@@ -11,6 +11,7 @@ import type { Queryable } from '../store/db.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, type DayRequirement } from './day-totals.js';
 import { newestRepeat, type Repeat } from './duplicates.js';
 import type { PayoutHold, PayoutRequest } from './model.js';
+import { railOf } from './rails/index.js';
 import { checkMaxAmount, countingApprovers, countingRetryApprovers, type ReleaseRoles } from './policy.js';
 import { lastApprovalEvents } from './repository.js';
 import type { PayoutRoles } from './roles.js';
@@ -71,7 +72,7 @@ const CONTROLS = [
   { name: 'currency_offered', failed: ({ request, settings }) => (settings.currencies.includes(request.currency) ? undefined : 'not_offered') },
   {
     name: 'operator_offered',
-    failed: ({ request, settings }) => (request.kind === 'mobile_money' && !settings.operators.includes(request.operator) ? 'not_offered' : undefined),
+    failed: ({ request, settings }) => (railOf(request.kind).offered(request, settings) ? undefined : 'not_offered'),
   },
   { name: 'max_amount', failed: ({ request, settings }) => (checkMaxAmount(request.amountMinor, request.currency, settings.maxAmount).ok ? undefined : 'over_max_amount') },
   { name: 'daily_limit', failed: ({ withinDailyLimit }) => (withinDailyLimit ? undefined : 'over_daily_limit') },

@@ -1,6 +1,6 @@
 /** The payout domain's public surface, for the Slack layer and main.ts; nothing here knows Slack. */
 export {
-  BANK_ACCOUNT_FIELDS, canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, isFinalState, MOBILE_MONEY_FIELDS, PAYOUT_EVENT_NAMES,
+  canTransition, INTERRUPTED_FAILURE, readFleetFailure, DUAL_APPROVAL_RULES, isFinalState, PAYOUT_EVENT_NAMES,
   PAYOUT_KINDS, PAYOUT_STATES, requestMatchesDraft, STATES_COUNTING_TOWARDS_LIMIT,
 } from './model.js';
 export { currentFailureReason } from './stored-reasons.js';
@@ -10,6 +10,8 @@ export type {
   ChangedDetails, PayoutLifecycle, PayoutRefusal, RecipientField, PayoutRefusalCode, PayoutRequest, PayoutState, RefusalDetails, SearchOutcome,
 } from './model.js';
 export { PAYOUT_ID_PATTERN } from './identifiers.js';
+export { assertNever, PAYOUT_RAILS, railOf, travelledDraftSchema } from './rails/index.js';
+export type { DraftOf, PayoutRail, RecipientPart } from './rails/index.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill, payoutKindFromWord } from './prefill.js';

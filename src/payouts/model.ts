@@ -5,12 +5,11 @@
 import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 import type { HiddenCharacterKind } from '../hidden-text.js';
 import type { AmountProblem } from '../money.js';
+import { assertNever } from './rails/exhaustive.js';
 import type { PayoutSchedule, ScheduledFrom } from './schedule/model.js';
 
 export type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
-
-export const PAYOUT_KINDS = ['mobile_money', 'bank_account'] as const;
-export type PayoutKind = (typeof PAYOUT_KINDS)[number];
+export { PAYOUT_KINDS, type PayoutKind } from '../fleet/schemas.js';
 
 export const PAYOUT_STATES = [
   'pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled',
@@ -64,7 +63,7 @@ export const PAYOUT_EVENT_NAMES = [
 export type PayoutEventName = (typeof PAYOUT_EVENT_NAMES)[number];
 
 /** What the requester typed, validated and normalised: everything needed to send the payout. */
-interface DraftCommon {
+export interface PayoutDraftCommon {
   amountMinor: number;
   currency: string;
   /** The partner reference sent to the Fleet API; unique across all requests. */
@@ -78,13 +77,13 @@ interface DraftCommon {
   referenceGenerated?: boolean;
 }
 
-export interface MobileMoneyDraft extends DraftCommon {
+export interface MobileMoneyDraft extends PayoutDraftCommon {
   kind: 'mobile_money';
   recipient: MobileMoneyRecipient;
   operator: string;
 }
 
-export interface BankAccountDraft extends DraftCommon {
+export interface BankAccountDraft extends PayoutDraftCommon {
   kind: 'bank_account';
   recipient: BankAccountRecipient;
 }
@@ -97,7 +96,13 @@ export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
  * currency, reference and note. A stored request is taken for a draft's only when it is.
  */
 export function requestMatchesDraft(request: PayoutRequest, draft: PayoutDraft): boolean {
-  const rail = (value: PayoutDraft) => (value.kind === 'mobile_money' ? { kind: value.kind, operator: value.operator } : { kind: value.kind });
+  const rail = (value: PayoutDraft): Record<string, string> => {
+    switch (value.kind) {
+      case 'mobile_money': return { kind: value.kind, operator: value.operator };
+      case 'bank_account': return { kind: value.kind };
+      default: return assertNever(value);
+    }
+  };
   const recipient = (value: PayoutDraft): Record<string, string> => ({ ...value.recipient });
   const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
@@ -325,9 +330,6 @@ export const PAYOUT_FIELDS = {
 } as const;
 export type PayoutFieldName = keyof typeof PAYOUT_FIELDS;
 
-/** The fields of each form, in the order they are shown. */
-export const MOBILE_MONEY_FIELDS = ['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
-export const BANK_ACCOUNT_FIELDS = ['accountNumber', 'bankCode', 'name', 'countryCode', 'amount', 'currency', 'reference', 'note'] as const satisfies readonly PayoutFieldName[];
 
 /**
  * What is wrong with one field, as a code and the data a message needs (amounts in minor units with

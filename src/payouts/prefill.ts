@@ -4,18 +4,11 @@
  */
 import type { PayoutFormFields } from './validation.js';
 import type { PayoutKind } from './model.js';
-
-// A Map, not an object: `/fleet payout constructor` must not find Object.prototype's members.
-const KIND_BY_WORD = new Map<string, PayoutKind>([
-  ['mobile', 'mobile_money'], ['momo', 'mobile_money'], ['mobile_money', 'mobile_money'], ['mobile-money', 'mobile_money'],
-  ['bank', 'bank_account'], ['bank_account', 'bank_account'], ['bank-account', 'bank_account'],
-  // French readers: `/fleet paiement banque …`.
-  ['banque', 'bank_account'], ['bancaire', 'bank_account'],
-]);
+import { kindNamed, railOf } from './rails/index.js';
 
 /** The payout kind a word after `/fleet payout` names (`mobile`, `momo`, `bank`, `banque`, …), in any case. */
 export function payoutKindFromWord(word: string | undefined): PayoutKind | undefined {
-  return KIND_BY_WORD.get((word ?? '').toLowerCase());
+  return kindNamed(word ?? '', (rail) => rail.commandWords);
 }
 
 /**
@@ -47,15 +40,7 @@ export function parseCommandPrefill(kind: PayoutKind, text: string): PayoutFormF
   }
   if (tokens.length === 0) return fields;
 
-  if (kind === 'mobile_money') {
-    fields.phone = tokens.join(' ');
-  } else if (tokens.length === 1) {
-    fields.accountNumber = tokens[0];
-  } else {
-    fields.bankCode = tokens.pop();
-    fields.accountNumber = tokens.join(' ');
-  }
-  return fields;
+  return { ...fields, ...railOf(kind).prefill(tokens) };
 }
 
 // Thousands grouped by spaces, with an optional decimal part: `1 500`, `12 500 000,25`.
@@ -67,10 +52,7 @@ const GROUPED_AMOUNT = /^\d{1,3}( \d{3})+([.,]\d+)?$/;
  * written in groups, not an amount.
  */
 function groupedAmountAfter(kind: PayoutKind, tokens: string[]): number | undefined {
-  const head = kind === 'mobile_money' ? 1 : 2;
-  if (tokens.length < head + 2) return undefined;
-  const headFits = kind === 'mobile_money'
-    ? /^\+?\d{8,}$/.test(tokens[0] ?? '')
-    : /[A-Za-z]/.test(tokens[1] ?? '');
-  return headFits && GROUPED_AMOUNT.test(tokens.slice(head).join(' ')) ? head : undefined;
+  const head = railOf(kind).groupedAmountStart(tokens);
+  if (head === undefined || tokens.length < head + 2) return undefined;
+  return GROUPED_AMOUNT.test(tokens.slice(head).join(' ')) ? head : undefined;
 }

@@ -5,50 +5,34 @@
  * screens show, "new recipient", "known under another name" and "changed from the saved recipient picked".
  */
 import type { Queryable } from '../store/db.js';
-import type { BankAccountRecipient, ChangedDetails, MobileMoneyRecipient, PayoutDraft, RecipientField } from './model.js';
-
-/**
- * A bank account: its BIC and its account number as validated (no spaces, upper case). An 8-character
- * BIC names the bank's head office, the same as that BIC with `XXX`; any other branch code is another
- * BIC. Leading zeros are part of the account number (`0012345678` and `12345678` are two accounts).
- * Migration 014 computes the same text in SQL (`bankAccountKeySql`); keep the two equal.
- */
-function bankAccountKey(recipient: Pick<BankAccountRecipient, 'accountNumber' | 'bankCode'>): string {
-  return `bank:${headOfficeBic(recipient.bankCode)}:${recipient.accountNumber}`;
-}
-
-function headOfficeBic(bankCode: string): string {
-  return bankCode.length === 11 && bankCode.endsWith('XXX') ? bankCode.slice(0, 8) : bankCode;
-}
+import type { ChangedDetails, PayoutDraft, RecipientField } from './model.js';
+import { headOfficeBic, railOf, storedRail, type RecipientDetails, type RecipientPart } from './rails/index.js';
 
 /**
  * The recipient's key for the day totals (dual approval by the recipient's total, across requests
  * and requesters) and for the possible-duplicate rule (duplicates.ts): a wallet by its phone number
  * alone, since a number is one person's wallet and another operator code must neither split a total
- * nor hide a repeat; a bank account as `bankAccountKey`. Stored as `payout_requests.recipient_key`
- * and `payout_batch_rows.recipient_key`.
+ * nor hide a repeat; a bank account as `bankAccountKey` (`rails/bank-account.ts`). Stored as
+ * `payout_requests.recipient_key` and `payout_batch_rows.recipient_key`.
  */
 export function recipientKey(draft: PayoutDraft): string {
-  if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}`;
-  return bankAccountKey(draft.recipient);
+  return railOf(draft.kind).recipientKey(draft);
 }
 
 /**
  * The recipient's identity for "was this recipient ever paid" (the new-recipient rule, the saved
  * recipients and their "known under another name"): stricter than `recipientKey` for wallets, since the
  * operator decides where the money lands, so a known number with another operator is a recipient
- * never paid. A bank account as `bankAccountKey`. Stored as `saved_recipients.identity`.
+ * never paid. A bank account as `bankAccountKey` (`rails/bank-account.ts`). Stored as
+ * `saved_recipients.identity`.
  */
 export type RecipientIdentity = string;
 
 /** The parts of a draft (or a saved recipient) that name its recipient. */
-export type RecipientOf =
-  | { kind: 'mobile_money'; recipient: MobileMoneyRecipient; operator: string }
-  | { kind: 'bank_account'; recipient: BankAccountRecipient };
+export type RecipientOf = RecipientPart;
 
 export function recipientIdentity(draft: RecipientOf): RecipientIdentity {
-  if (draft.kind === 'mobile_money') return `mobile:${draft.recipient.phone}:${draft.operator}`;
-  return bankAccountKey(draft.recipient);
+  return railOf(draft.kind).recipientIdentity(draft);
 }
 
 /** A recipient some completed payout went to. */
@@ -64,8 +48,6 @@ export interface KnownRecipient {
   details: RecipientDetails;
 }
 
-/** The details of a recipient that decide where the money lands. */
-export type RecipientDetails = { kind: 'mobile_money'; phone: string; operator: string } | { kind: 'bank_account'; accountNumber: string; bankCode: string };
 
 interface KnownRow {
   identity: string;
@@ -95,16 +77,12 @@ export async function findKnownRecipients(q: Queryable, identities: readonly Rec
     lastPayoutId: row.last_payout_id,
     lastPaidAt: row.last_paid_at instanceof Date ? row.last_paid_at : new Date(row.last_paid_at),
     removed: row.removed_at !== null,
-    details: row.kind === 'mobile_money'
-      ? { kind: 'mobile_money', phone: row.phone ?? '', operator: row.operator ?? '' }
-      : { kind: 'bank_account', accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '' },
+    details: detailsOf(storedRail(row.kind).fromColumns(row, { name: row.recipient_name, countryCode: '' })),
   }]));
 }
 
 function detailsOf(draft: RecipientOf): RecipientDetails {
-  return draft.kind === 'mobile_money'
-    ? { kind: 'mobile_money', phone: draft.recipient.phone, operator: draft.operator }
-    : { kind: 'bank_account', accountNumber: draft.recipient.accountNumber, bankCode: draft.recipient.bankCode };
+  return railOf(draft.kind).details(draft);
 }
 
 /**
@@ -116,9 +94,9 @@ function detailsOf(draft: RecipientOf): RecipientDetails {
 function changedDetails(draft: RecipientOf, saved: KnownRecipient | undefined, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): ChangedDetails | undefined {
   const identity = recipientIdentity(draft);
   if (!saved || saved.identity === identity || saved.details.kind !== draft.kind) return undefined;
-  const before: Record<string, string> = saved.details;
-  const after: Record<string, string> = detailsOf(draft);
-  const fields: RecipientField[] = draft.kind === 'mobile_money' ? ['phone', 'operator'] : ['accountNumber', 'bankCode'];
+  const before: RecipientDetails = saved.details;
+  const after: RecipientDetails = detailsOf(draft);
+  const fields = railOf(draft.kind).destinationFields;
   const same = (field: RecipientField, a: string, b: string) => (field === 'bankCode' ? headOfficeBic(a) === headOfficeBic(b) : a === b);
   const changes = fields
     .map((field) => ({ field, from: before[field] ?? '', to: after[field] ?? '' }))

@@ -8,6 +8,7 @@ import { listApprovals, listRetryApprovals } from './approval-store.js';
 import { findProposedMatch } from './likely-match-store.js';
 import type { ChangedDetails, DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, RequestedThrough, SearchOutcome } from './model.js';
 import { recipientKey } from './policy.js';
+import { railOf } from './rails/index.js';
 import { optionalDate, parseDetails, toDate, toRequest, type EventRow, type PayoutRow } from './rows.js';
 
 /** What a request is created with; the lifecycle columns start at their defaults. */
@@ -99,8 +100,7 @@ export interface ExecutionTimes {
 
 export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'inserted' | 'duplicate_id' | 'duplicate_reference'> {
   const { draft } = row;
-  const mobile = draft.kind === 'mobile_money' ? draft : undefined;
-  const bank = draft.kind === 'bank_account' ? draft : undefined;
+  const columns = railOf(draft.kind).columns(draft);
   const amountReason = row.dualApproval && row.dualApproval.rule !== 'new_recipient' ? row.dualApproval : undefined;
   const inserted = await q.query(
     `INSERT INTO payout_requests (
@@ -112,8 +112,8 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
-      row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, mobile?.recipient.phone ?? null, mobile?.operator ?? null,
-      bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null, draft.amountMinor, draft.currency,
+      row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, columns.phone, columns.operator,
+      columns.account_number, columns.bank_code, draft.amountMinor, draft.currency,
       draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
       row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, amountReason?.totalMinor ?? null, amountReason?.thresholdMinor ?? null,
       row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null, row.resubmitOf ?? null,

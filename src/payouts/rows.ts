@@ -1,6 +1,7 @@
 /** How rows of the payout tables arrive from either driver, and how they become model objects. */
 import { z } from 'zod';
 import type { ChangedDetails, DualApprovalReason, DualApprovalRule, PayoutHold, PayoutRequest, PayoutState, SearchOutcome } from './model.js';
+import { storedRail } from './rails/index.js';
 
 export type Timestamp = Date | string;
 
@@ -101,9 +102,7 @@ export function toRequest(row: PayoutRow, approvals: PayoutRequest['approvals'],
     hold: (row.hold_reason ?? undefined) as PayoutHold | undefined,
   };
   const { recipient_name: name, country_code: countryCode } = row;
-  return row.kind === 'mobile_money'
-    ? { kind: 'mobile_money', recipient: { phone: row.phone ?? '', name, countryCode }, operator: row.operator ?? '', ...common }
-    : { kind: 'bank_account', recipient: { accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '', name, countryCode }, ...common };
+  return { ...storedRail(row.kind).fromColumns(row, { name, countryCode }), ...common };
 }
 
 export function toDate(value: Timestamp): Date {

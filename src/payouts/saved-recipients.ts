@@ -3,8 +3,9 @@
  * and searched, and removed from the list with an audit line. Holds no rules about who may act.
  */
 import type { Queryable } from '../store/db.js';
-import type { BankAccountRecipient, MobileMoneyRecipient, PayoutRequest } from './model.js';
+import type { PayoutRequest } from './model.js';
 import { recipientIdentity, type RecipientIdentity } from './recipients.js';
+import { railOf, storedRail, type RecipientPart } from './rails/index.js';
 import { toDate, type Timestamp } from './rows.js';
 
 interface SavedCommon {
@@ -14,9 +15,7 @@ interface SavedCommon {
 }
 
 /** A recipient on the saved list, in the shape of a draft's recipient, so it fills the payout form as is. */
-export type SavedRecipient =
-  | (SavedCommon & { kind: 'mobile_money'; recipient: MobileMoneyRecipient; operator: string })
-  | (SavedCommon & { kind: 'bank_account'; recipient: BankAccountRecipient });
+export type SavedRecipient = SavedCommon & RecipientPart;
 
 interface SavedRow {
   identity: string;
@@ -45,8 +44,7 @@ export interface RecipientEvent {
  * the request to `completed`, so that it happens exactly once with it.
  */
 export async function rememberRecipient(q: Queryable, request: PayoutRequest, at: Date): Promise<void> {
-  const mobile = request.kind === 'mobile_money' ? request : undefined;
-  const bank = request.kind === 'bank_account' ? request : undefined;
+  const columns = railOf(request.kind).columns(request);
   await q.query(
     `INSERT INTO saved_recipients (
        identity, kind, recipient_name, country_code, phone, operator, account_number, bank_code, last_payout_id, last_paid_at
@@ -57,7 +55,7 @@ export async function rememberRecipient(q: Queryable, request: PayoutRequest, at
        last_payout_id = EXCLUDED.last_payout_id, last_paid_at = EXCLUDED.last_paid_at, removed_at = NULL, removed_by = NULL`,
     [
       recipientIdentity(request), request.kind, request.recipient.name, request.recipient.countryCode,
-      mobile?.recipient.phone ?? null, mobile?.operator ?? null, bank?.recipient.accountNumber ?? null, bank?.recipient.bankCode ?? null,
+      columns.phone, columns.operator, columns.account_number, columns.bank_code,
       request.id, at,
     ],
   );
@@ -131,9 +129,7 @@ export async function listRecipientEvents(q: Queryable, identity: RecipientIdent
 function toSaved(row: SavedRow): SavedRecipient {
   const common = { identity: row.identity, lastPayoutId: row.last_payout_id, lastPaidAt: toDate(row.last_paid_at) };
   const { recipient_name: name, country_code: countryCode } = row;
-  return row.kind === 'mobile_money'
-    ? { ...common, kind: 'mobile_money', recipient: { phone: row.phone ?? '', name, countryCode }, operator: row.operator ?? '' }
-    : { ...common, kind: 'bank_account', recipient: { accountNumber: row.account_number ?? '', bankCode: row.bank_code ?? '', name, countryCode } };
+  return { ...common, ...storedRail(row.kind).fromColumns(row, { name, countryCode }) };
 }
 
 /** `%`, `_` and `\` typed by a person match themselves in a LIKE pattern. */

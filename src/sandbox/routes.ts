@@ -2,7 +2,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../clock.js';
 import { randomCode, type GeneratorContext, type SandboxLedger } from './data.js';
-import { validatePayout, type PayoutKind } from './payouts.js';
+import { PAYOUT_KINDS, PAYOUT_PATHS, type PayoutKind } from '../fleet/schemas.js';
+import { payoutLabel, validatePayout } from './payouts.js';
 import { authorized, errorReply, integerParam, methodNotAllowed, type Reply } from './replies.js';
 
 export interface SandboxPayout {
@@ -31,10 +32,7 @@ export interface RoutedRequest {
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
 // The spec writes the list path both with and without `v1`.
 const TRANSACTIONS_PATHS = new Set(['/api/v1/b2b/account/transactions', '/api/b2b/account/transactions']);
-const PAYOUT_PATHS: Record<string, PayoutKind> = {
-  '/api/v1/b2b/payouts/mobile-money': 'mobile-money',
-  '/api/v1/b2b/payouts/bank-account': 'bank-account',
-};
+const PAYOUT_KIND_BY_PATH = new Map<string, PayoutKind>(PAYOUT_KINDS.map((kind) => [PAYOUT_PATHS[kind], kind]));
 
 export function createRouter(account: SandboxAccount): (request: RoutedRequest) => Reply {
   const { ledger, context, clock, payouts } = account;
@@ -49,7 +47,7 @@ export function createRouter(account: SandboxAccount): (request: RoutedRequest) 
     }
     let transactionId = `PO-${randomCode(context.random, 12)}`;
     while (ledger.hasReference(transactionId)) transactionId = `PO-${randomCode(context.random, 12)}`;
-    const label = kind === 'mobile-money' ? 'Mobile money payout' : 'Bank payout';
+    const label = payoutLabel(kind);
     ledger.add({
       reference: transactionId,
       type: 'PAYMENT',
@@ -79,7 +77,7 @@ export function createRouter(account: SandboxAccount): (request: RoutedRequest) 
       if (offset === undefined) return errorReply(400, 'offset must be a whole number of 0 or more.');
       return { status: 200, body: { success: true, transactions: ledger.transactions().slice(offset, offset + limit) } };
     }
-    const kind = PAYOUT_PATHS[path];
+    const kind = PAYOUT_KIND_BY_PATH.get(path);
     if (kind) {
       if (method !== 'POST') return methodNotAllowed('POST');
       if (!/^application\/json\b/i.test(headers['content-type'] ?? '')) {

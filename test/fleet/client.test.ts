@@ -329,7 +329,7 @@ describe('FleetClient sending payouts', () => {
       currency: 'EUR',
       reference: 'PAY-BANK-0001',
     });
-    expect(sandbox.payouts().at(-1)).toMatchObject({ kind: 'bank-account', transactionId: result.transactionId });
+    expect(sandbox.payouts().at(-1)).toMatchObject({ kind: 'bank_account', transactionId: result.transactionId });
   });
 
   it('shows the API message when a payout is refused as invalid', async () => {

@@ -55,7 +55,7 @@ describe('payouts against the sandbox Fleet API', () => {
   it('moves money once for a bank payout', async () => {
     const { service } = createService(db, { fleet, clock });
     const { result } = await approvedPayout(service, 'bank_account', bankForm);
-    expect(sandbox.payouts()).toMatchObject([{ kind: 'bank-account' }]);
+    expect(sandbox.payouts()).toMatchObject([{ kind: 'bank_account' }]);
     expect(result).toMatchObject({ ok: true, request: { state: 'completed', transactionId: sandbox.payouts()[0]?.transactionId } });
   });
 

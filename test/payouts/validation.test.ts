@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOBILE_MONEY_FIELDS, BANK_ACCOUNT_FIELDS } from '../../src/payouts/model.js';
+import { PAYOUT_RAILS } from '../../src/payouts/rails/index.js';
 import { draftToFields, revalidateDraft, validatePayoutForm, type PayoutFormFields, type ValidationContext } from '../../src/payouts/validation.js';
 
 const context: ValidationContext = {
@@ -186,8 +186,8 @@ describe('validatePayoutForm', () => {
   it('reports every wrong field at once, one problem each, in form order', () => {
     const errors = errorsFor('mobile_money', { phone: 'abc', name: '', countryCode: 'XYZ', operator: '', amount: '1,500', currency: 'USD' });
     expect(Object.keys(errors)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount']);
-    expect(MOBILE_MONEY_FIELDS).toContain('operator');
-    expect(BANK_ACCOUNT_FIELDS).not.toContain('operator');
+    expect(PAYOUT_RAILS.mobile_money.formFields).toContain('operator');
+    expect(PAYOUT_RAILS.bank_account.formFields).not.toContain('operator');
   });
 
   it('gives the form back unchanged from a draft, so that Back keeps what was typed', () => {

@@ -178,7 +178,7 @@ describe('sandbox payouts', () => {
     const [newest] = sandbox.transactions();
     expect(newest).toMatchObject({ reference: body.transactionId, type: 'PAYMENT', amount: 250.75, currency: 'USD', status: 'Completed' });
     expect(newest?.description).toBe(`Mobile money payout ${request.reference} to 243812345678`);
-    expect(sandbox.payouts().at(-1)).toEqual({ kind: 'mobile-money', body: request, transactionId: body.transactionId });
+    expect(sandbox.payouts().at(-1)).toEqual({ kind: 'mobile_money', body: request, transactionId: body.transactionId });
   });
 
   it('pays out to a bank account with the same answer shape', async () => {

@@ -8,6 +8,7 @@ import { EventLoopTurns, Slices, type BackgroundTurns } from '../../runtime/turn
 import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
 import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
 import { duplicateKey, repeatsWithin, type EarlierPayout } from '../duplicates.js';
+import { kindNamed, railOf } from '../rails/index.js';
 import { validatePayoutForm, type PayoutFormFields, type PayoutValidationSettings } from '../validation.js';
 
 /** A row that passed every check: what will be sent, once the batch is approved. */
@@ -72,7 +73,6 @@ export const FIELD_COLUMN: Record<PayoutFieldName, BatchColumn> = {
   countryCode: 'country', amount: 'amount', currency: 'currency', reference: 'reference', note: 'note',
 };
 
-const KINDS: Record<string, PayoutKind> = { mobile: 'mobile_money', mobile_money: 'mobile_money', bank: 'bank_account', bank_account: 'bank_account' };
 const PLAIN_AMOUNT = /^\d+(\.\d+)?$/;
 
 /** The reference given to a row that has none: unique because the batch id is. */
@@ -137,12 +137,13 @@ type RowResult = { ok: true; draft: PayoutDraft } | { ok: false; problems: Batch
  * for an unknown word) and whether the amount is written wrongly for a file (anything but `1500.50`).
  */
 export function cellsToForm(cells: Partial<Record<BatchColumn, string>>): { kind: PayoutKind | undefined; fields: PayoutFormFields; amountShapeWrong: boolean } {
-  const kind = KINDS[(cells.kind ?? '').trim().toLowerCase()];
+  const kind = kindNamed((cells.kind ?? '').trim(), (rail) => rail.bulkWords);
   const amount = (cells.amount ?? '').trim();
   const amountShapeWrong = amount !== '' && !amount.startsWith('-') && !PLAIN_AMOUNT.test(amount);
   const fields: PayoutFormFields = {
     name: cells.name, countryCode: cells.country, amount: cells.amount, currency: cells.currency, reference: cells.reference ?? '', note: cells.note ?? '',
-    ...(kind === 'bank_account' ? { accountNumber: cells.number, bankCode: cells.provider } : { phone: cells.number, operator: cells.provider }),
+    // Without a kind the cells are read as a wallet's; the kind's problem says what is wrong.
+    ...railOf(kind ?? 'mobile_money').bulkFields(cells),
   };
   return { kind, fields, amountShapeWrong };
 }

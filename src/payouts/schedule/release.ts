@@ -28,6 +28,7 @@ import { changeRequest, lockRequest, recordEvent } from '../transitions.js';
 import type { SendingPath } from '../gate.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
+import { railOf } from '../rails/index.js';
 import type { PayoutSettings } from '../settings.js';
 import { LIMITS } from '../validation.js';
 import type { Occurrence, OccurrenceHold, OccurrenceState, ScheduleEventName } from './model.js';
@@ -185,7 +186,7 @@ export class ScheduleReleaser {
     if (saved) {
       const current = await findSavedRecipient(tx, recipientIdentity(template));
       if (!current) return hold('recipient_removed');
-      const operator = current.kind === 'mobile_money' ? current.operator : null;
+      const operator = railOf(current.kind).operatorOf(current);
       if (current.recipient.name !== saved.name || operator !== saved.operator) return hold('recipient_changed');
     }
     if (itself) return this.releaseItself(tx, template, occurrence, key, hold, now);
@@ -313,7 +314,5 @@ function eventOf(outcome: Exclude<Released, { kind: 'none' }>): ScheduleEventNam
 /** The draft half of a stored request. */
 export function draftOf(request: PayoutRequest): PayoutDraft {
   const common = { amountMinor: request.amountMinor, currency: request.currency, reference: request.reference, note: request.note };
-  return request.kind === 'mobile_money'
-    ? { ...common, kind: 'mobile_money', recipient: request.recipient, operator: request.operator }
-    : { ...common, kind: 'bank_account', recipient: request.recipient };
+  return { ...common, ...railOf(request.kind).recipientPart(request) };
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutRequest } from '../model.js';
 import { recipientIdentity, type RecipientIdentity } from '../recipients.js';
 import { findRequest } from '../repository.js';
+import { railOf } from '../rails/index.js';
 import type { PayoutRoles } from '../roles.js';
 import { findSavedRecipient } from '../saved-recipients.js';
 import type { PayoutService } from '../service.js';
@@ -76,7 +77,7 @@ export class PayoutSchedules {
           const saved = await findSavedRecipient(tx, recipientIdentity(request));
           await insertSchedule(tx, {
             requestId: request.id, timeZone: rule.timeZone, firstDay: rule.firstDay, time: rule.time, repeat: rule.repeat, endsOn: rule.endsOn, times,
-            savedRecipient: saved ? { name: saved.recipient.name, operator: saved.kind === 'mobile_money' ? saved.operator : null } : undefined,
+            savedRecipient: saved ? { name: saved.recipient.name, operator: railOf(saved.kind).operatorOf(saved) } : undefined,
           }, now);
           await appendScheduleEvent(tx, { requestId: request.id, number: undefined, event: 'scheduled', userId, at: now, details: { count: times.length } });
         },

@@ -7,7 +7,7 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
+  draftToFields, formatWallTime, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, SCHEDULE_REPEATS, travelledDraftSchema,
   type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
@@ -25,6 +25,7 @@ import {
   buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
 } from '../views/payout-form.js';
 import { BUTTON_VALUE_MAX } from '../trust/sealed-values.js';
+import { railWording } from '../views/rail-wording.js';
 import { fillFromSaved } from '../views/saved-recipients.js';
 import { readScheduleFields, scheduleErrors, scheduleInput, type ScheduleFields } from '../views/payout-schedule.js';
 import type { Surface } from '../views/text.js';
@@ -38,27 +39,11 @@ const formMetadataSchema = z.object({
   kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema, filledFrom: filledFromSchema,
 });
 const text = (max: number) => z.string().max(max);
-const draftCommon = {
-  amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
-};
-const draftSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('mobile_money'),
-    recipient: z.object({ phone: text(50), name: text(300), countryCode: text(10) }),
-    operator: text(100),
-    ...draftCommon,
-  }),
-  z.object({
-    kind: z.literal('bank_account'),
-    recipient: z.object({ accountNumber: text(100), bankCode: text(30), name: text(300), countryCode: text(10) }),
-    ...draftCommon,
-  }),
-]);
 const scheduleSchema = z.object({
   firstDay: text(10), time: z.object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59) }),
   repeat: z.enum(SCHEDULE_REPEATS), count: z.number().int().optional(), endsOn: text(10).optional(),
 });
-const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleSchema.optional() });
+const reviewMetadataSchema = z.object({ draft: travelledDraftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleSchema.optional() });
 // Sealed as an object of its own shape, so that no other value the app seals reads as a pick.
 const pickedSchema = z.object({ filledFrom: z.string().max(200) });
 
@@ -84,7 +69,7 @@ function readMetadata<T>(raw: string | undefined, schema: z.ZodType<T>): T | und
 /** The form's values by field name, from Slack's `state.values` keyed by block id. */
 function readForm(kind: PayoutKind, view: Pick<ViewOutput, 'state'>, fill = 0): PayoutFormFields {
   const fields: PayoutFormFields = {};
-  for (const field of kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS) {
+  for (const field of railOf(kind).formFields) {
     const entry = view.state.values[fieldBlockId(field, fill)]?.[PAYOUT_ACTIONS.input];
     fields[field] = entry?.selected_option?.value ?? entry?.value ?? undefined;
   }
@@ -205,11 +190,8 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
     }
   });
 
-  for (const [actionId, kind] of [
-    [PAYOUT_ACTIONS.chooseMobileMoney, 'mobile_money'],
-    [PAYOUT_ACTIONS.chooseBankAccount, 'bank_account'],
-  ] as const) {
-    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, client, context }) => {
+  for (const kind of PAYOUT_KINDS) {
+    router.action<BlockAction<ButtonAction>>(railWording(kind).chooser.actionId, async ({ ack, body, client, context }) => {
       await ack();
       if (!body.view) return;
       const surface = await readerSurfaceOf(context, body.user.id)();

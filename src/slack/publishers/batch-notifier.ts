@@ -9,7 +9,9 @@ import type { AccessList } from '../../config.js';
 import { textsFor } from '../../i18n/index.js';
 import type { Logger } from '../../logger.js';
 import { minorToPlain } from '../../money.js';
-import type { BatchEvent, BatchNotifier, BatchProgress, PayoutBatchService, PayoutBatch } from '../../payouts/index.js';
+import {
+  railOf, type BatchEvent, type BatchNotifier, type BatchProgress, type PayoutBatchService, type PayoutBatch, type PayoutDraft,
+} from '../../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
 import { approverMentions, notToCall } from './approver-notices.js';
 import type { ChannelInvites } from '../channel-invites.js';
@@ -114,9 +116,7 @@ export class SlackBatchNotifier implements BatchNotifier {
     const rows = await this.options.batches().rows(batch.id);
     const header = ['row', 'kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note', 'new_recipient'];
     const lines = rows.map(({ rowNumber, draft, newRecipient }) => [
-      String(rowNumber), draft.kind === 'mobile_money' ? 'mobile' : 'bank',
-      draft.kind === 'mobile_money' ? draft.recipient.phone : draft.recipient.accountNumber,
-      draft.kind === 'mobile_money' ? draft.operator : draft.recipient.bankCode,
+      String(rowNumber), ...bulkRailCells(draft),
       draft.recipient.name, draft.recipient.countryCode, minorToPlain(draft.amountMinor, draft.currency), draft.currency, draft.reference, draft.note,
       newRecipient ? 'yes' : '',
     ]);
@@ -157,4 +157,11 @@ export class SlackBatchNotifier implements BatchNotifier {
     });
     return progress;
   }
+}
+
+/** A row's kind, number and provider as the bulk file writes them (`mobile`, the phone, the operator). */
+function bulkRailCells(draft: PayoutDraft): [string, string, string] {
+  const rail = railOf(draft.kind);
+  const { number, provider } = rail.bulkCells(draft);
+  return [rail.bulkWords[0] ?? draft.kind, number, provider];
 }

@@ -12,12 +12,12 @@ import {
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser } from './text.js';
 import { localeOf, slackDate, type DateReader } from './dates.js';
-import { operatorName } from './operators.js';
+import { railWording } from './rail-wording.js';
 import { fleetCodeText } from '../refusals/failures.js';
 
 /** How a summary names each kind: `150.00 USD by mobile money to …`. */
 function kindName(t: Texts, kind: PayoutKind): string {
-  return kind === 'mobile_money' ? t('payoutApproval.kind.mobileMoney') : t('payoutApproval.kind.bankAccount');
+  return railWording(kind).kindName(t);
 }
 
 type Field = NonNullable<SectionBlock['fields']>[number];
@@ -75,24 +75,8 @@ function detailFields(payout: PayoutDraft, locale: Locale): Field[] {
   const amount = field(t('payoutApproval.field.amount'), `*${escapeMrkdwn(amountText(payout, locale))}*`);
   const reference = field(t('payoutApproval.field.reference'), code(payout.reference));
   const country = field(t('payoutApproval.field.country'), word(payout.recipient.countryCode));
-  if (payout.kind === 'mobile_money') {
-    return [
-      field(t('payoutApproval.field.recipient'), escapeWithin(payout.recipient.name, NAME_MAX)),
-      field(t('payoutApproval.field.phone'), code(payout.recipient.phone)),
-      field(t('payoutApproval.field.operator'), word(operatorName(payout.operator))),
-      country,
-      amount,
-      reference,
-    ];
-  }
-  return [
-    field(t('payoutApproval.field.accountHolder'), escapeWithin(payout.recipient.name, 100)),
-    field(t('payoutApproval.field.accountNumber'), code(payout.recipient.accountNumber)),
-    field(t('payoutApproval.field.bankCode'), code(payout.recipient.bankCode)),
-    country,
-    amount,
-    reference,
-  ];
+  const recipient = railWording(payout.kind).recipientFields(t, payout, { code, word, name: escapeWithin, field, nameMax: NAME_MAX });
+  return [...recipient, country, amount, reference];
 }
 
 /**
@@ -115,9 +99,7 @@ export function detailBlocks(payout: PayoutDraft, locale: Locale): KnownBlock[] 
     type: 'context',
     elements: [{
       type: 'mrkdwn',
-      text: payout.kind === 'mobile_money'
-        ? t('payoutApproval.sentAsMobile', { ...vars, operator: codeSpan(payout.operator, CODE_MAX) })
-        : t('payoutApproval.sentAsBank', vars),
+      text: railWording(payout.kind).sentAs(t, payout, vars, (value) => codeSpan(value, CODE_MAX)),
     }],
   });
   return blocks;

@@ -6,7 +6,7 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { typedAmount } from '../../money.js';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, MOBILE_MONEY_FIELDS, PAYOUT_FIELD_LIMITS,
+  draftToFields, PAYOUT_FIELD_LIMITS, PAYOUT_KINDS, railOf,
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,
 } from '../../payouts/index.js';
 import { scheduleInputBlocks, scheduleLines, type ScheduleFields } from './payout-schedule.js';
@@ -15,6 +15,7 @@ import { cutMrkdwn, escapeMrkdwn, footer, mentionChannel, plainText, sandboxFoot
 import { detailBlocks, dualApprovalLine, payoutSummary } from './payout-details.js';
 import { noticeModal } from './notice.js';
 import { operatorName } from './operators.js';
+import { railWording } from './rail-wording.js';
 import { recipientFlagBlocks, type RecipientFlags } from './recipient-flags.js';
 import { savedRecipientBlock } from './saved-recipients.js';
 import { dayTotalsBlocks, signalBlocks, type ApprovalContext } from './approval-signals.js';
@@ -74,9 +75,10 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
     case 'phone':
       return { label: t('payoutRequest.field.phone'), placeholder: example('243812345678'), hint: t('payoutRequest.field.phone.hint'), maxLength: 30 };
     case 'name':
-      return kind === 'mobile_money'
-        ? { label: t('payoutRequest.field.name.mobile'), placeholder: example('Amani Kabila'), maxLength: PAYOUT_FIELD_LIMITS.name.max }
-        : { label: t('payoutRequest.field.name.bank'), placeholder: example('Ndaya Logistics SARL'), maxLength: PAYOUT_FIELD_LIMITS.name.max };
+    {
+      const name = railWording(kind).nameField(t);
+      return { label: name.label, placeholder: example(name.example), maxLength: PAYOUT_FIELD_LIMITS.name.max };
+    }
     case 'countryCode':
       return { label: t('payoutRequest.field.countryCode'), placeholder: example('CD'), hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
     case 'operator':
@@ -151,13 +153,10 @@ export function buildPayoutChooser(surface: Surface, prefillText: string): Modal
     {
       type: 'actions',
       block_id: PAYOUT_BLOCKS.chooser,
-      elements: [
-        {
-          type: 'button', action_id: PAYOUT_ACTIONS.chooseMobileMoney, text: plainText(t('payoutRequest.chooser.mobileMoney'), 75),
-          value: 'mobile_money', style: 'primary',
-        },
-        { type: 'button', action_id: PAYOUT_ACTIONS.chooseBankAccount, text: plainText(t('payoutRequest.chooser.bankAccount'), 75), value: 'bank_account' },
-      ],
+      elements: PAYOUT_KINDS.map((kind) => {
+        const { actionId, label, primary } = railWording(kind).chooser;
+        return { type: 'button', action_id: actionId, text: plainText(label(t), 75), value: kind, ...(primary ? { style: 'primary' as const } : {}) };
+      }),
     },
   ];
   blocks.push(...sandboxFooter(surface));
@@ -197,7 +196,7 @@ export function buildPayoutForm(
 ): ModalView {
   const t = textsFor(surface.locale);
   const { resubmits } = carried;
-  const fields = kind === 'mobile_money' ? MOBILE_MONEY_FIELDS : BANK_ACCOUNT_FIELDS;
+  const fields = railOf(kind).formFields;
   const blocks: KnownBlock[] = [];
   if (resubmits) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] });
   if (problems.length > 0) {

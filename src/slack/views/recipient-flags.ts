@@ -7,6 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import type { ChangedDetails, PayoutKind } from '../../payouts/index.js';
 import { changedDetailsLine } from './approval-signals.js';
+import { railWording } from './rail-wording.js';
 import { escapeWithin } from './text.js';
 
 const NAME_MAX = 200;
@@ -24,10 +25,11 @@ export function recipientFlagBlocks(kind: PayoutKind, flags: RecipientFlags, loc
   const t = textsFor(locale);
   const lines: string[] = [];
   if (flags.changedDetails) lines.push(changedDetailsLine(flags.changedDetails, locale));
-  if (flags.newRecipient) lines.push(kind === 'mobile_money' ? t('payoutApproval.newRecipient.mobile') : t('payoutApproval.newRecipient.bank'));
+  const wording = railWording(kind);
+  if (flags.newRecipient) lines.push(wording.newRecipient(t));
   if (flags.previousName !== undefined) {
     const name = escapeWithin(flags.previousName, NAME_MAX, { oneLine: true });
-    lines.push(kind === 'mobile_money' ? t('payoutApproval.otherName.mobile', { name }) : t('payoutApproval.otherName.bank', { name }));
+    lines.push(wording.otherName(t, name));
   }
   return lines.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } }));
 }

@@ -5,12 +5,12 @@
  */
 import type { KnownBlock, PlainTextOption, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import type { PayoutFormFields, SavedRecipient } from '../../payouts/index.js';
+import { railOf, type PayoutFormFields, type SavedRecipient } from '../../payouts/index.js';
 import { RECIPIENT_ACTIONS, RECIPIENT_BLOCKS } from '../ids.js';
 import type { Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, plainText, plainWithin, type Surface } from './text.js';
 import { slackDate, type DateReader } from './dates.js';
-import { operatorName } from './operators.js';
+import { railWording } from './rail-wording.js';
 
 const HEADER_MAX = 150;
 const NAME_MAX = 200;
@@ -55,9 +55,9 @@ function recipientSection(t: Texts, reader: DateReader, saved: SavedRecipient, c
     date: slackDate(saved.lastPaidAt, '{date_short_pretty}', reader),
     id: codeSpan(saved.lastPayoutId, 20),
   };
-  const text = saved.kind === 'mobile_money'
-    ? t('recipients.line.mobile', { ...common, phone: codeSpan(saved.recipient.phone, NUMBER_MAX), operator: escapeWithin(operatorName(saved.operator), NUMBER_MAX, { oneLine: true }) })
-    : t('recipients.line.bank', { ...common, account: codeSpan(saved.recipient.accountNumber, NUMBER_MAX), bank: codeSpan(saved.recipient.bankCode, 20) });
+  const text = railWording(saved.kind).savedLine(t, saved, common, {
+    code: codeSpan, word: (value, max) => escapeWithin(value, max, { oneLine: true }), numberMax: NUMBER_MAX,
+  });
   const section: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } };
   if (!canRemove) return section;
   return {
@@ -81,9 +81,7 @@ function recipientSection(t: Texts, reader: DateReader, saved: SavedRecipient, c
 
 /** What a person reads for a recipient in one line: its number, and the operator or bank. */
 export function recipientNumber(saved: SavedRecipient): string {
-  return saved.kind === 'mobile_money'
-    ? `${saved.recipient.phone} · ${operatorName(saved.operator)}`
-    : `${saved.recipient.accountNumber} · ${saved.recipient.bankCode}`;
+  return railWording(saved.kind).savedNumber(saved);
 }
 
 /** The options of the form's select: plain text (never formatted), cut to Slack's limits; a recipient whose identity is too long for a value is left out. */
@@ -92,9 +90,7 @@ export function recipientOptions(recipients: readonly SavedRecipient[], locale: 
   return recipients
     .filter((saved) => saved.identity.length <= OPTION_VALUE_MAX)
     .map((saved) => ({
-      text: plainText(plainWithin(saved.kind === 'mobile_money'
-        ? t('recipients.option.mobile', { name: saved.recipient.name, phone: saved.recipient.phone, operator: operatorName(saved.operator) })
-        : t('recipients.option.bank', { name: saved.recipient.name, account: saved.recipient.accountNumber, bank: saved.recipient.bankCode }), OPTION_TEXT_MAX)),
+      text: plainText(plainWithin(railWording(saved.kind).savedOption(t, saved), OPTION_TEXT_MAX)),
       value: saved.identity,
     }));
 }
@@ -119,7 +115,5 @@ export function savedRecipientBlock(t: Texts): SectionBlock {
 export function fillFromSaved(typed: PayoutFormFields, saved: SavedRecipient): PayoutFormFields {
   const kept: PayoutFormFields = { amount: typed.amount, currency: typed.currency, reference: typed.reference, note: typed.note };
   const { name, countryCode } = saved.recipient;
-  return saved.kind === 'mobile_money'
-    ? { ...kept, phone: saved.recipient.phone, name, countryCode, operator: saved.operator }
-    : { ...kept, accountNumber: saved.recipient.accountNumber, bankCode: saved.recipient.bankCode, name, countryCode };
+  return { ...kept, ...railOf(saved.kind).formValues(saved), name, countryCode };
 }

@@ -6,7 +6,7 @@
  */
 import type { Migration } from './migration.js';
 
-/** `bank:<BIC>:<account number>` in SQL, as `bankAccountKey` in src/payouts/recipients.ts makes it. */
+/** `bank:<BIC>:<account number>` in SQL, as `bankAccountKey` in src/payouts/rails/bank-account.ts makes it. */
 export function bankAccountKeySql(bankCode: string, accountNumber: string): string {
   return `'bank:' || CASE WHEN length(${bankCode}) = 11 AND right(${bankCode}, 3) = 'XXX' THEN left(${bankCode}, 8) ELSE ${bankCode} END || ':' || ${accountNumber}`;
 }
