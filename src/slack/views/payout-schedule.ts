@@ -6,7 +6,6 @@
 import type { Button, InputBlock, KnownBlock } from '@slack/types';
 import { parseWallTime } from '../../calendar.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
 import {
   MAX_OCCURRENCES, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem, type ScheduleRepeat,
 } from '../../payouts/index.js';
@@ -249,11 +248,6 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
     });
   }
   return { text: t('payoutSchedule.list.title'), blocks };
-}
-
-/** Amounts per currency, for the digest and the Home: `1,500.00 USD · 200.00 EUR`. */
-export function scheduledAmounts(amounts: ReadonlyMap<string, number>, locale: Locale): string {
-  return [...amounts].map(([currency, minor]) => formatMinor(minor, currency, { locale })).join(' · ');
 }
 
 /** One upcoming occurrence with its scheduled request. */
