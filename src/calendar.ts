@@ -14,6 +14,18 @@ export interface WallTime {
   minute: number;
 }
 
+/** `08:05` → `{ hour: 8, minute: 5 }`; undefined unless `HH:MM` on a 24-hour clock. */
+export function parseWallTime(text: string): WallTime | undefined {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  if (!match) return undefined;
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
+/** `{ hour: 8, minute: 5 }` → `08:05`. */
+export function formatWallTime(time: WallTime): string {
+  return `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
+}
+
 /** True for a real calendar day written `YYYY-MM-DD` between the years 1970 and 9999 (so `2026-02-30` is not one). */
 export function isCalendarDay(text: string): boolean {
   const match = DAY.exec(text);
@@ -36,6 +48,16 @@ export function previousDay(day: string): string {
 /** `2026-11-30` moved by `by` days (`addDays('2026-11-30', 3)` → `2026-12-03`), on the calendar alone. */
 export function addDays(day: string, by: number): string {
   return shiftDay(day, by);
+}
+
+/**
+ * `day` moved by `by` calendar months on its own date, clamped to the last day of a shorter month:
+ * `addMonths('2026-01-31', 1)` → `2026-02-28`, `addMonths('2026-01-31', 2)` → `2026-03-31`.
+ */
+export function addMonths(day: string, by: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const lastDate = new Date(Date.UTC(year, month + by, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month - 1 + by, Math.min(date, lastDate))).toISOString().slice(0, 10);
 }
 
 function shiftDay(day: string, by: number): string {
@@ -100,7 +122,7 @@ function wallClock(instant: number, timeZone: string): string {
  * that time (spring forward) it is the end of the gap, on a day that shows it twice the first one.
  */
 export function zonedTime(day: string, time: WallTime, timeZone: string): Date {
-  const target = `${day} ${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
+  const target = `${day} ${formatWallTime(time)}`;
   const start = startOfDay(day, timeZone).getTime() / 1000;
   // A calendar day lasts at most 25 hours; search its seconds for the first that reads `target` or later.
   let low = start - 1;

@@ -4,7 +4,7 @@
  * day and languages. Each reports what it expects, never the value it was given.
  */
 import { z } from 'zod';
-import { parseTimeOfDay, type TimeOfDay } from './digest/settings.js';
+import { parseWallTime, type WallTime } from './calendar.js';
 import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
 import { parsePlainAmount, type CurrencyAmounts } from './money.js';
 
@@ -146,10 +146,10 @@ function readTimeZone(value: string, ctx: z.RefinementCtx): string {
   }
 }
 
-export const timeOfDay = (fallback: TimeOfDay) =>
-  optionalText.transform((value, ctx): TimeOfDay => {
+export const timeOfDay = (fallback: WallTime) =>
+  optionalText.transform((value, ctx): WallTime => {
     if (value === undefined) return fallback;
-    const parsed = parseTimeOfDay(value);
+    const parsed = parseWallTime(value);
     if (!parsed) {
       ctx.addIssue({ code: 'custom', message: 'expected a time of day as HH:MM on a 24-hour clock, such as 08:00' });
       return z.NEVER;

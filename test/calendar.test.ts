@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayBounds, dayIn, isCalendarDay, nextDay, previousDay, startOfDay, zonedTime } from '../src/calendar.js';
+import { addMonths, dayBounds, dayIn, formatWallTime, isCalendarDay, nextDay, parseWallTime, previousDay, startOfDay, zonedTime } from '../src/calendar.js';
+import { occurrenceDay } from '../src/payouts/schedule/dates.js';
 import { parseTransactionQuery } from '../src/ledger/query-text.js';
 import { payoutDay } from '../src/payouts/day-totals.js';
 
@@ -20,6 +21,29 @@ describe('one calendar for the ledger, the digest and the payouts', () => {
     expect(nextDay('2024-02-28')).toBe('2024-02-29');
     expect(previousDay('2026-01-01')).toBe('2025-12-31');
     expect(previousDay('2024-03-01')).toBe('2024-02-29');
+  });
+
+  it('moves a day by months on its own date, on the last day of a shorter month', () => {
+    expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');
+    expect(addMonths('2026-01-31', 2)).toBe('2026-03-31');
+    expect(addMonths('2024-01-31', 1)).toBe('2024-02-29');
+    expect(addMonths('2026-11-15', 2)).toBe('2027-01-15');
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
+    expect(addMonths('2026-11-30', 0)).toBe('2026-11-30');
+  });
+
+  it('repeats a monthly schedule on the first day\'s date through the same month arithmetic', () => {
+    const rule = { firstDay: '2026-01-31', repeat: 'monthly' as const };
+    expect([0, 1, 2, 3].map((n) => occurrenceDay(rule, n))).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+    expect(occurrenceDay({ firstDay: '2026-12-25', repeat: 'biweekly' }, 1)).toBe('2027-01-08');
+  });
+
+  it('reads and writes a wall time as HH:MM on a 24-hour clock, for the digest and schedules alike', () => {
+    expect(parseWallTime('08:05')).toEqual({ hour: 8, minute: 5 });
+    expect(parseWallTime(' 23:59 ')).toEqual({ hour: 23, minute: 59 });
+    for (const text of ['24:00', '12:60', '8:05', '08:5', '0805', '']) expect(parseWallTime(text)).toBeUndefined();
+    expect(formatWallTime({ hour: 8, minute: 5 })).toBe('08:05');
+    expect(parseWallTime(formatWallTime({ hour: 0, minute: 0 }))).toEqual({ hour: 0, minute: 0 });
   });
 
   it('names the day an instant falls on in a zone, and bounds that day at the zone\'s midnights', () => {

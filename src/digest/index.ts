@@ -3,7 +3,7 @@ export { DigestBuilder, LARGEST_MOVEMENTS } from './build.js';
 // The calendar the digest's days are read with (`/fleet digest YYYY-MM-DD`).
 export { dayIn, isCalendarDay, previousDay } from '../calendar.js';
 export { DigestScheduler, digestDueAt, latestDueDay } from './scheduler.js';
-export { parseTimeOfDay, type DigestSettings, type TimeOfDay } from './settings.js';
+export type { DigestSettings } from './settings.js';
 export {
   PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
   type DigestFollowUp, type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,

@@ -11,8 +11,8 @@ import type { Logger } from '../logger.js';
 import { every, type PeriodicJob } from '../runtime/every.js';
 import type { Queryable } from '../store/db.js';
 import type { DigestBuilder } from './build.js';
-import { dayIn, nextDay, previousDay, zonedTime } from '../calendar.js';
-import type { DigestSettings, TimeOfDay } from './settings.js';
+import { dayIn, nextDay, previousDay, zonedTime, type WallTime } from '../calendar.js';
+import type { DigestSettings } from './settings.js';
 import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay, renewClaim } from './store.js';
 import type { DailyDigest, DigestFollowUp, DigestPublisher } from './types.js';
 
@@ -205,12 +205,12 @@ export class DigestScheduler {
 }
 
 /** When the digest about `day` falls due: `time` on the next calendar day. */
-export function digestDueAt(day: string, time: TimeOfDay, timeZone: string): Date {
+export function digestDueAt(day: string, time: WallTime, timeZone: string): Date {
   return zonedTime(nextDay(day), time, timeZone);
 }
 
 /** The newest day whose digest is due at `now`: yesterday once today's `time` has passed, else the day before. */
-export function latestDueDay(now: Date, time: TimeOfDay, timeZone: string): string {
+export function latestDueDay(now: Date, time: WallTime, timeZone: string): string {
   const today = dayIn(now, timeZone);
   const yesterday = previousDay(today);
   return now.getTime() >= digestDueAt(yesterday, time, timeZone).getTime() ? yesterday : previousDay(yesterday);

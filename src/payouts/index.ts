@@ -50,7 +50,7 @@ export type { BatchEvent, BatchNotifier } from './batch/service.js';
 export type { BatchProgress, BatchRefusal, BatchResult, BatchRowResult, BatchState, PayoutBatch, StoredBatchRow } from './batch/model.js';
 export { PayoutSchedules, type OccurrenceResult, type ScheduleInput } from './schedule/service.js';
 export { ScheduleReleaser, type ScheduleNotifier } from './schedule/release.js';
-export { MAX_OCCURRENCES, MAX_DAYS_AHEAD, SCHEDULE_REPEATS, parseWallTime, formatWallTime } from './schedule/dates.js';
+export { MAX_OCCURRENCES, MAX_DAYS_AHEAD, SCHEDULE_REPEATS } from './schedule/dates.js';
 export type { ScheduleProblem, ScheduleRepeat } from './schedule/dates.js';
 export type { Occurrence, OccurrenceHold, OccurrenceState, PayoutSchedule, ScheduledFrom, ScheduleEventName } from './schedule/model.js';
 export { sendsItself } from './schedule/model.js';

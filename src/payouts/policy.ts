@@ -25,15 +25,6 @@ export function movedOn(request: Pick<PayoutRequest, 'id' | 'state'>): RefusalDe
 /** Different approvers a payout above the dual-approval threshold needs (fixed; configuration checks enough approvers exist). */
 export const DUAL_APPROVAL_APPROVERS = 2;
 
-/**
- * 2 approvers strictly above the currency's threshold; 1 otherwise. A currency without a threshold
- * needs 2 (configuration refuses to start without one, so this only guards against a gap).
- */
-export function requiredApprovalsFor(amountMinor: number, currency: string, dualApprovalAbove: ReadonlyMap<string, number>): 1 | 2 {
-  const threshold = dualApprovalAbove.get(currency);
-  return threshold === undefined || amountMinor > threshold ? 2 : 1;
-}
-
 /** How many approvers a request needs, and why more than one when it does. */
 export interface ApprovalRequirement {
   required: number;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation, migrate, openDatabase, type Db, type Migration } from '../../src/store/index.js';
+import { findBatch } from '../../src/payouts/batch/store.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { createTestSchema, testDatabases, testPostgresUrl } from '../support/databases.js';
 
@@ -165,6 +166,25 @@ describe('opening the store', () => {
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain('DATABASE_URL');
     expect((failure as Error).message).not.toContain('pa55w0rd-secret');
+  });
+});
+
+describe.each(testDatabases())('migration 032 on bulk files stored before it, on $name', ({ open }) => {
+  it('keeps every stored bulk file, readable, and drops its content hash with the index on it', async () => {
+    const db = await open({ migrations: migrations.filter((migration) => migration.id < 32) });
+    try {
+      await db.query(
+        `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, updated_at)
+         VALUES ('PB-OLD032', 'UREQUESTER', '2026-11-20T10:00:00Z', '2026-11-21T10:00:00Z', 'pending', 'h', 2, '{"USD": 20000}', '2026-11-20T10:00:00Z')`,
+      );
+      expect(await migrate(db, migrations)).toEqual([32]);
+      expect(await findBatch(db, 'PB-OLD032')).toMatchObject({ state: 'pending', rowCount: 2, totals: new Map([['USD', 20_000]]) });
+      const column = await db.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'payout_batches' AND column_name = 'content_hash' AND table_schema = current_schema()");
+      expect(column.rowCount).toBe(0);
+      expect((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = 'payout_batches_by_content' AND schemaname = current_schema()")).rowCount).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 });
 

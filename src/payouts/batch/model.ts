@@ -13,7 +13,6 @@ export interface PayoutBatch {
   requestedAt: Date | undefined;
   expiresAt: Date;
   state: BatchState;
-  contentHash: string;
   rowCount: number;
   /** Per currency, in minor units. */
   totals: Map<string, number>;

@@ -3,7 +3,6 @@
  * what a person must see before asking for approval: totals per currency, the largest row, rows that
  * repeat another (duplicates.ts), rows to new recipients, and every problem with its row number. Pure.
  */
-import { createHash } from 'node:crypto';
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../../runtime/turns.js';
 import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
 import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
@@ -52,8 +51,6 @@ export interface BatchCheck {
   totals: Map<string, number>;
   /** Rows counted, with or without problems. */
   rowCount: number;
-  /** Same content (cells trimmed, canonical column order, any line ends), same hash. */
-  contentHash: string;
 }
 
 export interface BatchCheckContext {
@@ -127,7 +124,7 @@ function* checkingBatchRows(raw: readonly RawBatchRow[], columnProblems: readonl
   const repeats = repeatsWithin(rows);
   for (const row of rows) row.repeatOf = repeats.get(row.rowNumber);
   problems.sort((a, b) => a.rowNumber - b.rowNumber || columnOrder(a.column) - columnOrder(b.column));
-  return { rows, problems, totals: totalsOf(rows), rowCount: raw.length + columnProblems.length, contentHash: contentHash(raw) };
+  return { rows, problems, totals: totalsOf(rows), rowCount: raw.length + columnProblems.length };
 }
 
 type RowResult = { ok: true; draft: PayoutDraft } | { ok: false; problems: BatchRowProblem[] };
@@ -210,10 +207,4 @@ const CANONICAL: readonly BatchColumn[] = ['kind', 'number', 'provider', 'name',
 
 function columnOrder(column: BatchColumn | undefined): number {
   return column === undefined ? -1 : CANONICAL.indexOf(column);
-}
-
-function contentHash(raw: readonly RawBatchRow[]): string {
-  const hash = createHash('sha256');
-  for (const row of raw) hash.update(JSON.stringify(CANONICAL.map((column) => (row.cells[column] ?? '').trim())) + '\n');
-  return hash.digest('hex');
 }

@@ -94,7 +94,7 @@ export class PayoutBatchService {
     const { check } = result;
     await db.transaction((tx) => insertDraftBatch(tx, {
       id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-      contentHash: check.contentHash, totals: check.totals, rows: check.rows, fileName: options.fileName?.slice(0, 200),
+      totals: check.totals, rows: check.rows, fileName: options.fileName?.slice(0, 200),
     }));
     return { ...result, batchId };
   }

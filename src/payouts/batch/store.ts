@@ -15,7 +15,7 @@ const maybeDate = (value: Timestamp | null): Date | undefined => (value === null
 
 interface BatchDbRow extends DualApprovalColumns {
   id: string; requested_by: string; created_at: Timestamp; requested_at: Timestamp | null; expires_at: Timestamp; state: BatchState;
-  content_hash: string; row_count: number; totals: Record<string, number | string> | string; new_recipients: number; required_approvals: number;
+  row_count: number; totals: Record<string, number | string> | string; new_recipients: number; required_approvals: number;
   rejected_by: string | null; reject_reason: string | null; stopped_by: string | null; approval_channel: string | null; approval_ts: string | null;
   progress_channel: string | null; progress_ts: string | null; finished_at: Timestamp | null; version: number; file_name: string | null;
   dual_approval_currency?: string | null;
@@ -28,7 +28,7 @@ async function toBatch(q: Queryable, row: BatchDbRow): Promise<PayoutBatch> {
   const totals = typeof row.totals === 'string' ? (JSON.parse(row.totals) as Record<string, number>) : row.totals;
   return {
     id: row.id, requestedBy: row.requested_by, createdAt: date(row.created_at), requestedAt: maybeDate(row.requested_at), expiresAt: date(row.expires_at),
-    state: row.state, contentHash: row.content_hash, rowCount: Number(row.row_count),
+    state: row.state, rowCount: Number(row.row_count),
     totals: new Map(Object.entries(totals).map(([currency, minor]) => [currency, Number(minor)])),
     newRecipients: Number(row.new_recipients), requiredApprovals: Number(row.required_approvals), dualApproval: toDualApproval(row), dualApprovalCurrency: row.dual_approval_currency ?? undefined,
     approvals: approvals.map((approval) => ({ userId: approval.user_id, at: date(approval.approved_at), ...(approval.senior ? { senior: true } : {}) })),
@@ -44,7 +44,6 @@ export interface NewBatch {
   requestedBy: string;
   createdAt: Date;
   expiresAt: Date;
-  contentHash: string;
   totals: ReadonlyMap<string, number>;
   rows: readonly BatchRow[];
   /** The name of the file chosen in Slack; undefined for pasted rows. */
@@ -54,9 +53,9 @@ export interface NewBatch {
 /** Stores a checked file as a draft with its rows, in one transaction of the caller's. */
 export async function insertDraftBatch(q: Queryable, batch: NewBatch): Promise<void> {
   await q.query(
-    `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, new_recipients, updated_at, file_name)
-     VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $8, $3, $9)`,
-    [batch.id, batch.requestedBy, batch.createdAt, batch.expiresAt, batch.contentHash, batch.rows.length,
+    `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, row_count, totals, new_recipients, updated_at, file_name)
+     VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $3, $8)`,
+    [batch.id, batch.requestedBy, batch.createdAt, batch.expiresAt, batch.rows.length,
       JSON.stringify(Object.fromEntries(batch.totals)), batch.rows.filter((row) => row.newRecipient).length, batch.fileName ?? null],
   );
   // One statement for every row: a 500-row file is one round trip, not 500.

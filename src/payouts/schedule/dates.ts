@@ -5,7 +5,7 @@
  * Pure, on the one calendar (`calendar.ts`): a time the clock skips on a DST day is the end of the
  * gap, a time it shows twice is the first.
  */
-import { dayIn, isCalendarDay, zonedTime, type WallTime } from '../../calendar.js';
+import { addDays, addMonths, dayIn, isCalendarDay, zonedTime, type WallTime } from '../../calendar.js';
 
 export const SCHEDULE_REPEATS = ['once', 'weekly', 'biweekly', 'monthly'] as const;
 export type ScheduleRepeat = (typeof SCHEDULE_REPEATS)[number];
@@ -34,13 +34,8 @@ export type ScheduleProblem =
 
 /** The `n`th (0-based) day of the rule, on the calendar alone. */
 export function occurrenceDay(rule: Pick<ScheduleRule, 'firstDay' | 'repeat'>, n: number): string {
-  const [year, month, date] = rule.firstDay.split('-').map(Number) as [number, number, number];
-  if (rule.repeat === 'monthly') {
-    const lastDay = new Date(Date.UTC(year, month - 1 + n + 1, 0)).getUTCDate();
-    return new Date(Date.UTC(year, month - 1 + n, Math.min(date, lastDay))).toISOString().slice(0, 10);
-  }
-  const step = rule.repeat === 'biweekly' ? 14 : 7;
-  return new Date(Date.UTC(year, month - 1, date + step * n)).toISOString().slice(0, 10);
+  if (rule.repeat === 'monthly') return addMonths(rule.firstDay, n);
+  return addDays(rule.firstDay, (rule.repeat === 'biweekly' ? 14 : 7) * n);
 }
 
 /** The instants of every occurrence, in order; at most `MAX_OCCURRENCES + 1` so a caller can tell "too many". */
@@ -74,16 +69,4 @@ export function checkSchedule(rule: ScheduleRule, now: Date): ScheduleProblem[] 
     problems.push({ field: 'repeat_end', code: 'schedule_too_many', max: MAX_OCCURRENCES });
   }
   return problems;
-}
-
-/** `08:05` → `{ hour: 8, minute: 5 }`; undefined for anything else. */
-export function parseWallTime(text: string): WallTime | undefined {
-  const match = /^(\d{2}):(\d{2})$/.exec(text.trim());
-  if (!match) return undefined;
-  const [hour, minute] = [Number(match[1]), Number(match[2])];
-  return hour < 24 && minute < 60 ? { hour, minute } : undefined;
-}
-
-export function formatWallTime(time: WallTime): string {
-  return `${String(time.hour).padStart(2, '0')}:${String(time.minute).padStart(2, '0')}`;
 }

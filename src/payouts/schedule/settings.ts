@@ -7,5 +7,3 @@ export interface PayoutScheduleSettings {
   /** How long before an occurrence its requester gets a DM (0: never). */
   noticeMinutes: number;
 }
-
-export const DEFAULT_SCHEDULE_SETTINGS: PayoutScheduleSettings = { timeZone: 'UTC', catchUpMinutes: 360, noticeMinutes: 60 };

@@ -4,7 +4,8 @@
  * change it once.
  */
 import type { Queryable } from '../../store/db.js';
-import { formatWallTime, parseWallTime, type ScheduleRepeat } from './dates.js';
+import { formatWallTime, parseWallTime, type WallTime } from '../../calendar.js';
+import type { ScheduleRepeat } from './dates.js';
 import type {
   Occurrence, OccurrenceHold, OccurrenceState, PayoutSchedule, SavedRecipientSnapshot, ScheduledFrom, ScheduleEvent, ScheduleEventName,
 } from './model.js';
@@ -46,7 +47,7 @@ export interface NewSchedule {
   requestId: string;
   timeZone: string;
   firstDay: string;
-  time: { hour: number; minute: number };
+  time: WallTime;
   repeat: ScheduleRepeat;
   endsOn: string | undefined;
   savedRecipient: SavedRecipientSnapshot | undefined;

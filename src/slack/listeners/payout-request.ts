@@ -7,10 +7,11 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  draftToFields, formatWallTime, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, SCHEDULE_REPEATS, travelledDraftSchema,
+  draftToFields, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, SCHEDULE_REPEATS, travelledDraftSchema,
   type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
+import { formatWallTime } from '../../calendar.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import type { ListenerRouter } from '../transport/listener-router.js';

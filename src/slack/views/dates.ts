@@ -36,6 +36,9 @@ export function slackDate(date: Date | string, format = '{date_short_pretty} {ti
 /** A zone name is config, not a person's text; still, nothing in it may close the token. */
 const escapeFallback = (zone: string) => zone.replace(/[<>|&]/g, '');
 
+/** The one language tag per language for every date written here: `en-US` for English, `fr-FR` for French. */
+const languageTag = (locale: Locale): string => (locale === 'fr' ? 'fr-FR' : 'en-US');
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function cached(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
@@ -49,10 +52,10 @@ function cached(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeForm
 
 function fallbackClock(when: Date, locale: Locale, timeZone: string): string {
   if (locale === 'fr') {
-    return cached(`fallback/fr/${timeZone}`, () => new Intl.DateTimeFormat('fr-FR', { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(when);
+    return cached(`fallback/fr/${timeZone}`, () => new Intl.DateTimeFormat(languageTag('fr'), { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(when);
   }
   // English keeps an ISO-like form: `2026-11-21 10:00:00`.
-  const parts = Object.fromEntries(cached(`fallback/en/${timeZone}`, () => new Intl.DateTimeFormat('en-US', {
+  const parts = Object.fromEntries(cached(`fallback/en/${timeZone}`, () => new Intl.DateTimeFormat(languageTag('en'), {
     timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
   })).formatToParts(when).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
@@ -60,11 +63,11 @@ function fallbackClock(when: Date, locale: Locale, timeZone: string): string {
 
 /**
  * A time of the team's calendar, on the team's clock, 24-hour, in the reader's language, the zone
- * named: `Tue, 1 Dec 2026, 09:00 (Africa/Kinshasa)` (`mar. 1 déc. 2026, 09:00 (Africa/Kinshasa)`).
+ * named: `Tue, Dec 1, 2026, 09:00 (Africa/Kinshasa)` (`mar. 1 déc. 2026, 09:00 (Africa/Kinshasa)`).
  * `zone: false` leaves the zone to a line that names it once (a series' dates).
  */
 export function teamTime(at: Date, timeZone: string, locale: Locale, options: { zone?: boolean } = {}): string {
-  const clock = cached(`team:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
+  const clock = cached(`team:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(languageTag(locale), {
     timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
   })).format(at);
   return options.zone === false ? clock : textsFor(locale)('common.teamTime', { clock, zone: escapeWithin(timeZone, 60, { oneLine: true }) });
@@ -78,5 +81,5 @@ export function formatDay(day: string, locale: Locale, style: 'short' | 'full' =
   const date = new Date(`${day}T00:00:00.000Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return escapeWithin(day, 20);
   const options: Intl.DateTimeFormatOptions = style === 'full' ? { dateStyle: 'full', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
-  return cached(`day:${locale}:${style}`, () => new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-US', options)).format(date);
+  return cached(`day:${locale}:${style}`, () => new Intl.DateTimeFormat(languageTag(locale), options)).format(date);
 }

@@ -4,8 +4,8 @@
  * their buttons, the requester's DMs and `/fleet scheduled`.
  */
 import type { Button, InputBlock, KnownBlock } from '@slack/types';
+import { parseWallTime } from '../../calendar.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
 import {
   MAX_OCCURRENCES, sendsItself, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem,
   type ScheduleRepeat,
@@ -80,13 +80,13 @@ export function readScheduleFields(values: StateValues, fill = 0): ScheduleField
 /** The rule the fields say, undefined for "send now", or the field errors (by block) when the time is missing. */
 export function scheduleInput(fields: ScheduleFields, locale: Locale, fill = 0): { input?: ScheduleInput; errors?: Record<string, string> } {
   if (!fields.sendOn) return {};
-  const match = fields.sendAt ? /^(\d{2}):(\d{2})$/.exec(fields.sendAt) : null;
-  if (!match) return { errors: { [blockId(PAYOUT_SCHEDULE.sendAtBlock, fill)]: textsFor(locale)('payoutSchedule.problem.time_missing') } };
+  const time = fields.sendAt ? parseWallTime(fields.sendAt) : undefined;
+  if (!time) return { errors: { [blockId(PAYOUT_SCHEDULE.sendAtBlock, fill)]: textsFor(locale)('payoutSchedule.problem.time_missing') } };
   const repeat = REPEATS.find((choice) => choice === fields.repeat) ?? 'once';
   const count = fields.count !== undefined && /^\d{1,3}$/.test(fields.count) ? Number(fields.count) : fields.count !== undefined ? -1 : undefined;
   return {
     input: {
-      firstDay: fields.sendOn, time: { hour: Number(match[1]), minute: Number(match[2]) }, repeat,
+      firstDay: fields.sendOn, time, repeat,
       ...(repeat !== 'once' && count !== undefined ? { count } : {}), ...(repeat !== 'once' && fields.until && count === undefined ? { endsOn: fields.until } : {}),
     },
   };
@@ -267,11 +267,6 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
     });
   }
   return { text: t('payoutSchedule.list.title'), blocks };
-}
-
-/** Amounts per currency, for the digest and the Home: `1,500.00 USD · 200.00 EUR`. */
-export function scheduledAmounts(amounts: ReadonlyMap<string, number>, locale: Locale): string {
-  return [...amounts].map(([currency, minor]) => formatMinor(minor, currency, { locale })).join(' · ');
 }
 
 /** One upcoming occurrence with its scheduled request. */

@@ -253,7 +253,7 @@ function pageButton(label: string, request: PageRequest, direction: string): But
   };
 }
 
-/** The search in words, as mrkdwn with every typed word escaped: `in USD · money out · from 1 Nov 2026 to …`. */
+/** The search in words, as mrkdwn with every typed word escaped: `in USD · money out · from Nov 1, 2026 to …`. */
 export function describeSearch(locale: Locale, search: TransactionSearch): string {
   const t = textsFor(locale);
   const word = (text: string) => escapeWithin(text, SEARCH_WORD_MAX, { oneLine: true });

@@ -33,6 +33,7 @@ import { changedRecipientDetails } from './028_changed_recipient_details.js';
 import { requestedThrough } from './029_requested_through.js';
 import { feedLedgerSweep } from './030_feed_ledger_sweep.js';
 import { gateHolds } from './031_gate_holds.js';
+import { dropContentHash } from './032_drop_content_hash.js';
 
 export type { Migration } from './migration.js';
 
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   requestedThrough,
   feedLedgerSweep,
   gateHolds,
+  dropContentHash,
 ];

@@ -48,14 +48,14 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
   it('schedules a one-off ahead, approves it now, and sends it once with the reference typed when the team\'s clock reaches its time', async () => {
     const review = await schedule({ ...MOBILE_FIELDS, reference: 'DRV-0042' }, { sendOn: '2026-11-26', sendAt: '09:10' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
-    expect(viewText(review)).toContain('Thu, 26 Nov 2026, 09:10 (Africa/Kinshasa)');
+    expect(viewText(review)).toContain('Thu, Nov 26, 2026, 09:10 (Africa/Kinshasa)');
     expect(viewText(review)).toContain('Sent at its time with the reference `DRV-0042`.');
     expect(viewText(review)).not.toContain('DRV-0042-1');
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
     const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
 
-    await waitForApprovalMessage(h, id, 'Thu, 26 Nov 2026, 09:10');
+    await waitForApprovalMessage(h, id, 'Thu, Nov 26, 2026, 09:10');
     // The approver's window says it was approved ahead, not that it is being sent.
     const outcome = await approveAs(h, PEOPLE.approver, id);
     expect(outcome).toContain('Approved ahead');
@@ -97,7 +97,7 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
   it('lists a weekly series in /fleet scheduled, and Cancel series by an approver stops it and tells the requester', async () => {
     const review = await schedule({ ...MOBILE_FIELDS, amount: '20' }, { sendOn: '2026-11-27', sendAt: '10:00', repeat: 'weekly', count: '3' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
-    expect(viewText(review)).toContain('Every week, 3 payouts: Fri, 27 Nov 2026, 10:00; Fri, 4 Dec 2026, 10:00; Fri, 11 Dec 2026, 10:00');
+    expect(viewText(review)).toContain('Every week, 3 payouts: Fri, Nov 27, 2026, 10:00; Fri, Dec 4, 2026, 10:00; Fri, Dec 11, 2026, 10:00');
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
     const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: review.id });
@@ -105,7 +105,7 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
 
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'scheduled' });
     const list = await h.waitForMessage(PEOPLE.approver, 'Scheduled payouts', CHANNELS.treasury);
-    expect(blockText(list)).toContain(`Fri, 27 Nov 2026, 10:00 · ${id} #1`);
+    expect(blockText(list)).toContain(`Fri, Nov 27, 2026, 10:00 · ${id} #1`);
     // Its French name, with or without the accent, lists the same.
     for (const word of ['planifiés', 'planifies']) {
       const before = h.visibleTo(PEOPLE.requester, CHANNELS.treasury).length;

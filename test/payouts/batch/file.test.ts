@@ -190,11 +190,12 @@ describe('checking the rows of a bulk payout file', () => {
     expect(checked.rows.map((row) => row.newRecipient)).toEqual([false, true]);
   });
 
-  it('gives the same content hash to the same rows whatever the line ends, BOM, spacing or column order', () => {
+  it('reads the same rows whatever the line ends, BOM, spacing or column order', () => {
     const one = check(`${HEADER}\n${MOBILE}\n`);
     const two = check(`\uFEFF${HEADER.split(',').reverse().join(',')}\r\n${MOBILE.split(',').map((cell) => ` ${cell} `).reverse().join(',')}\r\n`);
-    expect(two.contentHash).toBe(one.contentHash);
-    expect(check(`${HEADER}\n${MOBILE.replace('150.50', '150.51')}\n`).contentHash).not.toBe(one.contentHash);
+    expect(one.rows).toHaveLength(1);
+    expect(two.rows).toEqual(one.rows);
+    expect(check(`${HEADER}\n${MOBILE.replace('150.50', '150.51')}\n`).rows[0]?.draft.amountMinor).toBe(15_051);
   });
 
   it('finds the largest row in each currency', () => {

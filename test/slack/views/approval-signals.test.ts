@@ -58,7 +58,7 @@ describe('what the approver sees beside the request', () => {
 
   it('calls the senior approvers on a bulk payout above the tier while it waits', () => {
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
       rowCount: 3, totals: new Map([['USD', 1_500_000]]), newRecipients: 0, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
       rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
     };

@@ -48,9 +48,9 @@ describe('the one date and time display', () => {
   });
 
   it('writes a time of the team\'s calendar on the team\'s clock, 24-hour, naming the zone, in the reader\'s language', () => {
-    expect(teamTime(new Date('2026-12-01T08:00:00Z'), ZONE, 'en')).toBe(`Tue, 1 Dec 2026, 09:00 (${ZONE})`);
+    expect(teamTime(new Date('2026-12-01T08:00:00Z'), ZONE, 'en')).toBe(`Tue, Dec 1, 2026, 09:00 (${ZONE})`);
     expect(teamTime(new Date('2026-12-01T08:00:00Z'), ZONE, 'fr')).toBe(`mar. 1 déc. 2026, 09:00 (${ZONE})`);
-    expect(teamTime(new Date('2026-12-01T08:00:00Z'), ZONE, 'en', { zone: false })).toBe('Tue, 1 Dec 2026, 09:00');
+    expect(teamTime(new Date('2026-12-01T08:00:00Z'), ZONE, 'en', { zone: false })).toBe('Tue, Dec 1, 2026, 09:00');
   });
 
   it('writes a calendar day without a time or a zone, the year always', () => {
@@ -86,10 +86,10 @@ describe('every surface a person reads follows it', () => {
   it('a scheduled payout\'s direct message, /fleet scheduled and the Home\'s Scheduled next name the team\'s zone', () => {
     const request = scheduled();
     const occurrence = request.schedule!.occurrences[0]!;
-    expect(scheduleDirectMessage(english, request, occurrence, 'missed', { timeZone: ZONE })?.text).toContain(`(Tue, 1 Dec 2026, 09:00 (${ZONE}))`);
+    expect(scheduleDirectMessage(english, request, occurrence, 'missed', { timeZone: ZONE })?.text).toContain(`(Tue, Dec 1, 2026, 09:00 (${ZONE}))`);
     const list = JSON.stringify(buildScheduledList(french, [{ occurrence, request }], ZONE).blocks);
     expect(list).toContain(`*Paiements programmés* (heures du fuseau ${ZONE})\\nmar. 1 déc. 2026, 09:00 · PR-7K3F9Q n° 1`);
-    expect(JSON.stringify(scheduledHomeBlocks(english, [{ occurrence, request }], ZONE))).toContain(`*Scheduled next* (times in ${ZONE})\\n• Tue, 1 Dec 2026, 09:00 · PR-7K3F9Q #1`);
+    expect(JSON.stringify(scheduledHomeBlocks(english, [{ occurrence, request }], ZONE))).toContain(`*Scheduled next* (times in ${ZONE})\\n• Tue, Dec 1, 2026, 09:00 · PR-7K3F9Q #1`);
   });
 
   it('the Home and the approver\'s reminder', () => {

@@ -68,7 +68,7 @@ describe('the bulk payout views', () => {
   it('keep the approval message within limits, its buttons carrying the batch id only', () => {
     const rows = checked([`mobile,243812345678,VODACOM_MPESA,"${HOSTILE}",CD,10,USD,,`]).rows;
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
       rowCount: 500, totals: new Map([['USD', 1000], ['EUR', 2000]]), newRecipients: 3, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
       rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
     };
@@ -84,7 +84,7 @@ describe('the bulk payout views', () => {
     expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks))
       .toContain('debits the platform\'s wallet user and credits the fleet account with the totals above');
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
       rowCount: 1, totals: new Map([['USD', 150_050]]), newRecipients: 1, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
       rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
     };
@@ -96,7 +96,7 @@ describe('the bulk payout views', () => {
 
   it('state the count and the totals per currency in the confirmation of Approve and send all, in the reader\'s language', () => {
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending', contentHash: 'x',
+      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
       rowCount: 12, totals: new Map([['USD', 150_050], ['CDF', 250_000_000]]), newRecipients: 0, requiredApprovals: 1, approvals: [], rejectedBy: undefined,
       rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
     };

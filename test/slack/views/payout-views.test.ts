@@ -173,11 +173,11 @@ describe('approval message', () => {
       },
     });
     const modal = buildApproveModal(surface, scheduled);
-    expect(json(modal)).toContain('Tue, 1 Dec 2026, 09:00');
+    expect(json(modal)).toContain('Tue, Dec 1, 2026, 09:00');
     expect(json(modal)).toContain('Your approval is the last one needed: the payout is approved ahead and sent at its time');
     expect(json(modal)).not.toContain('as soon as you press');
     expect(modal.submit?.text).toBe('Approve');
-    expect(json(buildPayoutHistory(surface, scheduled, []).blocks)).toContain('Tue, 1 Dec 2026, 09:00');
+    expect(json(buildPayoutHistory(surface, scheduled, []).blocks)).toContain('Tue, Dec 1, 2026, 09:00');
   });
 
   it('words an approved scheduled payout as scheduled, never as sending, in the list and the history', () => {

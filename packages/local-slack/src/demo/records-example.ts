@@ -9,9 +9,6 @@ import { minorToPlain, toMinor, type Transaction } from './product.js';
 
 export const RECORDS_EXAMPLE_NAME = 'records.csv';
 
-/** The exceptions the example is built to show, for the page's description and the docs. */
-export const RECORDS_EXAMPLE_EXCEPTIONS = { differences: 1, notInLedger: 1, notInRecords: 1 } as const;
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The bank charge the ledger lacks: USD 12.50 out, moved by a cent until no entry near it has that amount. */
 const CHARGE_MINOR = -1250;
