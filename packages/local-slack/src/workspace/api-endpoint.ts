@@ -28,6 +28,8 @@ export interface ApiEndpointOptions {
   openConnection: (() => string) | undefined;
   record: (call: ApiCall) => void;
   now: () => number;
+  /** Slack's rate limits: the seconds to wait when this call is over its method's limit. */
+  rateLimit?: (method: string, args: Json) => number | undefined;
 }
 
 // Fields @slack/web-api sends as JSON strings inside a form body.
@@ -98,6 +100,8 @@ export class ApiEndpoint {
     }
     const fault = this.faults.get(method)?.shift();
     if (fault) return this.answerFault(fault, record, response);
+    const retryAfterSeconds = this.options.rateLimit?.(method, args);
+    if (retryAfterSeconds !== undefined) return this.answerFault({ retryAfterSeconds }, record, response);
 
     const answer = this.answer(method, args, functionExecutionId ? { functionExecutionId } : {});
     record(answer.ok === false ? String(answer.error) : undefined);

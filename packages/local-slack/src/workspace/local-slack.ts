@@ -11,6 +11,7 @@ import type { Json } from './blocks.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
 import { urlVerificationPayload } from './payloads.js';
 import * as person from './person-actions.js';
+import { rateLimiter } from './rate-limits.js';
 import { handleResponseUrl } from './response-url.js';
 import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
@@ -67,7 +68,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
         this.calls.push(call);
         this.emit('change', { type: 'api_call', method: call.method });
       },
-      now,
+      now, rateLimit: options.rateLimits === false ? undefined : rateLimiter(now, options.rateLimits),
     });
     this.server = createServer((request, response) => {
       this.route(request, response).catch((error: unknown) => {

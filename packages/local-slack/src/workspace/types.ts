@@ -1,4 +1,5 @@
 /** The public shapes of the local Slack workspace: its directory, options, stored messages and open views. */
+import type { RateLimitOptions } from './rate-limits.js';
 
 export interface WorkspaceUser {
   id: string;
@@ -41,6 +42,8 @@ export interface LocalSlackOptions {
   now?: () => number;
   /** How long the app has to acknowledge a request; Slack gives it 3 seconds. */
   ackTimeoutMs?: number;
+  /** Slack's rate limits per method, answered with HTTP 429 and `Retry-After`: on by default, `false` turns them off. */
+  rateLimits?: RateLimitOptions | false;
   /** The slash commands the app's manifest declares; defaults to `/fleet`. Others are refused as Slack does. */
   slashCommands?: string[];
 }
