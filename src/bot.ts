@@ -34,7 +34,7 @@ import { ValueSeal } from './slack/trust/sealed-values.js';
 import { openDatabase, type Db } from './store/index.js';
 import { AccessControl } from './slack/access.js';
 import { ChannelInvites } from './slack/channel-invites.js';
-import { createSlackApp, initSlackApp, startHttpApp } from './slack/transport/app.js';
+import { createSlackApp, initSlackApp, lookupClient, startHttpApp } from './slack/transport/app.js';
 import { HTTP_LIMITS, type HttpLimits } from './slack/transport/http-limits.js';
 import { createSlackFeedPublisher } from './slack/publishers/feed-publisher.js';
 import { FileChecks } from './slack/files/file-checks.js';
@@ -155,13 +155,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops });
     await initSlackApp(app);
     readiness.slackTokenAccepted();
-    const access = new AccessControl(app.client, logger, clock, config.slack.teamId);
+    const access = new AccessControl(lookupClient(app), logger, clock, config.slack.teamId);
     shutdown.add('access', () => access.close());
 
     // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
     const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale, timeZone: config.payoutSchedule.timeZone };
     // Who people are in Slack (users.info), read once for their language and the export's names.
-    const users = new SlackUsers(app.client);
+    const users = new SlackUsers(lookupClient(app));
     // Each person's choice cached in memory, dropped on any replica's change (LISTEN language_choices).
     const choices = new CachedLanguageChoices(db);
     await choices.start();
