@@ -15,6 +15,7 @@ import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footpr
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { listFilterTargets } from './ledger-filters.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
+import { printModalOpenBench, runModalOpenBench } from './modal-open.js';
 import { printRecordsBench, recordsTargets, runRecordsBench } from './records.js';
 import { printRunwayBench, runRunwayBench } from './runway.js';
 import { printSoak, runSoak, soakOptionsFrom, type SoakResult } from './soak.js';
@@ -154,6 +155,15 @@ if (wanted('runway')) {
   targets.push(boundRow('runway chart p99 (3 currencies, PNG in a worker)', runway.chart_p99_ms ?? Number.NaN, 'ms', 200));
   targets.push(boundRow('event loop delay p99 while charts render', runway.event_loop_delay_p99_ms ?? Number.NaN, 'ms', 50));
   results.runway = runway;
+}
+
+if (wanted('modal')) {
+  const modal = await runModalOpenBench();
+  printModalOpenBench(modal);
+  targets.push(boundRow(`Approve click → modal open p99, ${modal.round_trip_ms} ms Slack round trips`, modal.click_to_modal_p99_ms, 'ms', 1500));
+  targets.push(boundRow(`expired trigger ids in ${modal.clicks} Approve clicks`, modal.expired_triggers, 'clicks', 0));
+  targets.push(boundRow('lookups before a modal: p99 added by a 429 storm on background posting', modal.lookup_storm_added_p99_ms, 'ms', 50));
+  results.modal_open = modal;
 }
 
 printTargets(targets);

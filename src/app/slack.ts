@@ -18,7 +18,7 @@ import { ChannelInvites } from '../slack/channel-invites.js';
 import { SlackPersonLanguages } from '../slack/locales.js';
 import { SlackUsers } from '../slack/people.js';
 import { SlackHomePublisher } from '../slack/publishers/home-publisher.js';
-import { createSlackApp, initSlackApp, startHttpApp } from '../slack/transport/app.js';
+import { createSlackApp, initSlackApp, lookupClient, startHttpApp } from '../slack/transport/app.js';
 import { HTTP_LIMITS, type HttpLimits } from '../slack/transport/http-limits.js';
 import { TokenBox } from '../slack/trust/token-box.js';
 import type { Surface } from '../slack/views/text.js';
@@ -44,13 +44,13 @@ export async function buildSlack({ config, logger, clock, shutdown, turns, optio
   // The channels where no one invited the bot, shown by /readyz.
   const invites = new ChannelInvites(async () => (await app.client.auth.test()).user_id);
   readiness.watchInvites(() => invites.list());
-  const access = new AccessControl(app.client, logger, clock, config.slack.teamId);
+  const access = new AccessControl(lookupClient(app), logger, clock, config.slack.teamId);
   shutdown.add('access', () => access.close());
 
   // Channel messages are read by many: CHANNEL_LOCALE. Replies, DMs and modals: each person's language.
   const surface: Surface = { sandbox: sandbox !== undefined, locale: config.language.channelLocale, timeZone: config.payoutSchedule.timeZone };
   // Who people are in Slack (users.info), read once for their language and the export's names.
-  const users = new SlackUsers(app.client);
+  const users = new SlackUsers(lookupClient(app));
   // Each person's choice cached in memory, dropped on any replica's change (LISTEN language_choices).
   const choices = new CachedLanguageChoices(db);
   await choices.start();

@@ -14,7 +14,7 @@ export const PAYOUT_STEP_CALLBACK_ID = 'request_payout';
 export const STEP_INPUTS = ['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note', 'started_by'] as const;
 export type StepInput = (typeof STEP_INPUTS)[number];
 
-/** Slack's lifetime of a function execution's token (from the event, or from a click on a message the step posted). */
+/** Slack's lifetime of a function execution's token, from the `function_executed` event; clicks do not renew it. */
 export const FUNCTION_TOKEN_LIFETIME_MS = 15 * 60_000;
 
 export const STEP_STATES = ['received', 'asking', 'submitting', 'waiting', 'completing', 'completed', 'lapsed'] as const;

@@ -1,8 +1,8 @@
 /**
  * The Workflow Builder step "Request a payout": takes a function execution's inputs through the
  * payout intake, asks the named requester to confirm, requests the payout as the modal does, and
- * completes the step once, after the payout's final outcome, while a function token is still valid
- * (see docs/workflow-step.md, "Which token completes the step"). Every move is claimed in the store
+ * completes the step once, after the payout's final outcome, while the step's function token is still
+ * valid (see docs/workflow-step.md, "Which token completes the step"). Every move is claimed in the store
  * first, so that a redelivered event, a double click, a restart or a second replica changes nothing twice.
  */
 import type { Clock } from '../clock.js';
@@ -13,7 +13,7 @@ import type { Db } from '../store/db.js';
 import { FUNCTION_TOKEN_LIFETIME_MS, type PayoutStep, type StepCompleter, type StepOutcome, type StepState, type StepToken } from './model.js';
 import { inputOfField, readStepInputs } from './step-inputs.js';
 import {
-  askRequester, awaitPayout, claimCompletion, claimSubmission, findStep, findStepByPayout, finishStep, insertStep, keepFresherToken, lapseStep,
+  askRequester, awaitPayout, claimCompletion, claimSubmission, findStep, findStepByPayout, finishStep, insertStep, lapseStep,
   openSteps, releaseCompletion,
 } from './store.js';
 
@@ -23,7 +23,7 @@ export interface PayoutStepsOptions {
   payouts: Pick<PayoutService, 'mayRequest' | 'validate' | 'submit' | 'get' | 'getByReference'>;
   completer: StepCompleter;
   logger: Logger;
-  /** How long before its token expires a step still open is completed with what is known (default 3 minutes). */
+  /** How long before the step's token expires a step still open is completed with what is known (default 3 minutes). */
   completeBeforeExpiryMs?: number;
   /** A submission or completion claimed this long ago belongs to a stopped process (default 1 minute). */
   staleClaimMs?: number;
@@ -35,9 +35,9 @@ export type StepStart =
   | { kind: 'redelivered'; step: PayoutStep }
   | { kind: 'completed'; outcome: StepOutcome };
 
-/** What the requester's click did. */
+/** What the requester's click did; `completesBy`: when the step goes on without the payout's outcome. */
 export type StepAnswer =
-  | { kind: 'requested'; request: PayoutRequest }
+  | { kind: 'requested'; request: PayoutRequest; completesBy: Date }
   | { kind: 'declined' }
   | { kind: 'refused'; outcome: StepOutcome }
   | { kind: 'not_requester' }
@@ -63,7 +63,7 @@ export class PayoutSteps implements PayoutNotifier {
     return new Date(now.getTime() - this.staleClaimMs);
   }
 
-  /** When a step still open is completed with what is known: shortly before its freshest token expires. */
+  /** When a step still open is completed with what is known: shortly before the event's token expires. */
   completesBy(step: Pick<PayoutStep, 'tokenValidUntil'>): Date {
     return new Date(step.tokenValidUntil.getTime() - this.completeBeforeExpiryMs);
   }
@@ -113,17 +113,12 @@ export class PayoutSteps implements PayoutNotifier {
     return { ok: true, draft: validation.draft };
   }
 
-  /** A click on a message the step posted carries a fresh token: the freshest is kept. */
-  async keepToken(executionId: string, token: StepToken | undefined): Promise<void> {
-    if (token) await keepFresherToken(this.options.db, executionId, token.sealed, validUntil(token));
-  }
-
   /**
    * The named requester confirms: the payout is requested in their name, through the same intake as
    * the modal (role, fields, reference and limit checked again), and the step waits for its outcome.
    */
-  async confirm(executionId: string, userId: string, token?: StepToken): Promise<StepAnswer> {
-    const step = await this.answerable(executionId, userId, token);
+  async confirm(executionId: string, userId: string): Promise<StepAnswer> {
+    const step = await this.answerable(executionId, userId);
     if (!step.ok) return step.answer;
     const now = this.now();
     const claimed = await claimSubmission(this.options.db, executionId, now, this.staleBefore(now));
@@ -132,19 +127,18 @@ export class PayoutSteps implements PayoutNotifier {
   }
 
   /** The named requester declines: the step fails, and nothing is requested. */
-  async decline(executionId: string, userId: string, token?: StepToken): Promise<StepAnswer> {
-    const step = await this.answerable(executionId, userId, token);
+  async decline(executionId: string, userId: string): Promise<StepAnswer> {
+    const step = await this.answerable(executionId, userId);
     if (!step.ok) return step.answer;
     const done = await this.complete(executionId, { error: 'declined' }, OPEN_FOR_ANSWER);
     return done ? { kind: 'declined' } : { kind: 'gone', step: await this.get(executionId) };
   }
 
-  private async answerable(executionId: string, userId: string, token: StepToken | undefined): Promise<{ ok: true } | { ok: false; answer: StepAnswer }> {
+  private async answerable(executionId: string, userId: string): Promise<{ ok: true } | { ok: false; answer: StepAnswer }> {
     const step = await this.get(executionId);
     if (!step) return { ok: false, answer: { kind: 'gone', step } };
-    // The DM goes to the requester alone; the store decides, not the click. Only their clicks' tokens are kept.
+    // The DM goes to the requester alone; the store decides, not the click.
     if (step.requester !== userId) return { ok: false, answer: { kind: 'not_requester' } };
-    await this.keepToken(executionId, token);
     return { ok: true };
   }
 
@@ -169,7 +163,7 @@ export class PayoutSteps implements PayoutNotifier {
     await awaitPayout(db, step.executionId, request.id);
     // The payout may have ended already (a very fast decision, another replica).
     await this.settle(request);
-    return { kind: 'requested', request };
+    return { kind: 'requested', request, completesBy: this.completesBy(step) };
   }
 
   /**
@@ -217,7 +211,7 @@ export class PayoutSteps implements PayoutNotifier {
     const { db, payouts, logger } = this.options;
     if (step.tokenValidUntil.getTime() <= now.getTime()) {
       if (await lapseStep(db, step.executionId, now)) {
-        logger.warn({ executionId: step.executionId, payoutId: step.payoutId, state: step.state }, 'a workflow step lapsed: its last token expired before it could be completed');
+        logger.warn({ executionId: step.executionId, payoutId: step.payoutId, state: step.state }, 'a workflow step lapsed: its token expired before it could be completed');
       }
       return;
     }
@@ -248,7 +242,7 @@ export class PayoutSteps implements PayoutNotifier {
     if (!claimed?.outcome) return false;
     if (!claimed.sealedToken || claimed.tokenValidUntil.getTime() <= now.getTime()) {
       await finishStep(db, executionId, 'lapsed', now);
-      logger.warn({ executionId, payoutId: claimed.payoutId }, 'a workflow step lapsed: its last token expired before it could be completed');
+      logger.warn({ executionId, payoutId: claimed.payoutId }, 'a workflow step lapsed: its token expired before it could be completed');
       return true;
     }
     const answer = await completer.complete({ executionId, requester: claimed.requester, sealedToken: claimed.sealedToken }, claimed.outcome).catch((error: unknown) => {
@@ -261,7 +255,7 @@ export class PayoutSteps implements PayoutNotifier {
   }
 }
 
-/** Until when a token may be used: Slack's lifetime from its issue. */
+/** Until when the step's token may be used: Slack's lifetime from the `function_executed` event; a click does not renew it. */
 function validUntil(token: StepToken): Date {
   return new Date(token.issuedAt.getTime() + FUNCTION_TOKEN_LIFETIME_MS);
 }

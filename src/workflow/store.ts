@@ -73,15 +73,6 @@ export async function openSteps(db: Queryable): Promise<PayoutStep[]> {
   return rows.map(toStep);
 }
 
-/** Keeps the token that stays valid longest; a completed step keeps none. */
-export async function keepFresherToken(db: Queryable, executionId: string, sealedToken: string, validUntil: Date): Promise<void> {
-  await db.query(
-    `UPDATE workflow_payout_steps SET sealed_token = $2, token_valid_until = $3
-      WHERE execution_id = $1 AND token_valid_until < $3 AND state NOT IN ('completed', 'lapsed')`,
-    [executionId, sealedToken, validUntil],
-  );
-}
-
 /** received → asking, with the draft to confirm. */
 export async function askRequester(db: Queryable, executionId: string, draft: PayoutDraft): Promise<PayoutStep | undefined> {
   const { rows } = await db.query<StepRow>(

@@ -19,6 +19,7 @@ import { readMatchValue, readPayoutId } from '../trust/payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
 import { noticeModal } from '../views/notice.js';
 import { approvalContext } from '../approval-context.js';
+import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
 /** The payout service's answer to "may this person do that to this request now?" */
@@ -27,18 +28,30 @@ type Check = (request: PayoutRequest, userId: string) => Promise<PolicyDecision>
 export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { payouts, logger } = ctx;
 
-  /** Reads the request a button names, checks the policy, then opens its modal, in the clicker's language, with the click's trigger id. */
+  /**
+   * Reads the request a button names, checks the policy, then opens its modal, in the clicker's
+   * language, with the click's trigger id: a loading view first when those lookups are slow.
+   */
   const openModalIfAllowed = (actionId: string, check: Check, modal: (reader: Surface, request: PayoutRequest) => Promise<View>, what: FailureAction) => {
     router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
-      const reader = await readerSurfaceOf(context, body.user.id)();
+      let reader = ctx.surface;
+      const lookups = async (): Promise<ModalOrRefusal> => {
+        reader = await readerSurfaceOf(context, body.user.id)();
+        try {
+          const request = await requestFrom(ctx, action.value);
+          if (!request) return { refusal: refusalText({ code: 'not_found' }, reader.locale) };
+          const decision = await check(request, body.user.id);
+          return decision.ok ? { view: await modal(reader, request) } : { refusal: refusalText(decision, reader.locale) };
+        } catch (error) {
+          return { refusal: failureText(reader.locale, error, what, logger) };
+        }
+      };
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
+      const notice = (surface: Surface, text: string) => noticeModal(surface, { title: textsFor(surface.locale)('payoutApproval.title', { id: action.value ?? '' }), text, callbackId: PAYOUT_VIEWS.notice });
       try {
-        const request = await requestFrom(ctx, action.value);
-        if (!request) return await tell(refusalText({ code: 'not_found' }, reader.locale));
-        const decision = await check(request, body.user.id);
-        if (!decision.ok) return await tell(refusalText(decision, reader.locale));
-        await client.views.open({ trigger_id: body.trigger_id, view: await modal(reader, request) });
+        const refused = await openThenFill(client, body.trigger_id, lookups(), { loading: () => notice(reader, textsFor(reader.locale)('common.loading')), refusal: (text) => notice(reader, text) });
+        if (refused) await tell(refused.refusal);
       } catch (error) {
         await tell(failureText(reader.locale, error, what, logger));
       }

@@ -7,18 +7,18 @@
  * Home), never only logged.
  */
 import type { BlockAction, ButtonAction, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
-import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { BATCH_ID_PATTERN, type BatchResult } from '../../payouts/index.js';
 import { batchRefusalText } from '../refusals/batch-problems.js';
 import type { SlackContext } from '../context.js';
+import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { tellPrivately } from '../refusals/payout-refusals.js';
-import { noticeModal } from '../views/notice.js';
+import { loadingModal, noticeModal } from '../views/notice.js';
 import { buildBatchRejectModal, inBatchModal } from '../views/payout-batch.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
@@ -29,7 +29,7 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
   /** A button that acts at once; `act` answers whether the service did it, and anything else is told to the clicker. */
   const onClick = (
     actionId: string, what: FailureAction,
-    act: (batchId: string, userId: string, open: (view: ModalView) => Promise<unknown>) => Promise<BatchResult | undefined>,
+    act: (batchId: string, userId: string, open: (lookups: Promise<ModalOrRefusal>) => Promise<{ refusal: string } | undefined>) => Promise<BatchResult | undefined>,
   ) => {
     router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
@@ -37,7 +37,11 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
       const surface = await readerSurfaceOf(context, body.user.id)();
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
-        const open = (view: ModalView) => client.views.open({ trigger_id: body.trigger_id, view });
+        // A modal opens at once, or a loading view first when the lookups before it are slow.
+        const open = (lookups: Promise<ModalOrRefusal>) => openThenFill(client, body.trigger_id, lookups, {
+          loading: () => { const { title, callbackId } = inBatchModal(surface); return loadingModal(surface, title, callbackId); },
+          refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
+        });
         const result = await act(batchId, body.user.id, open);
         if (result && !result.ok) await tell(`:no_entry: ${batchRefusalText(surface.locale, result)}`);
       } catch (error) {
@@ -49,10 +53,16 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
   onClick(PAYOUT_BATCH_ACTIONS.stop, 'stopBulkPayout', (batchId, userId) => ctx.batches.stop(batchId, userId));
   // The reason is asked in a modal, opened only when the person may reject the batch now.
   onClick(PAYOUT_BATCH_ACTIONS.reject, 'rejectBulkPayout', async (batchId, userId, open) => {
-    const allowed = await ctx.batches.mayReject(batchId, userId);
-    if (!allowed.ok) return allowed;
-    await open(buildBatchRejectModal(await surfaceFor(ctx, userId), allowed.batch));
-    return undefined;
+    let refusal: BatchResult | undefined;
+    const lookups = async (): Promise<ModalOrRefusal> => {
+      const allowed = await ctx.batches.mayReject(batchId, userId);
+      const surface = await surfaceFor(ctx, userId);
+      if (allowed.ok) return { view: buildBatchRejectModal(surface, allowed.batch) };
+      refusal = allowed;
+      return { refusal: `:no_entry: ${batchRefusalText(surface.locale, allowed)}` };
+    };
+    // A refusal in time is told as every other button's; a late one shows in the loading view.
+    return (await open(lookups())) ? refusal : undefined;
   });
 
   router.view<ViewSubmitAction>(PAYOUT_BATCH.rejectView, async ({ ack, body, view, context }) => {

@@ -12,6 +12,7 @@ import { textsFor } from '../../i18n/index.js';
 import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
 import { readChosenFile } from '../files/batch-file-source.js';
 import type { SlackContext } from '../context.js';
+import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
 import type { Subcommand } from '../subcommands.js';
@@ -20,7 +21,7 @@ import { failureText } from '../refusals/failures.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { refusalText } from '../refusals/payout-refusals.js';
-import { notice, noticeModal } from '../views/notice.js';
+import { loadingModal, notice, noticeModal } from '../views/notice.js';
 import { buildBatchChecking, buildBatchResult, inBatchModal, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
 import { mentionChannel, type Surface } from '../views/text.js';
 
@@ -30,19 +31,20 @@ export const BULK_WORDS: ReadonlySet<string> = new Set(['bulk', 'groupé', 'grou
 /** Opens the bulk form for `/fleet payout bulk`, after the same checks as the single payout form. */
 export function openBatchForm(ctx: SlackContext) {
   return async ({ command, respond, client, readerSurface }: Parameters<Subcommand['run']>[0]): Promise<void> => {
-    const surface = await readerSurface();
-    const t = textsFor(surface.locale);
-    if (!ctx.payoutSettings.approvalChannelId) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
-      return;
-    }
-    const decision = await ctx.payouts.mayRequest(command.user_id);
-    if (!decision.ok) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, refusalText(decision, surface.locale)) });
-      return;
-    }
+    let surface = ctx.surface;
+    // The requester check may ask Slack for user-group members: a loading view opens first when it is slow.
+    const lookups = async (): Promise<ModalOrRefusal> => {
+      surface = await readerSurface();
+      if (!ctx.payoutSettings.approvalChannelId) return { refusal: textsFor(surface.locale)('payoutRequest.notConfigured') };
+      const decision = await ctx.payouts.mayRequest(command.user_id);
+      return decision.ok ? { view: buildBatchUploadModal(surface, ctx.batches.maxRows) } : { refusal: refusalText(decision, surface.locale) };
+    };
     try {
-      await client.views.open({ trigger_id: command.trigger_id, view: buildBatchUploadModal(surface, ctx.batches.maxRows) });
+      const refused = await openThenFill(client, command.trigger_id, lookups(), {
+        loading: () => { const { title, callbackId } = inBatchModal(surface); return loadingModal(surface, title, callbackId); },
+        refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
+      });
+      if (refused) await respond({ response_type: 'ephemeral', ...notice(surface, refused.refusal) });
     } catch (error) {
       await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)) });
     }

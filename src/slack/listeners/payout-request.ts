@@ -14,6 +14,7 @@ import {
 import { formatWallTime } from '../../calendar.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
+import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
@@ -21,7 +22,7 @@ import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js
 import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../refusals/payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, noticeModal } from '../views/notice.js';
+import { loadingModal, notice, noticeModal } from '../views/notice.js';
 import {
   buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
 } from '../views/payout-form.js';
@@ -240,10 +241,17 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
   router.action<BlockAction<ButtonAction>>(PAYOUT_ACTIONS.resubmit, async ({ ack, body, client, context }) => {
     await ack();
     try {
-      const surface = await readerSurfaceOf(context, body.user.id)();
-      // The button names a request; whose it is and its state are read from the store.
-      const found = await ctx.payouts.resubmission(body.actions[0]?.value ?? '', body.user.id);
-      await client.views.open({ trigger_id: body.trigger_id, view: resubmitView(ctx, surface, found) });
+      let surface = ctx.surface;
+      const lookups = async (): Promise<ModalOrRefusal> => {
+        surface = await readerSurfaceOf(context, body.user.id)();
+        // The button names a request; whose it is and its state are read from the store.
+        return { view: resubmitView(ctx, surface, await ctx.payouts.resubmission(body.actions[0]?.value ?? '', body.user.id)) };
+      };
+      const title = () => textsFor(surface.locale)('payoutRequest.chooser.title');
+      await openThenFill(client, body.trigger_id, lookups(), {
+        loading: () => loadingModal(surface, title(), PAYOUT_VIEWS.notice),
+        refusal: (text) => noticeModal(surface, { title: title(), text, callbackId: PAYOUT_VIEWS.notice }),
+      });
     } catch (error) {
       logger.error({ err: error, userId: body.user.id }, 'could not open the form to resubmit a rejected payout');
     }

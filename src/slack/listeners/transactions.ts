@@ -13,13 +13,14 @@ import {
   type QueryProblem, type SearchFieldName, type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
+import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
-import { notice } from '../views/notice.js';
+import { loadingModal, notice, noticeModal } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
 import {
@@ -195,15 +196,28 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
 
   router.action<BlockAction<ButtonAction>>(ACTIONS.transactionsFilter, async ({ ack, body, action, client, respond, context }) => {
     await ack();
-    if (!(await ensureViewer(ctx, body.user.id, respond))) return;
-    const surface = await readerSurfaceOf(context, body.user.id)();
-    const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
-    const metadata = JSON.stringify({ responseUrl: body.response_url, pageSize: request.pageSize });
-    const view = buildTransactionFilterModal(surface, {
-      search: request.search ?? {}, currencies: ctx.payoutSettings.currencies, timeZone: ctx.ledgerTimeZone, privateMetadata: metadata,
-    });
+    let surface = ctx.surface;
+    // The viewer check and the reader's language may each ask Slack: a loading view opens first when they are slow.
+    const lookups = async (): Promise<ModalOrRefusal> => {
+      const allowed = await ctx.access.allows(ctx.accessLists.viewers, body.user.id);
+      surface = await readerSurfaceOf(context, body.user.id)();
+      if (!allowed) {
+        ctx.logger.info({ userId: body.user.id }, 'refused account data to a non-viewer');
+        return { refusal: textsFor(surface.locale)('access.noViewer') };
+      }
+      const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
+      const metadata = JSON.stringify({ responseUrl: body.response_url, pageSize: request.pageSize });
+      return { view: buildTransactionFilterModal(surface, {
+        search: request.search ?? {}, currencies: ctx.payoutSettings.currencies, timeZone: ctx.ledgerTimeZone, privateMetadata: metadata,
+      }) };
+    };
+    const title = () => textsFor(surface.locale)('transactions.modal.title');
     try {
-      await client.views.open({ trigger_id: body.trigger_id, view });
+      const refused = await openThenFill(client, body.trigger_id, lookups(), {
+        loading: () => loadingModal(surface, title(), TRANSACTION_FILTER.view),
+        refusal: (text) => noticeModal(surface, { title: title(), text, callbackId: TRANSACTION_FILTER.view }),
+      });
+      if (refused) await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, refused.refusal) });
     } catch (error) {
       await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger)) });
     }

@@ -2,7 +2,8 @@
  * The Workflow Builder step "Request a payout" (`functions.request_payout`): a `function_executed`
  * is handed to the domain, which checks its inputs as the modal's and completes the step when they
  * are wrong; otherwise the named requester gets a direct message, posted with the step's function
- * token so that their click carries the step's context and a fresh token, to confirm or decline.
+ * token so that their click carries the step's context, to confirm or decline. The step's deadline
+ * comes from the event's token alone (15 minutes from `function_executed`): a click does not renew it.
  * Later messages about the step are sent with the app's own token, which outlives the step.
  */
 import type { BlockAction, ButtonAction, Context } from '@slack/bolt';
@@ -20,7 +21,7 @@ import { notice } from '../views/notice.js';
 import { escapeMrkdwn } from '../views/text.js';
 import { buildStepQuestion } from '../views/workflow-step.js';
 
-/** The function token a request carries (the event's, or a click's fresh one), sealed for the store; never logged. */
+/** The event's function token, sealed for the store; never logged. */
 function tokenOf(context: Context, tokens: TokenBox, issuedAt: Date): StepToken | undefined {
   const token = context.functionBotAccessToken;
   return typeof token === 'string' && token !== '' ? { sealed: tokens.seal(token), issuedAt } : undefined;
@@ -66,15 +67,14 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
   });
 
   for (const [actionId, answer] of [[WORKFLOW_STEP_ACTIONS.confirm, 'confirm'], [WORKFLOW_STEP_ACTIONS.decline, 'decline']] as const) {
-    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, context }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body }) => {
       await ack();
       const executionId = body.actions[0]?.value ?? '';
       const userId = body.user.id;
-      const token = tokenOf(context, tokens, ctx.clock.now());
       const surface = await surfaceFor(ctx, userId);
       try {
-        const result = answer === 'confirm' ? await steps.confirm(executionId, userId, token) : await steps.decline(executionId, userId, token);
-        const reply = notice(surface, answerText(surface.locale, result));
+        const result = answer === 'confirm' ? await steps.confirm(executionId, userId) : await steps.decline(executionId, userId);
+        const reply = notice(surface, answerText(surface.locale, result, ctx.clock.now()));
         // The app's own client: the step may be completed by now, and its tokens with it.
         const where = body.container.type === 'message' ? { channel: body.container.channel_id as string, ts: body.container.message_ts as string } : undefined;
         if (where && result.kind !== 'not_requester') await appClient.chat.update({ ...where, text: reply.text, blocks: reply.blocks });
@@ -86,11 +86,14 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
   }
 }
 
-function answerText(locale: Parameters<typeof textsFor>[0], result: StepAnswer): string {
+function answerText(locale: Parameters<typeof textsFor>[0], result: StepAnswer, now: Date): string {
   const t = textsFor(locale);
   switch (result.kind) {
-    case 'requested':
-      return t('workflowStep.confirmed', { id: `\`${result.request.id}\`` });
+    case 'requested': {
+      // What happens next: the workflow waits for the approvers until the step's token is about to expire, then goes on.
+      const minutes = Math.max(1, Math.floor((result.completesBy.getTime() - now.getTime()) / 60_000));
+      return t('workflowStep.confirmed', { id: `\`${result.request.id}\``, minutes });
+    }
     case 'declined':
       return t('workflowStep.declined');
     case 'refused':

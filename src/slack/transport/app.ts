@@ -6,6 +6,7 @@
 import type { RequestListener, Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
 import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { slackMethodOf } from '../../ops/metrics.js';
@@ -34,8 +35,18 @@ export interface SlackOps {
   ack(route: string, seconds: number): void;
 }
 
+// Each app's client for the lookups made before a modal opens (see lookupClient).
+const lookupClients = new WeakMap<App, WebClient>();
+
 export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, turns }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
+  const clientOptions: WebClientOptions = {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    logger: boltLogger,
+    // Bolt's default retries for up to 30 minutes; a person waiting in Slack needs an answer sooner.
+    retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+    ...(ops ? { fetch: observedFetch(ops) } : {}),
+  };
   const app = new App({
     token: slack.botToken,
     logger: boltLogger,
@@ -43,13 +54,7 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
     convoStore: false,
     // initSlackApp() runs the token check, so that its failure is ours to report.
     deferInitialization: true,
-    clientOptions: {
-      ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
-      logger: boltLogger,
-      // Bolt's default retries for up to 30 minutes; a person waiting in Slack needs an answer sooner.
-      retryConfig: { retries: 3, factor: 2, minTimeout: 500, maxTimeout: 5000 },
-      ...(ops ? { fetch: observedFetch(ops) } : {}),
-    },
+    clientOptions,
     ...(slack.appToken
       ? { socketMode: true, appToken: slack.appToken }
       : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops, turns) }),
@@ -57,7 +62,19 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
+  lookupClients.set(app, new WebClient(slack.botToken, clientOptions));
   return app;
+}
+
+/**
+ * The client for the lookups made before a modal opens (roles through user groups, `users.info` for
+ * names and languages), with the same token and options as `app.client` but a queue of its own:
+ * `@slack/web-api` pauses a client's whole queue for a 429's `Retry-After`, so a rate-limited post in
+ * the background (the feed, approval messages, the digest) would otherwise hold up the lookup while
+ * the person's 3-second `trigger_id` runs out.
+ */
+export function lookupClient(app: App): WebClient {
+  return lookupClients.get(app) ?? app.client;
 }
 
 /** Bolt's HTTPReceiver, which buffers a body to check its signature: at most `maxBodyBytes` of it. */

@@ -30,3 +30,8 @@ export function noticeModal(surface: Surface, content: { title: string; text: st
     close: plainText(textsFor(surface.locale)('common.close'), 24), blocks: noticeBlocks(surface, content.text),
   };
 }
+
+/** What a modal shows while the lookups before it run, until `views.update` fills it (see src/slack/open-then-fill.ts). */
+export function loadingModal(surface: Surface, title: string, callbackId: string): ModalView {
+  return noticeModal(surface, { title, text: textsFor(surface.locale)('common.loading'), callbackId });
+}

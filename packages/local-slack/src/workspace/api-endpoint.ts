@@ -28,6 +28,10 @@ export interface ApiEndpointOptions {
   openConnection: (() => string) | undefined;
   record: (call: ApiCall) => void;
   now: () => number;
+  /** Slack's rate limits: the seconds to wait when this call is over its method's limit. */
+  rateLimit?: (method: string, args: Json) => number | undefined;
+  /** Waits as a round trip to Slack takes (the latency setting). */
+  delay?: (() => Promise<void>) | undefined;
 }
 
 // Fields @slack/web-api sends as JSON strings inside a form body.
@@ -83,7 +87,13 @@ export class ApiEndpoint {
     this.faults.set(method, queue);
   }
 
+  /** One round trip's wait under the latency setting (none without it). */
+  async roundTrip(): Promise<void> {
+    await this.options.delay?.();
+  }
+
   async handle(method: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    await this.roundTrip();
     const { token: bodyToken, ...args } = parseArgs(await readBody(request), request.headers['content-type'] ?? '');
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
     const record = (error?: string) => this.options.record({ method, args, at: this.options.now(), ...(error ? { error } : {}) });
@@ -98,6 +108,8 @@ export class ApiEndpoint {
     }
     const fault = this.faults.get(method)?.shift();
     if (fault) return this.answerFault(fault, record, response);
+    const retryAfterSeconds = this.options.rateLimit?.(method, args);
+    if (retryAfterSeconds !== undefined) return this.answerFault({ retryAfterSeconds }, record, response);
 
     const answer = this.answer(method, args, functionExecutionId ? { functionExecutionId } : {});
     record(answer.ok === false ? String(answer.error) : undefined);

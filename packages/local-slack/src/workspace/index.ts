@@ -5,3 +5,5 @@ export { signRequest } from './delivery.js';
 export { DEFAULT_USERS } from './state.js';
 export type * from './types.js';
 export type { WorkflowRun } from './workflows.js';
+export { METHOD_TIERS, type RateLimitOptions } from './rate-limits.js';
+export { latencyDraws, latencySetting, REAL_LATENCY, type LatencyOptions } from './latency.js';

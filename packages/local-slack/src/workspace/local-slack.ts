@@ -11,6 +11,8 @@ import type { Json } from './blocks.js';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
 import { urlVerificationPayload } from './payloads.js';
 import * as person from './person-actions.js';
+import { slowdown } from './latency.js';
+import { rateLimiter } from './rate-limits.js';
 import { handleResponseUrl } from './response-url.js';
 import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
@@ -67,7 +69,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
         this.calls.push(call);
         this.emit('change', { type: 'api_call', method: call.method });
       },
-      now,
+      now, rateLimit: options.rateLimits === false ? undefined : rateLimiter(now, options.rateLimits), delay: slowdown(options.latency),
     });
     this.server = createServer((request, response) => {
       this.route(request, response).catch((error: unknown) => {
@@ -113,6 +115,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     if (request.method === 'POST' && apiMethod) return this.api.handle(apiMethod, request, response);
     const responseId = /^\/response\/([\w-]+)$/.exec(path)?.[1];
     if (request.method === 'POST' && responseId) {
+      await this.api.roundTrip();
       const raw = await readBody(request);
       let body: unknown;
       try {
@@ -187,6 +190,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
    * interactions form-encoded, Events API callbacks as a JSON body.
    */
   private async deliver(type: EnvelopeType, payload: Json): Promise<AckResult> {
+    await this.api.roundTrip();
     if (this.hub?.connected) return this.hub.deliver(type, payload);
     if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
     const body = type === 'events_api'

@@ -98,14 +98,17 @@ export function messageActionPayload(
   };
 }
 
-/** A click on a message a running workflow step posted carries the step's context and a fresh function token. */
+/**
+ * A click on a message a running workflow step posted carries the step's context and the step's own
+ * function token, the one of `function_executed`: Slack documents no renewal, so none is issued here.
+ */
 function functionContext(state: WorkspaceState, message: SlackMessage): Json {
   const executionId = message.functionExecutionId;
   const run = executionId === undefined ? undefined : state.workflows.find(executionId);
   if (!run || run.state !== 'running') return {};
   return {
     function_data: { execution_id: run.executionId, inputs: run.inputs, function: { callback_id: run.callbackId } },
-    bot_access_token: state.workflows.issueToken(run.executionId),
+    bot_access_token: state.workflows.stepToken(run.executionId),
   };
 }
 

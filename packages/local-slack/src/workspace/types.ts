@@ -1,4 +1,6 @@
 /** The public shapes of the local Slack workspace: its directory, options, stored messages and open views. */
+import type { LatencyOptions } from './latency.js';
+import type { RateLimitOptions } from './rate-limits.js';
 
 export interface WorkspaceUser {
   id: string;
@@ -41,6 +43,14 @@ export interface LocalSlackOptions {
   now?: () => number;
   /** How long the app has to acknowledge a request; Slack gives it 3 seconds. */
   ackTimeoutMs?: number;
+  /** Slack's rate limits per method, answered with HTTP 429 and `Retry-After`: on by default, `false` turns them off. */
+  rateLimits?: RateLimitOptions | false;
+  /**
+   * Round trips as slow as Slack's: every Web API call, response URL post and request to the app
+   * waits a seeded draw (`REAL_LATENCY`: 150 ms median, 600 ms p99). Unset: `LOCAL_SLACK_LATENCY`
+   * decides (`real`, `<median>,<p99>` in ms, or `off`); `false`: none.
+   */
+  latency?: LatencyOptions | false;
   /** The slash commands the app's manifest declares; defaults to `/fleet`. Others are refused as Slack does. */
   slashCommands?: string[];
 }

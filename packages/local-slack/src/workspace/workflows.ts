@@ -1,7 +1,8 @@
 /**
  * Workflow Builder's custom steps as Slack runs them for an app: a run of a step (a function
  * execution) with its typed inputs, the `function_executed` event that announces it, the function
- * tokens it issues (`xwfp-`: valid 15 minutes from issue, revoked when the step completes), and its
+ * token it issues (`xwfp-`: valid 15 minutes from the event, revoked when the step completes; clicks on
+ * messages the step posted carry the same token, as nothing in Slack's docs renews it), and its
  * completion through `functions.completeSuccess` / `functions.completeError`, once.
  */
 import { randomBytes } from 'node:crypto';
@@ -58,7 +59,7 @@ export class WorkflowRuns {
         function_execution_id: executionId,
         workflow_execution_id: workflowExecutionId,
         event_ts: eventTime.toFixed(6),
-        bot_access_token: this.issueToken(executionId, true),
+        bot_access_token: this.issueToken(executionId),
       },
     };
     const run: WorkflowRun = { executionId, workflowExecutionId, callbackId: input.callbackId, inputs: input.inputs, state: 'running', startedAt: this.now(), event };
@@ -67,12 +68,16 @@ export class WorkflowRuns {
     return run;
   }
 
-  /** A fresh token of a running execution (a click on a message the step posted carries one); none once it ended. */
-  issueToken(executionId: string, starting = false): string {
-    if (!starting && this.runs.get(executionId)?.state !== 'running') return '';
+  private issueToken(executionId: string): string {
     const token = `xwfp-${randomBytes(12).toString('hex')}`;
     this.tokens.set(token, { executionId, issuedAt: this.now() });
     return token;
+  }
+
+  /** The step's own token, issued with `function_executed` (a click on a message the step posted carries it). */
+  stepToken(executionId: string): string {
+    const event = this.runs.get(executionId)?.event.event as { bot_access_token?: string } | undefined;
+    return event?.bot_access_token ?? '';
   }
 
   /** The execution a token belongs to, while it is valid: issued less than 15 minutes ago, and its step still running. */
