@@ -1,34 +1,35 @@
 /**
- * The shape of `src/`, read from its import lines: no import cycle, listeners that do not import
- * each other and reach the domain through its front door, and a domain that knows nothing of Slack
- * or of the environment. Type-only imports count too.
+ * The shape of the code, read from its import lines: no import cycle in `src/` or in the packages
+ * beside it, listeners that do not import each other and reach the domain through its front door, a
+ * domain that knows nothing of Slack or of the environment. Type-only imports count too.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SRC, sourceFiles } from './support/source-files.js';
+import { ROOT, SRC, filesUnder, packageFolders, sourceFiles } from './support/source-files.js';
 
 // `import … from '…'`, `export … from '…'` (both may span lines) and `import '…'`.
 const SPECIFIER = /(?:\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm;
 
-/** The files of `src/` a file imports, through relative specifiers (`./x.js` names `x.ts`). */
-function importsOf(file: string, known: Set<string>): string[] {
-  const text = readFileSync(join(SRC, file), 'utf8');
+/** The known files a file imports, through relative specifiers (`./x.js` names `x.ts` unless `x.js` exists). */
+function importsOf(base: string, file: string, known: Set<string>): string[] {
+  const text = readFileSync(join(base, file), 'utf8');
   const targets = new Set<string>();
   for (const [, specifier] of text.matchAll(SPECIFIER)) {
     if (!specifier?.startsWith('.')) continue;
-    const target = join(dirname(file), specifier).split('\\').join('/').replace(/\.js$/, '.ts');
-    const candidates = [target, target.endsWith('.ts') ? target : `${target}.ts`, `${target}/index.ts`];
+    const path = join(dirname(file), specifier).split('\\').join('/');
+    const target = path.replace(/\.js$/, '.ts');
+    const candidates = [path, target, target.endsWith('.ts') ? target : `${target}.ts`, `${target}/index.ts`];
     const found = candidates.find((candidate) => known.has(candidate));
     if (found) targets.add(found);
   }
   return [...targets];
 }
 
-function importGraph(): Map<string, string[]> {
-  const files = sourceFiles();
+/** Who imports whom among `files`, each named relative to `base`. */
+function importGraph(base: string, files: string[]): Map<string, string[]> {
   const known = new Set(files);
-  return new Map(files.map((file) => [file, importsOf(file, known)]));
+  return new Map(files.map((file) => [file, importsOf(base, file, known)]));
 }
 
 /** Each cycle once, as the files around it (`a → b → a`), found by a depth-first walk. */
@@ -63,16 +64,14 @@ function findCycles(graph: Map<string, string[]>): string[] {
 const LISTENERS = 'slack/listeners/';
 const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
 
+const CODE = ['.ts', '.js', '.mjs'];
+
 describe('the imports of src/', () => {
-  const graph = importGraph();
+  const graph = importGraph(SRC, sourceFiles());
   const edges = [...graph].flatMap(([file, targets]) => targets.map((target) => ({ file, target })));
 
   it('sees the files it checks', () => {
     expect(graph.get('bot.ts')).toContain('slack/transport/app.ts');
-  });
-
-  it('form no cycle', () => {
-    expect(findCycles(graph)).toEqual([]);
   });
 
   it('never have a listener import another listener, except the index that registers them all', () => {
@@ -91,6 +90,22 @@ describe('the imports of src/', () => {
     const crossings = edges.filter(({ file, target }) =>
       file.startsWith(LISTENERS) && ['payouts/', 'feed/'].some((dir) => target.startsWith(dir) && target !== `${dir}index.ts`));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+});
+
+describe('the imports of src/ and packages/*/src', () => {
+  // One graph over both, so that a circle through the product and a package is seen too.
+  const folders = [SRC, ...packageFolders('src')];
+  const graph = importGraph(ROOT, folders.flatMap((dir) => filesUnder(dir, ROOT, CODE)));
+
+  it('sees the files it checks, in the product and in the packages', () => {
+    expect(graph.get('src/bot.ts')).toContain('src/slack/transport/app.ts');
+    expect(graph.get('packages/local-slack/src/workspace/local-slack.ts')).toContain('packages/local-slack/src/workspace/web-api.ts');
+    expect(graph.get('packages/local-slack/src/workspace/page/app.js')).toContain('packages/local-slack/src/workspace/page/blocks.js');
+  });
+
+  it('form no cycle, type-only imports included', () => {
+    expect(findCycles(graph)).toEqual([]);
   });
 });
 
