@@ -1,7 +1,8 @@
 /**
  * The shape of the code, read from its import lines: no import cycle in `src/` or in the packages
  * beside it, listeners that do not import each other and reach the domain through its front door, a
- * domain that knows nothing of Slack or of the environment. Type-only imports count too.
+ * domain that knows nothing of Slack or of the environment, and files short enough to read. Type-only
+ * imports count too.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -138,5 +139,26 @@ describe('the writes of a payout request', () => {
     expect(SQL.test(texts.get('payouts/repository.ts') ?? '')).toBe(true);
     const others = [...texts].filter(([file, text]) => file !== 'payouts/repository.ts' && !file.startsWith('store/migrations/') && SQL.test(text));
     expect(others.map(([file]) => file)).toEqual([]);
+  });
+});
+
+describe('the size of files', () => {
+  // Past this, a file holds two ideas: split it by what changes together.
+  const LIMIT = 450;
+  const folders = ['src', 'test', 'bench'].map((dir) => join(ROOT, dir)).concat(packageFolders('src'), packageFolders('test'));
+  const files = folders.flatMap((dir) => filesUnder(dir, ROOT, CODE));
+  // Counted as `wc -l` does: the line breaks.
+  const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+
+  it('reads the sources, the tests, the benches and the packages', () => {
+    expect(files).toContain('src/bot.ts');
+    expect(files).toContain('test/architecture.test.ts');
+    expect(files).toContain('packages/local-slack/src/workspace/page/app.js');
+    expect(files).toContain('packages/local-slack/test/demo/browser.test.ts');
+  });
+
+  it(`stays under ${LIMIT} lines in every code file`, () => {
+    const long = files.filter((file) => lines(file) >= LIMIT).map((file) => `${file}: ${lines(file)} lines`);
+    expect(long).toEqual([]);
   });
 });
