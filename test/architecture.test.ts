@@ -1,35 +1,37 @@
 /**
- * The shape of `src/`, read from its import lines: no import cycle, listeners that do not import
- * each other and reach the domain through its front door, and a domain that knows nothing of Slack
- * or of the environment. Type-only imports count too.
+ * The shape of the code, read from its import lines: no import cycle in `src/` or in the packages
+ * beside it, listeners that do not import each other and reach the domain through its front door, a
+ * domain that knows nothing of Slack or of the environment, and files short enough to read. Type-only
+ * imports count too.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAYOUT_KINDS } from '../src/fleet/schemas.js';
-import { SRC, sourceFiles } from './support/source-files.js';
+import { ROOT, SRC, filesUnder, packageFolders, sourceFiles } from './support/source-files.js';
 
 // `import … from '…'`, `export … from '…'` (both may span lines) and `import '…'`.
 const SPECIFIER = /(?:\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm;
 
-/** The files of `src/` a file imports, through relative specifiers (`./x.js` names `x.ts`). */
-function importsOf(file: string, known: Set<string>): string[] {
-  const text = readFileSync(join(SRC, file), 'utf8');
+/** The known files a file imports, through relative specifiers (`./x.js` names `x.ts` unless `x.js` exists). */
+function importsOf(base: string, file: string, known: Set<string>): string[] {
+  const text = readFileSync(join(base, file), 'utf8');
   const targets = new Set<string>();
   for (const [, specifier] of text.matchAll(SPECIFIER)) {
     if (!specifier?.startsWith('.')) continue;
-    const target = join(dirname(file), specifier).split('\\').join('/').replace(/\.js$/, '.ts');
-    const candidates = [target, target.endsWith('.ts') ? target : `${target}.ts`, `${target}/index.ts`];
+    const path = join(dirname(file), specifier).split('\\').join('/');
+    const target = path.replace(/\.js$/, '.ts');
+    const candidates = [path, target, target.endsWith('.ts') ? target : `${target}.ts`, `${target}/index.ts`];
     const found = candidates.find((candidate) => known.has(candidate));
     if (found) targets.add(found);
   }
   return [...targets];
 }
 
-function importGraph(): Map<string, string[]> {
-  const files = sourceFiles();
+/** Who imports whom among `files`, each named relative to `base`. */
+function importGraph(base: string, files: string[]): Map<string, string[]> {
   const known = new Set(files);
-  return new Map(files.map((file) => [file, importsOf(file, known)]));
+  return new Map(files.map((file) => [file, importsOf(base, file, known)]));
 }
 
 /** Each cycle once, as the files around it (`a → b → a`), found by a depth-first walk. */
@@ -67,17 +69,15 @@ const ENTRY_POINTS = ['bot.ts', 'main.ts'];
 const RUNTIME = 'runtime/';
 const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
 
+const CODE = ['.ts', '.js', '.mjs'];
+
 describe('the imports of src/', () => {
-  const graph = importGraph();
+  const graph = importGraph(SRC, sourceFiles());
   const edges = [...graph].flatMap(([file, targets]) => targets.map((target) => ({ file, target })));
 
   it('sees the files it checks', () => {
     expect(graph.get('bot.ts')).toContain('app/slack.ts');
     expect(graph.get('app/slack.ts')).toContain('slack/transport/app.ts');
-  });
-
-  it('form no cycle', () => {
-    expect(findCycles(graph)).toEqual([]);
   });
 
   it('never have a listener import another listener, except the index that registers them all', () => {
@@ -107,6 +107,22 @@ describe('the imports of src/', () => {
     const crossings = edges.filter(({ file, target }) =>
       file.startsWith(LISTENERS) && ['payouts/', 'feed/'].some((dir) => target.startsWith(dir) && target !== `${dir}index.ts`));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+});
+
+describe('the imports of src/ and packages/*/src', () => {
+  // One graph over both, so that a circle through the product and a package is seen too.
+  const folders = [SRC, ...packageFolders('src')];
+  const graph = importGraph(ROOT, folders.flatMap((dir) => filesUnder(dir, ROOT, CODE)));
+
+  it('sees the files it checks, in the product and in the packages', () => {
+    expect(graph.get('src/bot.ts')).toContain('src/slack/transport/app.ts');
+    expect(graph.get('packages/local-slack/src/workspace/local-slack.ts')).toContain('packages/local-slack/src/workspace/web-api.ts');
+    expect(graph.get('packages/local-slack/src/workspace/page/app.js')).toContain('packages/local-slack/src/workspace/page/blocks.js');
+  });
+
+  it('form no cycle, type-only imports included', () => {
+    expect(findCycles(graph)).toEqual([]);
   });
 });
 
@@ -155,5 +171,26 @@ describe('the payout kinds', () => {
     // The migrations are SQL fixed in time (`kind = 'mobile_money'`), which the pattern does not match anyway.
     const others = [...texts].filter(([file, text]) => !file.startsWith('payouts/rails/') && COMPARISON.test(text));
     expect(others.map(([file]) => file)).toEqual([]);
+  });
+});
+
+describe('the size of files', () => {
+  // Past this, a file holds two ideas: split it by what changes together.
+  const LIMIT = 450;
+  const folders = ['src', 'test', 'bench'].map((dir) => join(ROOT, dir)).concat(packageFolders('src'), packageFolders('test'));
+  const files = folders.flatMap((dir) => filesUnder(dir, ROOT, CODE));
+  // Counted as `wc -l` does: the line breaks.
+  const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+
+  it('reads the sources, the tests, the benches and the packages', () => {
+    expect(files).toContain('src/bot.ts');
+    expect(files).toContain('test/architecture.test.ts');
+    expect(files).toContain('packages/local-slack/src/workspace/page/app.js');
+    expect(files).toContain('packages/local-slack/test/demo/browser.test.ts');
+  });
+
+  it(`stays under ${LIMIT} lines in every code file`, () => {
+    const long = files.filter((file) => lines(file) >= LIMIT).map((file) => `${file}: ${lines(file)} lines`);
+    expect(long).toEqual([]);
   });
 });

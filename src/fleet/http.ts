@@ -50,6 +50,8 @@ const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHO
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const API_MESSAGE_MAX_CHARS = 200;
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
 
 export class FleetHttp {
   private readonly pool: Pool;
@@ -261,8 +263,7 @@ function readApiError(parsed: ReturnType<typeof parseJson>, apiKey: string): { m
 }
 
 function sanitizeApiMessage(raw: string, apiKey: string): string | undefined {
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const flat = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = raw.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   if (!flat || echoesKey(flat, apiKey)) return undefined;
   return flat.length > API_MESSAGE_MAX_CHARS ? `${flat.slice(0, API_MESSAGE_MAX_CHARS - 1)}…` : flat;
 }

@@ -10,6 +10,8 @@ import { common } from './messages/common.js';
 import { digestTexts } from './messages/digest.js';
 import { exportTexts } from './messages/export.js';
 import { payoutApproval } from './messages/payout-approval.js';
+import { payoutDetails } from './messages/payout-details.js';
+import { payoutRefusals } from './messages/payout-refusals.js';
 import { payoutBatch } from './messages/payout-batch.js';
 import { payoutRecords } from './messages/payout-records.js';
 import { fleetCommand } from './messages/fleet-command.js';
@@ -28,7 +30,7 @@ import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 import { channelInvites } from './messages/channel-invites.js';
 
-const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts, channelInvites] as const;
+const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutDetails, payoutRefusals, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts, channelInvites] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

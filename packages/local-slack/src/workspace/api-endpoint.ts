@@ -3,9 +3,9 @@
  * (error codes, HTTP statuses, 429 with Retry-After), and a record of every call.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SlackApiError, type ApiAuth, type ApiMethod } from './api-method.js';
 import { isObject, type Json } from './blocks.js';
 import type { ApiCall } from './types.js';
-import { SlackApiError } from './web-api.js';
 
 export interface Fault {
   error?: string;
@@ -13,15 +13,10 @@ export interface Fault {
   retryAfterSeconds?: number;
 }
 
-/** Who called: the bot token, or a workflow step's function token (and then its execution). */
-export interface ApiAuth {
-  functionExecutionId?: string;
-}
-
 export interface ApiEndpointOptions {
   botToken: string;
   appToken: string | undefined;
-  handlers: Record<string, (args: Json, auth: ApiAuth) => Json>;
+  handlers: Record<string, ApiMethod>;
   /** The workflow step execution a function token (`xwfp-`) belongs to, while it is valid. */
   functionExecution?: (token: string | undefined) => string | undefined;
   /** `apps.connections.open`, answered only when Socket Mode is enabled. */

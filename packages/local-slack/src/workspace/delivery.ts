@@ -3,6 +3,8 @@
  * JSON (Events API), signed with the v0 HMAC scheme, and given a fixed time to answer.
  */
 import { createHmac } from 'node:crypto';
+import type { Json } from './blocks.js';
+import { urlVerificationPayload } from './payloads.js';
 import type { AckResult } from './types.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -12,6 +14,8 @@ export const JSON_CONTENT_TYPE = 'application/json';
 export function signRequest(secret: string, timestampSeconds: number, body: string): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestampSeconds}:${body}`).digest('hex')}`;
 }
+
+export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
 export interface SignedPost {
   url: string;
@@ -71,4 +75,37 @@ export function normalizeAckPayload(payload: unknown): unknown {
 
 export function toAckResult(answer: RawAnswer): AckResult {
   return { status: answer.status, body: answer.status === 0 ? undefined : parseAckBody(answer.text), elapsedMs: answer.elapsedMs };
+}
+
+/** An HTTP app's request URL, with what signs a post to it. */
+export interface AppTarget {
+  url: string;
+  secret: string;
+  timestampSeconds: number;
+  timeoutMs: number;
+}
+
+/** An envelope signed to the app's URL: commands and interactions form-encoded, Events API callbacks as a JSON body. */
+export async function postEnvelope(target: AppTarget, type: EnvelopeType, payload: Json): Promise<AckResult> {
+  const body = type === 'events_api'
+    ? JSON.stringify(payload)
+    : (type === 'slash_commands' ? new URLSearchParams(payload as Record<string, string>) : new URLSearchParams({ payload: JSON.stringify(payload) })).toString();
+  return toAckResult(await postSigned({ ...target, body, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE }));
+}
+
+/**
+ * Slack's check of an HTTP app's request URL before it sends events: a signed `url_verification`
+ * whose `challenge` the app must answer (as text, or as `{"challenge": …}`). Throws when it does not.
+ */
+export async function verifyRequestUrl(target: AppTarget, challenge: string): Promise<void> {
+  const answer = await postSigned({ ...target, body: JSON.stringify(urlVerificationPayload(challenge)), contentType: JSON_CONTENT_TYPE });
+  let answered: unknown = answer.text;
+  try {
+    answered = (JSON.parse(answer.text) as { challenge?: unknown }).challenge ?? answer.text;
+  } catch {
+    // a plain-text answer
+  }
+  if (answer.status !== 200 || answered !== challenge) {
+    throw new Error(`the app's request URL did not answer Slack's url_verification challenge (HTTP ${answer.status}): Slack would not send it events`);
+  }
 }

@@ -8,8 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApiEndpoint, readBody, sendJson, uploadedBytes, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
-import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, postSigned, toAckResult } from './delivery.js';
-import { urlVerificationPayload } from './payloads.js';
+import { FORM_CONTENT_TYPE, postEnvelope, postSigned, verifyRequestUrl, type AppTarget } from './delivery.js';
 import * as person from './person-actions.js';
 import { slowdown } from './latency.js';
 import { rateLimiter } from './rate-limits.js';
@@ -185,21 +184,16 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     };
   }
 
-  /**
-   * Over Socket Mode when an app is connected, else signed to the app's URL: commands and
-   * interactions form-encoded, Events API callbacks as a JSON body.
-   */
+  /** Over Socket Mode when an app is connected, else signed to the app's URL. */
   private async deliver(type: EnvelopeType, payload: Json): Promise<AckResult> {
     await this.api.roundTrip();
     if (this.hub?.connected) return this.hub.deliver(type, payload);
     if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
-    const body = type === 'events_api'
-      ? JSON.stringify(payload)
-      : (type === 'slash_commands' ? new URLSearchParams(payload as Record<string, string>) : new URLSearchParams({ payload: JSON.stringify(payload) })).toString();
-    return toAckResult(await postSigned({
-      url: this.appUrl, body, secret: this.options.signingSecret, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE,
-      timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
-    }));
+    return postEnvelope(this.appTarget(this.appUrl), type, payload);
+  }
+
+  private appTarget(url: string): AppTarget {
+    return { url, secret: this.options.signingSecret, timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000 };
   }
 
   /**
@@ -208,20 +202,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
    */
   async verifyRequestUrl(): Promise<void> {
     if (!this.appUrl) throw new Error('verifyRequestUrl needs an appUrl');
-    const challenge = this.state.nextId('challenge-');
-    const answer = await postSigned({
-      url: this.appUrl, body: JSON.stringify(urlVerificationPayload(challenge)), secret: this.options.signingSecret, contentType: JSON_CONTENT_TYPE,
-      timestampSeconds: Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
-    });
-    let answered: unknown = answer.text;
-    try {
-      answered = (JSON.parse(answer.text) as { challenge?: unknown }).challenge ?? answer.text;
-    } catch {
-      // a plain-text answer
-    }
-    if (answer.status !== 200 || answered !== challenge) {
-      throw new Error(`the app's request URL did not answer Slack's url_verification challenge (HTTP ${answer.status}): Slack would not send it events`);
-    }
+    await verifyRequestUrl(this.appTarget(this.appUrl), this.state.nextId('challenge-'));
   }
 
   /**
@@ -237,16 +218,16 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   }
 
   /** `blockId` picks among elements that share an action_id in different blocks. */
-  clickButton(input: { userId: string; actionId: string; blockId?: string; channelId?: string; messageTs?: string; viewId?: string; value?: string }): Promise<AckResult> {
+  clickButton(input: person.ElementTarget & { value?: string }): Promise<AckResult> {
     return person.clickButton(this.personContext, input);
   }
 
-  selectOption(input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<AckResult> {
+  selectOption(input: person.ElementTarget & { value: string }): Promise<AckResult> {
     return person.selectOption(this.personContext, input);
   }
 
   /** A person types into an external select: the app's options, after a `block_suggestion`. */
-  suggestOptions(input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string }): Promise<person.Suggestion> {
+  suggestOptions(input: person.ElementTarget & { value: string }): Promise<person.Suggestion> {
     return person.suggestOptions(this.personContext, input);
   }
 

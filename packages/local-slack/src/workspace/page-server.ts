@@ -54,6 +54,7 @@ const STATIC_FILES: Record<string, string> = {
   '/': 'index.html',
   '/page/app.js': 'app.js',
   '/page/blocks.js': 'blocks.js',
+  '/page/modal.js': 'modal.js',
   '/page/mrkdwn.js': 'mrkdwn.js',
   '/page/style.css': 'style.css',
   '/page/workflows.js': 'workflows.js',

@@ -123,9 +123,22 @@ async function sendAction(context: PersonContext, user: WorkspaceUser, located: 
   }));
 }
 
+/**
+ * The element a person acts on: in a message (`channelId`, `messageTs`) or an open view (`viewId`);
+ * `blockId` picks among elements that share an action_id in different blocks.
+ */
+export interface ElementTarget {
+  userId: string;
+  actionId: string;
+  blockId?: string;
+  channelId?: string;
+  messageTs?: string;
+  viewId?: string;
+}
+
 export async function clickButton(
   context: PersonContext,
-  input: { userId: string; actionId: string; blockId?: string; channelId?: string; messageTs?: string; viewId?: string; value?: string },
+  input: ElementTarget & { value?: string },
 ): Promise<AckResult> {
   const user = requireUser(context.state, input.userId);
   const located = locate(context.state, input, (element) => element.type === 'button');
@@ -136,7 +149,7 @@ export async function clickButton(
 
 export async function selectOption(
   context: PersonContext,
-  input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string },
+  input: ElementTarget & { value: string },
 ): Promise<AckResult> {
   const { state } = context;
   const user = requireUser(state, input.userId);
@@ -167,7 +180,7 @@ const MAX_SUGGESTED = 100;
  */
 export async function suggestOptions(
   context: PersonContext,
-  input: { userId: string; actionId: string; blockId?: string; value: string; viewId?: string; channelId?: string; messageTs?: string },
+  input: ElementTarget & { value: string },
 ): Promise<Suggestion> {
   const { state } = context;
   const user = requireUser(state, input.userId);

@@ -5,10 +5,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { normalizeAckPayload } from './delivery.js';
+import { normalizeAckPayload, type EnvelopeType } from './delivery.js';
 import type { AckResult, WorkspaceChange } from './types.js';
 
-export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
+export type { EnvelopeType } from './delivery.js';
 
 export interface SocketModeHubOptions {
   appId: string;

@@ -2,7 +2,7 @@
  * The Web API methods the app may call, answering as Slack does (`{ok:true, ...}` or `{ok:false, error}`)
  * and changing the workspace state. Transport, authentication and fault injection live in the server.
  */
-import type { ApiAuth } from './api-endpoint.js';
+import { SlackApiError, type ApiAuth, type ApiMethod } from './api-method.js';
 import { checkMessage, checkView } from './block-kit-limits.js';
 import { isObject, type Json } from './blocks.js';
 import { messageObject } from './payloads.js';
@@ -17,14 +17,6 @@ export interface WebApiContext {
   report: (source: string, violations: string[]) => void;
 }
 
-type Handler = (args: Json, auth: ApiAuth) => Json;
-
-/** An `ok:false` answer; thrown by a handler and turned into `{ok:false, error}` by the dispatcher. */
-export class SlackApiError extends Error {
-  constructor(readonly code: string) {
-    super(code);
-  }
-}
 
 const fail = (error: string): never => {
   throw new SlackApiError(error);
@@ -36,7 +28,7 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-export function createWebApi(context: WebApiContext): Record<string, Handler> {
+export function createWebApi(context: WebApiContext): Record<string, ApiMethod> {
   const { state } = context;
   const { identity } = state;
 

@@ -2,6 +2,7 @@
 // app's Home tab, runs slash commands and acts on Block Kit. Every action goes to /workspace/*, where the local
 // workspace sends it to the app in Slack's wire format; Server-Sent Events say when to refresh.
 import { h, renderBlocks } from './blocks.js';
+import { buildModal } from './modal.js';
 import { mrkdwn } from './mrkdwn.js';
 import { renderWorkflows } from './workflows.js';
 
@@ -242,49 +243,9 @@ function renderModal() {
   if (!top) return root.replaceChildren();
   const drafts = page.drafts.get(top.id) ?? new Map();
   page.drafts.set(top.id, drafts);
-  const view = top.view;
-  const inputs = [];
-  const values = () => {
-    const collected = {};
-    for (const input of inputs) {
-      const value = input.read();
-      if (value !== undefined) (collected[input.blockId] ??= {})[input.actionId] = value;
-    }
-    return collected;
-  };
-  const ctx = {
-    names: names(), people: page.data.people, conversations: page.data.conversations, inputs, idPrefix: top.id,
-    errors: top.errors ?? {}, draft: { get: (key) => drafts.get(key), set: (key, value) => drafts.set(key, value) },
-    upload: (name, content) => call('upload', { name, content }),
-    act: (kind, element, blockId, value) =>
-      call(kind, { actionId: element.action_id, blockId, value, viewId: top.id, ...(kind === 'select' ? { values: values() } : {}) }),
-  };
-  const blocks = renderBlocks(view.blocks, ctx);
-  const knownBlocks = new Set((view.blocks ?? []).filter((block) => block.type === 'input').map((block) => block.block_id));
-  const strayErrors = Object.entries(top.errors ?? {}).filter(([blockId]) => !knownBlocks.has(blockId));
-  const submit = async (event) => {
-    event.preventDefault();
-    const button = event.submitter ?? $('#modal-submit');
-    if (button) button.disabled = true;
-    try {
-      await call('submit', { viewId: top.id, values: values() });
-    } finally {
-      if (button) button.disabled = false;
-    }
-  };
-  root.replaceChildren(h('div', { class: 'overlay' },
-    h('form', { class: 'modal', id: 'modal', role: 'dialog', 'aria-label': view.title?.text ?? 'Modal', 'data-view-id': top.id, 'data-callback-id': view.callback_id ?? '', onsubmit: submit, novalidate: true },
-      h('header', { class: 'modal-header' },
-        views.length > 1 && h('button', { type: 'button', class: 'icon', title: 'Back', 'aria-label': 'Back', onclick: () => call('close', { viewId: top.id }) }, '←'),
-        h('h2', { class: 'modal-title' }, view.title?.text ?? ''),
-        views.length > 1 && h('span', { class: 'stack-depth' }, `${views.length} of ${views.length}`),
-        h('button', { type: 'button', class: 'icon', title: 'Close', 'aria-label': 'Close', onclick: () => call('close', { viewId: views[0].id }) }, '✕')),
-      h('div', { class: 'modal-body' },
-        strayErrors.map(([blockId, text]) => h('div', { class: 'field-error', role: 'alert' }, `${text} (error for block “${blockId}”, which is not an input block: real Slack would refuse it)`)),
-        ...blocks),
-      h('footer', { class: 'modal-footer' },
-        h('button', { type: 'button', class: 'btn', onclick: () => call('close', { viewId: top.id }) }, view.close?.text ?? 'Cancel'),
-        view.submit && h('button', { type: 'submit', class: 'btn primary', id: 'modal-submit' }, view.submit.text)))));
+  root.replaceChildren(
+    buildModal({ views, drafts, names: names(), people: page.data.people, conversations: page.data.conversations, call }),
+  );
 }
 
 function bindComposer() {
