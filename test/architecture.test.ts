@@ -116,7 +116,8 @@ describe('the imports of src/ and packages/*/src', () => {
   const graph = importGraph(ROOT, folders.flatMap((dir) => filesUnder(dir, ROOT, CODE)));
 
   it('sees the files it checks, in the product and in the packages', () => {
-    expect(graph.get('src/bot.ts')).toContain('src/slack/transport/app.ts');
+    expect(graph.get('src/bot.ts')).toContain('src/app/slack.ts');
+    expect(graph.get('src/app/slack.ts')).toContain('src/slack/transport/app.ts');
     expect(graph.get('packages/local-slack/src/workspace/local-slack.ts')).toContain('packages/local-slack/src/workspace/web-api.ts');
     expect(graph.get('packages/local-slack/src/workspace/page/app.js')).toContain('packages/local-slack/src/workspace/page/blocks.js');
   });
