@@ -68,14 +68,15 @@ export function scheduledPayoutSteps(session: BrowserSession): void {
 
     // The app's clock reaches the payout's time (the bot reads it from the clock it was given).
     session.clockAheadMs += 3 * 60_000;
-    await eventually(() => approval.innerText()).toMatch(/#1 .*: sent as PR-/);
+    await eventually(() => approval.innerText()).toContain('Sent.');
     await eventually(() => ours().length).toBe(1);
-    expect((ours()[0]!.body as { reference: string }).reference).toMatch(/-1$/);
-    expect(await approval.innerText()).toContain('Released at its time as PR-');
+    // Sent as the request itself, with the reference the review showed, not a numbered copy.
+    expect((ours()[0]!.body as { reference: string }).reference).toMatch(/^PAY-\d{8}-[A-Z0-9]{6}$/);
+    expect(await approval.innerText()).not.toContain('Approved ahead');
     await scrollTo(approval);
     await screenshot('scheduled-payout-sent', 'scheduled-sent');
     await become(DEMO_PEOPLE.rita, 'direct messages');
-    await eventually(() => message(`${id} #1 was released`).count()).toBe(1);
+    await eventually(() => page.locator('article.message', { hasText: id }).filter({ hasText: 'was sent' }).count()).toBe(1);
     expect(ours()).toHaveLength(1);
   });
 }
