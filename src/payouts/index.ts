@@ -21,7 +21,7 @@ export { PayoutService } from './service.js';
 export { checkOneRecipient, findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from './recipients.js';
 export type { RecipientCheck, RecipientIdentity } from './recipients.js';
 export { RecipientBook, type RecipientRefusalCode, type SavedRecipient } from './recipient-book.js';
-export type { PayoutRequirement } from './intake.js';
+export type { PayoutRequirement, ReviewedDraft, ScheduledRequests, ScheduleRefusal } from './intake.js';
 export { sentPayoutLookup } from './by-transaction.js';
 export type { PayoutSettings } from './settings.js';
 export type { PayoutServiceOptions, Resubmission } from './service.js';

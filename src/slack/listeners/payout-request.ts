@@ -7,9 +7,9 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, draftToFields, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
+  BANK_ACCOUNT_FIELDS, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
   type ScheduleInput,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
@@ -308,36 +308,21 @@ async function submitReview(
   ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, carried: FormCarry, schedule?: ScheduleInput,
 ): Promise<ViewResponseAction> {
   const { payouts, payoutSettings, schedules } = ctx;
-  const filledFrom = openPicked(ctx, carried.filledFrom);
-  // The draft came back from the client: `submit` checks the role and every field again.
-  const submitted = (request: PayoutRequest): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule, { filledFrom, resubmitOf: carried.resubmits }) : undefined;
-  if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
+  // The draft came back from the client: the service checks the role and every field again.
+  const result = await payouts.submitReview(userId, draft, {
+    resubmitOf: carried.resubmits, filledFrom: openPicked(ctx, carried.filledFrom), schedule: schedule && schedules ? { input: schedule, schedules } : undefined,
+  });
+  if (result.ok) return { response_action: 'update', view: buildPayoutSubmitted(surface, result.request, payoutSettings.approvalChannelId) };
+  if (result.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
-    const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));
+    const problems = Object.values(scheduleErrors(result.problems, surface.locale));
     return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, carried, scheduleFieldsOf(schedule)) };
   }
-  const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: carried.resubmits, filledFrom }));
-  if (result.ok) return submitted(result.request);
-  const stored = await alreadyStored(ctx, userId, draft, result.code);
-  if (stored) return submitted(stored);
   if (result.errors) {
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, carried);
     return { response_action: 'update', view: form };
   }
   return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
-}
-
-/**
- * A review submitted twice (a redelivered request, a double click) finds its own reference taken:
- * when the request holding it is this person's and says exactly the same, the first submission stored it.
- */
-async function alreadyStored(ctx: SlackContext, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
-  if (code !== 'duplicate_reference') return undefined;
-  const stored = await ctx.payouts.getByReference(draft.reference);
-  if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
-  return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
 }
 
 /** The form's When fields for a schedule the person goes back to. */
