@@ -13,6 +13,7 @@ export { PAYOUT_ID_PATTERN } from './identifiers.js';
 export { draftToFields, LIMITS as PAYOUT_FIELD_LIMITS, validatePayoutForm } from './validation.js';
 export type { PayoutFormFields, PayoutValidation } from './validation.js';
 export { parseCommandPrefill, payoutKindFromWord } from './prefill.js';
+export { payoutDraftShape, scheduleInputShape } from './draft-shape.js';
 export { countingApprovers, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';

@@ -7,7 +7,7 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  BANK_ACCOUNT_FIELDS, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, SCHEDULE_REPEATS,
+  BANK_ACCOUNT_FIELDS, formatWallTime, MOBILE_MONEY_FIELDS, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutDraftShape, payoutKindFromWord, scheduleInputShape,
   type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
@@ -37,28 +37,7 @@ const filledFromSchema = z.string().max(BUTTON_VALUE_MAX).optional();
 const formMetadataSchema = z.object({
   kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema, filledFrom: filledFromSchema,
 });
-const text = (max: number) => z.string().max(max);
-const draftCommon = {
-  amountMinor: z.number().int().positive(), currency: text(10), reference: text(100), note: text(2000), referenceGenerated: z.boolean().optional(),
-};
-const draftSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('mobile_money'),
-    recipient: z.object({ phone: text(50), name: text(300), countryCode: text(10) }),
-    operator: text(100),
-    ...draftCommon,
-  }),
-  z.object({
-    kind: z.literal('bank_account'),
-    recipient: z.object({ accountNumber: text(100), bankCode: text(30), name: text(300), countryCode: text(10) }),
-    ...draftCommon,
-  }),
-]);
-const scheduleSchema = z.object({
-  firstDay: text(10), time: z.object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59) }),
-  repeat: z.enum(SCHEDULE_REPEATS), count: z.number().int().optional(), endsOn: text(10).optional(),
-});
-const reviewMetadataSchema = z.object({ draft: draftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleSchema.optional() });
+const reviewMetadataSchema = z.object({ draft: payoutDraftShape, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleInputShape.optional() });
 // Sealed as an object of its own shape, so that no other value the app seals reads as a pick.
 const pickedSchema = z.object({ filledFrom: z.string().max(200) });
 
