@@ -20,7 +20,7 @@ import { failureText } from '../refusals/failures.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { refusalText } from '../refusals/payout-refusals.js';
-import { notice, noticeModal } from '../views/notice.js';
+import { noticeModal, noticeUpdate, privateNotice } from '../views/notice.js';
 import { buildBatchChecking, buildBatchResult, inBatchModal, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
 import { mentionChannel, type Surface } from '../views/text.js';
 
@@ -33,18 +33,18 @@ export function openBatchForm(ctx: SlackContext) {
     const surface = await readerSurface();
     const t = textsFor(surface.locale);
     if (!ctx.payoutSettings.approvalChannelId) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
+      await respond(privateNotice(surface, t('payoutRequest.notConfigured')));
       return;
     }
     const decision = await ctx.payouts.mayRequest(command.user_id);
     if (!decision.ok) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, refusalText(decision, surface.locale)) });
+      await respond(privateNotice(surface, refusalText(decision, surface.locale)));
       return;
     }
     try {
       await client.views.open({ trigger_id: command.trigger_id, view: buildBatchUploadModal(surface, ctx.batches.maxRows) });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)));
     }
   };
 }
@@ -96,7 +96,7 @@ export function registerPayoutBatchListeners(router: ListenerRouter, ctx: SlackC
     }
     const release = ctx.fileChecks.take(body.user.id);
     if (!release) {
-      await ack({ response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('common.fileCheckBusy') }) });
+      await ack(noticeUpdate(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('common.fileCheckBusy') }));
       return;
     }
     let result: ModalView;

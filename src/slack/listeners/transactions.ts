@@ -19,7 +19,7 @@ import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
-import { notice } from '../views/notice.js';
+import { notice, privateNotice } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
 import {
@@ -205,7 +205,7 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
     try {
       await client.views.open({ trigger_id: body.trigger_id, view });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger), { replaceOriginal: false }));
     }
   });
 
