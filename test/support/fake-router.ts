@@ -21,6 +21,7 @@ import { ManualClock } from './payout-doubles.js';
 export const VIEWER = 'UVIEWER01';
 export const REQUESTER = 'UREQ00001';
 export const APPROVER = 'UAPPR0001';
+export const SECOND_APPROVER = 'UAPPR0002';
 export const STRANGER = 'USTRANGE1';
 
 type Handler = (args: Record<string, unknown>) => Promise<void>;
@@ -53,7 +54,7 @@ export function fakeClient(answers: Record<string, unknown> = {}) {
 /** The configuration a listener reads, from the environment a test gives (viewers, requesters, approvers named). */
 export function testConfig(env: Record<string, string> = {}) {
   return loadConfig({
-    ...minimal, FLEET_VIEWERS: VIEWER, FLEET_REQUESTERS: REQUESTER, FLEET_APPROVERS: APPROVER, PAYOUT_APPROVAL_CHANNEL_ID: 'CAPPROVALS', ...env,
+    ...minimal, FLEET_VIEWERS: VIEWER, FLEET_REQUESTERS: REQUESTER, FLEET_APPROVERS: `${APPROVER},${SECOND_APPROVER}`, APPROVAL_CHANNEL_ID: 'CAPPROVALS', ...env,
   });
 }
 
