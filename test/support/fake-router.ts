@@ -145,6 +145,12 @@ export class FakeRouter {
     return this.run(`event:${type}`, userId, { event: { type, ...event }, body: { event } }, {});
   }
 
+  /** A Workflow Builder step of this app run (`function_executed`), by its callback id; no function token unless `context` has one. */
+  async functionExecuted(callbackId: string, event: Record<string, unknown>): Promise<Handled> {
+    const executed = { type: 'function_executed', function: { callback_id: callbackId }, ...event };
+    return this.run(`function:${callbackId}`, undefined, { event: executed, body: { event: executed } }, {});
+  }
+
   /** A slash command as typed (`/fleet balance`). */
   async command(name: string, userId: string, text: string, answers: Record<string, unknown> = {}): Promise<Handled> {
     const command = { command: name, text, user_id: userId, trigger_id: 'T-1', channel_id: 'CHERE', response_url: 'https://hooks.slack.test/r' };
