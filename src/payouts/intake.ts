@@ -17,6 +17,7 @@ import { findRequest, insertWithFreshId, referenceExists, type NewPayoutRow } fr
 import { reservedReference } from './reserved-references.js';
 import type { PayoutSettings } from './settings.js';
 import { checkOneRecipient, type RecipientCheck, type RecipientIdentity } from './recipients.js';
+import type { ScheduleProblem, ScheduleRule } from './schedule/dates.js';
 import type { TransitionRecorder } from './transitions.js';
 import { LIMITS, revalidateDraft, validatePayoutForm, type PayoutFormFields, type PayoutValidation } from './validation.js';
 
@@ -54,6 +55,27 @@ export interface SubmitOptions {
   through?: RequestedThrough | undefined;
   /** Send now on a missed occurrence: the request takes the reference its series keeps for it. */
   occurrence?: { requestId: string; number: number } | undefined;
+}
+
+/** Where a reviewed draft with a schedule is stored: `PayoutSchedules.request`, which checks the schedule again. */
+export interface ScheduledRequests {
+  request(
+    userId: string, draft: PayoutDraft, input: Omit<ScheduleRule, 'timeZone'>, options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined },
+  ): Promise<PayoutActionResult | ScheduleRefusal>;
+}
+
+/** A schedule that no longer holds (its time passed while the review was open). */
+export interface ScheduleRefusal {
+  ok: false;
+  code: 'schedule_invalid';
+  problems: ScheduleProblem[];
+}
+
+/** How a reviewed draft came: the rejected request it corrects, the saved recipient it was filled from, and its schedule if any. */
+export interface ReviewedDraft {
+  resubmitOf?: string | undefined;
+  filledFrom?: RecipientIdentity | undefined;
+  schedule?: { input: Omit<ScheduleRule, 'timeZone'>; schedules: ScheduledRequests } | undefined;
 }
 
 /** Raised inside a transaction to roll it back and hand a refusal to the caller. */

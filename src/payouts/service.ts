@@ -8,8 +8,12 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../logger.js';
 import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
-import { isResubmittable, PayoutIntake, type PayoutRequirement, type SubmitOptions } from './intake.js';
-import { type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest } from './model.js';
+import {
+  isResubmittable, PayoutIntake, type PayoutRequirement, type ReviewedDraft, type ScheduleRefusal, type SubmitOptions,
+} from './intake.js';
+import {
+  requestMatchesDraft, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest,
+} from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
 import { PayoutGate, type PayoutGateOptions, type SendingPath } from './gate.js';
@@ -152,6 +156,22 @@ export class PayoutService {
    */
   async submit(userId: string, draft: PayoutDraft, options: SubmitOptions = {}): Promise<PayoutActionResult> {
     return this.intake.submit(await this.actor(userId), draft, options);
+  }
+
+  /**
+   * The review screen's submission: with a schedule, stored through the schedules (approved ahead,
+   * released at its times); without, stored to wait for approval now. A review submitted twice (a
+   * redelivered request, a double click) finds its own reference taken: when the request holding it
+   * is this person's and asks exactly the same, the first submission stored it, and it is the answer.
+   */
+  async submitReview(userId: string, draft: PayoutDraft, reviewed: ReviewedDraft = {}): Promise<PayoutActionResult | ScheduleRefusal> {
+    const { resubmitOf, filledFrom, schedule } = reviewed;
+    const result = schedule
+      ? await schedule.schedules.request(userId, draft, schedule.input, { filledFrom, resubmitOf })
+      : await this.submit(userId, draft, { resubmitOf, filledFrom });
+    if (result.ok || result.code !== 'duplicate_reference') return result;
+    const stored = await this.getByReference(draft.reference);
+    return stored && stored.requestedBy === userId && requestMatchesDraft(stored, draft) ? { ok: true, request: stored } : result;
   }
 
   /**

@@ -8,6 +8,9 @@
  * longer one leaves the request waiting for another.
  */
 import type { CurrencyAmounts } from '../money.js';
+import type { PayoutBatch } from './batch/model.js';
+import type { PayoutRequest } from './model.js';
+
 /** The part of the roles port (`roles.ts`) the tier asks: whether someone is a senior approver. */
 interface SeniorRoles {
   isSenior?(userId: string, lookup?: { fresh?: boolean }): Promise<boolean>;
@@ -26,6 +29,42 @@ export function seniorTier(amounts: Iterable<readonly [string, number]>, seniorA
     if (thresholdMinor !== undefined && minor > thresholdMinor) return { currency, thresholdMinor };
   }
   return undefined;
+}
+
+/** A senior tier a request or a bulk payout waits under, and who gave the senior approval that counts, if anyone did. */
+export interface SeniorRequirement extends SeniorTier {
+  givenBy?: string | undefined;
+}
+
+/** The day's totals a request is measured with (the approval signals' `dayTotals`). */
+export interface SeniorDayTotals {
+  requesterMinor: number;
+  recipientMinor: number;
+}
+
+/**
+ * The senior tier a pending request waits under: above its currency's threshold by its amount or by
+ * the requester's or the recipient's day total, or held by the gate for a senior approval. The senior
+ * approval that counts is one not revoked. Undefined below every tier, and once it no longer waits.
+ */
+export function requestSeniorRequirement(
+  request: Pick<PayoutRequest, 'amountMinor' | 'currency' | 'hold' | 'state' | 'approvals'>, seniorAbove: CurrencyAmounts, dayTotals?: SeniorDayTotals,
+): SeniorRequirement | undefined {
+  const biggest = Math.max(request.amountMinor, dayTotals?.requesterMinor ?? 0, dayTotals?.recipientMinor ?? 0);
+  const threshold = seniorAbove.get(request.currency);
+  const tier = seniorTier([[request.currency, biggest]], seniorAbove)
+    ?? (request.hold === 'needs_senior' && threshold !== undefined ? { currency: request.currency, thresholdMinor: threshold } : undefined);
+  if (!tier || request.state !== 'pending') return undefined;
+  const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
+  return { ...tier, givenBy: given?.userId };
+}
+
+/** The same for a bulk payout, by its total in each currency, while it waits. */
+export function batchSeniorRequirement(batch: Pick<PayoutBatch, 'totals' | 'state' | 'approvals'>, seniorAbove: CurrencyAmounts): SeniorRequirement | undefined {
+  const tier = seniorTier(batch.totals, seniorAbove);
+  if (!tier || batch.state !== 'pending') return undefined;
+  const given = batch.approvals.find((approval) => approval.senior === true);
+  return { ...tier, givenBy: given?.userId };
 }
 
 /** Whether `userId` is a senior approver; a port without the question has none (fail closed). */

@@ -89,6 +89,35 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(await service.getByReference('NOT-USED')).toBeUndefined();
   });
 
+  it('answers a review submitted twice with the request the first stored, only for the same person and the same draft', async () => {
+    const { service } = createService(db);
+    const draft = await draftFrom(service, { ...mobileForm, reference: 'TWICE-1' });
+    const first = await service.submitReview(REQUESTER, draft);
+    expect(first).toMatchObject({ ok: true, request: { reference: 'TWICE-1', requestedBy: REQUESTER } });
+    expect(await service.submitReview(REQUESTER, draft)).toEqual(first);
+    expect(await service.submitReview(REQUESTER, { ...draft, note: 'changed' })).toMatchObject({ ok: false, code: 'duplicate_reference' });
+    expect(await service.submitReview(REQUESTER_APPROVER, draft)).toMatchObject({ ok: false, code: 'duplicate_reference' });
+    expect(await service.listRecent()).toHaveLength(1);
+  });
+
+  it('hands a reviewed draft with a schedule to the schedules, and one without to approval now', async () => {
+    const { service } = createService(db);
+    const draft = await draftFrom(service, { ...mobileForm, reference: 'LATER-1' });
+    const input = { firstDay: '2025-03-20', time: { hour: 9, minute: 0 }, repeat: 'once' as const };
+    const asked: unknown[] = [];
+    const schedules = {
+      request: async (...args: unknown[]) => {
+        asked.push(args);
+        return { ok: false as const, code: 'schedule_invalid' as const, problems: [] };
+      },
+    };
+    expect(await service.submitReview(REQUESTER, draft, { resubmitOf: 'PR-AAAAAA', schedule: { input, schedules } }))
+      .toEqual({ ok: false, code: 'schedule_invalid', problems: [] });
+    expect(asked).toEqual([[REQUESTER, draft, input, { filledFrom: undefined, resubmitOf: 'PR-AAAAAA' }]]);
+    expect(await service.listRecent()).toHaveLength(0);
+    expect(await service.submitReview(REQUESTER, draft)).toMatchObject({ ok: true, request: { state: 'pending', reference: 'LATER-1' } });
+  });
+
   it('refuses a draft tampered on its way back with an amount over the maximum', async () => {
     const { service } = createService(db);
     const draft = await draftFrom(service);

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
+import type { BatchState } from '../../src/payouts/batch/model.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
-import { seniorTier } from '../../src/payouts/tiers.js';
+import { batchSeniorRequirement, requestSeniorRequirement, seniorTier } from '../../src/payouts/tiers.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, THIRD_APPROVER, usePayoutDatabase } from '../support/payout-doubles.js';
+import {
+  APPROVER, createService, mobileForm, pendingRequest, REQUESTER, SECOND_APPROVER, settings, submitted, THIRD_APPROVER, usePayoutDatabase,
+} from '../support/payout-doubles.js';
 
 const SENIOR = 'USENIOR01';
 const OTHER_SENIOR = 'USENIOR02';
@@ -32,6 +35,37 @@ describe('the senior tier', () => {
     expect(seniorTier([['USD', 200_001]], tiered.seniorApprovalAbove)).toEqual({ currency: 'USD', thresholdMinor: 200_000 });
     expect(seniorTier([['EUR', 10], ['CDF', 500_000_001]], tiered.seniorApprovalAbove)).toEqual({ currency: 'CDF', thresholdMinor: 500_000_000 });
     expect(seniorTier([['USD', 999_999_999]], new Map())).toBeUndefined();
+  });
+});
+
+describe('the senior requirement of a waiting payout', () => {
+  const above = tiered.seniorApprovalAbove;
+  const usd = (amountMinor: number) => pendingRequest({ amountMinor, currency: 'USD' });
+
+  it('holds above the tier by the amount or by either day total, not at it', () => {
+    expect(requestSeniorRequirement(usd(200_000), above)).toBeUndefined();
+    expect(requestSeniorRequirement(usd(200_001), above)).toEqual({ currency: 'USD', thresholdMinor: 200_000, givenBy: undefined });
+    expect(requestSeniorRequirement(usd(100), above, { requesterMinor: 200_001, recipientMinor: 0 })).toMatchObject({ thresholdMinor: 200_000 });
+    expect(requestSeniorRequirement(usd(100), above, { requesterMinor: 0, recipientMinor: 200_001 })).toMatchObject({ thresholdMinor: 200_000 });
+  });
+
+  it('holds for a payout the gate held for a senior approval, and no longer once it stopped waiting', () => {
+    expect(requestSeniorRequirement({ ...usd(100), hold: 'needs_senior' }, above)).toMatchObject({ currency: 'USD' });
+    expect(requestSeniorRequirement({ ...usd(200_001), state: 'approved' }, above)).toBeUndefined();
+  });
+
+  it('counts a senior approval only while it stands', () => {
+    const at = new Date('2026-11-01T10:00:00Z');
+    const given = { ...usd(200_001), approvals: [{ userId: SENIOR, at, senior: true }] };
+    expect(requestSeniorRequirement(given, above)?.givenBy).toBe(SENIOR);
+    const revoked = { ...usd(200_001), approvals: [{ userId: SENIOR, at, senior: true, revokedAt: at }, { userId: APPROVER, at, senior: false }] };
+    expect(requestSeniorRequirement(revoked, above)?.givenBy).toBeUndefined();
+  });
+
+  it('holds for a bulk payout by its total in any currency while it waits', () => {
+    const batch = { totals: new Map([['EUR', 10], ['USD', 200_001]]), state: 'pending' as BatchState, approvals: [{ userId: SENIOR, at: new Date(), senior: true }] };
+    expect(batchSeniorRequirement(batch, above)).toEqual({ currency: 'USD', thresholdMinor: 200_000, givenBy: SENIOR });
+    expect(batchSeniorRequirement({ ...batch, state: 'sending' }, above)).toBeUndefined();
   });
 });
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor } from '../../i18n/index.js';
 import { buildBalanceMessage } from '../views/balance.js';
-import { notice } from '../views/notice.js';
+import { notice, privateNotice } from '../views/notice.js';
 import type { Surface } from '../views/text.js';
 import { failureText } from '../refusals/failures.js';
 import { ACTIONS } from '../ids.js';
@@ -73,7 +73,7 @@ export function registerAccountActions(router: ListenerRouter, ctx: SlackContext
     if (!shown) {
       ctx.logger.info({ userId: body.user.id }, 'refused to share balance figures whose seal does not hold');
       const surface = await readerSurfaceOf(context, body.user.id)();
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, textsFor(surface.locale)('balance.shareExpired')) });
+      await respond(privateNotice(surface, textsFor(surface.locale)('balance.shareExpired'), { replaceOriginal: false }));
       return;
     }
     const reading = { balances: shown.balances, readAt: new Date(shown.readAt) };
@@ -82,7 +82,7 @@ export function registerAccountActions(router: ListenerRouter, ctx: SlackContext
       await respond({ response_type: 'in_channel', replace_original: false, ...buildBalanceMessage(ctx.surface, reading, { sharedBy: body.user.id }) });
     } catch (error) {
       const surface = await readerSurfaceOf(context, body.user.id)();
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'shareBalance', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'shareBalance', ctx.logger), { replaceOriginal: false }));
     }
   });
 }

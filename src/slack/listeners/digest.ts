@@ -9,7 +9,7 @@ import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import { failureText } from '../refusals/failures.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, type Reply } from '../views/notice.js';
+import { notice, privateNotice, type Reply } from '../views/notice.js';
 import { buildDigestBuildingMessage, buildDigestMessage } from '../views/digest.js';
 import { codeSpan } from '../views/text.js';
 
@@ -26,7 +26,7 @@ export function digestSubcommand(ctx: SlackContext): Subcommand {
       const [word, ...rest] = args;
       if ((word !== undefined && !isCalendarDay(word)) || rest.length > 0) {
         const typed = args.join(' ');
-        await respond({ response_type: 'ephemeral', ...notice(surface, textsFor(surface.locale)('digest.usage', { word: codeSpan(typed, 40) })) });
+        await respond(privateNotice(surface, textsFor(surface.locale)('digest.usage', { word: codeSpan(typed, 40) })));
         return;
       }
       const digest = ctx.digest;

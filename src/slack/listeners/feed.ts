@@ -2,7 +2,7 @@
 import type { SlackContext } from '../context.js';
 import { failureText } from '../refusals/failures.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import { buildFeedStatusMessage } from '../views/feed-status.js';
 
 export function feedSubcommand(ctx: SlackContext): Subcommand {
@@ -18,7 +18,7 @@ export function feedSubcommand(ctx: SlackContext): Subcommand {
         const invites = { missing, botUserId: missing.length > 0 ? await ctx.invites?.botUserId() : undefined };
         await respond({ response_type: 'ephemeral', ...buildFeedStatusMessage(surface, status, ctx.clock.now(), invites) });
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'readFeedStatus', ctx.logger)) });
+        await respond(privateNotice(surface, failureText(surface.locale, error, 'readFeedStatus', ctx.logger)));
       }
     },
   };

@@ -14,7 +14,7 @@ import { failureText } from '../refusals/failures.js';
 import { refusalText } from '../refusals/payout-refusals.js';
 import { COMMAND } from '../ids.js';
 import { audiencesOf, isIn, splitFleetCommand, SubcommandRegistry, type Audience, type Roles, type Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import { buildHelpMessage } from '../views/help.js';
 import type { Surface } from '../views/text.js';
 
@@ -53,7 +53,7 @@ export function registerFleetCommand(router: ListenerRouter, ctx: SlackContext, 
         ctx.logger.info({ userId: command.user_id, subcommand: subcommand.name, audience }, 'refused a /fleet subcommand to someone outside its audience');
         const surface = await readerSurface();
         const t = textsFor(surface.locale);
-        await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, subcommand.refusal?.(t) ?? usualRefusal(audience, t, surface)) });
+        await respond(privateNotice(surface, subcommand.refusal?.(t) ?? usualRefusal(audience, t, surface), { replaceOriginal: false }));
       } else {
         await subcommand.run({ command, args, respond, client, readerSurface });
       }
@@ -61,7 +61,7 @@ export function registerFleetCommand(router: ListenerRouter, ctx: SlackContext, 
     } catch (error) {
       ctx.metrics?.command(subcommand?.name ?? 'unknown', 'error');
       const surface = await readerSurface();
-      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'answerCommand', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'answerCommand', ctx.logger)));
     }
   });
 }

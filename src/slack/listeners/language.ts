@@ -8,7 +8,7 @@ import type { SlackContext } from '../context.js';
 import { failureText } from '../refusals/failures.js';
 import type { PersonLanguage } from '../locales.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import { codeSpan } from '../views/text.js';
 
 /** What a person may type after `/fleet language`, in either language. */
@@ -31,7 +31,7 @@ export function languageSubcommand(ctx: SlackContext): Subcommand {
     async run({ command, args, respond }) {
       const userId = command.user_id;
       const reply = async (locale: Locale, text: string) =>
-        respond({ response_type: 'ephemeral', ...notice({ ...ctx.surface, locale }, text) });
+        respond(privateNotice({ ...ctx.surface, locale }, text));
       const word = args[0]?.toLowerCase();
       const wanted = word === undefined ? undefined : WORDS.get(word);
       if (word === undefined || wanted === undefined) {

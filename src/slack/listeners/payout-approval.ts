@@ -17,7 +17,7 @@ import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
 import { refusalMessage, refusalText, tellPrivately } from '../refusals/payout-refusals.js';
 import { readMatchValue, readPayoutId } from '../trust/payout-values.js';
 import { approvalOutcome, buildApproveModal, buildRejectModal, refusedText } from '../views/payout-approval.js';
-import { noticeModal } from '../views/notice.js';
+import { noticeModal, noticeUpdate } from '../views/notice.js';
 import { approvalContext } from '../approval-context.js';
 import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
 import { escapeWithin, type Surface } from '../views/text.js';
@@ -146,7 +146,7 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
 }
 
 function updateToNotice(reader: Surface, title: string, text: string): ViewResponseAction {
-  return { response_action: 'update', view: noticeModal(reader, { title, text, callbackId: PAYOUT_VIEWS.notice }) };
+  return noticeUpdate(reader, { title, text, callbackId: PAYOUT_VIEWS.notice });
 }
 
 async function requestFrom(ctx: SlackContext, value: string | undefined): Promise<PayoutRequest | undefined> {

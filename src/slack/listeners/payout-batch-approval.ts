@@ -18,7 +18,7 @@ import { failureText, type FailureAction } from '../refusals/failures.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { surfaceFor } from '../locales.js';
 import { tellPrivately } from '../refusals/payout-refusals.js';
-import { loadingModal, noticeModal } from '../views/notice.js';
+import { loadingModal, noticeModal, noticeUpdate } from '../views/notice.js';
 import { buildBatchRejectModal, inBatchModal } from '../views/payout-batch.js';
 
 const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
@@ -75,11 +75,11 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
       const result = await ctx.batches.reject(batchId, body.user.id, reason);
       // The same submission delivered twice finds the batch already rejected by this person.
       const rejectedByThem = result.ok || (result.batch?.state === 'rejected' && result.batch.rejectedBy === body.user.id);
-      if (rejectedByThem) answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.reject.done') }) };
+      if (rejectedByThem) answer = noticeUpdate(surface, { ...inBatchModal(surface), text: t('payoutBatch.reject.done') });
       else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
-      else answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` }) };
+      else answer = noticeUpdate(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` });
     } catch (error) {
-      answer = { response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'rejectBulkPayout', logger) }) };
+      answer = noticeUpdate(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'rejectBulkPayout', logger) });
     }
     await ack(answer);
   });

@@ -21,7 +21,7 @@ import { failureText } from '../refusals/failures.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import { refusalText } from '../refusals/payout-refusals.js';
-import { loadingModal, notice, noticeModal } from '../views/notice.js';
+import { loadingModal, noticeModal, noticeUpdate, privateNotice } from '../views/notice.js';
 import { buildBatchChecking, buildBatchResult, inBatchModal, buildBatchUploadModal, type ErrorsFileOutcome } from '../views/payout-batch.js';
 import { mentionChannel, type Surface } from '../views/text.js';
 
@@ -44,9 +44,9 @@ export function openBatchForm(ctx: SlackContext) {
         loading: () => { const { title, callbackId } = inBatchModal(surface); return loadingModal(surface, title, callbackId); },
         refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
       });
-      if (refused) await respond({ response_type: 'ephemeral', ...notice(surface, refused.refusal) });
+      if (refused) await respond(privateNotice(surface, refused.refusal));
     } catch (error) {
-      await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'openPayoutForm', ctx.logger)));
     }
   };
 }
@@ -98,7 +98,7 @@ export function registerPayoutBatchListeners(router: ListenerRouter, ctx: SlackC
     }
     const release = ctx.fileChecks.take(body.user.id);
     if (!release) {
-      await ack({ response_action: 'update', view: noticeModal(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('common.fileCheckBusy') }) });
+      await ack(noticeUpdate(surface, { ...inBatchModal(surface), text: textsFor(surface.locale)('common.fileCheckBusy') }));
       return;
     }
     let result: ModalView;

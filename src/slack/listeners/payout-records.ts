@@ -11,7 +11,7 @@ import { failureText } from '../refusals/failures.js';
 import { refusalMessage } from '../refusals/payout-refusals.js';
 import { escapeMrkdwn } from '../views/text.js';
 import { readPayoutId } from '../trust/payout-values.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import { buildPayoutHistory, buildPayoutList } from '../views/payout-history.js';
 
 const RECENT = 15;
@@ -27,7 +27,7 @@ export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
     async run({ command, args, respond, readerSurface }) {
       const reader = await readerSurface();
       const t = textsFor(reader.locale);
-      const say = (text: string) => respond({ response_type: 'ephemeral', ...notice(reader, text) });
+      const say = (text: string) => respond(privateNotice(reader, text));
       try {
         if (!(await payouts.canView(command.user_id))) {
           await say(t('payoutRecords.locked'));

@@ -7,9 +7,9 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  draftToFields, parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, SCHEDULE_REPEATS, travelledDraftSchema,
+  parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, scheduleInputShape, travelledDraftSchema,
   type ScheduleInput,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type PayoutRefusalCode, type PayoutRequest, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
+  type PayoutDraft, type PayoutFormFields, type PayoutKind, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
 import { formatWallTime } from '../../calendar.js';
 import { textsFor } from '../../i18n/index.js';
@@ -22,7 +22,7 @@ import { HOME, PAYOUT_ACTIONS, PAYOUT_VIEWS, RECIPIENT_ACTIONS } from '../ids.js
 import { surfaceFor } from '../locales.js';
 import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from '../refusals/payout-refusals.js';
 import type { Subcommand } from '../subcommands.js';
-import { loadingModal, notice, noticeModal } from '../views/notice.js';
+import { loadingModal, noticeModal, noticeUpdate, privateNotice } from '../views/notice.js';
 import {
   buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
 } from '../views/payout-form.js';
@@ -40,12 +40,7 @@ const filledFromSchema = z.string().max(BUTTON_VALUE_MAX).optional();
 const formMetadataSchema = z.object({
   kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema, filledFrom: filledFromSchema,
 });
-const text = (max: number) => z.string().max(max);
-const scheduleSchema = z.object({
-  firstDay: text(10), time: z.object({ hour: z.number().int().min(0).max(23), minute: z.number().int().min(0).max(59) }),
-  repeat: z.enum(SCHEDULE_REPEATS), count: z.number().int().optional(), endsOn: text(10).optional(),
-});
-const reviewMetadataSchema = z.object({ draft: travelledDraftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleSchema.optional() });
+const reviewMetadataSchema = z.object({ draft: travelledDraftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleInputShape.optional() });
 // Sealed as an object of its own shape, so that no other value the app seals reads as a pick.
 const pickedSchema = z.object({ filledFrom: z.string().max(200) });
 
@@ -105,7 +100,7 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
       const surface = await readerSurface();
       const t = textsFor(surface.locale);
       if (!payoutSettings.approvalChannelId) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, t('payoutRequest.notConfigured')) });
+        await respond(privateNotice(surface, t('payoutRequest.notConfigured')));
         return;
       }
       // Who may request is asked at once; when it answers quickly (the usual case) a refusal is a
@@ -117,7 +112,7 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
       );
       const early = await Promise.race([asked, sleep(QUICK_ROLE_ANSWER_MS).then(() => undefined)]);
       if (early && 'decision' in early && !early.decision.ok) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, refusalText(early.decision, surface.locale)) });
+        await respond(privateNotice(surface, refusalText(early.decision, surface.locale)));
         return;
       }
       const kind = payoutKindFromWord(args[0]);
@@ -129,17 +124,22 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
         // Before anything slow: the trigger id expires about 3 seconds after the command.
         viewId = (await client.views.open({ trigger_id: command.trigger_id, view })).view?.id;
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(surface, failureText(surface.locale, error, 'openPayoutForm', logger)) });
+        await respond(privateNotice(surface, failureText(surface.locale, error, 'openPayoutForm', logger)));
         return;
       }
       const answer = early ?? (await asked);
       if ('error' in answer) {
         logger.error({ err: answer.error }, 'could not check whether a person may request payouts');
       } else if (!answer.decision.ok && viewId) {
-        await client.views.update({ view_id: viewId, view: noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: refusalText(answer.decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
+        await client.views.update({ view_id: viewId, view: noticeModal(surface, payoutNotice(surface, refusalText(answer.decision, surface.locale))) });
       }
     },
   };
+}
+
+/** A notice in the payout form's place, under its title. */
+function payoutNotice(surface: Surface, text: string): { title: string; text: string; callbackId: string } {
+  return { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text, callbackId: PAYOUT_VIEWS.notice };
 }
 
 /** The form's answer: its errors under their fields, or the review screen. */
@@ -149,7 +149,7 @@ async function checkForm(
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
   if (!decision.ok) {
-    return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
+    return noticeUpdate(surface, payoutNotice(surface, refusalText(decision, surface.locale)));
   }
   // Send on: empty sends once approved; a date needs a time, ahead and at most 366 days away (checked in the team's zone).
   const when = scheduleInput(readScheduleFields(view.state.values, fill), surface.locale, fill);
@@ -170,23 +170,21 @@ async function checkForm(
 
 export function registerPayoutRequestListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { payoutSettings, logger } = ctx;
-  const showNotice = (surface: Surface, message: string): ViewResponseAction =>
-    ({ response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: message, callbackId: PAYOUT_VIEWS.notice }) });
+  const showNotice = (surface: Surface, message: string): ViewResponseAction => noticeUpdate(surface, payoutNotice(surface, message));
 
   // The home tab's New payout: the same chooser as `/fleet payout`, opened first (the trigger id is short-lived), the role checked right after.
   router.action<BlockAction<ButtonAction>>(HOME.newPayout, async ({ ack, body, client, context }) => {
     await ack();
     const surface = await readerSurfaceOf(context, body.user.id)();
     const t = textsFor(surface.locale);
-    const title = t('payoutRequest.chooser.title');
     try {
       if (!payoutSettings.approvalChannelId) {
-        await client.views.open({ trigger_id: body.trigger_id, view: noticeModal(surface, { title, text: t('payoutRequest.notConfigured'), callbackId: PAYOUT_VIEWS.notice }) });
+        await client.views.open({ trigger_id: body.trigger_id, view: noticeModal(surface, payoutNotice(surface, t('payoutRequest.notConfigured'))) });
         return;
       }
       const viewId = (await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutChooser(surface, '') })).view?.id;
       const decision = await ctx.payouts.mayRequest(body.user.id);
-      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: noticeModal(surface, { title, text: refusalText(decision, surface.locale), callbackId: PAYOUT_VIEWS.notice }) });
+      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: noticeModal(surface, payoutNotice(surface, refusalText(decision, surface.locale))) });
     } catch (error) {
       logger.warn({ err: error, userId: body.user.id }, 'could not open the payout form from the home tab');
     }
@@ -291,7 +289,7 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
     : found.code === 'not_rejected' ? t('payoutRequest.resubmit.notRejected', { id })
       : found.code === 'not_requester' ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
         : t('payoutApproval.refusal.noSuchPayout');
-  return noticeModal(surface, { title: t('payoutRequest.chooser.title'), text: text, callbackId: PAYOUT_VIEWS.notice });
+  return noticeModal(surface, payoutNotice(surface, text));
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
@@ -299,36 +297,21 @@ async function submitReview(
   ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, carried: FormCarry, schedule?: ScheduleInput,
 ): Promise<ViewResponseAction> {
   const { payouts, payoutSettings, schedules } = ctx;
-  const filledFrom = openPicked(ctx, carried.filledFrom);
-  // The draft came back from the client: `submit` checks the role and every field again.
-  const submitted = (request: PayoutRequest): ViewResponseAction =>
-    ({ response_action: 'update', view: buildPayoutSubmitted(surface, request, payoutSettings.approvalChannelId) });
-  const scheduled = schedule && schedules ? await schedules.request(userId, draft, schedule, { filledFrom, resubmitOf: carried.resubmits }) : undefined;
-  if (scheduled && !scheduled.ok && scheduled.code === 'schedule_invalid') {
+  // The draft came back from the client: the service checks the role and every field again.
+  const result = await payouts.submitReview(userId, draft, {
+    resubmitOf: carried.resubmits, filledFrom: openPicked(ctx, carried.filledFrom), schedule: schedule && schedules ? { input: schedule, schedules } : undefined,
+  });
+  if (result.ok) return { response_action: 'update', view: buildPayoutSubmitted(surface, result.request, payoutSettings.approvalChannelId) };
+  if (result.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
-    const problems = Object.values(scheduleErrors(scheduled.problems, surface.locale));
+    const problems = Object.values(scheduleErrors(result.problems, surface.locale));
     return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, carried, scheduleFieldsOf(schedule)) };
   }
-  const result = scheduled ?? (await payouts.submit(userId, draft, { resubmitOf: carried.resubmits, filledFrom }));
-  if (result.ok) return submitted(result.request);
-  const stored = await alreadyStored(ctx, userId, draft, result.code);
-  if (stored) return submitted(stored);
   if (result.errors) {
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, carried);
     return { response_action: 'update', view: form };
   }
-  return { response_action: 'update', view: noticeModal(surface, { title: textsFor(surface.locale)('payoutRequest.chooser.title'), text: refusalText(result, surface.locale), callbackId: PAYOUT_VIEWS.notice }) };
-}
-
-/**
- * A review submitted twice (a redelivered request, a double click) finds its own reference taken:
- * when the request holding it is this person's and says exactly the same, the first submission stored it.
- */
-async function alreadyStored(ctx: SlackContext, userId: string, draft: PayoutDraft, code: PayoutRefusalCode): Promise<PayoutRequest | undefined> {
-  if (code !== 'duplicate_reference') return undefined;
-  const stored = await ctx.payouts.getByReference(draft.reference);
-  if (!stored || stored.requestedBy !== userId || stored.kind !== draft.kind) return undefined;
-  return JSON.stringify(draftToFields(stored)) === JSON.stringify(draftToFields(draft)) ? stored : undefined;
+  return noticeUpdate(surface, payoutNotice(surface, refusalText(result, surface.locale)));
 }
 
 /** The form's When fields for a schedule the person goes back to. */

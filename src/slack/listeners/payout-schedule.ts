@@ -12,7 +12,7 @@ import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { PAYOUT_SCHEDULE } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import { buildScheduledList } from '../views/payout-schedule.js';
 import type { Surface } from '../views/text.js';
 
@@ -30,7 +30,7 @@ export function scheduledSubcommand(ctx: SlackContext): Subcommand {
         const upcoming = ctx.schedules ? await ctx.schedules.upcoming({ limit: LISTED }) : [];
         await respond({ response_type: 'ephemeral', ...buildScheduledList(reader, upcoming, ctx.schedules?.timeZone ?? 'UTC') });
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)) });
+        await respond(privateNotice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)));
       }
     },
   };
@@ -73,13 +73,13 @@ export function registerPayoutScheduleListeners(router: ListenerRouter, ctx: Sla
       const named = occurrenceOf(body.actions[0]?.value);
       try {
         if (!named || !ctx.schedules) {
-          await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, textsFor(reader.locale)('payoutSchedule.refusal.not_found')) });
+          await respond(privateNotice(reader, textsFor(reader.locale)('payoutSchedule.refusal.not_found'), { replaceOriginal: false }));
           return;
         }
         const result = await act(ctx.schedules, named.requestId, named.number, body.user.id);
-        await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, outcomeText(reader, actionId, result)) });
+        await respond(privateNotice(reader, outcomeText(reader, actionId, result), { replaceOriginal: false }));
       } catch (error) {
-        await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)) });
+        await respond(privateNotice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger), { replaceOriginal: false }));
       }
     });
   }

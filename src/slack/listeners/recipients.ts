@@ -11,7 +11,7 @@ import { readerSurfaceOf } from '../transport/middleware.js';
 import { failureText } from '../refusals/failures.js';
 import { RECIPIENT_ACTIONS } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { notice, privateNotice } from '../views/notice.js';
 import { buildRecipientList, recipientNumber, recipientOptions } from '../views/saved-recipients.js';
 import { escapeWithin, type Surface } from '../views/text.js';
 
@@ -30,7 +30,7 @@ export function recipientsSubcommand(ctx: SlackContext): Subcommand {
         const words = args.map((arg) => arg.replace(/^["“«]|["”»]$/gu, '')).filter((arg) => arg.trim() !== '');
         await respond({ response_type: 'ephemeral', ...(await recipientList(ctx, reader, command.user_id, words)) });
       } catch (error) {
-        await respond({ response_type: 'ephemeral', ...notice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)) });
+        await respond(privateNotice(reader, failureText(reader.locale, error, 'readPayouts', ctx.logger)));
       }
     },
   };
@@ -67,7 +67,7 @@ export function registerRecipientListeners(router: ListenerRouter, ctx: SlackCon
       const removed = await ctx.recipients.remove(body.user.id, body.actions[0]?.value ?? '');
       if (!removed.ok) {
         const text = removed.code === 'not_found' ? t('recipients.notFound') : t('recipients.notRequester');
-        await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, text) });
+        await respond(privateNotice(reader, text, { replaceOriginal: false }));
         return;
       }
       const { recipient } = removed;
@@ -76,7 +76,7 @@ export function registerRecipientListeners(router: ListenerRouter, ctx: SlackCon
       });
       await respond({ response_type: 'ephemeral', replace_original: true, ...(await recipientList(ctx, reader, body.user.id, [], said)) });
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(reader, failureText(reader.locale, error, 'readPayouts', logger)) });
+      await respond(privateNotice(reader, failureText(reader.locale, error, 'readPayouts', logger), { replaceOriginal: false }));
     }
   });
 }

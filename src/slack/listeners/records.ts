@@ -20,7 +20,7 @@ import { RECORDS } from '../ids.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
 import { describeRecordsProblem } from '../refusals/records-problems.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice } from '../views/notice.js';
+import { privateNotice } from '../views/notice.js';
 import {
   buildRecordsChecking, buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal,
   exceptionsFileName, exceptionsFileText, recordsNoticeModal, type ExceptionsFileOutcome,
@@ -45,7 +45,7 @@ export function recordsSubcommand(ctx: SlackContext): Subcommand {
     async run({ command, args, respond, client, readerSurface }) {
       const surface = await readerSurface();
       const t = textsFor(surface.locale);
-      const reply = (text: string) => respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, text) });
+      const reply = (text: string) => respond(privateNotice(surface, text, { replaceOriginal: false }));
       if (!ctx.records) {
         await reply(t('records.unavailable'));
         return;
@@ -115,7 +115,7 @@ export function registerRecordsListeners(router: ListenerRouter, ctx: SlackConte
     const userId = body.user.id;
     const surface = await readerSurfaceOf(context, userId)();
     const t = textsFor(surface.locale);
-    const answer = (text: string) => respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, text) });
+    const answer = (text: string) => respond(privateNotice(surface, text, { replaceOriginal: false }));
     if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
       await answer(t('access.noViewer'));
       return;

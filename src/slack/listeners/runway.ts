@@ -10,7 +10,7 @@ import { FileUploadError } from '../files/file-upload.js';
 import { sendPngToPerson } from '../files/png-share.js';
 import { failureText } from '../refusals/failures.js';
 import type { Subcommand } from '../subcommands.js';
-import { notice, type Reply } from '../views/notice.js';
+import { notice, privateNotice, type Reply } from '../views/notice.js';
 import { buildRunwayMessage } from '../views/runway.js';
 import type { Surface } from '../views/text.js';
 import type { WebClient } from '@slack/web-api';
@@ -34,7 +34,7 @@ export function runwaySubcommand(ctx: SlackContext): Subcommand {
       await respond({ response_type: 'ephemeral', ...reply });
       if (!runway?.known || runway.currencies.length === 0 || !ctx.charts) return;
       const problem = await sendChart(ctx, client, command.user_id, surface, runway);
-      if (problem) await respond({ response_type: 'ephemeral', ...notice(surface, textsFor(surface.locale)('runway.chart.failed', { reason: problem })) });
+      if (problem) await respond(privateNotice(surface, textsFor(surface.locale)('runway.chart.failed', { reason: problem })));
     },
   };
 }

@@ -20,7 +20,7 @@ import { failureText } from '../refusals/failures.js';
 import { ACTIONS, HOME, TRANSACTION_FILTER } from '../ids.js';
 import type { Subcommand } from '../subcommands.js';
 import { ensureViewer } from '../viewers.js';
-import { loadingModal, notice, noticeModal } from '../views/notice.js';
+import { loadingModal, notice, noticeModal, privateNotice } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
 import {
@@ -217,9 +217,9 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
         loading: () => loadingModal(surface, title(), TRANSACTION_FILTER.view),
         refusal: (text) => noticeModal(surface, { title: title(), text, callbackId: TRANSACTION_FILTER.view }),
       });
-      if (refused) await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, refused.refusal) });
+      if (refused) await respond(privateNotice(surface, refused.refusal, { replaceOriginal: false }));
     } catch (error) {
-      await respond({ response_type: 'ephemeral', replace_original: false, ...notice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger)) });
+      await respond(privateNotice(surface, failureText(surface.locale, error, 'openFilter', ctx.logger), { replaceOriginal: false }));
     }
   });
 

@@ -35,3 +35,15 @@ export function noticeModal(surface: Surface, content: { title: string; text: st
 export function loadingModal(surface: Surface, title: string, callbackId: string): ModalView {
   return noticeModal(surface, { title, text: textsFor(surface.locale)('common.loading'), callbackId });
 }
+
+/** A notice as a private reply through `respond`; `replaceOriginal` when it says whether the message a button was on is replaced. */
+export function privateNotice(
+  surface: Surface, text: string, options: { replaceOriginal?: boolean } = {},
+): Reply & { response_type: 'ephemeral'; replace_original?: boolean } {
+  return { response_type: 'ephemeral', ...(options.replaceOriginal === undefined ? {} : { replace_original: options.replaceOriginal }), ...notice(surface, text) };
+}
+
+/** A notice modal as a modal submission's answer: it takes the submitted modal's place. */
+export function noticeUpdate(surface: Surface, content: { title: string; text: string; callbackId: string }): { response_action: 'update'; view: ModalView } {
+  return { response_action: 'update', view: noticeModal(surface, content) };
+}

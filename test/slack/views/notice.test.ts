@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notice, noticeModal } from '../../../src/slack/views/notice.js';
+import { notice, noticeModal, noticeUpdate, privateNotice } from '../../../src/slack/views/notice.js';
 
 describe('a notice', () => {
   const said = 'Could not *answer* this command.';
@@ -26,5 +26,13 @@ describe('a notice', () => {
     const reply = notice({ sandbox: false, locale: 'en' }, 'y'.repeat(4000));
     const section = reply.blocks[0] as { text: { text: string } };
     expect(section.text.text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('is private as a reply, says whether it replaces the message only when asked, and takes a submitted modal\'s place', () => {
+    const surface = { sandbox: false, locale: 'en' } as const;
+    expect(privateNotice(surface, said)).toEqual({ response_type: 'ephemeral', ...notice(surface, said) });
+    expect(privateNotice(surface, said, { replaceOriginal: false })).toEqual({ response_type: 'ephemeral', replace_original: false, ...notice(surface, said) });
+    const content = { title: 'Payout', text: said, callbackId: 'payout_notice' };
+    expect(noticeUpdate(surface, content)).toEqual({ response_action: 'update', view: noticeModal(surface, content) });
   });
 });
