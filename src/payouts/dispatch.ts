@@ -7,7 +7,8 @@ import type { Clock } from '../clock.js';
 import { asFleetError, FleetRejectedError } from '../fleet/errors.js';
 import type { FleetApi, Transaction, TransactionListPage } from '../fleet/schemas.js';
 import { fromMinor, toMinor } from '../money.js';
-import { storedFleetFailure, type PayoutDraft } from './model.js';
+import { storedFleetFailure } from './failure-reasons.js';
+import type { PayoutDraft } from './model.js';
 import { railOf } from './rails/index.js';
 
 export type SendOutcome =

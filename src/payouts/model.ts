@@ -1,15 +1,20 @@
 /**
  * The payout domain's vocabulary: what a payout request is, the states it moves through, the
- * events written to its audit log, and the typed results every service method returns.
+ * events written to its audit log, and the typed results every service method returns. Approvals
+ * and their rules are in `approval-model.ts`, stored failure reasons in `failure-reasons.ts`.
  */
 import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 import type { HiddenCharacterKind } from '../hidden-text.js';
 import type { AmountProblem } from '../money.js';
 import { assertNever } from './rails/exhaustive.js';
 import type { PayoutSchedule, ScheduledFrom } from './schedule/model.js';
+import type { DualApprovalReason, PayoutApproval, PayoutHold } from './approval-model.js';
 
 export type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
 export { PAYOUT_KINDS, type PayoutKind } from '../fleet/schemas.js';
+export { DUAL_APPROVAL_RULES, PAYOUT_HOLDS } from './approval-model.js';
+export type { AmountApprovalRule, DualApprovalReason, DualApprovalRule, PayoutApproval, PayoutHold } from './approval-model.js';
+export { INTERRUPTED_FAILURE, readFleetFailure } from './failure-reasons.js';
 
 export const PAYOUT_STATES = [
   'pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled',
@@ -124,38 +129,6 @@ export interface ChangedDetails {
   matches: { name: string; lastPayoutId: string } | undefined;
 }
 
-export interface PayoutApproval {
-  userId: string;
-  at: Date;
-  /** Set when its giver was no longer an approver as the payout was about to be sent: it no longer counts. */
-  revokedAt?: Date | undefined;
-  /** Given by a senior approver (PAYOUT_SENIOR_APPROVERS), as looked up when given (`tiers.ts`). */
-  senior?: boolean | undefined;
-}
-
-/** What makes more than one approver necessary: an amount rule (this request alone, or a day total in its currency), or a recipient never paid before. */
-export const DUAL_APPROVAL_RULES = ['amount', 'requester_total', 'recipient_total', 'new_recipient'] as const;
-export type DualApprovalRule = (typeof DUAL_APPROVAL_RULES)[number];
-export type AmountApprovalRule = Exclude<DualApprovalRule, 'new_recipient'>;
-
-/**
- * Why a request needs more than one approver: an amount rule with the amount or day total it
- * measured and the threshold it is above, or the new-recipient rule.
- */
-export type DualApprovalReason =
-  | { rule: AmountApprovalRule; totalMinor: number; thresholdMinor: number }
-  | { rule: 'new_recipient' };
-
-/**
- * Why a request with its approvals was not sent: a control of the gate before sending (`gate.ts`)
- * that no longer passes. Each says what the request waits for (see docs/payouts.md).
- */
-export const PAYOUT_HOLDS = [
-  'requester_not_allowed', 'roles_unavailable', 'needs_approvers', 'needs_senior', 'over_daily_limit', 'over_max_amount', 'not_offered',
-  'duplicate_unchecked', 'missed',
-] as const;
-export type PayoutHold = (typeof PAYOUT_HOLDS)[number];
-
 /**
  * An entry of the transaction list that quotes the payout's person-typed reference in its description
  * (same amount and currency), so it may be the payout or an unrelated credit: an approver decides.
@@ -173,33 +146,6 @@ export interface LikelyMatch {
 
 /** How the last search of the transaction list for an unknown payout ended. */
 export type SearchOutcome = 'not_found' | 'could_not_check';
-
-/** The failure reason of a payout whose sending a stopped process left behind; the Slack layer words it. */
-export const INTERRUPTED_FAILURE = 'interrupted';
-
-/**
- * Why the Fleet API failed a payout or left its outcome unknown, as stored: the client's error code
- * and, for a refusal, the API's own words (`fleet:rejected:<words>`), so that each reader gets the
- * reason in their own language. `conflict` is a 409: a payout with this reference may already exist.
- * Rows stored before this shape hold an English sentence, which is shown as it is.
- */
-export interface FleetFailure {
-  code: string;
-  apiMessage?: string;
-}
-
-const FLEET_FAILURE = /^fleet:([a-z_]+)(?::([\s\S]*))?$/;
-
-export function storedFleetFailure({ code, apiMessage }: FleetFailure): string {
-  return apiMessage ? `fleet:${code}:${apiMessage}` : `fleet:${code}`;
-}
-
-/** The failure a stored reason holds, or undefined for the app's own reasons and older English text. */
-export function readFleetFailure(stored: string): FleetFailure | undefined {
-  const match = FLEET_FAILURE.exec(stored);
-  if (!match) return undefined;
-  return match[2] ? { code: match[1]!, apiMessage: match[2] } : { code: match[1]! };
-}
 
 /** How a request came in when the requester did not ask in the app themselves. */
 export type RequestedThrough = 'workflow';

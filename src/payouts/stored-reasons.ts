@@ -6,7 +6,7 @@
  * that the Slack layer words it in the reader's language. The sentences are history: they stay as
  * they were written, whatever the client says today.
  */
-import { INTERRUPTED_FAILURE, storedFleetFailure } from './model.js';
+import { INTERRUPTED_FAILURE, storedFleetFailure } from './failure-reasons.js';
 
 const CONFLICT_SUFFIX = ' A payout with this reference may already exist.';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FleetConnectionError, FleetRejectedError, FleetTimeoutError, FleetUnavailableError } from '../../src/fleet/errors.js';
-import { INTERRUPTED_FAILURE, type PayoutRequest } from '../../src/payouts/model.js';
+import { INTERRUPTED_FAILURE } from '../../src/payouts/failure-reasons.js';
+import type { PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';

@@ -1,25 +1,26 @@
 /**
  * The front door of bulk payouts for the Slack layer: checking a file (stored as a draft only when
- * every row passes), submitting it for one approval, approving, rejecting and stopping it. Every
- * rule is checked against the stored batch; nothing the client sends decides who may act or how much.
+ * every row passes), submitting it for one approval, rejecting and stopping it; approving is
+ * `approvals.ts`. Every rule is checked against the stored batch; nothing the client sends decides who
+ * may act or how much.
  */
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
+import { BatchApprovals, batchMovedOn, waitingPayouts } from './approvals.js';
 import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
 import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, insertBatchApproval, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
+  appendBatchEvent, batchProgress, batchResults, findBatch, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
   listRecentBatches, listResultsDue, lockBatchPace, claimResultsDelivery, markResultsDelivered, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
 } from './store.js';
-import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, raisedRequirement, type DayPayout, type DayRequirement } from '../day-totals.js';
+import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from '../day-totals.js';
 import { randomReadableCode } from '../identifiers.js';
 import { checkRejectReason } from '../policy.js';
 import { dualApprovalChanges } from '../rows.js';
 import type { PayoutRoles } from '../roles.js';
-import { isSeniorApprover, seniorsAmong, seniorTier, type SeniorTier } from '../tiers.js';
 import type { PayoutSettings } from '../settings.js';
 
 /** Told about every committed change of a batch (the Slack layer updates its messages). */
@@ -46,12 +47,6 @@ export interface PayoutBatchServiceOptions {
   resultsRetrySeconds?: number;
 }
 
-/** The rows of a batch that count towards the day's totals: not yet sent as a payout of their own, not skipped. */
-async function waitingPayouts(q: Queryable, batchId: string): Promise<DayPayout[]> {
-  const rows = await listBatchRows(q, batchId);
-  return rows.filter((row) => row.requestId === undefined && row.skipped === undefined).map(({ draft, newRecipient }) => ({ draft, newRecipient }));
-}
-
 /** `PB-7K3F9Q`: a batch's rows without a reference get `PB-7K3F9Q-<row>`. */
 function newBatchId(): string {
   return `PB-${randomReadableCode(6)}`;
@@ -72,7 +67,12 @@ class Refused extends Error {
 }
 
 export class PayoutBatchService {
-  constructor(private readonly options: PayoutBatchServiceOptions) {}
+  private readonly approvals: BatchApprovals;
+
+  constructor(private readonly options: PayoutBatchServiceOptions) {
+    const { db, clock, settings, roles, logger } = options;
+    this.approvals = new BatchApprovals({ db, clock, settings, roles, logger, announce: (batch, event, actor) => this.announce(batch, event, actor) });
+  }
 
   get maxRows(): number {
     return this.options.batchSettings.maxRows;
@@ -154,76 +154,11 @@ export class PayoutBatchService {
     }
   }
 
-  /**
-   * Measures a pending batch again from the day's totals (its rows are among them) and raises the
-   * approvers it needs when they now call for more; never lowers them. The caller holds the day locks.
-   */
-  private async measureAgain(tx: Queryable, batch: PayoutBatch, payouts: readonly DayPayout[], now: Date): Promise<DayRequirement | undefined> {
-    const measured = await measureDayApprovals(tx, {
-      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, payouts, counted: true,
-    }, this.options.settings);
-    const raised = raisedRequirement(batch.requiredApprovals, measured);
-    if (!raised) return undefined;
-    const changes: BatchChanges = { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason), dualApprovalCurrency: raised.currency ?? null };
-    if (!(await updateBatch(tx, batch.id, { states: ['pending'] }, changes, now))) return undefined;
-    await appendBatchEvent(tx, { batchId: batch.id, event: 'approvals_raised', at: now, details: { required: raised.required, currency: raised.currency, ...raised.reason } });
-    return raised;
-  }
-
-  /**
-   * Records an approval by an approver other than the requester, measuring the day's totals again
-   * (the approvers needed may go up). The approval that completes the count first looks up, fresh,
-   * the requester's and every counted approver's roles: then the totals are measured once more, and
-   * the batch is released for sending (`sending`) if they still allow. An approver no longer one does not count.
-   */
+  /** Records an approval of a pending batch, and releases it for sending when it completes the count (see BatchApprovals). */
   async approve(batchId: string, userId: string): Promise<BatchResult> {
-    const { db, roles } = this.options;
     const batch = await this.get(batchId);
     if (!batch) return batchRefusal('not_found');
-    const refused = this.approvalRefusal(batch, userId, await roles.canApprove(userId));
-    if (refused) return refused;
-    const tier = await this.seniorTierOf(batch);
-    const actorSenior = tier ? await isSeniorApprover(roles, userId) : false;
-    const others = batch.approvals.filter((approval) => approval.userId !== batch.requestedBy);
-    if (tier && !actorSenior && others.length + 1 >= batch.requiredApprovals && !others.some((approval) => approval.senior === true)) {
-      return batchRefusal('needs_senior', { batch });
-    }
-    const now = this.now();
-    const recorded = await db.transaction(async (tx) => {
-      const payouts = await waitingPayouts(tx, batch.id);
-      // The day locks first, as submissions take them, then the batch's row.
-      await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
-      const touched = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, {}, now);
-      if (!touched) return undefined;
-      if (!(await insertBatchApproval(tx, batch.id, userId, now, actorSenior))) return 'already' as const;
-      await appendBatchEvent(tx, { batchId: batch.id, event: 'approved', userId, at: now });
-      await this.measureAgain(tx, touched, payouts, now);
-      return findBatch(tx, batch.id);
-    });
-    if (recorded === 'already') return batchRefusal('already_approved', { batch });
-    if (!recorded) return this.movedOn(batch.id);
-    const counting = recorded.approvals.map((approval) => approval.userId).filter((approver) => approver !== recorded.requestedBy);
-    if (counting.length < recorded.requiredApprovals) {
-      await this.announce(recorded, 'approved', userId);
-      return { ok: true, batch: recorded };
-    }
-    return this.release(recorded, counting, userId);
-  }
-
-  /**
-   * The senior tier, as its two-approver rule reads totals: on the batch's total in each currency and
-   * on the requester's and each recipient's day totals, every waiting row among them (`day-totals.ts`).
-   */
-  private async seniorTierOf(batch: PayoutBatch): Promise<SeniorTier | undefined> {
-    const { db, settings } = this.options;
-    const measured = await measureDayApprovals(db, {
-      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? this.now(), payouts: await waitingPayouts(db, batch.id), counted: true,
-    }, settings);
-    return seniorTier(batch.totals, settings.seniorApprovalAbove) ?? measured.senior;
-  }
-
-  private approvalRefusal(batch: PayoutBatch, userId: string, isApprover: boolean): BatchResult | undefined {
-    return batchApprovalRefusal(batch, { userId, canApprove: isApprover }, this.now());
+    return this.approvals.approve(batch, userId);
   }
 
   /**
@@ -253,49 +188,6 @@ export class PayoutBatchService {
   async search(words: readonly string[], options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit)));
     return searchBatches(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
-  }
-
-  /** Fresh roles, then pending → sending; the approvals stay recorded whatever the roles say. */
-  private async release(batch: PayoutBatch, counting: string[], actor: string): Promise<BatchResult> {
-    const { roles, logger } = this.options;
-    let stillApprovers: string[];
-    let seniorMissing = false;
-    try {
-      if (!(await roles.canRequest(batch.requestedBy, { fresh: true }))) return batchRefusal('not_allowed', { batch });
-      const answers = await Promise.all(counting.map((approver) => roles.canApprove(approver, { fresh: true })));
-      stillApprovers = counting.filter((_, index) => answers[index] === true);
-      if (await this.seniorTierOf(batch)) {
-        // Checked again at release: a senior approver no longer one leaves the batch waiting for another.
-        const givers = batch.approvals.filter((approval) => approval.senior === true && stillApprovers.includes(approval.userId)).map((approval) => approval.userId);
-        const seniors = await seniorsAmong(roles, givers, { fresh: true });
-        if (![...seniors.values()].some(Boolean)) seniorMissing = true;
-      }
-    } catch (error) {
-      logger.warn({ err: error, batchId: batch.id }, 'could not look up roles before releasing a bulk payout; it waits');
-      return batchRefusal('roles_unavailable', { batch });
-    }
-    if (!stillApprovers.includes(actor)) return batchRefusal('not_approver', { batch });
-    const now = this.now();
-    // Measured again at release: a request to the same recipient may have landed since the approval.
-    const released = await this.options.db.transaction(async (tx) => {
-      const payouts = await waitingPayouts(tx, batch.id);
-      await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
-      const before = await findBatch(tx, batch.id);
-      if (before?.state !== 'pending') return undefined;
-      const raised = await this.measureAgain(tx, before, payouts, now);
-      const required = raised?.required ?? before.requiredApprovals;
-      if (stillApprovers.length < required || seniorMissing) return { waiting: (await findBatch(tx, batch.id)) ?? before };
-      const moved = await updateBatch(tx, batch.id, { states: ['pending'], unexpiredAt: now }, { state: 'sending' }, now);
-      if (moved) await appendBatchEvent(tx, { batchId: batch.id, event: 'released', userId: actor, at: now, details: { approvers: stillApprovers } });
-      return moved;
-    });
-    if (!released) return this.movedOn(batch.id);
-    if ('waiting' in released) {
-      await this.announce(released.waiting, 'approved', actor);
-      return { ok: true, batch: released.waiting };
-    }
-    await this.announce(released, 'released', actor);
-    return { ok: true, batch: released };
   }
 
   /** Whether `userId` may reject the batch now (before the reason is asked); the batch, or why not. */
@@ -413,10 +305,7 @@ export class PayoutBatchService {
   }
 
   private async movedOn(id: string): Promise<BatchResult> {
-    const current = await findBatch(this.options.db, id);
-    if (!current) return batchRefusal('not_found');
-    if (current.state === 'pending' && current.expiresAt.getTime() <= this.now().getTime()) return batchRefusal('expired', { batch: current });
-    return batchRefusal('not_pending', { batch: current });
+    return batchMovedOn(this.options.db, id, this.now());
   }
 
   async announce(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
