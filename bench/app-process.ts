@@ -53,8 +53,8 @@ interface Running {
 async function startBotProcess(botSpec: Extract<AppProcessSpec, { kind: 'bot' }>): Promise<Running> {
   // Imported here, so that the bare app's process holds none of the bot's code.
   const [{ startBot }, { loadConfig }, { identifyPage }, { insertEntries }, { createLogger }, { openDatabase }, { transaction }] = await Promise.all([
-    import('../src/bot.js'), import('../src/config.js'), import('../src/ledger/identity.js'), import('../src/ledger/store.js'),
-    import('../src/logger.js'), import('../src/store/index.js'), import('./export.js'),
+    import('../src/bot.js'), import('../src/config/config.js'), import('../src/ledger/identity.js'), import('../src/ledger/store.js'),
+    import('../src/core/logger.js'), import('../src/store/index.js'), import('./export.js'),
   ]);
   const config = loadConfig(botSpec.env);
   const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { findRequest } from '../src/payouts/repository.js';
 import { requestSignals } from '../src/payouts/signals.js';
 import { openDatabase } from '../src/store/index.js';

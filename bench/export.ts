@@ -13,7 +13,7 @@ import { LedgerExporter } from '../src/ledger/exporter.js';
 import { StoredLedgerReader } from '../src/ledger/reader.js';
 import { insertEntries } from '../src/ledger/store.js';
 import type { Transaction } from '../src/fleet/schemas.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { sentPayoutLookup } from '../src/payouts/index.js';
 import { openDatabase } from '../src/store/index.js';
 

@@ -17,7 +17,7 @@ import { StoredLedgerReader } from '../src/ledger/reader.js';
 import { DEFAULT_LEDGER_SETTINGS } from '../src/ledger/settings.js';
 import { LedgerSync } from '../src/ledger/sync.js';
 import type { LedgerFilter } from '../src/ledger/types.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/core/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { openDatabase, type Db } from '../src/store/index.js';
 import { listFilterTargets, measureListFilters, printListFilters, worstFirstPage, type FilterTimes } from './ledger-filters.js';

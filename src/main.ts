@@ -1,7 +1,7 @@
 /** Entry point: reads the configuration once, starts the bot, and stops it cleanly on a signal. */
 import { startBot } from './bot.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { ConfigError, loadConfig } from './config/config.js';
+import { createLogger } from './core/logger.js';
 
 async function main(): Promise<void> {
   let config;

@@ -67,6 +67,7 @@ const LISTENERS = 'slack/listeners/';
 const WIRING = 'app/';
 const ENTRY_POINTS = ['bot.ts', 'main.ts'];
 const RUNTIME = 'runtime/';
+const CORE = 'core/';
 const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
 
 const CODE = ['.ts', '.js', '.mjs'];
@@ -88,7 +89,7 @@ describe('the imports of src/', () => {
 
   it('never have the domain, the Fleet client or the store import the Slack surface or the configuration', () => {
     const crossings = edges.filter(({ file, target }) =>
-      DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target === 'config.ts'));
+      DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target.startsWith('config/')));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 
@@ -100,6 +101,11 @@ describe('the imports of src/', () => {
   it('keep the runtime (runtime/) a building block: it imports neither the wiring, Slack nor the domain', () => {
     const crossings = edges.filter(({ file, target }) =>
       file.startsWith(RUNTIME) && [WIRING, 'slack/', ...DOMAIN].some((dir) => target.startsWith(dir)));
+    expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('keep the building blocks (core/) free of the wiring, Slack and the configuration', () => {
+    const crossings = edges.filter(({ file, target }) => file.startsWith(CORE) && [WIRING, 'slack/', 'config/'].some((dir) => target.startsWith(dir)));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
  * upstream call) and pages of the transaction list in the numbering people use (page 1, 2, …).
  */
 import NodeCache from 'node-cache';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Balances, FleetApi, Transaction } from '../fleet/schemas.js';
 
 export interface BalanceReading {

@@ -2,13 +2,13 @@
  * What every area of the wiring shares: the bot's options, the configuration, the logger, the clock
  * and the shutdown, whose order is declared here once.
  */
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../config/config.js';
 import type { FleetHttpOptions } from '../fleet/http.js';
 import type { Timers } from '../home/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { EventLoopTurns } from '../runtime/turns.js';
-import type { Shutdown } from '../shutdown.js';
+import type { Shutdown } from '../runtime/shutdown.js';
 import type { HttpLimits } from '../slack/transport/http-limits.js';
 import type { Db } from '../store/index.js';
 

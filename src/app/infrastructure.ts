@@ -3,9 +3,9 @@
  * its pool for heavy work, and the account reader.
  */
 import { AccountReader } from '../account/account-reader.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { FleetClient } from '../fleet/client.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { Metrics, type FleetCall } from '../ops/metrics.js';
 import { startSandbox } from '../sandbox/server.js';
 import { openDatabase, type Db } from '../store/index.js';

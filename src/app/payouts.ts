@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../core/clock.js';
 import {
   ApprovalReminders, PayoutBatchService, payoutRecords, PayoutSchedules, PayoutService, ScheduleReleaser,
   type BatchNotifier, type PayoutNotifier, type RoleLookup,

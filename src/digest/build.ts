@@ -4,12 +4,12 @@
  * when the ledger can vouch for it, computed once per finished day and corrected only by late entries
  * (see `closing.ts`); otherwise it is left out with the reason.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Balances } from '../fleet/schemas.js';
 import type { LedgerEntry, LedgerReader } from '../ledger/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Queryable } from '../store/db.js';
-import { dayBounds, dayIn, previousDay } from '../calendar.js';
+import { dayBounds, dayIn, previousDay } from '../core/calendar.js';
 import { scheduledOn } from './scheduled-day.js';
 import type { Runway } from '../runway/index.js';
 import { dayClosing, type DayClosing } from './closing.js';

@@ -11,11 +11,11 @@
  * after the anchor and dated before the day's end (late entries, which the balance read could not
  * hold) and say the figure was corrected.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Balances } from '../fleet/schemas.js';
 import type { LedgerReader } from '../ledger/index.js';
-import type { Logger } from '../logger.js';
-import { toMinor } from '../money.js';
+import type { Logger } from '../core/logger.js';
+import { toMinor } from '../core/money.js';
 import type { Queryable } from '../store/db.js';
 import { entriesDatedWithin, lastLedgerSeq, storeClosings, storedClosings, type BalanceAnchor, type ClosingDay } from './closing-store.js';
 import type { ClosingBalance, ClosingBalanceGap } from './types.js';

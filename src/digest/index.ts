@@ -1,7 +1,7 @@
 /** The daily digest's front door: computing a day's digest, and posting it once per day. */
 export { DigestBuilder, LARGEST_MOVEMENTS } from './build.js';
 // The calendar the digest's days are read with (`/fleet digest YYYY-MM-DD`).
-export { dayIn, isCalendarDay, previousDay } from '../calendar.js';
+export { dayIn, isCalendarDay, previousDay } from '../core/calendar.js';
 export { DigestScheduler, digestDueAt, latestDueDay } from './scheduler.js';
 export type { DigestSettings } from './settings.js';
 export {

@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import { every, type PeriodicJob } from '../runtime/every.js';
 import type { Queryable } from '../store/db.js';
 import type { DigestBuilder } from './build.js';
-import { dayIn, nextDay, previousDay, zonedTime, type WallTime } from '../calendar.js';
+import { dayIn, nextDay, previousDay, zonedTime, type WallTime } from '../core/calendar.js';
 import type { DigestSettings } from './settings.js';
 import { claimDay, firstDigestDay, markPosted, postedDays, releaseDay, renewClaim } from './store.js';
 import type { DailyDigest, DigestFollowUp, DigestPublisher } from './types.js';

@@ -1,5 +1,5 @@
 /** What the daily digest needs from the configuration; `config.ts` maps the environment onto it. */
-import type { WallTime } from '../calendar.js';
+import type { WallTime } from '../core/calendar.js';
 
 export interface DigestSettings {
   /** Where the digest is posted; unset: no digest is posted (`/fleet digest` still answers). */

@@ -3,9 +3,9 @@
  * when it falls below and once when it recovers. The last state per currency is in the store, so
  * restarts and replicas do not repeat an alert.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
-import { toMinor, type CurrencyAmounts } from '../money.js';
+import { toMinor, type CurrencyAmounts } from '../core/money.js';
 import type { Queryable } from '../store/db.js';
 import { loadBalanceAlertStates, saveBalanceAlertState } from './feed-store.js';
 import type { FeedPost } from './types.js';

@@ -2,8 +2,8 @@
  * Posts feed messages at the pace Slack allows: about one message per second per channel, and a
  * 429 waited out for as long as its Retry-After asks before the same message is tried again.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import { FeedPublishError, type FeedPost, type FeedPublisher } from './types.js';
 
 const MIN_MESSAGE_SPACING_MS = 1000;

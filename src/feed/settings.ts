@@ -1,5 +1,5 @@
 /** What the live transaction feed needs from the configuration; `config.ts` maps the environment onto it. */
-import type { CurrencyAmounts } from '../money.js';
+import type { CurrencyAmounts } from '../core/money.js';
 
 export interface FeedSettings {
   /** Where new transactions are posted; the feed does not start without it. */

@@ -1,6 +1,6 @@
 /** Per-currency totals of a batch of entries, in exact minor units, credits and debits apart. */
 import type { Transaction } from '../fleet/schemas.js';
-import { toMinor } from '../money.js';
+import { toMinor } from '../core/money.js';
 
 export interface CurrencyTotals {
   currency: string;

@@ -7,10 +7,10 @@
  * one reader of the API's list), the feed polls where the source reads, and as soon as it stored new entries.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { FleetError, SourceNotReadyError } from '../fleet/errors.js';
 import type { FleetApi, Transaction } from '../fleet/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { databaseNow, releaseLease, tryAcquireLease } from '../store/leases.js';
 import { checkBalanceAlerts } from './balance-alerts.js';

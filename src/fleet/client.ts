@@ -1,5 +1,5 @@
 /** The Fleet API over HTTP: one thin method per endpoint on top of the request core in http.ts. */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { FleetHttp, type FleetHttpOptions } from './http.js';
 import {
   balanceResponseSchema,

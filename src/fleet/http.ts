@@ -4,8 +4,8 @@
  */
 import { Pool } from 'undici';
 import type { z } from 'zod';
-import { systemClock, type Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import {
   FleetAuthError,
   FleetBadResponseError,

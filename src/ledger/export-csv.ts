@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
-import { minorToPlain } from '../money.js';
+import { minorToPlain } from '../core/money.js';
 import type { LedgerEntry } from './types.js';
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 

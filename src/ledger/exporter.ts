@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { BackgroundTurns } from '../runtime/turns.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import type { Queryable } from '../store/db.js';
 import { writeLedgerCsv, type PayoutLookup, type PersonNames } from './export-csv.js';
-import { dayIn } from '../calendar.js';
+import { dayIn } from '../core/calendar.js';
 import type { LedgerFilter, LedgerReader, LedgerStatus } from './types.js';
 
 // Rows read per query: on the embedded store a query runs on the main thread, so a page is kept to

@@ -10,7 +10,7 @@
  * together on one page (up to a page's size).
  */
 import type { Transaction } from '../fleet/schemas.js';
-import { toMinor } from '../money.js';
+import { toMinor } from '../core/money.js';
 
 export interface IdentifiedEntry {
   key: string;

@@ -6,9 +6,9 @@
  * same thing by `until:2026-11-15`.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../account/account-reader.js';
-import { isCalendarDay, nextDay, startOfDay } from '../calendar.js';
+import { isCalendarDay, nextDay, startOfDay } from '../core/calendar.js';
 import type { Locale } from '../i18n/index.js';
-import { readDecimal as readTypedDecimal } from '../money.js';
+import { readDecimal as readTypedDecimal } from '../core/money.js';
 import type { Direction, LedgerFilter } from './types.js';
 
 /**

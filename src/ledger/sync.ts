@@ -14,9 +14,9 @@
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { FleetApi, TransactionListPage } from '../fleet/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { releaseLease, tryAcquireLease } from '../store/leases.js';
 import { identifyPage, trailingSameMillisecond, type IdentifiedEntry } from './identity.js';

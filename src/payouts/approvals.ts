@@ -3,8 +3,8 @@
  * measured again and only ever raised, and the approval that would release the payout checked
  * against fresh roles first. Released, the payout is sent through the settlement.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import { measureDayApprovals, raisedRequirement } from './day-totals.js';
 import { Refused, type PayoutIntake } from './intake.js';

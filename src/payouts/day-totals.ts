@@ -4,7 +4,7 @@
  * for. Taken at request, at each approval and at release, under the day locks, since another
  * request may land in between.
  */
-import { dayBounds, dayIn } from '../calendar.js';
+import { dayBounds, dayIn } from '../core/calendar.js';
 import type { Queryable } from '../store/db.js';
 import { STATES_COUNTING_TOWARDS_LIMIT, type PayoutDraft } from './model.js';
 import { approvalRequirement, checkDailyLimit, recipientKey, type ApprovalRequirement, type PolicyDecision } from './policy.js';

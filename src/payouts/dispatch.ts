@@ -3,10 +3,10 @@
  * settles an unknown outcome by looking for the payout in the Fleet API's transaction list.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { asFleetError, FleetRejectedError } from '../fleet/errors.js';
 import type { FleetApi, Transaction, TransactionListPage } from '../fleet/schemas.js';
-import { fromMinor, toMinor } from '../money.js';
+import { fromMinor, toMinor } from '../core/money.js';
 import { storedFleetFailure } from './failure-reasons.js';
 import type { PayoutDraft } from './model.js';
 import { railOf } from './rails/index.js';

@@ -4,9 +4,9 @@
  * by the form's validation and each payout rail's own fields (`rails/`).
  */
 import { z } from 'zod';
-import { findHiddenCharacters } from '../hidden-text.js';
+import { findHiddenCharacters } from '../core/hidden-text.js';
 import type { Locale } from '../i18n/locale.js';
-import { fromMinor, minorToPlain, parseAmount } from '../money.js';
+import { fromMinor, minorToPlain, parseAmount } from '../core/money.js';
 import type { FieldProblem, PayoutFieldName } from './model.js';
 import type { PayoutSettings } from './settings.js';
 

@@ -6,7 +6,7 @@
  * day locks. A control that fails never sends and never drops the request: it waits, held, with the
  * reason that says what it needs (docs/payouts.md, "The gate before sending").
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Queryable } from '../store/db.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals, type DayRequirement } from './day-totals.js';
 import { newestRepeat, type Repeat } from './duplicates.js';

@@ -3,7 +3,7 @@
  * once its fields, its reference and the requester's daily limit all still allow it, with the
  * number of approvers it needs decided under the same locks.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Locale } from '../i18n/locale.js';
 import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';

@@ -3,7 +3,7 @@
  * behind; then, on the wiring's timer, expiry, reminders to approvers, reconciliation of unknown
  * outcomes, bulk results not yet delivered and approval messages whose first post failed.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { PayoutBatchService } from './batch/service.js';
 import type { PayoutRequest } from './model.js';
 import type { ApprovalReminders } from './reminders.js';

@@ -4,8 +4,8 @@
  * and their rules are in `approval-model.ts`, stored failure reasons in `failure-reasons.ts`.
  */
 import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
-import type { HiddenCharacterKind } from '../hidden-text.js';
-import type { AmountProblem } from '../money.js';
+import type { HiddenCharacterKind } from '../core/hidden-text.js';
+import type { AmountProblem } from '../core/money.js';
 import { assertNever } from './rails/exhaustive.js';
 import type { PayoutSchedule, ScheduledFrom } from './schedule/model.js';
 import type { DualApprovalReason, PayoutApproval, PayoutHold } from './approval-model.js';

@@ -3,7 +3,7 @@
  * to requesters in the payout form, and taken off the list by a requester (with an audit line).
  * Roles are asked on every call; nothing the client sends decides who may act.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/db.js';
 import type { RecipientIdentity } from './recipients.js';
 import {

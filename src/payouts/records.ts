@@ -2,7 +2,7 @@
  * The stored requests as a notifier reads them: the latest version of one, and where its approval
  * message is. Given to the notifier at construction, so that it never calls back into the service.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/db.js';
 import type { PayoutRequest } from './model.js';
 import { findRequest, setApprovalMessage } from './repository.js';

@@ -4,8 +4,8 @@
  * claimed in the database before it is sent, so that it goes once however many replicas sweep and
  * however often they restart.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { findBatch } from './batch/store.js';
 import type { PayoutBatch } from './batch/model.js';

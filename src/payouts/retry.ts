@@ -3,8 +3,8 @@
  * needed, each given once; the one that completes them has roles looked up fresh before the
  * settlement sends, with the same reference, after one last complete look at the transactions.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import { refusal, type PayoutActionResult, type PayoutRequest } from './model.js';
 import { LostRace, notFound, refused } from './outcomes.js';

@@ -3,7 +3,7 @@
  * (access lists and user groups), a person's roles as the policy sees them, and the fresh lookups
  * taken before money moves.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { PayoutRequest } from './model.js';
 import { countingApprovers, seniorApprovers, type PayoutActor, type ReleaseRoles } from './policy.js';
 import { seniorsAmong } from './tiers.js';

@@ -3,9 +3,9 @@
  * (`approvals.ts`), reject, cancel, retry (`retry.ts`) and read payouts. Every rule is checked against the stored record; expected
  * refusals come back as `{ ok: false, code, details }`, never as exceptions.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { FleetApi } from '../fleet/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
 import {

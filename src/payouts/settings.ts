@@ -1,5 +1,5 @@
 /** What the payout domain needs from the configuration; `config.ts` maps the environment onto it. */
-import type { CurrencyAmounts } from '../money.js';
+import type { CurrencyAmounts } from '../core/money.js';
 
 export interface PayoutSettings {
   /** What the form offers. */

@@ -5,7 +5,7 @@
  * the recipient's totals for the payout's day (the same totals the policy counts, `day-totals.ts`).
  */
 import type { Queryable } from '../store/db.js';
-import { dayIn } from '../calendar.js';
+import { dayIn } from '../core/calendar.js';
 import { DEFAULT_PAYOUT_TIME_ZONE, payoutDay } from './day-totals.js';
 import { recipientTotalSql, requesterTotalSql, sumsOnDays } from './day-totals-store.js';
 import { earlierPayoutOf, earlierPayoutsSql, statesThatMayBeRepeated, windowStart, type EarlierPayout, type EarlierRow } from './duplicates.js';

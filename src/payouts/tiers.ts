@@ -7,7 +7,7 @@
  * release, and in the gate before sending (`gate.ts`) with fresh lookups: a senior approver no
  * longer one leaves the request waiting for another.
  */
-import type { CurrencyAmounts } from '../money.js';
+import type { CurrencyAmounts } from '../core/money.js';
 import type { PayoutBatch } from './batch/model.js';
 import type { PayoutRequest } from './model.js';
 

@@ -5,7 +5,7 @@
  * inside a caller's own transaction (a release, a bulk row, the gate) goes through the functions
  * at the end of this file, and the caller announces it after the commit.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { PayoutEventName, PayoutRequest, PayoutState } from './model.js';
 import { appendEvent, findRequest, updateRequest, updateWhere, type PayoutChanges, type PayoutExpectation } from './repository.js';

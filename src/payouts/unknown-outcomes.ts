@@ -3,8 +3,8 @@
  * quoted in a description (a likely match an approver decides), or not found within the window
  * (needs review). Nothing here sends anything: a retry goes through the settlement.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import type { PayoutSearchResult, PayoutTransactionSearch } from './dispatch.js';
 import { refusal, type PayoutActionResult, type PayoutRefusal, type PayoutRequest, type SearchOutcome } from './model.js';

@@ -5,8 +5,8 @@
  * until the recovery sweep looks for it in the transaction list. Nothing here sends anything: the
  * POST was made once; only its answer waits.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { SendOutcome } from './dispatch.js';
 import type { PayoutRequest } from './model.js';
 

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Locale } from '../i18n/locale.js';
-import { minorToPlain } from '../money.js';
+import { minorToPlain } from '../core/money.js';
 import {
   amountSchema, countryCodeSchema, nameSchema, noteSchema, oneOf, referenceSchema,
   type PayoutFormFields, type PayoutValidationSettings,

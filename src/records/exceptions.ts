@@ -4,7 +4,7 @@
  * layer neutralises every cell as the export does when it writes the file.
  */
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
-import { minorToPlain } from '../money.js';
+import { minorToPlain } from '../core/money.js';
 import type { MatchResult } from './match.js';
 
 /** The header row: English identifiers, as the export's, for scripts that read by name. */

@@ -4,9 +4,9 @@
  * column. The text is parsed in slices that yield to the event loop, so a 10 MiB file never holds it.
  */
 import { CsvError, parse } from 'csv-parse';
-import { dayIn, isCalendarDay, zonedTime } from '../calendar.js';
+import { dayIn, isCalendarDay, zonedTime } from '../core/calendar.js';
 import { EventLoopTurns, SLICE_MS, Slices, type BackgroundTurns } from '../runtime/turns.js';
-import { readPlainAmount, type TooManyDecimals } from '../money.js';
+import { readPlainAmount, type TooManyDecimals } from '../core/money.js';
 
 /** The columns of a records file, by their English name. */
 export const RECORDS_COLUMNS = ['reference', 'date', 'amount', 'currency', 'direction', 'note'] as const;

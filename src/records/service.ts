@@ -4,8 +4,8 @@
  * its exceptions. Who may run it is the Slack layer's check, made before any file is read; sending
  * the summary and the file is the Slack layer's job too.
  */
-import type { Clock } from '../clock.js';
-import { nextDay, previousDay, startOfDay } from '../calendar.js';
+import type { Clock } from '../core/clock.js';
+import { nextDay, previousDay, startOfDay } from '../core/calendar.js';
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import { randomReadableCode } from '../payouts/identifiers.js';
 import type { Db } from '../store/db.js';

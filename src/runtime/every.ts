@@ -3,7 +3,7 @@
  * this process, its failures logged and the next run tried as usual. `stop()` lets no new run start,
  * aborts the run's signal and waits for the run under way, so that a job is never cut in half.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 export interface PeriodicJob {
   readonly name: string;

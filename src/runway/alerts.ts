@@ -5,7 +5,7 @@
  * a side changes in one conditional statement, so that of replicas checking at once only one posts.
  * Every replica checks on its own timer, whether the feed is on or not.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { claimCrossing, releaseCrossing } from '../feed/feed-store.js';
 import type { Queryable } from '../store/db.js';
 import type { CurrencyRunway, Runway } from './figure.js';

@@ -6,10 +6,10 @@
  * completed entries, in exact minor units.
  */
 import type { BalanceReading } from '../account/account-reader.js';
-import { addDays, dayIn, previousDay, startOfDay } from '../calendar.js';
-import type { Clock } from '../clock.js';
+import { addDays, dayIn, previousDay, startOfDay } from '../core/calendar.js';
+import type { Clock } from '../core/clock.js';
 import type { LedgerReader } from '../ledger/index.js';
-import { toMinor } from '../money.js';
+import { toMinor } from '../core/money.js';
 import type { RunwaySettings } from './settings.js';
 
 const COMPLETED = 'COMPLETED';

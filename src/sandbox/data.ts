@@ -4,7 +4,7 @@
  * every figure the app shows can be checked by hand; plus a seeded generator of believable
  * Kinshasa-flavoured activity to fill them.
  */
-import { currencyDecimals, fromMinor, toMinor } from '../money.js';
+import { currencyDecimals, fromMinor, toMinor } from '../core/money.js';
 import type { Transaction } from '../fleet/schemas.js';
 
 /** mulberry32: small, fast and good enough for fake data; the same seed gives the same account. */

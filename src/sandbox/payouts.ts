@@ -1,7 +1,7 @@
 /** How the sandbox judges a payout request body: stricter than the spec says, so the app's validation is tested. */
 import { z } from 'zod';
 import type { PayoutKind } from '../fleet/schemas.js';
-import { currencyDecimals } from '../money.js';
+import { currencyDecimals } from '../core/money.js';
 
 export type { PayoutKind };
 

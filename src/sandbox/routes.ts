@@ -1,6 +1,6 @@
 /** What the sandbox answers on each endpoint of the spec: the Bearer check, the account reads and the two payouts. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { randomCode, type GeneratorContext, type SandboxLedger } from './data.js';
 import { PAYOUT_KINDS, PAYOUT_PATHS, type PayoutKind } from '../fleet/schemas.js';
 import { payoutLabel, validatePayout } from './payouts.js';

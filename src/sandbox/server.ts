@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Transaction } from '../fleet/schemas.js';
 import { generateTransaction, seedLedger, seededRandom, uniqueTransaction, type GeneratorContext } from './data.js';
 import { errorReply, MAX_BODY_BYTES, readBody, type Reply } from './replies.js';

@@ -8,9 +8,9 @@
  */
 import NodeCache from 'node-cache';
 import type { WebClient } from '@slack/web-api';
-import { systemClock, type Clock } from '../clock.js';
-import type { AccessList } from '../config.js';
-import type { Logger } from '../logger.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { AccessList } from '../config/config.js';
+import type { Logger } from '../core/logger.js';
 
 /**
  * How long a fresh read of a group stands for later fresh checks. Short next to the minute's cache

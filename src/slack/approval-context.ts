@@ -2,7 +2,7 @@
  * What the approval message and the approve window show beside the request: the signals read in one
  * query (`payouts/signals.ts`) and, above the senior tier (`payouts/tiers.ts`), the senior approvers it calls for.
  */
-import type { AccessList } from '../config.js';
+import type { AccessList } from '../config/config.js';
 import {
   batchSeniorRequirement, requestSeniorRequirement, type PayoutBatch, type PayoutRequest, type PayoutSettings, type SeniorDayTotals,
 } from '../payouts/index.js';

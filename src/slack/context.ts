@@ -3,13 +3,13 @@
  * feed), access checks, the settings the Slack surface shows, the surface, the logger and the clock.
  */
 import type { AccountReader } from '../account/account-reader.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../config/config.js';
 import type { DigestBuilder } from '../digest/index.js';
 import type { TransactionFeed } from '../feed/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
 import type { RecordsService } from '../records/index.js';
 import type { EventLoopTurns } from '../runtime/turns.js';

@@ -8,10 +8,10 @@
  * with `include_locale`, cached for an hour); otherwise DEFAULT_LOCALE.
  */
 import NodeCache from 'node-cache';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { LanguageChoices } from '../i18n/language-choices.js';
 import { localeFromSlack, type Locale } from '../i18n/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { SlackUsers } from './people.js';
 import type { Surface } from './views/text.js';
 

@@ -4,9 +4,9 @@
  * It never waits long (a lookup past its timeout fails) and asks once for many concurrent askers;
  * each caller keeps its own cache, since a language and a name go stale at different paces.
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { PersonNames } from '../ledger/export-csv.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 /** What this app reads of a Slack user. */
 export interface SlackUser {

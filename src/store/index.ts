@@ -2,7 +2,7 @@
  * Opens the app's database, Postgres through DATABASE_URL or embedded PGlite in a folder, and
  * brings its schema up to date before anyone uses it.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from './db.js';
 import { migrate } from './migrate.js';
 import { migrations as appMigrations } from './migrations/index.js';

@@ -2,7 +2,7 @@
  * Brings the schema up to date: applies pending migrations in id order, each in its own transaction
  * and recorded in `schema_migrations`, so that a failed one leaves nothing half done.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db, Queryable } from './db.js';
 import type { Migration } from './migrations/migration.js';
 

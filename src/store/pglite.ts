@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import type { PGliteOptions } from '@electric-sql/pglite';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { needsCluster, seedCluster } from './pglite-seed.js';
 import type { Db, Queryable } from './db.js';

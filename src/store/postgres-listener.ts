@@ -5,7 +5,7 @@
  * handler's `reset` is called, since notices sent while it was away are lost.
  */
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { NoticeHandlers } from './db.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;

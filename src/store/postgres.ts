@@ -3,7 +3,7 @@
  * Postgres. Values come back with the same JavaScript types as from PGlite.
  */
 import pg from 'pg';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db, Queryable, QueryResult } from './db.js';
 import { PostgresListener } from './postgres-listener.js';
 import { createTransactionScope, type TransactionScope } from './transaction-scope.js';

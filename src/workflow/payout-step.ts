@@ -5,8 +5,8 @@
  * valid (see docs/workflow-step.md, "Which token completes the step"). Every move is claimed in the store
  * first, so that a redelivered event, a double click, a restart or a second replica changes nothing twice.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
 import type { FieldProblem, PayoutActionResult, PayoutDraft, PayoutFieldName, PayoutNotifier, PayoutRequest, PayoutService } from '../payouts/index.js';
 import { requestMatchesDraft } from '../payouts/index.js';
 import type { Db } from '../store/db.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dayBounds, zonedTime } from '../../src/calendar.js';
+import { dayBounds, zonedTime } from '../../src/core/calendar.js';
 import { DigestBuilder, digestDueAt, latestDueDay } from '../../src/digest/index.js';
 import type { LedgerReader } from '../../src/ledger/index.js';
 import { StoredLedgerReader } from '../../src/ledger/reader.js';

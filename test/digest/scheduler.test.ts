@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DigestBuilder, DigestScheduler, type DailyDigest, type DigestDelivery, type DigestPublisher } from '../../src/digest/index.js';
 import { claimDay } from '../../src/digest/store.js';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { StoredLedgerReader } from '../../src/ledger/reader.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';

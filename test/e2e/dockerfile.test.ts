@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { envSchema } from '../../src/config.js';
+import { envSchema } from '../../src/config/config.js';
 import type { Readiness } from '../../src/ops/readiness.js';
 import { publicOpsRoutes } from '../../src/ops/routes.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';

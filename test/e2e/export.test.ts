@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock, type Clock } from '../../src/clock.js';
-import { minorToPlain, toMinor } from '../../src/money.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
+import { minorToPlain, toMinor } from '../../src/core/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { tryAcquireLease } from '../../src/store/index.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';

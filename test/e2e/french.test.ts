@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
-import { formatMinor, fromMinor, toMinor } from '../../src/money.js';
+import { formatMinor, fromMinor, toMinor } from '../../src/core/money.js';
 import { ACTIONS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
-import { formatAmount } from '../../src/money.js';
+import { formatAmount } from '../../src/core/money.js';
 import { HOME, PAYOUT_ACTIONS, PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS, PAYOUT_VIEWS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { batchRow, checkBatch, submitBatch } from '../support/batch-flow.js';

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock, type Clock } from '../../src/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { updateSyncState } from '../../src/ledger/store.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { RECORDS } from '../../src/slack/ids.js';

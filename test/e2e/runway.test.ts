@@ -3,8 +3,8 @@
  * ledger on: the figure each person reads is worked out here again from the sandbox's own entries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dayIn } from '../../src/calendar.js';
-import { formatMinor, toMinor } from '../../src/money.js';
+import { addDays, dayIn } from '../../src/core/calendar.js';
+import { formatMinor, toMinor } from '../../src/core/money.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 
 const FABRICE = 'U0FABRICE';

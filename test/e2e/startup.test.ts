@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { EventLoopTurns } from '../../src/runtime/turns.js';
 import { createSlackApp, initSlackApp } from '../../src/slack/transport/app.js';
 import { startHarness } from '../support/bot-harness.js';

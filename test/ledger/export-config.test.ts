@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 const minimal = { SLACK_BOT_TOKEN: 'xoxb-123-456-abc', SLACK_SIGNING_SECRET: 'a1b2c3d4e5f6a7b8c9d0', FLEET_API_URL: 'sandbox' };
 

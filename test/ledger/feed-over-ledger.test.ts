@@ -6,7 +6,7 @@ import { identifyPage } from '../../src/ledger/identity.js';
 import { LedgerListing } from '../../src/ledger/ledger-listing.js';
 import { insertEntries } from '../../src/ledger/store.js';
 import { LedgerSync } from '../../src/ledger/sync.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ledgerFilterFor, parseSearchText, parseTransactionQuery, readDecimal, searchFromFields, searchToText, tokenize,
 } from '../../src/ledger/query-text.js';
-import { startOfDay } from '../../src/calendar.js';
+import { startOfDay } from '../../src/core/calendar.js';
 
 const search = (text: string, locale: 'en' | 'fr' = 'en') => {
   const result = parseTransactionQuery(text, { locale });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
 import { BatchSender } from '../../src/payouts/batch/sender.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';

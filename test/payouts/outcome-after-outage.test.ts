@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import { openDatabase, type Db } from '../../src/store/index.js';
 import { createTestSchema, testPostgresUrl } from '../support/databases.js';
 import { APPROVER, createService, submitted } from '../support/payout-doubles.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { ApprovalReminders, type ApprovalReminder } from '../../src/payouts/index.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import type { BatchState } from '../../src/payouts/batch/model.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
 import { batchSeniorRequirement, requestSeniorRequirement, seniorTier } from '../../src/payouts/tiers.js';

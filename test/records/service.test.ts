@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
 import { identifyPage } from '../../src/ledger/identity.js';
 import { insertEntries, updateSyncState } from '../../src/ledger/store.js';

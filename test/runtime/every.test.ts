@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { every } from '../../src/runtime/every.js';
-import { Shutdown } from '../../src/shutdown.js';
+import { Shutdown } from '../../src/runtime/shutdown.js';
 import { capturingLogger } from '../support/fleet-doubles.js';
 
 const logger = createLogger({ level: 'silent' });

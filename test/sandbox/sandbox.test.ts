@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { systemClock, type Clock } from '../../src/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
-import { currencyDecimals, toMinor } from '../../src/money.js';
+import { currencyDecimals, toMinor } from '../../src/core/money.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 
 const NOW = new Date('2026-11-21T12:00:00.000Z');

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AccessList } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import type { AccessList } from '../../src/config/config.js';
+import { createLogger } from '../../src/core/logger.js';
 import { AccessControl, FRESH_READ_REUSE_MS } from '../../src/slack/access.js';
 import { ManualClock } from '../support/payout-doubles.js';
 

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/core/clock.js';
 import type { LanguageChoices } from '../../src/i18n/language-choices.js';
 import type { Locale } from '../../src/i18n/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { SlackPersonLanguages, surfaceFor } from '../../src/slack/locales.js';
 import { SlackUsers, type UsersInfoClient } from '../../src/slack/people.js';
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { SlackPersonNames, SlackUsers, type SlackUser, type UsersInfoClient } from '../../src/slack/people.js';
 import { HOUR, ManualClock, MINUTE } from '../support/payout-doubles.js';
 

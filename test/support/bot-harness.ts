@@ -5,8 +5,8 @@
  */
 import { Writable } from 'node:stream';
 import { startBot, type BotOptions, type RunningBot } from '../../src/bot.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/core/logger.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import type { Db } from '../../src/store/index.js';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';

@@ -6,8 +6,8 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/core/logger.js';
 import { AccessControl } from '../../src/slack/access.js';
 import type { SlackContext } from '../../src/slack/context.js';
 import { fixedLocale, type PersonLanguages } from '../../src/slack/locales.js';

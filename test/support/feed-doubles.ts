@@ -1,12 +1,12 @@
 /** Test doubles for the feed: a clock that jumps on sleep, a scripted Fleet API and a recording publisher. */
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { FeedSettings } from '../../src/feed/index.js';
 import { TransactionFeed, type TransactionFeedOptions } from '../../src/feed/transaction-feed.js';
 import type { FeedPost, FeedPublisher } from '../../src/feed/types.js';
 import { openDatabase } from '../../src/store/index.js';
 import type { Db } from '../../src/store/db.js';
 import { wholePage, type Balances, type FleetApi, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { createTestSchema, testPostgresUrl, type TestDatabase } from './databases.js';
 
 export const silentLogger = createLogger({ level: 'silent' });

@@ -1,8 +1,8 @@
 /** Test doubles for the Fleet client tests: a clock that records sleeps, a capturing log, and a scriptable HTTP server. */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../src/clock.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import type { Clock } from '../../src/core/clock.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 
 /** A clock whose sleep returns at once but remembers how long it was asked to wait. */
 export function recordingClock(now = new Date('2026-11-21T12:00:00.000Z')): Clock & { sleeps: number[] } {

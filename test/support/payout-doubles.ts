@@ -1,10 +1,10 @@
 /** Test doubles for the payout domain: a hand-moved clock, a Fleet API that records calls, fixed roles. */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { Clock } from '../../src/clock.js';
-import type { Config } from '../../src/config.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { Config } from '../../src/config/config.js';
 import { FleetError } from '../../src/fleet/errors.js';
 import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
 import { PayoutService, type PayoutServiceOptions } from '../../src/payouts/service.js';

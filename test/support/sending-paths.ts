@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { FleetTimeoutError } from '../../src/fleet/errors.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { PayoutBatchService } from '../../src/payouts/batch/service.js';
 import { BatchSender } from '../../src/payouts/batch/sender.js';
 import type { SendingPath } from '../../src/payouts/gate.js';

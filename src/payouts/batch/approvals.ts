@@ -3,8 +3,8 @@
  * needed measured again from the day's totals and only ever raised, and the approval that completes
  * the count checked against fresh roles before the batch is released for sending.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { batchApprovalRefusal, batchRefusal, type BatchResult, type PayoutBatch } from './model.js';
 import { appendBatchEvent, findBatch, insertBatchApproval, listBatchRows, updateBatch, type BatchChanges } from './store.js';

@@ -7,8 +7,8 @@
  * leaves at worst an `approved` or `executing` request that recovery sends or reconciles, never a
  * second one. Pace and expiry are judged by the database's clock, which every replica shares.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import { EventLoopTurns, type BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';

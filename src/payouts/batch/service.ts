@@ -4,8 +4,8 @@
  * `approvals.ts`. Every rule is checked against the stored batch; nothing the client sends decides who
  * may act or how much.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { BatchApprovals, batchMovedOn, waitingPayouts } from './approvals.js';

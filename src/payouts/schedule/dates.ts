@@ -5,7 +5,7 @@
  * Pure, on the one calendar (`calendar.ts`): a time the clock skips on a DST day is the end of the
  * gap, a time it shows twice is the first.
  */
-import { addDays, addMonths, dayIn, isCalendarDay, zonedTime, type WallTime } from '../../calendar.js';
+import { addDays, addMonths, dayIn, isCalendarDay, zonedTime, type WallTime } from '../../core/calendar.js';
 
 export const SCHEDULE_REPEATS = ['once', 'weekly', 'biweekly', 'monthly'] as const;
 export type ScheduleRepeat = (typeof SCHEDULE_REPEATS)[number];

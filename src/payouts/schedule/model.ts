@@ -1,5 +1,5 @@
 /** Scheduled payouts as the rest of the app reads them: a schedule, its occurrences and why one is held. */
-import type { WallTime } from '../../calendar.js';
+import type { WallTime } from '../../core/calendar.js';
 import type { ScheduleRepeat } from './dates.js';
 
 export const OCCURRENCE_STATES = ['scheduled', 'released', 'held', 'missed', 'skipped', 'cancelled'] as const;

@@ -13,8 +13,8 @@
  * holds the occurrence; a day that now needs another approver makes it a pending request that the
  * approvers are asked to approve, with the approvals it already has.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { databaseNow, tryAcquireLease } from '../../store/leases.js';
 import { insertApproval } from '../approval-store.js';

@@ -3,7 +3,7 @@
  * request), and what people do with its occurrences: Retry a held one, Send now or Skip a missed
  * one, Skip the next one, Cancel the series; each written to the schedule's audit history.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { Db } from '../../store/db.js';
 import { type PayoutActionResult, type PayoutDraft, type PayoutRequest } from '../model.js';
 import { recipientIdentity, type RecipientIdentity } from '../recipients.js';

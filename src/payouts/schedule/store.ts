@@ -4,7 +4,7 @@
  * change it once.
  */
 import type { Queryable } from '../../store/db.js';
-import { formatWallTime, parseWallTime, type WallTime } from '../../calendar.js';
+import { formatWallTime, parseWallTime, type WallTime } from '../../core/calendar.js';
 import type { ScheduleRepeat } from './dates.js';
 import type {
   Occurrence, OccurrenceHold, OccurrenceState, PayoutSchedule, SavedRecipientSnapshot, ScheduledFrom, ScheduleEvent, ScheduleEventName,

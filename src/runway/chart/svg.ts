@@ -5,8 +5,8 @@
  * the same on every machine. Currency codes come from the API: every text is XML-escaped.
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatDistinctCompact, fromMinor } from '../../money.js';
-import { addDays } from '../../calendar.js';
+import { formatDistinctCompact, fromMinor } from '../../core/money.js';
+import { addDays } from '../../core/calendar.js';
 import type { CurrencyRunway, Runway } from '../figure.js';
 
 export const CHART_WIDTH = 800;

@@ -25,7 +25,7 @@ import {
 } from '../views/export.js';
 import type { Surface } from '../views/text.js';
 import { problemText } from '../views/transactions.js';
-import { ProgressPacer, type ProgressPace } from '../../progress-pacer.js';
+import { ProgressPacer, type ProgressPace } from '../../runtime/progress-pacer.js';
 
 /** A response_url takes 5 answers: the start, at most 3 progress updates, and the outcome. */
 const EXPORT_PROGRESS: ProgressPace = { everyItems: 10_000, minMs: 2_000, maxReports: 3 };

@@ -11,7 +11,7 @@ import {
   type ScheduleInput,
   type PayoutDraft, type PayoutFormFields, type PayoutKind, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
 } from '../../payouts/index.js';
-import { formatWallTime } from '../../calendar.js';
+import { formatWallTime } from '../../core/calendar.js';
 import { textsFor } from '../../i18n/index.js';
 import type { SlackContext } from '../context.js';
 import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';

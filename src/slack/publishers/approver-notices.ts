@@ -3,8 +3,8 @@
  * approver to remind, and the reminder itself, sent by direct message in the approver's language.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import type { AccessList } from '../../config/config.js';
+import type { Logger } from '../../core/logger.js';
 import type { ApprovalReminder, ApproverDirectory, ReminderSender } from '../../payouts/index.js';
 import type { AccessControl } from '../access.js';
 import type { PersonLocales } from '../locales.js';

@@ -5,10 +5,10 @@
  * Slack failure, never twice), with a receipt in the message's thread.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../../config.js';
+import type { AccessList } from '../../config/config.js';
 import { textsFor } from '../../i18n/index.js';
-import type { Logger } from '../../logger.js';
-import { minorToPlain } from '../../money.js';
+import type { Logger } from '../../core/logger.js';
+import { minorToPlain } from '../../core/money.js';
 import {
   railOf, type BatchEvent, type BatchNotifier, type BatchProgress, type PayoutBatchService, type PayoutBatch, type PayoutDraft,
 } from '../../payouts/index.js';

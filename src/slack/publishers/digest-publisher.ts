@@ -6,7 +6,7 @@
  */
 import { WebClient } from '@slack/web-api';
 import type { DigestPublisher } from '../../digest/index.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { toBoltLogger } from '../transport/app.js';
 import { buildDigestMessage } from '../views/digest.js';
 import type { ChannelInvites } from '../channel-invites.js';

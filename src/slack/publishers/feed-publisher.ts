@@ -6,7 +6,7 @@
  */
 import { ErrorCode, WebClient } from '@slack/web-api';
 import { FeedPublishError, type FeedPublisher } from '../../feed/types.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { toBoltLogger } from '../transport/app.js';
 import type { ChannelInvites } from '../channel-invites.js';
 import type { Surface } from '../views/text.js';

@@ -9,13 +9,13 @@
 import type { HomeView } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
 import type { Runway } from '../../runway/index.js';
-import type { Clock } from '../../clock.js';
-import type { Config } from '../../config.js';
+import type { Clock } from '../../core/clock.js';
+import type { Config } from '../../config/config.js';
 import type { FeedStatus } from '../../feed/types.js';
 import { KeyedThrottle, type HomeViews, type Timers } from '../../home/index.js';
 import type { LedgerStatus } from '../../ledger/types.js';
 import type { ScheduledEntry } from '../views/payout-schedule.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { ApprovalSignals, EarlierPayout, PayoutActor, PayoutBatch, PayoutRequest } from '../../payouts/index.js';
 import type { AccessControl } from '../access.js';
 import { surfaceFor, type PersonLocales } from '../locales.js';

@@ -7,8 +7,8 @@
  * logged without undoing anything.
  */
 import type { WebClient } from '@slack/web-api';
-import type { AccessList } from '../../config.js';
-import type { Logger } from '../../logger.js';
+import type { AccessList } from '../../config/config.js';
+import type { Logger } from '../../core/logger.js';
 import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../../payouts/index.js';
 import { approverMentions, notToCall } from './approver-notices.js';
 import type { ChannelInvites } from '../channel-invites.js';

@@ -5,7 +5,7 @@
  * skipped, cancelled). A failure is logged and changes nothing.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { Occurrence, PayoutRequest, ScheduleEventName, ScheduleNotifier } from '../../payouts/index.js';
 import type { PersonLocales } from '../locales.js';
 import type { Surface } from '../views/text.js';

@@ -5,7 +5,7 @@
  * this one call and never logged.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import type { PayoutRequest } from '../../payouts/index.js';
 import type { StepCompleter, StepOutcome } from '../../workflow/index.js';
 import type { PersonLocales } from '../locales.js';

@@ -3,7 +3,7 @@
  * amount: the currency's decimals, and the thousands reading when the amount may be one (`75.000`).
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatDecimal, minorToPlain, type TooManyDecimals } from '../../money.js';
+import { formatDecimal, minorToPlain, type TooManyDecimals } from '../../core/money.js';
 
 /** What was written is ours to show only once `quote` has neutralised and cut it. */
 export function describeTooManyDecimals(locale: Locale, problem: TooManyDecimals, quote: (typed: string) => string): string {

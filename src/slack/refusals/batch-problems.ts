@@ -1,7 +1,7 @@
 /** The problems of a bulk payout file and of its rows, worded in the reader's language (plain text). */
 import { textsFor, type Locale } from '../../i18n/index.js';
 import type { BatchFileProblem, BatchRefusal, BatchRowProblem, PayoutFieldName } from '../../payouts/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import { describeFieldProblem } from './payout-field-problems.js';
 import { refusalText } from './payout-refusals.js';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { FleetBadResponseError, FleetError, FleetRejectedError } from '../../fleet/errors.js';
 import { textsFor, type Locale, type MessageKey } from '../../i18n/index.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { escapeMrkdwn } from '../views/text.js';
 
 /** What could not be done: each completes "Could not …" in the catalog (`failure.action.*`). */

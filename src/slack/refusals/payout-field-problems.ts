@@ -4,7 +4,7 @@
  * thousands reading of an amount with too many decimals.
  */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor, typedAmount } from '../../money.js';
+import { formatMinor, typedAmount } from '../../core/money.js';
 import type { FieldProblem, PayoutFieldName } from '../../payouts/index.js';
 import { plainWithin } from '../views/text.js';
 import { describeTooManyDecimals } from './amount-problems.js';

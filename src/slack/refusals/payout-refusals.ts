@@ -3,9 +3,9 @@
  * form's block ids, and messages shown only to the person who tried.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../core/logger.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import type { FieldErrors, FieldProblem, PayoutFieldName, PayoutRefusal, PayoutRefusalCode, RefusalDetails } from '../../payouts/index.js';
 import { PAYOUT_FIELD_BLOCKS } from '../ids.js';
 import { describeFieldProblem, fieldName } from './payout-field-problems.js';

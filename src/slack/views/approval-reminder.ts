@@ -4,7 +4,7 @@
  * message (or, when no link could be had, the channel it is in).
  */
 import { textsFor } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import type { PayoutBatch, PayoutRequest } from '../../payouts/index.js';
 import { notice, type Reply } from './notice.js';
 import { payoutSummary } from './payout-details.js';

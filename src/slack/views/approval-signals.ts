@@ -8,7 +8,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor, formatNumber } from '../../money.js';
+import { formatMinor, formatNumber } from '../../core/money.js';
 import { USUAL_AMOUNT_DAYS, type ApprovalSignals, type ChangedDetails } from '../../payouts/index.js';
 import { earlierPayoutStateWord } from './payout-details.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS } from '../ids.js';

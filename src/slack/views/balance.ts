@@ -2,7 +2,7 @@
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import type { BalanceReading } from '../../account/account-reader.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatAmount } from '../../money.js';
+import { formatAmount } from '../../core/money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import type { Reply } from './notice.js';
 import { escapeWithin, footer, mentionUser, sandboxMarked, type Surface } from './text.js';

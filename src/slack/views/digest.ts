@@ -6,7 +6,7 @@
 import type { KnownBlock } from '@slack/types';
 import type { CurrencyDay, DailyDigest, DigestMovement, PayoutOutcomeTotal } from '../../digest/index.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import { notice, type Reply } from './notice.js';
 import { runwaySummary } from './runway.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, type Surface } from './text.js';

@@ -5,7 +5,7 @@ import { MAX_CLOCK_SKEW_MS } from '../../feed/cursor.js';
 import type { FeedNote, FeedPost } from '../../feed/types.js';
 import { totalsByCurrency, type CurrencyTotals } from '../../feed/totals.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor, toMinor, type FormatOptions } from '../../money.js';
+import { formatMinor, toMinor, type FormatOptions } from '../../core/money.js';
 import type { Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeMrkdwn, escapeWithin, footer, formatDuration, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { slackDate, type DateReader } from './dates.js';

@@ -5,7 +5,7 @@
  */
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import type { BatchProgress, PayoutBatch, StoredBatchRow } from '../../payouts/index.js';
 import { PAYOUT_BATCH_ACTIONS } from '../ids.js';
 import type { Reply } from './notice.js';

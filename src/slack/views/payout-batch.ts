@@ -4,7 +4,7 @@
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch } from '../../payouts/index.js';
 import { earlierPayoutStateWord } from './payout-details.js';
 import { rowProblemLine } from '../refusals/batch-problems.js';

@@ -5,7 +5,7 @@
  */
 import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import { formatAmount, formatMinor, fromMinor } from '../../money.js';
+import { formatAmount, formatMinor, fromMinor } from '../../core/money.js';
 import {
   countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals, sendsItself,
   type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,

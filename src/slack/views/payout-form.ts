@@ -4,7 +4,7 @@
  */
 import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
-import { typedAmount } from '../../money.js';
+import { typedAmount } from '../../core/money.js';
 import {
   draftToFields, PAYOUT_FIELD_LIMITS, PAYOUT_KINDS, railOf,
   type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,

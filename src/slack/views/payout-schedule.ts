@@ -4,7 +4,7 @@
  * their buttons, the requester's DMs and `/fleet scheduled`.
  */
 import type { Button, InputBlock, KnownBlock } from '@slack/types';
-import { parseWallTime } from '../../calendar.js';
+import { parseWallTime } from '../../core/calendar.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import {
   MAX_OCCURRENCES, sendsItself, type Occurrence, type OccurrenceState, type PayoutRequest, type ScheduleEventName, type ScheduleInput, type ScheduleProblem,

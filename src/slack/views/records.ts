@@ -1,7 +1,7 @@
 /** `/fleet reconcile`: the form with its file input, the "checking…" screen, a run's summary (modal and DM) and the history of runs. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../records/index.js';
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import { csvTextInSlices } from '../files/csv-to-person.js';

@@ -4,7 +4,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
-import { formatMinor } from '../../money.js';
+import { formatMinor } from '../../core/money.js';
 import type { CurrencyRunway, Runway, RunwayAlert } from '../../runway/index.js';
 import type { Reply } from './notice.js';
 import { notice } from './notice.js';

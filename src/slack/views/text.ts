@@ -4,7 +4,7 @@
  * the SANDBOX mark and footer. Dates and times are written by `dates.ts`.
  */
 import type { ContextBlock, PlainTextElement } from '@slack/types';
-import { neutraliseHiddenCharacters } from '../../hidden-text.js';
+import { neutraliseHiddenCharacters } from '../../core/hidden-text.js';
 import { textsFor, type Locale } from '../../i18n/index.js';
 
 /** Where a message is shown: whether its data is the sandbox's, and the language of its readers. */

@@ -5,10 +5,10 @@
  */
 import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
-import { isCalendarDay } from '../../calendar.js';
+import { isCalendarDay } from '../../core/calendar.js';
 import { searchToText, type TransactionSearch } from '../../ledger/query-text.js';
 import { TRANSACTION_FILTER } from '../ids.js';
-import { typedDecimal } from '../../money.js';
+import { typedDecimal } from '../../core/money.js';
 import { plainText, plainWithin, type Surface } from './text.js';
 
 /** The value of a select's "any" option: no filter on that field. */

@@ -8,7 +8,7 @@ import type { TransactionPage } from '../../account/account-reader.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { MAX_QUERY_LENGTH, isEmptySearch, parseSearchText, searchToText, type QueryProblem, type TransactionSearch } from '../../ledger/query-text.js';
 import { MATCH_COUNT_LIMIT, type LedgerEntry, type LedgerStatus } from '../../ledger/types.js';
-import { formatDecimal, formatMinor, formatNumber, toMinor } from '../../money.js';
+import { formatDecimal, formatMinor, formatNumber, toMinor } from '../../core/money.js';
 import { ACTIONS, BLOCKS } from '../ids.js';
 import { notice, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, sandboxMarked, type Surface } from './text.js';

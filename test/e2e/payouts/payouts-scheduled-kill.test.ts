@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/core/logger.js';
 import { openDatabase, type Db } from '../../../src/store/index.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../../support/bot-harness.js';
 import { startBotProcess, type BotProcess } from '../../support/bot-process.js';

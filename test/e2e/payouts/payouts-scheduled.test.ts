@@ -4,7 +4,7 @@ import { ManualClock, settings } from '../../support/payout-doubles.js';
 import {
   approveAs, dmTexts, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage, formValues,
 } from '../../support/payout-flow.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/core/logger.js';
 import { ScheduleReleaser } from '../../../src/payouts/schedule/release.js';
 import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
 

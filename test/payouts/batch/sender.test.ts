@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/core/logger.js';
 import { PayoutBatchService } from '../../../src/payouts/batch/service.js';
 import { BatchSender } from '../../../src/payouts/batch/sender.js';
 import type { Db } from '../../../src/store/db.js';

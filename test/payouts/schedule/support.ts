@@ -1,5 +1,5 @@
 /** A payout service with scheduling over one database and a hand-moved clock, as the schedule tests use it. */
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/core/logger.js';
 import type { PayoutRoles } from '../../../src/payouts/roles.js';
 import type { PayoutSettings } from '../../../src/payouts/settings.js';
 import { ScheduleReleaser, type ScheduleNotifier } from '../../../src/payouts/schedule/release.js';

@@ -7,8 +7,8 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
-import { systemClock } from '../../../src/clock.js';
-import { createLogger } from '../../../src/logger.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { createLogger } from '../../../src/core/logger.js';
 import { HomeViews, type Timers } from '../../../src/home/index.js';
 import type { PayoutRequest } from '../../../src/payouts/index.js';
 import { SlackHomePublisher, type HomeClient, type HomeSources } from '../../../src/slack/publishers/home-publisher.js';

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
-import { systemClock } from '../../../src/clock.js';
+import { createLogger } from '../../../src/core/logger.js';
+import { systemClock } from '../../../src/core/clock.js';
 import { payoutRecords, type PayoutRequest } from '../../../src/payouts/index.js';
 import { fixedLocale } from '../../../src/slack/locales.js';
 import { SlackPayoutNotifier } from '../../../src/slack/publishers/payout-notifier.js';

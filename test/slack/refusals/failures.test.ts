@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FleetBadResponseError, FleetRejectedError, FleetUnavailableError } from '../../../src/fleet/errors.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/core/logger.js';
 import { catalogTable } from '../../../src/i18n/index.js';
 import { failureText, type FailureAction } from '../../../src/slack/refusals/failures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES, type Locale } from '../../../src/i18n/index.js';
-import { parseAmount } from '../../../src/money.js';
+import { parseAmount } from '../../../src/core/money.js';
 import type { FieldProblem, PayoutFieldName, PayoutRequest } from '../../../src/payouts/index.js';
 import { describeFieldProblem } from '../../../src/slack/refusals/payout-field-problems.js';
 import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/refusals/payout-refusals.js';

@@ -4,9 +4,9 @@
  * after the database has started opening (see main.ts).
  */
 export { startBot, type RunningBot } from '../../../../src/bot.js';
-export { loadConfig } from '../../../../src/config.js';
+export { loadConfig } from '../../../../src/config/config.js';
 export * from './product-store.js';
-export type { Clock } from '../../../../src/clock.js';
+export type { Clock } from '../../../../src/core/clock.js';
 export type { Transaction } from '../../../../src/fleet/schemas.js';
-export { minorToPlain, toMinor } from '../../../../src/money.js';
+export { minorToPlain, toMinor } from '../../../../src/core/money.js';
 export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';

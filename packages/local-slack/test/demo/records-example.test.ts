@@ -5,7 +5,7 @@ import { readRecordsFile } from '../../../../src/records/file.js';
 import { matchRecords, type LedgerCandidate } from '../../../../src/records/match.js';
 import { dayGrid } from '../../../../src/records/service.js';
 import { startSandbox } from '../../../../src/sandbox/server.js';
-import { toMinor } from '../../../../src/money.js';
+import { toMinor } from '../../../../src/core/money.js';
 import type { Transaction } from '../../../../src/fleet/schemas.js';
 
 /** The moment docs/examples/records.csv was written for: a demo started then offers exactly that file. */

@@ -4,7 +4,7 @@
  */
 import { expect, it } from 'vitest';
 import { DEMO_CHANNELS, DEMO_PEOPLE } from '../../../src/demo/people.js';
-import { formatAmount } from '../../../../../src/money.js';
+import { formatAmount } from '../../../../../src/core/money.js';
 import type { BrowserSession } from './session.js';
 
 export function frenchSteps(session: BrowserSession): void {

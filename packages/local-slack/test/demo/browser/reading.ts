@@ -1,6 +1,6 @@
 /** The reading steps: Rita's balance, the transactions paged with Next, and narrowed with the Filter modal. */
 import { expect, it } from 'vitest';
-import { formatAmount } from '../../../../../src/money.js';
+import { formatAmount } from '../../../../../src/core/money.js';
 import type { BrowserSession } from './session.js';
 
 export function readingSteps(session: BrowserSession): void {

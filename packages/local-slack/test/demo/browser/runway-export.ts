@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
 import { DEMO_CHANNELS, DEMO_PEOPLE } from '../../../src/demo/people.js';
-import { minorToPlain, toMinor } from '../../../../../src/money.js';
+import { minorToPlain, toMinor } from '../../../../../src/core/money.js';
 import type { BrowserSession } from './session.js';
 
 export function runwayAndExportSteps(session: BrowserSession): void {

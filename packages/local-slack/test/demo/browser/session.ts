@@ -9,8 +9,8 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { afterAll, beforeAll, expect, onTestFailed } from 'vitest';
 import { startDemo, type Demo } from '../../../src/demo/demo.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type DemoPerson } from '../../../src/demo/people.js';
-import { createLogger } from '../../../../../src/logger.js';
-import { systemClock } from '../../../../../src/clock.js';
+import { createLogger } from '../../../../../src/core/logger.js';
+import { systemClock } from '../../../../../src/core/clock.js';
 import type { Db } from '../../../../../src/store/index.js';
 import { testDatabases } from '../../../../../test/support/databases.js';
 

@@ -6,7 +6,7 @@
  * `minorToPlain`'s machine form in every language, and only their sentences (a problem described)
  * are written for the reader.
  */
-import type { Locale } from './i18n/locale.js';
+import type { Locale } from '../i18n/locale.js';
 
 // ISO 4217 minor units that differ from 2. Currencies not listed here (including USD, EUR, CDF) use 2.
 const MINOR_UNITS: Record<string, number> = {

@@ -2,7 +2,7 @@
  * Stops the parts of a running app in an order declared once, top to bottom, whatever order they
  * started in: each part registers how to stop it under its step's name as it starts.
  */
-import type { Logger } from './logger.js';
+import type { Logger } from '../core/logger.js';
 
 export class Shutdown<Step extends string> {
   private readonly closers = new Map<Step, () => unknown>();

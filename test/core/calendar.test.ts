@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, dayBounds, dayIn, formatWallTime, isCalendarDay, nextDay, parseWallTime, previousDay, startOfDay, zonedTime } from '../src/calendar.js';
-import { occurrenceDay } from '../src/payouts/schedule/dates.js';
-import { parseTransactionQuery } from '../src/ledger/query-text.js';
-import { payoutDay } from '../src/payouts/day-totals.js';
+import { addMonths, dayBounds, dayIn, formatWallTime, isCalendarDay, nextDay, parseWallTime, previousDay, startOfDay, zonedTime } from '../../src/core/calendar.js';
+import { occurrenceDay } from '../../src/payouts/schedule/dates.js';
+import { parseTransactionQuery } from '../../src/ledger/query-text.js';
+import { payoutDay } from '../../src/payouts/day-totals.js';
 
 describe('one calendar for the ledger, the digest and the payouts', () => {
   it('takes a real YYYY-MM-DD day from 1970 to 9999 as a calendar day, and nothing else', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressPacer } from '../src/progress-pacer.js';
-import { ManualClock } from './support/payout-doubles.js';
+import { ProgressPacer } from '../../src/runtime/progress-pacer.js';
+import { ManualClock } from '../support/payout-doubles.js';
 
 describe('ProgressPacer', () => {
   const pace = { everyItems: 100, minMs: 2_000, maxReports: 3 };

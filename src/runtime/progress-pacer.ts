@@ -3,7 +3,7 @@
  * apart, and at most `maxReports` times, so that a fast job sends no burst of updates and a message
  * with a bounded number of answers (a `response_url` takes five) is never used up before the outcome.
  */
-import type { Clock } from './clock.js';
+import type { Clock } from '../core/clock.js';
 
 export interface ProgressPace {
   everyItems: number;

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 
 describe('the logger', () => {
   it('never writes a workflow step\'s function token, in a field or in a message', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { minimal, problemsOf } from './support/config-env.js';
+import { loadConfig } from '../../src/config/config.js';
+import { minimal, problemsOf } from '../support/config-env.js';
 
 
 describe('configuration', () => {
@@ -228,7 +228,7 @@ describe('configuration', () => {
 
   it('ignores the signing secret in Socket Mode, so .env.example works as is with SLACK_APP_TOKEN set', () => {
     const example: Record<string, string> = {};
-    for (const line of readFileSync(new URL('../.env.example', import.meta.url), 'utf8').split('\n')) {
+    for (const line of readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').split('\n')) {
       const match = /^#?\s*(SLACK_APP_TOKEN|[A-Z_]+)=(.*)$/.exec(line);
       if (match && (!line.startsWith('#') || match[1] === 'SLACK_APP_TOKEN')) example[match[1] ?? ''] = match[2] ?? '';
     }

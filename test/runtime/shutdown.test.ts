@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
-import { Shutdown } from '../src/shutdown.js';
+import { createLogger } from '../../src/core/logger.js';
+import { Shutdown } from '../../src/runtime/shutdown.js';
 
 describe('Shutdown', () => {
   const logger = createLogger({ level: 'silent' });

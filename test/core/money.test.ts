@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, readPlainAmount, toMinor, typedAmount } from '../src/money.js';
+import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, readPlainAmount, toMinor, typedAmount } from '../../src/core/money.js';
 
 describe('money', () => {
   it('knows that USD, EUR and CDF have two decimals and JPY none', () => {

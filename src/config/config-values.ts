@@ -4,9 +4,9 @@
  * day and languages. Each reports what it expects, never the value it was given.
  */
 import { z } from 'zod';
-import { parseWallTime, type WallTime } from './calendar.js';
-import { LOCALES, isLocale, type Locale } from './i18n/locale.js';
-import { parsePlainAmount, type CurrencyAmounts } from './money.js';
+import { parseWallTime, type WallTime } from '../core/calendar.js';
+import { LOCALES, isLocale, type Locale } from '../i18n/locale.js';
+import { parsePlainAmount, type CurrencyAmounts } from '../core/money.js';
 
 /** Who may do something: everyone, or listed users and members of listed user groups. */
 export interface AccessList {

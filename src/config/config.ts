@@ -4,17 +4,17 @@
  * naming what it expects and never echoing the value (several are secrets).
  */
 import { z } from 'zod';
-import type { DigestSettings } from './digest/settings.js';
-import type { FeedSettings } from './feed/settings.js';
-import type { LedgerExportSettings } from './ledger/exporter.js';
-import type { LedgerSettings } from './ledger/settings.js';
-import type { Locale } from './i18n/locale.js';
-import type { PayoutBatchSettings } from './payouts/batch/settings.js';
-import { DUAL_APPROVAL_APPROVERS } from './payouts/policy.js';
-import type { PayoutSettings } from './payouts/settings.js';
-import type { PayoutScheduleSettings } from './payouts/schedule/settings.js';
-import type { RecordsSettings } from './records/settings.js';
-import type { RunwaySettings } from './runway/settings.js';
+import type { DigestSettings } from '../digest/settings.js';
+import type { FeedSettings } from '../feed/settings.js';
+import type { LedgerExportSettings } from '../ledger/exporter.js';
+import type { LedgerSettings } from '../ledger/settings.js';
+import type { Locale } from '../i18n/locale.js';
+import type { PayoutBatchSettings } from '../payouts/batch/settings.js';
+import { DUAL_APPROVAL_APPROVERS } from '../payouts/policy.js';
+import type { PayoutSettings } from '../payouts/settings.js';
+import type { PayoutScheduleSettings } from '../payouts/schedule/settings.js';
+import type { RecordsSettings } from '../records/settings.js';
+import type { RunwaySettings } from '../runway/settings.js';
 import {
   type AccessList,
   LOG_LEVELS,
