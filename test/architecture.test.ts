@@ -68,7 +68,7 @@ const WIRING = 'app/';
 const ENTRY_POINTS = ['bot.ts', 'main.ts'];
 const RUNTIME = 'runtime/';
 const CORE = 'core/';
-const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'records/', 'workflow/'];
+const DOMAIN = ['payouts/', 'feed/', 'fleet/', 'store/', 'account/', 'ledger/', 'digest/', 'home/', 'i18n/', 'runway/', 'partner-records/', 'workflow/'];
 
 const CODE = ['.ts', '.js', '.mjs'];
 

@@ -6,7 +6,7 @@ import { TransactionFeed } from '../feed/index.js';
 import { LedgerExporter } from '../ledger/exporter.js';
 import { LedgerListing, LedgerSync, StoredLedgerReader } from '../ledger/index.js';
 import { sentPayoutLookup } from '../payouts/index.js';
-import { RecordsService } from '../records/index.js';
+import { RecordsService } from '../partner-records/index.js';
 import { SlackPersonNames } from '../slack/people.js';
 import { createSlackFeedPublisher } from '../slack/publishers/feed-publisher.js';
 import type { Wiring } from './context.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import {
-  ApprovalReminders, PayoutBatchService, payoutRecords, PayoutSchedules, PayoutService, ScheduleReleaser,
+  ApprovalReminders, PayoutBatchService, payoutRequestReader, PayoutSchedules, PayoutService, ScheduleReleaser,
   type BatchNotifier, type PayoutNotifier, type RoleLookup,
 } from '../payouts/index.js';
 import { BatchSender } from '../payouts/batch/sender.js';
@@ -58,7 +58,7 @@ export function buildPayouts({ config, logger, clock, shutdown, turns, options }
   const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
   const approvalMessages = new SlackPayoutNotifier({
     client: app.client, surface, locales, logger: log('payouts'), approvalChannelId: config.payouts.approvalChannelId,
-    records: payoutRecords(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
+    requests: payoutRequestReader(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
     seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals), invites,
   });
   const batchMessages = new SlackBatchNotifier({

@@ -13,7 +13,7 @@ import type { PayoutBatchSettings } from '../payouts/batch/settings.js';
 import { DUAL_APPROVAL_APPROVERS } from '../payouts/policy.js';
 import type { PayoutSettings } from '../payouts/settings.js';
 import type { PayoutScheduleSettings } from '../payouts/schedule/settings.js';
-import type { RecordsSettings } from '../records/settings.js';
+import type { RecordsSettings } from '../partner-records/settings.js';
 import type { RunwaySettings } from '../runway/settings.js';
 import {
   type AccessList,

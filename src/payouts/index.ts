@@ -19,7 +19,7 @@ export { scheduleInputShape } from './schedule/input-shape.js';
 export { countingApprovers, revokedApprovals } from './policy.js';
 export type { ApprovalRequirement } from './policy.js';
 export type { PayoutActor, PolicyDecision } from './policy.js';
-export { payoutRecords, type PayoutRecords } from './records.js';
+export { payoutRequestReader, type PayoutRequestReader } from './request-reader.js';
 export { PayoutService } from './service.js';
 export { checkOneRecipient, findKnownRecipients, isNewRecipient, nameChanged, recipientIdentity } from './recipients.js';
 export type { RecipientCheck, RecipientIdentity } from './recipients.js';

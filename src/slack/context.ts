@@ -11,7 +11,7 @@ import type { LedgerReader } from '../ledger/index.js';
 import type { LedgerExporter } from '../ledger/exporter.js';
 import type { Logger } from '../core/logger.js';
 import type { PayoutBatchService, PayoutSchedules, PayoutService, RecipientBook } from '../payouts/index.js';
-import type { RecordsService } from '../records/index.js';
+import type { RecordsService } from '../partner-records/index.js';
 import type { EventLoopTurns } from '../runtime/turns.js';
 import type { Runway } from '../runway/index.js';
 import type { ChartRenderer } from '../runway/chart/renderer.js';

@@ -17,11 +17,11 @@ import { languageSubcommand } from './language.js';
 import { registerPayoutApprovalListeners } from './payout-approval.js';
 import { registerPayoutBatchApprovalListeners } from './payout-batch-approval.js';
 import { BULK_WORDS, openBatchForm, registerPayoutBatchListeners } from './payout-batch.js';
-import { payoutRecordsSubcommand } from './payout-records.js';
+import { payoutHistorySubcommand } from './payout-history.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
-import { recordsSubcommand, registerRecordsListeners } from './records.js';
+import { recordsSubcommand, registerRecordsListeners } from './partner-records.js';
 import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
 import { registerWorkflowStepListeners } from './workflow-step.js';
@@ -35,7 +35,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     runwaySubcommand(ctx),
     transactionsSubcommand(ctx),
     payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
-    payoutRecordsSubcommand(ctx),
+    payoutHistorySubcommand(ctx),
     recipientsSubcommand(ctx),
     scheduledSubcommand(ctx),
     feedSubcommand(ctx),

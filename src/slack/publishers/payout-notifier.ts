@@ -9,7 +9,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AccessList } from '../../config/config.js';
 import type { Logger } from '../../core/logger.js';
-import type { PayoutEventName, PayoutNotifier, PayoutRecords, PayoutRequest } from '../../payouts/index.js';
+import type { PayoutEventName, PayoutNotifier, PayoutRequestReader, PayoutRequest } from '../../payouts/index.js';
 import { approverMentions, notToCall } from './approver-notices.js';
 import type { ChannelInvites } from '../channel-invites.js';
 import type { PersonLocales } from '../locales.js';
@@ -27,7 +27,7 @@ export interface SlackPayoutNotifierOptions {
   locales: PersonLocales;
   logger: Logger;
   /** Where the latest stored request is read and its approval message remembered. */
-  records: PayoutRecords;
+  requests: PayoutRequestReader;
   /** Unset: no approval message is posted (payouts are not configured), DMs still are. */
   approvalChannelId: string | undefined;
   /** FLEET_APPROVERS, whom a pending request's message mentions; unset when PAYOUT_MENTION_APPROVERS=false. */
@@ -130,7 +130,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   private async latest(id: string): Promise<PayoutRequest | undefined> {
     try {
-      return await this.options.records.get(id);
+      return await this.options.requests.get(id);
     } catch (error) {
       this.options.logger.warn({ err: error, payoutId: id }, 'could not re-read a payout for its approval message');
       return undefined;
@@ -139,7 +139,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   /** Posts or updates the approval message; false when Slack refused or there is nowhere to post. */
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
-    const { client, surface, logger, records, approvalChannelId } = this.options;
+    const { client, surface, logger, requests, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request, {
       approvers: approverMentions(this.options.mentions, notToCall(request)), approversAvailable: await approversAvailable(this.options, request),
       context: await this.context(request),
@@ -153,7 +153,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
       const send = () => client.chat.postMessage({ channel: approvalChannelId, text: message.text, blocks: message.blocks, unfurl_links: false });
       const posted = await (this.options.invites ? this.options.invites.post(approvalChannelId, 'approvals', send) : send());
       if (!posted.channel || !posted.ts) return true;
-      if (!(await records.setApprovalMessage(request.id, posted.channel, posted.ts))) {
+      if (!(await requests.setApprovalMessage(request.id, posted.channel, posted.ts))) {
         // Another replica posted first and keeps its message up to date: a second copy would go stale.
         logger.info({ payoutId: request.id }, 'another process posted this approval message first; removing ours');
         await client.chat.delete({ channel: posted.channel, ts: posted.ts });
@@ -167,9 +167,9 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   /** What approvers should notice, read in one query; a failed read leaves it out rather than the message. */
   private async context(request: PayoutRequest): Promise<ApprovalContext> {
-    const { records, logger, duplicateWindowHours, seniorCall } = this.options;
+    const { requests, logger, duplicateWindowHours, seniorCall } = this.options;
     try {
-      const signals = await records.signals(request);
+      const signals = await requests.signals(request);
       return { signals, duplicateWindowHours, senior: seniorCall?.(request, signals.dayTotals) };
     } catch (error) {
       logger.warn({ err: error, payoutId: request.id }, 'could not read what approvers should notice about a payout');

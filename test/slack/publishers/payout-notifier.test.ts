@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import { systemClock } from '../../../src/core/clock.js';
-import { payoutRecords, type PayoutRequest } from '../../../src/payouts/index.js';
+import { payoutRequestReader, type PayoutRequest } from '../../../src/payouts/index.js';
 import { fixedLocale } from '../../../src/slack/locales.js';
 import { SlackPayoutNotifier } from '../../../src/slack/publishers/payout-notifier.js';
 import { checkMessage } from '@fleet-treasury-bot/local-slack';
@@ -28,10 +28,10 @@ describe('payout approval message updates', () => {
         },
       },
     } as unknown as WebClient;
-    const records = { get: async () => pending, setApprovalMessage: async () => undefined, signals: quietSignals };
+    const requests = { get: async () => pending, setApprovalMessage: async () => undefined, signals: quietSignals };
     const asked: string[] = [];
     const locales = { forPerson: (userId: string) => Promise.resolve(asked.push(userId) && userId === pending.requestedBy ? 'en' as const : 'fr' as const) };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'fr' as const }, locales, logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'fr' as const }, locales, logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', pending.requestedBy);
     await notifier.changed(pending, 'executing', undefined);
@@ -51,10 +51,10 @@ describe('payout approval message updates', () => {
     const updates: Array<{ text: string; blocks: unknown[] }> = [];
     const client = { chat: { update: async (message: { text: string; blocks: unknown[] }) => (updates.push(message), { ok: true }), postMessage: async () => ({ ok: true }) } } as unknown as WebClient;
     const halfway = { ...pending, requiredApprovals: 2, approvals: [{ userId: 'U0ABEL', at }] };
-    const records = { get: async () => halfway, setApprovalMessage: async () => undefined, signals: quietSignals };
+    const requests = { get: async () => halfway, setApprovalMessage: async () => undefined, signals: quietSignals };
     const mentions = { everyone: false, users: new Set(['U0ABEL', 'U0ADA', 'U0FABRICE', halfway.requestedBy]), groups: new Set<string>() };
     const notifier = new SlackPayoutNotifier({
-      client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS', mentions,
+      client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS', mentions,
     });
 
     await notifier.changed(halfway, 'approved', 'U0ABEL');
@@ -81,8 +81,8 @@ describe('payout approval message updates', () => {
         postMessage: async () => ({ ok: true }),
       },
     } as unknown as WebClient;
-    const records = { get: async () => stored, setApprovalMessage: async () => undefined, signals: quietSignals };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const requests = { get: async () => stored, setApprovalMessage: async () => undefined, signals: quietSignals };
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
     await notifier.idle();
@@ -110,7 +110,7 @@ describe('payout approval message updates', () => {
         },
       },
     } as unknown as WebClient;
-    const records = {
+    const requests = {
       get: async () => stored,
       signals: quietSignals,
       setApprovalMessage: async (_id: string, channel: string, ts: string) => {
@@ -120,7 +120,7 @@ describe('payout approval message updates', () => {
       },
     };
     const replicas = [1, 2].map(() => {
-      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
     });
 
     for (const notifier of replicas) notifier.repostIfMissing(stored);
@@ -144,8 +144,8 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
       return { ok: true, channel: 'C0APPROVALS', ts: `1.${sent.length}` };
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
-    const records = payoutRecords(db, systemClock, settings);
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), records, approvalChannelId: 'C0APPROVALS' });
+    const requests = payoutRequestReader(db, systemClock, settings);
+    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
     const { service, fleet } = createService(db, { notifiers: [notifier] });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });

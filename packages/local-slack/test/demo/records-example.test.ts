@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { recordsExample, recordsExampleDays } from '../../src/demo/records-example.js';
-import { readRecordsFile } from '../../../../src/records/file.js';
-import { matchRecords, type LedgerCandidate } from '../../../../src/records/match.js';
-import { dayGrid } from '../../../../src/records/service.js';
+import { readRecordsFile } from '../../../../src/partner-records/file.js';
+import { matchRecords, type LedgerCandidate } from '../../../../src/partner-records/match.js';
+import { dayGrid } from '../../../../src/partner-records/service.js';
 import { startSandbox } from '../../../../src/sandbox/server.js';
 import { toMinor } from '../../../../src/core/money.js';
 import type { Transaction } from '../../../../src/fleet/schemas.js';

@@ -9,7 +9,7 @@ import { findRequest, setApprovalMessage } from './repository.js';
 import { withSchedule } from './schedule/attach.js';
 import { requestSignals, type ApprovalSignals, type SignalRules } from './signals.js';
 
-export interface PayoutRecords {
+export interface PayoutRequestReader {
   get(id: string): Promise<PayoutRequest | undefined>;
   /** Only the first message counts: undefined when the request already had one (another replica posted it first). */
   setApprovalMessage(id: string, channel: string, ts: string): Promise<PayoutRequest | undefined>;
@@ -17,7 +17,7 @@ export interface PayoutRecords {
   signals(request: PayoutRequest): Promise<ApprovalSignals>;
 }
 
-export function payoutRecords(db: Db, clock: Clock, rules: SignalRules): PayoutRecords {
+export function payoutRequestReader(db: Db, clock: Clock, rules: SignalRules): PayoutRequestReader {
   return {
     signals: (request) => requestSignals(db, request, rules),
     get: async (id) => withSchedule(db, await findRequest(db, id.trim().toUpperCase())),

@@ -10,7 +10,7 @@ import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import type { ExceptionRow, RecordsRun, RunSummary } from '../../records/index.js';
+import type { ExceptionRow, RecordsRun, RunSummary } from '../../partner-records/index.js';
 import type { SlackContext } from '../context.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
 import { readChosenFile } from '../files/batch-file-source.js';
@@ -18,13 +18,13 @@ import { sendCsvToPerson } from '../files/csv-to-person.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { RECORDS } from '../ids.js';
 import { readerSurfaceOf } from '../transport/middleware.js';
-import { describeRecordsProblem } from '../refusals/records-problems.js';
+import { describeRecordsProblem } from '../refusals/partner-records-problems.js';
 import type { Subcommand } from '../subcommands.js';
 import { privateNotice } from '../views/notice.js';
 import {
   buildRecordsChecking, buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal,
   exceptionsFileName, exceptionsFileText, recordsNoticeModal, type ExceptionsFileOutcome,
-} from '../views/records.js';
+} from '../views/partner-records.js';
 import type { Surface } from '../views/text.js';
 
 /** The words after `/fleet reconcile` that list the history. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { recordsSubcommand } from '../../../src/slack/listeners/records.js';
+import { recordsSubcommand } from '../../../src/slack/listeners/partner-records.js';
 import { fakeContext, runSubcommand, seen, VIEWER } from '../../support/fake-router.js';
 
 describe('/fleet reconcile', () => {

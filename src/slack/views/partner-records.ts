@@ -2,11 +2,11 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { formatMinor } from '../../core/money.js';
-import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../records/index.js';
+import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../partner-records/index.js';
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
-import { mebibytes } from '../refusals/records-problems.js';
+import { mebibytes } from '../refusals/partner-records-problems.js';
 import { noticeModal, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { slackDate } from './dates.js';

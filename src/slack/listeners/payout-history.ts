@@ -18,7 +18,7 @@ const RECENT = 15;
 // Bulk payouts are few and each holds many payouts: the newest five are shown with the requests.
 const RECENT_BULK = 5;
 
-export function payoutRecordsSubcommand(ctx: SlackContext): Subcommand {
+export function payoutHistorySubcommand(ctx: SlackContext): Subcommand {
   const { payouts, logger } = ctx;
   return {
     name: 'payouts',

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { readRecordsFile, type RecordsLimits } from '../../src/records/file.js';
+import { readRecordsFile, type RecordsLimits } from '../../src/partner-records/file.js';
 
 const LIMITS: RecordsLimits = { maxBytes: 10_000, maxRows: 5, timeZone: 'Africa/Kinshasa', currencies: new Set(['USD', 'EUR', 'CDF']) };
 const read = (text: string | Uint8Array, limits: Partial<RecordsLimits> = {}) => readRecordsFile(text, { ...LIMITS, ...limits });

@@ -1,9 +1,9 @@
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { describe, expect, it } from 'vitest';
-import type { RecordsRun, RunSummary } from '../../../src/records/index.js';
+import type { RecordsRun, RunSummary } from '../../../src/partner-records/index.js';
 import {
   buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal, exceptionsFileName,
-} from '../../../src/slack/views/records.js';
+} from '../../../src/slack/views/partner-records.js';
 import type { Surface } from '../../../src/slack/views/text.js';
 
 const EN: Surface = { sandbox: true, locale: 'en' };

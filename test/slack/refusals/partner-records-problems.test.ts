@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RowProblem } from '../../../src/records/index.js';
-import { describeRecordsProblem } from '../../../src/slack/refusals/records-problems.js';
+import type { RowProblem } from '../../../src/partner-records/index.js';
+import { describeRecordsProblem } from '../../../src/slack/refusals/partner-records-problems.js';
 
 describe('the records file\'s problems in words', () => {
   it('word each file problem with its row and column, in French too', () => {

@@ -1,6 +1,6 @@
 /** The problems of a records file and of its rows, worded in the reader's language (mrkdwn the app composed, names quoted as code). */
 import { textsFor, type Locale } from '../../i18n/index.js';
-import type { RecordsFileProblem, RowProblem } from '../../records/index.js';
+import type { RecordsFileProblem, RowProblem } from '../../partner-records/index.js';
 import { codeSpan } from '../views/text.js';
 import { describeTooManyDecimals } from './amount-problems.js';
 

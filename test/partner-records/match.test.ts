@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PartnerRecord } from '../../src/records/file.js';
-import { matchRecords, type LedgerCandidate, type MatchInput } from '../../src/records/match.js';
-import { dayGrid } from '../../src/records/service.js';
+import type { PartnerRecord } from '../../src/partner-records/file.js';
+import { matchRecords, type LedgerCandidate, type MatchInput } from '../../src/partner-records/match.js';
+import { dayGrid } from '../../src/partner-records/service.js';
 
 const ZONE = 'Africa/Kinshasa'; // UTC+1, no daylight saving
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { payoutRecordsSubcommand } from '../../../src/slack/listeners/payout-records.js';
+import { payoutHistorySubcommand } from '../../../src/slack/listeners/payout-history.js';
 import { fakeContext, REQUESTER, runSubcommand, seen, STRANGER } from '../../support/fake-router.js';
 
 function setUp(canView: boolean) {
@@ -11,7 +11,7 @@ function setUp(canView: boolean) {
 describe('/fleet payouts', () => {
   it('refuses someone who may not see payouts, and reads none', async () => {
     const { ctx, payouts } = setUp(false);
-    const { replies } = await runSubcommand(payoutRecordsSubcommand(ctx), ctx, STRANGER, ['PR-7K3F9Q']);
+    const { replies } = await runSubcommand(payoutHistorySubcommand(ctx), ctx, STRANGER, ['PR-7K3F9Q']);
     expect(payouts.get).not.toHaveBeenCalled();
     expect(replies).toHaveLength(1);
     expect(seen(replies[0]).length).toBeGreaterThan(0);
@@ -19,7 +19,7 @@ describe('/fleet payouts', () => {
 
   it('says a payout named by its id does not exist', async () => {
     const { ctx, payouts } = setUp(true);
-    const { replies } = await runSubcommand(payoutRecordsSubcommand(ctx), ctx, REQUESTER, ['PR-7K3F9Q']);
+    const { replies } = await runSubcommand(payoutHistorySubcommand(ctx), ctx, REQUESTER, ['PR-7K3F9Q']);
     expect(payouts.get).toHaveBeenCalledWith('PR-7K3F9Q');
     expect(seen(replies[0])).toContain('PR-7K3F9Q');
   });

@@ -3,7 +3,7 @@ import type { Clock } from '../../src/core/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
 import { identifyPage } from '../../src/ledger/identity.js';
 import { insertEntries, updateSyncState } from '../../src/ledger/store.js';
-import { RecordsService, exceptionCells } from '../../src/records/index.js';
+import { RecordsService, exceptionCells } from '../../src/partner-records/index.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 
