@@ -52,7 +52,7 @@ async function checkBench(): Promise<number> {
   const roles = { canRequest: async () => true, canApprove: async () => true };
   const settings = {
     operators: ['VODACOM_MPESA'], currencies: ['USD'], maxAmount: new Map([['USD', 5_000_000]]), dailyLimit: new Map([['USD', 100_000_000]]),
-    dualApprovalAbove: new Map([['USD', 100_000]]), requestTtlHours: 24, reconcileWindowMinutes: 10, newRecipientApprovals: 2, duplicateWindowHours: 72, seniorApprovalAbove: new Map(),
+    dualApprovalAbove: new Map([['USD', 100_000]]), requestTtlHours: 24, settleWindowMinutes: 10, newRecipientApprovals: 2, duplicateWindowHours: 72, seniorApprovalAbove: new Map(),
   };
   const batches = new PayoutBatchService({ db, clock: systemClock, settings, batchSettings: { maxRows: 500, ratePerSecond: 2 }, roles, logger: createLogger({ level: 'silent' }) });
   const times: number[] = [];

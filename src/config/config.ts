@@ -316,7 +316,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       dailyLimit: e.PAYOUT_DAILY_LIMIT,
       dualApprovalAbove: e.PAYOUT_DUAL_APPROVAL_ABOVE,
       requestTtlHours: e.PAYOUT_REQUEST_TTL_HOURS,
-      reconcileWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
+      settleWindowMinutes: e.PAYOUT_RECONCILE_WINDOW_MINUTES,
       newRecipientApprovals: e.PAYOUT_NEW_RECIPIENT_APPROVALS,
       duplicateWindowHours: e.PAYOUT_DUPLICATE_WINDOW_HOURS,
       seniorApprovalAbove: e.PAYOUT_SENIOR_APPROVAL_ABOVE,

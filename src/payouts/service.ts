@@ -69,7 +69,7 @@ export type Resubmission =
 export interface MaintenanceReport {
   recovered: PayoutRequest[];
   expired: PayoutRequest[];
-  reconciled: PayoutRequest[];
+  settled: PayoutRequest[];
 }
 
 /**
@@ -95,7 +95,7 @@ export class PayoutService {
       clock: options.clock,
       logger: options.logger,
       recorder: this.recorder,
-      reconcileWindowMs: options.settings.reconcileWindowMinutes * 60_000,
+      settleWindowMs: options.settings.settleWindowMinutes * 60_000,
       recheckEveryMs: options.recheckEveryMs ?? 30_000,
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
@@ -333,8 +333,8 @@ export class PayoutService {
   }
 
   /** Looks for an unknown payout in the transaction list now (also run by `runMaintenance`). */
-  async reconcile(id: string): Promise<PayoutActionResult> {
-    return this.settlement.reconcile(id);
+  async settle(id: string): Promise<PayoutActionResult> {
+    return this.settlement.settle(id);
   }
 
   async get(id: string): Promise<PayoutRequest | undefined> {
@@ -414,12 +414,12 @@ export class PayoutService {
     await this.settlement.stop();
   }
 
-  /** For a periodic timer: recovery, expiry, and reconciliation of unknown payouts that are due. */
+  /** For a periodic timer: recovery, expiry, and settling unknown payouts that are due. */
   async runMaintenance(): Promise<MaintenanceReport> {
     const recovered = await this.settlement.recoverInterrupted();
     const expired = await this.settlement.expireDue();
-    const reconciled = await this.settlement.reconcileDue();
-    return { recovered, expired, reconciled };
+    const settled = await this.settlement.settleDue();
+    return { recovered, expired, settled };
   }
 
   /** Explains why a conditional update found the request no longer as expected. */

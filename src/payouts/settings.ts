@@ -14,7 +14,7 @@ export interface PayoutSettings {
   /** A request nobody approves expires after this long. */
   requestTtlHours: number;
   /** How long an unknown payout is looked for before a person is asked to review it. */
-  reconcileWindowMinutes: number;
+  settleWindowMinutes: number;
   /** Different approvers a payout to a recipient never paid before needs, whatever the amount (1 turns the rule off). */
   newRecipientApprovals: number;
   /** Above this, per currency (strictly), one counted approval must come from a senior approver (`tiers.ts`); empty: no tier. */

@@ -42,7 +42,7 @@ export class PayoutSettlement {
     this.unstored = new UnstoredOutcomes({
       store: async (executing, sent, actor) => {
         const settled = await this.recordSent(executing, sent, actor);
-        if (sent.outcome === 'unknown' && settled) await this.reconcile(executing.id);
+        if (sent.outcome === 'unknown' && settled) await this.settle(executing.id);
       },
       clock: options.clock,
       logger: options.logger,
@@ -165,7 +165,7 @@ export class PayoutSettlement {
       this.unstored.keep(executing, sent, actor, error);
       return { ok: true, request: executing };
     }
-    if (sent.outcome === 'unknown' && settled) return this.reconcile(executing.id);
+    if (sent.outcome === 'unknown' && settled) return this.settle(executing.id);
     if (!settled) {
       this.options.logger.error({ payoutId: executing.id, outcome: sent.outcome }, 'payout outcome could not be recorded: the row moved meanwhile');
     }
@@ -216,8 +216,8 @@ export class PayoutSettlement {
   }
 
   /** Looks for an unknown payout in the transaction list and settles it when it can (see UnknownOutcomes). */
-  async reconcile(id: string): Promise<PayoutActionResult> {
-    return this.unknown.reconcile(id);
+  async settle(id: string): Promise<PayoutActionResult> {
+    return this.unknown.settle(id);
   }
 
   /** An approver's answer to a likely match (see UnknownOutcomes). */
@@ -247,7 +247,7 @@ export class PayoutSettlement {
       BATCH,
     ), { reason: 'interrupted' });
     const results: PayoutRequest[] = [];
-    for (const request of unknown) results.push(await this.settleQuietly(() => this.reconcile(request.id), request));
+    for (const request of unknown) results.push(await this.settleQuietly(() => this.settle(request.id), request));
     for (const id of await listStaleApproved(this.options.db, before, BATCH)) {
       const request = await this.options.recorder.current(id);
       if (request) results.push(await this.settleQuietly(() => this.execute(request, undefined, 'recovery'), request));
@@ -255,9 +255,9 @@ export class PayoutSettlement {
     return results;
   }
 
-  /** Reconciles every unknown payout whose next check is due. */
-  async reconcileDue(): Promise<PayoutRequest[]> {
-    return this.unknown.reconcileDue();
+  /** Settles every unknown payout whose next check is due. */
+  async settleDue(): Promise<PayoutRequest[]> {
+    return this.unknown.settleDue();
   }
 
   private async sweep(

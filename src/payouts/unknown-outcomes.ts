@@ -18,7 +18,7 @@ export interface UnknownOutcomeOptions {
   logger: Logger;
   recorder: TransitionRecorder;
   /** How long an unknown payout is looked for before an approver must review it. */
-  reconcileWindowMs: number;
+  settleWindowMs: number;
   /** Pause between two looks at the transaction list for the same unknown payout. */
   recheckEveryMs: number;
   /** Where an unknown payout is looked for. */
@@ -46,7 +46,7 @@ export class UnknownOutcomes {
    * has passed since it became unknown (not found, or the list could not be read): needs review.
    * Otherwise: looked at again later. A check that could not read everything is a refusal.
    */
-  async reconcile(id: string): Promise<PayoutActionResult> {
+  async settle(id: string): Promise<PayoutActionResult> {
     const look = await this.look(id);
     if (!look.ok) return look;
     const { search, request } = look;
@@ -56,11 +56,11 @@ export class UnknownOutcomes {
     return { ok: true, request };
   }
 
-  /** Reconciles every unknown payout whose next check is due. */
-  async reconcileDue(): Promise<PayoutRequest[]> {
+  /** Settles every unknown payout whose next check is due. */
+  async settleDue(): Promise<PayoutRequest[]> {
     const results: PayoutRequest[] = [];
     for (const id of await listDueForCheck(this.options.db, this.now(), BATCH)) {
-      const result = await this.reconcile(id);
+      const result = await this.settle(id);
       if (result.ok) results.push(result.request);
       else if (result.request) results.push(result.request);
     }
@@ -88,13 +88,13 @@ export class UnknownOutcomes {
     const now = this.now();
     const unknownSince = times.unknownSince ?? times.lastSentAt ?? request.requestedAt;
     const still = { states: ['unknown'] as const, attempts: request.attempts };
-    if (!current.needsReview && now.getTime() - unknownSince.getTime() >= this.options.reconcileWindowMs) {
+    if (!current.needsReview && now.getTime() - unknownSince.getTime() >= this.options.settleWindowMs) {
       // Also when the list could not be read: an unknown payout must not wait unseen for ever.
       const review = await recorder.move(
         id,
         { ...still, needsReview: false },
         { needsReview: true, nextCheckAt: null, lastSearch: outcome, lastSearchAt: now },
-        { event: 'needs_review', details: { windowMinutes: Math.round(this.options.reconcileWindowMs / 60_000), lastSearch: outcome } },
+        { event: 'needs_review', details: { windowMinutes: Math.round(this.options.settleWindowMs / 60_000), lastSearch: outcome } },
         now,
       );
       if (review) return { ok: true, request: review, search };

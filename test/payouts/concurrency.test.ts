@@ -74,7 +74,7 @@ describe.each(testDatabases())('PayoutService under concurrent clicks on $name',
     const request = await submitted(service);
     await service.approve(request.id, APPROVER);
     fleet.addTransaction({ reference: 'FLT-1', description: `Payout ${request.reference}`, date: clock.now().toISOString() });
-    await Promise.all([service.reconcile(request.id), service.reconcile(request.id), service.runMaintenance()]);
+    await Promise.all([service.settle(request.id), service.settle(request.id), service.runMaintenance()]);
     const events = (await service.history(request.id)).map((event) => event.event);
     expect(events.filter((event) => event === 'reconciled')).toHaveLength(1);
     expect((await service.get(request.id))?.state).toBe('completed');

@@ -101,7 +101,7 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     await service.approve(request.id, APPROVER);
     await service.approve(request.id, SENIOR);
     clock.advance(11 * MINUTE);
-    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: true } });
+    expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: true } });
     await service.retryUnknown(request.id, APPROVER);
     expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', hold: 'needs_senior' } });
     expect(fleet.payoutCalls).toHaveLength(1);
@@ -117,11 +117,11 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     await service.approve(request.id, APPROVER);
     await service.approve(request.id, SENIOR);
     clock.advance(11 * MINUTE);
-    await service.reconcile(request.id);
+    await service.settle(request.id);
     await service.retryUnknown(request.id, APPROVER);
     expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', hold: 'needs_senior' } });
     fleet.addTransaction({ reference: request.reference, amount: 3000, currency: 'USD' });
-    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
+    expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'completed', hold: undefined } });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 

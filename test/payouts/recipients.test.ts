@@ -156,7 +156,7 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     expect(await service.approve(unknown.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'unknown' } });
     expect(await findKnownRecipients(db, [recipientIdentity(unknown)])).toEqual(new Map());
     fleet.addTransaction({ reference: unknown.reference, date: clock.now().toISOString() });
-    expect(await service.reconcile(unknown.id)).toMatchObject({ ok: true, request: { state: 'completed' } });
+    expect(await service.settle(unknown.id)).toMatchObject({ ok: true, request: { state: 'completed' } });
 
     const identities = [failed, rejected, unknown].map((request) => recipientIdentity(request));
     const known = await findKnownRecipients(db, identities);

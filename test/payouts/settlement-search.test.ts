@@ -282,7 +282,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const request = await unknownPayout(setup, typed);
       unrelatedCredit(fleet, clock.now(), 'Customer transfer for INV-42');
       clock.advance(MINUTE);
-      const result = await service.reconcile(request.id);
+      const result = await service.settle(request.id);
       expect(result).toMatchObject({
         ok: true,
         request: { state: 'unknown', transactionId: undefined, likelyMatch: { reference: 'FLT-CUSTOMER-9', description: 'Customer transfer for INV-42', amount: 150, currency: 'USD' } },
@@ -290,7 +290,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       expect(notifications.at(-1)).toMatchObject({ event: 'likely_match' });
       // Looking again proposes the same entry once.
       clock.advance(MINUTE);
-      await service.reconcile(request.id);
+      await service.settle(request.id);
       expect((await events(service, request.id)).filter((event) => event === 'likely_match')).toHaveLength(1);
     });
 
@@ -299,7 +299,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const { service, fleet, clock } = setup;
       const request = await unknownPayout(setup, typed);
       unrelatedCredit(fleet, clock.now(), 'Mobile money payout INV-42 to 243812345678');
-      const proposed = (await service.reconcile(request.id)).request!;
+      const proposed = (await service.settle(request.id)).request!;
       const matchId = proposed.likelyMatch!.id;
       expect(await service.confirmLikelyMatch(request.id, REQUESTER, matchId)).toMatchObject({ ok: false, code: 'not_approver' });
       expect(await service.confirmLikelyMatch(request.id, 'UOUTSIDER', matchId)).toMatchObject({ ok: false, code: 'not_approver' });
@@ -318,7 +318,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const { service, fleet, clock } = setup;
       const request = await unknownPayout(setup, typed);
       unrelatedCredit(fleet, clock.now(), 'Customer transfer for INV-42');
-      const matchId = (await service.reconcile(request.id)).request!.likelyMatch!.id;
+      const matchId = (await service.settle(request.id)).request!.likelyMatch!.id;
       expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: false });
       expect(await service.rejectLikelyMatch(request.id, REQUESTER, matchId)).toMatchObject({ ok: false, code: 'not_approver' });
       const rejected = await service.rejectLikelyMatch(request.id, SECOND_APPROVER, matchId);
@@ -351,7 +351,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const { service, fleet, clock } = setup;
       const request = await unknownPayout(setup, { ...mobileForm, reference: 'PAY-20250314-ABCDEF' });
       unrelatedCredit(fleet, clock.now(), 'Refund PAY-20250314-ABCDEF');
-      expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-CUSTOMER-9' } } });
+      expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-CUSTOMER-9' } } });
     });
 
     it('settles on a description that quotes a reference the app generated', async () => {
@@ -360,7 +360,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const request = await unknownPayout(setup, mobileForm);
       expect(request.referenceGenerated).toBe(true);
       unrelatedCredit(fleet, clock.now(), `Mobile money payout ${request.reference} to 243812345678`);
-      expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-CUSTOMER-9' } });
+      expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-CUSTOMER-9' } });
     });
 
     it('settles on the entry\'s own reference field when amount and currency match', async () => {
@@ -368,7 +368,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const { service, fleet, clock } = setup;
       const request = await unknownPayout(setup, typed);
       fleet.addTransaction({ reference: 'INV-42', amount: 150, currency: 'USD', date: clock.now().toISOString() });
-      expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'INV-42' } });
+      expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'INV-42' } });
     });
   });
 });

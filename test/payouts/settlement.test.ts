@@ -41,7 +41,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     fleet.addTransaction({ reference: 'FLT-98765', description: `Payout ${request.reference} to 243812345678`, date: clock.now().toISOString() });
     clock.advance(MINUTE);
     const report = await service.runMaintenance();
-    expect(report.reconciled.map((item) => [item.id, item.state, item.transactionId])).toEqual([[request.id, 'completed', 'FLT-98765']]);
+    expect(report.settled.map((item) => [item.id, item.state, item.transactionId])).toEqual([[request.id, 'completed', 'FLT-98765']]);
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await events(service, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown', 'reconciled']);
     const reconciled = (await service.history(request.id)).at(-1);
@@ -77,7 +77,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
 
     // Same amount and currency, but the typed reference is only quoted: an approver must confirm it.
     fleet.addTransaction({ reference: 'FLT-OUT', amount: 150, currency: 'USD', description: 'Mobile money payout INV-42 to 243812345678', date: clock.now().toISOString() });
-    expect(await service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-OUT' } } });
+    expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-OUT' } } });
   });
 
   it('asks for review when the payout is not found within the window, then a retry sends once more with the same reference', async () => {
@@ -88,15 +88,15 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
 
     expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_retryable' });
     clock.advance(5 * MINUTE);
-    expect((await service.runMaintenance()).reconciled.map((item) => item.needsReview)).toEqual([false]);
+    expect((await service.runMaintenance()).settled.map((item) => item.needsReview)).toEqual([false]);
     clock.advance(5 * MINUTE);
     const report = await service.runMaintenance();
-    expect(report.reconciled.map((item) => [item.state, item.needsReview])).toEqual([['unknown', true]]);
+    expect(report.settled.map((item) => [item.state, item.needsReview])).toEqual([['unknown', true]]);
     expect(notifications.at(-1)).toMatchObject({ event: 'needs_review', state: 'unknown' });
     // Nobody checks a request under review on their own any more; an approver decides.
     const listed = fleet.listCalls.length;
     clock.advance(HOUR);
-    expect((await service.runMaintenance()).reconciled).toEqual([]);
+    expect((await service.runMaintenance()).settled).toEqual([]);
     expect(fleet.listCalls).toHaveLength(listed);
 
     expect(await service.retryUnknown(request.id, REQUESTER)).toMatchObject({ ok: false, code: 'not_approver' });

@@ -94,7 +94,7 @@ export const settings: Config['payouts'] = {
   dailyLimit: new Map([['USD', 10_000_000], ['EUR', 10_000_000], ['CDF', 25_000_000_000]]),
   dualApprovalAbove: new Map([['USD', 100_000], ['EUR', 100_000], ['CDF', 250_000_000]]),
   requestTtlHours: 24,
-  reconcileWindowMinutes: 10,
+  settleWindowMinutes: 10,
   // Off here: the tests of the other rules pay recipients never paid before; recipients.test.ts turns it on.
   newRecipientApprovals: 1,
   duplicateWindowHours: 72,

@@ -170,7 +170,7 @@ export const PATHS: Record<SendingPath, (w: World, setup: Setup) => Promise<Path
     w.fleet.willAnswer(new FleetTimeoutError(true));
     for (const approver of setup.approvers) await w.service.approve(request.id, approver);
     w.clock.advance(11 * MINUTE);
-    expect(await w.service.reconcile(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: true } });
+    expect(await w.service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', needsReview: true } });
     for (const approver of setup.approvers.slice(0, -1)) await w.service.retryUnknown(request.id, approver);
     return { send: () => w.service.retryUnknown(request.id, setup.approvers.at(-1)!), request: () => w.service.get(request.id), waitsIn: 'unknown' };
   },
