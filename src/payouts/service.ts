@@ -1,6 +1,6 @@
 /**
  * The payout domain's front door for the Slack layer: request (through the intake), approve
- * (`approvals.ts`), reject, cancel, retry (`retry.ts`) and read payouts. Every rule is checked against the stored record; expected
+ * (`approvals.ts`), reject and cancel (`withdrawals.ts`), retry (`retry.ts`) and read payouts. Every rule is checked against the stored record; expected
  * refusals come back as `{ ok: false, code, details }`, never as exceptions.
  */
 import type { Clock } from '../core/clock.js';
@@ -20,12 +20,13 @@ import { PayoutGate, type PayoutGateOptions, type SendingPath } from './gate.js'
 import { readApprovalSignals, requestSignals, type ApprovalSignals } from './signals.js';
 import type { RecipientIdentity } from './recipients.js';
 import { lostRace, notFound, refused } from './outcomes.js';
-import { canApprove, canCancel, canDecideMatch, canReject, canRequest, checkRejectReason, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
+import { canApprove, canDecideMatch, canReject, canRequest, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
   findRequest, findRequestByReference, listEvents, listPendingRequests, listRecentRequests, listRequestsBy, searchRequests, setApprovalMessage,
 } from './repository.js';
 import { likelyMatchStatus } from './likely-match-store.js';
 import { PayoutRetry } from './retry.js';
+import { PayoutWithdrawals } from './withdrawals.js';
 import { withSchedule, withSchedules } from './schedule/attach.js';
 import { actorOf, type PayoutRoles } from './roles.js';
 import type { PayoutSettings } from './settings.js';
@@ -83,6 +84,7 @@ export class PayoutService {
   private readonly intake: PayoutIntake;
   private readonly approvals: PayoutApprovals;
   private readonly retries: PayoutRetry;
+  private readonly withdrawals: PayoutWithdrawals;
 
   constructor(private readonly options: PayoutServiceOptions) {
     this.recorder = new TransitionRecorder(options.db, options.logger, options.notifiers ?? []);
@@ -107,6 +109,7 @@ export class PayoutService {
     const { db, clock, roles, logger } = options;
     this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement, settings: options.settings });
     this.retries = new PayoutRetry({ db, clock, roles, logger, recorder: this.recorder, settlement: this.settlement });
+    this.withdrawals = new PayoutWithdrawals({ db, clock, recorder: this.recorder, get: (id) => this.get(id) });
   }
 
   private now(): Date {
@@ -221,62 +224,21 @@ export class PayoutService {
     return this.intake.previewRequirement(userId, draft, filledFrom);
   }
 
-  /** An approver other than the requester turns the request down; the reason goes to the requester. */
+  /** An approver other than the requester turns the request down; the reason goes to the requester (`withdrawals.ts`). */
   async reject(requestId: string, userId: string, reason: string): Promise<PayoutActionResult> {
     const request = await this.get(requestId);
-    if (!request) return notFound(requestId);
-    const { id } = request;
-    const now = this.now();
-    const decision = canReject(request, await this.actor(userId), now);
-    if (!decision.ok) return refused(decision, request);
-    const because = checkRejectReason(reason);
-    if (!because.ok) return refused(because, request);
-    const text = reason.trim();
-    const rejected = await this.recorder.move(
-      id,
-      { states: ['pending'], notRequestedBy: userId, unexpiredAt: now },
-      { state: 'rejected', rejectedBy: userId, rejectReason: text },
-      { event: 'rejected', userId, details: { reason: text } },
-      now,
-    );
-    return rejected ? { ok: true, request: rejected } : this.lostRace(id);
+    return request ? this.withdrawals.reject(request, await this.actor(userId), reason) : notFound(requestId);
   }
 
   /** The requester withdraws a pending request that nobody has approved yet. */
   async cancel(requestId: string, userId: string): Promise<PayoutActionResult> {
     const request = await this.get(requestId);
-    if (!request) return notFound(requestId);
-    const { id } = request;
-    const decision = canCancel(request, { userId });
-    if (!decision.ok) return refused(decision, request);
-    const now = this.now();
-    // The version guard loses to an approval committed since we read the request.
-    const cancelled = await this.recorder.move(
-      id,
-      { states: ['pending'], version: request.version },
-      { state: 'cancelled' },
-      { event: 'cancelled', userId },
-      now,
-    );
-    if (cancelled) return { ok: true, request: cancelled };
-    const current = await this.get(id);
-    const again = current ? canCancel(current, { userId }) : undefined;
-    return current && again && !again.ok ? refused(again, current) : this.lostRace(id);
+    return request ? this.withdrawals.cancel(request, userId) : notFound(requestId);
   }
 
-  /**
-   * Cancel series, for a request released from the series and still waiting for approval: cancelled
-   * with it, whoever cancels the series (its requester or an approver, as the schedule decided), so
-   * that nobody approves it after. Undefined when it had moved on (approved, sent, decided).
-   */
+  /** Cancel series, for a request released from the series and still waiting for approval (`withdrawals.ts`). */
   async cancelWithSeries(requestId: string, userId: string, seriesId: string): Promise<PayoutRequest | undefined> {
-    return this.recorder.move(
-      requestId,
-      { states: ['pending'] },
-      { state: 'cancelled' },
-      { event: 'cancelled', userId, details: { series: seriesId } },
-      this.now(),
-    );
+    return this.withdrawals.cancelWithSeries(requestId, userId, seriesId);
   }
 
   /**

@@ -6,8 +6,9 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiEndpoint, readBody, sendJson, uploadedBytes, type Fault } from './api-endpoint.js';
+import { ApiEndpoint, readBody, sendJson, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
+import { receiveUpload, servePrivateFile } from './file-routes.js';
 import { FORM_CONTENT_TYPE, postEnvelope, postSigned, verifyRequestUrl, type AppTarget } from './delivery.js';
 import * as person from './person-actions.js';
 import { slowdown } from './latency.js';
@@ -126,44 +127,20 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       return sendJson(response, answer.status, answer.body);
     }
     const privateFile = /^\/files-pri\/[A-Z0-9]+-(F\w+)\/(?:download\/)?[^/]+$/.exec(path)?.[1];
-    if (request.method === 'GET' && privateFile) return this.servePrivateFile(privateFile, request, response);
+    if (request.method === 'GET' && privateFile) {
+      const access = { botToken: this.options.botToken, signInUrl: `${this.baseUrl}/signin` };
+      if (servePrivateFile(this.state, access, privateFile, request, response)) this.privateDownloads += 1;
+      return;
+    }
     const uploadToken = /^\/upload\/([\da-f]+)$/.exec(path)?.[1];
-    if (request.method === 'POST' && uploadToken) return this.receiveUpload(uploadToken, request, response);
+    if (request.method === 'POST' && uploadToken) return receiveUpload(this.state, uploadToken, request, response);
     const mounted = this.routes.find((route) => path.startsWith(route.prefix));
     if (mounted) return mounted.handler(request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
   }
 
-  /**
-   * A file's private URL (`url_private`, `url_private_download`): as on Slack, only with the bot token
-   * in an Authorization header; without it Slack answers with its sign-in page, here a 302 to it.
-   */
-  private servePrivateFile(fileId: string, request: IncomingMessage, response: ServerResponse): void {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const file = this.state.findFile(fileId);
-    if (bearer !== this.options.botToken) {
-      response.writeHead(302, { location: `${this.baseUrl}/signin` }).end();
-      return;
-    }
-    if (!file?.bytes) return sendJson(response, 404, { ok: false, error: 'file_not_found' });
-    this.privateDownloads += 1;
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes.length) });
-    response.end(file.bytes);
-  }
-
   /** How many times the app read a file through its private URL. */
   privateDownloads = 0;
-
-  /** The bytes of a file, posted to the URL `files.getUploadURLExternal` gave; Slack answers `OK - <length>`. */
-  private async receiveUpload(token: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const file = this.state.findUpload(token);
-    if (!file || file.bytes) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    file.bytes = await uploadedBytes(request);
-    response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.bytes.length}`);
-  }
 
   private readonly report = (source: string, violations: string[]): void => {
     for (const violation of violations) {
