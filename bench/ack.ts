@@ -29,7 +29,10 @@ async function burst(slack: LocalSlack, users: string[]): Promise<number[]> {
     Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' })),
   );
   const failed = results.filter((result) => result.status !== 200);
-  if (failed.length > 0) throw new Error(`${failed.length} of ${CONCURRENCY} commands were not acknowledged with 200 (${[...new Set(failed.map((result) => result.status))].join(', ')})`);
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} of ${CONCURRENCY} commands were not acknowledged with 200 (${[...new Set(failed.map((result) => result.status))].join(', ')})`,
+    );
   return results.map((result) => result.elapsedMs);
 }
 
@@ -68,8 +71,15 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
 
   const env = {
-    SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: botSlack.apiUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FLEET_API_URL: sandbox.url,
+    FLEET_API_KEY: sandbox.apiKey,
+    FLEET_VIEWERS: '*',
+    LOG_LEVEL: 'warn',
     ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
   };
   let bot: AppProcess | undefined;
@@ -85,7 +95,10 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
     bareSlack.setAppUrl(bare.eventsUrl);
     // Warm both paths (JIT, keep-alive sockets), then alternate rounds so both see the same machine load.
     await burst(botSlack, users);
-    const botReply = await botSlack.waitFor(() => botSlack.messages('C0TREASURY', { visibleTo: users[0]! }).find((m) => m.text.startsWith('Fleet account balance')), { timeoutMs: 10_000 });
+    const botReply = await botSlack.waitFor(
+      () => botSlack.messages('C0TREASURY', { visibleTo: users[0]! }).find((m) => m.text.startsWith('Fleet account balance')),
+      { timeoutMs: 10_000 },
+    );
     // The bare app answers each command too, as the bot does, with the bot's own reply (its blocks as
     // well), so that the local Slack stores the same message for both: at once from cache, else after
     // the Fleet API's latency, when the bot's answers go out.
@@ -115,7 +128,10 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
       const before = sandbox.requests.filter((request) => request.path === BALANCE_PATH).length;
       botSamples.push(...(await burst(botSlack, users)));
       // Let the replies land (2 s of API latency) before counting upstream calls and starting the next round.
-      await botSlack.waitFor(() => replies(botSlack, users) >= repliesBefore + CONCURRENCY || undefined, { timeoutMs: 20_000, message: 'every command answered' });
+      await botSlack.waitFor(() => replies(botSlack, users) >= repliesBefore + CONCURRENCY || undefined, {
+        timeoutMs: 20_000,
+        message: 'every command answered',
+      });
       callsPerBurst.push(sandbox.requests.filter((request) => request.path === BALANCE_PATH).length - before);
       if (botFirst) {
         await settle();
@@ -150,4 +166,3 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
     await schema?.drop();
   }
 }
-

@@ -53,8 +53,13 @@ interface Running {
 async function startBotProcess(botSpec: Extract<AppProcessSpec, { kind: 'bot' }>): Promise<Running> {
   // Imported here, so that the bare app's process holds none of the bot's code.
   const [{ startBot }, { loadConfig }, { identifyPage }, { insertEntries }, { createLogger }, { openDatabase }, { transaction }] = await Promise.all([
-    import('../src/bot.js'), import('../src/config/config.js'), import('../src/ledger/identity.js'), import('../src/ledger/store.js'),
-    import('../src/core/logger.js'), import('../src/store/index.js'), import('./export.js'),
+    import('../src/bot.js'),
+    import('../src/config/config.js'),
+    import('../src/ledger/identity.js'),
+    import('../src/ledger/store.js'),
+    import('../src/core/logger.js'),
+    import('../src/store/index.js'),
+    import('./export.js'),
   ]);
   const config = loadConfig(botSpec.env);
   const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
@@ -141,7 +146,7 @@ async function answer(running: Running, request: AppRequest): Promise<unknown> {
 }
 
 const running = await (spec.kind === 'bot' ? startBotProcess(spec) : startBareProcess(spec)).catch((error: unknown) => {
-  send({ failed: error instanceof Error ? error.stack ?? error.message : String(error) });
+  send({ failed: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   process.exit(1);
 });
 process.on('message', (request: AppRequest) => {

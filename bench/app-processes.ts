@@ -92,13 +92,15 @@ function connect(child: ChildProcess, eventsUrl: string): AppProcess {
     else pending?.resolve(message.result);
   });
   let exitedWith: string | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    // A process that dies mid-run fails the bench with why, rather than leaving its questions unanswered (the bench would end silently).
-    exitedWith = `the app's process (${child.pid}) exited (${signal ?? code})`;
-    for (const pending of waiting.values()) pending.reject(new Error(exitedWith));
-    waiting.clear();
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // A process that dies mid-run fails the bench with why, rather than leaving its questions unanswered (the bench would end silently).
+      exitedWith = `the app's process (${child.pid}) exited (${signal ?? code})`;
+      for (const pending of waiting.values()) pending.reject(new Error(exitedWith));
+      waiting.clear();
+      resolve();
+    }),
+  );
   const ask = <T>(question: AppQuestion): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (exitedWith) {

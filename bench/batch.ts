@@ -30,7 +30,11 @@ const APPROVER = 'U0APPROVER';
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 
 export function fileOf(rows: number, seed: number): string {
-  const lines = Array.from({ length: rows }, (_, index) => `mobile,24381${String(seed * 100_000 + index).padStart(7, '0')},VODACOM_MPESA,Person ${index},CD,1.${String(index % 100).padStart(2, '0')},USD,,bench`);
+  const lines = Array.from(
+    { length: rows },
+    (_, index) =>
+      `mobile,24381${String(seed * 100_000 + index).padStart(7, '0')},VODACOM_MPESA,Person ${index},CD,1.${String(index % 100).padStart(2, '0')},USD,,bench`,
+  );
   return `${HEADER}\n${lines.join('\n')}\n`;
 }
 
@@ -51,10 +55,25 @@ async function checkBench(): Promise<number> {
   const db = await openDatabase({ dataDir: folder, logger: createLogger({ level: 'silent' }) });
   const roles = { canRequest: async () => true, canApprove: async () => true };
   const settings = {
-    operators: ['VODACOM_MPESA'], currencies: ['USD'], maxAmount: new Map([['USD', 5_000_000]]), dailyLimit: new Map([['USD', 100_000_000]]),
-    dualApprovalAbove: new Map([['USD', 100_000]]), requestTtlHours: 24, settleWindowMinutes: 10, newRecipientApprovals: 2, duplicateWindowHours: 72, seniorApprovalAbove: new Map(),
+    operators: ['VODACOM_MPESA'],
+    currencies: ['USD'],
+    maxAmount: new Map([['USD', 5_000_000]]),
+    dailyLimit: new Map([['USD', 100_000_000]]),
+    dualApprovalAbove: new Map([['USD', 100_000]]),
+    requestTtlHours: 24,
+    settleWindowMinutes: 10,
+    newRecipientApprovals: 2,
+    duplicateWindowHours: 72,
+    seniorApprovalAbove: new Map(),
   };
-  const batches = new PayoutBatchService({ db, clock: systemClock, settings, batchSettings: { maxRows: 500, ratePerSecond: 2 }, roles, logger: createLogger({ level: 'silent' }) });
+  const batches = new PayoutBatchService({
+    db,
+    clock: systemClock,
+    settings,
+    batchSettings: { maxRows: 500, ratePerSecond: 2 },
+    roles,
+    logger: createLogger({ level: 'silent' }),
+  });
   const times: number[] = [];
   for (let round = 0; round < 5; round += 1) {
     const started = performance.now();
@@ -79,9 +98,21 @@ async function freePort(): Promise<number> {
 /** A bot process of its own on `port`, against the external sandbox, with `extra` settings. */
 function botOn(slack: LocalSlack, sandbox: Sandbox, port: number, extra: Record<string, string>): BotProcess {
   return startBotProcess({
-    SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: String(port), HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: REQUESTER, FLEET_APPROVERS: APPROVER,
-    PAYOUT_NEW_RECIPIENT_APPROVALS: '1', PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:250000000', LEDGER_ENABLED: 'false', LOG_LEVEL: 'info', ...extra,
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    FLEET_API_URL: sandbox.url,
+    FLEET_API_KEY: sandbox.apiKey,
+    APPROVAL_CHANNEL_ID: 'C0APPROVALS',
+    FLEET_REQUESTERS: REQUESTER,
+    FLEET_APPROVERS: APPROVER,
+    PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
+    PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:250000000',
+    LEDGER_ENABLED: 'false',
+    LOG_LEVEL: 'info',
+    ...extra,
   });
 }
 
@@ -91,10 +122,13 @@ export async function runBatchThroughSlack(slack: LocalSlack, content: string): 
   const form = await slack.waitFor(() => slack.views(REQUESTER).find((view) => view.view.callback_id === PAYOUT_BATCH.uploadView), { timeoutMs: 15_000 });
   const fileId = slack.uploadFileAs({ userId: REQUESTER, name: 'bench.csv', bytes: content });
   await slack.submitView({ userId: REQUESTER, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
-  const ready = await slack.waitFor(() => {
-    const view = slack.view(form.id);
-    return view?.view.callback_id === PAYOUT_BATCH.readyView ? view : undefined;
-  }, { timeoutMs: 30_000 });
+  const ready = await slack.waitFor(
+    () => {
+      const view = slack.view(form.id);
+      return view?.view.callback_id === PAYOUT_BATCH.readyView ? view : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
   const submitted = await slack.submitView({ userId: REQUESTER, viewId: ready.id });
   const id = /PB-[A-Z0-9]{6}/.exec(JSON.stringify(slack.view(ready.id)?.view.blocks))?.[0];
   if (!id) throw new Error(`the batch was not submitted (the submission's ack: HTTP ${submitted.status} after ${Math.round(submitted.elapsedMs)} ms)`);
@@ -103,10 +137,11 @@ export async function runBatchThroughSlack(slack: LocalSlack, content: string): 
   return id;
 }
 
-export const postedFor = (sandbox: Sandbox, id: string) => sandbox.requests
-  .filter((request) => request.method === 'POST' && request.path.startsWith('/api/v1/b2b/payouts/'))
-  .map((request) => (request.body as { reference?: string } | undefined)?.reference ?? '')
-  .filter((reference) => reference.startsWith(id));
+export const postedFor = (sandbox: Sandbox, id: string) =>
+  sandbox.requests
+    .filter((request) => request.method === 'POST' && request.path.startsWith('/api/v1/b2b/payouts/'))
+    .map((request) => (request.body as { reference?: string } | undefined)?.reference ?? '')
+    .filter((reference) => reference.startsWith(id));
 
 function tally(references: string[], rows: number) {
   return { posts: references.length, duplicates: references.length - new Set(references).size, missing: rows - new Set(references).size };
@@ -134,13 +169,13 @@ async function killAndResumeBench(sandbox: Sandbox): Promise<Omit<BatchBench, 'c
   const id = await runBatchThroughSlack(slack, fileOf(ROWS, 7));
   step(`batch ${id} approved`);
   const half = Math.floor(ROWS / 2);
-  await waitUntil('half the rows', () => postedFor(sandbox, id).length >= half, ROWS * 2000 / RATE + 60_000);
+  await waitUntil('half the rows', () => postedFor(sandbox, id).length >= half, (ROWS * 2000) / RATE + 60_000);
   step(`killing the bot after ${postedFor(sandbox, id).length} rows`);
   await first.stop('SIGKILL');
   const killedAfter = postedFor(sandbox, id).length;
   const second = botOn(slack, sandbox, port, env);
   await second.ready;
-  await waitUntil('the results file', () => finished(slack, id), ROWS * 2000 / RATE + 120_000);
+  await waitUntil('the results file', () => finished(slack, id), (ROWS * 2000) / RATE + 120_000);
   const seconds = (performance.now() - started) / 1000;
   await second.stop('SIGTERM');
   await slack.close();
@@ -160,7 +195,7 @@ async function replicasBench(sandbox: Sandbox): Promise<BatchBench['replicas']> 
   await Promise.all([a.ready, b.ready]);
   const started = performance.now();
   const id = await runBatchThroughSlack(slack, fileOf(ROWS, 8));
-  await waitUntil('the results file', () => finished(slack, id), ROWS * 2000 / REPLICA_RATE + 60_000);
+  await waitUntil('the results file', () => finished(slack, id), (ROWS * 2000) / REPLICA_RATE + 60_000);
   const seconds = (performance.now() - started) / 1000;
   await Promise.all([a.stop('SIGTERM'), b.stop('SIGTERM')]);
   await slack.close();
@@ -187,9 +222,14 @@ export async function runBatchBench(): Promise<BatchBench> {
 
 export function printBatchBench(result: BatchBench): void {
   console.log(`\nBulk payouts: checking a 500-row file (slowest of 5): ${result.check_500_rows_ms} ms (target < 1000)`);
-  console.log(`Executing ${result.rows} rows at ${result.rate_per_second}/s, SIGKILL after ${result.killed_after_rows} rows, restart: ${result.execution_seconds} s, ${result.posts} POSTs, ${result.duplicates} duplicates, ${result.missing} missing`);
+  console.log(
+    `Executing ${result.rows} rows at ${result.rate_per_second}/s, SIGKILL after ${result.killed_after_rows} rows, restart: ${result.execution_seconds} s, ${result.posts} POSTs, ${result.duplicates} duplicates, ${result.missing} missing`,
+  );
   if ('skipped' in result.replicas) console.log(`Two replicas on one Postgres: skipped (${result.replicas.skipped})`);
-  else console.log(`Two replicas on one Postgres, ${result.replicas.rows} rows at ${result.replicas.rate_per_second}/s: ${result.replicas.seconds} s, ${result.replicas.posts} POSTs, ${result.replicas.duplicates} duplicates, ${result.replicas.missing} missing`);
+  else
+    console.log(
+      `Two replicas on one Postgres, ${result.replicas.rows} rows at ${result.replicas.rate_per_second}/s: ${result.replicas.seconds} s, ${result.replicas.posts} POSTs, ${result.replicas.duplicates} duplicates, ${result.replicas.missing} missing`,
+    );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -83,13 +83,25 @@ export async function runConnectionsBench(): Promise<ConnectionsBenchResult> {
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: ACK_DEADLINE_MS });
   const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
   const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn', DATA_DIR: ':memory:', LEDGER_ENABLED: 'false',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FLEET_API_URL: sandbox.url,
+    FLEET_API_KEY: sandbox.apiKey,
+    FLEET_VIEWERS: '*',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: ':memory:',
+    LEDGER_ENABLED: 'false',
   });
   const bot = await startBot({ config, logger: createLogger({ level: 'warn', destination: silent }) });
   slack.setAppUrl(bot.eventsUrl!);
   const users = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
-  const burst = () => Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' })));
+  const burst = () =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) => slack.runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' })),
+    );
 
   let slow: ReturnType<typeof holdSlowConnections> | undefined;
   try {
@@ -121,7 +133,9 @@ export async function runConnectionsBench(): Promise<ConnectionsBenchResult> {
 }
 
 export function printConnectionsBench(result: ConnectionsBenchResult): void {
-  console.log(`\nSlow connections: ${result.slow_connections} slow, unsigned connections held open (cap ${result.connection_cap}), signed /fleet balance ${CONCURRENCY} at a time`);
+  console.log(
+    `\nSlow connections: ${result.slow_connections} slow, unsigned connections held open (cap ${result.connection_cap}), signed /fleet balance ${CONCURRENCY} at a time`,
+  );
   console.table({
     'acked with 200 within 3 s': { value: `${result.acked_within_3s} of ${result.commands}`, target: 'all' },
     'ack p50 (ms)': { value: result.ack_p50_ms, target: '' },

@@ -135,7 +135,10 @@ async function oneRun(): Promise<DemoStartRun> {
     // The browser: load the page as soon as it answers.
     for (;;) {
       failIfExited();
-      const ok = await fetch(`${base}/`).then((response) => response.ok, () => false);
+      const ok = await fetch(`${base}/`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ok) break;
       await sleep(10);
     }
@@ -147,7 +150,10 @@ async function oneRun(): Promise<DemoStartRun> {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ as: PERSON, channel: CHANNEL, text: '/fleet balance' }),
-      }).then(async (response) => (await response.json()) as { ok?: boolean; status?: number }, () => ({ ok: false, status: 0 }));
+      }).then(
+        async (response) => (await response.json()) as { ok?: boolean; status?: number },
+        () => ({ ok: false, status: 0 }),
+      );
       if (sent.ok && sent.status === 200) break;
       await sleep(10);
     }
@@ -159,7 +165,13 @@ async function oneRun(): Promise<DemoStartRun> {
     const balanceMs = performance.now() - began;
     const cpu = await processCpuMs(child.pid!);
     const npmCpu = await cpuMs(child.pid!);
-    const run = { open_line_ms: Math.round(openLineMs ?? Number.NaN), page_ms: Math.round(pageMs), balance_answered_ms: Math.round(balanceMs), cpu_ms: cpu, npm_cpu_ms: npmCpu };
+    const run = {
+      open_line_ms: Math.round(openLineMs ?? Number.NaN),
+      page_ms: Math.round(pageMs),
+      balance_answered_ms: Math.round(balanceMs),
+      cpu_ms: cpu,
+      npm_cpu_ms: npmCpu,
+    };
     return { ...run, phases: phasesOf(output, run) };
   } finally {
     await stop(child);
@@ -184,7 +196,9 @@ function phasesOf(output: string, run: Omit<DemoStartRun, 'phases'>): DemoStartP
   const open = marks.find((mark) => mark.phase === 'page open');
   if (!open) throw new Error(`no "page open" mark in ${line}`);
   const offset = run.open_line_ms - open.wallMs;
-  const phases: DemoStartPhase[] = [{ phase: 'npm, then Node starting the demo process', at_ms: Math.round(offset), wall_ms: Math.round(offset), cpu_ms: run.npm_cpu_ms }];
+  const phases: DemoStartPhase[] = [
+    { phase: 'npm, then Node starting the demo process', at_ms: Math.round(offset), wall_ms: Math.round(offset), cpu_ms: run.npm_cpu_ms },
+  ];
   let previous = { at: offset, cpu: 0 };
   for (const mark of marks) {
     const at = offset + mark.wallMs;
@@ -193,7 +207,9 @@ function phasesOf(output: string, run: Omit<DemoStartRun, 'phases'>): DemoStartP
   }
   phases.push({
     phase: 'first /fleet balance: page loaded, command sent, answer shown',
-    at_ms: run.balance_answered_ms, wall_ms: Math.round(run.balance_answered_ms - previous.at), cpu_ms: run.cpu_ms - run.npm_cpu_ms - previous.cpu,
+    at_ms: run.balance_answered_ms,
+    wall_ms: Math.round(run.balance_answered_ms - previous.at),
+    cpu_ms: run.cpu_ms - run.npm_cpu_ms - previous.cpu,
   });
   return phases;
 }
@@ -250,7 +266,14 @@ export function printDemoStartBench(result: DemoStartBenchResult): void {
 
 /** The issue's target: the page answers /fleet balance within 2 s of `npm run demo`. */
 export function demoStartTargets(result: DemoStartBenchResult): TargetRow[] {
-  return [boundRow(`npm run demo, empty TMPDIR, to /fleet balance answered (median of ${result.runs.length}; CPU ${round(result.median_cpu_ms / 1000, 2)} s)`, result.median_balance_answered_ms / 1000, 's', 2)];
+  return [
+    boundRow(
+      `npm run demo, empty TMPDIR, to /fleet balance answered (median of ${result.runs.length}; CPU ${round(result.median_cpu_ms / 1000, 2)} s)`,
+      result.median_balance_answered_ms / 1000,
+      's',
+      2,
+    ),
+  ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -105,7 +105,12 @@ export async function runExportBench(): Promise<ExportBench> {
        SELECT id, approver, now() FROM payout_requests, (VALUES ('U0APPROVER'), ('U0APPROVER2')) AS a (approver)`,
     );
     const exporter = new LedgerExporter({
-      ledger: new StoredLedgerReader(db), db, payouts: sentPayoutLookup(db), settings: { maxRows: 500_000 }, logger, tempDir: dir,
+      ledger: new StoredLedgerReader(db),
+      db,
+      payouts: sentPayoutLookup(db),
+      settings: { maxRows: 500_000 },
+      logger,
+      tempDir: dir,
     });
     const runs: ExportRun[] = [];
     for (const rows of [SMALL, TOTAL]) {

@@ -91,11 +91,23 @@ class MeasuredFeed extends TransactionFeed {
 class WindowedFleet implements FleetApi {
   private newestFirst: Transaction[] = [];
   created = 0;
-  constructor(private readonly clock: Clock, private readonly startMs: number, private readonly spacingMs: number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly startMs: number,
+    private readonly spacingMs: number,
+  ) {}
   private materialize(): void {
     while (this.created < MEMORY_ENTRIES && this.startMs + this.created * this.spacingMs <= this.clock.now().getTime()) {
       const date = new Date(this.startMs + this.created * this.spacingMs).toISOString();
-      this.newestFirst.unshift({ reference: `B-${this.created}`, type: 'PAYMENT', amount: 12.5, currency: 'USD', description: 'Bench entry', date, status: 'Completed' });
+      this.newestFirst.unshift({
+        reference: `B-${this.created}`,
+        type: 'PAYMENT',
+        amount: 12.5,
+        currency: 'USD',
+        description: 'Bench entry',
+        date,
+        status: 'Completed',
+      });
       if (this.newestFirst.length > 2_000) this.newestFirst.pop();
       this.created += 1;
     }
@@ -118,9 +130,14 @@ class WindowedFleet implements FleetApi {
 
 const logger = createLogger({ level: 'silent' });
 const settings = (channelId: string): Config['feed'] => ({
-  channelId, pollIntervalSeconds: INTERVAL_S, maxBacklog: 1000, backfill: 0, balanceAlertBelow: new Map(), alertChannelId: channelId,
+  channelId,
+  pollIntervalSeconds: INTERVAL_S,
+  maxBacklog: 1000,
+  backfill: 0,
+  balanceAlertBelow: new Map(),
+  alertChannelId: channelId,
 });
-const seeded = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const seeded = (seed: number) => () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 /** Waits in real time for the feed's loop to get somewhere; a stalled feed fails the bench instead of hanging it. */
 const until = async (done: () => boolean, what: string) => {
   const deadline = performance.now() + 10 * 60_000;
@@ -263,12 +280,28 @@ async function overLedgerPart(): Promise<Record<string, number>> {
   const publisher: FeedPublisher = {
     publish: async (_channel, post) => {
       messages += 1;
-      if (post.kind === 'transactions') for (const tx of post.entries) postedAt.set(tx.reference, [...(postedAt.get(tx.reference) ?? []), clock.now().getTime()]);
+      if (post.kind === 'transactions')
+        for (const tx of post.entries) postedAt.set(tx.reference, [...(postedAt.get(tx.reference) ?? []), clock.now().getTime()]);
     },
   };
-  const sync = new LedgerSync({ fleet, db, clock, settings: { ...DEFAULT_LEDGER_SETTINGS, pollIntervalSeconds: LEDGER_INTERVAL_S }, logger, instanceId: 'bench-ledger' });
+  const sync = new LedgerSync({
+    fleet,
+    db,
+    clock,
+    settings: { ...DEFAULT_LEDGER_SETTINGS, pollIntervalSeconds: LEDGER_INTERVAL_S },
+    logger,
+    instanceId: 'bench-ledger',
+  });
   const feed = new TransactionFeed({
-    fleet: new LedgerListing(db, fleet), source: sync, db, clock, publisher, settings: settings('C0BENCHLEDGER'), logger, random, instanceId: 'bench-ledger',
+    fleet: new LedgerListing(db, fleet),
+    source: sync,
+    db,
+    clock,
+    publisher,
+    settings: settings('C0BENCHLEDGER'),
+    logger,
+    random,
+    instanceId: 'bench-ledger',
   });
   sync.start();
   feed.start();
@@ -320,7 +353,9 @@ export function printFeedBench(result: Record<string, number>): void {
     'trickle delay p50 (s)': { value: result.trickle_delay_p50_s, target: '' },
     'trickle delay p99 (s)': { value: result.trickle_delay_p99_s, target: `≤ ${INTERVAL_S + 1} (interval + 1 s)` },
   });
-  console.log(`\nLive feed over the ledger (the default): LEDGER_POLL_SECONDS ${LEDGER_INTERVAL_S}, feed interval ${INTERVAL_S} s, a trickle of ${LEDGER_TRICKLE_COUNT} (one every ~3 s)`);
+  console.log(
+    `\nLive feed over the ledger (the default): LEDGER_POLL_SECONDS ${LEDGER_INTERVAL_S}, feed interval ${INTERVAL_S} s, a trickle of ${LEDGER_TRICKLE_COUNT} (one every ~3 s)`,
+  );
   console.table({
     'entries posted': { value: result.over_ledger_entries_posted, target: LEDGER_TRICKLE_COUNT },
     duplicates: { value: result.over_ledger_duplicates, target: 0 },
@@ -329,7 +364,9 @@ export function printFeedBench(result: Record<string, number>): void {
     'creation → post delay p99 (s)': { value: result.over_ledger_delay_p99_s, target: `≤ ${INTERVAL_S + 1} (feed interval + 1 s)` },
     'creation → post delay max (s)': { value: result.over_ledger_delay_max_s, target: '' },
   });
-  console.log(`\nLive feed memory: ${MEMORY_ENTRIES.toLocaleString('en-US')} entries, ${MEMORY_PER_INTERVAL} per interval, in-process API keeping the newest 2,000`);
+  console.log(
+    `\nLive feed memory: ${MEMORY_ENTRIES.toLocaleString('en-US')} entries, ${MEMORY_PER_INTERVAL} per interval, in-process API keeping the newest 2,000`,
+  );
   console.table({
     'entries posted': { value: result.memory_entries_posted, target: MEMORY_ENTRIES },
     duplicates: { value: result.memory_duplicates, target: 0 },

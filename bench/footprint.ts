@@ -89,7 +89,10 @@ async function startProcess(args: string[], env: Record<string, string>): Promis
     child.on('exit', (code) => reject(new Error(`process exited (${code}) before listening:\n${output}`)));
   });
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -122,7 +125,8 @@ async function load(slack: LocalSlack, expectReplies: boolean): Promise<void> {
   if (!expectReplies) return;
   // Every command answers through its response_url; wait until all of them did.
   await slack.waitFor(() => USERS.reduce((sum, user) => sum + slack.messages('C0TREASURY', { visibleTo: user }).length, 0) >= COMMANDS || undefined, {
-    timeoutMs: 120_000, message: 'every command answered',
+    timeoutMs: 120_000,
+    message: 'every command answered',
   });
 }
 
@@ -130,8 +134,16 @@ async function measure(args: string[], env: Record<string, string>, sandbox: San
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   try {
     const started = await startProcess(args, {
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'info', ...env,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: sandbox.url,
+      FLEET_API_KEY: sandbox.apiKey,
+      FLEET_VIEWERS: '*',
+      LOG_LEVEL: 'info',
+      ...env,
     });
     try {
       slack.setAppUrl(`http://127.0.0.1:${started.port}/slack/events`);
@@ -184,10 +196,22 @@ export async function runFootprintBench(): Promise<FootprintBenchResult> {
     const bare_bolt = await measure(['--input-type=module', '-e', BARE_BOLT_APP], {}, sandbox, false);
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const rss_ratio_idle = ratio(Math.max(embedded_first.rss_idle_mb, embedded_later.rss_idle_mb), postgres.rss_idle_mb);
-    const rss_ratio_after_commands = ratio(Math.max(embedded_first.rss_after_300_commands_mb, embedded_later.rss_after_300_commands_mb), postgres.rss_after_300_commands_mb);
+    const rss_ratio_after_commands = ratio(
+      Math.max(embedded_first.rss_after_300_commands_mb, embedded_later.rss_after_300_commands_mb),
+      postgres.rss_after_300_commands_mb,
+    );
     return {
-      embedded_first, embedded_later, postgres, bare_bolt, rss_ratio_idle, rss_ratio_after_commands,
-      targets_met: embedded_first.start_to_healthy_ms <= 2000 && embedded_later.start_to_healthy_ms <= 1500 && rss_ratio_idle <= IDLE_RSS_RATIO && rss_ratio_after_commands <= 2,
+      embedded_first,
+      embedded_later,
+      postgres,
+      bare_bolt,
+      rss_ratio_idle,
+      rss_ratio_after_commands,
+      targets_met:
+        embedded_first.start_to_healthy_ms <= 2000 &&
+        embedded_later.start_to_healthy_ms <= 1500 &&
+        rss_ratio_idle <= IDLE_RSS_RATIO &&
+        rss_ratio_after_commands <= 2,
     };
   } finally {
     await sandbox.close();

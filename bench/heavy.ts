@@ -108,11 +108,25 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   let bare: AppProcess | undefined;
   try {
     const env = {
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: botSlack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'warn',
-      APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: 'U0REQUESTER', FLEET_APPROVERS: 'U0APPROVER,U0APPROVER2', PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
-      PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:250000000', PAYOUT_BATCH_RATE: '100',
-      FEED_CHANNEL_ID: 'C0FEED', FEED_POLL_INTERVAL_SECONDS: '5', LEDGER_POLL_SECONDS: '5', LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: botSlack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: sandbox.url,
+      FLEET_API_KEY: sandbox.apiKey,
+      FLEET_VIEWERS: '*',
+      LOG_LEVEL: 'warn',
+      APPROVAL_CHANNEL_ID: 'C0APPROVALS',
+      FLEET_REQUESTERS: 'U0REQUESTER',
+      FLEET_APPROVERS: 'U0APPROVER,U0APPROVER2',
+      PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
+      PAYOUT_DAILY_LIMIT: 'USD:100000,EUR:100000,CDF:250000000',
+      PAYOUT_BATCH_RATE: '100',
+      FEED_CHANNEL_ID: 'C0FEED',
+      FEED_POLL_INTERVAL_SECONDS: '5',
+      LEDGER_POLL_SECONDS: '5',
+      LEDGER_HISTORY_PAGE_DELAY_MS: '0',
       EXPORT_MAX_ROWS: String(EXPORT_ROWS * 2),
       ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
     };
@@ -145,26 +159,39 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
     await Promise.all([bot.startLoopDelay(), bare.startLoopDelay()]);
     const dm = 'D0REQUESTER';
     const filesBefore = botSlack.countMessages(dm, {}, (message) => (message.files?.length ?? 0) > 0);
-    const exportJob = !JOBS.has('export') ? Promise.resolve(0) : timed(async () => {
-      await botSlack.runCommand({ userId: 'U0REQUESTER', channelId: 'C0TREASURY', text: 'export since:2026-01-01' });
-      await until('the export sent', () => botSlack.countMessages(dm, {}, (message) => (message.files?.length ?? 0) > 0) > filesBefore, 900_000);
-    });
+    const exportJob = !JOBS.has('export')
+      ? Promise.resolve(0)
+      : timed(async () => {
+          await botSlack.runCommand({ userId: 'U0REQUESTER', channelId: 'C0TREASURY', text: 'export since:2026-01-01' });
+          await until('the export sent', () => botSlack.countMessages(dm, {}, (message) => (message.files?.length ?? 0) > 0) > filesBefore, 900_000);
+        });
     let bulkError: string | undefined;
-    const bulkJob = !JOBS.has('bulk') ? Promise.resolve(0) : timed(async () => {
-      const id = await runBatchThroughSlack(botSlack, fileOf(BULK_ROWS, 7));
-      await until('the bulk payout sent', () => new Set(postedFor(sandbox, id)).size >= BULK_ROWS, 900_000);
-      return id;
-    }).catch((error: unknown) => {
-      // Reported beside the figures rather than ending the bench: a submission not acknowledged in time is a finding.
-      bulkError = error instanceof Error ? error.message : String(error);
-      return Number.NaN;
-    });
+    const bulkJob = !JOBS.has('bulk')
+      ? Promise.resolve(0)
+      : timed(async () => {
+          const id = await runBatchThroughSlack(botSlack, fileOf(BULK_ROWS, 7));
+          await until('the bulk payout sent', () => new Set(postedFor(sandbox, id)).size >= BULK_ROWS, 900_000);
+          return id;
+        }).catch((error: unknown) => {
+          // Reported beside the figures rather than ending the bench: a submission not acknowledged in time is a finding.
+          bulkError = error instanceof Error ? error.message : String(error);
+          return Number.NaN;
+        });
     const added = JOBS.has('feed') ? sandbox.addTransactions(FEED_BURST) : [];
     const lastDate = Math.max(...added.map((entry) => Date.parse(entry.date)));
-    const feedJob = added.length === 0 ? Promise.resolve(0) : timed(() => until('the feed burst posted', async () => {
-      const status = await feed.status();
-      return (status.newestPosted?.date.getTime() ?? 0) >= lastDate && status.pendingEntries === 0;
-    }, 900_000));
+    const feedJob =
+      added.length === 0
+        ? Promise.resolve(0)
+        : timed(() =>
+            until(
+              'the feed burst posted',
+              async () => {
+                const status = await feed.status();
+                return (status.newestPosted?.date.getTime() ?? 0) >= lastDate && status.pendingEntries === 0;
+              },
+              900_000,
+            ),
+          );
     let running = true;
     const jobs = Promise.all([exportJob, bulkJob, feedJob]).finally(() => {
       running = false;
@@ -179,7 +206,9 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       const { samples, failed } = await burst(slack);
       if (process.env.BENCH_HEAVY_VERBOSE) {
         const sorted = [...samples].sort((a, b) => a - b);
-        console.log(`${into === botApp ? 'bot' : 'bare Bolt'} burst ${Math.round(started)} ms after the bench started: p50 ${round(percentile(sorted, 50), 1)} ms, p99 ${round(percentile(sorted, 99), 1)} ms`);
+        console.log(
+          `${into === botApp ? 'bot' : 'bare Bolt'} burst ${Math.round(started)} ms after the bench started: p50 ${round(percentile(sorted, 50), 1)} ms, p99 ${round(percentile(sorted, 99), 1)} ms`,
+        );
       }
       into.samples.push(...samples);
       into.failed += failed;
@@ -197,14 +226,21 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       await measure(bareSlack, bareApp);
       if (!botFirst) await measure(botSlack, botApp);
       rounds += 1;
-      if (process.env.BENCH_HEAVY_VERBOSE) console.log(`round ${rounds}: bot p99 so far ${percentile([...botApp.samples].sort((a, b) => a - b), 99)} ms (${botApp.failed} not acked)`);
+      if (process.env.BENCH_HEAVY_VERBOSE)
+        console.log(
+          `round ${rounds}: bot p99 so far ${percentile(
+            [...botApp.samples].sort((a, b) => a - b),
+            99,
+          )} ms (${botApp.failed} not acked)`,
+        );
     }
     const [exportSeconds, bulkSeconds, feedSeconds] = await jobs;
     const [delay, bareDelay] = await Promise.all([bot.loopDelay(), bare.loopDelay()]);
     const botSamples = botApp.samples.sort((a, b) => a - b);
     const bareSamples = bareApp.samples.sort((a, b) => a - b);
     return {
-      store, rounds,
+      store,
+      rounds,
       bot_ack_p50_ms: round(percentile(botSamples, 50), 2),
       bot_ack_p99_ms: round(percentile(botSamples, 99), 2),
       bare_ack_p50_ms: round(percentile(bareSamples, 50), 2),
@@ -239,24 +275,34 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   }
 }
 
-const roundStalls = (stalls: Stalls): Stalls => Object.fromEntries(Object.entries(stalls).map(([name, ms]) => [name, round(ms as number, 1)])) as unknown as Stalls;
+const roundStalls = (stalls: Stalls): Stalls =>
+  Object.fromEntries(Object.entries(stalls).map(([name, ms]) => [name, round(ms as number, 1)])) as unknown as Stalls;
 
-const describeStalls = (stalls: Stalls) => stalls.longest_running_ms === undefined
-  ? `longest ${stalls.longest_ms} ms late`
-  : `longest ${stalls.longest_ms} ms late, of which the main thread ran ${stalls.longest_running_ms} ms and waited for a core ${stalls.longest_waiting_ms} ms; the most it ran between two 10 ms ticks: ${stalls.most_running_ms} ms (garbage collection ${stalls.most_running_gc_ms ?? 0} ms of it), ending ${stalls.most_running_at_ms} ms after the process started`;
+const describeStalls = (stalls: Stalls) =>
+  stalls.longest_running_ms === undefined
+    ? `longest ${stalls.longest_ms} ms late`
+    : `longest ${stalls.longest_ms} ms late, of which the main thread ran ${stalls.longest_running_ms} ms and waited for a core ${stalls.longest_waiting_ms} ms; the most it ran between two 10 ms ticks: ${stalls.most_running_ms} ms (garbage collection ${stalls.most_running_gc_ms ?? 0} ms of it), ending ${stalls.most_running_at_ms} ms after the process started`;
 
 export function printHeavyBench(result: HeavyBenchResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
-  console.log(`\nAcks while heavy work runs, ${storeName}: a ${result.export_rows.toLocaleString('en-US')}-row export (${result.export_seconds} s), a ${result.bulk_rows_sent}-row bulk payout sent (${result.bulk_seconds} s) and ${result.feed_entries_posted} feed entries posted (${result.feed_seconds} s) at once; ${result.rounds} rounds of 200 /fleet balance each`);
+  console.log(
+    `\nAcks while heavy work runs, ${storeName}: a ${result.export_rows.toLocaleString('en-US')}-row export (${result.export_seconds} s), a ${result.bulk_rows_sent}-row bulk payout sent (${result.bulk_seconds} s) and ${result.feed_entries_posted} feed entries posted (${result.feed_seconds} s) at once; ${result.rounds} rounds of 200 /fleet balance each`,
+  );
   console.table({
     bot: { p50_ms: result.bot_ack_p50_ms, p99_ms: result.bot_ack_p99_ms },
     'bare Bolt (ack only)': { p50_ms: result.bare_ack_p50_ms, p99_ms: result.bare_ack_p99_ms },
   });
   if (result.bulk_error) console.log(`bulk payout: ${result.bulk_error}`);
   console.log(`not acknowledged within 10 s: bot ${result.bot_not_acknowledged}, bare Bolt ${result.bare_not_acknowledged}`);
-  console.log(`p99 ratio ${result.p99_ratio} (target ≤ 1.3); event loop delay max ${result.event_loop_max_ms} ms (target ≤ 50), p99 ${result.event_loop_p99_ms} ms; during bursts alone, before the jobs: max ${result.bursts_alone_event_loop_max_ms} ms, p99 ${result.bursts_alone_event_loop_p99_ms} ms`);
-  console.log(`what the loop's delays were made of while the jobs ran: bot ${describeStalls(result.bot_stalls)}; bare Bolt ${describeStalls(result.bare_stalls)}`);
-  console.log(`the bare app's own event loop delay over the same windows (reference): max ${result.bare_event_loop_max_ms} ms, p99 ${result.bare_event_loop_p99_ms} ms; bursts alone: max ${result.bare_bursts_alone_event_loop_max_ms} ms, p99 ${result.bare_bursts_alone_event_loop_p99_ms} ms`);
+  console.log(
+    `p99 ratio ${result.p99_ratio} (target ≤ 1.3); event loop delay max ${result.event_loop_max_ms} ms (target ≤ 50), p99 ${result.event_loop_p99_ms} ms; during bursts alone, before the jobs: max ${result.bursts_alone_event_loop_max_ms} ms, p99 ${result.bursts_alone_event_loop_p99_ms} ms`,
+  );
+  console.log(
+    `what the loop's delays were made of while the jobs ran: bot ${describeStalls(result.bot_stalls)}; bare Bolt ${describeStalls(result.bare_stalls)}`,
+  );
+  console.log(
+    `the bare app's own event loop delay over the same windows (reference): max ${result.bare_event_loop_max_ms} ms, p99 ${result.bare_event_loop_p99_ms} ms; bursts alone: max ${result.bare_bursts_alone_event_loop_max_ms} ms, p99 ${result.bare_bursts_alone_event_loop_p99_ms} ms`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

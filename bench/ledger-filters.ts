@@ -33,7 +33,7 @@ export interface FilterTimes {
 export function listFilters(rows: number, newest: number, stepMs: number): Array<{ name: string; filter: (run: number) => LedgerFilter }> {
   const span = rows * stepMs;
   const day = 86_400_000;
-  const dayBack = (run: number, days: number) => new Date(newest - Math.floor(((run * 7919) % 1000) / 1000 * Math.max(day, span - days * day)));
+  const dayBack = (run: number, days: number) => new Date(newest - Math.floor((((run * 7919) % 1000) / 1000) * Math.max(day, span - days * day)));
   const reference = (run: number) => `TXN-${String(1 + ((run * 104729) % rows)).padStart(8, '0')}`;
   return [
     { name: 'everything', filter: () => ({}) },
@@ -115,10 +115,20 @@ export async function measureListFilters(db: Db, rows: number, newest: number, s
 
 export function printListFilters(store: string, results: readonly FilterTimes[]): void {
   console.log(`\nLedger list, ${store}: first page (${PAGE} rows and the capped total) of every filter, ${RUNS} runs; next and last page, ${RUNS / 4} runs`);
-  console.table(Object.fromEntries(results.map((result) => [result.name, {
-    matches: result.matches > 10_000 ? '> 10,000' : result.matches,
-    first_p50_ms: result.firstP50, first_p99_ms: result.firstP99, next_p99_ms: result.nextP99, last_p99_ms: result.lastP99,
-  }])));
+  console.table(
+    Object.fromEntries(
+      results.map((result) => [
+        result.name,
+        {
+          matches: result.matches > 10_000 ? '> 10,000' : result.matches,
+          first_p50_ms: result.firstP50,
+          first_p99_ms: result.firstP99,
+          next_p99_ms: result.nextP99,
+          last_p99_ms: result.lastP99,
+        },
+      ]),
+    ),
+  );
 }
 
 /** Issue 31 item 3's bound on every filter's first page. */
@@ -126,9 +136,9 @@ export const FIRST_PAGE_TARGET_MS = 50;
 
 /** One row of the targets table per filter: its first page's p99 against the bound. */
 export function listFilterTargets(store: string, rows: number, results: readonly FilterTimes[]): TargetRow[] {
-  return results.map((result) => boundRow(
-    `ledger list, first page p99, ${result.name}, ${store} ${rows} rows (p50 ${result.firstP50} ms)`, result.firstP99, 'ms', FIRST_PAGE_TARGET_MS,
-  ));
+  return results.map((result) =>
+    boundRow(`ledger list, first page p99, ${result.name}, ${store} ${rows} rows (p50 ${result.firstP50} ms)`, result.firstP99, 'ms', FIRST_PAGE_TARGET_MS),
+  );
 }
 
 /** The slowest filter's first page. */

@@ -83,7 +83,7 @@ const TYPES = ['PAYMENT', 'B2B_JIT_FUNDING'];
 /** "USD payouts of the last 30 days" style: currency, type, direction and a 30-day window, a page of 10 with its total. */
 function filteredPage(run: number, rows: number): LedgerFilter {
   const spanDays = (rows * STEP_MS) / 86_400_000;
-  const endDay = Math.floor(((run * 7919) % 1000) / 1000 * Math.max(1, spanDays - 30));
+  const endDay = Math.floor((((run * 7919) % 1000) / 1000) * Math.max(1, spanDays - 30));
   const before = new Date(NEWEST - endDay * 86_400_000);
   const type = TYPES[run % 2]!;
   return { currency: CURRENCIES[run % 3], type, direction: type === 'PAYMENT' ? 'in' : 'out', since: new Date(before.getTime() - 30 * 86_400_000), before };
@@ -138,7 +138,7 @@ async function apiPart(fleet: FleetClient, list: Transaction[]) {
   const searches: number[] = [];
   const pagesRead: number[] = [];
   for (let run = 0; run < API_SEARCHES; run += 1) {
-    const wanted = list[Math.floor(((run * 7919) % 1000) / 1000 * list.length)]!.reference;
+    const wanted = list[Math.floor((((run * 7919) % 1000) / 1000) * list.length)]!.reference;
     const start = performance.now();
     let pages = 0;
     for (let offset = 0; ; offset += 100) {
@@ -161,7 +161,10 @@ async function apiPart(fleet: FleetClient, list: Transaction[]) {
   return {
     searchP50: round(percentile(searches, 50), 0),
     searchP99: round(percentile(searches, 99), 0),
-    searchPagesP50: percentile([...pagesRead].sort((a, b) => a - b), 50),
+    searchPagesP50: percentile(
+      [...pagesRead].sort((a, b) => a - b),
+      50,
+    ),
     filteredPageMs: round(performance.now() - start, 0),
     filteredMatches: matches,
   };
@@ -282,24 +285,32 @@ export function printLedgerBench({ figures: result, listFilters }: LedgerBenchRe
   console.log(`\nLedger: search by reference and a filtered page (10 rows and the total), ${QUERY_RUNS} runs each`);
   console.table({
     [`Postgres, ${result.postgres_rows} rows`]: {
-      search_p50_ms: result.postgres_search_p50_ms, search_p99_ms: result.postgres_search_p99_ms,
-      filtered_30d_p50_ms: result.postgres_filtered_p50_ms, filtered_30d_p99_ms: result.postgres_filtered_p99_ms,
+      search_p50_ms: result.postgres_search_p50_ms,
+      search_p99_ms: result.postgres_search_p99_ms,
+      filtered_30d_p50_ms: result.postgres_filtered_p50_ms,
+      filtered_30d_p99_ms: result.postgres_filtered_p99_ms,
       filtered_all_time_p99_ms: result.postgres_all_time_filtered_p99_ms,
     },
     [`PGlite, ${result.pglite_rows} rows`]: {
-      search_p50_ms: result.pglite_search_p50_ms, search_p99_ms: result.pglite_search_p99_ms,
-      filtered_30d_p50_ms: result.pglite_filtered_p50_ms, filtered_30d_p99_ms: result.pglite_filtered_p99_ms,
+      search_p50_ms: result.pglite_search_p50_ms,
+      search_p99_ms: result.pglite_search_p99_ms,
+      filtered_30d_p50_ms: result.pglite_filtered_p50_ms,
+      filtered_30d_p99_ms: result.pglite_filtered_p99_ms,
       filtered_all_time_p99_ms: result.pglite_all_time_filtered_p99_ms,
     },
     [`paging the sandbox API, ${result.api_entries} entries`]: {
-      search_p50_ms: result.api_search_p50_ms, search_p99_ms: result.api_search_p99_ms,
-      filtered_30d_p50_ms: result.api_filtered_page_ms, filtered_30d_p99_ms: result.api_filtered_page_ms,
+      search_p50_ms: result.api_search_p50_ms,
+      search_p99_ms: result.api_search_p99_ms,
+      filtered_30d_p50_ms: result.api_filtered_page_ms,
+      filtered_30d_p99_ms: result.api_filtered_page_ms,
     },
   });
   console.log(`target: Postgres p99 ≤ 50 ms`);
-  console.log(`History load: ${result.history_entries} entries (${ARRIVALS} arrived during the walk): ${result.history_requests} requests, ` +
-    `${result.history_walk_pages} walk pages, ${result.history_s} s unpaced (${result.history_paced_min_at_default_delay} min at the default 1 s pacing), ` +
-    `missed ${result.history_missed}, doubled ${result.history_doubled}`);
+  console.log(
+    `History load: ${result.history_entries} entries (${ARRIVALS} arrived during the walk): ${result.history_requests} requests, ` +
+      `${result.history_walk_pages} walk pages, ${result.history_s} s unpaced (${result.history_paced_min_at_default_delay} min at the default 1 s pacing), ` +
+      `missed ${result.history_missed}, doubled ${result.history_doubled}`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -30,14 +30,24 @@ export interface ModalOpenBench {
 }
 
 const payoutEnv = (approvers: string[]) => ({
-  APPROVAL_CHANNEL_ID: CHANNELS.approvals, FLEET_REQUESTERS: PEOPLE.requester, FLEET_APPROVERS: approvers.join(','),
-  FLEET_VIEWERS: [PEOPLE.requester, ...approvers].join(','), PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
+  APPROVAL_CHANNEL_ID: CHANNELS.approvals,
+  FLEET_REQUESTERS: PEOPLE.requester,
+  FLEET_APPROVERS: approvers.join(','),
+  FLEET_VIEWERS: [PEOPLE.requester, ...approvers].join(','),
+  PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
 });
 
 async function requestPayouts(h: Harness, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const fields = { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD', operator: 'VODACOM_MPESA', amount: String(100 + i), currency: 'USD' } as PayoutFormFields;
+    const fields = {
+      phone: '243812345678',
+      name: 'Amani Kabila',
+      countryCode: 'CD',
+      operator: 'VODACOM_MPESA',
+      amount: String(100 + i),
+      currency: 'USD',
+    } as PayoutFormFields;
     const validation = await h.bot.payouts.validate('mobile_money', fields, PEOPLE.requester, 'en');
     if (!validation.ok) throw new Error(`bench payout refused: ${JSON.stringify(validation.errors)}`);
     const result = await h.bot.payouts.submit(PEOPLE.requester, validation.draft);
@@ -63,11 +73,17 @@ async function clickRepeatedly(h: Harness, userId: string, ids: string[], clicks
   }
 }
 
-async function clickToModal(): Promise<Pick<ModalOpenBench, 'clicks' | 'round_trip_ms' | 'click_to_modal_p50_ms' | 'click_to_modal_p99_ms' | 'expired_triggers'>> {
+async function clickToModal(): Promise<
+  Pick<ModalOpenBench, 'clicks' | 'round_trip_ms' | 'click_to_modal_p50_ms' | 'click_to_modal_p99_ms' | 'expired_triggers'>
+> {
   // Rate limits off: 10 approvers clicking without a pause go past views.open's Tier 4 on purpose.
   const h = await startHarness({
     env: payoutEnv(APPROVERS),
-    slack: { latency: { medianMs: ROUND_TRIP_MS, p99Ms: ROUND_TRIP_MS }, rateLimits: false, users: [PEOPLE.requester, ...APPROVERS].map((id) => ({ id, name: id.toLowerCase() })) },
+    slack: {
+      latency: { medianMs: ROUND_TRIP_MS, p99Ms: ROUND_TRIP_MS },
+      rateLimits: false,
+      users: [PEOPLE.requester, ...APPROVERS].map((id) => ({ id, name: id.toLowerCase() })),
+    },
   });
   try {
     const ids = await requestPayouts(h, 10);
@@ -76,8 +92,11 @@ async function clickToModal(): Promise<Pick<ModalOpenBench, 'clicks' | 'round_tr
     const sorted = [...samples].sort((a, b) => a - b);
     const expired = h.slack.apiCalls.filter((call) => call.method === 'views.open' && call.error === 'expired_trigger_id').length;
     return {
-      clicks: samples.length, round_trip_ms: ROUND_TRIP_MS, click_to_modal_p50_ms: round(percentile(sorted, 50), 0),
-      click_to_modal_p99_ms: round(percentile(sorted, 99), 0), expired_triggers: expired,
+      clicks: samples.length,
+      round_trip_ms: ROUND_TRIP_MS,
+      click_to_modal_p50_ms: round(percentile(sorted, 50), 0),
+      click_to_modal_p99_ms: round(percentile(sorted, 99), 0),
+      expired_triggers: expired,
     };
   } finally {
     await h.close();
@@ -94,7 +113,9 @@ async function lookupTimes(client: WebClient, count: number): Promise<number[]> 
   return times.sort((a, b) => a - b);
 }
 
-async function lookupsUnderStorm(): Promise<Pick<ModalOpenBench, 'lookup_p99_quiet_ms' | 'lookup_p99_storm_ms' | 'lookup_storm_added_p99_ms' | 'shared_client_p99_storm_ms'>> {
+async function lookupsUnderStorm(): Promise<
+  Pick<ModalOpenBench, 'lookup_p99_quiet_ms' | 'lookup_p99_storm_ms' | 'lookup_storm_added_p99_ms' | 'shared_client_p99_storm_ms'>
+> {
   const h = await startHarness({ env: payoutEnv([PEOPLE.approver, PEOPLE.approver2]), slack: { latency: false, rateLimits: false } });
   try {
     const lookups = lookupClient(h.bot.app);
@@ -107,7 +128,8 @@ async function lookupsUnderStorm(): Promise<Pick<ModalOpenBench, 'lookup_p99_qui
     const [storm, shared] = await Promise.all([lookupTimes(lookups, STORM_LOOKUPS), lookupTimes(h.bot.app.client, 1)]);
     await Promise.all(posts);
     return {
-      lookup_p99_quiet_ms: round(percentile(quiet, 99), 1), lookup_p99_storm_ms: round(percentile(storm, 99), 1),
+      lookup_p99_quiet_ms: round(percentile(quiet, 99), 1),
+      lookup_p99_storm_ms: round(percentile(storm, 99), 1),
       lookup_storm_added_p99_ms: round(Math.max(0, percentile(storm, 99) - percentile(quiet, 99)), 1),
       shared_client_p99_storm_ms: round(percentile(shared, 99), 0),
     };
@@ -121,7 +143,9 @@ export async function runModalOpenBench(): Promise<ModalOpenBench> {
 }
 
 export function printModalOpenBench(result: ModalOpenBench): void {
-  console.log(`\nModal open: ${result.clicks} Approve clicks by 10 approvers, every Slack round trip ${result.round_trip_ms} ms; lookups before a modal under a 429 storm`);
+  console.log(
+    `\nModal open: ${result.clicks} Approve clicks by 10 approvers, every Slack round trip ${result.round_trip_ms} ms; lookups before a modal under a 429 storm`,
+  );
   console.table({
     'click → modal open': { p50_ms: result.click_to_modal_p50_ms, p99_ms: result.click_to_modal_p99_ms, expired_triggers: result.expired_triggers },
     'users.info, lookup client, quiet': { p99_ms: result.lookup_p99_quiet_ms },

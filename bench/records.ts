@@ -166,7 +166,12 @@ async function measure(service: RecordsService, count: number): Promise<RecordsC
   loop.enable();
   const turns = watchTurns();
   const started = performance.now();
-  const outcome = await service.check({ userId: 'U0BENCH', fileName: `bench-${count}.csv`, content, sourceKey: `bench-${count}-${randomBytes(4).toString('hex')}` });
+  const outcome = await service.check({
+    userId: 'U0BENCH',
+    fileName: `bench-${count}.csv`,
+    content,
+    sourceKey: `bench-${count}-${randomBytes(4).toString('hex')}`,
+  });
   if (!outcome.ok) throw new Error(`the bench's records file was refused: ${JSON.stringify(outcome.problem)}`);
   // What the listener sends once the run is kept: the summary (DM and modal) and the exceptions file.
   const about = { run: outcome.run, timeZone: 'UTC', lastPollAt: undefined, file: { sent: exceptionsFileName(outcome.run.summary) } };
@@ -222,7 +227,11 @@ export async function runRecordsBench(): Promise<RecordsBench> {
     await fillLedger(db);
     const ledgerLoadSeconds = Math.round((performance.now() - loading) / 100) / 10;
     const service = new RecordsService({
-      db, clock: systemClock, timeZone: 'UTC', currencies: ['USD'], staleAfterMs: 60_000,
+      db,
+      clock: systemClock,
+      timeZone: 'UTC',
+      currencies: ['USD'],
+      staleAfterMs: 60_000,
       settings: { maxBytes: 10 * 1024 * 1024, maxRows: 50_000, toleranceDays: 1 },
     });
     // One small check first, unmeasured, as a running bot has done before: the code is compiled by then.
@@ -234,9 +243,13 @@ export async function runRecordsBench(): Promise<RecordsBench> {
     const busy = await busyInSlices(2000);
     const runs = [await measure(service, 1_000), await measure(service, 10_000)];
     return {
-      ledger_entries: LEDGER_SIZE, ledger_load_seconds: ledgerLoadSeconds, idle_event_loop_max_ms: Math.round(idle.max / 1e5) / 10,
-      busy_slices_event_loop_max_ms: Math.round(busy.max / 1e5) / 10, busy_slices_event_loop_p99_ms: Math.round(busy.percentile(99) / 1e5) / 10,
-      load_average: Math.round(loadavg()[0]! * 10) / 10, runs,
+      ledger_entries: LEDGER_SIZE,
+      ledger_load_seconds: ledgerLoadSeconds,
+      idle_event_loop_max_ms: Math.round(idle.max / 1e5) / 10,
+      busy_slices_event_loop_max_ms: Math.round(busy.max / 1e5) / 10,
+      busy_slices_event_loop_p99_ms: Math.round(busy.percentile(99) / 1e5) / 10,
+      load_average: Math.round(loadavg()[0]! * 10) / 10,
+      runs,
     };
   } finally {
     await db?.close();
@@ -252,20 +265,31 @@ export function recordsTargets(bench: RecordsBench): TargetRow[] {
   return [
     boundRow('records check, 10,000 records vs 1 M-entry ledger, Postgres (run, summary and exceptions file)', large.seconds, 's', 10),
     boundRow(
-      `event loop delay max while reconciling 1,000 and 10,000 records vs 1 M entries, Postgres (p99 ${worst((run) => run.event_loop_p99_ms)} ms; `
-        + `idle ${bench.idle_event_loop_max_ms} ms, busy in 5 ms slices ${bench.busy_slices_event_loop_max_ms} ms; load ${bench.load_average})`,
-      worst((run) => run.event_loop_max_ms), 'ms', 50,
+      `event loop delay max while reconciling 1,000 and 10,000 records vs 1 M entries, Postgres (p99 ${worst((run) => run.event_loop_p99_ms)} ms; ` +
+        `idle ${bench.idle_event_loop_max_ms} ms, busy in 5 ms slices ${bench.busy_slices_event_loop_max_ms} ms; load ${bench.load_average})`,
+      worst((run) => run.event_loop_max_ms),
+      'ms',
+      50,
     ),
-    boundRow('records check, longest event loop turn in CPU time (all threads)', worst((run) => run.longest_turn_cpu_ms), 'ms', 50),
+    boundRow(
+      'records check, longest event loop turn in CPU time (all threads)',
+      worst((run) => run.longest_turn_cpu_ms),
+      'ms',
+      50,
+    ),
     boundRow('records check, resident memory growth (10,000 records)', large.rss_growth_mb, 'MB', 100),
   ];
 }
 
 export function printRecordsBench(bench: RecordsBench): void {
-  console.log(`\nRecords check: the partner's records against a ${bench.ledger_entries.toLocaleString('en-US')}-entry ledger on Postgres (loaded in ${bench.ledger_load_seconds} s)`);
+  console.log(
+    `\nRecords check: the partner's records against a ${bench.ledger_entries.toLocaleString('en-US')}-entry ledger on Postgres (loaded in ${bench.ledger_load_seconds} s)`,
+  );
   console.table(Object.fromEntries(bench.runs.map((run) => [`${run.records.toLocaleString('en-US')} records`, run])));
   console.log(`event loop's longest delay while idle, same machine, just before: ${bench.idle_event_loop_max_ms} ms (load average ${bench.load_average})`);
-  console.log(`event loop's delay while spinning in the check's slices of 5 ms, just before: max ${bench.busy_slices_event_loop_max_ms} ms, p99 ${bench.busy_slices_event_loop_p99_ms} ms`);
+  console.log(
+    `event loop's delay while spinning in the check's slices of 5 ms, just before: max ${bench.busy_slices_event_loop_max_ms} ms, p99 ${bench.busy_slices_event_loop_p99_ms} ms`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

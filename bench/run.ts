@@ -26,19 +26,26 @@ const results: Record<string, unknown> = { targets };
 const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => only.size === 0 || only.has(name);
 /** The machine's load beside each figure: absolute figures mean little on a loaded machine. */
-const loadAverage = () => loadavg().map((load) => load.toFixed(2)).join(' ');
+const loadAverage = () =>
+  loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 const ackRuns: Record<string, AckBenchResult> = {};
 for (const store of wanted('ack') ? (['embedded', 'postgres'] as const) : []) {
   const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
   const ack = await runAckBench({ store });
-  console.log(`\nAck latency, ${storeName}: 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating, each app in a process of its own`);
+  console.log(
+    `\nAck latency, ${storeName}: 200 concurrent signed /fleet balance (Fleet API +2 s), 6 rounds each, order alternating, each app in a process of its own`,
+  );
   console.table({
     bot: { p50_ms: ack.bot_ack_p50_ms, p99_ms: ack.bot_ack_p99_ms, cpu_ms_per_command: ack.bot_cpu_ms_per_command },
     'bare Bolt (ack, answer 2 s later)': { p50_ms: ack.bare_ack_p50_ms, p99_ms: ack.bare_ack_p99_ms, cpu_ms_per_command: ack.bare_cpu_ms_per_command },
   });
   targets.push(ratioRow(`ack p99, answers waiting on the API, ${storeName}`, ack.bot_ack_p99_ms, ack.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
-  console.log(`p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`);
+  console.log(
+    `p99 ratio ${ack.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ack.commands_per_burst}: ${ack.fleet_balance_calls_per_burst} (target 1)`,
+  );
   console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
   ackRuns[`${store}_waiting_on_api`] = ack;
 
@@ -46,10 +53,16 @@ for (const store of wanted('ack') ? (['embedded', 'postgres'] as const) : []) {
   console.log(`\nAck latency, ${storeName}, answers from cache: the same bursts, the balance read just before each (bare Bolt acks and answers)`);
   console.table({
     bot: { p50_ms: ackCached.bot_ack_p50_ms, p99_ms: ackCached.bot_ack_p99_ms, cpu_ms_per_command: ackCached.bot_cpu_ms_per_command },
-    'bare Bolt (ack and answer)': { p50_ms: ackCached.bare_ack_p50_ms, p99_ms: ackCached.bare_ack_p99_ms, cpu_ms_per_command: ackCached.bare_cpu_ms_per_command },
+    'bare Bolt (ack and answer)': {
+      p50_ms: ackCached.bare_ack_p50_ms,
+      p99_ms: ackCached.bare_ack_p99_ms,
+      cpu_ms_per_command: ackCached.bare_cpu_ms_per_command,
+    },
   });
   targets.push(ratioRow(`ack p99, answers from cache, ${storeName}`, ackCached.bot_ack_p99_ms, ackCached.bare_ack_p99_ms, 'ms', 1.2, 'bare Bolt'));
-  console.log(`p99 ratio ${ackCached.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ackCached.commands_per_burst}: ${ackCached.fleet_balance_calls_per_burst} (target 0)`);
+  console.log(
+    `p99 ratio ${ackCached.p99_ratio} (target ≤ 1.2); Fleet API balance calls per burst of ${ackCached.commands_per_burst}: ${ackCached.fleet_balance_calls_per_burst} (target 0)`,
+  );
   console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
   ackRuns[`${store}_from_cache`] = ackCached;
 }
@@ -62,7 +75,14 @@ for (const store of wanted('heavy') ? (['embedded', 'postgres'] as const) : []) 
   printHeavyBench(heavy);
   const storeName = store === 'embedded' ? 'embedded store' : 'Postgres';
   targets.push(ratioRow(`ack p99 while heavy work runs, ${storeName}`, heavy.bot_ack_p99_ms, heavy.bare_ack_p99_ms, 'ms', 1.3, 'bare Bolt'));
-  targets.push(boundRow(`event loop delay max while heavy work runs, ${storeName} (p99 ${heavy.event_loop_p99_ms} ms; the bare Bolt app's own max ${heavy.bare_event_loop_max_ms} ms)`, heavy.event_loop_max_ms, 'ms', 50));
+  targets.push(
+    boundRow(
+      `event loop delay max while heavy work runs, ${storeName} (p99 ${heavy.event_loop_p99_ms} ms; the bare Bolt app's own max ${heavy.bare_event_loop_max_ms} ms)`,
+      heavy.event_loop_max_ms,
+      'ms',
+      50,
+    ),
+  );
   console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
   heavyRuns.push(heavy);
 }
@@ -99,10 +119,16 @@ if (wanted('soak')) {
 if (wanted('footprint')) {
   const footprint = await runFootprintBench();
   printFootprintBench(footprint);
-  targets.push(ratioRow(
-    'idle RSS, embedded store (larger of first and later start)',
-    Math.max(footprint.embedded_first.rss_idle_mb, footprint.embedded_later.rss_idle_mb), footprint.postgres.rss_idle_mb, 'MB', IDLE_RSS_RATIO, 'Postgres mode',
-  ));
+  targets.push(
+    ratioRow(
+      'idle RSS, embedded store (larger of first and later start)',
+      Math.max(footprint.embedded_first.rss_idle_mb, footprint.embedded_later.rss_idle_mb),
+      footprint.postgres.rss_idle_mb,
+      'MB',
+      IDLE_RSS_RATIO,
+      'Postgres mode',
+    ),
+  );
   results.footprint = footprint;
 }
 
@@ -138,7 +164,9 @@ if (wanted('batch')) {
 if (wanted('approval-signals')) {
   const approvalSignals = await runApprovalSignalsBench();
   printApprovalSignalsBench(approvalSignals);
-  targets.push(boundRow(`approval message signals, ${approvalSignals.payouts} payouts stored (max of 20, one query)`, approvalSignals.signals_max_ms, 'ms', 3000));
+  targets.push(
+    boundRow(`approval message signals, ${approvalSignals.payouts} payouts stored (max of 20, one query)`, approvalSignals.signals_max_ms, 'ms', 3000),
+  );
   results.approval_signals = approvalSignals;
 }
 

@@ -14,17 +14,39 @@ import { percentile, round } from './stats.js';
 
 const RUNS = 30;
 
-const history = (start: number, step: number, wobble: number) => Array.from({ length: 14 }, (_, i) => ({
-  day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: Math.round(start + step * i + wobble * Math.sin(i * 1.7)),
-}));
+const history = (start: number, step: number, wobble: number) =>
+  Array.from({ length: 14 }, (_, i) => ({
+    day: `2026-11-${String(12 + i).padStart(2, '0')}`,
+    balanceMinor: Math.round(start + step * i + wobble * Math.sin(i * 1.7)),
+  }));
 
 /** Card funding draining EUR, USD rising, CDF about flat: the chart the docs show. */
 export const SAMPLE_RUNWAY: Runway = {
-  known: true, today: '2026-11-26', timeZone: 'Africa/Kinshasa', windowDays: 14, daysRead: 14, firstDay: '2026-11-12', lastDay: '2026-11-25',
+  known: true,
+  today: '2026-11-26',
+  timeZone: 'Africa/Kinshasa',
+  windowDays: 14,
+  daysRead: 14,
+  firstDay: '2026-11-12',
+  lastDay: '2026-11-25',
   readAt: new Date('2026-11-26T09:00:00Z'),
   currencies: [
-    { currency: 'CDF', balanceMinor: 64_799_289_140, averageDailyNetMinor: -1_207_514_290, daysLeft: 53.66, zeroDay: '2027-01-18', history: history(80_500_000_000, -1_207_514_290, 900_000_000) },
-    { currency: 'EUR', balanceMinor: 3_172_309, averageDailyNetMinor: -291_723, daysLeft: 10.87, zeroDay: '2026-12-06', history: history(7_000_000, -291_723, 150_000) },
+    {
+      currency: 'CDF',
+      balanceMinor: 64_799_289_140,
+      averageDailyNetMinor: -1_207_514_290,
+      daysLeft: 53.66,
+      zeroDay: '2027-01-18',
+      history: history(80_500_000_000, -1_207_514_290, 900_000_000),
+    },
+    {
+      currency: 'EUR',
+      balanceMinor: 3_172_309,
+      averageDailyNetMinor: -291_723,
+      daysLeft: 10.87,
+      zeroDay: '2026-12-06',
+      history: history(7_000_000, -291_723, 150_000),
+    },
     { currency: 'USD', balanceMinor: 18_898_517, averageDailyNetMinor: 105_030, history: history(17_500_000, 105_030, 300_000) },
   ],
 };
@@ -68,10 +90,16 @@ export async function runRunwayBench(): Promise<Record<string, number>> {
 }
 
 export function printRunwayBench(result: Record<string, number>): void {
-  console.log(`\nRunway chart: ${result.charts} charts of 3 currencies (${result.width_px}×${result.height_px} px, ${result.png_kb} KB), after one warm-up (${result.first_chart_ms} ms, the worker's start)`);
+  console.log(
+    `\nRunway chart: ${result.charts} charts of 3 currencies (${result.width_px}×${result.height_px} px, ${result.png_kb} KB), after one warm-up (${result.first_chart_ms} ms, the worker's start)`,
+  );
   console.table({
     chart: { p50_ms: result.chart_p50_ms, p99_ms: result.chart_p99_ms },
-    'event loop delay': { while_rendering_p99_ms: result.event_loop_delay_p99_ms, while_rendering_max_ms: result.event_loop_delay_max_ms, idle_max_ms: result.idle_event_loop_delay_max_ms },
+    'event loop delay': {
+      while_rendering_p99_ms: result.event_loop_delay_p99_ms,
+      while_rendering_max_ms: result.event_loop_delay_max_ms,
+      idle_max_ms: result.idle_event_loop_delay_max_ms,
+    },
   });
   console.log('target: ≤ 200 ms a chart; the event loop stays within 50 ms meanwhile');
 }

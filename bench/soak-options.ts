@@ -38,7 +38,17 @@ export interface SoakOptions {
 }
 
 export const DEFAULT_SOAK: SoakOptions = {
-  store: 'embedded', minutes: 2, rateMs: 250, arrivals: 'steady', pendingEvery: 17, lateEvery: 0, lateByMs: 0, intervalSeconds: 5, commandEveryMs: 2000, settleSeconds: 60, keep: false,
+  store: 'embedded',
+  minutes: 2,
+  rateMs: 250,
+  arrivals: 'steady',
+  pendingEvery: 17,
+  lateEvery: 0,
+  lateByMs: 0,
+  intervalSeconds: 5,
+  commandEveryMs: 2000,
+  settleSeconds: 60,
+  keep: false,
 };
 
 /** What the bot's database says of an entry missing or repeated. */
@@ -109,9 +119,12 @@ export interface SoakResult {
 
 export function printSoak(result: SoakResult): void {
   const storeName = result.store === 'embedded' ? 'embedded store' : 'Postgres';
-  const pending = (result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending')
-    + (result.late_every > 0 ? `, 1 in ${result.late_every} listed ${result.late_by_ms / 1000} s after its date` : '');
-  console.log(`\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms${result.arrivals === 'random' ? ' on average, at random moments' : ''} (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`);
+  const pending =
+    (result.pending_every > 0 ? `1 in ${result.pending_every} Pending` : 'none Pending') +
+    (result.late_every > 0 ? `, 1 in ${result.late_every} listed ${result.late_by_ms / 1000} s after its date` : '');
+  console.log(
+    `\nFeed soak, ${storeName}: ${result.minutes} min of a new entry every ${result.rate_ms} ms${result.arrivals === 'random' ? ' on average, at random moments' : ''} (${pending}), ledger and feed every ${result.interval_s} s, /fleet balance and /fleet tx`,
+  );
   console.table({
     'entries made (Pending among them)': { value: `${result.entries_made} (${result.pending_made})`, target: '' },
     'entries posted': { value: result.entries_posted, target: 'all' },
@@ -126,8 +139,11 @@ export function printSoak(result: SoakResult): void {
     'ledger entries stored late': { value: result.ledger_late_entries, target: '' },
     'feed messages as text alone (Block Kit limits broken)': { value: `${result.text_only_messages} (${result.limit_violations.length})`, target: 0 },
   });
-  console.log(`memory (minute: RSS / JS heap / ArrayBuffers MB): ${result.memory.map((m) => `${m.minute}: ${m.rss_mb}/${m.heap_mb}/${m.array_buffers_mb}`).join(', ')}`);
-  for (const entry of [...result.missing_entries, ...result.repeated_entries]) console.log(`${entry.posted === 0 ? 'missing' : `posted ${entry.posted} times`}: ${JSON.stringify(entry)}`);
+  console.log(
+    `memory (minute: RSS / JS heap / ArrayBuffers MB): ${result.memory.map((m) => `${m.minute}: ${m.rss_mb}/${m.heap_mb}/${m.array_buffers_mb}`).join(', ')}`,
+  );
+  for (const entry of [...result.missing_entries, ...result.repeated_entries])
+    console.log(`${entry.posted === 0 ? 'missing' : `posted ${entry.posted} times`}: ${JSON.stringify(entry)}`);
   if (!result.passed) console.log(`the run's files are kept in ${result.dir}${result.database_url ? `; its database: ${result.database_url}` : ''}`);
 }
 
@@ -149,8 +165,17 @@ export function soakOptionsFrom(argv: string[], env: NodeJS.ProcessEnv): Partial
   const store = flag('store');
   if (store !== undefined && store !== 'embedded' && store !== 'postgres') throw new Error(`soak: --store is embedded or postgres, not ${store}`);
   const chosen: Partial<SoakOptions> = {
-    store, arrivals, minutes: number('minutes'), rateMs: number('rate-ms'), pendingEvery: number('pending-every'), lateEvery: number('late-every'), lateByMs: number('late-by-ms'), settleSeconds: number('settle-seconds'),
-    commandEveryMs: number('command-every-ms'), historyPageDelayMs: number('history-page-delay-ms'), dir: flag('dir'),
+    store,
+    arrivals,
+    minutes: number('minutes'),
+    rateMs: number('rate-ms'),
+    pendingEvery: number('pending-every'),
+    lateEvery: number('late-every'),
+    lateByMs: number('late-by-ms'),
+    settleSeconds: number('settle-seconds'),
+    commandEveryMs: number('command-every-ms'),
+    historyPageDelayMs: number('history-page-delay-ms'),
+    dir: flag('dir'),
     keep: argv.includes('--keep') || env.SOAK_KEEP === '1' ? true : undefined,
   };
   return Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));

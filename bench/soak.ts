@@ -50,7 +50,6 @@ interface MadeEntry {
   postedLate: boolean;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
@@ -72,7 +71,12 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
   const options = { ...DEFAULT_SOAK, ...given };
   const dir = options.dir ?? (await mkdtemp(path.join(os.tmpdir(), `feed-soak-${options.store}-`)));
   await mkdir(dir, { recursive: true });
-  const files = { log: path.join(dir, 'app.log'), samples: path.join(dir, 'samples.jsonl'), entries: path.join(dir, 'entries.jsonl'), summary: path.join(dir, 'summary.json') };
+  const files = {
+    log: path.join(dir, 'app.log'),
+    samples: path.join(dir, 'samples.jsonl'),
+    entries: path.join(dir, 'entries.jsonl'),
+    summary: path.join(dir, 'summary.json'),
+  };
   const schema = options.store === 'postgres' ? await createTestSchema(BENCH_POSTGRES_URL) : undefined;
   const sandbox = await startSandbox({ seed: 45 });
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
@@ -105,9 +109,18 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
   try {
     const interval = String(options.intervalSeconds);
     const env: Record<string, string> = {
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'info',
-      FEED_CHANNEL_ID: FEED_CHANNEL, FEED_POLL_INTERVAL_SECONDS: interval, LEDGER_POLL_SECONDS: interval,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: sandbox.url,
+      FLEET_API_KEY: sandbox.apiKey,
+      FLEET_VIEWERS: '*',
+      LOG_LEVEL: 'info',
+      FEED_CHANNEL_ID: FEED_CHANNEL,
+      FEED_POLL_INTERVAL_SECONDS: interval,
+      LEDGER_POLL_SECONDS: interval,
       ...(options.historyPageDelayMs !== undefined ? { LEDGER_HISTORY_PAGE_DELAY_MS: String(options.historyPageDelayMs) } : {}),
       ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: path.join(dir, 'data') }),
     };
@@ -138,9 +151,17 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
         const listedLate = options.lateEvery > 0 && i % options.lateEvery === options.lateEvery - 1;
         const madeMs = Date.now();
         const tx: Transaction = sandbox.addTransaction({
-          ...(pending ? { status: 'Pending' } : {}), ...(listedLate ? { date: new Date(madeMs - options.lateByMs).toISOString() } : {}),
+          ...(pending ? { status: 'Pending' } : {}),
+          ...(listedLate ? { date: new Date(madeMs - options.lateByMs).toISOString() } : {}),
         });
-        made.set(tx.reference, { reference: tx.reference, status: tx.status, madeMs: listedLate ? madeMs : Date.parse(tx.date), dateMs: Date.parse(tx.date), postedMs: [], postedLate: false });
+        made.set(tx.reference, {
+          reference: tx.reference,
+          status: tx.status,
+          madeMs: listedLate ? madeMs : Date.parse(tx.date),
+          dateMs: Date.parse(tx.date),
+          postedMs: [],
+          postedLate: false,
+        });
       }
       making = false;
     };
@@ -158,11 +179,14 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
       const [feed] = await query<Record<string, unknown>>(
         `SELECT version, (cursor->>'newestMs')::bigint AS newest_ms, (cursor->>'floorMs')::bigint AS floor_ms, (cursor->>'sweepFromMs')::bigint AS sweep_from_ms,
                 jsonb_array_length(cursor->'keys') AS keys, newest_reference, late_entries, pending_entries, last_poll_at, last_error, last_error_at
-           FROM feed_state WHERE channel_id = $1`, [FEED_CHANNEL]);
+           FROM feed_state WHERE channel_id = $1`,
+        [FEED_CHANNEL],
+      );
       const [ledger] = await query<Record<string, unknown>>(
         `SELECT (SELECT max(seq) FROM ledger_entries) AS max_seq, (SELECT count(*) FROM ledger_entries WHERE late) AS late,
                 (SELECT max(entry_at) FROM ledger_entries) AS newest_entry_at, s.last_poll_at, s.last_sweep_at, s.walk_kind, s.last_error
-           FROM ledger_sync_state s WHERE s.id = 1`);
+           FROM ledger_sync_state s WHERE s.id = 1`,
+      );
       await appendFile(files.samples, `${JSON.stringify({ at: new Date().toISOString(), feed, ledger })}\n`);
     };
     const samplers = async () => {
@@ -174,11 +198,18 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
           nextMemoryMs += 60_000;
           const usage = await app.ask<NodeJS.MemoryUsage>({ ask: 'memory' });
           const minute = round((Date.now() - startedMs) / 60_000, 1);
-          memory.push({ minute, rss_mb: round(usage.rss / 2 ** 20, 1), heap_mb: round(usage.heapUsed / 2 ** 20, 1), array_buffers_mb: round(usage.arrayBuffers / 2 ** 20, 1) });
+          memory.push({
+            minute,
+            rss_mb: round(usage.rss / 2 ** 20, 1),
+            heap_mb: round(usage.heapUsed / 2 ** 20, 1),
+            array_buffers_mb: round(usage.arrayBuffers / 2 ** 20, 1),
+          });
           const entries = [...made.values()];
           const posted = entries.filter((entry) => entry.postedMs.length > 0).length;
           const overdue = entries.filter((entry) => entry.postedMs.length === 0 && Date.now() - entry.madeMs > boundMs).length;
-          options.progress?.(`${clockTime(Date.now())} ${options.store} ${minute} min: made ${entries.length}, posted ${posted}, overdue ${overdue}, RSS ${memory.at(-1)!.rss_mb} MB`);
+          options.progress?.(
+            `${clockTime(Date.now())} ${options.store} ${minute} min: made ${entries.length}, posted ${posted}, overdue ${overdue}, RSS ${memory.at(-1)!.rss_mb} MB`,
+          );
         }
         await sleep(next - Date.now());
       }
@@ -203,30 +234,70 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
     const feedStatus = await app.ask<FeedStatus>({ ask: 'feedStatus' });
     const [ledgerLate] = await query<{ late: string }>('SELECT count(*) AS late FROM ledger_entries WHERE late');
     const entries = [...made.values()];
-    const stored = new Map((await query<{ reference: string; seq: string; late: boolean; first_seen_at: Date; date_text: string }>(
-      'SELECT reference, seq, late, first_seen_at, date_text FROM ledger_entries WHERE reference = ANY($1::text[])', [entries.map((entry) => entry.reference)],
-    )).map((row) => [row.reference, row]));
-    await writeFile(files.entries, entries.map((entry) => {
-      const row = stored.get(entry.reference);
-      return JSON.stringify({
-        reference: entry.reference, status: entry.status, made: new Date(entry.madeMs).toISOString(), date: new Date(entry.dateMs).toISOString(), posted: entry.postedMs.map((ms) => new Date(ms).toISOString()),
-        posted_late: entry.postedLate, seq: row ? Number(row.seq) : null, ledger_late: row?.late ?? null, first_seen_at: row ? new Date(row.first_seen_at).toISOString() : null,
-      });
-    }).join('\n') + '\n');
+    const stored = new Map(
+      (
+        await query<{ reference: string; seq: string; late: boolean; first_seen_at: Date; date_text: string }>(
+          'SELECT reference, seq, late, first_seen_at, date_text FROM ledger_entries WHERE reference = ANY($1::text[])',
+          [entries.map((entry) => entry.reference)],
+        )
+      ).map((row) => [row.reference, row]),
+    );
+    await writeFile(
+      files.entries,
+      entries
+        .map((entry) => {
+          const row = stored.get(entry.reference);
+          return JSON.stringify({
+            reference: entry.reference,
+            status: entry.status,
+            made: new Date(entry.madeMs).toISOString(),
+            date: new Date(entry.dateMs).toISOString(),
+            posted: entry.postedMs.map((ms) => new Date(ms).toISOString()),
+            posted_late: entry.postedLate,
+            seq: row ? Number(row.seq) : null,
+            ledger_late: row?.late ?? null,
+            first_seen_at: row ? new Date(row.first_seen_at).toISOString() : null,
+          });
+        })
+        .join('\n') + '\n',
+    );
 
     const details = async (entry: MadeEntry): Promise<EntryDetails> => {
       const row = stored.get(entry.reference);
-      const [remembered] = await query<{ count: string }>(
-        `SELECT count(*) AS count FROM feed_posted_entries WHERE channel_id = $1 AND entry_key LIKE $2`, [FEED_CHANNEL, `${entry.reference}|%`]);
+      const [remembered] = await query<{ count: string }>(`SELECT count(*) AS count FROM feed_posted_entries WHERE channel_id = $1 AND entry_key LIKE $2`, [
+        FEED_CHANNEL,
+        `${entry.reference}|%`,
+      ]);
       const seq = row ? Number(row.seq) : undefined;
-      const neighbours = seq === undefined ? [] : await query<{ seq: string; reference: string; date_text: string; first_seen_at: Date; late: boolean }>(
-        'SELECT seq, reference, date_text, first_seen_at, late FROM ledger_entries WHERE seq BETWEEN $1 AND $2 AND seq <> $3 ORDER BY seq', [seq - 2, seq + 2, seq]);
+      const neighbours =
+        seq === undefined
+          ? []
+          : await query<{ seq: string; reference: string; date_text: string; first_seen_at: Date; late: boolean }>(
+              'SELECT seq, reference, date_text, first_seen_at, late FROM ledger_entries WHERE seq BETWEEN $1 AND $2 AND seq <> $3 ORDER BY seq',
+              [seq - 2, seq + 2, seq],
+            );
       return {
-        reference: entry.reference, date: new Date(entry.dateMs).toISOString(), status: entry.status, posted: entry.postedMs.length,
+        reference: entry.reference,
+        date: new Date(entry.dateMs).toISOString(),
+        status: entry.status,
+        posted: entry.postedMs.length,
         made: new Date(entry.madeMs).toISOString(),
-        ledger: row ? { seq: Number(row.seq), late: row.late, firstSeenAt: new Date(row.first_seen_at).toISOString(), storedAfterS: round((new Date(row.first_seen_at).getTime() - entry.madeMs) / 1000, 3) } : null,
+        ledger: row
+          ? {
+              seq: Number(row.seq),
+              late: row.late,
+              firstSeenAt: new Date(row.first_seen_at).toISOString(),
+              storedAfterS: round((new Date(row.first_seen_at).getTime() - entry.madeMs) / 1000, 3),
+            }
+          : null,
         rememberedAsPosted: Number(remembered?.count ?? 0) > 0,
-        neighbours: neighbours.map((n) => ({ seq: Number(n.seq), reference: n.reference, date: n.date_text, firstSeenAt: new Date(n.first_seen_at).toISOString(), late: n.late })),
+        neighbours: neighbours.map((n) => ({
+          seq: Number(n.seq),
+          reference: n.reference,
+          date: n.date_text,
+          firstSeenAt: new Date(n.first_seen_at).toISOString(),
+          late: n.late,
+        })),
       };
     };
     const missing = entries.filter((entry) => entry.postedMs.length === 0);
@@ -236,7 +307,10 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
     const [feedRow] = await query<Record<string, unknown>>('SELECT * FROM feed_state WHERE channel_id = $1', [FEED_CHANNEL]);
     await writeFile(path.join(dir, 'feed-state.json'), JSON.stringify(feedRow, null, 1));
 
-    const delays = entries.filter((entry) => entry.postedMs.length > 0).map((entry) => entry.postedMs[0]! - entry.madeMs).sort((a, b) => a - b);
+    const delays = entries
+      .filter((entry) => entry.postedMs.length > 0)
+      .map((entry) => entry.postedMs[0]! - entry.madeMs)
+      .sort((a, b) => a - b);
     passed = missing.length === 0 && repeated.length === 0;
     const result: SoakResult = {
       store: options.store,

@@ -32,14 +32,16 @@ export function boundRow(figure: string, value: number, unit: string, max: numbe
 
 export function printTargets(rows: readonly TargetRow[]): void {
   console.log(`\nTargets (${rows.filter((row) => row.held).length} of ${rows.length} held)`);
-  console.table(rows.map((row) => ({
-    figure: row.figure,
-    value: `${round(row.value)} ${row.unit}`,
-    reference: row.reference === undefined ? '' : `${round(row.reference)} ${row.unit}`,
-    ratio: row.ratio ?? '',
-    target: row.target,
-    held: row.held ? 'yes' : 'NO',
-  })));
+  console.table(
+    rows.map((row) => ({
+      figure: row.figure,
+      value: `${round(row.value)} ${row.unit}`,
+      reference: row.reference === undefined ? '' : `${round(row.reference)} ${row.unit}`,
+      ratio: row.ratio ?? '',
+      target: row.target,
+      held: row.held ? 'yes' : 'NO',
+    })),
+  );
 }
 
 function round(value: number): number {

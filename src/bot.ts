@@ -73,7 +73,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const workflow = buildWorkflow(wiring, infra, slack, payouts);
     const { runway } = digestAndRunway;
     const home = buildHome(wiring, slack, infra.db, {
-      account: infra.account, payouts, batches, schedules, feed, ledger, runway, exportsLedger: ledgerAndFeed.exporter !== undefined,
+      account: infra.account,
+      payouts,
+      batches,
+      schedules,
+      feed,
+      ledger,
+      runway,
+      exportsLedger: ledgerAndFeed.exporter !== undefined,
     });
 
     // The metrics first; the homes before Slack's messages, and not waited for; the Workflow Builder step after
@@ -96,11 +103,35 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     );
 
     registerListeners(slack.app, {
-      ledger: ledger?.reader, exporter: ledgerAndFeed.exporter, records: ledgerAndFeed.records, fileChecks: new FileChecks(), home,
-      account: infra.account, payouts, batches, recipients: new RecipientBook({ db: infra.db, clock, roles: payoutArea.roles }), feed,
-      access: slack.access, accessLists: config.access, payoutSettings: config.payouts, surface: slack.surface, locales: slack.locales, logger, clock,
-      readTimeoutMs: 20_000, metrics: infra.metrics, ledgerTimeZone: config.ledger.timeZone, seal: new ValueSeal(config.slack.botToken),
-      digest: digestAndRunway.digest, schedules, invites: slack.invites, workflowSteps: workflow.steps, tokens: slack.tokens, runway, charts: digestAndRunway.charts, turns,
+      ledger: ledger?.reader,
+      exporter: ledgerAndFeed.exporter,
+      records: ledgerAndFeed.records,
+      fileChecks: new FileChecks(),
+      home,
+      account: infra.account,
+      payouts,
+      batches,
+      recipients: new RecipientBook({ db: infra.db, clock, roles: payoutArea.roles }),
+      feed,
+      access: slack.access,
+      accessLists: config.access,
+      payoutSettings: config.payouts,
+      surface: slack.surface,
+      locales: slack.locales,
+      logger,
+      clock,
+      readTimeoutMs: 20_000,
+      metrics: infra.metrics,
+      ledgerTimeZone: config.ledger.timeZone,
+      seal: new ValueSeal(config.slack.botToken),
+      digest: digestAndRunway.digest,
+      schedules,
+      invites: slack.invites,
+      workflowSteps: workflow.steps,
+      tokens: slack.tokens,
+      runway,
+      charts: digestAndRunway.charts,
+      turns,
     });
     const { eventsUrl, opsUrl } = await serveSlack(wiring, slack, infra.metrics);
 

@@ -82,14 +82,14 @@ describe('the imports of src/', () => {
   });
 
   it('never have a listener import another listener, except the index that registers them all', () => {
-    const crossings = edges.filter(({ file, target }) =>
-      file.startsWith(LISTENERS) && target.startsWith(LISTENERS) && file !== `${LISTENERS}index.ts`);
+    const crossings = edges.filter(({ file, target }) => file.startsWith(LISTENERS) && target.startsWith(LISTENERS) && file !== `${LISTENERS}index.ts`);
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 
   it('never have the domain, the Fleet client or the store import the Slack surface or the configuration', () => {
-    const crossings = edges.filter(({ file, target }) =>
-      DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target.startsWith('config/')));
+    const crossings = edges.filter(
+      ({ file, target }) => DOMAIN.some((dir) => file.startsWith(dir)) && (target.startsWith('slack/') || target.startsWith('config/')),
+    );
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 
@@ -99,8 +99,7 @@ describe('the imports of src/', () => {
   });
 
   it('keep the runtime (runtime/) a building block: it imports neither the wiring, Slack nor the domain', () => {
-    const crossings = edges.filter(({ file, target }) =>
-      file.startsWith(RUNTIME) && [WIRING, 'slack/', ...DOMAIN].some((dir) => target.startsWith(dir)));
+    const crossings = edges.filter(({ file, target }) => file.startsWith(RUNTIME) && [WIRING, 'slack/', ...DOMAIN].some((dir) => target.startsWith(dir)));
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 
@@ -110,8 +109,9 @@ describe('the imports of src/', () => {
   });
 
   it('have listeners reach payouts and the feed only through their index', () => {
-    const crossings = edges.filter(({ file, target }) =>
-      file.startsWith(LISTENERS) && ['payouts/', 'feed/'].some((dir) => target.startsWith(dir) && target !== `${dir}index.ts`));
+    const crossings = edges.filter(
+      ({ file, target }) => file.startsWith(LISTENERS) && ['payouts/', 'feed/'].some((dir) => target.startsWith(dir) && target !== `${dir}index.ts`),
+    );
     expect(crossings.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 });
@@ -119,7 +119,10 @@ describe('the imports of src/', () => {
 describe('the imports of src/ and packages/*/src', () => {
   // One graph over both, so that a circle through the product and a package is seen too.
   const folders = [SRC, ...packageFolders('src')];
-  const graph = importGraph(ROOT, folders.flatMap((dir) => filesUnder(dir, ROOT, CODE)));
+  const graph = importGraph(
+    ROOT,
+    folders.flatMap((dir) => filesUnder(dir, ROOT, CODE)),
+  );
 
   it('sees the files it checks, in the product and in the packages', () => {
     expect(graph.get('src/bot.ts')).toContain('src/app/slack.ts');
@@ -135,12 +138,25 @@ describe('the imports of src/ and packages/*/src', () => {
 
 describe('the cycle finder', () => {
   it('reports a circle of three files once, from its smallest file', () => {
-    const graph = new Map([['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['a.ts', ['b.ts']], ['d.ts', ['a.ts']]]);
+    const graph = new Map([
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['a.ts', ['b.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
     expect(findCycles(graph)).toEqual(['a.ts → b.ts → c.ts → a.ts']);
   });
 
   it('finds nothing in a graph without circles', () => {
-    expect(findCycles(new Map([['a.ts', ['b.ts', 'c.ts']], ['b.ts', ['c.ts']], ['c.ts', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a.ts', ['b.ts', 'c.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -151,10 +167,11 @@ describe('the writes of a payout request', () => {
   const texts = new Map(sourceFiles().map((file) => [file, readFileSync(join(SRC, file), 'utf8')]));
   const calls = (text: string, name: string) => new RegExp(`\\b${name}\\s*\\(`).test(text);
 
-  it('go through payouts/transitions.ts alone: no other module calls the repository\'s writers', () => {
+  it("go through payouts/transitions.ts alone: no other module calls the repository's writers", () => {
     expect(WRITERS.every((name) => calls(texts.get('payouts/transitions.ts') ?? '', name))).toBe(true);
-    const others = [...texts].filter(([file, text]) =>
-      file !== 'payouts/transitions.ts' && file !== 'payouts/repository.ts' && WRITERS.some((name) => calls(text, name)));
+    const others = [...texts].filter(
+      ([file, text]) => file !== 'payouts/transitions.ts' && file !== 'payouts/repository.ts' && WRITERS.some((name) => calls(text, name)),
+    );
     expect(others.map(([file]) => file)).toEqual([]);
   });
 

@@ -9,7 +9,9 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
 /** README.md, CONTRIBUTING.md and every Markdown file in docs/, as paths from the repository's root. */
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
   return ['README.md', 'CONTRIBUTING.md', ...docs.sort()];
 }
 
@@ -24,7 +26,10 @@ function headingAnchors(markdown: string): Set<string> {
   const withoutCode = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
   for (const match of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = match[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     let anchor = base;
     for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
     anchors.add(anchor);
@@ -63,7 +68,9 @@ function documentedVariables(): string[] {
 
 /** The bot scopes manifest.yml asks for, in its order. */
 function manifestScopes(): string[] {
-  const lines = read('manifest.yml').split('\n').filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  const lines = read('manifest.yml')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
   const after = lines.slice(lines.indexOf('    bot:') + 1);
   const end = after.findIndex((line) => !line.startsWith('      - '));
   return after.slice(0, end === -1 ? after.length : end).map((line) => line.trim().slice(2));
@@ -71,7 +78,10 @@ function manifestScopes(): string[] {
 
 /** The scopes docs/setup-slack.md lists: the first cell of each row of its scopes table. */
 function documentedScopes(): string[] {
-  const section = read('docs/setup-slack.md').split(/^## /m).find((part) => part.startsWith('The scopes')) ?? '';
+  const section =
+    read('docs/setup-slack.md')
+      .split(/^## /m)
+      .find((part) => part.startsWith('The scopes')) ?? '';
   return [...section.matchAll(/^\| `([a-z]+(?::[a-z]+)?)` \|/gm)].map((match) => match[1]!);
 }
 
@@ -99,9 +109,18 @@ describe('the README and docs/', () => {
   it('docs/configuration.md documents every variable of the config schema, and no other', () => {
     const inSchema = Object.keys(envSchema.shape).sort();
     const documented = documentedVariables();
-    expect(documented.filter((name, index) => documented.indexOf(name) !== index), 'documented twice').toEqual([]);
-    expect(inSchema.filter((name) => !documented.includes(name)), 'in the schema, missing from the docs').toEqual([]);
-    expect(documented.filter((name) => !inSchema.includes(name)), 'in the docs, not in the schema').toEqual([]);
+    expect(
+      documented.filter((name, index) => documented.indexOf(name) !== index),
+      'documented twice',
+    ).toEqual([]);
+    expect(
+      inSchema.filter((name) => !documented.includes(name)),
+      'in the schema, missing from the docs',
+    ).toEqual([]);
+    expect(
+      documented.filter((name) => !inSchema.includes(name)),
+      'in the docs, not in the schema',
+    ).toEqual([]);
   });
 
   it('docs/setup-slack.md lists exactly the bot scopes manifest.yml asks for', () => {

@@ -52,8 +52,12 @@ describe('manifest.yml', () => {
     const inputs = parameters('input_parameters');
     expect([...inputs.keys()]).toEqual(['requester', 'kind', 'number', 'provider', 'country', 'name', 'amount', 'currency', 'reference', 'note', 'started_by']);
     expect(inputs.get('requester')?.type).toBe('slack#/types/user_id');
-    expect([...inputs].filter(([, input]) => input.required).map(([name]) => name).sort())
-      .toEqual(['amount', 'country', 'currency', 'kind', 'name', 'requester']);
+    expect(
+      [...inputs]
+        .filter(([, input]) => input.required)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(['amount', 'country', 'currency', 'kind', 'name', 'requester']);
     expect([...parameters('output_parameters').keys()]).toEqual(['status', 'transaction_id', 'payout_request_id']);
     expect(lines).toContain('  function_runtime: remote');
     expect(lines).toContain('  org_deploy_enabled: true');

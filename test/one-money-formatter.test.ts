@@ -24,7 +24,10 @@ const ALLOWED: Record<string, string> = {
 };
 
 function offences(text: string): string[] {
-  return text.split('\n').filter((line) => AD_HOC_NUMBER_FORMATTING.some((pattern) => pattern.test(line))).map((line) => line.trim());
+  return text
+    .split('\n')
+    .filter((line) => AD_HOC_NUMBER_FORMATTING.some((pattern) => pattern.test(line)))
+    .map((line) => line.trim());
 }
 
 describe('one money formatter', () => {

@@ -12,7 +12,10 @@ import { SRC, sourceFiles } from './support/source-files.js';
 const RAW_CUTS = [/\.slice\(0, (?:3000|2000|SECTION_MAX|TEXT_MAX)\)/, /\btruncate\(lines\.join/, /\.substring\(0,/];
 
 function offences(text: string): string[] {
-  return text.split('\n').filter((line) => RAW_CUTS.some((pattern) => pattern.test(line))).map((line) => line.trim());
+  return text
+    .split('\n')
+    .filter((line) => RAW_CUTS.some((pattern) => pattern.test(line)))
+    .map((line) => line.trim());
 }
 
 describe('one mrkdwn cutter', () => {

@@ -17,8 +17,24 @@ import type { Db } from '../store/index.js';
  * the ledger sync); then what they all use: role and account caches, the Fleet client, the database, the sandbox.
  */
 export const SHUTDOWN_ORDER = [
-  'slack', 'ops server', 'home', 'access', 'languages', 'account', 'bulk payout sending', 'scheduled payouts', 'payout maintenance',
-  'workflow steps', 'feed', 'digest', 'runway alerts', 'charts', 'ledger', 'fleet', 'database', 'sandbox',
+  'slack',
+  'ops server',
+  'home',
+  'access',
+  'languages',
+  'account',
+  'bulk payout sending',
+  'scheduled payouts',
+  'payout maintenance',
+  'workflow steps',
+  'feed',
+  'digest',
+  'runway alerts',
+  'charts',
+  'ledger',
+  'fleet',
+  'database',
+  'sandbox',
 ] as const;
 export type ShutdownStep = (typeof SHUTDOWN_ORDER)[number];
 

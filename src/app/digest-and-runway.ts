@@ -22,19 +22,31 @@ export function buildDigestAndRunway(
   { ledger, account }: { ledger: LedgerSync | undefined; account: AccountReader },
 ) {
   // The one runway figure, from the balance every surface reads and the ledger.
-  const runway = (request: { signal?: AbortSignal } = {}) => computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
+  const runway = (request: { signal?: AbortSignal } = {}) =>
+    computeRunway({ ledger: ledger?.reader, balance: (read) => account.balance(read), clock, settings: config.runway }, request);
   const charts = new ChartRenderer();
   shutdown.add('charts', () => charts.close());
 
   const digest = new DigestBuilder({
-    ledger: ledger && new StoredLedgerReader(heavyDb), db: heavyDb, clock, balance: () => fleet.getBalance(), timeZone: config.digest.timeZone, runway: () => runway(),
+    ledger: ledger && new StoredLedgerReader(heavyDb),
+    db: heavyDb,
+    clock,
+    balance: () => fleet.getBalance(),
+    timeZone: config.digest.timeZone,
+    runway: () => runway(),
     // The closing balance waits for two ledger polls after the balance read (see build.ts).
-    requestTtlHours: config.payouts.requestTtlHours, ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000, logger: logger.child({ component: 'digest' }),
+    requestTtlHours: config.payouts.requestTtlHours,
+    ledgerWaitMs: (2 * config.ledger.pollIntervalSeconds + 5) * 1000,
+    logger: logger.child({ component: 'digest' }),
   });
   const digestChannelId = config.digest.channelId;
   const digestScheduler = digestChannelId
     ? new DigestScheduler({
-        builder: digest, db: heavyDb, clock, settings: { ...config.digest, channelId: digestChannelId }, logger: logger.child({ component: 'digest' }),
+        builder: digest,
+        db: heavyDb,
+        clock,
+        settings: { ...config.digest, channelId: digestChannelId },
+        logger: logger.child({ component: 'digest' }),
         publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }), invites }),
         followUps: [runwayChartFollowUp(app.client, charts, surface)],
       })
@@ -42,23 +54,35 @@ export function buildDigestAndRunway(
 
   // Every replica checks; the stored crossing lets one post each. Needs the ledger (no figure without it), feed on or off.
   const runwayAlertChannel = config.runway.alertChannelId;
-  const watch = ledger && runwayAlertChannel && config.runway.alertDays > 0
-    ? new RunwayWatch({
-        runway, ready: async () => (await ledger.reader.status()).historyComplete,
-        db, clock, alertDays: config.runway.alertDays, post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface, invites),
-      })
-    : undefined;
+  const watch =
+    ledger && runwayAlertChannel && config.runway.alertDays > 0
+      ? new RunwayWatch({
+          runway,
+          ready: async () => (await ledger.reader.status()).historyComplete,
+          db,
+          clock,
+          alertDays: config.runway.alertDays,
+          post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface, invites),
+        })
+      : undefined;
 
   const start = () => {
     if (digestScheduler) {
       digestScheduler.start();
       shutdown.add('digest', () => digestScheduler.stop());
       const { hour, minute } = config.digest.time;
-      logger.info({ channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone }, 'daily digest scheduled');
+      logger.info(
+        { channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone },
+        'daily digest scheduled',
+      );
     }
     if (watch) {
       every('runway alerts', options.runwayAlertEveryMs ?? 60_000, () => watch.checkOnce(), {
-        logger: logger.child({ component: 'runway' }), runAtStart: true, failure: 'runway alert check failed; will try again', failureLevel: 'warn', shutdown,
+        logger: logger.child({ component: 'runway' }),
+        runAtStart: true,
+        failure: 'runway alert check failed; will try again',
+        failureLevel: 'warn',
+        shutdown,
       });
     }
   };

@@ -13,9 +13,7 @@ import type { Wiring } from './context.js';
 
 export async function buildInfrastructure({ config, logger, clock, shutdown, options }: Wiring) {
   const metrics = new Metrics();
-  const sandbox = config.fleet.url === 'sandbox'
-    ? await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 })
-    : undefined;
+  const sandbox = config.fleet.url === 'sandbox' ? await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 }) : undefined;
   if (sandbox) {
     shutdown.add('sandbox', () => sandbox.close());
     logger.info({ url: sandbox.url }, 'embedded sandbox Fleet API started');
@@ -26,7 +24,10 @@ export async function buildInfrastructure({ config, logger, clock, shutdown, opt
   // Who watches each Fleet API call, in order: the metrics, then readiness (added by the Slack area, before any call is made).
   const fleetObservers: Array<(call: FleetCall) => void> = [(call) => metrics.fleetCall(call)];
   const fleet = new FleetClient({
-    baseUrl: sandbox?.url ?? config.fleet.url, apiKey: sandbox?.apiKey ?? config.fleet.apiKey ?? '', logger: logger.child({ component: 'fleet' }), clock,
+    baseUrl: sandbox?.url ?? config.fleet.url,
+    apiKey: sandbox?.apiKey ?? config.fleet.apiKey ?? '',
+    logger: logger.child({ component: 'fleet' }),
+    clock,
     ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
     observe: (call) => {
       for (const observe of fleetObservers) observe(call);

@@ -13,7 +13,11 @@ import type { Wiring } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
-export function buildLedgerAndFeed({ config, logger, clock, shutdown, turns }: Wiring, { db, heavyDb, fleet, metrics }: Infrastructure, { app, surface, invites, users }: SlackParts) {
+export function buildLedgerAndFeed(
+  { config, logger, clock, shutdown, turns }: Wiring,
+  { db, heavyDb, fleet, metrics }: Infrastructure,
+  { app, surface, invites, users }: SlackParts,
+) {
   const ledger = config.ledger.enabled
     ? new LedgerSync({ fleet, db, clock, settings: config.ledger, logger: logger.child({ component: 'ledger' }), turns })
     : undefined;
@@ -22,20 +26,40 @@ export function buildLedgerAndFeed({ config, logger, clock, shutdown, turns }: W
     ? new TransactionFeed({
         // With the ledger on, its sync is the one reader of the API's list (at least every feed interval)
         // and the feed reads the stored copy, woken on the sync's replica as soon as new entries are stored.
-        fleet: ledger ? new LedgerListing(heavyDb, fleet) : fleet, source: ledger, db: heavyDb, clock, settings: config.feed, logger: logger.child({ component: 'feed' }),
+        fleet: ledger ? new LedgerListing(heavyDb, fleet) : fleet,
+        source: ledger,
+        db: heavyDb,
+        clock,
+        settings: config.feed,
+        logger: logger.child({ component: 'feed' }),
         publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }), invites }),
       })
     : undefined;
 
   const names = new SlackPersonNames({ users, clock, logger: logger.child({ component: 'export' }) });
-  const exporter = ledger && new LedgerExporter({
-    ledger: new StoredLedgerReader(heavyDb), db: heavyDb, payouts: sentPayoutLookup(heavyDb), names, settings: config.ledgerExport, logger: logger.child({ component: 'export' }), turns,
-  });
+  const exporter =
+    ledger &&
+    new LedgerExporter({
+      ledger: new StoredLedgerReader(heavyDb),
+      db: heavyDb,
+      payouts: sentPayoutLookup(heavyDb),
+      names,
+      settings: config.ledgerExport,
+      logger: logger.child({ component: 'export' }),
+      turns,
+    });
   // The ledger's last poll may be this old (two polls and a margin) before a period not yet over is said to be behind.
-  const records = ledger && new RecordsService({
-    db, clock, settings: config.records, timeZone: config.ledger.timeZone, currencies: config.payouts.currencies,
-    staleAfterMs: (2 * config.ledger.pollIntervalSeconds + 30) * 1000, turns,
-  });
+  const records =
+    ledger &&
+    new RecordsService({
+      db,
+      clock,
+      settings: config.records,
+      timeZone: config.ledger.timeZone,
+      currencies: config.payouts.currencies,
+      staleAfterMs: (2 * config.ledger.pollIntervalSeconds + 30) * 1000,
+      turns,
+    });
   if (feed) metrics.watchFeed(() => feed.status());
   if (ledger) metrics.watchLedger(() => ledger.reader.status());
 

@@ -7,8 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import {
-  ApprovalReminders, PayoutBatchService, payoutRequestReader, PayoutSchedules, PayoutService, ScheduleReleaser,
-  type BatchNotifier, type PayoutNotifier, type RoleLookup,
+  ApprovalReminders,
+  PayoutBatchService,
+  payoutRequestReader,
+  PayoutSchedules,
+  PayoutService,
+  ScheduleReleaser,
+  type BatchNotifier,
+  type PayoutNotifier,
+  type RoleLookup,
 } from '../payouts/index.js';
 import { BatchSender } from '../payouts/batch/sender.js';
 import { PayoutMaintenance } from '../payouts/maintenance.js';
@@ -27,7 +34,12 @@ export interface PayoutListeners {
   batches: BatchNotifier[];
 }
 
-export function buildPayouts({ config, logger, clock, shutdown, turns, options }: Wiring, { db, heavyDb, fleet }: Infrastructure, slack: SlackParts, hear: PayoutListeners) {
+export function buildPayouts(
+  { config, logger, clock, shutdown, turns, options }: Wiring,
+  { db, heavyDb, fleet }: Infrastructure,
+  slack: SlackParts,
+  hear: PayoutListeners,
+) {
   const { app, access, surface, locales, invites } = slack;
   const timers = options.payoutTimers ?? {};
   const log = (component: string) => logger.child({ component });
@@ -39,16 +51,32 @@ export function buildPayouts({ config, logger, clock, shutdown, turns, options }
       (await access.allows(config.access.seniorApprovers, userId, lookup)) && access.allows(config.access.approvers, userId, lookup),
   };
   const payouts = new PayoutService({
-    db, fleet, clock, settings: config.payouts, logger: log('payouts'), notifiers: hear.payouts, roles,
+    db,
+    fleet,
+    clock,
+    settings: config.payouts,
+    logger: log('payouts'),
+    notifiers: hear.payouts,
+    roles,
     catchUpMinutes: config.payoutSchedule.catchUpMinutes,
     ...(timers.recheckEveryMs !== undefined ? { recheckEveryMs: timers.recheckEveryMs } : {}),
   });
   const batches = new PayoutBatchService({
-    db, clock, settings: config.payouts, batchSettings: config.payoutBatches, logger: log('batches'), notifiers: hear.batches, roles, turns,
+    db,
+    clock,
+    settings: config.payouts,
+    batchSettings: config.payoutBatches,
+    logger: log('batches'),
+    notifiers: hear.batches,
+    roles,
+    turns,
     ...(timers.resultsRetrySeconds !== undefined ? { resultsRetrySeconds: timers.resultsRetrySeconds } : {}),
   });
   const reminders = new ApprovalReminders({
-    db, clock, reminderMinutes: config.approverNotices.reminderMinutes, approvers: approverDirectory(access, config.access.approvers),
+    db,
+    clock,
+    reminderMinutes: config.approverNotices.reminderMinutes,
+    approvers: approverDirectory(access, config.access.approvers),
     sender: new SlackReminderSender({ client: app.client, surface, locales, logger: log('payouts') }),
     logger: log('payouts'),
   });
@@ -57,31 +85,69 @@ export function buildPayouts({ config, logger, clock, shutdown, turns, options }
   const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
   const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
   const approvalMessages = new SlackPayoutNotifier({
-    client: app.client, surface, locales, logger: log('payouts'), approvalChannelId: config.payouts.approvalChannelId,
-    requests: payoutRequestReader(db, clock, config.payouts), mentions, approversAvailable, duplicateWindowHours: config.payouts.duplicateWindowHours,
-    seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals), invites,
+    client: app.client,
+    surface,
+    locales,
+    logger: log('payouts'),
+    approvalChannelId: config.payouts.approvalChannelId,
+    requests: payoutRequestReader(db, clock, config.payouts),
+    mentions,
+    approversAvailable,
+    duplicateWindowHours: config.payouts.duplicateWindowHours,
+    seniorCall: (request, dayTotals) => seniorCall(request, config.payouts, config.access.seniorApprovers, dayTotals),
+    invites,
   });
   const batchMessages = new SlackBatchNotifier({
-    client: app.client, surface, locales, logger: log('batches'), approvalChannelId: config.payouts.approvalChannelId,
-    batches: () => batches, approversAvailable, mentions, invites,
+    client: app.client,
+    surface,
+    locales,
+    logger: log('batches'),
+    approvalChannelId: config.payouts.approvalChannelId,
+    batches: () => batches,
+    approversAvailable,
+    mentions,
+    invites,
     seniorCall: (batch) => batchSeniorCall(batch, config.payouts, config.access.seniorApprovers),
   });
   // Scheduled payouts: released by whichever replica holds the lease, due by the database's clock (a test's clock stands for it).
   const releaser = new ScheduleReleaser({
-    db, clock, roles, logger: log('schedules'), payoutSettings: config.payouts, settings: config.payoutSchedule,
-    payouts, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }),
-    notifiers: [new SlackScheduleNotifier({
-      client: app.client, surface, locales, logger: log('schedules'), timeZone: config.payoutSchedule.timeZone,
-      refresh: (request) => approvalMessages.refresh(request),
-    })],
+    db,
+    clock,
+    roles,
+    logger: log('schedules'),
+    payoutSettings: config.payouts,
+    settings: config.payoutSchedule,
+    payouts,
+    holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }),
+    notifiers: [
+      new SlackScheduleNotifier({
+        client: app.client,
+        surface,
+        locales,
+        logger: log('schedules'),
+        timeZone: config.payoutSchedule.timeZone,
+        refresh: (request) => approvalMessages.refresh(request),
+      }),
+    ],
   });
   const schedules = new PayoutSchedules({ db, clock, roles, payouts, releaser, settings: config.payoutSchedule });
   const sender = new BatchSender({
-    db: heavyDb, clock, logger: log('batches'), ratePerSecond: config.payoutBatches.ratePerSecond,
-    send: (request) => payouts.sendApproved(request, 'bulk'), announce: (batch, event) => batches.announce(batch, event), turns,
+    db: heavyDb,
+    clock,
+    logger: log('batches'),
+    ratePerSecond: config.payoutBatches.ratePerSecond,
+    send: (request) => payouts.sendApproved(request, 'bulk'),
+    announce: (batch, event) => batches.announce(batch, event),
+    turns,
   });
   const maintenance = new PayoutMaintenance({
-    payouts, batches, reminders, approvalMessages, soleProcess: db.kind === 'pglite', logger,
+    payouts,
+    batches,
+    reminders,
+    approvalMessages,
+    soleProcess: db.kind === 'pglite',
+    logger,
   });
 
   let sending: PeriodicJob | undefined;
@@ -94,24 +160,37 @@ export function buildPayouts({ config, logger, clock, shutdown, turns, options }
   const start = () => {
     // One run at a time in this process; stopping waits for the row being sent, never cutting one in half.
     sending = every('bulk payout sending', timers.batchEveryMs ?? 1000, (signal) => sender.sendDue(50, () => signal.aborted), {
-      logger: log('batches'), runAtStart: true, failure: 'sending bulk payout rows failed', shutdown,
+      logger: log('batches'),
+      runAtStart: true,
+      failure: 'sending bulk payout rows failed',
+      shutdown,
     });
     // At once at start, which is the catch-up after downtime.
     every('scheduled payouts', timers.scheduleEveryMs ?? 5_000, () => releaser.tick(), {
-      logger: log('schedules'), runAtStart: true, failure: 'releasing scheduled payouts failed', shutdown,
+      logger: log('schedules'),
+      runAtStart: true,
+      failure: 'releasing scheduled payouts failed',
+      shutdown,
     });
     // What a stopped process left behind is settled at once, in the background; the upkeep's rounds wait for it.
     const recovering = maintenance.recover();
-    every('payout maintenance', timers.maintenanceEveryMs ?? 30_000, async () => {
-      await recovering;
-      await maintenance.runOnce();
-    }, {
-      logger, failure: 'payout maintenance failed', shutdown,
-      afterStop: async () => {
+    every(
+      'payout maintenance',
+      timers.maintenanceEveryMs ?? 30_000,
+      async () => {
         await recovering;
-        await maintenance.stop();
+        await maintenance.runOnce();
       },
-    });
+      {
+        logger,
+        failure: 'payout maintenance failed',
+        shutdown,
+        afterStop: async () => {
+          await recovering;
+          await maintenance.stop();
+        },
+      },
+    );
   };
   return { roles, payouts, batches, schedules, approvalMessages, batchMessages, wakeSending, start };
 }

@@ -55,8 +55,11 @@ export async function buildSlack({ config, logger, clock, shutdown, turns, optio
   const choices = new CachedLanguageChoices(db);
   await choices.start();
   const locales = new SlackPersonLanguages({
-    users, choices, defaultLocale: config.language.defaultLocale,
-    logger: logger.child({ component: 'language' }), clock,
+    users,
+    choices,
+    defaultLocale: config.language.defaultLocale,
+    logger: logger.child({ component: 'language' }),
+    clock,
   });
   shutdown.add('languages', async () => {
     locales.close();
@@ -81,13 +84,29 @@ export interface HomeSources {
 }
 
 /** Each person's App Home, published over the stored hash; it hears of payouts and bulk payouts through the notifier lists. */
-export function buildHome({ config, logger, clock, shutdown, options }: Wiring, { app, access, surface, locales }: SlackParts, db: Infrastructure['db'], sources: HomeSources) {
+export function buildHome(
+  { config, logger, clock, shutdown, options }: Wiring,
+  { app, access, surface, locales }: SlackParts,
+  db: Infrastructure['db'],
+  sources: HomeSources,
+) {
   const { feed, ledger } = sources;
   const home = new SlackHomePublisher({
-    client: app.client, homes: new HomeViews(db), surface, locales, clock, logger: logger.child({ component: 'home' }), readTimeoutMs: 20_000,
+    client: app.client,
+    homes: new HomeViews(db),
+    surface,
+    locales,
+    clock,
+    logger: logger.child({ component: 'home' }),
+    readTimeoutMs: 20_000,
     sources: {
-      access, accessLists: config.access, payouts: sources.payouts, batches: sources.batches, account: sources.account,
-      feedStatus: feed && (() => feed.status()), ledgerStatus: ledger && (() => ledger.reader.status()),
+      access,
+      accessLists: config.access,
+      payouts: sources.payouts,
+      batches: sources.batches,
+      account: sources.account,
+      feedStatus: feed && (() => feed.status()),
+      ledgerStatus: ledger && (() => ledger.reader.status()),
       buttons: { newPayout: config.payouts.approvalChannelId !== undefined, export: sources.exportsLedger },
       scheduled: { upcoming: (upcoming) => sources.schedules.upcoming(upcoming), timeZone: config.payoutSchedule.timeZone },
       runway: sources.runway,

@@ -7,16 +7,27 @@ import type { Wiring } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
-export function buildWorkflow({ logger, clock, shutdown, options }: Wiring, { db }: Infrastructure, { app, tokens, locales }: SlackParts, payouts: PayoutService) {
+export function buildWorkflow(
+  { logger, clock, shutdown, options }: Wiring,
+  { db }: Infrastructure,
+  { app, tokens, locales }: SlackParts,
+  payouts: PayoutService,
+) {
   const log = logger.child({ component: 'workflow' });
   const steps = new PayoutSteps({
-    db, clock, payouts, logger: log,
+    db,
+    clock,
+    payouts,
+    logger: log,
     completer: new SlackStepCompleter({ client: app.client, tokens, locales, payout: (id) => payouts.get(id), logger: log }),
   });
   const start = () => {
     // Completions left in the background by a payout's change are waited for too.
     every('workflow steps', options.payoutTimers?.maintenanceEveryMs ?? 30_000, () => steps.sweep(), {
-      logger: log, failure: 'workflow step sweep failed', shutdown, afterStop: () => steps.idle(),
+      logger: log,
+      failure: 'workflow step sweep failed',
+      shutdown,
+      afterStop: () => steps.idle(),
     });
   };
   return { steps, start };

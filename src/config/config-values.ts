@@ -22,7 +22,10 @@ export const optionalText = z
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
 export const url = (what: string) =>
-  z.string().trim().refine((value) => /^https?:\/\/[^\s]+$/.test(value), `expected ${what}`);
+  z
+    .string()
+    .trim()
+    .refine((value) => /^https?:\/\/[^\s]+$/.test(value), `expected ${what}`);
 
 export const integer = (min: number, max: number, fallback: number) =>
   optionalText.transform((value, ctx) => {
@@ -44,7 +47,10 @@ export const accessList = optionalText.transform((value, ctx): AccessList => {
   const users = new Set<string>();
   const groups = new Set<string>();
   let everyone = false;
-  for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     if (entry === '*') everyone = true;
     else if (/^[UW][A-Z0-9]{2,}$/.test(entry)) users.add(entry);
     else if (/^S[A-Z0-9]{2,}$/.test(entry)) groups.add(entry);
@@ -69,7 +75,9 @@ export const PAYOUT_DEFAULTS = {
   CDF: { max: '100000000', daily: '250000000', dual: '2500000' },
 } as const;
 export const defaultAmounts = (pick: (amounts: (typeof PAYOUT_DEFAULTS)[keyof typeof PAYOUT_DEFAULTS]) => string) =>
-  Object.entries(PAYOUT_DEFAULTS).map(([currency, amounts]) => `${currency}:${pick(amounts)}`).join(',');
+  Object.entries(PAYOUT_DEFAULTS)
+    .map(([currency, amounts]) => `${currency}:${pick(amounts)}`)
+    .join(',');
 
 /** Every payout currency needs all three, or a payout in it could go out unchecked. */
 export const PER_CURRENCY_PAYOUT_SETTINGS = ['PAYOUT_MAX_AMOUNT', 'PAYOUT_DAILY_LIMIT', 'PAYOUT_DUAL_APPROVAL_ABOVE'] as const;
@@ -77,7 +85,10 @@ export const PER_CURRENCY_PAYOUT_SETTINGS = ['PAYOUT_MAX_AMOUNT', 'PAYOUT_DAILY_
 export const currencyList = (fallback: string[]) =>
   optionalText.transform((value, ctx) => {
     if (value === undefined) return fallback;
-    const codes = value.split(',').map((part) => part.trim().toUpperCase()).filter(Boolean);
+    const codes = value
+      .split(',')
+      .map((part) => part.trim().toUpperCase())
+      .filter(Boolean);
     if (codes.length === 0 || codes.some((code) => !/^[A-Z]{3}$/.test(code))) {
       ctx.addIssue({ code: 'custom', message: 'expected a comma list of three-letter currency codes, like USD,EUR,CDF' });
       return z.NEVER;
@@ -88,7 +99,10 @@ export const currencyList = (fallback: string[]) =>
 export const codeList = (fallback: string[]) =>
   optionalText.transform((value, ctx) => {
     if (value === undefined) return fallback;
-    const codes = value.split(',').map((part) => part.trim()).filter(Boolean);
+    const codes = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     if (codes.length === 0 || codes.some((code) => !/^[A-Za-z0-9_-]{1,40}$/.test(code))) {
       ctx.addIssue({ code: 'custom', message: 'expected a comma list of codes (letters, digits, _ or -), like VODACOM_MPESA,ORANGE_MONEY' });
       return z.NEVER;
@@ -99,7 +113,10 @@ export const codeList = (fallback: string[]) =>
 export const currencyAmounts = (fallback: string) =>
   optionalText.transform((value, ctx): CurrencyAmounts => {
     const amounts = new Map<string, number>();
-    for (const entry of (value ?? fallback).split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of (value ?? fallback)
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const match = /^([A-Za-z]{3}):(.+)$/.exec(entry);
       const currency = match?.[1]?.toUpperCase() ?? '';
       const parsed = match ? parsePlainAmount(match[2] ?? '', currency) : undefined;

@@ -36,86 +36,81 @@ import {
 
 export type { AccessList };
 
-export const envSchema = z
-  .object({
-    SLACK_BOT_TOKEN: z.string({ error: 'required: the bot token, starting with xoxb-' })
-      .trim()
-      .refine((value) => /^xoxb-\S+$/.test(value), 'expected a bot token starting with xoxb-'),
-    // Checked with the other variables it depends on (below): Socket Mode does not use it.
-    SLACK_SIGNING_SECRET: optionalText,
-    SLACK_APP_TOKEN: optionalText.refine(
-      (value) => value === undefined || /^xapp-\S+$/.test(value),
-      'expected an app-level token starting with xapp-',
-    ),
-    SLACK_API_URL: optionalText.pipe(z.union([z.undefined(), url('an http(s) URL such as https://slack.com/api/')])),
-    // An org-wide install's token reads a user group only with the team_id of the workspace it belongs to.
-    SLACK_TEAM_ID: optionalText.refine((value) => value === undefined || /^T[A-Z0-9]{2,}$/.test(value), 'expected a workspace ID such as T0123456789'),
-    PORT: integer(0, 65535, 3000),
-    HOST: optionalText,
-    FLEET_API_URL: z.string({ error: 'required: the Fleet API base URL, or the word sandbox' })
-      .trim()
-      .refine((value) => value === 'sandbox' || /^https?:\/\/[^\s]+$/.test(value), 'expected an http(s) URL or the word sandbox'),
-    FLEET_API_KEY: optionalText,
-    FLEET_VIEWERS: accessList,
-    FLEET_REQUESTERS: accessList,
-    FLEET_APPROVERS: accessList,
-    LOG_LEVEL: optionalText.refine(
-      (value): value is (typeof LOG_LEVELS)[number] | undefined => value === undefined || (LOG_LEVELS as readonly string[]).includes(value),
-      `expected one of ${LOG_LEVELS.join(', ')}`,
-    ),
-    NODE_ENV: optionalText,
-    DATABASE_URL: optionalText.refine(
-      (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
-      'expected a postgres:// connection URL',
-    ),
-    DATA_DIR: optionalText,
-    APPROVAL_CHANNEL_ID: channelId,
-    PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
-    ...payoutAmountsSchema.shape,
-    PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
-    PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
-    PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
-    PAYOUT_MENTION_APPROVERS: flag(true),
-    PAYOUT_APPROVAL_REMINDER_MINUTES: integer(0, 24 * 60 * 30, 60),
-    PAYOUT_DUPLICATE_WINDOW_HOURS: integer(1, 24 * 30, 72),
-    PAYOUT_SENIOR_APPROVAL_ABOVE: currencyAmounts(''),
-    PAYOUT_SENIOR_APPROVERS: accessList,
-    PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
-    PAYOUT_BATCH_RATE: integer(1, 1000, 2),
-    TEAM_TIMEZONE: timeZone,
-    PAYOUT_SCHEDULE_CATCH_UP_MINUTES: integer(0, 24 * 60 * 7, 360),
-    PAYOUT_SCHEDULED_NOTICE_MINUTES: integer(0, 24 * 60, 60),
-    FEED_CHANNEL_ID: channelId,
-    FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
-    FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
-    FEED_BACKFILL: integer(0, 10_000, 0),
-    BALANCE_ALERT_BELOW: currencyAmounts(''),
-    ALERT_CHANNEL_ID: channelId,
-    SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
-    METRICS_PORT: integer(0, 65535, -1),
-    METRICS_HOST: optionalText.refine(
-      (value) => value === undefined || /^[A-Za-z0-9.:_-]+$/.test(value),
-      'expected a listen address such as 127.0.0.1, 0.0.0.0 or a host name (no scheme, no port)',
-    ),
-    LEDGER_ENABLED: flag(true),
-    LEDGER_POLL_SECONDS: integer(5, 3600, 15),
-    LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
-    LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 2),
-    LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
-    LEDGER_TIMEZONE: optionalTimeZone,
-    EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
-    RECORDS_MAX_BYTES: integer(1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
-    RECORDS_MAX_ROWS: integer(1, 1_000_000, 50_000),
-    RECORDS_MATCH_TOLERANCE_DAYS: integer(0, 31, 1),
-    DIGEST_CHANNEL_ID: channelId,
-    DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
-    DIGEST_TIMEZONE: optionalTimeZone,
-    DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
-    RUNWAY_WINDOW_DAYS: integer(1, 90, 14),
-    RUNWAY_ALERT_DAYS: integer(0, 365, 7),
-    DEFAULT_LOCALE: locale,
-    CHANNEL_LOCALE: locale,
-  });
+export const envSchema = z.object({
+  SLACK_BOT_TOKEN: z
+    .string({ error: 'required: the bot token, starting with xoxb-' })
+    .trim()
+    .refine((value) => /^xoxb-\S+$/.test(value), 'expected a bot token starting with xoxb-'),
+  // Checked with the other variables it depends on (below): Socket Mode does not use it.
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText.refine((value) => value === undefined || /^xapp-\S+$/.test(value), 'expected an app-level token starting with xapp-'),
+  SLACK_API_URL: optionalText.pipe(z.union([z.undefined(), url('an http(s) URL such as https://slack.com/api/')])),
+  // An org-wide install's token reads a user group only with the team_id of the workspace it belongs to.
+  SLACK_TEAM_ID: optionalText.refine((value) => value === undefined || /^T[A-Z0-9]{2,}$/.test(value), 'expected a workspace ID such as T0123456789'),
+  PORT: integer(0, 65535, 3000),
+  HOST: optionalText,
+  FLEET_API_URL: z
+    .string({ error: 'required: the Fleet API base URL, or the word sandbox' })
+    .trim()
+    .refine((value) => value === 'sandbox' || /^https?:\/\/[^\s]+$/.test(value), 'expected an http(s) URL or the word sandbox'),
+  FLEET_API_KEY: optionalText,
+  FLEET_VIEWERS: accessList,
+  FLEET_REQUESTERS: accessList,
+  FLEET_APPROVERS: accessList,
+  LOG_LEVEL: optionalText.refine(
+    (value): value is (typeof LOG_LEVELS)[number] | undefined => value === undefined || (LOG_LEVELS as readonly string[]).includes(value),
+    `expected one of ${LOG_LEVELS.join(', ')}`,
+  ),
+  NODE_ENV: optionalText,
+  DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), 'expected a postgres:// connection URL'),
+  DATA_DIR: optionalText,
+  APPROVAL_CHANNEL_ID: channelId,
+  PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
+  ...payoutAmountsSchema.shape,
+  PAYOUT_REQUEST_TTL_HOURS: integer(1, 24 * 30, 24),
+  PAYOUT_RECONCILE_WINDOW_MINUTES: integer(1, 24 * 60, 10),
+  PAYOUT_NEW_RECIPIENT_APPROVALS: integer(1, 5, 2),
+  PAYOUT_MENTION_APPROVERS: flag(true),
+  PAYOUT_APPROVAL_REMINDER_MINUTES: integer(0, 24 * 60 * 30, 60),
+  PAYOUT_DUPLICATE_WINDOW_HOURS: integer(1, 24 * 30, 72),
+  PAYOUT_SENIOR_APPROVAL_ABOVE: currencyAmounts(''),
+  PAYOUT_SENIOR_APPROVERS: accessList,
+  PAYOUT_BATCH_MAX_ROWS: integer(1, 5000, 500),
+  PAYOUT_BATCH_RATE: integer(1, 1000, 2),
+  TEAM_TIMEZONE: timeZone,
+  PAYOUT_SCHEDULE_CATCH_UP_MINUTES: integer(0, 24 * 60 * 7, 360),
+  PAYOUT_SCHEDULED_NOTICE_MINUTES: integer(0, 24 * 60, 60),
+  FEED_CHANNEL_ID: channelId,
+  FEED_POLL_INTERVAL_SECONDS: integer(5, 3600, 15),
+  FEED_MAX_BACKLOG: integer(1, 100_000, 1000),
+  FEED_BACKFILL: integer(0, 10_000, 0),
+  BALANCE_ALERT_BELOW: currencyAmounts(''),
+  ALERT_CHANNEL_ID: channelId,
+  SANDBOX_ACTIVITY_SECONDS: integer(0, 3600, 0),
+  METRICS_PORT: integer(0, 65535, -1),
+  METRICS_HOST: optionalText.refine(
+    (value) => value === undefined || /^[A-Za-z0-9.:_-]+$/.test(value),
+    'expected a listen address such as 127.0.0.1, 0.0.0.0 or a host name (no scheme, no port)',
+  ),
+  LEDGER_ENABLED: flag(true),
+  LEDGER_POLL_SECONDS: integer(5, 3600, 15),
+  LEDGER_HISTORY_PAGE_DELAY_MS: integer(0, 60_000, 1000),
+  LEDGER_SWEEP_MINUTES: integer(0, 24 * 60, 2),
+  LEDGER_REWALK_HOURS: integer(0, 24 * 30, 24),
+  LEDGER_TIMEZONE: optionalTimeZone,
+  EXPORT_MAX_ROWS: integer(1, 10_000_000, 500_000),
+  RECORDS_MAX_BYTES: integer(1024, 100 * 1024 * 1024, 10 * 1024 * 1024),
+  RECORDS_MAX_ROWS: integer(1, 1_000_000, 50_000),
+  RECORDS_MATCH_TOLERANCE_DAYS: integer(0, 31, 1),
+  DIGEST_CHANNEL_ID: channelId,
+  DIGEST_TIME: timeOfDay({ hour: 8, minute: 0 }),
+  DIGEST_TIMEZONE: optionalTimeZone,
+  DIGEST_CATCH_UP_DAYS: integer(0, 31, 3),
+  RUNWAY_WINDOW_DAYS: integer(1, 90, 14),
+  RUNWAY_ALERT_DAYS: integer(0, 365, 7),
+  DEFAULT_LOCALE: locale,
+  CHANNEL_LOCALE: locale,
+});
 
 /**
  * The rules that tie variables together, checked on the raw environment so that they are reported in
@@ -127,14 +122,17 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
   const secret = text('SLACK_SIGNING_SECRET');
   if (text('SLACK_APP_TOKEN') === undefined) {
     if (secret === undefined) {
-      problems.push({ name: 'SLACK_SIGNING_SECRET', message: 'required in HTTP mode (when SLACK_APP_TOKEN is not set): the app\'s signing secret' });
+      problems.push({ name: 'SLACK_SIGNING_SECRET', message: "required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret" });
     } else if (!/^[A-Za-z0-9]{16,}$/.test(secret)) {
-      problems.push({ name: 'SLACK_SIGNING_SECRET', message: 'expected the app\'s signing secret (letters and digits, from Basic Information)' });
+      problems.push({ name: 'SLACK_SIGNING_SECRET', message: "expected the app's signing secret (letters and digits, from Basic Information)" });
     }
   }
   const metricsPort = text('METRICS_PORT');
   if (text('SLACK_APP_TOKEN') === undefined && metricsPort !== undefined && metricsPort !== '0' && Number(metricsPort) === Number(text('PORT') ?? 3000)) {
-    problems.push({ name: 'METRICS_PORT', message: 'expected a port other than PORT\'s: metrics and readiness details are served apart from the port that faces Slack' });
+    problems.push({
+      name: 'METRICS_PORT',
+      message: "expected a port other than PORT's: metrics and readiness details are served apart from the port that faces Slack",
+    });
   }
   const fleetUrl = text('FLEET_API_URL');
   if (fleetUrl !== undefined && fleetUrl !== 'sandbox' && text('FLEET_API_KEY') === undefined) {
@@ -170,24 +168,43 @@ function seniorTierProblems(env: Record<string, string | undefined>): { name: st
   const { PAYOUT_SENIOR_APPROVAL_ABOVE: above, PAYOUT_SENIOR_APPROVERS: seniors, FLEET_APPROVERS: approvers } = parsed.data;
   const named = seniors.users.size + seniors.groups.size;
   if (seniors.everyone) {
-    return [{ name: 'PAYOUT_SENIOR_APPROVERS', message: 'expected Slack user IDs (U…, W…) or user-group IDs (S…), not *: a senior approver is some of the approvers' }];
+    return [
+      {
+        name: 'PAYOUT_SENIOR_APPROVERS',
+        message: 'expected Slack user IDs (U…, W…) or user-group IDs (S…), not *: a senior approver is some of the approvers',
+      },
+    ];
   }
   if (above.size > 0 && named === 0) {
-    return [{ name: 'PAYOUT_SENIOR_APPROVERS', message: 'required when PAYOUT_SENIOR_APPROVAL_ABOVE is set: the user IDs or user groups whose approval a payout above it needs' }];
+    return [
+      {
+        name: 'PAYOUT_SENIOR_APPROVERS',
+        message: 'required when PAYOUT_SENIOR_APPROVAL_ABOVE is set: the user IDs or user groups whose approval a payout above it needs',
+      },
+    ];
   }
   if (above.size === 0 && named > 0) {
-    return [{ name: 'PAYOUT_SENIOR_APPROVAL_ABOVE', message: 'required when PAYOUT_SENIOR_APPROVERS is set: CURRENCY:AMOUNT pairs above which a senior approval is needed, like USD:10000,EUR:9000' }];
+    return [
+      {
+        name: 'PAYOUT_SENIOR_APPROVAL_ABOVE',
+        message: 'required when PAYOUT_SENIOR_APPROVERS is set: CURRENCY:AMOUNT pairs above which a senior approval is needed, like USD:10000,EUR:9000',
+      },
+    ];
   }
   const payouts = payoutAmountsSchema.safeParse(env);
   const problems: { name: string; message: string }[] = [];
   if (above.size > 0 && payouts.success) {
     const missing = payouts.data.PAYOUT_CURRENCIES.filter((currency) => !above.has(currency));
-    if (missing.length > 0) problems.push({ name: 'PAYOUT_SENIOR_APPROVAL_ABOVE', message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
+    if (missing.length > 0)
+      problems.push({ name: 'PAYOUT_SENIOR_APPROVAL_ABOVE', message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
   }
   if (!approvers.everyone && approvers.groups.size === 0) {
     const outside = [...seniors.users].filter((user) => !approvers.users.has(user));
     if (outside.length > 0) {
-      problems.push({ name: 'PAYOUT_SENIOR_APPROVERS', message: `expected approvers only; ${outside.join(', ')} not in FLEET_APPROVERS (a senior approver must also be an approver)` });
+      problems.push({
+        name: 'PAYOUT_SENIOR_APPROVERS',
+        message: `expected approvers only; ${outside.join(', ')} not in FLEET_APPROVERS (a senior approver must also be an approver)`,
+      });
     }
   }
   return problems;
@@ -210,12 +227,15 @@ function approverShortfalls(env: Record<string, string | undefined>): { name: st
     { name: 'PAYOUT_DUAL_APPROVAL_ABOVE', required: DUAL_APPROVAL_APPROVERS, what: 'above its amounts' },
     { name: 'PAYOUT_NEW_RECIPIENT_APPROVALS', required: parsed.data.PAYOUT_NEW_RECIPIENT_APPROVALS, what: 'for a recipient never paid before' },
   ];
-  return rules.filter((rule) => rule.required > named).map((rule) => ({
-    name: rule.name,
-    message: `a payout ${rule.what} needs ${rule.required} different approvers, but FLEET_APPROVERS names ${named}; `
-      + 'list more approvers in FLEET_APPROVERS (or a user group)'
-      + (rule.name === 'PAYOUT_NEW_RECIPIENT_APPROVALS' ? `, or set PAYOUT_NEW_RECIPIENT_APPROVALS to ${named} or less` : ''),
-  }));
+  return rules
+    .filter((rule) => rule.required > named)
+    .map((rule) => ({
+      name: rule.name,
+      message:
+        `a payout ${rule.what} needs ${rule.required} different approvers, but FLEET_APPROVERS names ${named}; ` +
+        'list more approvers in FLEET_APPROVERS (or a user group)' +
+        (rule.name === 'PAYOUT_NEW_RECIPIENT_APPROVALS' ? `, or set PAYOUT_NEW_RECIPIENT_APPROVALS to ${named} or less` : ''),
+    }));
 }
 
 export interface Config {
@@ -283,11 +303,13 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
   const problems = [
-    ...(result.success ? [] : result.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? 'environment');
-      const message = issue.code === 'invalid_type' && env[name] === undefined ? issue.message.replace(/^Invalid input.*$/, 'required') : issue.message;
-      return `${name}: ${message}`;
-    })),
+    ...(result.success
+      ? []
+      : result.error.issues.map((issue) => {
+          const name = String(issue.path[0] ?? 'environment');
+          const message = issue.code === 'invalid_type' && env[name] === undefined ? issue.message.replace(/^Invalid input.*$/, 'required') : issue.message;
+          return `${name}: ${message}`;
+        })),
     ...problemsBetweenVariables(env).map(({ name, message }) => `${name}: ${message}`),
   ];
   if (!result.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
@@ -349,7 +371,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ledgerExport: { maxRows: e.EXPORT_MAX_ROWS },
     records: { maxBytes: e.RECORDS_MAX_BYTES, maxRows: e.RECORDS_MAX_ROWS, toleranceDays: e.RECORDS_MATCH_TOLERANCE_DAYS },
     digest: { channelId: e.DIGEST_CHANNEL_ID, time: e.DIGEST_TIME, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, catchUpDays: e.DIGEST_CATCH_UP_DAYS },
-    runway: { windowDays: e.RUNWAY_WINDOW_DAYS, alertDays: e.RUNWAY_ALERT_DAYS, timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE, alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID },
+    runway: {
+      windowDays: e.RUNWAY_WINDOW_DAYS,
+      alertDays: e.RUNWAY_ALERT_DAYS,
+      timeZone: e.DIGEST_TIMEZONE ?? e.TEAM_TIMEZONE,
+      alertChannelId: e.ALERT_CHANNEL_ID ?? e.FEED_CHANNEL_ID,
+    },
     language: { defaultLocale: e.DEFAULT_LOCALE ?? 'en', channelLocale: e.CHANNEL_LOCALE ?? e.DEFAULT_LOCALE ?? 'en' },
   };
 }

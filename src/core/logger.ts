@@ -9,10 +9,30 @@ import pretty from 'pino-pretty';
 export type { Logger } from 'pino';
 
 const REDACTED_PATHS = [
-  'token', 'apiKey', 'api_key', 'signingSecret', 'appToken', 'botToken', 'authorization', 'Authorization',
-  '*.token', '*.apiKey', '*.api_key', '*.signingSecret', '*.appToken', '*.botToken', '*.authorization', '*.Authorization',
-  'bot_access_token', '*.bot_access_token', 'functionBotAccessToken', '*.functionBotAccessToken',
-  'headers.authorization', 'req.headers.authorization', '*.headers.authorization', '*.headers.Authorization',
+  'token',
+  'apiKey',
+  'api_key',
+  'signingSecret',
+  'appToken',
+  'botToken',
+  'authorization',
+  'Authorization',
+  '*.token',
+  '*.apiKey',
+  '*.api_key',
+  '*.signingSecret',
+  '*.appToken',
+  '*.botToken',
+  '*.authorization',
+  '*.Authorization',
+  'bot_access_token',
+  '*.bot_access_token',
+  'functionBotAccessToken',
+  '*.functionBotAccessToken',
+  'headers.authorization',
+  'req.headers.authorization',
+  '*.headers.authorization',
+  '*.headers.Authorization',
 ];
 
 // Slack token shapes (workflow steps' function tokens are `xwfp-`), so that one we were not told about is still hidden.

@@ -10,9 +10,30 @@ import type { Locale } from '../i18n/locale.js';
 
 // ISO 4217 minor units that differ from 2. Currencies not listed here (including USD, EUR, CDF) use 2.
 const MINOR_UNITS: Record<string, number> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0,
-  VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
 };
 
 /** Amount per currency, in minor units (`USD:1000` → USD → 100000). */
@@ -55,13 +76,14 @@ const GROUP_SPACE = /[ \u00A0\u202F]/;
 // French reader may meet `1.500` and `1,500` for fifteen hundred, so both are possible there.
 const GROUP_MARKS: Record<Locale, readonly string[]> = { en: [','], fr: ['.', ','] };
 
-interface Reading { whole: string; fraction: string }
+interface Reading {
+  whole: string;
+  fraction: string;
+}
 
 /** `1`, `12` or `123`, then groups of exactly three digits. */
 function validGroups(groups: readonly string[]): boolean {
-  return groups.length > 0
-    && /^\d{1,3}$/.test(groups[0] ?? '')
-    && groups.slice(1).every((group) => /^\d{3}$/.test(group));
+  return groups.length > 0 && /^\d{1,3}$/.test(groups[0] ?? '') && groups.slice(1).every((group) => /^\d{3}$/.test(group));
 }
 
 /** Every way `input` can be read by a person of `locale`: none (not a number), one, or two. */
@@ -112,7 +134,11 @@ export function minorUnits(whole: string, fraction: string, currency: string, ty
   if (fraction.length <= decimals) return { ok: true, minor: Number(whole + fraction.padEnd(decimals, '0')) };
   const groupsThousands = /^[1-9]\d{0,2}$/.test(whole) && fraction.length === 3;
   return {
-    ok: false, code: 'amount_too_many_decimals', currency, decimals, typed,
+    ok: false,
+    code: 'amount_too_many_decimals',
+    currency,
+    decimals,
+    typed,
     ...(groupsThousands ? { thousands: Number(whole + fraction) * 10 ** decimals } : {}),
   };
 }
@@ -227,9 +253,8 @@ export function typedAmount(minor: number, currency: string, locale: Locale): st
   if (locale === 'en') return plain;
   const [whole = '0', fraction] = plain.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
-  const candidates = fraction === undefined
-    ? [grouped]
-    : [`${grouped},${fraction}`, `${grouped},${fraction.replace(/0+$/, '')}`.replace(/,$/, ''), `0${grouped},${fraction}`];
+  const candidates =
+    fraction === undefined ? [grouped] : [`${grouped},${fraction}`, `${grouped},${fraction.replace(/0+$/, '')}`.replace(/,$/, ''), `0${grouped},${fraction}`];
   const readsBack = (typed: string) => {
     const parsed = parseAmount(typed, currency, locale);
     return parsed.ok && parsed.minor === minor;
@@ -246,10 +271,12 @@ export function typedDecimal(decimal: string, locale: Locale): string {
   const [whole = '0', fraction] = decimal.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
   const candidates = fraction === undefined ? [grouped] : [`${grouped},${fraction}`, `${grouped},${fraction}0`];
-  return candidates.find((typed) => {
-    const read = readDecimal(typed, locale);
-    return read.ok && read.value === decimal;
-  }) ?? decimal;
+  return (
+    candidates.find((typed) => {
+      const read = readDecimal(typed, locale);
+      return read.ok && read.value === decimal;
+    }) ?? decimal
+  );
 }
 
 /** Converts an API decimal to exact minor units (rounding away float noise such as 0.1 + 0.2). */
@@ -266,7 +293,9 @@ export function fromMinor(minor: number, currency: string): number {
 export function minorToPlain(minor: number, currency: string): string {
   const decimals = currencyDecimals(currency);
   const negative = minor < 0;
-  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0');
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);
   const fraction = decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '';
   return `${negative ? '-' : ''}${whole}${fraction}`;

@@ -84,7 +84,11 @@ export class DigestBuilder {
     const todayBounds = dayBounds(today, this.options.timeZone);
     const scheduled = await scheduledOn(this.options.db, todayBounds.start, todayBounds.end);
     return {
-      day, timeZone: this.options.timeZone, start, end, computedAt: now,
+      day,
+      timeZone: this.options.timeZone,
+      start,
+      end,
+      computedAt: now,
       ...(scheduled.length > 0 ? { scheduledToday: { day: today, totals: scheduled } } : {}),
       ledgerAvailable: tallies !== undefined,
       currencies,
@@ -142,7 +146,13 @@ function newTally(): Tally {
 function keepLargest(largest: DigestMovement[], entry: LedgerEntry): void {
   const size = Math.abs(entry.amountMinor);
   if (largest.length === LARGEST_MOVEMENTS && size <= Math.abs(largest.at(-1)!.amountMinor)) return;
-  const movement: DigestMovement = { reference: entry.reference, type: entry.type, description: entry.description, amountMinor: entry.amountMinor, date: entry.date };
+  const movement: DigestMovement = {
+    reference: entry.reference,
+    type: entry.type,
+    description: entry.description,
+    amountMinor: entry.amountMinor,
+    date: entry.date,
+  };
   const at = largest.findIndex((other) => Math.abs(other.amountMinor) < size);
   largest.splice(at === -1 ? largest.length : at, 0, movement);
   if (largest.length > LARGEST_MOVEMENTS) largest.pop();

@@ -31,10 +31,11 @@ export async function lastLedgerSeq(db: Queryable): Promise<number> {
 
 /** How many entries stored up to `ledgerSeq` are dated from `from` to `to`, both included. */
 export async function entriesDatedWithin(db: Queryable, from: Date, to: Date, ledgerSeq: number): Promise<number> {
-  const { rows } = await db.query<{ n: string | number }>(
-    'SELECT count(*) AS n FROM ledger_entries WHERE entry_at >= $1 AND entry_at <= $2 AND seq <= $3',
-    [from.toISOString(), to.toISOString(), ledgerSeq],
-  );
+  const { rows } = await db.query<{ n: string | number }>('SELECT count(*) AS n FROM ledger_entries WHERE entry_at >= $1 AND entry_at <= $2 AND seq <= $3', [
+    from.toISOString(),
+    to.toISOString(),
+    ledgerSeq,
+  ]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -75,9 +76,12 @@ export async function storedClosings(db: Queryable, day: ClosingDay): Promise<Ma
   for (const row of rows) {
     const first = Number(row.closing_minor);
     const lateEntries = Number(row.late_entries);
-    closings.set(row.currency, lateEntries === 0
-      ? { known: true, minor: first }
-      : { known: true, minor: first + Number(row.late_minor ?? 0), correction: { previousMinor: first, lateEntries } });
+    closings.set(
+      row.currency,
+      lateEntries === 0
+        ? { known: true, minor: first }
+        : { known: true, minor: first + Number(row.late_minor ?? 0), correction: { previousMinor: first, lateEntries } },
+    );
   }
   return closings;
 }

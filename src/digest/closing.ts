@@ -37,9 +37,7 @@ export interface ClosingSources {
   logger: Logger;
 }
 
-export type DayClosing =
-  | { kind: 'known'; balances: Map<string, ClosingBalance & { known: true }> }
-  | { kind: 'unknown'; reason: ClosingBalanceGap };
+export type DayClosing = { kind: 'known'; balances: Map<string, ClosingBalance & { known: true }> } | { kind: 'unknown'; reason: ClosingBalanceGap };
 
 const unknown = (reason: ClosingBalanceGap): DayClosing => ({ kind: 'unknown', reason });
 
@@ -59,7 +57,11 @@ export async function dayClosing(sources: ClosingSources, day: ClosingDay, signa
 }
 
 /** A balance read the ledger vouches for, or why none could be had. */
-async function takeAnchor(sources: ClosingSources, ledger: LedgerReader, signal: AbortSignal | undefined): Promise<BalanceAnchor | { reason: ClosingBalanceGap }> {
+async function takeAnchor(
+  sources: ClosingSources,
+  ledger: LedgerReader,
+  signal: AbortSignal | undefined,
+): Promise<BalanceAnchor | { reason: ClosingBalanceGap }> {
   const { db, clock, logger } = sources;
   for (let attempt = 1; ; attempt += 1) {
     const readStart = clock.now();
@@ -88,7 +90,12 @@ async function takeAnchor(sources: ClosingSources, ledger: LedgerReader, signal:
  * True once the ledger finished two polls after `readAt` (waiting up to `ledgerWaitMs`), else why not:
  * the first poll may have asked the API before the read, the second began after the first ended.
  */
-async function ledgerCaughtUp(sources: ClosingSources, ledger: LedgerReader, readAt: number, signal: AbortSignal | undefined): Promise<true | ClosingBalanceGap> {
+async function ledgerCaughtUp(
+  sources: ClosingSources,
+  ledger: LedgerReader,
+  readAt: number,
+  signal: AbortSignal | undefined,
+): Promise<true | ClosingBalanceGap> {
   const { clock } = sources;
   const waitUntil = readAt + sources.ledgerWaitMs;
   let firstPollAfter: number | undefined;

@@ -5,6 +5,16 @@ export { dayIn, isCalendarDay, previousDay } from '../core/calendar.js';
 export { DigestScheduler, digestDueAt, latestDueDay } from './scheduler.js';
 export type { DigestSettings } from './settings.js';
 export {
-  PAYOUT_OUTCOMES, type ClosingBalance, type ClosingBalanceGap, type CurrencyDay, type DailyDigest, type DigestDelivery, type DigestMovement,
-  type DigestFollowUp, type DigestPublisher, type PayoutOutcome, type PayoutOutcomeTotal, type WaitingRequest,
+  PAYOUT_OUTCOMES,
+  type ClosingBalance,
+  type ClosingBalanceGap,
+  type CurrencyDay,
+  type DailyDigest,
+  type DigestDelivery,
+  type DigestMovement,
+  type DigestFollowUp,
+  type DigestPublisher,
+  type PayoutOutcome,
+  type PayoutOutcomeTotal,
+  type WaitingRequest,
 } from './types.js';

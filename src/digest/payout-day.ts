@@ -18,7 +18,9 @@ const OUTCOME_EVENTS: Record<PayoutOutcome, readonly string[]> = {
 };
 
 export async function payoutOutcomes(db: Queryable, start: Date, end: Date): Promise<PayoutOutcomeTotal[]> {
-  const cases = PAYOUT_OUTCOMES.map((outcome) => `WHEN e.event IN (${OUTCOME_EVENTS[outcome].map((event) => `'${event}'`).join(', ')}) THEN '${outcome}'`).join(' ');
+  const cases = PAYOUT_OUTCOMES.map((outcome) => `WHEN e.event IN (${OUTCOME_EVENTS[outcome].map((event) => `'${event}'`).join(', ')}) THEN '${outcome}'`).join(
+    ' ',
+  );
   // One row per request and outcome, so that a retried payout is counted once per outcome.
   const { rows } = await db.query<{ outcome: PayoutOutcome; currency: string; n: string | number; total: string | number }>(
     `WITH ended AS (
@@ -45,7 +47,14 @@ export async function payoutOutcomes(db: Queryable, start: Date, end: Date): Pro
 
 /** Requests pending since before `before`, oldest first (at most `limit`), and how many there are in all. */
 export async function waitingRequests(db: Queryable, before: Date, limit: number): Promise<{ requests: WaitingRequest[]; total: number }> {
-  const { rows } = await db.query<{ id: string; requested_by: string; requested_at: Date | string; amount_minor: string | number; currency: string; total: string | number }>(
+  const { rows } = await db.query<{
+    id: string;
+    requested_by: string;
+    requested_at: Date | string;
+    amount_minor: string | number;
+    currency: string;
+    total: string | number;
+  }>(
     `SELECT id, requested_by, requested_at, amount_minor, currency, count(*) OVER () AS total
        FROM payout_requests WHERE state = 'pending' AND requested_at < $1::timestamptz
       ORDER BY requested_at, id LIMIT ${Math.max(0, Math.floor(limit))}`,
@@ -54,7 +63,11 @@ export async function waitingRequests(db: Queryable, before: Date, limit: number
   return {
     total: Number(rows[0]?.total ?? 0),
     requests: rows.map((row) => ({
-      id: row.id, requestedBy: row.requested_by, requestedAt: new Date(row.requested_at), amountMinor: Number(row.amount_minor), currency: row.currency,
+      id: row.id,
+      requestedBy: row.requested_by,
+      requestedAt: new Date(row.requested_at),
+      amountMinor: Number(row.amount_minor),
+      currency: row.currency,
     })),
   };
 }

@@ -63,7 +63,9 @@ export class DigestScheduler {
   start(): void {
     if (this.job || this.stopping.signal.aborted) return;
     this.job = every('digest', this.options.tickMs ?? DEFAULT_TICK_MS, () => this.runOnce(), {
-      logger: this.options.logger, runAtStart: true, failure: 'digest run failed',
+      logger: this.options.logger,
+      runAtStart: true,
+      failure: 'digest run failed',
     });
   }
 
@@ -184,7 +186,7 @@ export class DigestScheduler {
         const late = clock.now().getTime() - dueAt.getTime() > (this.options.lateAfterMs ?? DEFAULT_LATE_AFTER_MS);
         const { ts } = await this.options.publisher.post(settings.channelId, digest, { late, dueAt });
         if (!(await markPosted(db, day, this.holder, { ts, late }))) {
-          logger.warn({ day }, 'digest: posted after this replica\'s claim expired; another replica may post the day too');
+          logger.warn({ day }, "digest: posted after this replica's claim expired; another replica may post the day too");
         }
         logger.info({ day, late, channel: settings.channelId }, 'daily digest posted');
         report.posted.push({ day, late });

@@ -19,7 +19,7 @@ export interface DigestMovement {
  * the day is not over.
  */
 export type ClosingBalanceGap =
-  | 'ledger_off' | 'history_incomplete' | 'ledger_behind' | 'balance_unavailable' | 'balance_moving' | 'currency_not_in_balance' | 'day_not_over';
+  'ledger_off' | 'history_incomplete' | 'ledger_behind' | 'balance_unavailable' | 'balance_moving' | 'currency_not_in_balance' | 'day_not_over';
 
 /** A finished day's closing balance moved by late entries since it was first computed. */
 export interface ClosingCorrection {

@@ -70,9 +70,10 @@ export async function collectNewEntries(fleet: FleetApi, cursor: FeedCursor, opt
   };
   leftOut.forEach(noteIfAtBoundary);
 
-  const rest = leftOut.length > 0 && !reachedCursor
-    ? await countRestOfBacklog(fleet, cursor, { offset, counted: new Set(found.keys()), onLeftOut: noteIfAtBoundary, signal: options.signal })
-    : { count: 0, atLeast: false, fleetRequests: 0 };
+  const rest =
+    leftOut.length > 0 && !reachedCursor
+      ? await countRestOfBacklog(fleet, cursor, { offset, counted: new Set(found.keys()), onLeftOut: noteIfAtBoundary, signal: options.signal })
+      : { count: 0, atLeast: false, fleetRequests: 0 };
   return {
     entries,
     skipped: leftOut.length + rest.count,

@@ -129,10 +129,11 @@ export async function saveLatePosted(db: Db, channelId: string, fromVersion: num
 
 /** Saves how far the sweep over the ledger compared; false when another poller moved the cursor meanwhile. */
 export async function saveSweptPosition(db: Queryable, channelId: string, fromVersion: number, position: number): Promise<boolean> {
-  const result = await db.query(
-    'UPDATE feed_state SET version = version + 1, swept_position = $3 WHERE channel_id = $1 AND version = $2',
-    [channelId, fromVersion, position],
-  );
+  const result = await db.query('UPDATE feed_state SET version = version + 1, swept_position = $3 WHERE channel_id = $1 AND version = $2', [
+    channelId,
+    fromVersion,
+    position,
+  ]);
   return result.rowCount === 1;
 }
 
@@ -150,10 +151,10 @@ async function rememberPosted(db: Queryable, channelId: string, posted: Transact
 /** Which of `keys` the feed posted on this channel (within the retention). */
 export async function postedKeysAmong(db: Queryable, channelId: string, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const { rows } = await db.query<{ entry_key: string }>(
-    'SELECT entry_key FROM feed_posted_entries WHERE channel_id = $1 AND entry_key = ANY($2::text[])',
-    [channelId, keys],
-  );
+  const { rows } = await db.query<{ entry_key: string }>('SELECT entry_key FROM feed_posted_entries WHERE channel_id = $1 AND entry_key = ANY($2::text[])', [
+    channelId,
+    keys,
+  ]);
   return new Set(rows.map((row) => row.entry_key));
 }
 
@@ -174,10 +175,11 @@ export async function reclaimFeedStateSpace(db: Db): Promise<void> {
 
 /** `unreadableEntries`: malformed entries this poll left out. */
 export async function recordPollSuccess(db: Queryable, channelId: string, now: Date, unreadableEntries: number): Promise<void> {
-  await db.query(
-    'UPDATE feed_state SET last_poll_at = $2, caught_up_at = $2, pending_entries = 0, unreadable_entries = $3 WHERE channel_id = $1',
-    [channelId, now.toISOString(), unreadableEntries],
-  );
+  await db.query('UPDATE feed_state SET last_poll_at = $2, caught_up_at = $2, pending_entries = 0, unreadable_entries = $3 WHERE channel_id = $1', [
+    channelId,
+    now.toISOString(),
+    unreadableEntries,
+  ]);
 }
 
 /**
@@ -199,9 +201,10 @@ function toFeedState(row: FeedStateRow): FeedState {
     channelId: row.channel_id,
     version: Number(row.version),
     cursor: stored ? deserializeCursor(stored) : undefined,
-    newestPosted: row.newest_reference !== null && row.newest_entry_at && row.newest_posted_at
-      ? { reference: row.newest_reference, date: row.newest_entry_at, postedAt: row.newest_posted_at }
-      : undefined,
+    newestPosted:
+      row.newest_reference !== null && row.newest_entry_at && row.newest_posted_at
+        ? { reference: row.newest_reference, date: row.newest_entry_at, postedAt: row.newest_posted_at }
+        : undefined,
     pendingEntries: row.pending_entries,
     lateEntries: row.late_entries,
     gapEntries: row.gap_entries,
@@ -230,12 +233,17 @@ export async function loadBalanceAlertStates(db: Queryable, kind: CrossingKind =
     'SELECT currency, below, balance_minor, threshold_minor, changed_at FROM feed_balance_alerts WHERE kind = $1',
     [kind],
   );
-  return new Map(rows.map((row) => [row.currency, {
-    below: row.below,
-    balanceMinor: Number(row.balance_minor),
-    thresholdMinor: Number(row.threshold_minor),
-    changedAt: row.changed_at,
-  }]));
+  return new Map(
+    rows.map((row) => [
+      row.currency,
+      {
+        below: row.below,
+        balanceMinor: Number(row.balance_minor),
+        thresholdMinor: Number(row.threshold_minor),
+        changedAt: row.changed_at,
+      },
+    ]),
+  );
 }
 
 export async function saveBalanceAlertState(db: Queryable, currency: string, state: BalanceAlertState, kind: CrossingKind = 'balance'): Promise<void> {
@@ -271,8 +279,10 @@ export async function claimCrossing(db: Queryable, kind: CrossingKind, currency:
 
 /** Gives a crossing back (its announcement failed), so that the next check makes and announces it again. */
 export async function releaseCrossing(db: Queryable, kind: CrossingKind, currency: string, state: BalanceAlertState): Promise<void> {
-  await db.query(
-    `UPDATE feed_balance_alerts SET below = NOT below WHERE kind = $1 AND currency = $2 AND below = $3 AND changed_at = $4`,
-    [kind, currency, state.below, state.changedAt.toISOString()],
-  );
+  await db.query(`UPDATE feed_balance_alerts SET below = NOT below WHERE kind = $1 AND currency = $2 AND below = $3 AND changed_at = $4`, [
+    kind,
+    currency,
+    state.below,
+    state.changedAt.toISOString(),
+  ]);
 }

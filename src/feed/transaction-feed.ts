@@ -18,8 +18,17 @@ import { ChannelPoster, LostFeedLeaseError } from './channel-poster.js';
 import { collectNewEntries, FIRST_PAGE_SIZE, type CollectedEntries } from './collect.js';
 import { advanceCursor, cursorAtNewest, cursorForBackfill, entryKey, entryMs, isFutureDated, type FeedCursor } from './cursor.js';
 import {
-  createFeedCursor, loadFeedState, postedKeysAmong, prunePostedEntries, reclaimFeedStateSpace, recordPollFailure, recordPollSuccess, saveCursor,
-  saveLatePosted, saveSweptPosition, type FeedState,
+  createFeedCursor,
+  loadFeedState,
+  postedKeysAmong,
+  prunePostedEntries,
+  reclaimFeedStateSpace,
+  recordPollFailure,
+  recordPollSuccess,
+  saveCursor,
+  saveLatePosted,
+  saveSweptPosition,
+  type FeedState,
 } from './feed-store.js';
 import { findLateEntries, findUnpostedStoredEntries, LATE_SWEEP_EVERY_POLLS } from './late-sweep.js';
 import type { FeedSettings } from './settings.js';
@@ -128,7 +137,17 @@ export class TransactionFeed {
   /** One full cycle: take or renew the lease, post what is new, check balances when due. */
   async pollOnce(): Promise<PollReport> {
     const report: PollReport = {
-      polled: false, fleetRequests: 0, newEntries: 0, postedEntries: 0, messages: 0, skippedEntries: 0, futureDatedEntries: 0, lateEntries: 0, gapEntries: 0, unreadableEntries: 0, alertsPosted: 0,
+      polled: false,
+      fleetRequests: 0,
+      newEntries: 0,
+      postedEntries: 0,
+      messages: 0,
+      skippedEntries: 0,
+      futureDatedEntries: 0,
+      lateEntries: 0,
+      gapEntries: 0,
+      unreadableEntries: 0,
+      alertsPosted: 0,
     };
     const signal = this.abort.signal;
     try {
@@ -316,8 +335,10 @@ export class TransactionFeed {
       swept = { entries: read.entries, settledPosition: undefined };
     }
     if (source && swept.entries.length > 0) {
-      logger.warn({ channelId: this.channelId, entries: swept.entries.length, references: swept.entries.slice(0, 20).map((tx) => tx.reference) },
-        'the ledger holds entries the feed never posted; posting them, marked late');
+      logger.warn(
+        { channelId: this.channelId, entries: swept.entries.length, references: swept.entries.slice(0, 20).map((tx) => tx.reference) },
+        'the ledger holds entries the feed never posted; posting them, marked late',
+      );
     }
     let { version } = state;
     for (const batch of chunk(swept.entries, MAX_ENTRIES_PER_MESSAGE)) {

@@ -41,10 +41,7 @@ export class FleetClient implements FleetApi {
     return response.balances;
   }
 
-  async listTransactions(
-    page: { limit?: number; offset?: number } = {},
-    options: { signal?: AbortSignal } = {},
-  ): Promise<TransactionListPage> {
+  async listTransactions(page: { limit?: number; offset?: number } = {}, options: { signal?: AbortSignal } = {}): Promise<TransactionListPage> {
     const offset = clampOffset(page.offset);
     const response = await this.http.request({
       method: 'GET',

@@ -5,15 +5,7 @@
  * `outcomeUnknown` tells payouts whether the request may have been processed despite the error.
  * No message ever contains the API key or a response body verbatim.
  */
-export type FleetErrorCode =
-  | 'auth'
-  | 'not_found'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'connection'
-  | 'bad_response'
-  | 'rejected';
+export type FleetErrorCode = 'auth' | 'not_found' | 'rate_limited' | 'unavailable' | 'timeout' | 'connection' | 'bad_response' | 'rejected';
 
 export class FleetError extends Error {
   constructor(

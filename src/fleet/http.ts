@@ -41,9 +41,7 @@ export interface FleetRequest<T> {
   signal?: AbortSignal;
 }
 
-type Attempt<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: FleetError; retryable: boolean; retryAfterMs?: number };
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: FleetError; retryable: boolean; retryAfterMs?: number };
 
 // Failures that happen before a single byte of the request left: the service cannot have acted on it.
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -149,12 +147,7 @@ export class FleetHttp {
     return this.interpret(request, status, headers, text);
   }
 
-  private interpret<T>(
-    request: FleetRequest<T>,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-    text: string | undefined,
-  ): Attempt<T> {
+  private interpret<T>(request: FleetRequest<T>, status: number, headers: Record<string, string | string[] | undefined>, text: string | undefined): Attempt<T> {
     const isPost = request.method === 'POST';
     if (status >= 200 && status < 300) {
       const parsed = parseJson(text);
@@ -234,10 +227,7 @@ function parseJson(text: string | undefined): { ok: true; value: unknown } | { o
 function describeIssue(error: z.ZodError, apiKey: string): string {
   const [first] = error.issues;
   if (!first) return 'unexpected shape';
-  const path = first.path.reduce<string>(
-    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${plainName(key)}`),
-    '',
-  );
+  const path = first.path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}${text ? '.' : ''}${plainName(key)}`), '');
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   const described = `${path || 'body'}: ${first.message.slice(0, 100)}${more}`;
   return echoesKey(described, apiKey) ? `unexpected shape${more}` : described;
@@ -253,10 +243,13 @@ function readApiError(parsed: ReturnType<typeof parseJson>, apiKey: string): { m
   const body = parsed.value as { message?: unknown; error?: unknown };
   const nested = body.error && typeof body.error === 'object' ? (body.error as { message?: unknown; code?: unknown }) : undefined;
   const raw =
-    typeof body.message === 'string' ? body.message
-    : typeof body.error === 'string' ? body.error
-    : typeof nested?.message === 'string' ? nested.message
-    : undefined;
+    typeof body.message === 'string'
+      ? body.message
+      : typeof body.error === 'string'
+        ? body.error
+        : typeof nested?.message === 'string'
+          ? nested.message
+          : undefined;
   const code = typeof nested?.code === 'string' && /^[\w.-]{1,64}$/.test(nested.code) ? nested.code : undefined;
   const message = raw === undefined ? undefined : sanitizeApiMessage(raw, apiKey);
   return { ...(message ? { message } : {}), ...(code ? { code } : {}) };

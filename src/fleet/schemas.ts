@@ -16,7 +16,10 @@ export const transactionSchema = z.object({
   amount: z.number(),
   currency: z.string(),
   // The spec types it as a string; a missing or null description is shown as empty rather than failing the page.
-  description: z.string().nullish().transform((value) => value ?? ''),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   date: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp'),
   status: z.string(),
 });

@@ -36,10 +36,11 @@ export class HomeViews {
 
   /** Records Slack's new hash, unless another process recorded one over `previous` meanwhile (its home is then the newer). */
   async published(userId: string, previous: string | undefined, hash: string): Promise<boolean> {
-    const updated = await this.db.query(
-      'UPDATE home_views SET hash = $3, published_at = now() WHERE user_id = $1 AND hash IS NOT DISTINCT FROM $2',
-      [userId, previous ?? null, hash],
-    );
+    const updated = await this.db.query('UPDATE home_views SET hash = $3, published_at = now() WHERE user_id = $1 AND hash IS NOT DISTINCT FROM $2', [
+      userId,
+      previous ?? null,
+      hash,
+    ]);
     return updated.rowCount === 1;
   }
 

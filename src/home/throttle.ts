@@ -27,7 +27,10 @@ export class KeyedThrottle {
   /** Runs `key` once the interval has passed, unless a run is already waiting for it. */
   schedule(key: string): void {
     if (this.closed || this.waiting.has(key)) return;
-    this.waiting.set(key, this.timers.set(() => void this.fire(key), this.intervalMs));
+    this.waiting.set(
+      key,
+      this.timers.set(() => void this.fire(key), this.intervalMs),
+    );
   }
 
   /** Runs `key` now (after any run under way), taking the place of a waiting one. */
@@ -41,9 +44,11 @@ export class KeyedThrottle {
     this.waiting.delete(key);
     const next = (this.running.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.run(key));
     this.running.set(key, next);
-    void next.catch(() => undefined).finally(() => {
-      if (this.running.get(key) === next) this.running.delete(key);
-    });
+    void next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.running.get(key) === next) this.running.delete(key);
+      });
     return next;
   }
 

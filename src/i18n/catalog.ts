@@ -30,7 +30,32 @@ import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 import { channelInvites } from './messages/channel-invites.js';
 
-const areas = [common, amountTexts, transactions, exportTexts, language, fleetCommand, account, feed, errors, units, payoutRequest, digestTexts, payoutApproval, payoutDetails, payoutRefusals, payoutRecords, homeTexts, payoutBatch, approvalSignals, payoutSchedule, workflowStep, recordsTexts, runwayTexts, channelInvites] as const;
+const areas = [
+  common,
+  amountTexts,
+  transactions,
+  exportTexts,
+  language,
+  fleetCommand,
+  account,
+  feed,
+  errors,
+  units,
+  payoutRequest,
+  digestTexts,
+  payoutApproval,
+  payoutDetails,
+  payoutRefusals,
+  payoutRecords,
+  homeTexts,
+  payoutBatch,
+  approvalSignals,
+  payoutSchedule,
+  workflowStep,
+  recordsTexts,
+  runwayTexts,
+  channelInvites,
+] as const;
 
 type English = (typeof areas)[number]['en'];
 type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;
@@ -112,7 +137,7 @@ const bound = new Map<Locale, Texts>();
 export function textsFor(locale: Locale): Texts {
   let texts = bound.get(locale);
   if (!texts) {
-    texts = ((key: string, vars?: Record<string, VarValue>) => translate(locale, key, vars));
+    texts = (key: string, vars?: Record<string, VarValue>) => translate(locale, key, vars);
     bound.set(locale, texts);
   }
   return texts;

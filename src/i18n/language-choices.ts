@@ -67,11 +67,17 @@ export class CachedLanguageChoices implements LanguageChoices {
   private generation = 0;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly db: Db, options: CachedLanguageChoicesOptions = {}) {
+  constructor(
+    private readonly db: Db,
+    options: CachedLanguageChoicesOptions = {},
+  ) {
     this.stored = storedLanguageChoices(db);
     const ttl = options.ttlSeconds ?? 600;
     this.cache = new NodeCache({
-      stdTTL: ttl, checkperiod: Math.max(1, Math.min(60, Math.floor(ttl / 4))), useClones: false, maxKeys: options.maxPeople ?? 10_000,
+      stdTTL: ttl,
+      checkperiod: Math.max(1, Math.min(60, Math.floor(ttl / 4))),
+      useClones: false,
+      maxKeys: options.maxPeople ?? 10_000,
     });
   }
 

@@ -17,8 +17,19 @@ import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.j
  * end, so that every earlier one keeps its place for scripts that read by position.
  */
 export const EXPORT_COLUMNS = [
-  'reference', 'date', 'type', 'status', 'direction', 'amount', 'currency', 'description',
-  'payout_request_id', 'requested_by', 'approved_by', 'requested_by_name', 'approved_by_names',
+  'reference',
+  'date',
+  'type',
+  'status',
+  'direction',
+  'amount',
+  'currency',
+  'description',
+  'payout_request_id',
+  'requested_by',
+  'approved_by',
+  'requested_by_name',
+  'approved_by_names',
 ] as const;
 
 /** A payout this app sent, as its transaction appears in the export. */
@@ -131,7 +142,10 @@ async function* csvChunks(entries: AsyncIterable<LedgerEntry>, payouts: PayoutLo
     // and within a batch once a slice's time has run (250 rows took 50 ms on a loaded machine).
     const slices = new Slices(turns);
     for (let from = 0; from < batch.length; from += ROWS_PER_STEP) {
-      yield stringify(batch.slice(from, from + ROWS_PER_STEP).map((entry) => exportRow(entry, found.get(entry.reference), names)), CSV_OPTIONS);
+      yield stringify(
+        batch.slice(from, from + ROWS_PER_STEP).map((entry) => exportRow(entry, found.get(entry.reference), names)),
+        CSV_OPTIONS,
+      );
       if (slices.due()) await slices.next();
     }
     counted.rows += batch.length;

@@ -56,7 +56,11 @@ export class ExportJob {
   private folder: string | undefined;
   private readonly renewal: NodeJS.Timeout;
 
-  constructor(private readonly owner: LedgerExporter, private readonly leaseName: string, private readonly holder: string) {
+  constructor(
+    private readonly owner: LedgerExporter,
+    private readonly leaseName: string,
+    private readonly holder: string,
+  ) {
     // Renewed while it runs, so that a long export keeps it and a dead replica's lease runs out.
     this.renewal = setInterval(() => {
       void tryAcquireLease(owner.options.db, leaseName, holder, owner.leaseTtlMs).catch((error: unknown) => {
@@ -80,7 +84,11 @@ export class ExportJob {
     const { ledger, payouts, names } = this.owner.options;
     this.folder ??= await mkdtemp(join(this.owner.options.tempDir ?? tmpdir(), 'fleet-export-'));
     const path = join(this.folder, fileName);
-    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: STREAM_BATCH }), path, payouts, { ...(onProgress ? { onProgress } : {}), ...(names ? { names } : {}), ...(this.owner.options.turns ? { turns: this.owner.options.turns } : {}) });
+    const { rows } = await writeLedgerCsv(ledger.stream(filter, { batchSize: STREAM_BATCH }), path, payouts, {
+      ...(onProgress ? { onProgress } : {}),
+      ...(names ? { names } : {}),
+      ...(this.owner.options.turns ? { turns: this.owner.options.turns } : {}),
+    });
     return { path, rows };
   }
 
@@ -88,8 +96,11 @@ export class ExportJob {
   async finish(): Promise<void> {
     clearInterval(this.renewal);
     const { db, logger } = this.owner.options;
-    if (this.folder) await rm(this.folder, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error }, 'could not remove an export file'));
-    await releaseLease(db, this.leaseName, this.holder).catch((error: unknown) => logger.warn({ err: error, lease: this.leaseName }, 'could not release an export lease'));
+    if (this.folder)
+      await rm(this.folder, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error }, 'could not remove an export file'));
+    await releaseLease(db, this.leaseName, this.holder).catch((error: unknown) =>
+      logger.warn({ err: error, lease: this.leaseName }, 'could not release an export lease'),
+    );
   }
 }
 

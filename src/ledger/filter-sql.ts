@@ -73,7 +73,10 @@ export function filterConditions(filter: LedgerFilter, params: unknown[]): strin
   if (filter.status !== undefined) where.push(`upper(status) = ${add(filter.status.toUpperCase())}`);
   if (filter.direction === 'in') where.push('amount_minor > 0');
   if (filter.direction === 'out') where.push('amount_minor < 0');
-  for (const [bound, operator] of [[filter.minAmount, '>='], [filter.maxAmount, '<=']] as const) {
+  for (const [bound, operator] of [
+    [filter.minAmount, '>='],
+    [filter.maxAmount, '<='],
+  ] as const) {
     if (bound === undefined) continue;
     if (!DECIMAL.test(bound)) throw new RangeError(`not a decimal amount: ${JSON.stringify(bound)}`);
     where.push(`abs(amount) ${operator} ${add(bound)}::numeric`);
@@ -86,4 +89,3 @@ export function filterConditions(filter: LedgerFilter, params: unknown[]): strin
 }
 
 export const whereClause = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '');
-

@@ -36,7 +36,13 @@ export function identifyPage(page: readonly Transaction[]): IdentifiedEntry[] {
     const base = baseIdentity(transaction);
     const occurrence = (seen.get(base) ?? 0) + 1;
     seen.set(base, occurrence);
-    return { key: `${base}#${occurrence}`, occurrence, transaction, amountMinor: toMinor(transaction.amount, transaction.currency), entryMs: entryMs(transaction) };
+    return {
+      key: `${base}#${occurrence}`,
+      occurrence,
+      transaction,
+      amountMinor: toMinor(transaction.amount, transaction.currency),
+      entryMs: entryMs(transaction),
+    };
   });
 }
 

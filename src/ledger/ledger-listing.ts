@@ -6,7 +6,15 @@
  * compares what the ledger stored (`storedEntriesSince`) with what it posted. Balances and payouts
  * still go to the API.
  */
-import type { Balances, BankAccountPayoutRequest, FleetApi, MobileMoneyPayoutRequest, PayoutResult, Transaction, TransactionListPage } from '../fleet/schemas.js';
+import type {
+  Balances,
+  BankAccountPayoutRequest,
+  FleetApi,
+  MobileMoneyPayoutRequest,
+  PayoutResult,
+  Transaction,
+  TransactionListPage,
+} from '../fleet/schemas.js';
 import { SourceNotReadyError } from '../fleet/errors.js';
 import type { Queryable } from '../store/db.js';
 
@@ -36,8 +44,13 @@ const LISTED_COLUMNS = 'reference, type, amount::text AS amount, currency, descr
 /** A stored entry as the API listed it: the feed keys what it posted on these fields, read one way everywhere. */
 function asListed(row: ListedRow): Transaction {
   return {
-    reference: row.reference, type: row.type, amount: Number(row.amount), currency: row.currency,
-    description: row.description, date: row.date_text, status: row.status,
+    reference: row.reference,
+    type: row.type,
+    amount: Number(row.amount),
+    currency: row.currency,
+    description: row.description,
+    date: row.date_text,
+    status: row.status,
   };
 }
 
@@ -56,7 +69,9 @@ export async function storedEntriesSince(db: Queryable, afterPosition: number | 
   const from = new Date(fromMs).toISOString();
   let after = afterPosition;
   if (after === undefined) {
-    const { rows } = await db.query<{ first: string | number | null }>('SELECT min(seq) AS first FROM ledger_entries WHERE entry_at >= $1::timestamptz', [from]);
+    const { rows } = await db.query<{ first: string | number | null }>('SELECT min(seq) AS first FROM ledger_entries WHERE entry_at >= $1::timestamptz', [
+      from,
+    ]);
     if (rows[0]?.first === null || rows[0] === undefined) return [];
     after = Number(rows[0].first) - 1;
   }

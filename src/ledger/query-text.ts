@@ -73,19 +73,49 @@ type FilterField = 'currency' | 'type' | 'status' | 'direction' | 'since' | 'unt
 
 /** Every filter word, English first; apostrophes are folded to `'` before lookup. */
 const FILTER_KEYS: Record<string, FilterField> = {
-  currency: 'currency', cur: 'currency', devise: 'currency',
+  currency: 'currency',
+  cur: 'currency',
+  devise: 'currency',
   type: 'type',
-  status: 'status', statut: 'status', etat: 'status', 'état': 'status',
-  direction: 'direction', sens: 'direction',
-  since: 'since', from: 'since', depuis: 'since', du: 'since',
-  until: 'until', to: 'until', "jusqu'au": 'until', jusquau: 'until', jusqua: 'until', au: 'until',
-  min: 'min', max: 'max',
-  page: 'page', size: 'size', per_page: 'size', taille: 'size',
+  status: 'status',
+  statut: 'status',
+  etat: 'status',
+  état: 'status',
+  direction: 'direction',
+  sens: 'direction',
+  since: 'since',
+  from: 'since',
+  depuis: 'since',
+  du: 'since',
+  until: 'until',
+  to: 'until',
+  "jusqu'au": 'until',
+  jusquau: 'until',
+  jusqua: 'until',
+  au: 'until',
+  min: 'min',
+  max: 'max',
+  page: 'page',
+  size: 'size',
+  per_page: 'size',
+  taille: 'size',
 };
 
 const DIRECTION_WORDS: Record<string, Direction> = {
-  in: 'in', incoming: 'in', entrant: 'in', entrants: 'in', 'entrée': 'in', 'entrées': 'in', entree: 'in', entrees: 'in',
-  out: 'out', outgoing: 'out', sortant: 'out', sortants: 'out', sortie: 'out', sorties: 'out',
+  in: 'in',
+  incoming: 'in',
+  entrant: 'in',
+  entrants: 'in',
+  entrée: 'in',
+  entrées: 'in',
+  entree: 'in',
+  entrees: 'in',
+  out: 'out',
+  outgoing: 'out',
+  sortant: 'out',
+  sortants: 'out',
+  sortie: 'out',
+  sorties: 'out',
 };
 
 // Straight, curly (Slack's clients turn " into “ ”), low and angle quotes all open and close a phrase.
@@ -305,8 +335,12 @@ export function searchToText(search: TransactionSearch): string {
   if (search.max) parts.push(`max:${search.max}`);
   for (const word of search.words ?? []) {
     // A word that would read as a filter or a number is quoted so that it stays a word.
-    const plain = !/[\s"“”„«»]/.test(word) && !/^\d+$/.test(word) && !/^[\p{L}_'’‘`]+[:=]/u.test(word) && !DIRECTION_WORDS[foldApostrophes(word).toLowerCase()]
-      && !['page', 'size'].includes(word.toLowerCase());
+    const plain =
+      !/[\s"“”„«»]/.test(word) &&
+      !/^\d+$/.test(word) &&
+      !/^[\p{L}_'’‘`]+[:=]/u.test(word) &&
+      !DIRECTION_WORDS[foldApostrophes(word).toLowerCase()] &&
+      !['page', 'size'].includes(word.toLowerCase());
     parts.push(plain ? word : `"${word.replace(/["“”„«»]/g, '')}"`);
   }
   return parts.join(' ');
@@ -341,9 +375,7 @@ export interface SearchFields {
 }
 
 export type SearchFieldName = keyof SearchFields;
-export type FieldsResult =
-  | { ok: true; search: TransactionSearch }
-  | { ok: false; errors: Partial<Record<SearchFieldName, QueryProblem>> };
+export type FieldsResult = { ok: true; search: TransactionSearch } | { ok: false; errors: Partial<Record<SearchFieldName, QueryProblem>> };
 
 /**
  * A search from the Filter modal's fields: the text field is read first, then each field that is set

@@ -105,9 +105,8 @@ export class StoredLedgerReader implements LedgerReader {
       known = totalCapped ? { hasNext: false } : { hasNext: false, hasPrevious: total > take };
     }
     const read = { filter, keyset, params, newestFirst, take, offset };
-    const rows = plan.kind === 'word'
-      ? await pageByWord<EntryRow>(this.db, plan, { ...read, columns: ENTRY_COLUMNS })
-      : await this.pageByEntries(read, counted);
+    const rows =
+      plan.kind === 'word' ? await pageByWord<EntryRow>(this.db, plan, { ...read, columns: ENTRY_COLUMNS }) : await this.pageByEntries(read, counted);
     const more = rows.length > limit && take > limit;
     const pageRows = more ? rows.slice(0, limit) : rows;
     if (!newestFirst) pageRows.reverse();
@@ -132,9 +131,10 @@ export class StoredLedgerReader implements LedgerReader {
     // Few matches: take them through the filter's own indexes (words, amounts, currency) and sort
     // them, rather than let the planner walk the date index hoping to meet matches early, which for
     // a rare word reads the whole table.
-    const sql = counted <= FEW_MATCHES
-      ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where}) SELECT * FROM matches ${order} ${window}`
-      : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ${order} ${window}`;
+    const sql =
+      counted <= FEW_MATCHES
+        ? `WITH matches AS MATERIALIZED (SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where}) SELECT * FROM matches ${order} ${window}`
+        : `SELECT ${ENTRY_COLUMNS} FROM ledger_entries ${where} ${order} ${window}`;
     const { rows } = await this.db.query<EntryRow>(sql, params);
     return rows;
   }

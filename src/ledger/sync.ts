@@ -37,7 +37,12 @@ const INSERT_SLICE = 100;
  * each slice is newer than those stored before it; a stop half-way leaves the oldest stored, which
  * the next poll reads past as known.
  */
-async function insertInSlices(turns: BackgroundTurns, db: Queryable, newestFirstEntries: readonly IdentifiedEntry[], options: Parameters<typeof insertEntries>[2]): Promise<InsertedEntry[]> {
+async function insertInSlices(
+  turns: BackgroundTurns,
+  db: Queryable,
+  newestFirstEntries: readonly IdentifiedEntry[],
+  options: Parameters<typeof insertEntries>[2],
+): Promise<InsertedEntry[]> {
   const stored: InsertedEntry[] = [];
   for (let end = newestFirstEntries.length; end > 0; end -= INSERT_SLICE) {
     stored.unshift(...(await insertEntries(db, newestFirstEntries.slice(Math.max(0, end - INSERT_SLICE), end), options)));
@@ -179,7 +184,10 @@ export class LedgerSync {
         const page = await this.list({ limit: PAGE_SIZE, offset });
         requests += 1;
         const identified = identifyPage(page.transactions);
-        const known = await knownKeys(db, identified.filter((entry) => !found.has(entry.key)).map((entry) => entry.key));
+        const known = await knownKeys(
+          db,
+          identified.filter((entry) => !found.has(entry.key)).map((entry) => entry.key),
+        );
         for (const entry of identified) {
           if (!known.has(entry.key) && !found.has(entry.key)) found.set(entry.key, entry);
         }
@@ -254,7 +262,10 @@ export class LedgerSync {
       const estimate = kind === 'history' ? await this.estimateListLength() : undefined;
       requests += estimate?.requests ?? 0;
       await updateSyncState(db, {
-        walkKind: kind, walkOffset: 0, walkPages: 0, walkStartedAt: clock.now(),
+        walkKind: kind,
+        walkOffset: 0,
+        walkPages: 0,
+        walkStartedAt: clock.now(),
         ...(estimate ? { estimatedTotal: estimate.length } : {}),
       });
       state = await readSyncState(db);
@@ -267,7 +278,10 @@ export class LedgerSync {
     if (complete) {
       const now = clock.now();
       await updateSyncState(db, {
-        walkKind: undefined, walkOffset: 0, walkPages: state.walkPages + 1, lastWalkCompletedAt: now,
+        walkKind: undefined,
+        walkOffset: 0,
+        walkPages: state.walkPages + 1,
+        lastWalkCompletedAt: now,
         ...(kind === 'history' ? { historyComplete: true, historyCompletedAt: now, upToDateSince: state.lastPollAt ? now : undefined } : {}),
       });
       this.options.logger.info({ kind, pages: state.walkPages + 1 }, 'ledger walk complete');

@@ -64,7 +64,15 @@ interface Position {
 }
 
 /** Postings of the plan's word in the filter's range, after `from`, in `order`, `size` of them, as the CTE `p`. */
-function batch(plan: WordPlan, filter: LedgerFilter, keyset: string[], from: Position | undefined, order: 'DESC' | 'ASC', size: number, params: unknown[]): string {
+function batch(
+  plan: WordPlan,
+  filter: LedgerFilter,
+  keyset: string[],
+  from: Position | undefined,
+  order: 'DESC' | 'ASC',
+  size: number,
+  params: unknown[],
+): string {
   const add = placeholder(params);
   const conditions = [`word = ${add(plan.word)}`, ...rangeConditions(filter, params), ...keyset];
   if (from) {
@@ -93,8 +101,10 @@ export async function countByWord(db: Queryable, plan: WordPlan, filter: LedgerF
   for (;;) {
     const params: unknown[] = [];
     const source = batch(plan, filter, [], from, 'DESC', COUNT_BATCH, params);
-    const unpaired = plan.pair === undefined ? ''
-      : ` WHERE p.seq NOT IN (SELECT seq FROM ledger_words ${whereClause([`word = ${placeholder(params)(plan.pair)}`, ...rangeConditions(filter, params)])})`;
+    const unpaired =
+      plan.pair === undefined
+        ? ''
+        : ` WHERE p.seq NOT IN (SELECT seq FROM ledger_words ${whereClause([`word = ${placeholder(params)(plan.pair)}`, ...rangeConditions(filter, params)])})`;
     const { rows } = await db.query<{ postings: string | number; matches: string | number; at: string | null; seq: string | number | null }>(
       `${source}
        SELECT (SELECT count(*) FROM p) AS postings,

@@ -51,56 +51,84 @@ export class Metrics {
     const registers = [this.registry];
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.commands = new Counter({
-      name: 'fleet_bot_commands_total', help: '/fleet commands handled, by subcommand and outcome (ok, error, unknown_subcommand).',
-      labelNames: ['subcommand', 'outcome'], registers,
+      name: 'fleet_bot_commands_total',
+      help: '/fleet commands handled, by subcommand and outcome (ok, error, unknown_subcommand).',
+      labelNames: ['subcommand', 'outcome'],
+      registers,
     });
     this.ackSeconds = new Histogram({
-      name: 'fleet_bot_slack_ack_seconds', help: 'Time from a Slack request arriving to its HTTP answer (the ack), HTTP mode.',
-      labelNames: ['route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5], registers,
+      name: 'fleet_bot_slack_ack_seconds',
+      help: 'Time from a Slack request arriving to its HTTP answer (the ack), HTTP mode.',
+      labelNames: ['route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5],
+      registers,
     });
     this.fleetCalls = new Counter({
-      name: 'fleet_bot_fleet_api_calls_total', help: 'Fleet API calls (each attempt), by method, endpoint template and HTTP status ("none" when no answer came).',
-      labelNames: ['method', 'endpoint', 'status'], registers,
+      name: 'fleet_bot_fleet_api_calls_total',
+      help: 'Fleet API calls (each attempt), by method, endpoint template and HTTP status ("none" when no answer came).',
+      labelNames: ['method', 'endpoint', 'status'],
+      registers,
     });
     this.fleetSeconds = new Histogram({
-      name: 'fleet_bot_fleet_api_call_seconds', help: 'Fleet API call latency, by method and endpoint template.',
-      labelNames: ['method', 'endpoint'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20], registers,
+      name: 'fleet_bot_fleet_api_call_seconds',
+      help: 'Fleet API call latency, by method and endpoint template.',
+      labelNames: ['method', 'endpoint'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20],
+      registers,
     });
     this.payoutTransitions = new Counter({
-      name: 'fleet_bot_payout_transitions_total', help: 'Committed payout changes, by event and the state the payout moved to.',
-      labelNames: ['event', 'state'], registers,
+      name: 'fleet_bot_payout_transitions_total',
+      help: 'Committed payout changes, by event and the state the payout moved to.',
+      labelNames: ['event', 'state'],
+      registers,
     });
     this.slackErrors = new Counter({
-      name: 'fleet_bot_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error code (or HTTP status).',
-      labelNames: ['method', 'error'], registers,
+      name: 'fleet_bot_slack_api_errors_total',
+      help: 'Slack Web API calls that failed, by method and Slack error code (or HTTP status).',
+      labelNames: ['method', 'error'],
+      registers,
     });
     this.slackRateLimited = new Counter({
-      name: 'fleet_bot_slack_api_rate_limited_total', help: 'Slack Web API answers with HTTP 429 (rate limited), by method.',
-      labelNames: ['method'], registers,
+      name: 'fleet_bot_slack_api_rate_limited_total',
+      help: 'Slack Web API answers with HTTP 429 (rate limited), by method.',
+      labelNames: ['method'],
+      registers,
     });
     // Gauges read on each scrape from a source the bot hands over (watchFeed, watchLedger).
-    const readGauge = <N>(source: () => (() => Promise<N>) | undefined) => (name: string, help: string, read: (numbers: N) => number) =>
-      new Gauge({
-        name, help, registers,
-        async collect() {
-          const numbers = source();
-          if (!numbers) return;
-          try {
-            this.set(read(await numbers()));
-          } catch {
-            // The database is away: /readyz says so; the gauge keeps its last value.
-          }
-        },
-      });
+    const readGauge =
+      <N>(source: () => (() => Promise<N>) | undefined) =>
+      (name: string, help: string, read: (numbers: N) => number) =>
+        new Gauge({
+          name,
+          help,
+          registers,
+          async collect() {
+            const numbers = source();
+            if (!numbers) return;
+            try {
+              this.set(read(await numbers()));
+            } catch {
+              // The database is away: /readyz says so; the gauge keeps its last value.
+            }
+          },
+        });
     const feedGauge = readGauge(() => this.feedSource);
     feedGauge('fleet_bot_feed_lag_seconds', 'How long the feed channel has been missing entries (0 when up to date).', (n) => n.behindMs / 1000);
     feedGauge('fleet_bot_feed_backlog_entries', 'Entries seen at the last poll but not yet posted.', (n) => n.pendingEntries);
-    feedGauge('fleet_bot_feed_gap_entries', 'Entries the late sweep found in the ledger but never posted by a poll, and posted late, since the feed started on its channel (0 when none was missed).', (n) => n.gapEntries);
-    feedGauge('fleet_bot_feed_last_poll_age_seconds', 'Seconds since the feed\'s last successful poll (-1 before the first).', (n) =>
-      n.lastSuccessfulPollAt ? Math.max(0, (Date.now() - n.lastSuccessfulPollAt.getTime()) / 1000) : -1);
+    feedGauge(
+      'fleet_bot_feed_gap_entries',
+      'Entries the late sweep found in the ledger but never posted by a poll, and posted late, since the feed started on its channel (0 when none was missed).',
+      (n) => n.gapEntries,
+    );
+    feedGauge('fleet_bot_feed_last_poll_age_seconds', "Seconds since the feed's last successful poll (-1 before the first).", (n) =>
+      n.lastSuccessfulPollAt ? Math.max(0, (Date.now() - n.lastSuccessfulPollAt.getTime()) / 1000) : -1,
+    );
     const ledgerGauge = readGauge(() => this.ledgerSource);
-    ledgerGauge('fleet_bot_ledger_sync_lag_seconds', 'Seconds since the ledger last read the newest transactions from the Fleet API (-1 before the first).', (n) =>
-      n.lastPollAt ? Math.max(0, (Date.now() - n.lastPollAt.getTime()) / 1000) : -1);
+    ledgerGauge(
+      'fleet_bot_ledger_sync_lag_seconds',
+      'Seconds since the ledger last read the newest transactions from the Fleet API (-1 before the first).',
+      (n) => (n.lastPollAt ? Math.max(0, (Date.now() - n.lastPollAt.getTime()) / 1000) : -1),
+    );
     ledgerGauge('fleet_bot_ledger_entries', 'Transactions stored in the ledger.', (n) => n.loaded);
     ledgerGauge('fleet_bot_ledger_history_complete', '1 once the whole history has been loaded into the ledger, else 0.', (n) => (n.historyComplete ? 1 : 0));
   }
@@ -145,12 +173,14 @@ export class Metrics {
 
 /** A path with its variable parts (ids, references) replaced, so a label never holds one. */
 function endpointTemplate(path: string): string {
-  return path
-    .split('?')[0]!
-    .split('/')
-    // An id is all digits, holds a run of three, or is a long token or UUID; words such as b2b or v1 stay.
-    .map((segment) => (/\d{3,}|^[0-9a-f-]{16,}$|^[A-Za-z0-9_-]{24,}$/i.test(segment) || /^\d+$/.test(segment) ? ':id' : segment))
-    .join('/');
+  return (
+    path
+      .split('?')[0]!
+      .split('/')
+      // An id is all digits, holds a run of three, or is a long token or UUID; words such as b2b or v1 stay.
+      .map((segment) => (/\d{3,}|^[0-9a-f-]{16,}$|^[A-Za-z0-9_-]{24,}$/i.test(segment) || /^\d+$/.test(segment) ? ':id' : segment))
+      .join('/')
+  );
 }
 
 /** Slack method names are bounded (a known API); anything else becomes "other". */

@@ -127,7 +127,10 @@ export class Readiness {
   private async checkFleet(): Promise<CheckResult & { last_answer_seconds_ago?: number }> {
     if (!this.fleetLast || this.now() - this.fleetLast.at > FLEET_RECENT_MS) {
       // The probe's own call is seen by fleetCall() through the HTTP layer.
-      this.probing ??= this.options.probeFleet().catch(() => undefined).finally(() => (this.probing = undefined));
+      this.probing ??= this.options
+        .probeFleet()
+        .catch(() => undefined)
+        .finally(() => (this.probing = undefined));
       await withTimeout(this.probing, FLEET_PROBE_TIMEOUT_MS);
     }
     const last = this.fleetLast;
@@ -143,7 +146,13 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<'ok' | '
     timer = setTimeout(() => resolve('timeout'), ms);
   });
   try {
-    return await Promise.race([work.then(() => 'ok' as const, () => 'failed' as const), timeout]);
+    return await Promise.race([
+      work.then(
+        () => 'ok' as const,
+        () => 'failed' as const,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

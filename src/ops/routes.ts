@@ -66,7 +66,10 @@ export function opsRoutes(readiness: Readiness, metrics: Metrics): OpsRoutes {
 }
 
 /** The operators' small server for the three routes; resolves once it listens. */
-export async function startOpsServer(routes: OpsRoutes, listen: { port: number; host: string }): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function startOpsServer(
+  routes: OpsRoutes,
+  listen: { port: number; host: string },
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     // Own keys only: `/constructor` is no route.
@@ -87,9 +90,10 @@ export async function startOpsServer(routes: OpsRoutes, listen: { port: number; 
   return {
     server,
     url: `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

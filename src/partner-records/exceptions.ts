@@ -44,24 +44,40 @@ export async function exceptionRows(result: MatchResult, ledgerComplete: boolean
   for (const { record, entry } of result.differences) {
     if (slices.due()) await slices.next();
     rows.push({
-      kind: 'amount_difference', reference: record.reference, date: record.dateText,
-      recordsAmount: minorToPlain(record.amountMinor, record.currency), ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
+      kind: 'amount_difference',
+      reference: record.reference,
+      date: record.dateText,
+      recordsAmount: minorToPlain(record.amountMinor, record.currency),
+      ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
       currency: record.currency === entry.currency ? record.currency : `${record.currency}/${entry.currency}`,
-      note: record.note, recordsRow: record.row,
+      note: record.note,
+      recordsRow: record.row,
     });
   }
   for (const record of result.notInLedger) {
     if (slices.due()) await slices.next();
     rows.push({
-      kind: ledgerComplete ? 'not_in_ledger' : 'not_found_yet', reference: record.reference, date: record.dateText, recordsAmount: minorToPlain(record.amountMinor, record.currency),
-      ledgerAmount: '', currency: record.currency, note: record.note, recordsRow: record.row,
+      kind: ledgerComplete ? 'not_in_ledger' : 'not_found_yet',
+      reference: record.reference,
+      date: record.dateText,
+      recordsAmount: minorToPlain(record.amountMinor, record.currency),
+      ledgerAmount: '',
+      currency: record.currency,
+      note: record.note,
+      recordsRow: record.row,
     });
   }
   for (const entry of result.notInRecords) {
     if (slices.due()) await slices.next();
     rows.push({
-      kind: 'not_in_records', reference: entry.reference, date: entry.date, recordsAmount: '', ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
-      currency: entry.currency, note: entry.description, recordsRow: undefined,
+      kind: 'not_in_records',
+      reference: entry.reference,
+      date: entry.date,
+      recordsAmount: '',
+      ledgerAmount: minorToPlain(entry.amountMinor, entry.currency),
+      currency: entry.currency,
+      note: entry.description,
+      recordsRow: undefined,
     });
   }
   return rows;
@@ -69,5 +85,14 @@ export async function exceptionRows(result: MatchResult, ledgerComplete: boolean
 
 /** A row as the file's cells, in EXCEPTION_COLUMNS' order. */
 export function exceptionCells(row: ExceptionRow): string[] {
-  return [row.kind, row.reference, row.date, row.recordsAmount, row.ledgerAmount, row.currency, row.note, row.recordsRow === undefined ? '' : String(row.recordsRow)];
+  return [
+    row.kind,
+    row.reference,
+    row.date,
+    row.recordsAmount,
+    row.ledgerAmount,
+    row.currency,
+    row.note,
+    row.recordsRow === undefined ? '' : String(row.recordsRow),
+  ];
 }

@@ -14,17 +14,25 @@ export type RecordsColumn = (typeof RECORDS_COLUMNS)[number];
 
 /** Header names in either language, lower-cased, to the column they name. */
 const HEADER_NAMES: ReadonlyMap<string, RecordsColumn> = new Map([
-  ['reference', 'reference'], ['référence', 'reference'],
+  ['reference', 'reference'],
+  ['référence', 'reference'],
   ['date', 'date'],
-  ['amount', 'amount'], ['montant', 'amount'],
-  ['currency', 'currency'], ['devise', 'currency'],
-  ['direction', 'direction'], ['sens', 'direction'],
+  ['amount', 'amount'],
+  ['montant', 'amount'],
+  ['currency', 'currency'],
+  ['devise', 'currency'],
+  ['direction', 'direction'],
+  ['sens', 'direction'],
   ['note', 'note'],
 ]);
 const REQUIRED: readonly RecordsColumn[] = ['reference', 'date', 'amount', 'currency'];
 
 const DIRECTIONS: ReadonlyMap<string, 'in' | 'out'> = new Map([
-  ['in', 'in'], ['out', 'out'], ['entrée', 'in'], ['entree', 'in'], ['sortie', 'out'],
+  ['in', 'in'],
+  ['out', 'out'],
+  ['entrée', 'in'],
+  ['entree', 'in'],
+  ['sortie', 'out'],
 ]);
 
 /** One line of the partner's records, as the fleet account sees it. */
@@ -59,8 +67,7 @@ export type RecordsFileProblem =
   | { code: 'rows'; problems: RowProblem[]; more: number };
 
 export type RowProblemCode =
-  | 'column_count' | 'date_invalid' | 'amount_invalid' | 'amount_decimals' | 'currency_unknown'
-  | 'direction_invalid' | 'direction_sign' | 'reference_repeated';
+  'column_count' | 'date_invalid' | 'amount_invalid' | 'amount_decimals' | 'currency_unknown' | 'direction_invalid' | 'direction_sign' | 'reference_repeated';
 
 /**
  * A problem in one cell: its row, its column as the header names it, for a repeated reference the
@@ -74,9 +81,7 @@ export interface RowProblem {
   amount?: TooManyDecimals;
 }
 
-export type RecordsReading =
-  | { ok: true; records: PartnerRecord[] }
-  | { ok: false; problem: RecordsFileProblem };
+export type RecordsReading = { ok: true; records: PartnerRecord[] } | { ok: false; problem: RecordsFileProblem };
 
 export interface RecordsLimits {
   maxBytes: number;
@@ -104,7 +109,11 @@ function decode(bytes: Uint8Array): string | undefined {
 }
 
 /** Parses the CSV text in slices, resolving with each record and the line it ends on. */
-async function parseInSlices(text: string, maxRows: number, turns: BackgroundTurns): Promise<{ records: Array<{ cells: string[]; line: number }>; tooMany: boolean }> {
+async function parseInSlices(
+  text: string,
+  maxRows: number,
+  turns: BackgroundTurns,
+): Promise<{ records: Array<{ cells: string[]; line: number }>; tooMany: boolean }> {
   // A quote inside a field that does not start with one (`Fuel "A"`) is taken as written.
   const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true });
   const records: Array<{ cells: string[]; line: number }> = [];
@@ -155,7 +164,11 @@ async function parseInSlices(text: string, maxRows: number, turns: BackgroundTur
 }
 
 /** Reads `content` into records, or the file's problem; nothing is kept either way. */
-export async function readRecordsFile(content: Uint8Array | string, limits: RecordsLimits, turns: BackgroundTurns = new EventLoopTurns()): Promise<RecordsReading> {
+export async function readRecordsFile(
+  content: Uint8Array | string,
+  limits: RecordsLimits,
+  turns: BackgroundTurns = new EventLoopTurns(),
+): Promise<RecordsReading> {
   const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
   if (size > limits.maxBytes) return fail({ code: 'file_too_large', maxBytes: limits.maxBytes });
   const text = typeof content === 'string' ? content : decode(content);
@@ -199,7 +212,13 @@ function readHeader(cells: string[]): ColumnIndexes | RecordsFileProblem {
   return indexes;
 }
 
-async function readRows(body: Array<{ cells: string[]; line: number }>, header: string[], columns: ColumnIndexes, limits: RecordsLimits, turns: BackgroundTurns): Promise<RecordsReading> {
+async function readRows(
+  body: Array<{ cells: string[]; line: number }>,
+  header: string[],
+  columns: ColumnIndexes,
+  limits: RecordsLimits,
+  turns: BackgroundTurns,
+): Promise<RecordsReading> {
   const records: PartnerRecord[] = [];
   const problems: RowProblem[] = [];
   let problemCount = 0;
@@ -278,7 +297,9 @@ function readDate(text: string, timeZone: string): { day: string; at: number | u
   const offset = match[6];
   let at: number;
   if (offset !== undefined) {
-    at = Date.parse(`${day}T${match[2]}:${match[3]}:${String(second).padStart(2, '0')}.${String(millis).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`);
+    at = Date.parse(
+      `${day}T${match[2]}:${match[3]}:${String(second).padStart(2, '0')}.${String(millis).padStart(3, '0')}${offset === 'Z' ? 'Z' : offset.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2')}`,
+    );
     if (Number.isNaN(at)) return undefined;
   } else {
     at = zonedTime(day, { hour, minute }, timeZone).getTime() + second * 1000 + millis;

@@ -61,7 +61,6 @@ export interface MatchInput {
   turns?: BackgroundTurns;
 }
 
-
 /** The index of the day `at` falls on, or -1 outside the grid. */
 export function dayIndexOf(grid: DayGrid, at: number): number {
   const { starts } = grid;
@@ -178,7 +177,13 @@ async function inDateOrder(records: readonly PartnerRecord[], slices: Slices): P
 }
 
 /** Among `entries` (oldest first) of the record's amount, the best unused one within the tolerance. */
-function closestByAmount(entries: readonly LedgerCandidate[], record: PartnerRecord, day: number, input: MatchInput, used: ReadonlySet<string>): LedgerCandidate | undefined {
+function closestByAmount(
+  entries: readonly LedgerCandidate[],
+  record: PartnerRecord,
+  day: number,
+  input: MatchInput,
+  used: ReadonlySet<string>,
+): LedgerCandidate | undefined {
   if (entries.length === 0 || day < 0) return undefined;
   const { grid, toleranceDays } = input;
   const from = grid.starts[Math.max(0, day - toleranceDays)]!;

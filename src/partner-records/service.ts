@@ -78,7 +78,15 @@ export class RecordsService {
     const windowEntries = await entriesBetween(db, from, before);
     const references = await referencesOutside(records, windowEntries, this.turns);
     const referencedEntries = await entriesByReference(db, references, from, before);
-    const result = await matchRecords({ records, windowEntries, referencedEntries, grid, toleranceDays: settings.toleranceDays, ledgerComplete: gap === undefined, turns: this.turns });
+    const result = await matchRecords({
+      records,
+      windowEntries,
+      referencedEntries,
+      grid,
+      toleranceDays: settings.toleranceDays,
+      ledgerComplete: gap === undefined,
+      turns: this.turns,
+    });
     const exceptions = await exceptionRows(result, gap === undefined, this.turns);
     const totals = new Map<string, CurrencyTotal>();
     const slices = new Slices(this.turns);
@@ -88,10 +96,18 @@ export class RecordsService {
       totals.set(record.currency, { count: total.count + 1, minor: total.minor + record.amountMinor });
     }
     const summary: RunSummary = {
-      id: `RC-${randomReadableCode(6)}`, userId: submission.userId, createdAt: now, fileName: submission.fileName,
-      periodStart: grid.days[grid.firstPeriodDay]!, periodEnd: grid.days[grid.lastPeriodDay]!, ledgerComplete: gap === undefined,
-      records: records.length, matched: result.matched.length, differences: result.differences.length,
-      notInLedger: result.notInLedger.length, notInRecords: result.notInRecords.length,
+      id: `RC-${randomReadableCode(6)}`,
+      userId: submission.userId,
+      createdAt: now,
+      fileName: submission.fileName,
+      periodStart: grid.days[grid.firstPeriodDay]!,
+      periodEnd: grid.days[grid.lastPeriodDay]!,
+      ledgerComplete: gap === undefined,
+      records: records.length,
+      matched: result.matched.length,
+      differences: result.differences.length,
+      notInLedger: result.notInLedger.length,
+      notInRecords: result.notInRecords.length,
       totals: new Map([...totals].sort(([a], [b]) => (a < b ? -1 : 1))),
     };
     const kept = await keepRun(db, { ...summary, sourceKey: submission.sourceKey }, exceptions);
@@ -133,7 +149,12 @@ async function referencesOutside(records: readonly PartnerRecord[], windowEntrie
 }
 
 /** The records' days widened by the tolerance, each with its first instant in `timeZone`. */
-export async function dayGrid(records: readonly PartnerRecord[], toleranceDays: number, timeZone: string, turns: BackgroundTurns = new EventLoopTurns()): Promise<DayGrid> {
+export async function dayGrid(
+  records: readonly PartnerRecord[],
+  toleranceDays: number,
+  timeZone: string,
+  turns: BackgroundTurns = new EventLoopTurns(),
+): Promise<DayGrid> {
   const slices = new Slices(turns);
   let first = records[0]!.day;
   let last = first;

@@ -44,10 +44,18 @@ interface RunRow {
 function toSummary(row: RunRow): RunSummary {
   const totals = typeof row.totals === 'string' ? (JSON.parse(row.totals) as Record<string, CurrencyTotal>) : row.totals;
   return {
-    id: row.id, userId: row.user_id, createdAt: new Date(row.created_at), fileName: row.file_name,
-    periodStart: row.period_start, periodEnd: row.period_end, ledgerComplete: row.ledger_complete,
-    records: Number(row.record_count), matched: Number(row.matched), differences: Number(row.differences),
-    notInLedger: Number(row.not_in_ledger), notInRecords: Number(row.not_in_records),
+    id: row.id,
+    userId: row.user_id,
+    createdAt: new Date(row.created_at),
+    fileName: row.file_name,
+    periodStart: row.period_start,
+    periodEnd: row.period_end,
+    ledgerComplete: row.ledger_complete,
+    records: Number(row.record_count),
+    matched: Number(row.matched),
+    differences: Number(row.differences),
+    notInLedger: Number(row.not_in_ledger),
+    notInRecords: Number(row.not_in_records),
     totals: new Map(Object.entries(totals).sort(([a], [b]) => (a < b ? -1 : 1))),
   };
 }
@@ -66,8 +74,22 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
                                  record_count, matched, differences, not_in_ledger, not_in_records, totals)
        VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
        ON CONFLICT (source_key) DO NOTHING RETURNING id`,
-      [run.id, run.sourceKey, run.userId, run.createdAt.toISOString(), run.fileName, run.periodStart, run.periodEnd, run.ledgerComplete,
-        run.records, run.matched, run.differences, run.notInLedger, run.notInRecords, JSON.stringify(totals)],
+      [
+        run.id,
+        run.sourceKey,
+        run.userId,
+        run.createdAt.toISOString(),
+        run.fileName,
+        run.periodStart,
+        run.periodEnd,
+        run.ledgerComplete,
+        run.records,
+        run.matched,
+        run.differences,
+        run.notInLedger,
+        run.notInRecords,
+        JSON.stringify(totals),
+      ],
     );
     if (inserted.rows.length === 0) {
       const { rows } = await tx.query<{ id: string }>('SELECT id FROM records_runs WHERE source_key = $1', [run.sourceKey]);
@@ -75,8 +97,15 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
     }
     for (let at = 0; at < exceptions.length; at += EXCEPTION_BATCH) {
       const batch = exceptions.slice(at, at + EXCEPTION_BATCH).map((row, index) => ({
-        ord: at + index, kind: row.kind, reference: row.reference, date: row.date, records_amount: row.recordsAmount,
-        ledger_amount: row.ledgerAmount, currency: row.currency, note: row.note, records_row: row.recordsRow ?? null,
+        ord: at + index,
+        kind: row.kind,
+        reference: row.reference,
+        date: row.date,
+        records_amount: row.recordsAmount,
+        ledger_amount: row.ledgerAmount,
+        currency: row.currency,
+        note: row.note,
+        records_row: row.recordsRow ?? null,
       }));
       await tx.query(
         `INSERT INTO records_run_exceptions (run_id, ord, kind, reference, date, records_amount, ledger_amount, currency, note, records_row)
@@ -95,7 +124,9 @@ const SUMMARY_COLUMNS = `id, user_id, created_at, file_name, period_start, perio
 
 /** The latest runs, newest first. */
 export async function recentRuns(db: Queryable, limit: number): Promise<RunSummary[]> {
-  const { rows } = await db.query<RunRow>(`SELECT ${SUMMARY_COLUMNS} FROM records_runs ORDER BY created_at DESC, id DESC LIMIT ${Math.max(1, Math.floor(limit))}`);
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM records_runs ORDER BY created_at DESC, id DESC LIMIT ${Math.max(1, Math.floor(limit))}`,
+  );
   return rows.map(toSummary);
 }
 
@@ -106,12 +137,26 @@ export async function runById(db: Queryable, id: string): Promise<RunSummary | u
 
 /** A run's exceptions in the file's order. */
 export async function runExceptions(db: Queryable, id: string): Promise<ExceptionRow[]> {
-  const { rows } = await db.query<{ kind: ExceptionKind; reference: string; date: string; records_amount: string; ledger_amount: string; currency: string; note: string; records_row: number | null }>(
-    'SELECT kind, reference, date, records_amount, ledger_amount, currency, note, records_row FROM records_run_exceptions WHERE run_id = $1 ORDER BY ord',
-    [id],
-  );
+  const { rows } = await db.query<{
+    kind: ExceptionKind;
+    reference: string;
+    date: string;
+    records_amount: string;
+    ledger_amount: string;
+    currency: string;
+    note: string;
+    records_row: number | null;
+  }>('SELECT kind, reference, date, records_amount, ledger_amount, currency, note, records_row FROM records_run_exceptions WHERE run_id = $1 ORDER BY ord', [
+    id,
+  ]);
   return rows.map((row) => ({
-    kind: row.kind, reference: row.reference, date: row.date, recordsAmount: row.records_amount, ledgerAmount: row.ledger_amount,
-    currency: row.currency, note: row.note, recordsRow: row.records_row === null ? undefined : Number(row.records_row),
+    kind: row.kind,
+    reference: row.reference,
+    date: row.date,
+    recordsAmount: row.records_amount,
+    ledgerAmount: row.ledger_amount,
+    currency: row.currency,
+    note: row.note,
+    recordsRow: row.records_row === null ? undefined : Number(row.records_row),
   }));
 }

@@ -18,16 +18,21 @@ export type AmountApprovalRule = Exclude<DualApprovalRule, 'new_recipient'>;
  * Why a request needs more than one approver: an amount rule with the amount or day total it
  * measured and the threshold it is above, or the new-recipient rule.
  */
-export type DualApprovalReason =
-  | { rule: AmountApprovalRule; totalMinor: number; thresholdMinor: number }
-  | { rule: 'new_recipient' };
+export type DualApprovalReason = { rule: AmountApprovalRule; totalMinor: number; thresholdMinor: number } | { rule: 'new_recipient' };
 
 /**
  * Why a request with its approvals was not sent: a control of the gate before sending (`gate.ts`)
  * that no longer passes. Each says what the request waits for (see docs/payouts.md).
  */
 export const PAYOUT_HOLDS = [
-  'requester_not_allowed', 'roles_unavailable', 'needs_approvers', 'needs_senior', 'over_daily_limit', 'over_max_amount', 'not_offered',
-  'duplicate_unchecked', 'missed',
+  'requester_not_allowed',
+  'roles_unavailable',
+  'needs_approvers',
+  'needs_senior',
+  'over_daily_limit',
+  'over_max_amount',
+  'not_offered',
+  'duplicate_unchecked',
+  'missed',
 ] as const;
 export type PayoutHold = (typeof PAYOUT_HOLDS)[number];

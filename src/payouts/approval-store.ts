@@ -38,10 +38,11 @@ export async function insertApproval(q: Queryable, requestId: string, userId: st
 /** Marks approvals that no longer count (their givers are no longer approvers); kept as evidence. */
 export async function revokeApprovals(q: Queryable, requestId: string, userIds: readonly string[], at: Date): Promise<void> {
   if (userIds.length === 0) return;
-  await q.query(
-    'UPDATE payout_approvals SET revoked_at = $3 WHERE request_id = $1 AND user_id = ANY($2::text[]) AND revoked_at IS NULL',
-    [requestId, [...userIds], at],
-  );
+  await q.query('UPDATE payout_approvals SET revoked_at = $3 WHERE request_id = $1 AND user_id = ANY($2::text[]) AND revoked_at IS NULL', [
+    requestId,
+    [...userIds],
+    at,
+  ]);
 }
 
 /** Records one approver's agreement to send attempt `attempt`; false when they had already given it. */
@@ -63,19 +64,23 @@ export async function listRetryApprovals(q: Queryable, requestId: string, attemp
   return rows.map((approval) => ({ userId: approval.user_id, at: toDate(approval.approved_at) }));
 }
 
-
 /** An approver whose approval stands approves again (a held request): it counts from `at`. False when it does not stand. */
 export async function renewApproval(q: Queryable, requestId: string, userId: string, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query(
-    'UPDATE payout_approvals SET approved_at = $3 WHERE request_id = $1 AND user_id = $2 AND revoked_at IS NULL', [requestId, userId, at],
-  );
+  const { rowCount } = await q.query('UPDATE payout_approvals SET approved_at = $3 WHERE request_id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+    requestId,
+    userId,
+    at,
+  ]);
   return rowCount > 0;
 }
 
 /** An approver agrees again to send attempt `attempt` (a held unknown payout): the agreement counts from `at`. */
 export async function renewRetryApproval(q: Queryable, requestId: string, attempt: number, userId: string, at: Date): Promise<boolean> {
-  const { rowCount } = await q.query(
-    'UPDATE payout_retry_approvals SET approved_at = $4 WHERE request_id = $1 AND attempt = $2 AND user_id = $3', [requestId, attempt, userId, at],
-  );
+  const { rowCount } = await q.query('UPDATE payout_retry_approvals SET approved_at = $4 WHERE request_id = $1 AND attempt = $2 AND user_id = $3', [
+    requestId,
+    attempt,
+    userId,
+    at,
+  ]);
   return rowCount > 0;
 }

@@ -99,16 +99,27 @@ export class PayoutApprovals {
    * would complete the count must bring a senior approval when none stands. Asked before the approve
    * window opens, and at approval; the gate before sending checks it again with fresh roles.
    */
-  async seniorDecision(request: PayoutRequest, userId: string): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
+  async seniorDecision(
+    request: PayoutRequest,
+    userId: string,
+  ): Promise<{ seniority: { seniorNeeded: boolean; actorSenior: boolean }; decision: PolicyDecision }> {
     // On the amount and on the requester's and the recipient's day totals, as two approvers are (`day-totals.ts`).
-    const { senior: tier } = await measureDayApprovals(this.options.db, {
-      requestedBy: request.requestedBy, requestedAt: request.requestedAt, payouts: [{ draft: request, newRecipient: request.newRecipient }], counted: true,
-    }, this.options.settings);
+    const { senior: tier } = await measureDayApprovals(
+      this.options.db,
+      {
+        requestedBy: request.requestedBy,
+        requestedAt: request.requestedAt,
+        payouts: [{ draft: request, newRecipient: request.newRecipient }],
+        counted: true,
+      },
+      this.options.settings,
+    );
     const actorSenior = tier ? await isSeniorApprover(this.options.roles, userId) : false;
     const completes = new Set([...countingApprovers(request), userId]).size >= request.requiredApprovals;
-    const decision: PolicyDecision = tier && completes && !actorSenior && seniorApprovers(request).length === 0
-      ? { ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: request.id } }
-      : { ok: true };
+    const decision: PolicyDecision =
+      tier && completes && !actorSenior && seniorApprovers(request).length === 0
+        ? { ok: false, code: 'needs_senior', details: { action: 'approve', payoutId: request.id } }
+        : { ok: true };
     return { seniority: { seniorNeeded: tier !== undefined, actorSenior }, decision };
   }
 
@@ -136,9 +147,18 @@ export class PayoutApprovals {
     const { duplicateWindowHours } = this.options.settings;
     const landedSince = touched.hold === 'duplicate_unchecked' ? await newestRepeat(tx, touched, { windowHours: duplicateWindowHours, upTo: now }) : undefined;
     const since = await comparedAt(tx, touched);
-    const duplicateOf = landedSince?.payout ?? (await findEarlierPayouts(tx, [touched], {
-      now: since, windowHours: duplicateWindowHours, exceptBatchId: touched.batch?.id, stored: { requestId: id, requestedAt: since },
-    })).values().next().value;
+    const duplicateOf =
+      landedSince?.payout ??
+      (
+        await findEarlierPayouts(tx, [touched], {
+          now: since,
+          windowHours: duplicateWindowHours,
+          exceptBatchId: touched.batch?.id,
+          stored: { requestId: id, requestedAt: since },
+        })
+      )
+        .values()
+        .next().value;
     if (duplicateOf && answers.duplicateChecked !== true) {
       throw new Refused(refusal('duplicate_unchecked', { details: { action: 'approve', payoutId: id }, request: touched }));
     }
@@ -163,7 +183,8 @@ export class PayoutApprovals {
     const required = Math.max(current.requiredApprovals, measured.required);
     const counting = countingApprovers(current);
     if (counting.length >= required) {
-      const unread = (approver: string) => !roles?.approvers.has(approver) || (answers.seniorNeeded && seniorApprovers(current).includes(approver) && !roles.seniors?.has(approver));
+      const unread = (approver: string) =>
+        !roles?.approvers.has(approver) || (answers.seniorNeeded && seniorApprovers(current).includes(approver) && !roles.seniors?.has(approver));
       if (!roles || (!roles.unreadable && counting.some(unread))) throw new NeedsFreshRoles();
       const release = decideRelease(current, roles, required, answers.seniorNeeded);
       await revokeApprovals(tx, id, release.revoke, now);
@@ -179,7 +200,11 @@ export class PayoutApprovals {
     const final = (await findRequest(tx, id)) ?? updated ?? current;
     if (recorded || renewed) {
       // The tick is part of the approval's record: who checked, and against which earlier payout.
-      const checked = { ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}), ...(answers.actorSenior ? { senior: true } : {}), ...(renewed ? { again: true } : {}) };
+      const checked = {
+        ...(duplicateOf ? { duplicateChecked: duplicateOf } : {}),
+        ...(answers.actorSenior ? { senior: true } : {}),
+        ...(renewed ? { again: true } : {}),
+      };
       events.unshift({ event: 'approved', userId, details: { approvals: countingApprovers(final).length, required: final.requiredApprovals, ...checked } });
     }
     for (const event of events) await recorder.record(tx, final, event, now);

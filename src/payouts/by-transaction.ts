@@ -42,7 +42,9 @@ export function sentPayoutLookup(db: Queryable): SentPayoutLookup {
       for (const row of rows) {
         if (found.has(row.transaction_id)) continue;
         found.set(row.transaction_id, {
-          requestId: row.id, requestedBy: row.requested_by, approvedBy: row.approvers ? row.approvers.split(' ') : [],
+          requestId: row.id,
+          requestedBy: row.requested_by,
+          approvedBy: row.approvers ? row.approvers.split(' ') : [],
         });
       }
       return found;

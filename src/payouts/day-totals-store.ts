@@ -76,10 +76,13 @@ function occurrencesCounting(p: DayWindowParams): string {
 
 /** The total one requester requested in the window, their bulk rows waiting or being sent included. */
 export async function sumRequested(q: Queryable, input: { requestedBy: string } & DayWindow): Promise<number> {
-  const { rows } = await q.query<{ total: unknown }>(
-    `SELECT ${requesterTotalSql('$1', WINDOW_PARAMS)} AS total`,
-    [input.requestedBy, input.currency, input.from, input.to, [...input.states]],
-  );
+  const { rows } = await q.query<{ total: unknown }>(`SELECT ${requesterTotalSql('$1', WINDOW_PARAMS)} AS total`, [
+    input.requestedBy,
+    input.currency,
+    input.from,
+    input.to,
+    [...input.states],
+  ]);
   return Number(rows[0]?.total ?? 0);
 }
 
@@ -103,14 +106,26 @@ export async function sumRequestedTo(q: Queryable, input: { recipientKeys: reado
  * one query: the busiest day of a scheduled request's occurrences, for its approval message.
  */
 export async function sumsOnDays(
-  q: Queryable, input: { requestedBy: string; recipientKey: string; currency: string; states: readonly PayoutState[]; days: ReadonlyArray<{ from: Date; to: Date }> },
+  q: Queryable,
+  input: { requestedBy: string; recipientKey: string; currency: string; states: readonly PayoutState[]; days: ReadonlyArray<{ from: Date; to: Date }> },
 ): Promise<Array<{ from: Date; requesterMinor: number; recipientMinor: number }>> {
   if (input.days.length === 0) return [];
   const params: DayWindowParams = { currency: '$3', from: 'd.from_at', to: 'd.to_at', states: '$4' };
   const { rows } = await q.query<{ from_at: Date | string; requester_total: unknown; recipient_total: unknown }>(
     `SELECT d.from_at, ${requesterTotalSql('$1', params)} AS requester_total, ${recipientTotalSql('$2', params)} AS recipient_total
      FROM unnest($5::timestamptz[], $6::timestamptz[]) AS d(from_at, to_at) ORDER BY d.from_at`,
-    [input.requestedBy, input.recipientKey, input.currency, [...input.states], input.days.map((day) => day.from.toISOString()), input.days.map((day) => day.to.toISOString())],
+    [
+      input.requestedBy,
+      input.recipientKey,
+      input.currency,
+      [...input.states],
+      input.days.map((day) => day.from.toISOString()),
+      input.days.map((day) => day.to.toISOString()),
+    ],
   );
-  return rows.map((row) => ({ from: new Date(row.from_at), requesterMinor: Number(row.requester_total ?? 0), recipientMinor: Number(row.recipient_total ?? 0) }));
+  return rows.map((row) => ({
+    from: new Date(row.from_at),
+    requesterMinor: Number(row.requester_total ?? 0),
+    recipientMinor: Number(row.recipient_total ?? 0),
+  }));
 }

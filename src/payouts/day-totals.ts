@@ -129,7 +129,11 @@ export async function dailyLimitDecision(
 ): Promise<PolicyDecision> {
   const day = payoutDay(at, rules.timeZone);
   const total = await sumRequested(q, {
-    requestedBy: payout.requestedBy, currency: payout.currency, from: day.start, to: day.end, states: STATES_COUNTING_TOWARDS_LIMIT,
+    requestedBy: payout.requestedBy,
+    currency: payout.currency,
+    from: day.start,
+    to: day.end,
+    states: STATES_COUNTING_TOWARDS_LIMIT,
   });
   const alreadyRequestedMinor = counted ? total - payout.amountMinor : total;
   return checkDailyLimit({ alreadyRequestedMinor, amountMinor: payout.amountMinor, currency: payout.currency }, rules.dailyLimit);

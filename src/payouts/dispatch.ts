@@ -137,7 +137,8 @@ export function searchTransactionList(fleet: FleetApi, clock: Clock, limits: Lis
       // The entry that could not be read might be this payout.
       if (malformed > 0) unreadable = 'an entry of the transaction list could not be read';
       for (const transaction of transactions) {
-        if (payout.transactionId !== undefined && transaction.reference === payout.transactionId) return { outcome: 'found', transaction, matchedBy: 'transactionId' };
+        if (payout.transactionId !== undefined && transaction.reference === payout.transactionId)
+          return { outcome: 'found', transaction, matchedBy: 'transactionId' };
         if (!sameMoney(transaction)) continue;
         if (transaction.reference === payout.reference) return { outcome: 'found', transaction, matchedBy: 'reference' };
         if (!inDescription.test(transaction.description)) continue;

@@ -20,8 +20,7 @@ const STATES_THAT_MAY_BE_REPEATED: readonly PayoutState[] = ['pending', 'approve
 
 /** The earlier payout a new one may repeat: a request (perhaps made for a bulk row), or a bulk row not yet one. */
 export type EarlierPayout =
-  | { kind: 'request'; requestId: string; reference: string; state: PayoutState; batchId?: string }
-  | { kind: 'batch_row'; batchId: string; rowNumber: number };
+  { kind: 'request'; requestId: string; reference: string; state: PayoutState; batchId?: string } | { kind: 'batch_row'; batchId: string; rowNumber: number };
 
 /** Same text, same recipient, amount and currency. */
 export function duplicateKey(draft: PayoutDraft): string {
@@ -127,7 +126,13 @@ export function windowStart(window: Pick<DuplicateWindow, 'now' | 'windowHours'>
 /** One found row as the earlier payout it names. */
 export function earlierPayoutOf(row: EarlierRow): EarlierPayout {
   return row.kind === 'request'
-    ? { kind: 'request', requestId: row.request_id ?? '', reference: row.reference, state: row.state ?? 'pending', ...(row.batch_id ? { batchId: row.batch_id } : {}) }
+    ? {
+        kind: 'request',
+        requestId: row.request_id ?? '',
+        reference: row.reference,
+        state: row.state ?? 'pending',
+        ...(row.batch_id ? { batchId: row.batch_id } : {}),
+      }
     : { kind: 'batch_row', batchId: row.batch_id ?? '', rowNumber: Number(row.row_number) };
 }
 
@@ -142,8 +147,16 @@ export async function findEarlierPayouts(q: Queryable, drafts: readonly PayoutDr
   const { rows } = await q.query<EarlierRow>(
     `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS w(recipient_key, amount_minor, currency))
      ${earlierPayoutsSql({ wanted: 'wanted', states: '$4', from: '$5', exceptBatchId: '$6', exceptRequestId: '$7', upTo: '$8' })}`,
-    [list.map(recipientKey), list.map((draft) => draft.amountMinor), list.map((draft) => draft.currency), statesThatMayBeRepeated(),
-      windowStart(window), window.exceptBatchId ?? null, window.stored?.requestId ?? null, window.stored?.requestedAt ?? null],
+    [
+      list.map(recipientKey),
+      list.map((draft) => draft.amountMinor),
+      list.map((draft) => draft.currency),
+      statesThatMayBeRepeated(),
+      windowStart(window),
+      window.exceptBatchId ?? null,
+      window.stored?.requestId ?? null,
+      window.stored?.requestedAt ?? null,
+    ],
   );
   const found = new Map<string, EarlierPayout>();
   for (const row of rows) {
@@ -164,12 +177,24 @@ export interface Repeat {
  * than itself (never itself, its own bulk payout or its own series): the gate before sending asks
  * whether one landed since the request was approved (and ticked).
  */
-export async function newestRepeat(q: Queryable, request: PayoutDraft & { id: string; requestedAt: Date; batch?: { id: string } | undefined }, window: { windowHours: number; upTo: Date }): Promise<Repeat | undefined> {
+export async function newestRepeat(
+  q: Queryable,
+  request: PayoutDraft & { id: string; requestedAt: Date; batch?: { id: string } | undefined },
+  window: { windowHours: number; upTo: Date },
+): Promise<Repeat | undefined> {
   const { rows } = await q.query<EarlierRow & { at: Date | string }>(
     `WITH wanted AS (SELECT $1::text AS recipient_key, $2::bigint AS amount_minor, $3::text AS currency)
      ${earlierPayoutsSql({ wanted: 'wanted', states: '$4', from: '$5', exceptBatchId: '$6', exceptRequestId: '$7', upTo: '$8' })} LIMIT 1`,
-    [recipientKey(request), request.amountMinor, request.currency, statesThatMayBeRepeated(),
-      windowStart({ now: request.requestedAt, windowHours: window.windowHours }), request.batch?.id ?? null, request.id, window.upTo],
+    [
+      recipientKey(request),
+      request.amountMinor,
+      request.currency,
+      statesThatMayBeRepeated(),
+      windowStart({ now: request.requestedAt, windowHours: window.windowHours }),
+      request.batch?.id ?? null,
+      request.id,
+      window.upTo,
+    ],
   );
   const row = rows[0];
   return row ? { payout: earlierPayoutOf(row), at: new Date(row.at) } : undefined;

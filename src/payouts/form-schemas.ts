@@ -26,9 +26,7 @@ export const LIMITS = {
 export const BIC_PATTERN = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const REFERENCE_PATTERN = /^[A-Za-z0-9_-]{4,40}$/;
 
-export const formText = z
-  .union([z.string(), z.null(), z.undefined()])
-  .transform((value) => (value ?? '').trim());
+export const formText = z.union([z.string(), z.null(), z.undefined()]).transform((value) => (value ?? '').trim());
 
 type Ctx = z.RefinementCtx;
 
@@ -43,13 +41,11 @@ export function report(ctx: Ctx, problem: FieldProblem): typeof z.NEVER {
  * it reads (checked before trimming or collapsing spaces, which would hide some of them).
  */
 function typedText(options: { lineBreaks?: boolean } = {}) {
-  return z
-    .union([z.string(), z.null(), z.undefined()])
-    .transform((value, ctx) => {
-      const hidden = findHiddenCharacters(value ?? '', options);
-      if (hidden) return report(ctx, { code: 'hidden_characters', kind: hidden });
-      return (value ?? '').trim();
-    });
+  return z.union([z.string(), z.null(), z.undefined()]).transform((value, ctx) => {
+    const hidden = findHiddenCharacters(value ?? '', options);
+    if (hidden) return report(ctx, { code: 'hidden_characters', kind: hidden });
+    return (value ?? '').trim();
+  });
 }
 
 export const phoneSchema = formText.transform((typed, ctx) => {
@@ -90,7 +86,8 @@ export const bankCodeSchema = formText.transform((typed, ctx) => {
 });
 
 export const noteSchema = typedText({ lineBreaks: true }).transform((value, ctx) =>
-  value.length <= LIMITS.note.max ? value : report(ctx, { code: 'note_too_long', max: LIMITS.note.max }));
+  value.length <= LIMITS.note.max ? value : report(ctx, { code: 'note_too_long', max: LIMITS.note.max }),
+);
 
 export function oneOf(allowed: readonly string[]) {
   return formText.transform((value, ctx) => {

@@ -74,13 +74,17 @@ const CONTROLS = [
     name: 'operator_offered',
     failed: ({ request, settings }) => (railOf(request.kind).offered(request, settings) ? undefined : 'not_offered'),
   },
-  { name: 'max_amount', failed: ({ request, settings }) => (checkMaxAmount(request.amountMinor, request.currency, settings.maxAmount).ok ? undefined : 'over_max_amount') },
+  {
+    name: 'max_amount',
+    failed: ({ request, settings }) => (checkMaxAmount(request.amountMinor, request.currency, settings.maxAmount).ok ? undefined : 'over_max_amount'),
+  },
   { name: 'daily_limit', failed: ({ withinDailyLimit }) => (withinDailyLimit ? undefined : 'over_daily_limit') },
   {
     // Above the tier (by the amount, or the requester's or the recipient's day total), one counted
     // giver must be a senior approver now.
     name: 'senior_approver',
-    failed: (facts) => (facts.measured.senior && !countedGivers(facts).some((userId) => facts.roles.seniors?.get(userId) === true) ? 'needs_senior' : undefined),
+    failed: (facts) =>
+      facts.measured.senior && !countedGivers(facts).some((userId) => facts.roles.seniors?.get(userId) === true) ? 'needs_senior' : undefined,
   },
   {
     // Each approval still valid: enough of the givers it was approved with are still approvers.
@@ -90,7 +94,8 @@ const CONTROLS = [
   {
     // A recipient never paid before needs PAYOUT_NEW_RECIPIENT_APPROVALS different approvers, as configured now.
     name: 'new_recipient',
-    failed: (facts) => (facts.measured.reason?.rule === 'new_recipient' && countedGivers(facts).length < facts.measured.required ? 'needs_approvers' : undefined),
+    failed: (facts) =>
+      facts.measured.reason?.rule === 'new_recipient' && countedGivers(facts).length < facts.measured.required ? 'needs_approvers' : undefined,
   },
   {
     // Two approvers above PAYOUT_DUAL_APPROVAL_ABOVE by the amount or the requester's or recipient's day total, as configured now.
@@ -115,9 +120,7 @@ export const GATE_CONTROLS = CONTROLS.map((control) => control.name);
 export type GateControlName = (typeof CONTROLS)[number]['name'];
 
 /** The gate's answer: send, or the hold and the facts it was decided on (to revoke and raise with). */
-export type GateVerdict =
-  | { ok: true; facts: GateFacts }
-  | { ok: false; hold: PayoutHold; control: GateControlName; facts: GateFacts };
+export type GateVerdict = { ok: true; facts: GateFacts } | { ok: false; hold: PayoutHold; control: GateControlName; facts: GateFacts };
 
 export interface PayoutGateOptions {
   roles: PayoutRoles;
@@ -185,14 +188,22 @@ export class PayoutGate {
     const measured = await measureDayApprovals(tx, { requestedBy: request.requestedBy, requestedAt: day, payouts: [payout], counted: true }, settings);
     const limit = await dailyLimitDecision(tx, request, day, settings, true);
     // The approvals copied onto a bulk row or a scheduled occurrence keep when they were given.
-    const lastApproval = latest(request.approvals.filter((approval) => approval.revokedAt === undefined && approval.userId !== request.requestedBy).map((approval) => approval.at));
+    const lastApproval = latest(
+      request.approvals.filter((approval) => approval.revokedAt === undefined && approval.userId !== request.requestedBy).map((approval) => approval.at),
+    );
     const lastAgreement = request.state === 'unknown' ? latest(request.retryApprovals.map((approval) => approval.at)) : undefined;
     const { approvedAt, tickedAt } = await lastApprovalEvents(tx, request.id);
     const checkedSince = latest([lastApproval, lastAgreement, tickedAt]);
     const repeat = await newestRepeat(tx, request, { windowHours: settings.duplicateWindowHours, upTo: now });
     const dueAt = occurrence?.dueAt;
     const facts: GateFacts = {
-      request, givers: giversOf(request), roles, measured, settings, withinDailyLimit: limit.ok, now,
+      request,
+      givers: giversOf(request),
+      roles,
+      measured,
+      settings,
+      withinDailyLimit: limit.ok,
+      now,
       repeatSinceApproval: repeat && (!checkedSince || repeat.at.getTime() > checkedSince.getTime()) ? repeat : undefined,
       sendableSince: dueAt ? latest([dueAt, lastApproval, lastAgreement]) : latest([lastApproval, lastAgreement, approvedAt]),
       catchUpMs: Math.max(this.options.catchUpMinutes ?? DEFAULT_CATCH_UP_MINUTES, MIN_CATCH_UP_MINUTES) * 60_000,

@@ -9,7 +9,15 @@ import type { Db, Queryable } from '../store/db.js';
 import { generateReference, GENERATED_REFERENCE_PATTERN, newPayoutId } from './identifiers.js';
 import {
   refusal,
-  type FieldProblem, type PayoutActionResult, type PayoutDraft, type PayoutKind, type PayoutRefusal, type PayoutRefusalCode, type PayoutRequest, type RefusalDetails, type RequestedThrough,
+  type FieldProblem,
+  type PayoutActionResult,
+  type PayoutDraft,
+  type PayoutKind,
+  type PayoutRefusal,
+  type PayoutRefusalCode,
+  type PayoutRequest,
+  type RefusalDetails,
+  type RequestedThrough,
 } from './model.js';
 import { canRequest, type ApprovalRequirement, type PayoutActor, type PolicyDecision } from './policy.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from './day-totals.js';
@@ -60,7 +68,10 @@ export interface SubmitOptions {
 /** Where a reviewed draft with a schedule is stored: `PayoutSchedules.request`, which checks the schedule again. */
 export interface ScheduledRequests {
   request(
-    userId: string, draft: PayoutDraft, input: Omit<ScheduleRule, 'timeZone'>, options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined },
+    userId: string,
+    draft: PayoutDraft,
+    input: Omit<ScheduleRule, 'timeZone'>,
+    options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined },
   ): Promise<PayoutActionResult | ScheduleRefusal>;
 }
 
@@ -142,7 +153,8 @@ export class PayoutIntake {
         // caller can recognise, even when the first one used up the day's allowance.
         if (await referenceExists(tx, valid.reference)) throw new Refused(duplicateReference());
         const reservedFor = await reservedReference(tx, valid.reference, options.occurrence);
-        if (reservedFor) throw new Refused(refusal('duplicate_reference', { details: { reservedFor }, errors: { reference: { code: 'reference_reserved', reservedFor } } }));
+        if (reservedFor)
+          throw new Refused(refusal('duplicate_reference', { details: { reservedFor }, errors: { reference: { code: 'reference_reserved', reservedFor } } }));
         let measured: PayoutRequirement | undefined;
         // A scheduled request counts on each of its days instead of today; it needs what its busiest day needs.
         for (const at of options.schedule?.at ?? [now]) {
@@ -157,24 +169,45 @@ export class PayoutIntake {
         const corrected = options.resubmitOf === undefined ? undefined : await findRequest(tx, options.resubmitOf.trim().toUpperCase());
         const resubmitOf = corrected && isResubmittable(corrected, userId) ? corrected.id : undefined;
         const id = await this.insertWithFreshId(tx, {
-          draft: valid, requestedBy: userId, requestedAt: now, expiresAt, requiredApprovals, dualApproval: reason, referenceGenerated,
-          newRecipient: recipient.newRecipient, previousRecipientName: recipient.previousName, changedDetails: recipient.changedDetails, resubmitOf,
+          draft: valid,
+          requestedBy: userId,
+          requestedAt: now,
+          expiresAt,
+          requiredApprovals,
+          dualApproval: reason,
+          referenceGenerated,
+          newRecipient: recipient.newRecipient,
+          previousRecipientName: recipient.previousName,
+          changedDetails: recipient.changedDetails,
+          resubmitOf,
           requestedThrough: options.through,
         });
         const stored = await findRequest(tx, id);
         if (!stored) throw new Error(`payout ${id} vanished right after insert`);
         await options.schedule?.save(tx, stored, now);
-        await recorder.record(tx, stored, {
-          event: 'requested',
-          userId,
-          details: {
-            amountMinor: valid.amountMinor, currency: valid.currency, reference: valid.reference, requiredApprovals, ...(reason ? { dualApproval: reason } : {}),
-            ...(recipient.newRecipient ? { newRecipient: true } : {}), ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
-            ...(recipient.changedDetails ? { changedFrom: recipient.changedDetails.saved.identity, changedFields: recipient.changedDetails.changes.map((change) => change.field) } : {}),
-            ...(resubmitOf ? { resubmitOf } : {}),
-            ...(options.through ? { through: options.through } : {}),
+        await recorder.record(
+          tx,
+          stored,
+          {
+            event: 'requested',
+            userId,
+            details: {
+              amountMinor: valid.amountMinor,
+              currency: valid.currency,
+              reference: valid.reference,
+              requiredApprovals,
+              ...(reason ? { dualApproval: reason } : {}),
+              ...(recipient.newRecipient ? { newRecipient: true } : {}),
+              ...(recipient.previousName !== undefined ? { previousRecipientName: recipient.previousName } : {}),
+              ...(recipient.changedDetails
+                ? { changedFrom: recipient.changedDetails.saved.identity, changedFields: recipient.changedDetails.changes.map((change) => change.field) }
+                : {}),
+              ...(resubmitOf ? { resubmitOf } : {}),
+              ...(options.through ? { through: options.through } : {}),
+            },
           },
-        }, now);
+          now,
+        );
         return stored;
       });
       await recorder.announce(request, { event: 'requested', userId });
@@ -210,9 +243,16 @@ export class PayoutIntake {
   ): Promise<PayoutRequirement> {
     const checked = await checkOneRecipient(q, payout, filledFrom);
     const recipient = { ...checked, newRecipient: checked.newRecipient || (stored && payout.newRecipient === true) };
-    const requirement = await measureDayApprovals(q, {
-      requestedBy: payout.requestedBy, requestedAt: payout.requestedAt, payouts: [{ draft: payout, newRecipient: recipient.newRecipient }], counted: stored,
-    }, this.options.settings);
+    const requirement = await measureDayApprovals(
+      q,
+      {
+        requestedBy: payout.requestedBy,
+        requestedAt: payout.requestedAt,
+        payouts: [{ draft: payout, newRecipient: recipient.newRecipient }],
+        counted: stored,
+      },
+      this.options.settings,
+    );
     return { ...requirement, recipient };
   }
 
@@ -251,7 +291,6 @@ export class PayoutIntake {
     if (id === undefined) throw new Refused(duplicateReference());
     return id;
   }
-
 }
 
 /** Only the requester's own rejected request can be corrected by a new one; it stays rejected. */

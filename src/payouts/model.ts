@@ -16,9 +16,7 @@ export { DUAL_APPROVAL_RULES, PAYOUT_HOLDS } from './approval-model.js';
 export type { AmountApprovalRule, DualApprovalReason, DualApprovalRule, PayoutApproval, PayoutHold } from './approval-model.js';
 export { INTERRUPTED_FAILURE, readFleetFailure } from './failure-reasons.js';
 
-export const PAYOUT_STATES = [
-  'pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled',
-] as const;
+export const PAYOUT_STATES = ['pending', 'approved', 'executing', 'completed', 'failed', 'unknown', 'rejected', 'expired', 'cancelled'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
 /**
@@ -52,10 +50,25 @@ export function isFinalState(state: PayoutState): boolean {
 export const STATES_COUNTING_TOWARDS_LIMIT: readonly PayoutState[] = ['pending', 'approved', 'executing', 'completed', 'unknown'];
 
 export const PAYOUT_EVENT_NAMES = [
-  'requested', 'approved', 'rejected', 'executing', 'completed', 'failed', 'unknown',
-  'needs_review', 'reconciled', 'expired', 'cancelled', 'retried',
-  'approvals_raised', 'approval_revoked', 'held',
-  'retry_approved', 'likely_match', 'match_confirmed', 'match_rejected',
+  'requested',
+  'approved',
+  'rejected',
+  'executing',
+  'completed',
+  'failed',
+  'unknown',
+  'needs_review',
+  'reconciled',
+  'expired',
+  'cancelled',
+  'retried',
+  'approvals_raised',
+  'approval_revoked',
+  'held',
+  'retry_approved',
+  'likely_match',
+  'match_confirmed',
+  'match_rejected',
 ] as const;
 /**
  * One line of the audit log. Beyond the issue's list: `needs_review` (an unknown payout that
@@ -103,16 +116,25 @@ export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
 export function requestMatchesDraft(request: PayoutRequest, draft: PayoutDraft): boolean {
   const rail = (value: PayoutDraft): Record<string, string> => {
     switch (value.kind) {
-      case 'mobile_money': return { kind: value.kind, operator: value.operator };
-      case 'bank_account': return { kind: value.kind };
-      default: return assertNever(value);
+      case 'mobile_money':
+        return { kind: value.kind, operator: value.operator };
+      case 'bank_account':
+        return { kind: value.kind };
+      default:
+        return assertNever(value);
     }
   };
   const recipient = (value: PayoutDraft): Record<string, string> => ({ ...value.recipient });
   const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
-  return same(rail(request), rail(draft)) && same(recipient(request), recipient(draft))
-    && request.amountMinor === draft.amountMinor && request.currency === draft.currency && request.reference === draft.reference && request.note === draft.note;
+  return (
+    same(rail(request), rail(draft)) &&
+    same(recipient(request), recipient(draft)) &&
+    request.amountMinor === draft.amountMinor &&
+    request.currency === draft.currency &&
+    request.reference === draft.reference &&
+    request.note === draft.note
+  );
 }
 
 /** The details of a recipient that decide where the money lands; the name is not one (the Fleet API cannot check it). */
@@ -275,7 +297,6 @@ export const PAYOUT_FIELDS = {
   note: 'note',
 } as const;
 export type PayoutFieldName = keyof typeof PAYOUT_FIELDS;
-
 
 /**
  * What is wrong with one field, as a code and the data a message needs (amounts in minor units with

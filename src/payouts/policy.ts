@@ -144,7 +144,8 @@ export function decideRelease(
 /** The counted approvers whose approval was given as a senior approver's. */
 export function seniorApprovers(request: Pick<PayoutRequest, 'approvals' | 'requestedBy'>): string[] {
   const counting = new Set(countingApprovers(request));
-  return request.approvals.filter((approval) => approval.revokedAt === undefined && approval.senior === true && counting.has(approval.userId))
+  return request.approvals
+    .filter((approval) => approval.revokedAt === undefined && approval.senior === true && counting.has(approval.userId))
     .map((approval) => approval.userId);
 }
 

@@ -7,7 +7,12 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/db.js';
 import type { RecipientIdentity } from './recipients.js';
 import {
-  findSavedRecipient, listRecipientEvents, removeSavedRecipient, searchSavedRecipients, type RecipientEvent, type SavedRecipient,
+  findSavedRecipient,
+  listRecipientEvents,
+  removeSavedRecipient,
+  searchSavedRecipients,
+  type RecipientEvent,
+  type SavedRecipient,
 } from './saved-recipients.js';
 import type { PayoutRoles } from './roles.js';
 
@@ -76,7 +81,11 @@ export class RecipientBook {
 }
 
 function cleanWords(words: readonly string[]): string[] {
-  return words.map((word) => word.trim()).filter((word) => word !== '').slice(0, MAX_WORDS).map((word) => word.slice(0, 100));
+  return words
+    .map((word) => word.trim())
+    .filter((word) => word !== '')
+    .slice(0, MAX_WORDS)
+    .map((word) => word.slice(0, 100));
 }
 
 function clampLimit(limit: number): number {

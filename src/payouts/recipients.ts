@@ -48,7 +48,6 @@ export interface KnownRecipient {
   details: RecipientDetails;
 }
 
-
 interface KnownRow {
   identity: string;
   recipient_name: string;
@@ -71,14 +70,19 @@ export async function findKnownRecipients(q: Queryable, identities: readonly Rec
      FROM saved_recipients WHERE identity = ANY($1::text[])`,
     [distinct],
   );
-  return new Map(rows.map((row) => [row.identity, {
-    identity: row.identity,
-    lastName: row.recipient_name,
-    lastPayoutId: row.last_payout_id,
-    lastPaidAt: row.last_paid_at instanceof Date ? row.last_paid_at : new Date(row.last_paid_at),
-    removed: row.removed_at !== null,
-    details: detailsOf(storedRail(row.kind).fromColumns(row, { name: row.recipient_name, countryCode: '' })),
-  }]));
+  return new Map(
+    rows.map((row) => [
+      row.identity,
+      {
+        identity: row.identity,
+        lastName: row.recipient_name,
+        lastPayoutId: row.last_payout_id,
+        lastPaidAt: row.last_paid_at instanceof Date ? row.last_paid_at : new Date(row.last_paid_at),
+        removed: row.removed_at !== null,
+        details: detailsOf(storedRail(row.kind).fromColumns(row, { name: row.recipient_name, countryCode: '' })),
+      },
+    ]),
+  );
 }
 
 function detailsOf(draft: RecipientOf): RecipientDetails {
@@ -91,7 +95,11 @@ function detailsOf(draft: RecipientOf): RecipientDetails {
  * and the same with XXX are one bank), or when `saved` is of another kind. The edited details are
  * named when they are another known recipient's (`known`, read with `saved`); otherwise they are new.
  */
-function changedDetails(draft: RecipientOf, saved: KnownRecipient | undefined, known: ReadonlyMap<RecipientIdentity, KnownRecipient>): ChangedDetails | undefined {
+function changedDetails(
+  draft: RecipientOf,
+  saved: KnownRecipient | undefined,
+  known: ReadonlyMap<RecipientIdentity, KnownRecipient>,
+): ChangedDetails | undefined {
   const identity = recipientIdentity(draft);
   if (!saved || saved.identity === identity || saved.details.kind !== draft.kind) return undefined;
   const before: RecipientDetails = saved.details;

@@ -13,9 +13,7 @@ import type { PayoutRequest } from './model.js';
 import { findRequest } from './repository.js';
 
 /** What one reminder is about: a single request or a bulk payout, and who it goes to. */
-export type ApprovalReminder =
-  | { kind: 'payout'; request: PayoutRequest; approverId: string }
-  | { kind: 'batch'; batch: PayoutBatch; approverId: string };
+export type ApprovalReminder = { kind: 'payout'; request: PayoutRequest; approverId: string } | { kind: 'batch'; batch: PayoutBatch; approverId: string };
 
 /** Sends one reminder (the Slack layer, by direct message); throws when it could not. */
 export interface ReminderSender {
@@ -59,8 +57,9 @@ export class ApprovalReminders {
     const limit = Math.max(1, Math.floor(this.options.sweepLimit ?? SWEEP_LIMIT));
     // Only subjects with an approver still to remind (not the requester, not approved, not claimed):
     // the ones reminded already would otherwise keep their places, and later ones expire unreminded.
-    const due = (table: 'payout_requests' | 'payout_batches', approvals: string, extra: string) => db.query<{ id: string }>(
-      `SELECT t.id FROM ${table} t
+    const due = (table: 'payout_requests' | 'payout_batches', approvals: string, extra: string) =>
+      db.query<{ id: string }>(
+        `SELECT t.id FROM ${table} t
        WHERE t.state = 'pending' ${extra} AND t.expires_at > $1 AND t.expires_at <= $2 AND t.requested_at < t.expires_at - ($3 * interval '1 minute')
          AND EXISTS (
            SELECT 1 FROM unnest($4::text[]) AS approver (id)
@@ -68,8 +67,8 @@ export class ApprovalReminders {
               AND NOT EXISTS (SELECT 1 FROM ${approvals} WHERE approver.id = user_id AND t.id = subject)
               AND NOT EXISTS (SELECT 1 FROM payout_approval_reminders r WHERE r.subject_id = t.id AND r.approver_id = approver.id))
        ORDER BY t.expires_at LIMIT ${limit}`,
-      [now, remindFrom, reminderMinutes, [...approvers]],
-    );
+        [now, remindFrom, reminderMinutes, [...approvers]],
+      );
     const [payouts, batches] = await Promise.all([
       due('payout_requests', '(SELECT request_id AS subject, user_id FROM payout_approvals) AS a', 'AND t.batch_id IS NULL'),
       due('payout_batches', '(SELECT batch_id AS subject, user_id FROM payout_batch_approvals) AS a', ''),
@@ -114,7 +113,11 @@ export class ApprovalReminders {
       logger.warn({ err: error, subjectId, approverId: reminder.approverId }, 'could not send an approval reminder; it is not sent again');
       return false;
     }
-    await db.query('UPDATE payout_approval_reminders SET sent_at = $3 WHERE subject_id = $1 AND approver_id = $2', [subjectId, reminder.approverId, clock.now()]);
+    await db.query('UPDATE payout_approval_reminders SET sent_at = $3 WHERE subject_id = $1 AND approver_id = $2', [
+      subjectId,
+      reminder.approverId,
+      clock.now(),
+    ]);
     return true;
   }
 }

@@ -6,7 +6,18 @@
 import type { Queryable } from '../store/db.js';
 import { listApprovals, listRetryApprovals } from './approval-store.js';
 import { findProposedMatch } from './likely-match-store.js';
-import type { ChangedDetails, DualApprovalReason, PayoutDraft, PayoutEvent, PayoutEventName, PayoutHold, PayoutRequest, PayoutState, RequestedThrough, SearchOutcome } from './model.js';
+import type {
+  ChangedDetails,
+  DualApprovalReason,
+  PayoutDraft,
+  PayoutEvent,
+  PayoutEventName,
+  PayoutHold,
+  PayoutRequest,
+  PayoutState,
+  RequestedThrough,
+  SearchOutcome,
+} from './model.js';
 import { recipientKey } from './policy.js';
 import { railOf } from './rails/index.js';
 import { optionalDate, parseDetails, toDate, toRequest, type EventRow, type PayoutRow } from './rows.js';
@@ -112,12 +123,32 @@ export async function insertRequest(q: Queryable, row: NewPayoutRow): Promise<'i
      ON CONFLICT DO NOTHING
      RETURNING id`,
     [
-      row.id, draft.kind, draft.recipient.name, draft.recipient.countryCode, columns.phone, columns.operator,
-      columns.account_number, columns.bank_code, draft.amountMinor, draft.currency,
-      draft.reference, draft.note, row.requestedBy, row.requestedAt, row.expiresAt, row.requiredApprovals,
-      row.recipientKey ?? recipientKey(draft), row.dualApproval?.rule ?? null, amountReason?.totalMinor ?? null, amountReason?.thresholdMinor ?? null,
-      row.referenceGenerated === true, row.newRecipient === true, row.previousRecipientName ?? null, row.resubmitOf ?? null,
-      row.changedDetails ? JSON.stringify(row.changedDetails) : null, row.requestedThrough ?? null,
+      row.id,
+      draft.kind,
+      draft.recipient.name,
+      draft.recipient.countryCode,
+      columns.phone,
+      columns.operator,
+      columns.account_number,
+      columns.bank_code,
+      draft.amountMinor,
+      draft.currency,
+      draft.reference,
+      draft.note,
+      row.requestedBy,
+      row.requestedAt,
+      row.expiresAt,
+      row.requiredApprovals,
+      row.recipientKey ?? recipientKey(draft),
+      row.dualApproval?.rule ?? null,
+      amountReason?.totalMinor ?? null,
+      amountReason?.thresholdMinor ?? null,
+      row.referenceGenerated === true,
+      row.newRecipient === true,
+      row.previousRecipientName ?? null,
+      row.resubmitOf ?? null,
+      row.changedDetails ? JSON.stringify(row.changedDetails) : null,
+      row.requestedThrough ?? null,
     ],
   );
   if (inserted.rowCount > 0) return 'inserted';
@@ -158,7 +189,9 @@ export async function findRequestByReference(q: Queryable, reference: string): P
 }
 
 export async function executionTimes(q: Queryable, id: string): Promise<ExecutionTimes> {
-  const { rows } = await q.query<Pick<PayoutRow, 'last_sent_at' | 'unknown_since'>>('SELECT last_sent_at, unknown_since FROM payout_requests WHERE id = $1', [id]);
+  const { rows } = await q.query<Pick<PayoutRow, 'last_sent_at' | 'unknown_since'>>('SELECT last_sent_at, unknown_since FROM payout_requests WHERE id = $1', [
+    id,
+  ]);
   return { lastSentAt: optionalDate(rows[0]?.last_sent_at), unknownSince: optionalDate(rows[0]?.unknown_since) };
 }
 
@@ -191,10 +224,7 @@ export async function updateRequest(
   if (expected.needsReview !== undefined) condition((p) => `needs_review = ${p}`, expected.needsReview);
   if (expected.attempts !== undefined) condition((p) => `attempts = ${p}`, expected.attempts);
 
-  const { rows } = await q.query<PayoutRow>(
-    `UPDATE payout_requests SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING *`,
-    params,
-  );
+  const { rows } = await q.query<PayoutRow>(`UPDATE payout_requests SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')} RETURNING *`, params);
   const row = rows[0];
   return row ? withApprovals(q, row) : undefined;
 }
@@ -248,10 +278,13 @@ export async function appendEvent(
   q: Queryable,
   event: { requestId: string; event: PayoutEventName; userId?: string | undefined; at: Date; details?: Record<string, unknown> },
 ): Promise<void> {
-  await q.query(
-    'INSERT INTO payout_events (request_id, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)',
-    [event.requestId, event.event, event.userId ?? null, event.at, JSON.stringify(event.details ?? {})],
-  );
+  await q.query('INSERT INTO payout_events (request_id, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)', [
+    event.requestId,
+    event.event,
+    event.userId ?? null,
+    event.at,
+    JSON.stringify(event.details ?? {}),
+  ]);
 }
 
 /**
@@ -261,7 +294,8 @@ export async function appendEvent(
 export async function lastApprovalEvents(q: Queryable, requestId: string): Promise<{ approvedAt: Date | undefined; tickedAt: Date | undefined }> {
   const { rows } = await q.query<{ approved_at: Date | string | null; ticked_at: Date | string | null }>(
     `SELECT max(at) AS approved_at, max(at) FILTER (WHERE details ? 'duplicateChecked') AS ticked_at
-     FROM payout_events WHERE request_id = $1 AND event = 'approved'`, [requestId],
+     FROM payout_events WHERE request_id = $1 AND event = 'approved'`,
+    [requestId],
   );
   const row = rows[0];
   return { approvedAt: row?.approved_at ? toDate(row.approved_at) : undefined, tickedAt: row?.ticked_at ? toDate(row.ticked_at) : undefined };
@@ -295,7 +329,10 @@ export async function listPendingRequests(q: Queryable, notRequestedBy: string, 
 
 /** One person's requests, newest first. */
 export async function listRequestsBy(q: Queryable, requestedBy: string, limit: number): Promise<PayoutRequest[]> {
-  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests WHERE requested_by = $1 ORDER BY requested_at DESC, id LIMIT $2', [requestedBy, limit]);
+  const { rows } = await q.query<PayoutRow>('SELECT * FROM payout_requests WHERE requested_by = $1 ORDER BY requested_at DESC, id LIMIT $2', [
+    requestedBy,
+    limit,
+  ]);
   return Promise.all(rows.map((row) => withApprovals(q, row)));
 }
 
@@ -314,10 +351,10 @@ export async function searchRequests(q: Queryable, words: readonly string[], lim
       OR lower(replace(coalesce(account_number, ''), ' ', '')) LIKE ${compact} ESCAPE '\\')`;
   });
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const { rows } = await q.query<PayoutRow>(
-    `SELECT * FROM payout_requests ${where} ORDER BY requested_at DESC, id LIMIT $${params.length + 1}`,
-    [...params, limit],
-  );
+  const { rows } = await q.query<PayoutRow>(`SELECT * FROM payout_requests ${where} ORDER BY requested_at DESC, id LIMIT $${params.length + 1}`, [
+    ...params,
+    limit,
+  ]);
   const counted = await q.query<{ total: string | number }>(`SELECT count(*) AS total FROM payout_requests ${where}`, params);
   return { requests: await Promise.all(rows.map((row) => withApprovals(q, row))), total: Number(counted.rows[0]?.total ?? 0) };
 }
@@ -361,4 +398,3 @@ async function withApprovals(q: Queryable, row: PayoutRow): Promise<PayoutReques
     likelyMatch: await findProposedMatch(q, row.id),
   });
 }
-

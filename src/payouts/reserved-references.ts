@@ -16,9 +16,13 @@ import { LIMITS } from './validation.js';
  * (Send now on a missed occurrence).
  */
 export async function reservedReference(
-  q: Queryable, reference: string, except?: { requestId: string; number: number },
+  q: Queryable,
+  reference: string,
+  except?: { requestId: string; number: number },
 ): Promise<ReservedReference | undefined> {
-  const { rows: [occurrence] } = await q.query<{ request_id: string; number: number }>(
+  const {
+    rows: [occurrence],
+  } = await q.query<{ request_id: string; number: number }>(
     `SELECT o.request_id, o.number FROM payout_occurrences o
        JOIN payout_requests p ON p.id = o.request_id JOIN payout_schedules s ON s.request_id = o.request_id
      WHERE o.state IN ('scheduled', 'held', 'missed') AND s.cancelled_at IS NULL AND p.state IN ('pending', 'approved')
@@ -29,7 +33,9 @@ export async function reservedReference(
     [reference, LIMITS.reference.max, except?.requestId ?? '', except?.number ?? 0],
   );
   if (occurrence) return { kind: 'series', requestId: occurrence.request_id, number: Number(occurrence.number) };
-  const { rows: [row] } = await q.query<{ batch_id: string; row_number: number }>(
+  const {
+    rows: [row],
+  } = await q.query<{ batch_id: string; row_number: number }>(
     `SELECT r.batch_id, r.row_number FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
      WHERE b.state IN ('pending', 'sending') AND r.request_id IS NULL AND r.skipped IS NULL AND r.draft->>'reference' = $1
      ORDER BY r.batch_id, r.row_number LIMIT 1`,

@@ -48,7 +48,10 @@ export async function freshReleaseRoles(
       ...approvers.map((approver) => roles.canApprove(approver, { fresh: true })),
     ]);
     return {
-      requesterMayRequest, approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])), seniors, unreadable: false,
+      requesterMayRequest,
+      approvers: new Map(approvers.map((approver, index) => [approver, answers[index] === true])),
+      seniors,
+      unreadable: false,
     };
   } catch (error) {
     // Failing closed: nothing is sent, and nobody's approval is revoked on a failed read.

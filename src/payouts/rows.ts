@@ -128,7 +128,11 @@ export function toDualApproval(row: DualApprovalColumns): DualApprovalReason | u
 }
 
 /** A reason as the changes that store it (the new-recipient rule has no amounts). */
-export function dualApprovalChanges(reason: DualApprovalReason): { dualApprovalRule: DualApprovalRule; dualApprovalTotalMinor: number | null; dualApprovalThresholdMinor: number | null } {
+export function dualApprovalChanges(reason: DualApprovalReason): {
+  dualApprovalRule: DualApprovalRule;
+  dualApprovalTotalMinor: number | null;
+  dualApprovalThresholdMinor: number | null;
+} {
   return reason.rule === 'new_recipient'
     ? { dualApprovalRule: reason.rule, dualApprovalTotalMinor: null, dualApprovalThresholdMinor: null }
     : { dualApprovalRule: reason.rule, dualApprovalTotalMinor: reason.totalMinor, dualApprovalThresholdMinor: reason.thresholdMinor };
@@ -154,5 +158,5 @@ function toChangedDetails(value: unknown): ChangedDetails | undefined {
 /** A jsonb column as either driver returns it (text or an object). */
 export function parseDetails(value: unknown): Record<string, unknown> {
   if (typeof value === 'string') return JSON.parse(value) as Record<string, unknown>;
-  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {};
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }

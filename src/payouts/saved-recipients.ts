@@ -54,9 +54,16 @@ export async function rememberRecipient(q: Queryable, request: PayoutRequest, at
        phone = EXCLUDED.phone, operator = EXCLUDED.operator, account_number = EXCLUDED.account_number, bank_code = EXCLUDED.bank_code,
        last_payout_id = EXCLUDED.last_payout_id, last_paid_at = EXCLUDED.last_paid_at, removed_at = NULL, removed_by = NULL`,
     [
-      recipientIdentity(request), request.kind, request.recipient.name, request.recipient.countryCode,
-      columns.phone, columns.operator, columns.account_number, columns.bank_code,
-      request.id, at,
+      recipientIdentity(request),
+      request.kind,
+      request.recipient.name,
+      request.recipient.countryCode,
+      columns.phone,
+      columns.operator,
+      columns.account_number,
+      columns.bank_code,
+      request.id,
+      at,
     ],
   );
 }
@@ -77,10 +84,10 @@ export async function searchSavedRecipients(q: Queryable, words: readonly string
       OR lower(replace(coalesce(account_number, ''), ' ', '')) LIKE ${compact} ESCAPE '\\')`;
   });
   const where = ['removed_at IS NULL', ...conditions].join(' AND ');
-  const { rows } = await q.query<SavedRow>(
-    `SELECT * FROM saved_recipients WHERE ${where} ORDER BY last_paid_at DESC, identity LIMIT $${params.length + 1}`,
-    [...params, limit],
-  );
+  const { rows } = await q.query<SavedRow>(`SELECT * FROM saved_recipients WHERE ${where} ORDER BY last_paid_at DESC, identity LIMIT $${params.length + 1}`, [
+    ...params,
+    limit,
+  ]);
   const counted = await q.query<{ total: string | number }>(`SELECT count(*) AS total FROM saved_recipients WHERE ${where}`, params);
   return { recipients: rows.map(toSaved), total: Number(counted.rows[0]?.total ?? 0) };
 }
@@ -104,10 +111,13 @@ export async function removeSavedRecipient(q: Queryable, identity: RecipientIden
   if (!row) return undefined;
   const removed = toSaved(row);
   const { identity: _identity, lastPaidAt, ...what } = removed;
-  await q.query(
-    'INSERT INTO saved_recipient_events (identity, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)',
-    [identity, 'removed', userId, at, JSON.stringify({ ...what, lastPaidAt: lastPaidAt.toISOString() })],
-  );
+  await q.query('INSERT INTO saved_recipient_events (identity, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5::jsonb)', [
+    identity,
+    'removed',
+    userId,
+    at,
+    JSON.stringify({ ...what, lastPaidAt: lastPaidAt.toISOString() }),
+  ]);
   return removed;
 }
 

@@ -8,11 +8,15 @@ import type { FleetApi } from '../fleet/schemas.js';
 import type { Logger } from '../core/logger.js';
 import type { Db } from '../store/db.js';
 import type { Locale } from '../i18n/locale.js';
+import { isResubmittable, PayoutIntake, type PayoutRequirement, type ReviewedDraft, type ScheduleRefusal, type SubmitOptions } from './intake.js';
 import {
-  isResubmittable, PayoutIntake, type PayoutRequirement, type ReviewedDraft, type ScheduleRefusal, type SubmitOptions,
-} from './intake.js';
-import {
-  requestMatchesDraft, type PayoutActionResult, type PayoutDraft, type PayoutEvent, type PayoutKind, type PayoutRefusal, type PayoutRequest,
+  requestMatchesDraft,
+  type PayoutActionResult,
+  type PayoutDraft,
+  type PayoutEvent,
+  type PayoutKind,
+  type PayoutRefusal,
+  type PayoutRequest,
 } from './model.js';
 import { DEFAULT_SEARCH_LIMITS, searchTransactionList, type ListSearchLimits, type PayoutTransactionSearch } from './dispatch.js';
 import { PayoutApprovals, type ApprovalAnswers } from './approvals.js';
@@ -22,7 +26,14 @@ import type { RecipientIdentity } from './recipients.js';
 import { lostRace, notFound, refused } from './outcomes.js';
 import { canApprove, canDecideMatch, canReject, canRequest, movedOn, type PayoutActor, type PolicyDecision } from './policy.js';
 import {
-  findRequest, findRequestByReference, listEvents, listPendingRequests, listRecentRequests, listRequestsBy, searchRequests, setApprovalMessage,
+  findRequest,
+  findRequestByReference,
+  listEvents,
+  listPendingRequests,
+  listRecentRequests,
+  listRequestsBy,
+  searchRequests,
+  setApprovalMessage,
 } from './repository.js';
 import { likelyMatchStatus } from './likely-match-store.js';
 import { PayoutRetry } from './retry.js';
@@ -89,7 +100,12 @@ export class PayoutService {
   constructor(private readonly options: PayoutServiceOptions) {
     this.recorder = new TransitionRecorder(options.db, options.logger, options.notifiers ?? []);
     this.intake = new PayoutIntake({
-      db: options.db, clock: options.clock, settings: options.settings, recorder: this.recorder, newId: options.newId, newReference: options.newReference,
+      db: options.db,
+      clock: options.clock,
+      settings: options.settings,
+      recorder: this.recorder,
+      newId: options.newId,
+      newReference: options.newReference,
     });
     this.settlement = new PayoutSettlement({
       db: options.db,
@@ -102,12 +118,25 @@ export class PayoutService {
       staleAfterMs: options.staleAfterMs ?? 5 * 60_000,
       search: options.search ?? searchTransactionList(options.fleet, options.clock, { ...DEFAULT_SEARCH_LIMITS, ...options.searchLimits }),
       gate: new PayoutGate({
-        roles: options.roles, settings: options.settings, logger: options.logger, catchUpMinutes: options.catchUpMinutes, beforeGate: options.beforeGate,
+        roles: options.roles,
+        settings: options.settings,
+        logger: options.logger,
+        catchUpMinutes: options.catchUpMinutes,
+        beforeGate: options.beforeGate,
       }),
       requestTtlMs: options.settings.requestTtlHours * 3_600_000,
     });
     const { db, clock, roles, logger } = options;
-    this.approvals = new PayoutApprovals({ db, clock, roles, logger, intake: this.intake, recorder: this.recorder, settlement: this.settlement, settings: options.settings });
+    this.approvals = new PayoutApprovals({
+      db,
+      clock,
+      roles,
+      logger,
+      intake: this.intake,
+      recorder: this.recorder,
+      settlement: this.settlement,
+      settings: options.settings,
+    });
     this.retries = new PayoutRetry({ db, clock, roles, logger, recorder: this.recorder, settlement: this.settlement });
     this.withdrawals = new PayoutWithdrawals({ db, clock, recorder: this.recorder, get: (id) => this.get(id) });
   }
@@ -340,7 +369,11 @@ export class PayoutService {
   /** Requests found by words in their id, reference, recipient name, phone or account number; newest first. */
   async search(words: readonly string[], options: { limit?: number } = {}): Promise<{ requests: PayoutRequest[]; total: number }> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit ?? 20)));
-    const found = await searchRequests(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
+    const found = await searchRequests(
+      this.options.db,
+      words.slice(0, 10).map((word) => word.slice(0, 100)),
+      limit,
+    );
     return { ...found, requests: await withSchedules(this.options.db, found.requests) };
   }
 

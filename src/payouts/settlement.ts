@@ -71,7 +71,13 @@ export class PayoutSettlement {
       if (!current) return undefined;
       const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, via, actor, now);
-      const executing = await changeRequest(tx, request.id, expected, { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null }, now);
+      const executing = await changeRequest(
+        tx,
+        request.id,
+        expected,
+        { state: 'executing', attempts: attempt, lastSentAt: now, failureReason: null, holdReason: null },
+        now,
+      );
       return executing && { request: executing, events: [{ event: 'executing' as const, userId: actor, details: { attempt, via } }] };
     }, now);
     if (!decided) return this.asItStands(request.id);
@@ -107,9 +113,22 @@ export class PayoutSettlement {
       if (!current) return undefined;
       const verdict = await gate.check(tx, current, roles, now);
       if (!verdict.ok) return this.hold(tx, verdict, 'retry_unknown', actor, now);
-      const executing = await changeRequest(tx, request.id, expected, {
-        state: 'executing', needsReview: false, attempts: attempt, lastSentAt: now, failureReason: null, nextCheckAt: null, lastSearch: null, holdReason: null,
-      }, now);
+      const executing = await changeRequest(
+        tx,
+        request.id,
+        expected,
+        {
+          state: 'executing',
+          needsReview: false,
+          attempts: attempt,
+          lastSentAt: now,
+          failureReason: null,
+          nextCheckAt: null,
+          lastSearch: null,
+          holdReason: null,
+        },
+        now,
+      );
       const details = { attempt, reference: request.reference, approvers, via: 'retry_unknown' };
       return executing && { request: executing, events: [{ event: 'retried' as const, userId: actor, details }] };
     }, now);
@@ -129,7 +148,11 @@ export class PayoutSettlement {
    * needs more approvers raises their count (never lowered).
    */
   private async hold(
-    tx: Queryable, verdict: GateVerdict & { ok: false }, via: SendingPath, actor: string | undefined, now: Date,
+    tx: Queryable,
+    verdict: GateVerdict & { ok: false },
+    via: SendingPath,
+    actor: string | undefined,
+    now: Date,
   ): Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined> {
     const { facts, hold } = verdict;
     const { request } = facts;
@@ -228,7 +251,9 @@ export class PayoutSettlement {
   /** pending past `expiresAt` → expired. */
   async expireDue(): Promise<PayoutRequest[]> {
     const now = this.now();
-    return this.sweep('expired', (tx) => changeRequestsWhere(tx, { state: 'pending', column: 'expires_at', atOrBefore: now }, { state: 'expired' }, now, BATCH));
+    return this.sweep('expired', (tx) =>
+      changeRequestsWhere(tx, { state: 'pending', column: 'expires_at', atOrBefore: now }, { state: 'expired' }, now, BATCH),
+    );
   }
 
   /**
@@ -239,13 +264,18 @@ export class PayoutSettlement {
   async recoverInterrupted(options: { staleAfterMs?: number } = {}): Promise<PayoutRequest[]> {
     const now = this.now();
     const before = new Date(now.getTime() - (options.staleAfterMs ?? this.options.staleAfterMs));
-    const unknown = await this.sweep('unknown', (tx) => changeRequestsWhere(
-      tx,
-      { state: 'executing', column: 'last_sent_at', atOrBefore: before },
-      { state: 'unknown', failureReason: INTERRUPTED_FAILURE, unknownSince: now, nextCheckAt: now },
-      now,
-      BATCH,
-    ), { reason: 'interrupted' });
+    const unknown = await this.sweep(
+      'unknown',
+      (tx) =>
+        changeRequestsWhere(
+          tx,
+          { state: 'executing', column: 'last_sent_at', atOrBefore: before },
+          { state: 'unknown', failureReason: INTERRUPTED_FAILURE, unknownSince: now, nextCheckAt: now },
+          now,
+          BATCH,
+        ),
+      { reason: 'interrupted' },
+    );
     const results: PayoutRequest[] = [];
     for (const request of unknown) results.push(await this.settleQuietly(() => this.settle(request.id), request));
     for (const id of await listStaleApproved(this.options.db, before, BATCH)) {
@@ -278,7 +308,7 @@ export class PayoutSettlement {
 
   private async settleQuietly(work: () => Promise<PayoutActionResult>, fallback: PayoutRequest): Promise<PayoutRequest> {
     const result = await work();
-    return result.ok ? result.request : result.request ?? fallback;
+    return result.ok ? result.request : (result.request ?? fallback);
   }
 
   private async asItStands(id: string): Promise<PayoutActionResult> {

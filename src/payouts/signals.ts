@@ -88,9 +88,18 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
        SELECT * FROM (${earlierPayoutsSql({ wanted: 'wanted', states: '$4', from: '$5', exceptBatchId: '$6', exceptRequestId: '$7', upTo: '$8' })}) earlier LIMIT 1
      ) e ON true`,
     [
-      recipientKey(draft), draft.amountMinor, draft.currency, statesThatMayBeRepeated(),
-      windowStart({ now: subject.requestedAt, windowHours: rules.duplicateWindowHours }), stored?.batchId ?? null, stored?.requestId ?? null,
-      stored ? (stored.upTo ?? subject.requestedAt) : null, subject.requestedBy, day.start, day.end, [...STATES_COUNTING_TOWARDS_LIMIT],
+      recipientKey(draft),
+      draft.amountMinor,
+      draft.currency,
+      statesThatMayBeRepeated(),
+      windowStart({ now: subject.requestedAt, windowHours: rules.duplicateWindowHours }),
+      stored?.batchId ?? null,
+      stored?.requestId ?? null,
+      stored ? (stored.upTo ?? subject.requestedAt) : null,
+      subject.requestedBy,
+      day.start,
+      day.end,
+      [...STATES_COUNTING_TOWARDS_LIMIT],
       new Date(subject.requestedAt.getTime() - USUAL_AMOUNT_DAYS * 86_400_000),
     ],
   );
@@ -114,14 +123,22 @@ export async function readApprovalSignals(q: Queryable, subject: SignalSubject, 
  * those of its busiest occurrence day.
  */
 export async function requestSignals(q: Queryable, request: PayoutRequest, rules: SignalRules): Promise<ApprovalSignals> {
-  const signals = await readApprovalSignals(q, {
-    draft: request, requestedBy: request.requestedBy, requestedAt: await comparedAt(q, request),
-    stored: {
-      requestId: request.id, batchId: request.batch?.id, counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state),
-      // Held by the gate for a payout that landed after it: that one is shown, with the tick to approve.
-      ...(request.hold === 'duplicate_unchecked' ? { upTo: request.updatedAt } : {}),
+  const signals = await readApprovalSignals(
+    q,
+    {
+      draft: request,
+      requestedBy: request.requestedBy,
+      requestedAt: await comparedAt(q, request),
+      stored: {
+        requestId: request.id,
+        batchId: request.batch?.id,
+        counted: STATES_COUNTING_TOWARDS_LIMIT.includes(request.state),
+        // Held by the gate for a payout that landed after it: that one is shown, with the tick to approve.
+        ...(request.hold === 'duplicate_unchecked' ? { upTo: request.updatedAt } : {}),
+      },
     },
-  }, rules);
+    rules,
+  );
   const busiest = await busiestOccurrenceDay(q, request, rules);
   return busiest ? { ...signals, dayTotals: { ...signals.dayTotals, ...busiest } } : signals;
 }
@@ -145,7 +162,11 @@ async function busiestOccurrenceDay(q: Queryable, request: PayoutRequest, rules:
     }
   }
   const totals = await sumsOnDays(q, {
-    requestedBy: request.requestedBy, recipientKey: recipientKey(request), currency: request.currency, states: STATES_COUNTING_TOWARDS_LIMIT, days: [...days.values()],
+    requestedBy: request.requestedBy,
+    recipientKey: recipientKey(request),
+    currency: request.currency,
+    states: STATES_COUNTING_TOWARDS_LIMIT,
+    days: [...days.values()],
   });
   const seriesCounts = request.state === 'pending' || request.state === 'approved';
   let busiest: ApprovalSignals['dayTotals'] | undefined;
@@ -154,8 +175,14 @@ async function busiestOccurrenceDay(q: Queryable, request: PayoutRequest, rules:
     // Among the totals already: an occurrence waiting while its series counts, or the payout request one became.
     const counted = onDay.some((row) => row.state === 'released' || (seriesCounts && (row.state === 'scheduled' || row.state === 'held')));
     const own = counted ? 0 : request.amountMinor;
-    const candidate = { currency: request.currency, requesterMinor: total.requesterMinor + own, recipientMinor: total.recipientMinor + own, day: dayIn(total.from, timeZone) };
-    if (!busiest || Math.max(candidate.requesterMinor, candidate.recipientMinor) > Math.max(busiest.requesterMinor, busiest.recipientMinor)) busiest = candidate;
+    const candidate = {
+      currency: request.currency,
+      requesterMinor: total.requesterMinor + own,
+      recipientMinor: total.recipientMinor + own,
+      day: dayIn(total.from, timeZone),
+    };
+    if (!busiest || Math.max(candidate.requesterMinor, candidate.recipientMinor) > Math.max(busiest.requesterMinor, busiest.recipientMinor))
+      busiest = candidate;
   }
   return busiest;
 }

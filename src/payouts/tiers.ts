@@ -48,19 +48,25 @@ export interface SeniorDayTotals {
  * approval that counts is one not revoked. Undefined below every tier, and once it no longer waits.
  */
 export function requestSeniorRequirement(
-  request: Pick<PayoutRequest, 'amountMinor' | 'currency' | 'hold' | 'state' | 'approvals'>, seniorAbove: CurrencyAmounts, dayTotals?: SeniorDayTotals,
+  request: Pick<PayoutRequest, 'amountMinor' | 'currency' | 'hold' | 'state' | 'approvals'>,
+  seniorAbove: CurrencyAmounts,
+  dayTotals?: SeniorDayTotals,
 ): SeniorRequirement | undefined {
   const biggest = Math.max(request.amountMinor, dayTotals?.requesterMinor ?? 0, dayTotals?.recipientMinor ?? 0);
   const threshold = seniorAbove.get(request.currency);
-  const tier = seniorTier([[request.currency, biggest]], seniorAbove)
-    ?? (request.hold === 'needs_senior' && threshold !== undefined ? { currency: request.currency, thresholdMinor: threshold } : undefined);
+  const tier =
+    seniorTier([[request.currency, biggest]], seniorAbove) ??
+    (request.hold === 'needs_senior' && threshold !== undefined ? { currency: request.currency, thresholdMinor: threshold } : undefined);
   if (!tier || request.state !== 'pending') return undefined;
   const given = request.approvals.find((approval) => approval.senior === true && approval.revokedAt === undefined);
   return { ...tier, givenBy: given?.userId };
 }
 
 /** The same for a bulk payout, by its total in each currency, while it waits. */
-export function batchSeniorRequirement(batch: Pick<PayoutBatch, 'totals' | 'state' | 'approvals'>, seniorAbove: CurrencyAmounts): SeniorRequirement | undefined {
+export function batchSeniorRequirement(
+  batch: Pick<PayoutBatch, 'totals' | 'state' | 'approvals'>,
+  seniorAbove: CurrencyAmounts,
+): SeniorRequirement | undefined {
   const tier = seniorTier(batch.totals, seniorAbove);
   if (!tier || batch.state !== 'pending') return undefined;
   const given = batch.approvals.find((approval) => approval.senior === true);

@@ -53,7 +53,10 @@ export class TransitionRecorder {
    * makes them inside one transaction and names their events, which are recorded with them and
    * announced after the commit. Undefined when `work` found the request moved on.
    */
-  async decide(work: (tx: Queryable) => Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined>, now: Date): Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined> {
+  async decide(
+    work: (tx: Queryable) => Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined>,
+    now: Date,
+  ): Promise<{ request: PayoutRequest; events: RecordedEvent[] } | undefined> {
     const decided = await this.db.transaction(async (tx) => {
       const outcome = await work(tx);
       if (outcome) for (const recorded of outcome.events) await appendEvent(tx, { requestId: outcome.request.id, at: now, ...recorded });
@@ -96,7 +99,12 @@ export async function lockRequest(tx: Queryable, id: string, expected: PayoutExp
  * announces the change after the commit (`TransitionRecorder.announce`, or `decide` which does).
  */
 export async function changeRequest(
-  tx: Queryable, id: string, expected: PayoutExpectation, changes: PayoutChanges, now: Date, recorded?: RecordedEvent,
+  tx: Queryable,
+  id: string,
+  expected: PayoutExpectation,
+  changes: PayoutChanges,
+  now: Date,
+  recorded?: RecordedEvent,
 ): Promise<PayoutRequest | undefined> {
   const changed = await updateRequest(tx, id, expected, changes, now);
   if (changed && recorded) await appendEvent(tx, { requestId: id, at: now, ...recorded });
@@ -111,7 +119,11 @@ export async function recordEvent(tx: Queryable, requestId: string, recorded: Re
 
 /** Inside the caller's transaction: a sweep's change of every request in `where.state` idle since `atOrBefore` (at most `limit`). */
 export async function changeRequestsWhere(
-  tx: Queryable, where: { state: PayoutState; column: 'expires_at' | 'last_sent_at'; atOrBefore: Date }, changes: PayoutChanges & { state: PayoutState }, now: Date, limit: number,
+  tx: Queryable,
+  where: { state: PayoutState; column: 'expires_at' | 'last_sent_at'; atOrBefore: Date },
+  changes: PayoutChanges & { state: PayoutState },
+  now: Date,
+  limit: number,
 ): Promise<PayoutRequest[]> {
   return updateWhere(tx, where, changes, now, limit);
 }

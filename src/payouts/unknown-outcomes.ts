@@ -99,11 +99,17 @@ export class UnknownOutcomes {
       );
       if (review) return { ok: true, request: review, search };
     } else {
-      await changeRequest(db, id, still, {
-        lastSearch: outcome,
-        lastSearchAt: now,
-        ...(current.needsReview ? {} : { nextCheckAt: new Date(now.getTime() + this.options.recheckEveryMs) }),
-      }, now);
+      await changeRequest(
+        db,
+        id,
+        still,
+        {
+          lastSearch: outcome,
+          lastSearchAt: now,
+          ...(current.needsReview ? {} : { nextCheckAt: new Date(now.getTime() + this.options.recheckEveryMs) }),
+        },
+        now,
+      );
     }
     const stands = await recorder.current(id);
     return stands ? { ok: true, request: stands, search } : notFound(id);
@@ -114,12 +120,23 @@ export class UnknownOutcomes {
     const completed = await this.options.recorder.move(
       request.id,
       { states: ['unknown'], attempts: request.attempts },
-      { state: 'completed', transactionId: found.transaction.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null },
+      {
+        state: 'completed',
+        transactionId: found.transaction.reference,
+        failureReason: null,
+        needsReview: false,
+        nextCheckAt: null,
+        lastSearch: null,
+        holdReason: null,
+      },
       {
         event: 'reconciled',
         details: {
-          transactionId: found.transaction.reference, matchedBy: found.matchedBy, status: found.transaction.status,
-          amount: found.transaction.amount, currency: found.transaction.currency,
+          transactionId: found.transaction.reference,
+          matchedBy: found.matchedBy,
+          status: found.transaction.status,
+          amount: found.transaction.amount,
+          currency: found.transaction.currency,
         },
       },
       now,
@@ -131,7 +148,13 @@ export class UnknownOutcomes {
   private async propose(request: PayoutRequest, likely: Extract<PayoutSearchResult, { outcome: 'likely_match' }>): Promise<PayoutRequest | undefined> {
     const now = this.now();
     const { transaction } = likely;
-    const entry = { reference: transaction.reference, date: transaction.date, amount: transaction.amount, currency: transaction.currency, description: transaction.description };
+    const entry = {
+      reference: transaction.reference,
+      date: transaction.date,
+      amount: transaction.amount,
+      currency: transaction.currency,
+      description: transaction.description,
+    };
     const details = { transactionId: transaction.reference, amount: transaction.amount, currency: transaction.currency, date: transaction.date };
     const proposed = await this.options.db.transaction(async (tx) => {
       if (!(await proposeLikelyMatch(tx, request.id, likely.matchId, entry, now))) return undefined;
@@ -150,23 +173,41 @@ export class UnknownOutcomes {
     const match = request.likelyMatch;
     if (!match) return undefined;
     const now = this.now();
-    const event = decision === 'confirmed' ? 'match_confirmed' as const : 'match_rejected' as const;
-    const details = decision === 'confirmed'
-      ? { transactionId: match.reference, matchedBy: 'description', amount: match.amount, currency: match.currency, date: match.date }
-      : { transactionId: match.reference };
-    const changes = decision === 'confirmed'
-      ? { state: 'completed' as const, transactionId: match.reference, failureReason: null, needsReview: false, nextCheckAt: null, lastSearch: null, holdReason: null }
-      : request.needsReview ? {} : { nextCheckAt: now };
-    const moved = await this.options.db.transaction(async (tx) => {
-      if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;
-      const updated = await changeRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts, notRequestedBy: actor }, changes, now, { event, userId: actor, details });
-      // Rolls the decision back too: the request moved (or the actor requested it) since it was read.
-      if (!updated) throw new DecisionLost();
-      return updated;
-    }).catch((error: unknown) => {
-      if (error instanceof DecisionLost) return undefined;
-      throw error;
-    });
+    const event = decision === 'confirmed' ? ('match_confirmed' as const) : ('match_rejected' as const);
+    const details =
+      decision === 'confirmed'
+        ? { transactionId: match.reference, matchedBy: 'description', amount: match.amount, currency: match.currency, date: match.date }
+        : { transactionId: match.reference };
+    const changes =
+      decision === 'confirmed'
+        ? {
+            state: 'completed' as const,
+            transactionId: match.reference,
+            failureReason: null,
+            needsReview: false,
+            nextCheckAt: null,
+            lastSearch: null,
+            holdReason: null,
+          }
+        : request.needsReview
+          ? {}
+          : { nextCheckAt: now };
+    const moved = await this.options.db
+      .transaction(async (tx) => {
+        if (!(await decideLikelyMatch(tx, { requestId: request.id, matchId: match.id, status: decision, userId: actor, at: now }))) return undefined;
+        const updated = await changeRequest(tx, request.id, { states: ['unknown'], attempts: request.attempts, notRequestedBy: actor }, changes, now, {
+          event,
+          userId: actor,
+          details,
+        });
+        // Rolls the decision back too: the request moved (or the actor requested it) since it was read.
+        if (!updated) throw new DecisionLost();
+        return updated;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DecisionLost) return undefined;
+        throw error;
+      });
     if (moved) await this.options.recorder.announce(moved, { event, userId: actor, details });
     return moved;
   }

@@ -6,8 +6,14 @@ import type { z } from 'zod';
 import type { Locale } from '../i18n/locale.js';
 import { minorToPlain } from '../core/money.js';
 import {
-  amountSchema, countryCodeSchema, nameSchema, noteSchema, oneOf, referenceSchema,
-  type PayoutFormFields, type PayoutValidationSettings,
+  amountSchema,
+  countryCodeSchema,
+  nameSchema,
+  noteSchema,
+  oneOf,
+  referenceSchema,
+  type PayoutFormFields,
+  type PayoutValidationSettings,
 } from './form-schemas.js';
 import { generateReference } from './identifiers.js';
 import type { FieldErrors, FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from './model.js';
@@ -50,7 +56,10 @@ export function validatePayoutForm(kind: PayoutKind, fields: PayoutFormFields, c
   const maxMinor = currency === undefined ? Number.MAX_SAFE_INTEGER : settings.maxAmount.get(currency);
   check('amount', amountSchema(amountCurrency, maxMinor, context.locale ?? 'en'));
   const newReference = context.newReference ?? generateReference;
-  check('reference', referenceSchema(() => newReference(context.now)));
+  check(
+    'reference',
+    referenceSchema(() => newReference(context.now)),
+  );
   check('note', noteSchema);
   check('name', nameSchema);
   const countryCode = check('countryCode', countryCodeSchema);

@@ -15,7 +15,10 @@ export class ProgressPacer {
   private reports = 0;
   private lastAt: number;
 
-  constructor(private readonly clock: Clock, private readonly pace: ProgressPace) {
+  constructor(
+    private readonly clock: Clock,
+    private readonly pace: ProgressPace,
+  ) {
     // The job's start was itself told: the first update waits `minMs` after it.
     this.lastAt = clock.now().getTime();
   }

@@ -146,4 +146,3 @@ function closingBalances(balanceMinor: number, byDay: ReadonlyMap<string, number
 function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
-

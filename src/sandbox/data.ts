@@ -23,9 +23,20 @@ const ALPHANUMERIC = [...'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'];
 const PHONE_PREFIXES = ['81', '82', '83', '84', '85', '89', '90', '97', '98', '99'];
 const BANKS = ['Rawbank', 'Equity BCDC', 'TMB', 'Ecobank', 'Access Bank', 'FBNBank'];
 const MERCHANTS = [
-  'Shoprite Kinshasa', 'Kin Marché', 'TotalEnergies Gombe', 'City Market', 'Air Congo', 'Hôtel Memling',
-  'Peloustore', 'Vodacom Shop Limete', 'Amazon Web Services', 'Netflix.com', 'Google *Ads', 'Uber *Trip',
-  'Pharmacie du Boulevard', 'Kinshasa Airport Duty Free',
+  'Shoprite Kinshasa',
+  'Kin Marché',
+  'TotalEnergies Gombe',
+  'City Market',
+  'Air Congo',
+  'Hôtel Memling',
+  'Peloustore',
+  'Vodacom Shop Limete',
+  'Amazon Web Services',
+  'Netflix.com',
+  'Google *Ads',
+  'Uber *Trip',
+  'Pharmacie du Boulevard',
+  'Kinshasa Airport Duty Free',
 ];
 // Characters that Slack mrkdwn treats specially, so the app's escaping is exercised by real-looking data.
 const MERCHANTS_NEEDING_ESCAPES = ['Hasson & Frères', 'Marks & Spencer', 'Café <Lisanga>', 'Bar > Restaurant Chez Ntemba'];
@@ -210,9 +221,11 @@ export function seedLedger(context: GeneratorContext, now: Date, count: number):
   const openingOrder = [...openings];
   for (const [sequence, time] of times.entries()) {
     const opening = openingOrder[sequence];
-    ledger.add(uniqueTransaction(ledger, () => (opening
-      ? openingTransaction(context, new Date(time), opening[0], opening[1])
-      : generateTransaction(context, new Date(time), sequence))));
+    ledger.add(
+      uniqueTransaction(ledger, () =>
+        opening ? openingTransaction(context, new Date(time), opening[0], opening[1]) : generateTransaction(context, new Date(time), sequence),
+      ),
+    );
   }
   return ledger;
 }

@@ -34,27 +34,33 @@ function payoutFields(rules: PayoutRules) {
 const PAYOUT_RULES: Readonly<Record<PayoutKind, { label: string; schema: (rules: PayoutRules) => z.ZodType<RailBody> }>> = {
   mobile_money: {
     label: 'Mobile money payout',
-    schema: (rules) => z.object({
-      recipient: z.object({
-        phone: z.string().regex(/^\d{8,15}$/, 'must be 8 to 15 digits with the country prefix, no plus sign'),
-        name: text(100),
-        countryCode,
-      }),
-      ...payoutFields(rules),
-      operator: z.string().refine((value) => rules.operators.includes(value), `must be one of ${rules.operators.join(', ')}`),
-    }).transform((data) => ({ ...data, destination: data.recipient.phone })),
+    schema: (rules) =>
+      z
+        .object({
+          recipient: z.object({
+            phone: z.string().regex(/^\d{8,15}$/, 'must be 8 to 15 digits with the country prefix, no plus sign'),
+            name: text(100),
+            countryCode,
+          }),
+          ...payoutFields(rules),
+          operator: z.string().refine((value) => rules.operators.includes(value), `must be one of ${rules.operators.join(', ')}`),
+        })
+        .transform((data) => ({ ...data, destination: data.recipient.phone })),
   },
   bank_account: {
     label: 'Bank payout',
-    schema: (rules) => z.object({
-      recipient: z.object({
-        accountNumber: z.string().regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4 to 34 letters or digits'),
-        bankCode: z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'must be a bank identifier code such as RAWBCDKI'),
-        name: text(100),
-        countryCode,
-      }),
-      ...payoutFields(rules),
-    }).transform((data) => ({ ...data, destination: `${data.recipient.bankCode} account ${data.recipient.accountNumber}` })),
+    schema: (rules) =>
+      z
+        .object({
+          recipient: z.object({
+            accountNumber: z.string().regex(/^[A-Za-z0-9]{4,34}$/, 'must be 4 to 34 letters or digits'),
+            bankCode: z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, 'must be a bank identifier code such as RAWBCDKI'),
+            name: text(100),
+            countryCode,
+          }),
+          ...payoutFields(rules),
+        })
+        .transform((data) => ({ ...data, destination: `${data.recipient.bankCode} account ${data.recipient.accountNumber}` })),
   },
 };
 

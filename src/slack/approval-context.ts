@@ -4,7 +4,12 @@
  */
 import type { AccessList } from '../config/config.js';
 import {
-  batchSeniorRequirement, requestSeniorRequirement, type PayoutBatch, type PayoutRequest, type PayoutSettings, type SeniorDayTotals,
+  batchSeniorRequirement,
+  requestSeniorRequirement,
+  type PayoutBatch,
+  type PayoutRequest,
+  type PayoutSettings,
+  type SeniorDayTotals,
 } from '../payouts/index.js';
 import type { SlackContext } from './context.js';
 import { approverMentions, notToCall } from './publishers/approver-notices.js';
@@ -15,7 +20,10 @@ import type { ApprovalContext, SeniorCall } from './views/approval-signals.js';
  * decides): whom to call (PAYOUT_SENIOR_APPROVERS), or who gave the senior approval.
  */
 export function seniorCall(
-  request: PayoutRequest, settings: Pick<PayoutSettings, 'seniorApprovalAbove'>, seniors: AccessList, dayTotals?: SeniorDayTotals,
+  request: PayoutRequest,
+  settings: Pick<PayoutSettings, 'seniorApprovalAbove'>,
+  seniors: AccessList,
+  dayTotals?: SeniorDayTotals,
 ): SeniorCall | undefined {
   const requirement = requestSeniorRequirement(request, settings.seniorApprovalAbove, dayTotals);
   return requirement && { ...requirement, approvers: approverMentions(seniors, notToCall(request)) };

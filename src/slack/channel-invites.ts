@@ -24,7 +24,10 @@ export class ChannelInvites {
   private bot: string | undefined;
 
   /** `whoAmI` asks Slack for the bot's user id (auth.test), once, the first time a message names it. */
-  constructor(private readonly whoAmI: () => Promise<string | undefined> = async () => undefined, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly whoAmI: () => Promise<string | undefined> = async () => undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** The bot's user id, to mention it as Slack shows it (its display name); undefined when Slack did not say. */
   async botUserId(): Promise<string | undefined> {

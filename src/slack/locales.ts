@@ -77,7 +77,7 @@ export class SlackPersonLanguages implements PersonLanguages {
   async explain(userId: string): Promise<PersonLanguage> {
     const chosen = await this.options.choices.get(userId).catch((error: unknown) => {
       // A reply in the wrong language beats no reply: the store's own failure shows elsewhere.
-      this.options.logger.warn({ userId, reason: reasonOf(error) }, 'could not read a person\'s chosen language');
+      this.options.logger.warn({ userId, reason: reasonOf(error) }, "could not read a person's chosen language");
       return undefined;
     });
     if (chosen) return { locale: chosen, source: 'choice' };
@@ -109,7 +109,7 @@ export class SlackPersonLanguages implements PersonLanguages {
       // command does not ask and warn again; a timeout or a network error is not kept.
       const refusal = slackRefusalOf(error);
       if (refusal) this.slackLocales.set(userId, NO_LOCALE, Math.min(REFUSAL_CACHE_SECONDS, this.options.cacheSeconds ?? 3600));
-      this.options.logger.warn({ userId, reason: refusal ?? reasonOf(error) }, 'could not read a person\'s Slack language; using the default');
+      this.options.logger.warn({ userId, reason: refusal ?? reasonOf(error) }, "could not read a person's Slack language; using the default");
       return undefined;
     }
   }

@@ -31,7 +31,10 @@ export interface UsersInfoClient {
 export class SlackUsers {
   private readonly inFlight = new Map<string, Promise<SlackUser | undefined>>();
 
-  constructor(private readonly client: UsersInfoClient, private readonly timeoutMs = 1000) {}
+  constructor(
+    private readonly client: UsersInfoClient,
+    private readonly timeoutMs = 1000,
+  ) {}
 
   info(userId: string): Promise<SlackUser | undefined> {
     let pending = this.inFlight.get(userId);
@@ -99,13 +102,13 @@ export class SlackPersonNames implements PersonNames {
     } catch (error) {
       // A refusal, a timeout or a network error alike: the id stands in for the name for a few minutes.
       this.remember(userId, undefined);
-      this.options.logger.warn({ userId, reason: reasonOf(error) }, 'could not read a person\'s Slack name; writing their id');
+      this.options.logger.warn({ userId, reason: reasonOf(error) }, "could not read a person's Slack name; writing their id");
       return undefined;
     }
   }
 
   private remember(userId: string, name: string | undefined): void {
-    const seconds = name === undefined ? NO_NAME_SECONDS : this.options.cacheSeconds ?? 3600;
+    const seconds = name === undefined ? NO_NAME_SECONDS : (this.options.cacheSeconds ?? 3600);
     this.names.set(userId, { name, until: this.options.clock.now().getTime() + seconds * 1000 });
   }
 }

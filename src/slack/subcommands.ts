@@ -90,10 +90,14 @@ export interface Roles {
 /** Whether a person is in `audience`; only the lists it names are asked. */
 export async function isIn(audience: Audience, userId: string, may: Roles): Promise<boolean> {
   switch (audience) {
-    case 'everyone': return true;
-    case 'viewers': return may.view(userId);
-    case 'requesters': return may.request(userId);
-    case 'requesters-and-approvers': return (await may.request(userId)) || may.approve(userId);
+    case 'everyone':
+      return true;
+    case 'viewers':
+      return may.view(userId);
+    case 'requesters':
+      return may.request(userId);
+    case 'requesters-and-approvers':
+      return (await may.request(userId)) || may.approve(userId);
   }
 }
 

@@ -188,7 +188,10 @@ async function touchedAgain(file: string, heartbeatMs: number): Promise<boolean>
 }
 
 async function touchedAt(file: string): Promise<number | undefined> {
-  return stat(file).then((info) => info.mtimeMs, () => undefined);
+  return stat(file).then(
+    (info) => info.mtimeMs,
+    () => undefined,
+  );
 }
 
 function pidExists(pid: number): boolean {

@@ -40,7 +40,4 @@ export interface ErrorDescription {
  * From the worker: the reply to request `id` (id 0: the worker's start), or a notice for a
  * listen() (`notice`: its `listen`).
  */
-export type Reply =
-  | { id: number; result: unknown }
-  | { id: number; error: ErrorDescription }
-  | { id: 0; notice: number; payload: string };
+export type Reply = { id: number; result: unknown } | { id: number; error: ErrorDescription } | { id: 0; notice: number; payload: string };

@@ -50,19 +50,20 @@ let lastTransaction = 0;
 let closing = false;
 
 // Without PGlite nothing listens, and the thread ends once the app's thread has the error.
-if (lite) port.on('message', (/** @type {Request} */ request) => {
-  handle(request).then(
-    (result) => {
-      try {
-        send({ id: request.id, result });
-      } catch (error) {
-        // A value the structured clone refuses: that query fails, the thread goes on.
-        send({ id: request.id, error: describeError(error) });
-      }
-    },
-    (error) => send({ id: request.id, error: describeError(error) }),
-  );
-});
+if (lite)
+  port.on('message', (/** @type {Request} */ request) => {
+    handle(request).then(
+      (result) => {
+        try {
+          send({ id: request.id, result });
+        } catch (error) {
+          // A value the structured clone refuses: that query fails, the thread goes on.
+          send({ id: request.id, error: describeError(error) });
+        }
+      },
+      (error) => send({ id: request.id, error: describeError(error) }),
+    );
+  });
 
 /**
  * @param {Request} request

@@ -54,14 +54,16 @@ export async function openPostgres(databaseUrl: string, logger?: Logger): Promis
   let closed = false;
   const heavy: Db = {
     ...poolQueries(heavyPool, scope, hide, logger),
-    kind: 'postgres', listen,
+    kind: 'postgres',
+    listen,
     forHeavyWork: () => heavy,
     // Closed with the Db it came from.
     close: async () => undefined,
   };
   return {
     ...poolQueries(pool, scope, hide, logger),
-    kind: 'postgres', listen,
+    kind: 'postgres',
+    listen,
     forHeavyWork: () => heavy,
     async close() {
       if (closed) return;
@@ -76,9 +78,14 @@ function createPool(databaseUrl: string, max: number, applicationName: string, h
   let pool: pg.Pool;
   try {
     pool = new pg.Pool({
-      connectionString: databaseUrl, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types: { getTypeParser },
+      connectionString: databaseUrl,
+      max,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      types: { getTypeParser },
       // A silently cut network must not leave a query (and the payout or feed step behind it) waiting for ever.
-      keepAlive: true, statement_timeout: STATEMENT_TIMEOUT_MS, application_name: applicationName,
+      keepAlive: true,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      application_name: applicationName,
     });
   } catch (error) {
     throw new DatabaseConnectionError(`DATABASE_URL is not a usable postgres:// URL: ${hide(reasonOf(error))}`);

@@ -13,8 +13,17 @@ import type { Db } from '../store/db.js';
 import { FUNCTION_TOKEN_LIFETIME_MS, type PayoutStep, type StepCompleter, type StepOutcome, type StepState, type StepToken } from './model.js';
 import { inputOfField, readStepInputs } from './step-inputs.js';
 import {
-  askRequester, awaitPayout, claimCompletion, claimSubmission, findStep, findStepByPayout, finishStep, insertStep, lapseStep,
-  openSteps, releaseCompletion,
+  askRequester,
+  awaitPayout,
+  claimCompletion,
+  claimSubmission,
+  findStep,
+  findStepByPayout,
+  finishStep,
+  insertStep,
+  lapseStep,
+  openSteps,
+  releaseCompletion,
 } from './store.js';
 
 export interface PayoutStepsOptions {
@@ -30,10 +39,7 @@ export interface PayoutStepsOptions {
 }
 
 /** What the Slack layer does after a `function_executed`. */
-export type StepStart =
-  | { kind: 'ask'; step: PayoutStep }
-  | { kind: 'redelivered'; step: PayoutStep }
-  | { kind: 'completed'; outcome: StepOutcome };
+export type StepStart = { kind: 'ask'; step: PayoutStep } | { kind: 'redelivered'; step: PayoutStep } | { kind: 'completed'; outcome: StepOutcome };
 
 /** What the requester's click did; `completesBy`: when the step goes on without the payout's outcome. */
 export type StepAnswer =
@@ -77,13 +83,23 @@ export class PayoutSteps implements PayoutNotifier {
    * the modal checks a form (role, fields, reference, daily limit); a bad input completes the step with
    * an error naming it. Otherwise the requester is to be asked.
    */
-  async start(event: { executionId: string; workflowExecutionId?: string | undefined; inputs: Record<string, unknown>; token: StepToken; payoutsConfigured: boolean }): Promise<StepStart> {
+  async start(event: {
+    executionId: string;
+    workflowExecutionId?: string | undefined;
+    inputs: Record<string, unknown>;
+    token: StepToken;
+    payoutsConfigured: boolean;
+  }): Promise<StepStart> {
     const { db } = this.options;
     const now = this.now();
     const read = readStepInputs(event.inputs);
     const inserted = await insertStep(db, {
-      executionId: event.executionId, workflowExecutionId: event.workflowExecutionId, requester: read.requester, sealedToken: event.token.sealed,
-      tokenValidUntil: validUntil(event.token), now,
+      executionId: event.executionId,
+      workflowExecutionId: event.workflowExecutionId,
+      requester: read.requester,
+      sealedToken: event.token.sealed,
+      tokenValidUntil: validUntil(event.token),
+      now,
     });
     if (!inserted) {
       const step = await findStep(db, event.executionId);
@@ -99,7 +115,10 @@ export class PayoutSteps implements PayoutNotifier {
     return step ? { kind: 'ask', step } : { kind: 'redelivered', step: (await findStep(db, event.executionId)) ?? inserted };
   }
 
-  private async checkInputs(read: ReturnType<typeof readStepInputs>, payoutsConfigured: boolean): Promise<{ ok: true; draft: PayoutDraft } | { ok: false; outcome: StepOutcome }> {
+  private async checkInputs(
+    read: ReturnType<typeof readStepInputs>,
+    payoutsConfigured: boolean,
+  ): Promise<{ ok: true; draft: PayoutDraft } | { ok: false; outcome: StepOutcome }> {
     if (!read.ok) return { ok: false, outcome: { error: 'invalid_inputs', problems: read.problems } };
     if (!payoutsConfigured) return { ok: false, outcome: { error: 'not_configured' } };
     const { payouts } = this.options;
@@ -107,7 +126,11 @@ export class PayoutSteps implements PayoutNotifier {
     if (!role.ok) return { ok: false, outcome: { error: 'refused', refusal: { code: role.code, details: role.details } } };
     const validation = await payouts.validate(read.kind, read.fields, read.requester, 'en');
     if (!validation.ok) {
-      const problems = (Object.entries(validation.errors) as Array<[PayoutFieldName, FieldProblem]>).map(([field, problem]) => ({ input: inputOfField(field), field, problem }));
+      const problems = (Object.entries(validation.errors) as Array<[PayoutFieldName, FieldProblem]>).map(([field, problem]) => ({
+        input: inputOfField(field),
+        field,
+        problem,
+      }));
       return { ok: false, outcome: { error: 'invalid_inputs', problems } };
     }
     return { ok: true, draft: validation.draft };
@@ -173,7 +196,7 @@ export class PayoutSteps implements PayoutNotifier {
   async changed(request: PayoutRequest): Promise<void> {
     if (!outcomeOf(request)) return;
     const settling = this.settle(request)
-      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: request.id }, 'could not complete a workflow step at its payout\'s outcome'))
+      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: request.id }, "could not complete a workflow step at its payout's outcome"))
       .finally(() => this.settling.delete(settling));
     this.settling.add(settling);
   }
@@ -211,7 +234,10 @@ export class PayoutSteps implements PayoutNotifier {
     const { db, payouts, logger } = this.options;
     if (step.tokenValidUntil.getTime() <= now.getTime()) {
       if (await lapseStep(db, step.executionId, now)) {
-        logger.warn({ executionId: step.executionId, payoutId: step.payoutId, state: step.state }, 'a workflow step lapsed: its token expired before it could be completed');
+        logger.warn(
+          { executionId: step.executionId, payoutId: step.payoutId, state: step.state },
+          'a workflow step lapsed: its token expired before it could be completed',
+        );
       }
       return;
     }
@@ -245,10 +271,12 @@ export class PayoutSteps implements PayoutNotifier {
       logger.warn({ executionId, payoutId: claimed.payoutId }, 'a workflow step lapsed: its token expired before it could be completed');
       return true;
     }
-    const answer = await completer.complete({ executionId, requester: claimed.requester, sealedToken: claimed.sealedToken }, claimed.outcome).catch((error: unknown) => {
-      logger.warn({ err: error, executionId }, 'could not complete a workflow step; trying again later');
-      return 'retry' as const;
-    });
+    const answer = await completer
+      .complete({ executionId, requester: claimed.requester, sealedToken: claimed.sealedToken }, claimed.outcome)
+      .catch((error: unknown) => {
+        logger.warn({ err: error, executionId }, 'could not complete a workflow step; trying again later');
+        return 'retry' as const;
+      });
     if (answer === 'done') await finishStep(db, executionId, 'completed', this.now());
     else await releaseCompletion(db, executionId);
     return true;

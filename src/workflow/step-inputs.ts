@@ -11,8 +11,7 @@ import type { StepInput, StepInputProblem } from './model.js';
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 export type ReadInputs =
-  | { ok: true; requester: string; kind: PayoutKind; fields: PayoutFormFields }
-  | { ok: false; requester: string; problems: StepInputProblem[] };
+  { ok: true; requester: string; kind: PayoutKind; fields: PayoutFormFields } | { ok: false; requester: string; problems: StepInputProblem[] };
 
 /** Who started the workflow, when the workflow says (the optional `started_by` input); undefined otherwise. */
 export function startedByOf(inputs: Record<string, unknown>): string | undefined {
@@ -30,8 +29,14 @@ function inputText(value: unknown): string | undefined {
 export function readStepInputs(inputs: Record<string, unknown>): ReadInputs {
   const requester = (inputText(inputs.requester) ?? '').trim();
   const cells = {
-    kind: inputText(inputs.kind), number: inputText(inputs.number), provider: inputText(inputs.provider), country: inputText(inputs.country),
-    name: inputText(inputs.name), amount: inputText(inputs.amount), currency: inputText(inputs.currency), reference: inputText(inputs.reference),
+    kind: inputText(inputs.kind),
+    number: inputText(inputs.number),
+    provider: inputText(inputs.provider),
+    country: inputText(inputs.country),
+    name: inputText(inputs.name),
+    amount: inputText(inputs.amount),
+    currency: inputText(inputs.currency),
+    reference: inputText(inputs.reference),
     note: inputText(inputs.note),
   };
   const { kind, fields, amountShapeWrong } = cellsToForm(cells);

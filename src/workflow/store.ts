@@ -110,7 +110,12 @@ export async function awaitPayout(db: Queryable, executionId: string, payoutId: 
  * the outcome it had. One statement: one process completes.
  */
 export async function claimCompletion(
-  db: Queryable, executionId: string, outcome: StepOutcome | undefined, from: readonly StepState[], now: Date, staleBefore: Date,
+  db: Queryable,
+  executionId: string,
+  outcome: StepOutcome | undefined,
+  from: readonly StepState[],
+  now: Date,
+  staleBefore: Date,
 ): Promise<PayoutStep | undefined> {
   const { rows } = await db.query<StepRow>(
     `UPDATE workflow_payout_steps
@@ -126,10 +131,11 @@ export async function claimCompletion(
 
 /** completing → completed (Slack took it) or lapsed (no valid token remained); the token is deleted. */
 export async function finishStep(db: Queryable, executionId: string, state: 'completed' | 'lapsed', now: Date): Promise<void> {
-  await db.query(
-    'UPDATE workflow_payout_steps SET state = $2, sealed_token = NULL, claimed_at = NULL, completed_at = $3 WHERE execution_id = $1',
-    [executionId, state, now],
-  );
+  await db.query('UPDATE workflow_payout_steps SET state = $2, sealed_token = NULL, claimed_at = NULL, completed_at = $3 WHERE execution_id = $1', [
+    executionId,
+    state,
+    now,
+  ]);
 }
 
 /** A step whose token expired before it could be completed, in whatever open state it was: lapsed. */

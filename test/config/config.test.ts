@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { minimal, problemsOf } from '../support/config-env.js';
 
-
 describe('configuration', () => {
   it('starts in HTTP mode with defaults from the minimal environment', () => {
     const config = loadConfig(minimal);
@@ -25,7 +24,7 @@ describe('configuration', () => {
 
   it('refuses METRICS_PORT equal to PORT in HTTP mode, where the two must stay apart', () => {
     expect(problemsOf({ ...minimal, PORT: '8080', METRICS_PORT: '8080' })).toEqual([
-      'METRICS_PORT: expected a port other than PORT\'s: metrics and readiness details are served apart from the port that faces Slack',
+      "METRICS_PORT: expected a port other than PORT's: metrics and readiness details are served apart from the port that faces Slack",
     ]);
     expect(problemsOf({ ...minimal, METRICS_PORT: '3000' })).toHaveLength(1);
     expect(loadConfig({ ...minimal, METRICS_PORT: '9100' }).ops.metricsPort).toBe(9100);
@@ -40,7 +39,9 @@ describe('configuration', () => {
     // The runway counts the team's days, as the digest that shows it does, whatever zone the ledger's searches use.
     expect(team.runway.timeZone).toBe('Africa/Kinshasa');
     expect(loadConfig({ ...minimal, TEAM_TIMEZONE: 'Africa/Kinshasa', DIGEST_TIMEZONE: 'Africa/Lagos' }).runway.timeZone).toBe('Africa/Lagos');
-    expect(problemsOf({ ...minimal, TEAM_TIMEZONE: 'Mars/Olympus' })).toEqual(['TEAM_TIMEZONE: expected an IANA time zone name such as UTC or Africa/Kinshasa']);
+    expect(problemsOf({ ...minimal, TEAM_TIMEZONE: 'Mars/Olympus' })).toEqual([
+      'TEAM_TIMEZONE: expected an IANA time zone name such as UTC or Africa/Kinshasa',
+    ]);
   });
 
   it('reads access lists of users, user groups and everyone', () => {
@@ -60,13 +61,18 @@ describe('configuration', () => {
     expect(loadConfig(minimal).payouts.newRecipientApprovals).toBe(2);
     expect(loadConfig({ ...minimal, PAYOUT_NEW_RECIPIENT_APPROVALS: '3' }).payouts.newRecipientApprovals).toBe(3);
     for (const value of ['0', '6', '2.5', 'two']) {
-      expect(problemsOf({ ...minimal, PAYOUT_NEW_RECIPIENT_APPROVALS: value })).toEqual(['PAYOUT_NEW_RECIPIENT_APPROVALS: expected a whole number from 1 to 5']);
+      expect(problemsOf({ ...minimal, PAYOUT_NEW_RECIPIENT_APPROVALS: value })).toEqual([
+        'PAYOUT_NEW_RECIPIENT_APPROVALS: expected a whole number from 1 to 5',
+      ]);
     }
   });
 
   it('mentions approvers and reminds them 60 minutes before expiry unless told otherwise, and names a bad value', () => {
     expect(loadConfig(minimal).approverNotices).toEqual({ mention: true, reminderMinutes: 60 });
-    expect(loadConfig({ ...minimal, PAYOUT_MENTION_APPROVERS: 'false', PAYOUT_APPROVAL_REMINDER_MINUTES: '0' }).approverNotices).toEqual({ mention: false, reminderMinutes: 0 });
+    expect(loadConfig({ ...minimal, PAYOUT_MENTION_APPROVERS: 'false', PAYOUT_APPROVAL_REMINDER_MINUTES: '0' }).approverNotices).toEqual({
+      mention: false,
+      reminderMinutes: 0,
+    });
     expect(problemsOf({ ...minimal, PAYOUT_MENTION_APPROVERS: 'maybe', PAYOUT_APPROVAL_REMINDER_MINUTES: '-5' })).toEqual([
       'PAYOUT_MENTION_APPROVERS: expected true or false',
       'PAYOUT_APPROVAL_REMINDER_MINUTES: expected a whole number from 0 to 43200',
@@ -77,7 +83,9 @@ describe('configuration', () => {
     expect(loadConfig(minimal).payouts.duplicateWindowHours).toBe(72);
     expect(loadConfig({ ...minimal, PAYOUT_DUPLICATE_WINDOW_HOURS: '24' }).payouts.duplicateWindowHours).toBe(24);
     for (const value of ['0', '721', '1.5', 'three days']) {
-      expect(problemsOf({ ...minimal, PAYOUT_DUPLICATE_WINDOW_HOURS: value })).toEqual(['PAYOUT_DUPLICATE_WINDOW_HOURS: expected a whole number from 1 to 720']);
+      expect(problemsOf({ ...minimal, PAYOUT_DUPLICATE_WINDOW_HOURS: value })).toEqual([
+        'PAYOUT_DUPLICATE_WINDOW_HOURS: expected a whole number from 1 to 720',
+      ]);
     }
   });
 
@@ -86,7 +94,13 @@ describe('configuration', () => {
     expect(loadConfig(payouts).payouts.seniorApprovalAbove.size).toBe(0);
     const tier = { PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:10000,EUR:9000,CDF:25000000', PAYOUT_SENIOR_APPROVERS: 'U0SENIOR,S0CFO' };
     const config = loadConfig({ ...payouts, ...tier });
-    expect(config.payouts.seniorApprovalAbove).toEqual(new Map([['USD', 1_000_000], ['EUR', 900_000], ['CDF', 2_500_000_000]]));
+    expect(config.payouts.seniorApprovalAbove).toEqual(
+      new Map([
+        ['USD', 1_000_000],
+        ['EUR', 900_000],
+        ['CDF', 2_500_000_000],
+      ]),
+    );
     expect([...config.access.seniorApprovers.users, ...config.access.seniorApprovers.groups]).toEqual(['U0SENIOR', 'S0CFO']);
     expect(problemsOf({ ...payouts, ...tier, PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:lots' })).toEqual([
       'PAYOUT_SENIOR_APPROVAL_ABOVE: expected CURRENCY:AMOUNT pairs separated by commas, like USD:1000,EUR:1000 (amounts with a dot, positive)',
@@ -107,19 +121,21 @@ describe('configuration', () => {
       'PAYOUT_SENIOR_APPROVERS: expected approvers only; U0BOSS not in FLEET_APPROVERS (a senior approver must also be an approver)',
     ]);
     // With groups among the approvers, a senior approver's being an approver is checked when they approve.
-    expect(loadConfig({ ...payouts, ...tier, FLEET_APPROVERS: 'S0TREASURY', PAYOUT_SENIOR_APPROVERS: 'U0BOSS' }).access.seniorApprovers.users.has('U0BOSS')).toBe(true);
+    expect(
+      loadConfig({ ...payouts, ...tier, FLEET_APPROVERS: 'S0TREASURY', PAYOUT_SENIOR_APPROVERS: 'U0BOSS' }).access.seniorApprovers.users.has('U0BOSS'),
+    ).toBe(true);
   });
 
   it('refuses a rule that needs more approvers than FLEET_APPROVERS names, naming the variables', () => {
     const payouts = { ...minimal, APPROVAL_CHANNEL_ID: 'C0APPROVALS', FLEET_REQUESTERS: 'U0RITA' };
     expect(problemsOf({ ...payouts, FLEET_APPROVERS: 'U0ABEL', PAYOUT_NEW_RECIPIENT_APPROVALS: '2' })).toEqual([
       'PAYOUT_DUAL_APPROVAL_ABOVE: a payout above its amounts needs 2 different approvers, but FLEET_APPROVERS names 1; list more approvers in FLEET_APPROVERS (or a user group)',
-      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 2 different approvers, but FLEET_APPROVERS names 1; '
-        + 'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 1 or less',
+      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 2 different approvers, but FLEET_APPROVERS names 1; ' +
+        'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 1 or less',
     ]);
     expect(problemsOf({ ...payouts, FLEET_APPROVERS: 'U0ABEL,U0ADA', PAYOUT_NEW_RECIPIENT_APPROVALS: '3' })).toEqual([
-      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 3 different approvers, but FLEET_APPROVERS names 2; '
-        + 'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 2 or less',
+      'PAYOUT_NEW_RECIPIENT_APPROVALS: a payout for a recipient never paid before needs 3 different approvers, but FLEET_APPROVERS names 2; ' +
+        'list more approvers in FLEET_APPROVERS (or a user group), or set PAYOUT_NEW_RECIPIENT_APPROVALS to 2 or less',
     ]);
     expect(loadConfig({ ...payouts, FLEET_APPROVERS: 'U0ABEL,U0ADA', PAYOUT_NEW_RECIPIENT_APPROVALS: '2' }).payouts.newRecipientApprovals).toBe(2);
     // Groups are counted at run time (the approval message says when too few can approve); without an approval channel, payouts are off.
@@ -141,7 +157,11 @@ describe('configuration', () => {
   it('has a maximum, a daily limit and a dual-approval threshold by default for every default payout currency', () => {
     const { payouts } = loadConfig(minimal);
     for (const currency of payouts.currencies) {
-      expect([payouts.maxAmount.has(currency), payouts.dailyLimit.has(currency), payouts.dualApprovalAbove.has(currency)], currency).toEqual([true, true, true]);
+      expect([payouts.maxAmount.has(currency), payouts.dailyLimit.has(currency), payouts.dualApprovalAbove.has(currency)], currency).toEqual([
+        true,
+        true,
+        true,
+      ]);
     }
   });
 
@@ -208,9 +228,13 @@ describe('configuration', () => {
     expect(problemsOf({ ...minimal, LOG_LEVEL: 'loud' })).toEqual(['LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent']);
   });
 
-  it('reads the records check\'s limits and tolerance, 10 MiB, 50,000 rows and 1 day by default, and names a bad one', () => {
+  it("reads the records check's limits and tolerance, 10 MiB, 50,000 rows and 1 day by default, and names a bad one", () => {
     expect(loadConfig(minimal).records).toEqual({ maxBytes: 10 * 1024 * 1024, maxRows: 50_000, toleranceDays: 1 });
-    expect(loadConfig({ ...minimal, RECORDS_MAX_BYTES: '2048', RECORDS_MAX_ROWS: '10', RECORDS_MATCH_TOLERANCE_DAYS: '0' }).records).toEqual({ maxBytes: 2048, maxRows: 10, toleranceDays: 0 });
+    expect(loadConfig({ ...minimal, RECORDS_MAX_BYTES: '2048', RECORDS_MAX_ROWS: '10', RECORDS_MATCH_TOLERANCE_DAYS: '0' }).records).toEqual({
+      maxBytes: 2048,
+      maxRows: 10,
+      toleranceDays: 0,
+    });
     expect(problemsOf({ ...minimal, RECORDS_MATCH_TOLERANCE_DAYS: '-1', RECORDS_MAX_ROWS: 'many' })).toEqual([
       'RECORDS_MAX_ROWS: expected a whole number from 1 to 1000000',
       'RECORDS_MATCH_TOLERANCE_DAYS: expected a whole number from 0 to 31',

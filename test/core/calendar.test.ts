@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, dayBounds, dayIn, formatWallTime, isCalendarDay, nextDay, parseWallTime, previousDay, startOfDay, zonedTime } from '../../src/core/calendar.js';
+import {
+  addMonths,
+  dayBounds,
+  dayIn,
+  formatWallTime,
+  isCalendarDay,
+  nextDay,
+  parseWallTime,
+  previousDay,
+  startOfDay,
+  zonedTime,
+} from '../../src/core/calendar.js';
 import { occurrenceDay } from '../../src/payouts/schedule/dates.js';
 import { parseTransactionQuery } from '../../src/ledger/query-text.js';
 import { payoutDay } from '../../src/payouts/day-totals.js';
@@ -7,7 +18,18 @@ import { payoutDay } from '../../src/payouts/day-totals.js';
 describe('one calendar for the ledger, the digest and the payouts', () => {
   it('takes a real YYYY-MM-DD day from 1970 to 9999 as a calendar day, and nothing else', () => {
     for (const day of ['1970-01-01', '2024-02-29', '2026-11-30', '9999-12-31']) expect(isCalendarDay(day)).toBe(true);
-    for (const text of ['1969-12-31', '0050-01-01', '2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-11-00', '2026-1-5', '15/11/2026', ' 2026-11-15'])
+    for (const text of [
+      '1969-12-31',
+      '0050-01-01',
+      '2026-02-29',
+      '2026-02-30',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-11-00',
+      '2026-1-5',
+      '15/11/2026',
+      ' 2026-11-15',
+    ])
       expect(isCalendarDay(text)).toBe(false);
   });
 
@@ -32,7 +54,7 @@ describe('one calendar for the ledger, the digest and the payouts', () => {
     expect(addMonths('2026-11-30', 0)).toBe('2026-11-30');
   });
 
-  it('repeats a monthly schedule on the first day\'s date through the same month arithmetic', () => {
+  it("repeats a monthly schedule on the first day's date through the same month arithmetic", () => {
     const rule = { firstDay: '2026-01-31', repeat: 'monthly' as const };
     expect([0, 1, 2, 3].map((n) => occurrenceDay(rule, n))).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
     expect(occurrenceDay({ firstDay: '2026-12-25', repeat: 'biweekly' }, 1)).toBe('2027-01-08');
@@ -46,7 +68,7 @@ describe('one calendar for the ledger, the digest and the payouts', () => {
     expect(parseWallTime(formatWallTime({ hour: 0, minute: 0 }))).toEqual({ hour: 0, minute: 0 });
   });
 
-  it('names the day an instant falls on in a zone, and bounds that day at the zone\'s midnights', () => {
+  it("names the day an instant falls on in a zone, and bounds that day at the zone's midnights", () => {
     const instant = new Date('2026-11-20T23:30:00Z');
     expect(dayIn(instant, 'UTC')).toBe('2026-11-20');
     expect(dayIn(instant, 'Africa/Kinshasa')).toBe('2026-11-21');
@@ -64,7 +86,7 @@ describe('one calendar for the ledger, the digest and the payouts', () => {
     expect(payoutDay(new Date('2026-12-31T23:00:00Z'))).toEqual({ start: new Date('2026-12-31T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') });
   });
 
-  it('counts a payout in the team zone\'s calendar day when one is given, a 23-hour day on a DST change', () => {
+  it("counts a payout in the team zone's calendar day when one is given, a 23-hour day on a DST change", () => {
     const day = payoutDay(new Date('2026-03-28T23:30:00Z'), 'Europe/Paris');
     expect(day).toEqual({ start: new Date('2026-03-28T23:00:00Z'), end: new Date('2026-03-29T22:00:00Z') });
     expect(payoutDay(new Date('2026-03-28T22:59:59Z'), 'Europe/Paris').end).toEqual(new Date('2026-03-28T23:00:00Z'));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger.js';
 
 describe('the logger', () => {
-  it('never writes a workflow step\'s function token, in a field or in a message', () => {
+  it("never writes a workflow step's function token, in a field or in a message", () => {
     const lines: string[] = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {

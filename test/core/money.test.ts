@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { currencyDecimals, readDecimal, typedDecimal, formatAmount, formatMinor, fromMinor, minorToPlain, parseAmount, parsePlainAmount, readPlainAmount, toMinor, typedAmount } from '../../src/core/money.js';
+import {
+  currencyDecimals,
+  readDecimal,
+  typedDecimal,
+  formatAmount,
+  formatMinor,
+  fromMinor,
+  minorToPlain,
+  parseAmount,
+  parsePlainAmount,
+  readPlainAmount,
+  toMinor,
+  typedAmount,
+} from '../../src/core/money.js';
 
 describe('money', () => {
   it('knows that USD, EUR and CDF have two decimals and JPY none', () => {
-    expect([currencyDecimals('USD'), currencyDecimals('EUR'), currencyDecimals('CDF'), currencyDecimals('JPY'), currencyDecimals('KWD')]).toEqual([2, 2, 2, 0, 3]);
+    expect([currencyDecimals('USD'), currencyDecimals('EUR'), currencyDecimals('CDF'), currencyDecimals('JPY'), currencyDecimals('KWD')]).toEqual([
+      2, 2, 2, 0, 3,
+    ]);
   });
 
   it('formats amounts with thousands separators and the currency decimals', () => {
@@ -27,7 +42,14 @@ describe('money', () => {
     expect(typedDecimal('5000.5', 'en')).toBe('5000.5');
     expect(typedDecimal('5000.5', 'fr')).toBe('5 000,5');
     expect(typedDecimal('1.234', 'fr')).toBe('1,2340');
-    for (const [decimal, locale] of [['5000.5', 'en'], ['5000.5', 'fr'], ['1.234', 'fr'], ['1500', 'en'], ['1500', 'fr'], ['0.5', 'fr']] as const) {
+    for (const [decimal, locale] of [
+      ['5000.5', 'en'],
+      ['5000.5', 'fr'],
+      ['1.234', 'fr'],
+      ['1500', 'en'],
+      ['1500', 'fr'],
+      ['0.5', 'fr'],
+    ] as const) {
       expect(readDecimal(typedDecimal(decimal, locale), locale)).toEqual({ ok: true, value: decimal });
     }
   });
@@ -60,7 +82,14 @@ describe('money', () => {
       expect(parseAmount('1  500', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
       expect(parseAmount('15 00', 'USD', locale)).toEqual({ ok: false, code: 'amount_not_a_number' });
       expect(parseAmount('', 'USD', locale)).toEqual({ ok: false, code: 'amount_empty' });
-      expect(parseAmount('1.234', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
+      expect(parseAmount('1.234', 'USD', 'en')).toEqual({
+        ok: false,
+        code: 'amount_too_many_decimals',
+        currency: 'USD',
+        decimals: 2,
+        typed: '1.234',
+        thousands: 123400,
+      });
       expect(parseAmount('10.5', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '10.5' });
       expect(parseAmount('99999999999999999999', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_large' });
     }
@@ -125,19 +154,53 @@ describe('money', () => {
     expect(parseAmount('1.000', 'JPY', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'JPY', thousands: 1000, decimal: 1 });
     expect(parseAmount('1.500', 'KWD', 'fr')).toEqual({ ok: false, code: 'amount_ambiguous', currency: 'KWD', thousands: 1500000, decimal: 1500 });
     expect(parseAmount('1.500', 'KWD', 'en')).toEqual({ ok: true, minor: 1500 });
-    expect(parseAmount('1.500', 'JPY', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '1.500', thousands: 1500 });
+    expect(parseAmount('1.500', 'JPY', 'en')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'JPY',
+      decimals: 0,
+      typed: '1.500',
+      thousands: 1500,
+    });
   });
 
   it('refuses a fraction longer than the currency allows even when it is zeros, naming the thousands reading', () => {
     // How Excel writes 75,000 CDF, 1,500 USD and 150,000 XAF in many locales: never a thousandth of it.
-    expect(parseAmount('75.000', 'CDF', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 });
-    expect(parseAmount('1.500', 'USD', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 });
-    expect(parseAmount('150.000', 'XAF', 'en')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
+    expect(parseAmount('75.000', 'CDF', 'en')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'CDF',
+      decimals: 2,
+      typed: '75.000',
+      thousands: 7_500_000,
+    });
+    expect(parseAmount('1.500', 'USD', 'en')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'USD',
+      decimals: 2,
+      typed: '1.500',
+      thousands: 150_000,
+    });
+    expect(parseAmount('150.000', 'XAF', 'en')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'XAF',
+      decimals: 0,
+      typed: '150.000',
+      thousands: 150_000,
+    });
     // Zeros that cannot be thousands are refused all the same, without a thousands reading.
     for (const locale of ['en', 'fr'] as const) {
       expect(parseAmount('1.00', 'JPY', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'JPY', decimals: 0, typed: '1.00' });
       expect(parseAmount('12.5000', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '12.5000' });
-      expect(parseAmount('1 500.000', 'USD', locale)).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1 500.000' });
+      expect(parseAmount('1 500.000', 'USD', locale)).toEqual({
+        ok: false,
+        code: 'amount_too_many_decimals',
+        currency: 'USD',
+        decimals: 2,
+        typed: '1 500.000',
+      });
       expect(parseAmount('12.50', 'USD', locale)).toEqual({ ok: true, minor: 1250 });
     }
     expect(parseAmount('1500,500', 'EUR', 'fr')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'EUR', decimals: 2, typed: '1500,500' });
@@ -151,10 +214,25 @@ describe('money', () => {
     expect(readPlainAmount('20', 'EUR')).toEqual({ ok: true, minor: 2000 });
     expect(readPlainAmount('0', 'USD')).toEqual({ ok: true, minor: 0 });
     expect(readPlainAmount('-0.00', 'USD')).toEqual({ ok: true, minor: 0 });
-    expect(readPlainAmount('-75.000', 'CDF')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '-75.000', thousands: 7_500_000 });
-    expect(readPlainAmount('150.000', 'XAF')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
+    expect(readPlainAmount('-75.000', 'CDF')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'CDF',
+      decimals: 2,
+      typed: '-75.000',
+      thousands: 7_500_000,
+    });
+    expect(readPlainAmount('150.000', 'XAF')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'XAF',
+      decimals: 0,
+      typed: '150.000',
+      thousands: 150_000,
+    });
     expect(readPlainAmount('12.500', 'EUR')).toMatchObject({ ok: false, code: 'amount_too_many_decimals' });
-    for (const text of ['1,5', '1 000', '', '+5', '1.', '.5', '--1']) expect(readPlainAmount(text, 'USD'), text).toEqual({ ok: false, code: 'amount_not_a_number' });
+    for (const text of ['1,5', '1 000', '', '+5', '1.', '.5', '--1'])
+      expect(readPlainAmount(text, 'USD'), text).toEqual({ ok: false, code: 'amount_not_a_number' });
     expect(readPlainAmount('99999999999999999999', 'USD')).toEqual({ ok: false, code: 'amount_too_large' });
   });
 
@@ -167,7 +245,17 @@ describe('money', () => {
     // 1,234 would read two ways in French, and 1,2340 has a decimal too many.
     expect(typedAmount(1234, 'KWD', 'fr')).toBe('01,234');
     expect(typedAmount(1234567, 'KWD', 'fr')).toBe('1 234,567');
-    for (const [minor, currency] of [[1, 'USD'], [150000, 'EUR'], [1000, 'JPY'], [1, 'JPY'], [1500, 'KWD'], [1000, 'KWD'], [1234, 'KWD'], [999123, 'KWD'], [999999999, 'CDF']] as const) {
+    for (const [minor, currency] of [
+      [1, 'USD'],
+      [150000, 'EUR'],
+      [1000, 'JPY'],
+      [1, 'JPY'],
+      [1500, 'KWD'],
+      [1000, 'KWD'],
+      [1234, 'KWD'],
+      [999123, 'KWD'],
+      [999999999, 'CDF'],
+    ] as const) {
       for (const locale of ['en', 'fr'] as const) {
         expect(parseAmount(typedAmount(minor, currency, locale), currency, locale), `${minor} ${currency} ${locale}`).toEqual({ ok: true, minor });
       }
@@ -179,7 +267,14 @@ describe('money', () => {
     expect(parsePlainAmount('10.5', 'USD')).toEqual({ ok: true, minor: 1050 });
     expect(parsePlainAmount('1 000', 'USD')).toMatchObject({ ok: false });
     expect(parsePlainAmount('1,5', 'USD')).toMatchObject({ ok: false });
-    expect(parsePlainAmount('1.234', 'USD')).toEqual({ ok: false, code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
+    expect(parsePlainAmount('1.234', 'USD')).toEqual({
+      ok: false,
+      code: 'amount_too_many_decimals',
+      currency: 'USD',
+      decimals: 2,
+      typed: '1.234',
+      thousands: 123400,
+    });
     expect(parsePlainAmount('1.500', 'USD')).toMatchObject({ ok: false, code: 'amount_too_many_decimals' });
     expect(parsePlainAmount('-5', 'USD')).toMatchObject({ ok: false });
     expect(parsePlainAmount('0', 'USD')).toEqual({ ok: false, code: 'amount_not_positive' });

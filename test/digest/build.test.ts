@@ -24,14 +24,14 @@ describe('calendar days of the digest', () => {
     expect(march.end.toISOString()).toBe('2026-03-29T22:00:00.000Z');
   });
 
-  it('falls due at DIGEST_TIME on the next day, on the zone\'s clock either side of a change', () => {
+  it("falls due at DIGEST_TIME on the next day, on the zone's clock either side of a change", () => {
     expect(digestDueAt('2026-10-24', { hour: 8, minute: 0 }, 'Europe/Paris').toISOString()).toBe('2026-10-25T07:00:00.000Z');
     expect(digestDueAt('2026-10-25', { hour: 8, minute: 0 }, 'Europe/Paris').toISOString()).toBe('2026-10-26T07:00:00.000Z');
     // 02:30 does not exist in Paris on 29 March: the digest goes at the end of the gap.
     expect(zonedTime('2026-03-29', { hour: 2, minute: 30 }, 'Europe/Paris').toISOString()).toBe('2026-03-29T01:00:00.000Z');
   });
 
-  it('names yesterday once today\'s time has passed, and the day before until then', () => {
+  it("names yesterday once today's time has passed, and the day before until then", () => {
     const time = { hour: 8, minute: 0 };
     expect(latestDueDay(new Date('2026-11-21T06:59:00Z'), time, 'Africa/Kinshasa')).toBe('2026-11-19');
     expect(latestDueDay(new Date('2026-11-21T07:00:00Z'), time, 'Africa/Kinshasa')).toBe('2026-11-20');
@@ -70,10 +70,17 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     };
   };
 
-  const builder = (timeZone = 'UTC', overrides: { ledgerWaitMs?: number; balanceFails?: boolean; polling?: boolean } = {}) => new DigestBuilder({
-    ledger: overrides.polling ? pollingLedger() : new StoredLedgerReader(db), db, clock, timeZone, requestTtlHours: 24, ledgerWaitMs: overrides.ledgerWaitMs ?? 0, logger: silentLogger,
-    balance: () => (overrides.balanceFails ? Promise.reject(new Error('down')) : Promise.resolve(balances)),
-  });
+  const builder = (timeZone = 'UTC', overrides: { ledgerWaitMs?: number; balanceFails?: boolean; polling?: boolean } = {}) =>
+    new DigestBuilder({
+      ledger: overrides.polling ? pollingLedger() : new StoredLedgerReader(db),
+      db,
+      clock,
+      timeZone,
+      requestTtlHours: 24,
+      ledgerWaitMs: overrides.ledgerWaitMs ?? 0,
+      logger: silentLogger,
+      balance: () => (overrides.balanceFails ? Promise.reject(new Error('down')) : Promise.resolve(balances)),
+    });
 
   it('adds money in and out per currency exactly, in cents, yen and fils', async () => {
     await storeEntries(db, [
@@ -89,7 +96,10 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     const digest = await builder().build('2026-11-20');
     const byCode = Object.fromEntries(digest.currencies.map((day) => [day.currency, day]));
     expect(byCode.USD).toMatchObject({ inMinor: 30, outMinor: 30, netMinor: 0 });
-    expect(byCode.USD?.countsByType).toEqual([{ type: 'B2B_JIT_FUNDING', count: 1 }, { type: 'PAYMENT', count: 2 }]);
+    expect(byCode.USD?.countsByType).toEqual([
+      { type: 'B2B_JIT_FUNDING', count: 1 },
+      { type: 'PAYMENT', count: 2 },
+    ]);
     expect(byCode.JPY).toMatchObject({ inMinor: 1500, outMinor: 1, netMinor: 1499 });
     expect(byCode.KWD).toMatchObject({ inMinor: 1005, outMinor: 1, netMinor: 1004 });
     expect(digest.entryCount).toBe(7);
@@ -97,7 +107,10 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
   });
 
   it('lists the five largest movements of each currency, debits and credits alike', async () => {
-    await storeEntries(db, [10, -70, 30, 50, -20, 60, 40].map((amount, index) => entry(`2026-11-20T12:0${index}:00.000Z`, amount, 'EUR')));
+    await storeEntries(
+      db,
+      [10, -70, 30, 50, -20, 60, 40].map((amount, index) => entry(`2026-11-20T12:0${index}:00.000Z`, amount, 'EUR')),
+    );
     const [eur] = (await builder().build('2026-11-20')).currencies;
     expect(eur?.largest.map((movement) => movement.amountMinor)).toEqual([-7000, 6000, 5000, 4000, 3000]);
   });
@@ -124,8 +137,12 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     expect(eur?.inMinor).toBe(600);
   });
 
-  it('derives a finished day\'s closing balance from a balance read less the entries dated after the day up to that read', async () => {
-    await storeEntries(db, [entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'), entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'), entry('2026-11-21T07:00:00.000Z', 5, 'USD')]);
+  it("derives a finished day's closing balance from a balance read less the entries dated after the day up to that read", async () => {
+    await storeEntries(db, [
+      entry('2026-11-20T09:00:00.000Z', 100.25, 'USD'),
+      entry('2026-11-21T06:00:00.000Z', -40.1, 'USD'),
+      entry('2026-11-21T07:00:00.000Z', 5, 'USD'),
+    ]);
     await ledgerComplete(db, new Date('2026-11-21T07:59:50.000Z'));
     balances = { USD: 1000.5, EUR: 7 };
     const digest = await builder('UTC', { polling: true, ledgerWaitMs: 30_000 }).build('2026-11-20');
@@ -152,7 +169,10 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
    * poll of the ledger: every time the ledger's status is asked, a little time passes, a new entry
    * lands in the account (dated then), and the ledger stores what the account lists.
    */
-  const liveAccount = async (opening: ReturnType<typeof entry>[], options: { landsDuringRead?: (read: number) => ReturnType<typeof entry> | undefined } = {}) => {
+  const liveAccount = async (
+    opening: ReturnType<typeof entry>[],
+    options: { landsDuringRead?: (read: number) => ReturnType<typeof entry> | undefined } = {},
+  ) => {
     const listed = [...opening];
     await storeEntries(db, listed);
     await ledgerComplete(db, new Date(clock.now().getTime() - 10_000));
@@ -212,7 +232,7 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
     expect(usd?.closing).toEqual({ known: true, minor: 100000 });
   });
 
-  it('corrects a finished day\'s closing balance only for a late entry dated that day or before, and keeps the figure it corrected', async () => {
+  it("corrects a finished day's closing balance only for a late entry dated that day or before, and keeps the figure it corrected", async () => {
     const account = await liveAccount([entry('2026-11-19T09:00:00.000Z', 1000, 'USD'), entry('2026-11-20T09:00:00.000Z', 100.25, 'USD')]);
     const closing = async () => (await account.builder().build('2026-11-20')).currencies.find((day) => day.currency === 'USD')?.closing;
     expect(await closing()).toEqual({ known: true, minor: 110025 });
@@ -233,11 +253,20 @@ describe.each(testDatabases())('digest of one day on $name', ({ open }) => {
   });
 
   it('counts payouts by how they ended that day, with totals per currency', async () => {
-    await storePayout(db, { state: 'completed', amountMinor: 15000, currency: 'USD', requestedAt: '2026-11-20T08:00:00Z' }, [['completed', '2026-11-20T09:00:00Z']]);
-    await storePayout(db, { state: 'completed', amountMinor: 250, currency: 'USD', requestedAt: '2026-11-19T08:00:00Z' }, [['unknown', '2026-11-19T09:00:00Z'], ['reconciled', '2026-11-20T01:00:00Z']]);
-    await storePayout(db, { state: 'completed', amountMinor: 999, currency: 'EUR', requestedAt: '2026-11-20T08:00:00Z' }, [['completed', '2026-11-21T00:00:00Z']]);
+    await storePayout(db, { state: 'completed', amountMinor: 15000, currency: 'USD', requestedAt: '2026-11-20T08:00:00Z' }, [
+      ['completed', '2026-11-20T09:00:00Z'],
+    ]);
+    await storePayout(db, { state: 'completed', amountMinor: 250, currency: 'USD', requestedAt: '2026-11-19T08:00:00Z' }, [
+      ['unknown', '2026-11-19T09:00:00Z'],
+      ['reconciled', '2026-11-20T01:00:00Z'],
+    ]);
+    await storePayout(db, { state: 'completed', amountMinor: 999, currency: 'EUR', requestedAt: '2026-11-20T08:00:00Z' }, [
+      ['completed', '2026-11-21T00:00:00Z'],
+    ]);
     await storePayout(db, { state: 'failed', amountMinor: 700, currency: 'CDF', requestedAt: '2026-11-20T08:00:00Z' }, [['failed', '2026-11-20T10:00:00Z']]);
-    await storePayout(db, { state: 'rejected', amountMinor: 100, currency: 'EUR', requestedAt: '2026-11-20T08:00:00Z' }, [['rejected', '2026-11-20T10:00:00Z']]);
+    await storePayout(db, { state: 'rejected', amountMinor: 100, currency: 'EUR', requestedAt: '2026-11-20T08:00:00Z' }, [
+      ['rejected', '2026-11-20T10:00:00Z'],
+    ]);
     await storePayout(db, { state: 'expired', amountMinor: 200, currency: 'EUR', requestedAt: '2026-11-19T08:00:00Z' }, [['expired', '2026-11-20T08:00:00Z']]);
     await storePayout(db, { state: 'unknown', amountMinor: 300, currency: 'USD', requestedAt: '2026-11-20T08:00:00Z' }, [['unknown', '2026-11-20T11:00:00Z']]);
     const digest = await builder().build('2026-11-20');

@@ -40,18 +40,28 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
   /** The app first ran before `day`'s digest fell due. */
   const installedBefore = (day: string) => db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1)', [day]);
 
-  const replica = (clock: SteppingClock, publisher: DigestPublisher, options: { holder?: string; catchUpDays?: number; claimTtlMs?: number } = {}) => new DigestScheduler({
-    builder: new DigestBuilder({
-      ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
-      balance: () => Promise.resolve({}),
-    }),
-    db, clock, publisher, logger: silentLogger,
-    settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: options.catchUpDays ?? 3 },
-    ...(options.holder ? { holder: options.holder } : {}),
-    ...(options.claimTtlMs ? { claimTtlMs: options.claimTtlMs } : {}),
-  });
+  const replica = (clock: SteppingClock, publisher: DigestPublisher, options: { holder?: string; catchUpDays?: number; claimTtlMs?: number } = {}) =>
+    new DigestScheduler({
+      builder: new DigestBuilder({
+        ledger: new StoredLedgerReader(db),
+        db,
+        clock,
+        timeZone: 'Africa/Kinshasa',
+        requestTtlHours: 24,
+        ledgerWaitMs: 0,
+        logger: silentLogger,
+        balance: () => Promise.resolve({}),
+      }),
+      db,
+      clock,
+      publisher,
+      logger: silentLogger,
+      settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: options.catchUpDays ?? 3 },
+      ...(options.holder ? { holder: options.holder } : {}),
+      ...(options.claimTtlMs ? { claimTtlMs: options.claimTtlMs } : {}),
+    });
 
-  it('posts yesterday\'s digest at 08:00 Kinshasa time, on time, and not before', async () => {
+  it("posts yesterday's digest at 08:00 Kinshasa time, on time, and not before", async () => {
     const clock = new SteppingClock('2026-11-21T06:59:00.000Z');
     const publisher = new RecordingPublisher();
     const scheduler = replica(clock, publisher);
@@ -117,10 +127,20 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     const waiting = { now: () => clock.now(), sleep: (ms: number, signal?: AbortSignal) => systemClock.sleep(ms, signal) };
     const scheduler = new DigestScheduler({
       builder: new DigestBuilder({
-        ledger: new StoredLedgerReader(db), db, clock: waiting, timeZone: 'UTC', requestTtlHours: 24, ledgerWaitMs: 60_000, logger: silentLogger,
+        ledger: new StoredLedgerReader(db),
+        db,
+        clock: waiting,
+        timeZone: 'UTC',
+        requestTtlHours: 24,
+        ledgerWaitMs: 60_000,
+        logger: silentLogger,
         balance: () => Promise.resolve({ USD: 1 }),
       }),
-      db, clock: waiting, publisher, logger: silentLogger, claimTtlMs: 200,
+      db,
+      clock: waiting,
+      publisher,
+      logger: silentLogger,
+      claimTtlMs: 200,
       settings: { channelId: CHANNEL, time: { hour: 7, minute: 0 }, timeZone: 'UTC', catchUpDays: 0 },
     });
     scheduler.start();
@@ -143,10 +163,21 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     }
     return new DigestScheduler({
       builder: new SlowBuilder({
-        ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+        ledger: new StoredLedgerReader(db),
+        db,
+        clock,
+        timeZone: 'Africa/Kinshasa',
+        requestTtlHours: 24,
+        ledgerWaitMs: 0,
+        logger: silentLogger,
         balance: () => Promise.resolve({}),
       }),
-      db, clock, publisher, logger: silentLogger, holder: 'slow-replica', claimTtlMs: 200,
+      db,
+      clock,
+      publisher,
+      logger: silentLogger,
+      holder: 'slow-replica',
+      claimTtlMs: 200,
       settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: 3 },
     });
   };
@@ -214,10 +245,13 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     clock.advance(86_400_000 + 2 * 3_600_000);
     const back = replica(clock, publisher);
     await Promise.all([back.runOnce(), replica(clock, publisher).runOnce()]);
-    expect(publisher.posts).toEqual([{ day: '2026-11-19', late: false }, { day: '2026-11-20', late: true }]);
+    expect(publisher.posts).toEqual([
+      { day: '2026-11-19', late: false },
+      { day: '2026-11-20', late: true },
+    ]);
   });
 
-  it('sends a follow-up into the posted digest\'s thread, retrying it when it fails, and never posts the digest again', async () => {
+  it("sends a follow-up into the posted digest's thread, retrying it when it fails, and never posts the digest again", async () => {
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     await installedBefore('2026-11-20');
     const publisher = new RecordingPublisher();
@@ -225,18 +259,30 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     let failures = 2;
     const scheduler = new DigestScheduler({
       builder: new DigestBuilder({
-        ledger: new StoredLedgerReader(db), db, clock, timeZone: 'Africa/Kinshasa', requestTtlHours: 24, ledgerWaitMs: 0, logger: silentLogger,
+        ledger: new StoredLedgerReader(db),
+        db,
+        clock,
+        timeZone: 'Africa/Kinshasa',
+        requestTtlHours: 24,
+        ledgerWaitMs: 0,
+        logger: silentLogger,
         balance: () => Promise.resolve({}),
       }),
-      db, clock, publisher, logger: silentLogger, followUpRetryMs: [5_000, 30_000, 120_000],
+      db,
+      clock,
+      publisher,
+      logger: silentLogger,
+      followUpRetryMs: [5_000, 30_000, 120_000],
       settings: { channelId: CHANNEL, time: { hour: 8, minute: 0 }, timeZone: 'Africa/Kinshasa', catchUpDays: 3 },
-      followUps: [{
-        name: 'chart',
-        afterPosted: async ({ channelId, ts }) => {
-          if (failures-- > 0) throw new Error('upload failed');
-          threads.push(`${channelId}/${ts}`);
+      followUps: [
+        {
+          name: 'chart',
+          afterPosted: async ({ channelId, ts }) => {
+            if (failures-- > 0) throw new Error('upload failed');
+            threads.push(`${channelId}/${ts}`);
+          },
         },
-      }],
+      ],
     });
     await scheduler.runOnce();
     await scheduler.followUpsDone();

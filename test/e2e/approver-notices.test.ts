@@ -71,7 +71,13 @@ describe('approvers who have not decided are reminded once before a request expi
     db = await testDatabases()[0]!.open();
     // Two replicas on one database, both sweeping every 50 ms.
     first = await startHarness({ env, existingDb: db, bot: { clock, payoutTimers: { maintenanceEveryMs: 50 } } });
-    second = await startHarness({ env, existingDb: db, existingSlack: first.slack, existingSandbox: first.sandbox, bot: { clock, payoutTimers: { maintenanceEveryMs: 50 } } });
+    second = await startHarness({
+      env,
+      existingDb: db,
+      existingSlack: first.slack,
+      existingSandbox: first.sandbox,
+      bot: { clock, payoutTimers: { maintenanceEveryMs: 50 } },
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -96,10 +102,13 @@ describe('approvers who have not decided are reminded once before a request expi
     expect(reminders(h, PEOPLE.approver2, id)).toEqual([]);
 
     clock.advance(10 * MINUTE);
-    const [reminder] = await h.slack.waitFor(() => {
-      const found = reminders(h, PEOPLE.approver2, id);
-      return found.length > 0 ? found : undefined;
-    }, { message: 'the reminder to the approver who has not decided' });
+    const [reminder] = await h.slack.waitFor(
+      () => {
+        const found = reminders(h, PEOPLE.approver2, id);
+        return found.length > 0 ? found : undefined;
+      },
+      { message: 'the reminder to the approver who has not decided' },
+    );
     expect(reminder).toMatch(/1\s500,00\sUSD/);
     expect(reminder).toMatch(new RegExp(`https://[a-z-]+\\.slack\\.com/archives/${CHANNELS.approvals}/p\\d+`));
     expect(reminder).toContain('Rappel');

@@ -32,17 +32,26 @@ describe('a bot nobody invited to its channels', () => {
     db = await testDatabases()[0]!.open();
     // The app has been running since before yesterday, and one payout was sent yesterday: a digest is due.
     await db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1)', [yesterday]);
-    await storePayout(db, { state: 'completed', amountMinor: 2_500, currency: 'USD', requestedAt: `${yesterday}T09:00:00Z` }, [['completed', `${yesterday}T10:00:00Z`]]);
+    await storePayout(db, { state: 'completed', amountMinor: 2_500, currency: 'USD', requestedAt: `${yesterday}T09:00:00Z` }, [
+      ['completed', `${yesterday}T10:00:00Z`],
+    ]);
     h = await startHarness({
       existingDb: db,
       env: {
-        ...PAYOUT_ENV, FEED_CHANNEL_ID: CHANNELS.feed, FEED_POLL_INTERVAL_SECONDS: '5',
-        DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '00:00', DIGEST_TIMEZONE: 'UTC', METRICS_PORT: '0',
+        ...PAYOUT_ENV,
+        FEED_CHANNEL_ID: CHANNELS.feed,
+        FEED_POLL_INTERVAL_SECONDS: '5',
+        DIGEST_CHANNEL_ID: DIGEST,
+        DIGEST_TIME: '00:00',
+        DIGEST_TIMEZONE: 'UTC',
+        METRICS_PORT: '0',
       },
       slack: {
         channels: [
-          { id: CHANNELS.treasury, name: 'treasury' }, { id: CHANNELS.approvals, name: 'treasury-approvals' },
-          { id: CHANNELS.feed, name: 'treasury-feed' }, { id: DIGEST, name: 'treasury-digest' },
+          { id: CHANNELS.treasury, name: 'treasury' },
+          { id: CHANNELS.approvals, name: 'treasury-approvals' },
+          { id: CHANNELS.feed, name: 'treasury-feed' },
+          { id: DIGEST, name: 'treasury-digest' },
         ],
       },
       uninvited: [CHANNELS.approvals, CHANNELS.feed, DIGEST],
@@ -97,9 +106,15 @@ describe('a bot nobody invited to its channels', () => {
   it('catches up once invited: the waiting approval message, the missed feed entries and the digest, each once', async () => {
     for (const channel of [CHANNELS.approvals, CHANNELS.feed, DIGEST]) h.slack.invite(channel);
     await h.slack.waitFor(() => approvalMessage(h, payoutId), { timeoutMs: 10_000, message: 'the approval message, once invited' });
-    await h.slack.waitFor(() => fedBefore.every((reference) => feedText().includes(reference)) || undefined, { timeoutMs: 20_000, message: 'the missed feed entries' });
+    await h.slack.waitFor(() => fedBefore.every((reference) => feedText().includes(reference)) || undefined, {
+      timeoutMs: 20_000,
+      message: 'the missed feed entries',
+    });
     // The digest scheduler checks every 30 seconds.
-    const digest = await h.slack.waitFor(() => h.slack.messages(DIGEST).find((message) => message.text.includes('Daily digest')), { timeoutMs: 45_000, message: 'the digest' });
+    const digest = await h.slack.waitFor(() => h.slack.messages(DIGEST).find((message) => message.text.includes('Daily digest')), {
+      timeoutMs: 45_000,
+      message: 'the digest',
+    });
     expect(blockText(digest)).toContain('Sent: 1 payout (25.00 USD)');
 
     expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(payoutId))).toHaveLength(1);
@@ -108,4 +123,3 @@ describe('a bot nobody invited to its channels', () => {
     expect((await readyz()).channels.ok).toBe(true);
   }, 60_000);
 });
-

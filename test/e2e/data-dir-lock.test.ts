@@ -13,8 +13,14 @@ describe('one process per DATA_DIR', () => {
   const started: BotProcess[] = [];
   const start = () => {
     const bot = startBotProcess({
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl,
-      PORT: '0', HOST: '127.0.0.1', FLEET_API_URL: 'sandbox', DATA_DIR: dataDir, LOG_LEVEL: 'info',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: 'sandbox',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
     });
     started.push(bot);
     return bot;

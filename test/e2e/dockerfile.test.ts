@@ -91,8 +91,12 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
       context,
       root: folder,
       env: {
-        PATH: process.env.PATH ?? '', HOME: os.homedir(), TMPDIR: os.tmpdir(),
-        npm_config_cache: npmCache(), npm_config_offline: 'true', npm_config_update_notifier: 'false',
+        PATH: process.env.PATH ?? '',
+        HOME: os.homedir(),
+        TMPDIR: os.tmpdir(),
+        npm_config_cache: npmCache(),
+        npm_config_offline: 'true',
+        npm_config_update_notifier: 'false',
       },
     });
     final = built.get(stages.at(-1)!.name)!;
@@ -113,8 +117,15 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     sandbox = await startSandbox({ seed: 5 });
     slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN });
     bot = await startCmd(final, {
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url, FLEET_API_KEY: sandbox.apiKey, FLEET_VIEWERS: '*', LOG_LEVEL: 'info',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: sandbox.url,
+      FLEET_API_KEY: sandbox.apiKey,
+      FLEET_VIEWERS: '*',
+      LOG_LEVEL: 'info',
     });
 
     let readyz = await readyzStatus(bot.port);
@@ -125,13 +136,20 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     expect(readyz, bot.output()).toEqual({ status: 200, body: '{"ready":true}' });
 
     const [command, ...args] = final.healthcheck!;
-    const healthcheck = spawnSync(command!, args, { env: { PATH: process.env.PATH ?? '', ...final.env, PORT: String(bot.port) }, encoding: 'utf8', timeout: 10_000 });
+    const healthcheck = spawnSync(command!, args, {
+      env: { PATH: process.env.PATH ?? '', ...final.env, PORT: String(bot.port) },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(healthcheck.status, healthcheck.stderr).toBe(0);
 
     slack.setAppUrl(`http://127.0.0.1:${bot.port}/slack/events`);
     const ack = await slack.runCommand({ userId: 'U0REQUESTER', channelId: 'C0TREASURY', text: 'balance' });
     expect(ack.status).toBe(200);
-    const reply = await slack.waitFor(() => slack!.messages('C0TREASURY', { visibleTo: 'U0REQUESTER' }).at(-1), { timeoutMs: 15_000, message: 'the balance reply' });
+    const reply = await slack.waitFor(() => slack!.messages('C0TREASURY', { visibleTo: 'U0REQUESTER' }).at(-1), {
+      timeoutMs: 15_000,
+      message: 'the balance reply',
+    });
     expect(JSON.stringify(reply)).toContain('USD');
 
     // `docker stop` sends SIGTERM to the CMD, PID 1 in the container: it ends cleanly.
@@ -142,21 +160,44 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
 
   it('keeps production dependencies only: nothing the lockfile marks dev, no local Slack workspace, no sources or tests', async () => {
     const lock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([key, entry]) => key.startsWith('node_modules/') && entry.dev).map(([key]) => key);
+    const devOnly = Object.entries(lock.packages)
+      .filter(([key, entry]) => key.startsWith('node_modules/') && entry.dev)
+      .map(([key]) => key);
     const present: string[] = [];
     for (const key of [...devOnly, 'node_modules/@fleet-treasury-bot/local-slack']) {
       // lstat: a workspace is linked, and its link counts even where its folder was not copied.
-      if (await lstat(imagePath(final, key)).then(() => true, () => false)) present.push(key);
+      if (
+        await lstat(imagePath(final, key)).then(
+          () => true,
+          () => false,
+        )
+      )
+        present.push(key);
     }
     expect(present).toEqual([]);
     expect(devOnly.length).toBeGreaterThan(0);
 
     expect((await readdir(imagePath(final, '.'))).sort()).toEqual(['assets', 'data', 'dist', 'node_modules', 'package-lock.json', 'package.json']);
-    expect(await access(imagePath(final, 'dist/main.js')).then(() => true, () => false)).toBe(true);
+    expect(
+      await access(imagePath(final, 'dist/main.js')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
     // The runway chart's font and its licence, nothing else: the worker in dist/runway/chart/ reads it as ../../../assets/fonts.
     expect((await readdir(imagePath(final, 'assets/fonts'))).sort()).toEqual(['Inter-Regular.ttf', 'OFL.txt']);
-    expect(await access(imagePath(final, 'dist/runway/chart/render-worker.js')).then(() => true, () => false)).toBe(true);
-    expect(await access(imagePath(final, 'dist/pglite-blank')).then(() => true, () => false)).toBe(true);
+    expect(
+      await access(imagePath(final, 'dist/runway/chart/render-worker.js')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
+    expect(
+      await access(imagePath(final, 'dist/pglite-blank')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
   });
 
   it('draws the runway chart from dist/ in the image: the worker thread, the native renderer and the shipped font', async () => {
@@ -174,13 +215,18 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'ftb-chart-'));
     const file = path.join(folder, 'draw.mjs');
     await writeFile(file, script);
-    const run = spawnSync('node', [file], { cwd: imagePath(final, '.'), env: { PATH: process.env.PATH ?? '', ...final.env }, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync('node', [file], {
+      cwd: imagePath(final, '.'),
+      env: { PATH: process.env.PATH ?? '', ...final.env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     await rm(folder, { recursive: true, force: true });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ signature: 'PNG', width: 800 });
   });
 
-  it('runs as the node image\'s unprivileged user, who is given the data folder and nothing else', () => {
+  it("runs as the node image's unprivileged user, who is given the data folder and nothing else", () => {
     expect(final.user).toBe('node');
     expect(final.chowns).toEqual([['node:node', 'data']]);
     expect(final.cmd).toEqual(['node', 'dist/main.js']);
@@ -202,7 +248,7 @@ describe('compose.yaml and deploy/Caddyfile, read beside the Dockerfile', () => 
     expect(compose).not.toMatch(/xoxb-|xapp-|sk_live|sk_sandbox/);
   });
 
-  it('send Slack\'s requests to PORT on both replicas, the port the image exposes, skipping one whose /healthz fails', async () => {
+  it("send Slack's requests to PORT on both replicas, the port the image exposes, skipping one whose /healthz fails", async () => {
     const [compose, caddyfile, dockerfile] = await Promise.all([read('compose.yaml'), read('deploy/Caddyfile'), read('Dockerfile')]);
     const port = /^ {4}PORT: "(\d+)"$/m.exec(compose)?.[1];
     expect(compose).toMatch(/^ {2}bot-1: \*bot$/m);

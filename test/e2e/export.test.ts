@@ -30,14 +30,32 @@ describe('/fleet export in the running bot', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ seed: 11, transactionCount: 200, clock });
     for (const entry of HOSTILE) sandbox.addTransaction({ ...entry, type: 'PAYMENT', currency: 'USD', amount: -12.5 });
-    sandbox.addTransaction({ reference: 'OCT-JPYLIKE', type: 'PAYMENT', currency: 'CDF', amount: 1234567.89, description: 'Big CDF credit', date: '2026-10-09T08:00:00.000Z' });
-    sandbox.addTransaction({ reference: 'SEP-LAST-DAY', type: 'PAYMENT', currency: 'USD', amount: 1, description: 'September', date: '2026-09-30T23:59:59.999Z' });
+    sandbox.addTransaction({
+      reference: 'OCT-JPYLIKE',
+      type: 'PAYMENT',
+      currency: 'CDF',
+      amount: 1234567.89,
+      description: 'Big CDF credit',
+      date: '2026-10-09T08:00:00.000Z',
+    });
+    sandbox.addTransaction({
+      reference: 'SEP-LAST-DAY',
+      type: 'PAYMENT',
+      currency: 'USD',
+      amount: 1,
+      description: 'September',
+      date: '2026-09-30T23:59:59.999Z',
+    });
     sandbox.addTransaction({ reference: 'NOV-FIRST', type: 'PAYMENT', currency: 'USD', amount: 1, description: 'November', date: '2026-11-01T00:00:00.000Z' });
     h = await startHarness({
       existingSandbox: sandbox,
       bot: { clock },
       env: {
-        LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_POLL_SECONDS: '3600', LEDGER_SWEEP_MINUTES: '0', LEDGER_REWALK_HOURS: '0',
+        LEDGER_ENABLED: 'true',
+        LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+        LEDGER_POLL_SECONDS: '3600',
+        LEDGER_SWEEP_MINUTES: '0',
+        LEDGER_REWALK_HOURS: '0',
         EXPORT_MAX_ROWS: '150',
       },
     });
@@ -58,7 +76,8 @@ describe('/fleet export in the running bot', () => {
     return parse<Row>(bytes.toString('utf8'), { bom: true, columns: true });
   };
   const expectedRows = (from: string, before: string, keep: (tx: { currency: string }) => boolean = () => true) =>
-    sandbox.transactions()
+    sandbox
+      .transactions()
       .filter((tx) => tx.date >= from && tx.date < before && keep(tx))
       .sort((a, b) => a.date.localeCompare(b.date));
   const run = async (userId: string, text: string, until: string) => {
@@ -66,14 +85,16 @@ describe('/fleet export in the running bot', () => {
     return h.waitForMessage(userId, until);
   };
 
-  it('sends last month by default as a CSV file in the person\'s DM, every row exact, hostile text intact and neutralised', async () => {
+  it("sends last month by default as a CSV file in the person's DM, every row exact, hostile text intact and neutralised", async () => {
     const done = await run(PEOPLE.requester, 'export', 'sent to your direct messages');
     const expected = expectedRows('2026-10-01', '2026-11-01');
     expect(blockText(done)).toContain(`${expected.length} transactions sent`);
     expect(blockText(done)).toContain('fleet-transactions-2026-10-01_2026-10-31.csv');
     expect(blockText(done)).toContain('Days are read in UTC');
     // Two replies in the channel, each new (a command's response_url replaces nothing): the start, then the outcome.
-    const replies = h.visibleTo(PEOPLE.requester).filter((message) => message.ephemeralTo === PEOPLE.requester && /Exporting|sent to your direct/.test(message.text));
+    const replies = h
+      .visibleTo(PEOPLE.requester)
+      .filter((message) => message.ephemeralTo === PEOPLE.requester && /Exporting|sent to your direct/.test(message.text));
     expect(replies.map((message) => message.text)).toEqual([expect.stringContaining('Exporting'), expect.stringContaining('sent to your direct')]);
     expect(replies.some((message) => message.edited)).toBe(false);
 
@@ -108,10 +129,12 @@ describe('/fleet export in the running bot', () => {
          $1, $2, $2, 'completed', 2, $3, $2, 'mobile:243810000001')`,
       [PEOPLE.requester, new Date('2026-11-02T08:00:00Z'), paid.reference],
     );
-    await h.bot.db.query(
-      `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ('PO-EXPORT1', $1, $3), ('PO-EXPORT1', $2, $4)`,
-      [PEOPLE.approver, PEOPLE.approver2, new Date('2026-11-02T09:00:00Z'), new Date('2026-11-02T09:05:00Z')],
-    );
+    await h.bot.db.query(`INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ('PO-EXPORT1', $1, $3), ('PO-EXPORT1', $2, $4)`, [
+      PEOPLE.approver,
+      PEOPLE.approver2,
+      new Date('2026-11-02T09:00:00Z'),
+      new Date('2026-11-02T09:05:00Z'),
+    ]);
     const done = await run(PEOPLE.approver, 'export currency:USD since:2026-11-01 until:2026-11-15', 'sent to your direct messages');
     const expected = expectedRows('2026-11-01', '2026-11-16', (tx) => tx.currency === 'USD');
     expect(blockText(done)).toContain(`${expected.length} transactions sent`);
@@ -132,20 +155,27 @@ describe('/fleet export in the running bot', () => {
          $1, $2, $2, 'completed', 2, $3, $2, 'mobile:243810000001')`,
       [PEOPLE.requester, new Date('2026-11-03T08:00:00Z'), paid.reference],
     );
-    await h.bot.db.query(
-      `INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ('PO-EXPORT2', $1, $3), ('PO-EXPORT2', $2, $4)`,
-      [PEOPLE.approver2, PEOPLE.approver, new Date('2026-11-03T09:00:00Z'), new Date('2026-11-03T09:05:00Z')],
-    );
+    await h.bot.db.query(`INSERT INTO payout_approvals (request_id, user_id, approved_at) VALUES ('PO-EXPORT2', $1, $3), ('PO-EXPORT2', $2, $4)`, [
+      PEOPLE.approver2,
+      PEOPLE.approver,
+      new Date('2026-11-03T09:00:00Z'),
+      new Date('2026-11-03T09:05:00Z'),
+    ]);
     const before = fileMessages(PEOPLE.requester).length;
     await run(PEOPLE.requester, 'export currency:USD since:2026-11-01 until:2026-11-15', 'sent to your direct messages');
     const message = await h.slack.waitFor(() => fileMessages(PEOPLE.requester)[before], { message: 'the second file' });
     const header = h.slack.file(message.files![0]!.id)!.bytes!.toString('utf8').split('\r\n')[0];
-    expect(header).toBe('\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names');
+    expect(header).toBe(
+      '\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names',
+    );
     const payoutRow = rowsOf(message).find((row) => row.reference === paid.reference)!;
     // The local workspace's display names: rita, ada and abel.
     expect(payoutRow).toMatchObject({
-      payout_request_id: 'PO-EXPORT2', requested_by: PEOPLE.requester, approved_by: `${PEOPLE.approver2} ${PEOPLE.approver}`,
-      requested_by_name: 'rita', approved_by_names: 'ada; abel',
+      payout_request_id: 'PO-EXPORT2',
+      requested_by: PEOPLE.requester,
+      approved_by: `${PEOPLE.approver2} ${PEOPLE.approver}`,
+      requested_by_name: 'rita',
+      approved_by_names: 'ada; abel',
     });
   });
 

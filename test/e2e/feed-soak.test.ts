@@ -8,7 +8,10 @@ import { referencesIn, runSoak } from '../../bench/soak.js';
 
 describe('the feed under a steady flow of new entries', () => {
   it('reads the references a feed message carries from its code spans, once each', () => {
-    const blocks = [{ type: 'section', text: { type: 'mrkdwn', text: ':red_circle: *-$1.00*  ·  PAYMENT\n`TXN-ABC234`' } }, { type: 'section', text: { type: 'mrkdwn', text: '`JIT-XYZ789`' } }];
+    const blocks = [
+      { type: 'section', text: { type: 'mrkdwn', text: ':red_circle: *-$1.00*  ·  PAYMENT\n`TXN-ABC234`' } },
+      { type: 'section', text: { type: 'mrkdwn', text: '`JIT-XYZ789`' } },
+    ];
     expect(referencesIn({ text: 'New transactions: 2 (`TXN-ABC234`)', blocks })).toEqual(['TXN-ABC234', 'JIT-XYZ789']);
     expect(referencesIn({ text: '+$2.00 PAYMENT `TXN-ONLY22`', blocks: [] })).toEqual(['TXN-ONLY22']);
   });

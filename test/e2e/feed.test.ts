@@ -60,8 +60,13 @@ describe('the live feed over the ledger in the running bot', () => {
   beforeAll(async () => {
     h = await startHarness({
       env: {
-        FEED_CHANNEL_ID: CHANNELS.feed, FEED_POLL_INTERVAL_SECONDS: '5',
-        LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '60', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_SWEEP_MINUTES: '0', LEDGER_REWALK_HOURS: '0',
+        FEED_CHANNEL_ID: CHANNELS.feed,
+        FEED_POLL_INTERVAL_SECONDS: '5',
+        LEDGER_ENABLED: 'true',
+        LEDGER_POLL_SECONDS: '60',
+        LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+        LEDGER_SWEEP_MINUTES: '0',
+        LEDGER_REWALK_HOURS: '0',
       },
     });
     for (let tries = 0; !(await h.bot.feed!.status()).started; tries += 1) {
@@ -73,7 +78,9 @@ describe('the live feed over the ledger in the running bot', () => {
 
   it('posts a new transaction within the feed interval, not the ledger one, as one compact message', async () => {
     const added = h.sandbox.addTransaction();
-    const posted = await h.slack.waitFor(() => h.slack.messages(CHANNELS.feed).find((message) => blockText(message).includes(added.reference)), { timeoutMs: 5_000 + 3_000 });
+    const posted = await h.slack.waitFor(() => h.slack.messages(CHANNELS.feed).find((message) => blockText(message).includes(added.reference)), {
+      timeoutMs: 5_000 + 3_000,
+    });
 
     expect(posted.blocks?.filter((block) => (block as { type?: string }).type === 'section')).toHaveLength(1);
     expect(h.slack.messages(CHANNELS.feed)).toHaveLength(1);

@@ -8,9 +8,19 @@ const TRANSACTIONS_PATH = '/api/v1/b2b/account/transactions';
 
 function commandBody(userId: string, text: string): string {
   return new URLSearchParams({
-    token: 'legacy', team_id: 'T0DEMO', team_domain: 'demo', channel_id: CHANNELS.treasury, channel_name: 'treasury',
-    user_id: userId, user_name: 'someone', command: '/fleet', text, api_app_id: 'A0TEST', is_enterprise_install: 'false',
-    response_url: 'http://127.0.0.1:9/unused', trigger_id: '1.2.3',
+    token: 'legacy',
+    team_id: 'T0DEMO',
+    team_domain: 'demo',
+    channel_id: CHANNELS.treasury,
+    channel_name: 'treasury',
+    user_id: userId,
+    user_name: 'someone',
+    command: '/fleet',
+    text,
+    api_app_id: 'A0TEST',
+    is_enterprise_install: 'false',
+    response_url: 'http://127.0.0.1:9/unused',
+    trigger_id: '1.2.3',
   }).toString();
 }
 
@@ -22,7 +32,10 @@ describe('/fleet through the real receiver', () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness({ env: { FLEET_VIEWERS: `${PEOPLE.requester},${PEOPLE.approver},S0TREASURY` }, slack: { usergroups: { S0TREASURY: [PEOPLE.approver2] } } });
+    h = await startHarness({
+      env: { FLEET_VIEWERS: `${PEOPLE.requester},${PEOPLE.approver},S0TREASURY` },
+      slack: { usergroups: { S0TREASURY: [PEOPLE.approver2] } },
+    });
   });
   afterAll(async () => h?.close());
   afterEach(() => h.sandbox.setFault(null));
@@ -61,10 +74,7 @@ describe('/fleet through the real receiver', () => {
     const ack = await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'transactions 1 3' });
     expect(ack.status).toBe(200);
     expect(ack.elapsedMs).toBeLessThan(3000);
-    const reply = await h.slack.waitFor(
-      () => h.visibleTo(PEOPLE.approver).find((m) => m.text.includes('Showing 1–3')),
-      { timeoutMs: 15_000 },
-    );
+    const reply = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver).find((m) => m.text.includes('Showing 1–3')), { timeoutMs: 15_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     expect(blockText(reply)).toContain(h.sandbox.transactions()[0]!.reference);
   });
@@ -127,14 +137,25 @@ describe('/fleet through the real receiver', () => {
 
   it('shares the balance in the channel only when asked, naming who shared it', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'bal' });
-    const mine = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
-    const fields = (message: typeof mine) => (message.blocks as Array<{ fields?: Array<{ text: string }> }>).flatMap((block) => block.fields?.map((field) => field.text) ?? []);
+    const mine = await h.slack.waitFor(() =>
+      h
+        .visibleTo(PEOPLE.requester)
+        .filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo)
+        .at(-1),
+    );
+    const fields = (message: typeof mine) =>
+      (message.blocks as Array<{ fields?: Array<{ text: string }> }>).flatMap((block) => block.fields?.map((field) => field.text) ?? []);
     const seen = fields(mine);
     // Money moves between reading and sharing: the channel must still get the figures the person saw.
     h.sandbox.addTransaction({ currency: 'USD', amount: 1234.56 });
     // Someone else refreshes: the app now holds the newer figures too.
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'bal' });
-    const theirs = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
+    const theirs = await h.slack.waitFor(() =>
+      h
+        .visibleTo(PEOPLE.approver)
+        .filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo)
+        .at(-1),
+    );
     await h.slack.clickButton({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, messageTs: theirs.ts, actionId: 'balance_refresh' });
     const refreshed = await h.slack.waitFor(() => {
       const current = h.slack.message(CHANNELS.treasury, theirs.ts);
@@ -153,11 +174,20 @@ describe('/fleet through the real receiver', () => {
 
   it('refuses to share figures edited in the button, posting nothing in the channel', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'bal' });
-    const mine = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo).at(-1));
+    const mine = await h.slack.waitFor(() =>
+      h
+        .visibleTo(PEOPLE.requester)
+        .filter((m) => m.text.includes('Fleet account balance') && m.ephemeralTo)
+        .at(-1),
+    );
     const before = h.slack.messages(CHANNELS.treasury).filter((m) => !m.ephemeralTo).length;
     const forged = Buffer.from(JSON.stringify({ balances: { USD: 99_999_999 }, readAt: new Date().toISOString() })).toString('base64url');
     await h.slack.clickButton({
-      userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: mine.ts, actionId: 'balance_share', value: `${forged}.not-our-seal`,
+      userId: PEOPLE.requester,
+      channelId: CHANNELS.treasury,
+      messageTs: mine.ts,
+      actionId: 'balance_share',
+      value: `${forged}.not-our-seal`,
     });
     await h.waitForMessage(PEOPLE.requester, 'can no longer be shared');
     expect(h.slack.messages(CHANNELS.treasury).filter((m) => !m.ephemeralTo).length).toBe(before);
@@ -172,12 +202,14 @@ describe('/fleet through the real receiver', () => {
     h.sandbox.setFault({ match: { path: BALANCE_PATH }, latencyMs: 300 });
     const before = fleetCalls(h, BALANCE_PATH);
     await Promise.all(
-      people.map((userId) => h.slack.clickButton({
-        userId,
-        channelId: CHANNELS.treasury,
-        messageTs: h.visibleTo(userId).find((m) => m.text.includes('Fleet account balance') && m.ephemeralTo)!.ts,
-        actionId: 'balance_refresh',
-      })),
+      people.map((userId) =>
+        h.slack.clickButton({
+          userId,
+          channelId: CHANNELS.treasury,
+          messageTs: h.visibleTo(userId).find((m) => m.text.includes('Fleet account balance') && m.ephemeralTo)!.ts,
+          actionId: 'balance_refresh',
+        }),
+      ),
     );
     await h.slack.waitFor(() => fleetCalls(h, BALANCE_PATH) > before);
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -197,7 +229,19 @@ describe('/fleet through the real receiver', () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'help' });
     const reply = await h.waitForMessage(PEOPLE.requester, 'Here is what I can do');
     const usages = [...reply.text.matchAll(/^• `(\/fleet \w+)/gm)].map((match) => match[1]);
-    expect(usages).toEqual(['/fleet balance', '/fleet runway', '/fleet transactions', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet reconcile', '/fleet reconcile', '/fleet digest', '/fleet language', '/fleet help']);
+    expect(usages).toEqual([
+      '/fleet balance',
+      '/fleet runway',
+      '/fleet transactions',
+      '/fleet feed',
+      '/fleet ledger',
+      '/fleet export',
+      '/fleet reconcile',
+      '/fleet reconcile',
+      '/fleet digest',
+      '/fleet language',
+      '/fleet help',
+    ]);
   });
 
   it('answers the names of built-in object properties with the help, as unknown words', async () => {

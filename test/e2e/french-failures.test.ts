@@ -44,7 +44,9 @@ describe('failures told to a French person through the real receiver', () => {
       const building = await ask(FABRICE, 'résumé');
       expect(building.text).toContain('Je prépare le résumé');
       // The digest's answer follows "building…" as a new reply once it is ready, or has failed.
-      const reply = await h.slack.waitFor(() => h.visibleTo(FABRICE).find((message) => message.text.includes('Impossible de calculer')), { message: 'the digest\'s failure in place of "building"' });
+      const reply = await h.slack.waitFor(() => h.visibleTo(FABRICE).find((message) => message.text.includes('Impossible de calculer')), {
+        message: 'the digest\'s failure in place of "building"',
+      });
       expect(reply.text).toContain('Impossible de calculer le résumé');
       expect(reply.text).not.toMatch(/Could not|went wrong/);
     } finally {
@@ -53,19 +55,19 @@ describe('failures told to a French person through the real receiver', () => {
   });
 });
 
-describe('a payout reason stored as the Fleet client\'s English sentence, read in French', () => {
-  const french = (failureReason: string, state: 'failed' | 'unknown' = 'failed') =>
-    stateLine(pendingRequest({ state, failureReason }), 'fr');
+describe("a payout reason stored as the Fleet client's English sentence, read in French", () => {
+  const french = (failureReason: string, state: 'failed' | 'unknown' = 'failed') => stateLine(pendingRequest({ state, failureReason }), 'fr');
 
-  it('words each of the client\'s old sentences in French', () => {
+  it("words each of the client's old sentences in French", () => {
     expect(french('The Fleet API took too long to answer.', 'unknown')).toContain('L’API Fleet');
     expect(french('Could not reach the Fleet API.', 'unknown')).not.toContain('Could not reach');
     expect(french('The Fleet API is unavailable right now. Try again in a few minutes.')).toContain('L’API Fleet est indisponible');
-    expect(french('The app stopped while sending this payout, so its outcome is not known yet.', 'unknown'))
-      .toContain('L’application s’est arrêtée pendant l’envoi de ce paiement');
+    expect(french('The app stopped while sending this payout, so its outcome is not known yet.', 'unknown')).toContain(
+      'L’application s’est arrêtée pendant l’envoi de ce paiement',
+    );
   });
 
-  it('keeps the Fleet API\'s own words of an old refusal, in a French sentence', () => {
+  it("keeps the Fleet API's own words of an old refusal, in a French sentence", () => {
     const line = french('The Fleet API refused the request: recipient.phone is not a wallet');
     expect(line).toContain('recipient.phone is not a wallet');
     expect(line).not.toContain('The Fleet API refused');

@@ -94,8 +94,12 @@ describe('a French person and a French feed channel', () => {
     expect(blockText(status)).toContain('*Dernière vérification réussie :*');
   });
 
-  it('posts feed lines in the channels\' language, French, with French amounts', async () => {
-    const feedText = () => h.slack.messages(CHANNELS.feed).map((message) => `${message.text}\n${blockText(message)}`).join('\n');
+  it("posts feed lines in the channels' language, French, with French amounts", async () => {
+    const feedText = () =>
+      h.slack
+        .messages(CHANNELS.feed)
+        .map((message) => `${message.text}\n${blockText(message)}`)
+        .join('\n');
     await h.slack.waitFor(() => feedText().includes('Approvisionnement') || undefined, { timeoutMs: 20_000 });
     const text = feedText();
     const amount = formatMinor(adjustmentMinor, 'USD', { signed: true, locale: 'fr' });

@@ -42,7 +42,12 @@ describe.each(testDatabases())('heavy jobs in the running bot on $name', ({ open
     h = await startHarness({
       existingDb: interactive,
       env: {
-        ...PAYOUT_ENV, LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_POLL_SECONDS: '3600', LEDGER_SWEEP_MINUTES: '0', LEDGER_REWALK_HOURS: '0',
+        ...PAYOUT_ENV,
+        LEDGER_ENABLED: 'true',
+        LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+        LEDGER_POLL_SECONDS: '3600',
+        LEDGER_SWEEP_MINUTES: '0',
+        LEDGER_REWALK_HOURS: '0',
       },
     });
     for (let tries = 0; !(await h.bot.ledger!.reader.status()).historyComplete; tries += 1) {
@@ -57,12 +62,12 @@ describe.each(testDatabases())('heavy jobs in the running bot on $name', ({ open
 
   const seen = (statements: string[], text: string) => statements.some((sql) => sql.includes(text));
 
-  it('stores the ledger sync\'s entries through the heavy jobs\' connections only', () => {
+  it("stores the ledger sync's entries through the heavy jobs' connections only", () => {
     expect(seen(recorded.heavy, 'INSERT INTO ledger_entries')).toBe(true);
     expect(seen(recorded.interactive, 'INSERT INTO ledger_entries')).toBe(false);
   });
 
-  it('reads an export\'s rows and its lease through the heavy jobs\' connections, and sends the file', async () => {
+  it("reads an export's rows and its lease through the heavy jobs' connections, and sends the file", async () => {
     const before = recorded.interactive.length;
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'export since:2000-01-01' });
     await h.waitForMessage(PEOPLE.requester, 'sent to your direct messages');
@@ -74,9 +79,12 @@ describe.each(testDatabases())('heavy jobs in the running bot on $name', ({ open
     expect(duringExport.filter((sql) => sql.includes('FROM ledger_entries') || sql.includes('app_leases'))).toEqual([]);
   });
 
-  it('checks a bulk file against the store through the heavy jobs\' connections, and shows every row', async () => {
+  it("checks a bulk file against the store through the heavy jobs' connections, and shows every row", async () => {
     const before = recorded.interactive.length;
-    const ready = await checkBatch(h, Array.from({ length: 30 }, (_, index) => batchRow(index + 1)));
+    const ready = await checkBatch(
+      h,
+      Array.from({ length: 30 }, (_, index) => batchRow(index + 1)),
+    );
     expect(ready.view.callback_id).toBe(PAYOUT_BATCH.readyView);
     expect(seen(recorded.heavy, 'reference = ANY')).toBe(true);
     expect(recorded.interactive.slice(before).filter((sql) => sql.includes('reference = ANY'))).toEqual([]);

@@ -29,10 +29,13 @@ describe('the App Home tab', () => {
   const home = (userId: string) => h.slack.home(userId);
   /** Waits until the person's home satisfies `test` (published after the change under test). */
   const homeWhere = (userId: string, test: (text: string) => boolean, what: string) =>
-    h.slack.waitFor(() => {
-      const view = home(userId);
-      return view && test(viewText(view)) ? view : undefined;
-    }, { message: `${userId}'s home: ${what}` });
+    h.slack.waitFor(
+      () => {
+        const view = home(userId);
+        return view && test(viewText(view)) ? view : undefined;
+      },
+      { message: `${userId}'s home: ${what}` },
+    );
   async function open(userId: string): Promise<OpenView> {
     const before = home(userId)?.hash;
     const ack = await h.slack.openHome({ userId });
@@ -43,7 +46,7 @@ describe('the App Home tab', () => {
   it('shows someone without access only the access message, and calls the Fleet API for nothing', async () => {
     const calls = h.sandbox.requests.length;
     const view = await open(NICO);
-    expect(viewText(view)).toContain('You don\'t have access to the fleet account\'s data');
+    expect(viewText(view)).toContain("You don't have access to the fleet account's data");
     expect(view.view.blocks).toHaveLength(1);
     await h.bot.home.idle();
     expect(h.sandbox.requests.length).toBe(calls);
@@ -64,14 +67,18 @@ describe('the App Home tab', () => {
 
   let ritaRequest = '';
 
-  it('republishes the requester\'s and the approvers\' homes when a payout changes, never showing the requester their own as waiting', async () => {
+  it("republishes the requester's and the approvers' homes when a payout changes, never showing the requester their own as waiting", async () => {
     await open(RITA);
     await open(ADA);
     ritaRequest = await requestPayout(h, 'mobile', MOBILE_FIELDS);
     const adasOwn = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243812345679' }, ADA);
     const abel = await homeWhere(ABEL, (text) => text.includes(ritaRequest) && text.includes(adasOwn), 'both requests waiting');
     expect(viewText(abel)).toContain(`home_waiting_${ritaRequest}`);
-    const ada = await homeWhere(ADA, (text) => text.includes(`home_waiting_${ritaRequest}`) && text.includes(adasOwn), 'Rita\'s request waiting, her own listed');
+    const ada = await homeWhere(
+      ADA,
+      (text) => text.includes(`home_waiting_${ritaRequest}`) && text.includes(adasOwn),
+      "Rita's request waiting, her own listed",
+    );
     expect(viewText(ada)).not.toContain(`home_waiting_${adasOwn}`);
     expect(viewText(ada)).toContain('Your requests');
     const rita = await homeWhere(RITA, (text) => text.includes(ritaRequest), 'her request');
@@ -80,25 +87,30 @@ describe('the App Home tab', () => {
     expect(viewText(rita)).not.toContain('Waiting for you');
   });
 
-  it('refuses, on the server, an approval of her own request crafted from Ada\'s home', async () => {
+  it("refuses, on the server, an approval of her own request crafted from Ada's home", async () => {
     const adasOwn = /PR-[A-Z0-9]{6}/.exec(viewText(home(ADA)!).split('Your requests')[1] ?? '')?.[0];
     expect(adasOwn).toBeDefined();
     const ack = await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_ACTIONS.approve, value: adasOwn! });
     expect(ack.status).toBe(200);
-    await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You requested this payout')), { message: 'the refusal in Ada\'s DM' });
+    await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You requested this payout')), { message: "the refusal in Ada's DM" });
     expect(h.slack.views(ADA)).toEqual([]);
   });
 
-  it('approves from the home through the approval message\'s own modal, then shows everyone the new state', async () => {
+  it("approves from the home through the approval message's own modal, then shows everyone the new state", async () => {
     const ack = await h.slack.clickButton({ userId: ABEL, viewId: home(ABEL)!.id, actionId: PAYOUT_ACTIONS.approve, blockId: `home_waiting_${ritaRequest}` });
     expect(ack.status).toBe(200);
-    const modal = await waitForView(h, ABEL, (view) => view.view.callback_id === PAYOUT_VIEWS.approve && view.view.private_metadata === ritaRequest, 'the approve modal');
+    const modal = await waitForView(
+      h,
+      ABEL,
+      (view) => view.view.callback_id === PAYOUT_VIEWS.approve && view.view.private_metadata === ritaRequest,
+      'the approve modal',
+    );
     expect(await submitApproval(h, ABEL, modal.id)).toContain('Sent.');
     await homeWhere(ABEL, (text) => !text.includes(`home_waiting_${ritaRequest}`), 'the request gone from Waiting for you');
     await homeWhere(RITA, (text) => text.includes(`*${ritaRequest}*`) && text.includes('· sent ·'), 'her request sent');
   });
 
-  it('lists a pending bulk payout under Waiting for you and among its requester\'s requests, its buttons acting by the approval message\'s rules', async () => {
+  it("lists a pending bulk payout under Waiting for you and among its requester's requests, its buttons acting by the approval message's rules", async () => {
     const id = await submitBatch(h, [batchRow(901, '12'), batchRow(902, '13')]);
     const abel = viewText(await homeWhere(ABEL, (text) => text.includes(`home_waiting_${id}`), 'the bulk payout waiting'));
     expect(abel).toContain(`*${id}* · bulk payout of *2* payouts: 25.00 USD · \`rows.csv\``);
@@ -115,16 +127,24 @@ describe('the App Home tab', () => {
     await homeWhere(ADA, (text) => text.includes(`*${adasOwn}*`), 'her own bulk payout among her requests');
     expect(viewText(home(ADA)!)).not.toContain(`home_waiting_${adasOwn}`);
     await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}`, value: adasOwn });
-    await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You asked for this bulk payout')), { message: 'the refusal in Ada\'s DM' });
+    await h.slack.waitFor(() => dmTexts(h, ADA).some((text) => text.includes('You asked for this bulk payout')), { message: "the refusal in Ada's DM" });
     expect((await h.bot.batches.get(adasOwn))?.state).toBe('pending');
 
     // Reject from the home opens the same modal as on the message, asking the reason.
     await h.slack.clickButton({ userId: ADA, viewId: home(ADA)!.id, actionId: PAYOUT_BATCH_ACTIONS.reject, blockId: `home_waiting_${id}` });
-    const rejecting = await waitForView(h, ADA, (view) => view.view.callback_id === PAYOUT_BATCH.rejectView && view.view.private_metadata === id, 'the reject modal');
+    const rejecting = await waitForView(
+      h,
+      ADA,
+      (view) => view.view.callback_id === PAYOUT_BATCH.rejectView && view.view.private_metadata === id,
+      'the reject modal',
+    );
     await h.slack.closeView({ userId: ADA, viewId: rejecting.id });
 
     await h.slack.clickButton({ userId: ABEL, viewId: home(ABEL)!.id, actionId: PAYOUT_BATCH_ACTIONS.approve, blockId: `home_waiting_${id}` });
-    await h.slack.waitFor(() => blockText(h.slack.messages(CHANNELS.approvals).find((message) => message.text.includes(id) && !message.threadTs)!).includes(`<@${ABEL}>`), { message: 'the bulk payout approved by Abel' });
+    await h.slack.waitFor(
+      () => blockText(h.slack.messages(CHANNELS.approvals).find((message) => message.text.includes(id) && !message.threadTs)!).includes(`<@${ABEL}>`),
+      { message: 'the bulk payout approved by Abel' },
+    );
     await homeWhere(ABEL, (text) => !text.includes(`home_waiting_${id}`), 'the bulk payout gone from Waiting for you');
   });
 
@@ -136,38 +156,46 @@ describe('the App Home tab', () => {
     await h.slack.clickButton({ userId: ABEL, viewId: home(ABEL)!.id, actionId: HOME.refresh });
     // Wait for the refresh's own home: the earlier test's bulk payout may still republish homes meanwhile.
     const outage = /These are the last known balances, read <!date\^\d+\^[^>]+> \(\d+ s ago\)/;
-    const view = await h.slack.waitFor(() => {
-      const current = home(ABEL);
-      return current && outage.test(viewText(current)) ? current : undefined;
-    }, { message: 'the refreshed home with the last known balances', timeoutMs: 15_000 });
+    const view = await h.slack.waitFor(
+      () => {
+        const current = home(ABEL);
+        return current && outage.test(viewText(current)) ? current : undefined;
+      },
+      { message: 'the refreshed home with the last known balances', timeoutMs: 15_000 },
+    );
     expect(shown(view)).toBe(lastRead);
   });
 });
 
-describe('an approver\'s Home opened before a request, with the production throttle', () => {
+describe("an approver's Home opened before a request, with the production throttle", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ env: PAYOUT_ENV });
   });
   afterAll(async () => h?.close());
 
-  it('shows Rita\'s newest request to Abel, with its recipient and Approve, within 15 seconds, even behind 20 older ones', async () => {
+  it("shows Rita's newest request to Abel, with its recipient and Approve, within 15 seconds, even behind 20 older ones", async () => {
     // A day's work leaves requests waiting: the home shows 20 of them, and the new one must be among them.
     for (let index = 0; index < 20; index += 1) {
       await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '10', phone: `2438123400${String(index).padStart(2, '0')}`, name: `Earlier ${index}` });
     }
     const ack = await h.slack.openHome({ userId: ABEL });
     expect(ack.status).toBe(200);
-    await h.slack.waitFor(() => h.slack.home(ABEL), { message: 'Abel\'s first home' });
+    await h.slack.waitFor(() => h.slack.home(ABEL), { message: "Abel's first home" });
     await h.bot.home.idle();
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, name: 'Newest Recipient' });
-    const view = await h.slack.waitFor(() => {
-      const shown = h.slack.home(ABEL);
-      return shown && viewText(shown).includes(`home_waiting_${id}`) ? shown : undefined;
-    }, { message: 'Abel\'s home showing Rita\'s newest request', timeoutMs: 15_000 });
+    const view = await h.slack.waitFor(
+      () => {
+        const shown = h.slack.home(ABEL);
+        return shown && viewText(shown).includes(`home_waiting_${id}`) ? shown : undefined;
+      },
+      { message: "Abel's home showing Rita's newest request", timeoutMs: 15_000 },
+    );
     const text = viewText(view);
     expect(text).toContain('Newest Recipient');
-    expect(text).toContain(`{"type":"button","action_id":"${PAYOUT_ACTIONS.approve}","text":{"type":"plain_text","text":"Approve","emoji":true},"value":"${id}"`);
+    expect(text).toContain(
+      `{"type":"button","action_id":"${PAYOUT_ACTIONS.approve}","text":{"type":"plain_text","text":"Approve","emoji":true},"value":"${id}"`,
+    );
     expect(text).toContain('… and 1 more waiting for you');
   });
 });

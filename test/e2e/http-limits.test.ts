@@ -12,8 +12,15 @@ const MB = 1024 * 1024;
 /** A signed `/fleet transactions` whose body is padded with an extra form field to about `size` bytes. */
 function paddedCommand(size: number): { body: string; headers: Record<string, string> } {
   const fields = new URLSearchParams({
-    team_id: 'T0DEMO', channel_id: CHANNELS.treasury, user_id: PEOPLE.requester, user_name: 'someone', command: '/fleet',
-    text: 'transactions 1 1', api_app_id: 'A0TEST', response_url: 'http://127.0.0.1:9/unused', trigger_id: '1.2.3',
+    team_id: 'T0DEMO',
+    channel_id: CHANNELS.treasury,
+    user_id: PEOPLE.requester,
+    user_name: 'someone',
+    command: '/fleet',
+    text: 'transactions 1 1',
+    api_app_id: 'A0TEST',
+    response_url: 'http://127.0.0.1:9/unused',
+    trigger_id: '1.2.3',
   }).toString();
   const body = `${fields}&padding=${'x'.repeat(Math.max(0, size - fields.length - 9))}`;
   const timestamp = Math.floor(Date.now() / 1000);
@@ -182,9 +189,7 @@ describe('the HTTP endpoint under 300 slow, unsigned connections', () => {
     await Promise.all(sending);
 
     // Far past the injected timeouts; today's Node defaults would keep these connections for minutes.
-    const allClosed = await h.slack
-      .waitFor(() => connections.every((connection) => connection.closed), { timeoutMs: 15_000 })
-      .catch(() => false);
+    const allClosed = await h.slack.waitFor(() => connections.every((connection) => connection.closed), { timeoutMs: 15_000 }).catch(() => false);
     const growthMb = (process.memoryUsage().rss - rssBefore) / MB;
 
     expect(growthMb).toBeLessThan(100);

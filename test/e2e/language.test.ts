@@ -51,16 +51,17 @@ describe('languages through the real receiver', () => {
     expect(h.slack.apiCalls.some((call) => call.method === 'users.info')).toBe(true);
   });
 
-  it('answers the same balance reading in each reader\'s language, each with its Share button', async () => {
+  it("answers the same balance reading in each reader's language, each with its Share button", async () => {
     const english = await ask(PEOPLE.requester, 'balance');
     const french = await ask(FABRICE, 'solde');
     const again = await ask(PEOPLE.requester, 'balance');
     expect(english.text).toContain('Fleet account balance');
     expect(french.text).toContain('Solde du compte');
     expect(again.text).toBe(english.text);
-    const shareValue = (reply: typeof english) => (reply.blocks ?? [])
-      .flatMap((block) => ((block as { elements?: Array<{ action_id?: string; value?: string }> }).elements ?? []))
-      .find((element) => element.action_id === 'balance_share')?.value;
+    const shareValue = (reply: typeof english) =>
+      (reply.blocks ?? [])
+        .flatMap((block) => (block as { elements?: Array<{ action_id?: string; value?: string }> }).elements ?? [])
+        .find((element) => element.action_id === 'balance_share')?.value;
     expect(shareValue(english)).toBeDefined();
     expect(shareValue(french)).toBeDefined();
   });
@@ -68,7 +69,20 @@ describe('languages through the real receiver', () => {
   it('lists commands under their French names to a French reader, only those an approver may use', async () => {
     const reply = await ask(FABRICE, 'aide');
     expect(helpUsages(reply.text)).toEqual([
-      '/fleet solde', '/fleet autonomie', '/fleet transactions', '/fleet paiements', '/fleet bénéficiaires', '/fleet planifiés', '/fleet flux', '/fleet registre', '/fleet export', '/fleet rapprochement', '/fleet rapprochement', '/fleet résumé', '/fleet langue', '/fleet aide',
+      '/fleet solde',
+      '/fleet autonomie',
+      '/fleet transactions',
+      '/fleet paiements',
+      '/fleet bénéficiaires',
+      '/fleet planifiés',
+      '/fleet flux',
+      '/fleet registre',
+      '/fleet export',
+      '/fleet rapprochement',
+      '/fleet rapprochement',
+      '/fleet résumé',
+      '/fleet langue',
+      '/fleet aide',
     ]);
     expect(reply.text).toContain('`/fleet aide` — Cette liste.');
     expect(reply.text).toContain('`/fleet langue [fr|en|auto]` — La langue dans laquelle l’application vous écrit');
@@ -77,7 +91,22 @@ describe('languages through the real receiver', () => {
   it('lists a requester the payout commands (the single form and the bulk form) under their English names', async () => {
     const reply = await ask(PEOPLE.requester, 'help');
     expect(helpUsages(reply.text)).toEqual([
-      '/fleet balance', '/fleet runway', '/fleet transactions', '/fleet payout', '/fleet payout', '/fleet payouts', '/fleet recipients', '/fleet scheduled', '/fleet feed', '/fleet ledger', '/fleet export', '/fleet reconcile', '/fleet reconcile', '/fleet digest', '/fleet language', '/fleet help',
+      '/fleet balance',
+      '/fleet runway',
+      '/fleet transactions',
+      '/fleet payout',
+      '/fleet payout',
+      '/fleet payouts',
+      '/fleet recipients',
+      '/fleet scheduled',
+      '/fleet feed',
+      '/fleet ledger',
+      '/fleet export',
+      '/fleet reconcile',
+      '/fleet reconcile',
+      '/fleet digest',
+      '/fleet language',
+      '/fleet help',
     ]);
   });
 
@@ -134,19 +163,21 @@ describe('languages through the real receiver', () => {
     h.slack.failNext('users.info', { error: 'internal_error' });
     const reply = await ask(PEOPLE.approver2, 'language');
     expect(reply.text).toContain('I write to you in English, the default language of this workspace.');
-    expect(h.logs.some((line) => line.includes('could not read a person\'s Slack language') && line.includes('"level":40'))).toBe(true);
+    expect(h.logs.some((line) => line.includes("could not read a person's Slack language") && line.includes('"level":40'))).toBe(true);
   });
 
   it('writes messages shared in a channel in CHANNEL_LOCALE, whoever shares them', async () => {
     const mine = await ask(PEOPLE.requester, 'tx');
     expect(mine.text).toContain('Fleet account transactions');
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: mine.ts, actionId: 'transactions_share' });
-    const shared = await h.slack.waitFor(() => h.visibleTo(PEOPLE.newcomer).find((message) => !message.ephemeralTo && blockText(message).includes('partagé par')));
+    const shared = await h.slack.waitFor(() =>
+      h.visibleTo(PEOPLE.newcomer).find((message) => !message.ephemeralTo && blockText(message).includes('partagé par')),
+    );
     expect(shared.text).toContain('Transactions du compte de flotte');
   });
 });
 
-describe('a person\'s language on a warm answer', () => {
+describe("a person's language on a warm answer", () => {
   let h: Harness;
   let db: Db;
   const languageReads: string[] = [];

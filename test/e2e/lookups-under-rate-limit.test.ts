@@ -29,7 +29,12 @@ describe('lookups before a modal while Slack rate-limits background posting', ()
     expect(h.slack.messages(CHANNELS.approvals).filter((message) => background(message.text)).length).toBeLessThan(5);
 
     await Promise.all(posts);
-    expect(h.slack.messages(CHANNELS.approvals).filter((message) => background(message.text)).map((message) => message.text).sort())
-      .toEqual([1, 2, 3, 4, 5].map((i) => `background post ${i}`));
+    expect(
+      h.slack
+        .messages(CHANNELS.approvals)
+        .filter((message) => background(message.text))
+        .map((message) => message.text)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5].map((i) => `background post ${i}`));
   });
 });

@@ -55,10 +55,13 @@ describe('odd and oversized text, through the real receiver', () => {
     expect(viewText(answered)).not.toContain('Check the payout');
   });
 
-  it('keeps the review modal\'s private_metadata within 3,000 characters with every field at its longest', async () => {
+  it("keeps the review modal's private_metadata within 3,000 characters with every field at its longest", async () => {
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
     const review = await submitForm(h, PEOPLE.requester, form.id, {
-      ...MOBILE_FIELDS, name: '"\\'.repeat(50), note: '"\\\n'.repeat(166), reference: 'R'.repeat(40),
+      ...MOBILE_FIELDS,
+      name: '"\\'.repeat(50),
+      note: '"\\\n'.repeat(166),
+      reference: 'R'.repeat(40),
     });
     expect(review.view.callback_id).toBe(PAYOUT_VIEWS.review);
     const metadata = review.view.private_metadata;

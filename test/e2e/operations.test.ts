@@ -78,7 +78,9 @@ describe('GET /metrics in HTTP mode, on METRICS_PORT', () => {
     expect(valueOf(samples, 'fleet_bot_commands_total', { subcommand: 'balance', outcome: 'ok' })).toBe(1);
     // A word nobody registered is counted, but never becomes a label of its own.
     expect(valueOf(samples, 'fleet_bot_commands_total', { subcommand: 'unknown', outcome: 'unknown_subcommand' })).toBe(1);
-    expect(valueOf(samples, 'fleet_bot_fleet_api_calls_total', { method: 'GET', endpoint: '/api/v1/b2b/account/balance', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'fleet_bot_fleet_api_calls_total', { method: 'GET', endpoint: '/api/v1/b2b/account/balance', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'fleet_bot_fleet_api_call_seconds_count', { method: 'GET', endpoint: '/api/v1/b2b/account/balance' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(samples, 'fleet_bot_payout_transitions_total', { event: 'requested', state: 'pending' })).toBe(1);
     expect(samples.some((sample) => sample.name === 'fleet_bot_payout_transitions_total' && sample.labels.event === 'approved')).toBe(true);
@@ -224,4 +226,3 @@ describe('Socket Mode with METRICS_PORT', () => {
     }
   });
 });
-

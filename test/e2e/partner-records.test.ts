@@ -42,8 +42,13 @@ describe('/fleet reconcile in the running bot', () => {
       existingSandbox: sandbox,
       bot: { clock },
       env: {
-        LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', LEDGER_POLL_SECONDS: '3600', LEDGER_SWEEP_MINUTES: '0', LEDGER_REWALK_HOURS: '0',
-        FLEET_VIEWERS: `${PEOPLE.requester},${PEOPLE.approver},${FRENCH}`, RECORDS_MAX_ROWS: '50',
+        LEDGER_ENABLED: 'true',
+        LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+        LEDGER_POLL_SECONDS: '3600',
+        LEDGER_SWEEP_MINUTES: '0',
+        LEDGER_REWALK_HOURS: '0',
+        FLEET_VIEWERS: `${PEOPLE.requester},${PEOPLE.approver},${FRENCH}`,
+        RECORDS_MAX_ROWS: '50',
       },
     });
     for (let tries = 0; !(await h.bot.ledger!.reader.status()).historyComplete; tries += 1) {
@@ -77,16 +82,25 @@ describe('/fleet reconcile in the running bot', () => {
     const downloads = h.slack.privateDownloads;
     const result = viewText(await submitRecords(RECORDS_FILE, { name: 'november.csv' }));
     expect(h.slack.privateDownloads).toBe(downloads + 1);
-    const unmatched = sandbox.transactions()
+    const unmatched = sandbox
+      .transactions()
       .filter((tx) => tx.date >= '2026-11-16' && tx.date < '2026-11-18' && !['NOV-A', 'NOV-B', 'NOV-C'].includes(tx.reference))
       .sort((a, b) => a.date.localeCompare(b.date) || a.reference.localeCompare(b.reference));
     for (const detail of [
-      '4 records from 2026-11-16 to 2026-11-17', '2 matched', 'USD: 2 records, +130.25 USD', '1 found in the ledger with another amount',
-      '1 record not in the ledger', `${unmatched.length} ledger entries not in your records`, 'in your direct messages',
-    ]) expect(result).toContain(detail);
+      '4 records from 2026-11-16 to 2026-11-17',
+      '2 matched',
+      'USD: 2 records, +130.25 USD',
+      '1 found in the ledger with another amount',
+      '1 record not in the ledger',
+      `${unmatched.length} ledger entries not in your records`,
+      'in your direct messages',
+    ])
+      expect(result).toContain(detail);
     const id = /RC-[A-Z0-9]{6}/.exec(result)![0];
 
-    const summary = await h.slack.waitFor(() => h.slack.messages(dmWith(PEOPLE.requester)).find((message) => message.text.includes(id) && !message.files?.length));
+    const summary = await h.slack.waitFor(() =>
+      h.slack.messages(dmWith(PEOPLE.requester)).find((message) => message.text.includes(id) && !message.files?.length),
+    );
     expect(blockText(summary)).toContain('2 matched');
     expect(blockText(summary)).toContain('just below');
     const [message] = await h.slack.waitFor(() => {
@@ -96,18 +110,36 @@ describe('/fleet reconcile in the running bot', () => {
     expect(message!.files![0]).toMatchObject({ name: `fleet-records-2026-11-16_2026-11-17-${id}.csv`, title: 'Records check exceptions' });
     const rows = rowsOfFile(message!.files![0]!.id);
     expect(rows.slice(0, 2)).toEqual([
-      { kind: 'amount_difference', reference: 'NOV-C', date: '2026-11-17 12:00', records_amount: '-99.00', ledger_amount: '-98.00', currency: 'USD', note: 'another amount', records_row: '4' },
-      { kind: 'not_in_ledger', reference: 'MISSING-1', date: '2026-11-17', records_amount: '5.55', ledger_amount: '', currency: 'USD', note: '\'=1+1', records_row: '5' },
+      {
+        kind: 'amount_difference',
+        reference: 'NOV-C',
+        date: '2026-11-17 12:00',
+        records_amount: '-99.00',
+        ledger_amount: '-98.00',
+        currency: 'USD',
+        note: 'another amount',
+        records_row: '4',
+      },
+      {
+        kind: 'not_in_ledger',
+        reference: 'MISSING-1',
+        date: '2026-11-17',
+        records_amount: '5.55',
+        ledger_amount: '',
+        currency: 'USD',
+        note: "'=1+1",
+        records_row: '5',
+      },
     ]);
     const missing = rows.slice(2);
     expect(missing.every((row) => row.kind === 'not_in_records')).toBe(true);
     expect(missing.map((row) => row.reference).sort()).toEqual(unmatched.map((tx) => tx.reference).sort());
-    expect(missing.find((row) => row.reference === 'NOV-EXTRA')).toMatchObject({ ledger_amount: '42.42', note: '\'=cmd|calc' });
+    expect(missing.find((row) => row.reference === 'NOV-EXTRA')).toMatchObject({ ledger_amount: '42.42', note: "'=cmd|calc" });
     const leaked = h.logs.filter((line) => line.includes('files-pri')).map((line) => line.slice(0, 300));
     expect(leaked).toEqual([]);
   });
 
-  it('lists the last runs, and sends a run\'s exceptions file again from what it kept', async () => {
+  it("lists the last runs, and sends a run's exceptions file again from what it kept", async () => {
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: 'reconcile history' });
     const list = await h.waitForMessage(PEOPLE.approver, 'Records checks');
     const text = blockText(list);
@@ -139,7 +171,9 @@ describe('/fleet reconcile in the running bot', () => {
 
   it('names the row and column of each bad cell: an unknown currency, a date that is not one, a reference twice', async () => {
     const before = await runs();
-    const shown = viewText(await submitRecords('reference,date,amount,currency\nA,2026-11-16,1,ZZZ\nB,16/11/2026,1,USD\nC,2026-11-16,1,USD\nC,2026-11-17,2,USD\n'));
+    const shown = viewText(
+      await submitRecords('reference,date,amount,currency\nA,2026-11-16,1,ZZZ\nB,16/11/2026,1,USD\nC,2026-11-16,1,USD\nC,2026-11-17,2,USD\n'),
+    );
     expect(shown).toContain('3 problems in your records; nothing was kept');
     expect(shown).toContain('Row 2, column `currency`: a currency the fleet account does not know.');
     expect(shown).toContain('Row 3, column `date`: not a date');
@@ -147,7 +181,7 @@ describe('/fleet reconcile in the running bot', () => {
     expect(await runs()).toBe(before);
   });
 
-  it('refuses amounts with decimals beyond the currency\'s, even zeros, naming the thousands reading, and keeps nothing', async () => {
+  it("refuses amounts with decimals beyond the currency's, even zeros, naming the thousands reading, and keeps nothing", async () => {
     const before = await runs();
     const shown = viewText(await submitRecords('reference,date,amount,currency\nA,2026-11-16,75.000,CDF\nB,2026-11-16,-1.500,USD\nC,2026-11-16,150.50,USD\n'));
     expect(shown).toContain('2 problems in your records; nothing was kept');
@@ -159,7 +193,9 @@ describe('/fleet reconcile in the running bot', () => {
   it('refuses an empty file and a file over the row limit, naming the limit', async () => {
     expect(viewText(await submitRecords(''))).toContain('The file is empty');
     const rows = Array.from({ length: 51 }, (_, index) => `R${index},2026-11-16,1,USD`).join('\n');
-    expect(viewText(await submitRecords(`reference,date,amount,currency\n${rows}\n`))).toContain('more than 50 rows, the most one check reads (RECORDS_MAX_ROWS)');
+    expect(viewText(await submitRecords(`reference,date,amount,currency\n${rows}\n`))).toContain(
+      'more than 50 rows, the most one check reads (RECORDS_MAX_ROWS)',
+    );
   });
 
   it('says the ledger is behind and calls nothing missing from the records', async () => {
@@ -186,7 +222,7 @@ describe('/fleet reconcile in the running bot', () => {
   it('gives an outsider the usual refusal, opens no form and reads no file', async () => {
     const downloads = h.slack.privateDownloads;
     await h.slack.runCommand({ userId: PEOPLE.newcomer, channelId: CHANNELS.treasury, text: 'reconcile' });
-    await h.waitForMessage(PEOPLE.newcomer, 'You don\'t have access to the fleet account\'s data');
+    await h.waitForMessage(PEOPLE.newcomer, "You don't have access to the fleet account's data");
     expect(h.slack.views(PEOPLE.newcomer)).toEqual([]);
     expect(h.slack.privateDownloads).toBe(downloads);
   });

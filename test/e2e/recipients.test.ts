@@ -6,8 +6,20 @@ import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../supp
 import { ManualClock } from '../support/payout-doubles.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  approveAs, callbackIs, formValues, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
-  requestPayout, submitForm, viewText, waitForApprovalMessage, waitForView,
+  approveAs,
+  callbackIs,
+  formValues,
+  MOBILE_FIELDS,
+  openApproveModal,
+  openPayoutForm,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  requestPayout,
+  submitForm,
+  viewText,
+  waitForApprovalMessage,
+  waitForView,
 } from '../support/payout-flow.js';
 
 const REQUESTERS_GROUP = 'S0REQUESTERS';
@@ -110,15 +122,23 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout bank');
     h.slack.enterValues({ userId: PEOPLE.requester, viewId: form.id, values: formValues({ amount: '25', currency: 'USD', reference: 'INV-SAVED-1' }) });
     // Only what the app offered last can be picked, as in Slack's client.
-    expect((await h.slack.suggestOptions({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'nobody here' })).options).toEqual([]);
+    expect(
+      (await h.slack.suggestOptions({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'nobody here' })).options,
+    ).toEqual([]);
     const suggested = await h.slack.suggestOptions({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'mwamba' });
     expect(suggested.options).toHaveLength(1);
     expect(suggested.options[0]).toMatchObject({
-      text: { type: 'plain_text', text: 'Chantal <Mwamba> & Co · 243820000003 · Vodacom M-Pesa' }, value: 'mobile:243820000003:VODACOM_MPESA',
+      text: { type: 'plain_text', text: 'Chantal <Mwamba> & Co · 243820000003 · Vodacom M-Pesa' },
+      value: 'mobile:243820000003:VODACOM_MPESA',
     });
 
     await h.slack.selectOption({ userId: PEOPLE.requester, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'mobile:243820000003:VODACOM_MPESA' });
-    const filled = await waitForView(h, PEOPLE.requester, (view) => callbackIs(PAYOUT_VIEWS.form)(view) && viewText(view).includes('243820000003'), 'the form filled in');
+    const filled = await waitForView(
+      h,
+      PEOPLE.requester,
+      (view) => callbackIs(PAYOUT_VIEWS.form)(view) && viewText(view).includes('243820000003'),
+      'the form filled in',
+    );
     expect((filled.view.title as { text: string }).text).toBe('Mobile money payout');
     const review = await h.slack.submitView({ userId: PEOPLE.requester, viewId: filled.id });
     expect(review.status).toBe(200);
@@ -130,7 +150,12 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
   it('lists and searches saved recipients for requesters and approvers, in French too, and only after a payout completed', async () => {
     await paid({ ...MOBILE_FIELDS, phone: '243820000004', amount: '10', name: 'Dieudonné Kasongo' });
     const rejected = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243820000005', amount: '10', name: 'Never Paid' });
-    await h.slack.clickButton({ userId: PEOPLE.approver, channelId: CHANNELS.approvals, messageTs: (await waitForApprovalMessage(h, rejected, rejected)).ts, actionId: 'payout_reject' });
+    await h.slack.clickButton({
+      userId: PEOPLE.approver,
+      channelId: CHANNELS.approvals,
+      messageTs: (await waitForApprovalMessage(h, rejected, rejected)).ts,
+      actionId: 'payout_reject',
+    });
 
     const found = await recipientsReply(PEOPLE.approver, 'recipients kasongo');
     expect(found).toContain('1 saved recipient holds `kasongo`.');
@@ -156,13 +181,20 @@ describe('saved recipients and the new-recipient rule, as people see them', () =
 
     setRequesters(h, [PEOPLE.requester, FRENCH]);
     await h.slack.clickButton({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, messageTs: list.ts, actionId: RECIPIENT_ACTIONS.remove });
-    const replaced = await h.slack.waitFor(() => {
-      const message = h.slack.messages(CHANNELS.treasury, { visibleTo: PEOPLE.requester }).find((each) => each.ts === list.ts);
-      return message && blockText(message).includes('You removed') ? message : undefined;
-    }, { message: 'the list replaced after the removal' });
+    const replaced = await h.slack.waitFor(
+      () => {
+        const message = h.slack.messages(CHANNELS.treasury, { visibleTo: PEOPLE.requester }).find((each) => each.ts === list.ts);
+        return message && blockText(message).includes('You removed') ? message : undefined;
+      },
+      { message: 'the list replaced after the removal' },
+    );
     expect(blockText(replaced)).toContain('You removed Esther Lukusa (243820000006 · Vodacom M-Pesa) from the saved recipients.');
     expect(await recipientsReply(PEOPLE.requester, 'recipients lukusa')).toContain('No saved recipient holds `lukusa`.');
-    const { rows } = await db.query<{ user_id: string; identity: string; details: { recipient: { name: string } } }>('SELECT user_id, identity, details FROM saved_recipient_events');
-    expect(rows).toMatchObject([{ user_id: PEOPLE.requester, identity: 'mobile:243820000006:VODACOM_MPESA', details: { recipient: { name: 'Esther Lukusa' } } }]);
+    const { rows } = await db.query<{ user_id: string; identity: string; details: { recipient: { name: string } } }>(
+      'SELECT user_id, identity, details FROM saved_recipient_events',
+    );
+    expect(rows).toMatchObject([
+      { user_id: PEOPLE.requester, identity: 'mobile:243820000006:VODACOM_MPESA', details: { recipient: { name: 'Esther Lukusa' } } },
+    ]);
   });
 });

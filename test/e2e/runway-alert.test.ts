@@ -14,11 +14,17 @@ describe('the runway alert in the running bot, feed off', () => {
       bot: { runwayAlertEveryMs: 100 },
     });
     // Card funding debits EUR far faster than it is credited: a few days left at this pace.
-    h.sandbox.addTransaction({ currency: 'EUR', type: 'B2B_JIT_FUNDING', amount: -60_000, date: new Date(Date.now() - 2 * 86_400_000).toISOString(), status: 'Completed' });
+    h.sandbox.addTransaction({
+      currency: 'EUR',
+      type: 'B2B_JIT_FUNDING',
+      amount: -60_000,
+      date: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      status: 'Completed',
+    });
   });
   afterAll(async () => h?.close());
 
-  it('posts once to ALERT_CHANNEL_ID when a currency\'s days left fall below the line', async () => {
+  it("posts once to ALERT_CHANNEL_ID when a currency's days left fall below the line", async () => {
     expect(h.bot.feed).toBeUndefined();
     const alert = await h.waitForMessage('U0REQUESTER', 'at this pace, below the 30-day line', CHANNELS.feed);
     expect(alert.text).toContain('*EUR* lasts');

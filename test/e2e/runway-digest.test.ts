@@ -22,7 +22,11 @@ describe('the runway in the daily digest', () => {
     await db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1)', [yesterday]);
     // A first run loads the ledger's history; the digest's replica starts on the same database after it.
     sandbox = await startSandbox({ seed: 7 });
-    const loader = await startHarness({ existingDb: db, existingSandbox: sandbox, env: { LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', RUNWAY_ALERT_DAYS: '0' } });
+    const loader = await startHarness({
+      existingDb: db,
+      existingSandbox: sandbox,
+      env: { LEDGER_ENABLED: 'true', LEDGER_HISTORY_PAGE_DELAY_MS: '0', RUNWAY_ALERT_DAYS: '0' },
+    });
     try {
       for (let tries = 0; !(await loader.bot.ledger!.reader.status()).historyComplete; tries += 1) {
         if (tries > 400) throw new Error('the ledger never loaded its history');
@@ -35,8 +39,13 @@ describe('the runway in the daily digest', () => {
       existingDb: db,
       existingSandbox: sandbox,
       env: {
-        DIGEST_CHANNEL_ID: DIGEST_CHANNEL, DIGEST_TIME: '00:00', DIGEST_TIMEZONE: 'UTC',
-        LEDGER_ENABLED: 'true', LEDGER_POLL_SECONDS: '5', LEDGER_HISTORY_PAGE_DELAY_MS: '0', RUNWAY_ALERT_DAYS: '0',
+        DIGEST_CHANNEL_ID: DIGEST_CHANNEL,
+        DIGEST_TIME: '00:00',
+        DIGEST_TIMEZONE: 'UTC',
+        LEDGER_ENABLED: 'true',
+        LEDGER_POLL_SECONDS: '5',
+        LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+        RUNWAY_ALERT_DAYS: '0',
       },
     });
     // The first upload into the thread fails: the scheduler tries again, and posts no second digest.
@@ -49,13 +58,16 @@ describe('the runway in the daily digest', () => {
   });
 
   it('shows the runway per currency in the digest and shares the chart in its thread once Slack takes it', async () => {
-    const digest = await h.slack.waitFor(() => h.slack.messages(DIGEST_CHANNEL).find((message) => message.text.includes('Daily digest')), { timeoutMs: 40_000 });
+    const digest = await h.slack.waitFor(() => h.slack.messages(DIGEST_CHANNEL).find((message) => message.text.includes('Daily digest')), {
+      timeoutMs: 40_000,
+    });
     const text = blockText(digest);
     expect(text).toContain('*Runway*');
-    for (const currency of ['USD', 'EUR', 'CDF']) expect(text).toMatch(new RegExp(`\\*${currency}\\* [\\d,.]+ ${currency} · [-+][\\d,.]+ ${currency} a day · `));
+    for (const currency of ['USD', 'EUR', 'CDF'])
+      expect(text).toMatch(new RegExp(`\\*${currency}\\* [\\d,.]+ ${currency} · [-+][\\d,.]+ ${currency} a day · `));
     const chart = await h.slack.waitFor(
       () => h.slack.messages(DIGEST_CHANNEL).find((message) => message.threadTs === digest.ts && message.files?.some((file) => file.name.endsWith('.png'))),
-      { timeoutMs: 30_000, message: 'the runway chart in the digest\'s thread' },
+      { timeoutMs: 30_000, message: "the runway chart in the digest's thread" },
     );
     expect(chart.text).toContain('Runway: the balance of each currency');
     const png = h.slack.file(chart.files![0]!.id)!.bytes!;

@@ -28,7 +28,13 @@ describe('/fleet runway in the running bot', () => {
   beforeAll(async () => {
     h = await startHarness({ env: { LEDGER_ENABLED: 'true', FLEET_VIEWERS: `${PEOPLE.requester},${FABRICE}` } });
     // Card funding that drains EUR faster than it comes in: EUR falls, the others do not.
-    h.sandbox.addTransaction({ currency: 'EUR', type: 'B2B_JIT_FUNDING', amount: -42_000, date: new Date(Date.now() - 2 * 86_400_000).toISOString(), status: 'Completed' });
+    h.sandbox.addTransaction({
+      currency: 'EUR',
+      type: 'B2B_JIT_FUNDING',
+      amount: -42_000,
+      date: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      status: 'Completed',
+    });
     for (let tries = 0; !(await h.bot.ledger!.reader.status()).historyComplete; tries += 1) {
       if (tries > 300) throw new Error('the ledger never loaded its history');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -36,7 +42,7 @@ describe('/fleet runway in the running bot', () => {
   });
   afterAll(async () => h?.close());
 
-  it('answers each currency\'s balance, average daily net flow and days left, privately', async () => {
+  it("answers each currency's balance, average daily net flow and days left, privately", async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'runway' });
     const reply = await h.waitForMessage(PEOPLE.requester, 'Runway: how long the money lasts');
     expect(reply.ephemeralTo).toBe(PEOPLE.requester);
@@ -57,7 +63,7 @@ describe('/fleet runway in the running bot', () => {
     }
   });
 
-  it('sends the chart to the person\'s DM as a PNG at least 600 pixels wide', async () => {
+  it("sends the chart to the person's DM as a PNG at least 600 pixels wide", async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'runway' });
     const dm = h.slack.directory().channels.find((channel) => channel.id.startsWith('D') && channel.name === PEOPLE.requester);
     const shared = await h.slack.waitFor(() => dm && h.slack.messages(dm.id).find((message) => message.files?.some((file) => file.name.endsWith('.png'))));

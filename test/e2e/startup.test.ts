@@ -16,20 +16,29 @@ async function closedPort(): Promise<number> {
 
 describe('start-up', () => {
   it('stops with a message naming SLACK_BOT_TOKEN when Slack refuses the token', async () => {
-    await expect(startHarness({ slack: { botToken: 'xoxb-some-other-token' } })).rejects.toThrow(
-      /^SLACK_BOT_TOKEN was refused by Slack \(invalid_auth\)/,
-    );
+    await expect(startHarness({ slack: { botToken: 'xoxb-some-other-token' } })).rejects.toThrow(/^SLACK_BOT_TOKEN was refused by Slack \(invalid_auth\)/);
   });
 
   it('says Slack could not be reached in one short line, without a stack trace in the log', async () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', pretty: false, secrets: [], destination: { write: (line: string) => lines.push(line) } });
     const app = createSlackApp({
-      slack: { botToken: 'xoxb-1-2-3', signingSecret: 'a1b2c3d4e5f6a7b8c9d0', appToken: undefined, apiUrl: `http://127.0.0.1:${await closedPort()}/api/`, teamId: undefined, port: 0, host: undefined },
+      slack: {
+        botToken: 'xoxb-1-2-3',
+        signingSecret: 'a1b2c3d4e5f6a7b8c9d0',
+        appToken: undefined,
+        apiUrl: `http://127.0.0.1:${await closedPort()}/api/`,
+        teamId: undefined,
+        port: 0,
+        host: undefined,
+      },
       logger,
       turns: new EventLoopTurns(),
     });
-    const failure = await initSlackApp(app).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await initSlackApp(app).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).toMatch(/^Could not reach Slack to check SLACK_BOT_TOKEN \(fetch failed\): check the network, or SLACK_API_URL when it is set$/);
     expect(lines.join('')).not.toContain('stack');
     expect(lines.every((line) => line.length < 400)).toBe(true);

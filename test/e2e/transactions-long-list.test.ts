@@ -33,16 +33,24 @@ describe('a ledger of more than 10,000 transactions', () => {
 
   async function click(message: SlackMessage, direction: string, fragment: string): Promise<SlackMessage> {
     await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: message.ts, actionId: `${ACTIONS.transactionsPage}:${direction}` });
-    return h.slack.waitFor(() => {
-      const current = h.slack.message(CHANNELS.treasury, message.ts);
-      return current?.text.includes(fragment) ? current : undefined;
-    }, { message: `the list after ${direction}, saying "${fragment}"` });
+    return h.slack.waitFor(
+      () => {
+        const current = h.slack.message(CHANNELS.treasury, message.ts);
+        return current?.text.includes(fragment) ? current : undefined;
+      },
+      { message: `the list after ${direction}, saying "${fragment}"` },
+    );
   }
 
   it('says "more than 10,000", and reaches the oldest through Last page, read from the other end', async () => {
     const before = h.visibleTo(person).length;
     await h.slack.runCommand({ userId: person, channelId: CHANNELS.treasury, text: 'tx old' });
-    const first = await h.slack.waitFor(() => h.visibleTo(person).slice(before).find((message) => message.text.includes('matches')));
+    const first = await h.slack.waitFor(() =>
+      h
+        .visibleTo(person)
+        .slice(before)
+        .find((message) => message.text.includes('matches')),
+    );
     expect(first.text).toContain('More than 10,000 matches, showing 1–10, newest first.');
     expect(references(first)).toEqual(old(1, 10));
 
@@ -61,7 +69,12 @@ describe('a ledger of more than 10,000 transactions', () => {
   it('counts a search of fewer than 10,000 exactly, and numbers its last page', async () => {
     const before = h.visibleTo(person).length;
     await h.slack.runCommand({ userId: person, channelId: CHANNELS.treasury, text: 'tx old since:2019-12-31' });
-    const first = await h.slack.waitFor(() => h.visibleTo(person).slice(before).find((message) => message.text.includes('matches')));
+    const first = await h.slack.waitFor(() =>
+      h
+        .visibleTo(person)
+        .slice(before)
+        .find((message) => message.text.includes('matches')),
+    );
     // 2019-12-31 00:00 in UTC (the default LEDGER_TIMEZONE) to 2020-01-01 00:00: 1,440 minutes, the first excluded.
     expect(first.text).toContain('1,440 matches, showing 1–10, newest first.');
     const last = await click(first, 'last', 'showing 1,431–1,440');

@@ -11,7 +11,10 @@ import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../supp
 
 const ZONE = 'Europe/Paris';
 const localDay = (iso: string) => new Date(iso).toLocaleDateString('en-CA', { timeZone: ZONE });
-const references = (message: SlackMessage) => [...blockText(message).matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((text) => !['PAYMENT', 'B2B_JIT_FUNDING', 'Completed', '/fleet tx'].includes(text));
+const references = (message: SlackMessage) =>
+  [...blockText(message).matchAll(/`([^`]+)`/g)]
+    .map((match) => match[1]!)
+    .filter((text) => !['PAYMENT', 'B2B_JIT_FUNDING', 'Completed', '/fleet tx'].includes(text));
 
 describe('finding transactions in the ledger', () => {
   let h: Harness;
@@ -22,9 +25,16 @@ describe('finding transactions in the ledger', () => {
   async function ask(text: string, fragment: string, userId: string = person): Promise<SlackMessage> {
     const before = h.visibleTo(userId).length;
     await h.slack.runCommand({ userId, channelId: CHANNELS.treasury, text });
-    return h.slack.waitFor(() => h.visibleTo(userId).slice(before).find((message) => message.text.includes(fragment)), {
-      message: `a reply to "${text}" containing "${fragment}"`,
-    });
+    return h.slack.waitFor(
+      () =>
+        h
+          .visibleTo(userId)
+          .slice(before)
+          .find((message) => message.text.includes(fragment)),
+      {
+        message: `a reply to "${text}" containing "${fragment}"`,
+      },
+    );
   }
 
   beforeAll(async () => {
@@ -104,7 +114,7 @@ describe('finding transactions in the ledger', () => {
     }
   });
 
-  it('runs the Filter modal\'s search into the same message, with field errors on the modal', async () => {
+  it("runs the Filter modal's search into the same message, with field errors on the modal", async () => {
     const list = await ask('tx', 'transactions, showing 1–10');
     expect(JSON.stringify(list.blocks)).toContain(ACTIONS.transactionsFilter);
     await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: list.ts, actionId: ACTIONS.transactionsFilter });
@@ -112,7 +122,8 @@ describe('finding transactions in the ledger', () => {
     const field = (block: string, value: string) => ({ [block]: { [TRANSACTION_FILTER.input]: value } });
 
     const wrong = await h.slack.submitView({
-      userId: person, viewId: modal.id,
+      userId: person,
+      viewId: modal.id,
       values: { ...field(TRANSACTION_FILTER.min, 'lots'), ...field(TRANSACTION_FILTER.since, '2026-11-15'), ...field(TRANSACTION_FILTER.until, '2026-11-01') },
     });
     expect(wrong.status).toBe(200);
@@ -122,10 +133,14 @@ describe('finding transactions in the ledger', () => {
 
     const expected = all.filter((tx) => tx.currency === 'EUR' && tx.amount > 0 && Math.abs(tx.amount) >= 10);
     await h.slack.submitView({
-      userId: person, viewId: modal.id,
+      userId: person,
+      viewId: modal.id,
       values: {
-        ...field(TRANSACTION_FILTER.currency, 'EUR'), ...field(TRANSACTION_FILTER.direction, 'in'), ...field(TRANSACTION_FILTER.min, '10'),
-        ...field(TRANSACTION_FILTER.since, ''), ...field(TRANSACTION_FILTER.until, ''),
+        ...field(TRANSACTION_FILTER.currency, 'EUR'),
+        ...field(TRANSACTION_FILTER.direction, 'in'),
+        ...field(TRANSACTION_FILTER.min, '10'),
+        ...field(TRANSACTION_FILTER.since, ''),
+        ...field(TRANSACTION_FILTER.until, ''),
       },
     });
     const answered = await h.slack.waitFor(() => {
@@ -165,7 +180,12 @@ describe('finding transactions in the ledger', () => {
 
     const before = h.slack.messages(CHANNELS.treasury).length;
     await h.slack.clickButton({ userId: person, channelId: CHANNELS.treasury, messageTs: first.ts, actionId: ACTIONS.transactionsShare });
-    const shared = await h.slack.waitFor(() => h.slack.messages(CHANNELS.treasury).slice(before).find((message) => !message.ephemeralTo && blockText(message).includes('shared by')));
+    const shared = await h.slack.waitFor(() =>
+      h.slack
+        .messages(CHANNELS.treasury)
+        .slice(before)
+        .find((message) => !message.ephemeralTo && blockText(message).includes('shared by')),
+    );
     expect(references(shared)).toEqual(all.slice(10, 20).map((tx) => tx.reference));
   });
 });
@@ -186,5 +206,4 @@ describe('searching without a ledger', () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'registre' });
     await h.waitForMessage(PEOPLE.requester, 'The ledger is not turned on');
   });
-
 });

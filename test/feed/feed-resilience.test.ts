@@ -65,7 +65,7 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     expect(status.lastError?.code).toBe('unexpected');
   });
 
-  it('keeps why Slack refused a post as Slack\'s own code, for /fleet feed to put in words', async () => {
+  it("keeps why Slack refused a post as Slack's own code, for /fleet feed to put in words", async () => {
     const { fleet, publisher, newFeed } = feedRig(db);
     const feed = newFeed();
     await feed.pollOnce();
@@ -145,7 +145,8 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     }
     // The lease outlives one interval by half of one, by the database clock.
     const { rows } = await db.query<{ left: number | string }>(
-      'SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS left FROM app_leases WHERE name = $1', [`feed:${settings.channelId}`],
+      'SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS left FROM app_leases WHERE name = $1',
+      [`feed:${settings.channelId}`],
     );
     expect(Number(rows[0]?.left)).toBeGreaterThan(INTERVAL_MS);
     expect(Number(rows[0]?.left)).toBeLessThanOrEqual(1.5 * INTERVAL_MS);

@@ -108,7 +108,12 @@ describe('FleetClient reading the account', () => {
 
   it('returns the page asked for, newest first', async () => {
     const page = await client().listTransactions({ limit: 10, offset: 20 });
-    expect(page.transactions.map((each) => each.reference)).toEqual(sandbox.transactions().slice(20, 30).map((each) => each.reference));
+    expect(page.transactions.map((each) => each.reference)).toEqual(
+      sandbox
+        .transactions()
+        .slice(20, 30)
+        .map((each) => each.reference),
+    );
   });
 
   it('asks for 50 from the start when no page is given', async () => {
@@ -169,9 +174,7 @@ describe('FleetClient reading the account', () => {
   });
 
   it('names the field that does not match the schema and quotes none of the body', async () => {
-    const stub = await startStubServer((_request, response) =>
-      json(response, 200, { success: true, balances: { USD: 10, CDF: 'twelve-francs-secretvalue' } }),
-    );
+    const stub = await startStubServer((_request, response) => json(response, 200, { success: true, balances: { USD: 10, CDF: 'twelve-francs-secretvalue' } }));
     try {
       const error = await failure(client({ baseUrl: stub.url }).getBalance());
       expect(error).toBeInstanceOf(FleetBadResponseError);
@@ -246,9 +249,7 @@ describe('FleetClient retrying reads', () => {
     const clock = recordingClock();
     let calls = 0;
     const stub = await startStubServer((_request, response) =>
-      ++calls === 1
-        ? json(response, 503, { error: 'busy' }, { 'retry-after': '1.5' })
-        : json(response, 200, { success: true, balances: { USD: 5 } }),
+      ++calls === 1 ? json(response, 503, { error: 'busy' }, { 'retry-after': '1.5' }) : json(response, 200, { success: true, balances: { USD: 5 } }),
     );
     try {
       expect(await client({ baseUrl: stub.url, clock }).getBalance()).toEqual({ USD: 5 });

@@ -31,8 +31,10 @@ describe('the text catalog', () => {
         if (typeof message === 'string') continue;
         // Every form of a plural names the same variables as its `other` form.
         for (const form of forms(message)) {
-          expect({ key, vars: variables(form).filter((name) => name !== 'count') })
-            .toEqual({ key, vars: variables(message.other).filter((name) => name !== 'count') });
+          expect({ key, vars: variables(form).filter((name) => name !== 'count') }).toEqual({
+            key,
+            vars: variables(message.other).filter((name) => name !== 'count'),
+          });
         }
       }
     }

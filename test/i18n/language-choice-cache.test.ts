@@ -146,18 +146,22 @@ describe.runIf(testPostgresUrl)('cached language choices across replicas on Post
     const admin = new pg.Client({ connectionString: testPostgresUrl });
     await admin.connect();
     const listening = async () =>
-      (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'", [applicationName])).rows.map((row) => row.pid);
+      (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN%'", [applicationName])).rows.map(
+        (row) => row.pid,
+      );
     try {
       const killed = await listening();
       expect(killed.length).toBeGreaterThan(0);
       await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [killed]);
 
       // The cache was cleared: the look-up reads the store again.
-      expect(await eventually(async () => {
-        const before = statements();
-        await one.get('U0LEON');
-        return statements() > before;
-      }, 2000)).toBe(true);
+      expect(
+        await eventually(async () => {
+          const before = statements();
+          await one.get('U0LEON');
+          return statements() > before;
+        }, 2000),
+      ).toBe(true);
       // Listening again on a new connection, the other replica's change reaches it.
       expect(await eventually(async () => (await listening()).some((pid) => !killed.includes(pid)), 3000)).toBe(true);
     } finally {

@@ -19,7 +19,10 @@ describe('export configuration', () => {
         }
         return [];
       })();
-      expect(refused.some((line) => line.startsWith('EXPORT_MAX_ROWS:')), value).toBe(true);
+      expect(
+        refused.some((line) => line.startsWith('EXPORT_MAX_ROWS:')),
+        value,
+      ).toBe(true);
     }
   });
 });

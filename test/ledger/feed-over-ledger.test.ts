@@ -33,19 +33,30 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     const sync = rig.newSync();
     const publisher = new RecordingPublisher(rig.clock);
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), db, clock: rig.clock, publisher, settings: feedSettings({ backfill }), logger,
-      random: () => 1, instanceId: 'feed-replica',
+      fleet: new LedgerListing(db, rig.fleet),
+      db,
+      clock: rig.clock,
+      publisher,
+      settings: feedSettings({ backfill }),
+      logger,
+      random: () => 1,
+      instanceId: 'feed-replica',
     });
     return { rig, sync, publisher, feed };
   }
 
   it('posts nothing before the ledger has read the API, then only what arrives, once, oldest first', async () => {
     const lines: Array<{ level: number; msg: string; err?: unknown }> = [];
-    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string; err?: unknown }) } });
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string; err?: unknown }) },
+    });
     const { rig, sync, publisher, feed } = await setUp(0, logger);
     expect((await feed.pollOnce()).error).toBeDefined();
     // Waiting for the ledger's first read is expected at every start: said at info, with no stack.
-    expect(lines.map(({ level, msg, err }) => ({ level, msg, err }))).toEqual([{ level: 30, msg: 'feed waits for its source; it polls again', err: undefined }]);
+    expect(lines.map(({ level, msg, err }) => ({ level, msg, err }))).toEqual([
+      { level: 30, msg: 'feed waits for its source; it polls again', err: undefined },
+    ]);
     await sync.pollOnce();
     await feed.pollOnce();
     expect(publisher.posts).toEqual([]);
@@ -64,7 +75,13 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     expect(publisher.posts).toEqual([]);
     while (!(await sync.walkPage())?.walkComplete);
     await feed.pollOnce();
-    expect(publisher.postedReferences()).toEqual(rig.sandbox.transactions().slice(0, 30).reverse().map((tx) => tx.reference));
+    expect(publisher.postedReferences()).toEqual(
+      rig.sandbox
+        .transactions()
+        .slice(0, 30)
+        .reverse()
+        .map((tx) => tx.reference),
+    );
   });
 
   it('costs one request to the API in all for an idle poll of both', async () => {
@@ -102,8 +119,15 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     const sync = rig.newSync();
     const publisher = new RecordingPublisher(rig.clock);
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings: feedSettings(), logger: silentLogger,
-      random: () => 1, instanceId: 'feed-replica',
+      fleet: new LedgerListing(db, rig.fleet),
+      source: sync,
+      db,
+      clock: rig.clock,
+      publisher,
+      settings: feedSettings(),
+      logger: silentLogger,
+      random: () => 1,
+      instanceId: 'feed-replica',
     });
     await sync.tick();
     while (!(await sync.walkPage())?.walkComplete);
@@ -126,7 +150,11 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
 
     const withMissed = publisher.posts.filter(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === missed.reference));
     expect(withMissed).toHaveLength(1);
-    expect(withMissed[0]?.post).toEqual({ kind: 'transactions', entries: [expect.objectContaining({ reference: missed.reference })], notes: [{ kind: 'late', count: 1 }] });
+    expect(withMissed[0]?.post).toEqual({
+      kind: 'transactions',
+      entries: [expect.objectContaining({ reference: missed.reference })],
+      notes: [{ kind: 'late', count: 1 }],
+    });
     expect(publisher.postedReferences()).toEqual([...onTime, missed.reference]);
     const status = await feed.status();
     expect({ late: status.lateEntries, gaps: status.gapEntries }).toEqual({ late: 1, gaps: 1 });
@@ -137,8 +165,15 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     const sync = rig.newSync();
     const publisher = new RecordingPublisher(rig.clock);
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings: feedSettings(), logger: silentLogger,
-      random: () => 1, instanceId: 'feed-replica',
+      fleet: new LedgerListing(db, rig.fleet),
+      source: sync,
+      db,
+      clock: rig.clock,
+      publisher,
+      settings: feedSettings(),
+      logger: silentLogger,
+      random: () => 1,
+      instanceId: 'feed-replica',
     });
     await sync.tick();
     while (!(await sync.walkPage())?.walkComplete);
@@ -171,8 +206,15 @@ describe.each(testDatabases())('the live feed over the ledger on $name', ({ open
     const publisher = new RecordingPublisher(rig.clock);
     const settings = feedSettings();
     const feed = new TransactionFeed({
-      fleet: new LedgerListing(db, rig.fleet), source: sync, db, clock: rig.clock, publisher, settings, logger: silentLogger,
-      random: () => 1, instanceId: 'feed-replica',
+      fleet: new LedgerListing(db, rig.fleet),
+      source: sync,
+      db,
+      clock: rig.clock,
+      publisher,
+      settings,
+      logger: silentLogger,
+      random: () => 1,
+      instanceId: 'feed-replica',
     });
     await sync.tick();
     while (!(await sync.walkPage())?.walkComplete);
@@ -217,9 +259,24 @@ describe.each(testDatabases())('the live feed and the ledger sync running togeth
     const settings = feedSettings({ pollIntervalSeconds: FEED_SECONDS });
     const running: Array<{ sync: LedgerSync; feed: TransactionFeed }> = [];
     for (let replica = 1; replica <= replicas; replica += 1) {
-      const sync = new LedgerSync({ fleet, db, clock, settings: ledgerSettings({ pollIntervalSeconds: LEDGER_SECONDS }), logger: silentLogger, instanceId: `replica-${replica}` });
+      const sync = new LedgerSync({
+        fleet,
+        db,
+        clock,
+        settings: ledgerSettings({ pollIntervalSeconds: LEDGER_SECONDS }),
+        logger: silentLogger,
+        instanceId: `replica-${replica}`,
+      });
       const feed = new TransactionFeed({
-        fleet: new LedgerListing(db, fleet), source: sync, db, clock, publisher, settings, logger: silentLogger, random: () => 1, instanceId: `replica-${replica}`,
+        fleet: new LedgerListing(db, fleet),
+        source: sync,
+        db,
+        clock,
+        publisher,
+        settings,
+        logger: silentLogger,
+        random: () => 1,
+        instanceId: `replica-${replica}`,
       });
       running.push({ sync, feed });
     }
@@ -294,8 +351,13 @@ describe.each(testDatabases())('the live feed and the ledger sync running togeth
     await clock.run(3 * FEED_SECONDS * 1000, 3);
 
     expect(running.find(({ sync }) => sync.readsHere())).not.toBe(reader);
-    for (const tx of [before, ...after]) expect(publisher.postedReferences().filter((reference) => reference === tx.reference), tx.reference).toHaveLength(1);
-    const postedAt = (reference: string) => publisher.posts.find(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === reference))!.at.getTime();
+    for (const tx of [before, ...after])
+      expect(
+        publisher.postedReferences().filter((reference) => reference === tx.reference),
+        tx.reference,
+      ).toHaveLength(1);
+    const postedAt = (reference: string) =>
+      publisher.posts.find(({ post }) => post.kind === 'transactions' && post.entries.some((tx) => tx.reference === reference))!.at.getTime();
     // The handover costs at most one interval more, once.
     for (const tx of after) expect(postedAt(tx.reference) - Date.parse(tx.date)).toBeLessThanOrEqual(2 * FEED_SECONDS * 1000);
   });

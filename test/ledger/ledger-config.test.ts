@@ -3,7 +3,6 @@ import { loadConfig } from '../../src/config/config.js';
 import { minimal, problemsOf } from '../support/config-env.js';
 import { DEFAULT_LEDGER_SETTINGS } from '../../src/ledger/settings.js';
 
-
 describe('ledger configuration', () => {
   it('is on by default, polling every 15 seconds, in UTC', () => {
     expect(loadConfig(minimal).ledger).toEqual(DEFAULT_LEDGER_SETTINGS);
@@ -11,10 +10,22 @@ describe('ledger configuration', () => {
 
   it('reads every LEDGER_ variable', () => {
     const config = loadConfig({
-      ...minimal, LEDGER_ENABLED: 'false', LEDGER_POLL_SECONDS: '30', LEDGER_HISTORY_PAGE_DELAY_MS: '0',
-      LEDGER_SWEEP_MINUTES: '5', LEDGER_REWALK_HOURS: '0', LEDGER_TIMEZONE: 'Africa/Kinshasa',
+      ...minimal,
+      LEDGER_ENABLED: 'false',
+      LEDGER_POLL_SECONDS: '30',
+      LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+      LEDGER_SWEEP_MINUTES: '5',
+      LEDGER_REWALK_HOURS: '0',
+      LEDGER_TIMEZONE: 'Africa/Kinshasa',
     });
-    expect(config.ledger).toEqual({ enabled: false, pollIntervalSeconds: 30, historyPageDelayMs: 0, sweepMinutes: 5, rewalkHours: 0, timeZone: 'Africa/Kinshasa' });
+    expect(config.ledger).toEqual({
+      enabled: false,
+      pollIntervalSeconds: 30,
+      historyPageDelayMs: 0,
+      sweepMinutes: 5,
+      rewalkHours: 0,
+      timeZone: 'Africa/Kinshasa',
+    });
   });
 
   it('refuses to start on a bad time zone or switch, naming the variable', () => {

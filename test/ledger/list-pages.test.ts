@@ -127,7 +127,10 @@ describe.each(testDatabases())('ledger list pages on $name', ({ open }) => {
       const since = new Date(NEWEST - (MATCH_COUNT_LIMIT - 1) * 60_000);
       expect(await reader.find({ since }, { offset: 0, limit: 10 })).toMatchObject({ total: MATCH_COUNT_LIMIT, totalCapped: false });
       expect(await reader.find({ since: new Date(since.getTime() - 60_000) }, { offset: 0, limit: 10 })).toMatchObject({ totalCapped: true });
-      expect(await reader.find({ words: ['rare'] }, { offset: 0, limit: 10 })).toMatchObject({ total: Math.floor((MATCH_COUNT_LIMIT + 57) / 97), totalCapped: false });
+      expect(await reader.find({ words: ['rare'] }, { offset: 0, limit: 10 })).toMatchObject({
+        total: Math.floor((MATCH_COUNT_LIMIT + 57) / 97),
+        totalCapped: false,
+      });
     });
 
     it('reads the last page of a list past the count from the other end: the oldest entries, newest first', async () => {
@@ -142,7 +145,7 @@ describe.each(testDatabases())('ledger list pages on $name', ({ open }) => {
       expect(references(eur)).toEqual(['R-10056']);
     });
 
-    it('has migration 026\'s indexes, and the list\'s queries can read each filter through its own', async () => {
+    it("has migration 026's indexes, and the list's queries can read each filter through its own", async () => {
       const { rows } = await db.query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_entries'");
       const names = rows.map((row) => row.indexname);
       const expected: Array<[LedgerFilter, string, RegExp?]> = [

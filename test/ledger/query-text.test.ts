@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ledgerFilterFor, parseSearchText, parseTransactionQuery, readDecimal, searchFromFields, searchToText, tokenize,
-} from '../../src/ledger/query-text.js';
+import { ledgerFilterFor, parseSearchText, parseTransactionQuery, readDecimal, searchFromFields, searchToText, tokenize } from '../../src/ledger/query-text.js';
 import { startOfDay } from '../../src/core/calendar.js';
 
 const search = (text: string, locale: 'en' | 'fr' = 'en') => {
@@ -36,8 +34,15 @@ describe('the /fleet tx text', () => {
     const query = search('currency:usd type:PAYMENT status:Completed out since:2026-11-01 until:2026-11-15 min:100 max:5000 INV-42 2 25');
     expect(query).toEqual({
       search: {
-        currency: 'USD', type: 'PAYMENT', status: 'Completed', direction: 'out', since: '2026-11-01', until: '2026-11-15',
-        min: '100', max: '5000', words: ['INV-42'],
+        currency: 'USD',
+        type: 'PAYMENT',
+        status: 'Completed',
+        direction: 'out',
+        since: '2026-11-01',
+        until: '2026-11-15',
+        min: '100',
+        max: '5000',
+        words: ['INV-42'],
       },
       page: 2,
       pageSize: 25,
@@ -47,7 +52,12 @@ describe('the /fleet tx text', () => {
 
   it('reads French filter words', () => {
     expect(search("devise:CDF statut:Completed sortant depuis:2026-11-01 jusqu'au:2026-11-15 min:150,25", 'fr').search).toEqual({
-      currency: 'CDF', status: 'Completed', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '150.25',
+      currency: 'CDF',
+      status: 'Completed',
+      direction: 'out',
+      since: '2026-11-01',
+      until: '2026-11-15',
+      min: '150.25',
     });
     // Slack's clients turn ' into ’; both spellings without the apostrophe too.
     expect(search('jusqu’au:2026-11-15').search.until).toBe('2026-11-15');
@@ -80,7 +90,7 @@ describe('the /fleet tx text', () => {
     expect(problem('x'.repeat(600))).toMatchObject({ code: 'too_long' });
   });
 
-  it('refuses an amount that reads two ways in the person\'s language', () => {
+  it("refuses an amount that reads two ways in the person's language", () => {
     expect(problem('min:1,500')).toEqual({ code: 'ambiguous_amount', word: 'min:1,500' });
     expect(problem('min:1,500', 'fr')).toEqual({ code: 'ambiguous_amount', word: 'min:1,500' });
     expect(problem('min:1.500', 'fr')).toEqual({ code: 'ambiguous_amount', word: 'min:1.500' });
@@ -98,7 +108,7 @@ describe('the /fleet tx text', () => {
     expect(readDecimal('1.500,50', 'fr')).toEqual({ ok: true, value: '1500.5' });
   });
 
-  it('takes numbers as words in the Filter modal\'s text field, and no paging there', () => {
+  it("takes numbers as words in the Filter modal's text field, and no paging there", () => {
     expect(parseSearchText('INV 42 out')).toEqual({ ok: true, search: { words: ['INV', '42'], direction: 'out' } });
     expect(parseSearchText('page:2')).toEqual({ ok: false, problem: { code: 'unknown_filter', word: 'page:2' } });
   });
@@ -144,21 +154,40 @@ describe('calendar days in the ledger time zone', () => {
 
   it('passes amounts, words and direction through to the store filter', () => {
     expect(ledgerFilterFor({ currency: 'USD', direction: 'in', min: '100', max: '5000.5', words: ['INV-42'] }, 'UTC')).toEqual({
-      currency: 'USD', direction: 'in', minAmount: '100', maxAmount: '5000.5', words: ['INV-42'],
+      currency: 'USD',
+      direction: 'in',
+      minAmount: '100',
+      maxAmount: '5000.5',
+      words: ['INV-42'],
     });
   });
 });
 
 describe('the Filter modal fields', () => {
   it('reads every field, the text field like /fleet tx, the fields winning over the text', () => {
-    expect(searchFromFields({
-      currency: 'usd', type: 'PAYMENT', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.50',
-      text: 'currency:EUR status:Completed "office rent" 42',
-    })).toEqual({
+    expect(
+      searchFromFields({
+        currency: 'usd',
+        type: 'PAYMENT',
+        direction: 'out',
+        since: '2026-11-01',
+        until: '2026-11-15',
+        min: '100',
+        max: '5000.50',
+        text: 'currency:EUR status:Completed "office rent" 42',
+      }),
+    ).toEqual({
       ok: true,
       search: {
-        currency: 'USD', type: 'PAYMENT', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.5',
-        status: 'Completed', words: ['office rent', '42'],
+        currency: 'USD',
+        type: 'PAYMENT',
+        direction: 'out',
+        since: '2026-11-01',
+        until: '2026-11-15',
+        min: '100',
+        max: '5000.5',
+        status: 'Completed',
+        words: ['office rent', '42'],
       },
     });
     expect(searchFromFields({})).toEqual({ ok: true, search: {} });

@@ -42,8 +42,15 @@ describe.each(testDatabases())('ledger store on $name', ({ open }) => {
     const { entries, total } = await reader.find({}, { offset: 0, limit: 10 });
     expect(total).toBe(2);
     expect(entries[0]).toMatchObject({
-      reference: 'INV-42', type: 'REVERSAL_FEE', status: 'Pending review', amountMinor: -123456, currency: 'USD',
-      description: 'Fee, "quoted" <!channel>', date: '2026-11-19T08:00:00.123Z', firstSeenAt: seenAt, late: false,
+      reference: 'INV-42',
+      type: 'REVERSAL_FEE',
+      status: 'Pending review',
+      amountMinor: -123456,
+      currency: 'USD',
+      description: 'Fee, "quoted" <!channel>',
+      date: '2026-11-19T08:00:00.123Z',
+      firstSeenAt: seenAt,
+      late: false,
     });
     expect(entries[1]).toMatchObject({ reference: 'INV-41', amountMinor: 10, currency: 'EUR' });
     const { rows } = await db.query<{ amount: string }>("SELECT amount::text AS amount FROM ledger_entries WHERE reference = 'INV-42'");
@@ -51,8 +58,13 @@ describe.each(testDatabases())('ledger store on $name', ({ open }) => {
   });
 
   it('keeps the pages of a first read fixed while entries arrive, and counts the newer ones', async () => {
-    await store([tx('A-5', '2026-11-19T05:00:00.000Z'), tx('A-4', '2026-11-19T04:00:00.000Z'), tx('A-3', '2026-11-19T03:00:00.000Z'),
-      tx('A-2', '2026-11-19T02:00:00.000Z'), tx('A-1', '2026-11-19T01:00:00.000Z')]);
+    await store([
+      tx('A-5', '2026-11-19T05:00:00.000Z'),
+      tx('A-4', '2026-11-19T04:00:00.000Z'),
+      tx('A-3', '2026-11-19T03:00:00.000Z'),
+      tx('A-2', '2026-11-19T02:00:00.000Z'),
+      tx('A-1', '2026-11-19T01:00:00.000Z'),
+    ]);
     const first = await reader.find({}, { offset: 0, limit: 2 });
     expect(refs(first.entries)).toEqual(['A-5', 'A-4']);
     expect(first.newer).toBe(0);
@@ -133,8 +145,9 @@ describe.each(testDatabases())('ledger store on $name', ({ open }) => {
       expect(await reader.count({ type: 'b2b_jit_funding' })).toBe(1);
       expect(await reader.count({ status: 'reversed' })).toBe(1);
       expect(await reader.count({ direction: 'in' })).toBe(2);
-      expect(refs((await reader.find({ since: new Date('2026-11-01T00:00:00Z'), before: new Date('2026-11-14T10:00:00Z') }, { offset: 0, limit: 10 })).entries))
-        .toEqual(['TXN-A', 'TXN-B']);
+      expect(
+        refs((await reader.find({ since: new Date('2026-11-01T00:00:00Z'), before: new Date('2026-11-14T10:00:00Z') }, { offset: 0, limit: 10 })).entries),
+      ).toEqual(['TXN-A', 'TXN-B']);
       expect(refs((await reader.find({ minAmount: '100', maxAmount: '5000' }, { offset: 0, limit: 10 })).entries)).toEqual(['INV-42', 'TXN-A', 'TXN-B']);
       expect(await reader.count({ minAmount: '5000.50' })).toBe(1);
       await expect(reader.count({ minAmount: '1e3' })).rejects.toThrow(RangeError);

@@ -54,7 +54,11 @@ async function expected(reader: StoredLedgerReader, filter: LedgerFilter): Promi
 }
 
 /** Every page from the first by Next, then back by Previous from the last page. */
-async function turnPages(reader: StoredLedgerReader, filter: LedgerFilter, size: number): Promise<{ forwards: string[]; backwards: string[]; first: LedgerPage }> {
+async function turnPages(
+  reader: StoredLedgerReader,
+  filter: LedgerFilter,
+  size: number,
+): Promise<{ forwards: string[]; backwards: string[]; first: LedgerPage }> {
   const first = await reader.find(filter, { offset: 0, limit: size });
   const pinned = { ...filter, storedUpTo: first.storedUpTo };
   const forwards = [...references(first)];
@@ -98,7 +102,7 @@ describe.each(testDatabases())('word search on $name', ({ open }) => {
       ['a frequent word and a date range', { words: ['kin'], since: new Date(NEWEST - 3_000 * 60_000), before: new Date(NEWEST - 1_000 * 60_000) }, 1_500],
     ];
 
-    it.each(searches)('finds %s exactly as the entries\' own search does', async (_name, filter, count) => {
+    it.each(searches)("finds %s exactly as the entries' own search does", async (_name, filter, count) => {
       expect((await planSearch(db, filter, 2_000)).kind).toBe('word');
       const all = await expected(reader, filter);
       expect(all).toHaveLength(count);
@@ -120,15 +124,18 @@ describe.each(testDatabases())('word search on $name', ({ open }) => {
     });
 
     it('finds a phrase written inside longer chunks of the text whose words the entry holds apart, as the text search always did', async () => {
-      await insertEntries(db, identifyPage([{ ...transaction(0), reference: 'ODD-1', description: 'Bakin Marchés — kin, marché', date: new Date(NEWEST + 60_000).toISOString() }]),
-        { firstSeenAt: new Date(NEWEST), markLate: false });
+      await insertEntries(
+        db,
+        identifyPage([{ ...transaction(0), reference: 'ODD-1', description: 'Bakin Marchés — kin, marché', date: new Date(NEWEST + 60_000).toISOString() }]),
+        { firstSeenAt: new Date(NEWEST), markLate: false },
+      );
       const page = await reader.find({ words: ['kin marché'] }, { offset: 0, limit: 2 });
       expect(page).toMatchObject({ total: 1_101 });
       expect(references(page)).toEqual(['ODD-1', 'W-4']);
       await db.query("DELETE FROM ledger_entries WHERE reference = 'ODD-1'");
     });
 
-    it('turns every page of a frequent word by keyset, forwards and back from the last page, as the entries\' own search lists them', async () => {
+    it("turns every page of a frequent word by keyset, forwards and back from the last page, as the entries' own search lists them", async () => {
       const filter = { words: ['marché'], currency: 'USD' };
       const all = await expected(reader, filter);
       const { forwards, backwards, first } = await turnPages(reader, filter, 97);
@@ -137,7 +144,7 @@ describe.each(testDatabases())('word search on $name', ({ open }) => {
       expect(backwards).toEqual(all);
     });
 
-    it('keeps a first read\'s pages fixed while entries holding the word arrive, and counts the newer ones', async () => {
+    it("keeps a first read's pages fixed while entries holding the word arrive, and counts the newer ones", async () => {
       const first = await reader.find({ words: ['kin'] }, { offset: 0, limit: 10 });
       await store(db, 0, 0);
       const next = await reader.find({ words: ['kin'], storedUpTo: first.storedUpTo }, { after: first.bounds!.last, limit: 10 });
@@ -146,12 +153,12 @@ describe.each(testDatabases())('word search on $name', ({ open }) => {
       await db.query("DELETE FROM ledger_entries WHERE reference = 'W-0'");
     });
 
-    it('drops a deleted entry\'s words with it, and all words when the ledger is emptied', async () => {
+    it("drops a deleted entry's words with it, and all words when the ledger is emptied", async () => {
       const { rows: before } = await db.query<{ n: string | number }>("SELECT count(*) AS n FROM ledger_words WHERE word = 'kin'");
       await db.query("DELETE FROM ledger_entries WHERE reference IN ('W-1', 'W-2', 'W-3', 'W-4')");
       const { rows: after } = await db.query<{ n: string | number }>("SELECT count(*) AS n FROM ledger_words WHERE word = 'kin'");
       expect(Number(before[0]!.n) - Number(after[0]!.n)).toBe(3);
-      expect(await db.query("SELECT 1 FROM ledger_words WHERE seq NOT IN (SELECT seq FROM ledger_entries)")).toMatchObject({ rows: [] });
+      expect(await db.query('SELECT 1 FROM ledger_words WHERE seq NOT IN (SELECT seq FROM ledger_entries)')).toMatchObject({ rows: [] });
       await db.query('TRUNCATE ledger_entries');
       expect(await db.query('SELECT 1 FROM ledger_words')).toMatchObject({ rows: [] });
     });

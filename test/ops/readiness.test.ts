@@ -60,7 +60,13 @@ describe('GET /readyz on the port that faces Slack', () => {
   it('says unready as soon as a check a second newer finds the database gone', async () => {
     let up = true;
     let now = 0;
-    const readiness = new Readiness({ pingDatabase: async () => { if (!up) throw new Error('down'); }, probeFleet: async () => undefined, now: () => now });
+    const readiness = new Readiness({
+      pingDatabase: async () => {
+        if (!up) throw new Error('down');
+      },
+      probeFleet: async () => undefined,
+      now: () => now,
+    });
     readiness.slackTokenAccepted();
     readiness.fleetCall({ method: 'GET', path: '/api/v1/b2b/account/balance', status: 200, seconds: 0.01 });
     const get = await serve({ ...publicOpsRoutes(readiness) });
@@ -72,7 +78,7 @@ describe('GET /readyz on the port that faces Slack', () => {
   });
 });
 
-describe('GET /readyz on the operators\' port', () => {
+describe("GET /readyz on the operators' port", () => {
   it('checks afresh at every call, with the reasons', async () => {
     const { readiness, counts } = readinessWithCounters();
     const get = await serve({ ...opsRoutes(readiness, new Metrics()) });

@@ -13,13 +13,20 @@ function entry(key: string, date: string, amountMinor: number, fields: Partial<L
   return { key, reference: key, partnerReference: undefined, amountMinor, currency: 'USD', at: Date.parse(date), date, description: `entry ${key}`, ...fields };
 }
 
-async function match(records: PartnerRecord[], ledger: LedgerCandidate[], options: { tolerance?: number; complete?: boolean; referenced?: LedgerCandidate[] } = {}) {
+async function match(
+  records: PartnerRecord[],
+  ledger: LedgerCandidate[],
+  options: { tolerance?: number; complete?: boolean; referenced?: LedgerCandidate[] } = {},
+) {
   const toleranceDays = options.tolerance ?? 1;
   const grid = await dayGrid(records, toleranceDays, ZONE);
   const from = grid.starts[0]!;
   const before = grid.starts.at(-1)!;
   const input: MatchInput = {
-    records, grid, toleranceDays, ledgerComplete: options.complete ?? true,
+    records,
+    grid,
+    toleranceDays,
+    ledgerComplete: options.complete ?? true,
     windowEntries: ledger.filter((candidate) => candidate.at >= from && candidate.at < before).sort((a, b) => a.at - b.at),
     referencedEntries: options.referenced ?? [],
   };
@@ -42,7 +49,7 @@ describe('matching records against the ledger', () => {
     expect(result).toEqual({ matched: ['2=TX-A by reference', '3=TX-B by reference'], differences: [], notInLedger: [], notInRecords: [] });
   });
 
-  it('finds a reference outside the records\' days, without calling it missing', async () => {
+  it("finds a reference outside the records' days, without calling it missing", async () => {
     const result = await match([record(2, '2026-11-10', 500, { reference: 'OLD' })], [], { referenced: [entry('OLD', '2026-10-01T09:00:00.000Z', 500)] });
     expect(result.matched).toEqual(['2=OLD by reference']);
   });
@@ -58,7 +65,11 @@ describe('matching records against the ledger', () => {
   it('matches the rest by amount, currency and direction on the same day, each entry once', async () => {
     const result = await match(
       [record(2, '2026-11-02', 1000), record(3, '2026-11-02', 1000), record(4, '2026-11-02', -1000), record(5, '2026-11-02', 1000, { currency: 'EUR' })],
-      [entry('E1', '2026-11-02T08:00:00.000Z', 1000), entry('E2', '2026-11-02T09:00:00.000Z', -1000), entry('E3', '2026-11-02T10:00:00.000Z', 1000, { currency: 'EUR' })],
+      [
+        entry('E1', '2026-11-02T08:00:00.000Z', 1000),
+        entry('E2', '2026-11-02T09:00:00.000Z', -1000),
+        entry('E3', '2026-11-02T10:00:00.000Z', 1000, { currency: 'EUR' }),
+      ],
     );
     expect(result).toEqual({ matched: ['2=E1 by amount', '4=E2 by amount', '5=E3 by amount'], differences: [], notInLedger: [3], notInRecords: [] });
   });
@@ -67,7 +78,11 @@ describe('matching records against the ledger', () => {
     // Kinshasa days: 2026-11-02 runs from 2026-11-01T23:00Z.
     const result = await match(
       [record(2, '2026-11-03', 700), record(3, '2026-11-03', 700)],
-      [entry('DAY-BEFORE', '2026-11-02T12:00:00.000Z', 700), entry('SAME-LATE', '2026-11-03T18:00:00.000Z', 700), entry('SAME-EARLY', '2026-11-03T06:00:00.000Z', 700)],
+      [
+        entry('DAY-BEFORE', '2026-11-02T12:00:00.000Z', 700),
+        entry('SAME-LATE', '2026-11-03T18:00:00.000Z', 700),
+        entry('SAME-EARLY', '2026-11-03T06:00:00.000Z', 700),
+      ],
     );
     expect(result.matched).toEqual(['2=SAME-EARLY by amount', '3=SAME-LATE by amount']);
     expect(result.notInRecords).toEqual([]);
@@ -77,8 +92,10 @@ describe('matching records against the ledger', () => {
     // One entry of 900 on 2026-11-03; the record of the 4th, first in the file, would take it in the file's order.
     const result = await match(
       [
-        record(2, '2026-11-04', 900), record(3, '2026-11-03', 900, { at: Date.parse('2026-11-03T15:00:00.000Z'), dateText: '2026-11-03T16:00' }),
-        record(4, '2026-11-03', 900), record(5, '2026-11-02', 400),
+        record(2, '2026-11-04', 900),
+        record(3, '2026-11-03', 900, { at: Date.parse('2026-11-03T15:00:00.000Z'), dateText: '2026-11-03T16:00' }),
+        record(4, '2026-11-03', 900),
+        record(5, '2026-11-02', 400),
       ],
       [entry('E900', '2026-11-03T15:00:00.000Z', 900), entry('E400', '2026-11-02T10:00:00.000Z', 400)],
     );
@@ -95,7 +112,7 @@ describe('matching records against the ledger', () => {
     expect(result.notInRecords).toEqual(['MORNING']);
   });
 
-  it('matches at the tolerance\'s last day and not one day further; entries outside the records\' days are never called missing', async () => {
+  it("matches at the tolerance's last day and not one day further; entries outside the records' days are never called missing", async () => {
     const records = [record(2, '2026-11-05', 300), record(3, '2026-11-05', 400)];
     const ledger = [
       // 2026-11-07 in Kinshasa: two days after, inside a tolerance of 2.
@@ -107,7 +124,7 @@ describe('matching records against the ledger', () => {
     expect(await match(records, ledger, { tolerance: 0 })).toEqual({ matched: [], differences: [], notInLedger: [2, 3], notInRecords: [] });
   });
 
-  it('reports the ledger\'s entries inside the records\' days that no record matched', async () => {
+  it("reports the ledger's entries inside the records' days that no record matched", async () => {
     const result = await match(
       [record(2, '2026-11-02', 100), record(3, '2026-11-04', 100)],
       [entry('IN-1', '2026-11-02T08:00:00.000Z', 100), entry('IN-2', '2026-11-03T08:00:00.000Z', 999), entry('EDGE', '2026-11-05T08:00:00.000Z', 555)],

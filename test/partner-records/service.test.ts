@@ -47,7 +47,14 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
          'U0REQUESTER', $1, $1, 'completed', 1, 'FL-PAYOUT', $1, 'mobile:243810000001')`,
       [NOW],
     );
-    service = new RecordsService({ db, clock, timeZone: 'UTC', currencies: ['USD'], staleAfterMs: 60_000, settings: { maxBytes: 100_000, maxRows: 100, toleranceDays: 1 } });
+    service = new RecordsService({
+      db,
+      clock,
+      timeZone: 'UTC',
+      currencies: ['USD'],
+      staleAfterMs: 60_000,
+      settings: { maxBytes: 100_000, maxRows: 100, toleranceDays: 1 },
+    });
   });
   afterAll(async () => {
     await db?.close();
@@ -65,7 +72,16 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
     if (!outcome.ok) return;
     const { summary, exceptions, gap } = outcome.run;
     expect(gap).toBeUndefined();
-    expect(summary).toMatchObject({ periodStart: '2026-11-02', periodEnd: '2026-11-03', records: 6, matched: 4, differences: 1, notInLedger: 1, notInRecords: 1, ledgerComplete: true });
+    expect(summary).toMatchObject({
+      periodStart: '2026-11-02',
+      periodEnd: '2026-11-03',
+      records: 6,
+      matched: 4,
+      differences: 1,
+      notInLedger: 1,
+      notInRecords: 1,
+      ledgerComplete: true,
+    });
     expect([...summary.totals]).toEqual([['USD', { count: 4, minor: 15050 - 2000 + 7500 - 5000 }]]);
     expect(exceptions.map(exceptionCells)).toEqual([
       ['amount_difference', 'FL-3', '2026-11-03', '13.00', '12.00', 'EUR', '=HYPERLINK("x")', '5'],

@@ -6,8 +6,18 @@ import { migrate } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, changingRoles, createService, mobileForm, pendingRequest, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, submitted,
-  THIRD_APPROVER, usePayoutDatabase,
+  APPROVER,
+  bankForm,
+  changingRoles,
+  createService,
+  mobileForm,
+  pendingRequest,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  SECOND_APPROVER,
+  submitted,
+  THIRD_APPROVER,
+  usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
 // These tests pay one recipient the same amount again on purpose: each approver ticks that they checked (signals.test.ts tests the tick).
@@ -119,7 +129,10 @@ describe.each(testDatabases())('two approvers for split payouts and day totals o
     expect(second).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2 } });
     expect(fleet.payoutCalls).toHaveLength(0);
     const stored = await service.get(request.id);
-    expect(stored?.approvals.map((approval) => [approval.userId, approval.revokedAt !== undefined])).toEqual([[APPROVER, true], [SECOND_APPROVER, false]]);
+    expect(stored?.approvals.map((approval) => [approval.userId, approval.revokedAt !== undefined])).toEqual([
+      [APPROVER, true],
+      [SECOND_APPROVER, false],
+    ]);
     expect(people.freshLookups).toEqual(expect.arrayContaining([REQUESTER, APPROVER, SECOND_APPROVER]));
     const revoked = (await service.history(request.id)).filter((event) => event.event === 'approval_revoked');
     expect(revoked.map((event) => event.details.approver)).toEqual([APPROVER]);
@@ -182,7 +195,10 @@ describe.each(testDatabases())('migration 006 on requests stored before it, on $
     try {
       const mobile = pendingRequest();
       const bank = pendingRequest({
-        id: 'PR-BANK01', reference: 'REF-BANK-01', kind: 'bank_account', recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKIXXX', name: 'X', countryCode: 'CD' },
+        id: 'PR-BANK01',
+        reference: 'REF-BANK-01',
+        kind: 'bank_account',
+        recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKIXXX', name: 'X', countryCode: 'CD' },
       } as never);
       const at = new Date('2025-03-14T10:00:00Z');
       for (const draft of [mobile, bank]) {
@@ -191,14 +207,34 @@ describe.each(testDatabases())('migration 006 on requests stored before it, on $
           `INSERT INTO payout_requests (id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
              reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at)
            VALUES ($1, $2, 'X', 'CD', $3, $4, $5, $6, 100, 'USD', $7, '', 'UREQUESTER', $8, $8, 'pending', 1, $8)`,
-          [draft.id, draft.kind, draft.kind === 'mobile_money' ? draft.recipient.phone : null, draft.kind === 'mobile_money' ? draft.operator : null,
-            draft.kind === 'bank_account' ? draft.recipient.accountNumber : null, draft.kind === 'bank_account' ? draft.recipient.bankCode : null, draft.reference, at],
+          [
+            draft.id,
+            draft.kind,
+            draft.kind === 'mobile_money' ? draft.recipient.phone : null,
+            draft.kind === 'mobile_money' ? draft.operator : null,
+            draft.kind === 'bank_account' ? draft.recipient.accountNumber : null,
+            draft.kind === 'bank_account' ? draft.recipient.bankCode : null,
+            draft.reference,
+            at,
+          ],
         );
       }
       await migrate(db, migrations);
       const { rows } = await db.query<{ id: string; recipient_key: string }>('SELECT id, recipient_key FROM payout_requests ORDER BY id');
-      expect(rows).toEqual([{ id: mobile.id, recipient_key: recipientKey(mobile) }, { id: bank.id, recipient_key: recipientKey(bank) }]);
-      expect(await insertRequest(db, { id: 'PR-NEW001', draft: { ...mobile, reference: 'REF-NEW-01' }, requestedBy: 'UREQUESTER', requestedAt: at, expiresAt: at, requiredApprovals: 1 })).toBe('inserted');
+      expect(rows).toEqual([
+        { id: mobile.id, recipient_key: recipientKey(mobile) },
+        { id: bank.id, recipient_key: recipientKey(bank) },
+      ]);
+      expect(
+        await insertRequest(db, {
+          id: 'PR-NEW001',
+          draft: { ...mobile, reference: 'REF-NEW-01' },
+          requestedBy: 'UREQUESTER',
+          requestedAt: at,
+          expiresAt: at,
+          requiredApprovals: 1,
+        }),
+      ).toBe('inserted');
     } finally {
       await db.close();
     }

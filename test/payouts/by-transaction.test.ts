@@ -18,7 +18,10 @@ describe.each(testDatabases())('sent payouts by transaction reference on $name',
       );
     const approval = (requestId: string, userId: string, minute: number, revoked = false) =>
       db.query('INSERT INTO payout_approvals (request_id, user_id, approved_at, revoked_at) VALUES ($1, $2, $3, $4)', [
-        requestId, userId, new Date(at.getTime() + minute * 60_000), revoked ? at : null,
+        requestId,
+        userId,
+        new Date(at.getTime() + minute * 60_000),
+        revoked ? at : null,
       ]);
     await request('PO-SENT', 'REF-1', 'TXN-SENT', 'completed');
     await approval('PO-SENT', 'U0APPROVER2', 1);

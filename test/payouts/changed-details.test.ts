@@ -42,7 +42,11 @@ describe.each(testDatabases())('a saved recipient picked in the form and then ed
     const number = await submittedFrom(service, { ...mobileForm, phone: '+243 812 345 679', amount: '20' }, saved);
     expect(number).toMatchObject({
       newRecipient: true,
-      changedDetails: { saved: { identity: saved, name: 'Amani Kabila' }, changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }], matches: undefined },
+      changedDetails: {
+        saved: { identity: saved, name: 'Amani Kabila' },
+        changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }],
+        matches: undefined,
+      },
     });
     const operator = await submittedFrom(service, { ...mobileForm, operator: 'ORANGE_MONEY', amount: '21' }, saved);
     expect(operator.changedDetails?.changes).toEqual([{ field: 'operator', from: 'VODACOM_MPESA', to: 'ORANGE_MONEY' }]);

@@ -83,13 +83,15 @@ describe.each(testDatabases())('PayoutService under concurrent clicks on $name',
 
 /** Two app instances over one database: two pools on one Postgres schema, or (PGlite) two services on one database. */
 function replicaPairs(): Array<{ name: string; open: () => Promise<{ a: Db; b: Db; close: () => Promise<void> }> }> {
-  const pairs = [{
-    name: 'pglite',
-    open: async () => {
-      const db = await openDatabase({ dataDir: ':memory:' });
-      return { a: db, b: db, close: () => db.close() };
+  const pairs = [
+    {
+      name: 'pglite',
+      open: async () => {
+        const db = await openDatabase({ dataDir: ':memory:' });
+        return { a: db, b: db, close: () => db.close() };
+      },
     },
-  }];
+  ];
   const baseUrl = testPostgresUrl;
   if (baseUrl) {
     pairs.push({
@@ -98,7 +100,15 @@ function replicaPairs(): Array<{ name: string; open: () => Promise<{ a: Db; b: D
         const schema = await createTestSchema(baseUrl);
         const a = await openDatabase({ databaseUrl: schema.databaseUrl });
         const b = await openDatabase({ databaseUrl: schema.databaseUrl });
-        return { a, b, close: async () => { await a.close(); await b.close(); await schema.drop(); } };
+        return {
+          a,
+          b,
+          close: async () => {
+            await a.close();
+            await b.close();
+            await schema.drop();
+          },
+        };
       },
     });
   }

@@ -26,7 +26,12 @@ describe.each(testDatabases())('day totals decide approvals on every way in, on 
   function team(roles: PayoutRoles = rolesFor([RITA, FABRICE], [ABEL, BEA])) {
     const made = createService(db, { roles });
     const batches = new PayoutBatchService({
-      db, clock: made.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles, logger: createLogger({ level: 'silent' }),
+      db,
+      clock: made.clock,
+      settings,
+      batchSettings: { maxRows: 500, ratePerSecond: 1000 },
+      roles,
+      logger: createLogger({ level: 'silent' }),
     });
     return { ...made, batches };
   }
@@ -73,7 +78,8 @@ describe.each(testDatabases())('day totals decide approvals on every way in, on 
     expect(single).toMatchObject({ requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 180_000 } });
 
     expect(await batches.approve(batch.id, ABEL)).toMatchObject({
-      ok: true, batch: { state: 'pending', requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 180_000, thresholdMinor: 100_000 } },
+      ok: true,
+      batch: { state: 'pending', requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 180_000, thresholdMinor: 100_000 } },
     });
     expect(fleet.payoutCalls).toHaveLength(0);
     expect(await batches.approve(batch.id, BEA)).toMatchObject({ ok: true, batch: { state: 'sending', requiredApprovals: 2 } });
@@ -116,10 +122,7 @@ describe.each(testDatabases())('day totals decide approvals on every way in, on 
     const checked = await batches.check(FABRICE, oneRowFile('900'));
     const validation = await service.validate('mobile_money', toTheWallet);
     if (!validation.ok) throw new Error('expected a valid form');
-    const [batch, single] = await Promise.all([
-      batches.submit(FABRICE, checked.batchId, { confirmedDuplicate: true }),
-      service.submit(RITA, validation.draft),
-    ]);
+    const [batch, single] = await Promise.all([batches.submit(FABRICE, checked.batchId, { confirmedDuplicate: true }), service.submit(RITA, validation.draft)]);
     const required = [batch.ok ? batch.batch.requiredApprovals : 0, single.ok ? single.request.requiredApprovals : 0].sort();
     expect(required).toEqual([1, 2]);
   });
@@ -131,7 +134,8 @@ describe.each(testDatabases())('day totals decide approvals on every way in, on 
     await submittedBatch(batches, FABRICE, oneRowFile('900'));
     // Stamped at the same instant, the bulk row and the request may repeat each other: the approver ticks.
     expect(await service.approve(single.id, ABEL, { duplicateChecked: true })).toMatchObject({
-      ok: true, request: { state: 'pending', requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 180_000 } },
+      ok: true,
+      request: { state: 'pending', requiredApprovals: 2, dualApproval: { rule: 'recipient_total', totalMinor: 180_000 } },
     });
     expect(fleet.payoutCalls).toHaveLength(0);
   });

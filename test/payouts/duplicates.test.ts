@@ -20,10 +20,19 @@ describe.each(testDatabases())('possible duplicates in bulk payouts on $name', (
   function bulk() {
     const made = createService(db);
     const batches = new PayoutBatchService({
-      db, clock: made.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles: rolesFor([REQUESTER], [APPROVER]), logger: createLogger({ level: 'silent' }),
+      db,
+      clock: made.clock,
+      settings,
+      batchSettings: { maxRows: 500, ratePerSecond: 1000 },
+      roles: rolesFor([REQUESTER], [APPROVER]),
+      logger: createLogger({ level: 'silent' }),
     });
     const sender = new BatchSender({
-      db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
+      db,
+      clock: made.clock,
+      logger: createLogger({ level: 'silent' }),
+      ratePerSecond: 1000,
+      announce: async () => undefined,
       send: (request) => made.service.sendApproved(request, 'bulk'),
     });
     return { ...made, batches, sender };
@@ -64,7 +73,11 @@ describe.each(testDatabases())('possible duplicates in bulk payouts on $name', (
     const { service, batches } = bulk();
     const single = await submitted(service, mobileForm);
     const result = await checked(batches, file(BORA, AMANI, BORA));
-    expect(result.check.rows.map((row) => [row.rowNumber, row.repeatOf, row.duplicateOf?.kind])).toEqual([[2, undefined, undefined], [3, undefined, 'request'], [4, 2, undefined]]);
+    expect(result.check.rows.map((row) => [row.rowNumber, row.repeatOf, row.duplicateOf?.kind])).toEqual([
+      [2, undefined, undefined],
+      [3, undefined, 'request'],
+      [4, 2, undefined],
+    ]);
     expect(result.check.rows[1]?.duplicateOf).toMatchObject({ requestId: single.id, state: 'pending' });
 
     const inFileOnly = await checked(batches, file(BORA, BORA.replace('Bora Ilunga', 'Bora I.')));

@@ -36,41 +36,147 @@ interface ControlCase {
 
 const CASES: Record<GateControlName, ControlCase[]> = {
   roles_readable: [{ name: 'Slack cannot answer the role lookups', setup: ORDINARY, breaks: (w) => w.failLookups(true), hold: 'roles_unavailable' }],
-  requester_role: [{ name: 'the requester may no longer request', setup: ORDINARY, breaks: (w) => { w.requesters.delete(REQUESTER); }, hold: 'requester_not_allowed' }],
-  currency_offered: [{
-    name: 'USD is no longer offered', setup: ORDINARY, breaks: (w) => { w.settings.currencies.splice(w.settings.currencies.indexOf('USD'), 1); }, hold: 'not_offered',
-  }],
-  operator_offered: [{
-    name: 'the operator is no longer offered', setup: ORDINARY,
-    breaks: (w) => { w.settings.operators.splice(w.settings.operators.indexOf('VODACOM_MPESA'), 1); }, hold: 'not_offered',
-  }],
-  max_amount: [{ name: 'the maximum is lowered below the amount', setup: ORDINARY, breaks: (w) => { w.settings.maxAmount.set('USD', 10_000); }, hold: 'over_max_amount' }],
-  daily_limit: [{ name: 'the daily limit is lowered below the day\'s total', setup: ORDINARY, breaks: (w) => { w.settings.dailyLimit.set('USD', 10_000); }, hold: 'over_daily_limit' }],
+  requester_role: [
+    {
+      name: 'the requester may no longer request',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.requesters.delete(REQUESTER);
+      },
+      hold: 'requester_not_allowed',
+    },
+  ],
+  currency_offered: [
+    {
+      name: 'USD is no longer offered',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.currencies.splice(w.settings.currencies.indexOf('USD'), 1);
+      },
+      hold: 'not_offered',
+    },
+  ],
+  operator_offered: [
+    {
+      name: 'the operator is no longer offered',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.operators.splice(w.settings.operators.indexOf('VODACOM_MPESA'), 1);
+      },
+      hold: 'not_offered',
+    },
+  ],
+  max_amount: [
+    {
+      name: 'the maximum is lowered below the amount',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.maxAmount.set('USD', 10_000);
+      },
+      hold: 'over_max_amount',
+    },
+  ],
+  daily_limit: [
+    {
+      name: "the daily limit is lowered below the day's total",
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.dailyLimit.set('USD', 10_000);
+      },
+      hold: 'over_daily_limit',
+    },
+  ],
   senior_approver: [
-    { name: 'the senior approver is no longer one', setup: ABOVE_SENIOR_TIER, breaks: (w) => { w.seniors.delete(SENIOR); }, hold: 'needs_senior' },
-    { name: 'the tier is lowered below the amount', setup: ORDINARY, breaks: (w) => { w.settings.seniorApprovalAbove.set('USD', 10_000); }, hold: 'needs_senior' },
-    { name: 'the recipient\'s day total goes above the tier', setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '2900'), hold: 'needs_senior' },
-    { name: 'the requester\'s day total goes above the tier', setup: ORDINARY, breaks: (w) => anotherOfTheSameRequester(w, '2900'), hold: 'needs_senior' },
+    {
+      name: 'the senior approver is no longer one',
+      setup: ABOVE_SENIOR_TIER,
+      breaks: (w) => {
+        w.seniors.delete(SENIOR);
+      },
+      hold: 'needs_senior',
+    },
+    {
+      name: 'the tier is lowered below the amount',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.seniorApprovalAbove.set('USD', 10_000);
+      },
+      hold: 'needs_senior',
+    },
+    { name: "the recipient's day total goes above the tier", setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '2900'), hold: 'needs_senior' },
+    { name: "the requester's day total goes above the tier", setup: ORDINARY, breaks: (w) => anotherOfTheSameRequester(w, '2900'), hold: 'needs_senior' },
   ],
   approver_role: [
-    { name: 'the approver is no longer one', setup: ORDINARY, breaks: (w) => { w.approvers.delete(APPROVER); }, hold: 'needs_approvers' },
-    { name: 'one of two approvers is no longer one', setup: ABOVE_SENIOR_TIER, breaks: (w) => { w.approvers.delete(APPROVER); }, hold: 'needs_approvers' },
-  ],
-  new_recipient: [{ name: 'a new recipient now needs two approvers', setup: ORDINARY, breaks: (w) => { w.settings.newRecipientApprovals = 2; }, hold: 'needs_approvers' }],
-  dual_approval: [
-    { name: 'the two-approver threshold is lowered below the amount', setup: ORDINARY, breaks: (w) => { w.settings.dualApprovalAbove.set('USD', 10_000); }, hold: 'needs_approvers' },
-    { name: 'the recipient\'s day total goes above the two-approver threshold', setup: ORDINARY, breaks: (w) => anotherToTheSameWallet(w, '900'), hold: 'needs_approvers' },
-    { name: 'the requester\'s day total goes above the two-approver threshold', setup: ORDINARY, breaks: (w) => anotherOfTheSameRequester(w, '900'), hold: 'needs_approvers' },
-  ],
-  duplicates: [{
-    name: 'the same amount to the same wallet is requested since the approval', setup: ORDINARY,
-    breaks: async (w) => {
-      w.clock.advance(1000);
-      await anotherToTheSameWallet(w, '150');
+    {
+      name: 'the approver is no longer one',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.approvers.delete(APPROVER);
+      },
+      hold: 'needs_approvers',
     },
-    hold: 'duplicate_unchecked',
-  }],
-  catch_up: [{ name: 'it was approved longer ago than the catch-up window', setup: ORDINARY, breaks: (w) => { w.clock.advance(361 * MINUTE); }, hold: 'missed' }],
+    {
+      name: 'one of two approvers is no longer one',
+      setup: ABOVE_SENIOR_TIER,
+      breaks: (w) => {
+        w.approvers.delete(APPROVER);
+      },
+      hold: 'needs_approvers',
+    },
+  ],
+  new_recipient: [
+    {
+      name: 'a new recipient now needs two approvers',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.newRecipientApprovals = 2;
+      },
+      hold: 'needs_approvers',
+    },
+  ],
+  dual_approval: [
+    {
+      name: 'the two-approver threshold is lowered below the amount',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.settings.dualApprovalAbove.set('USD', 10_000);
+      },
+      hold: 'needs_approvers',
+    },
+    {
+      name: "the recipient's day total goes above the two-approver threshold",
+      setup: ORDINARY,
+      breaks: (w) => anotherToTheSameWallet(w, '900'),
+      hold: 'needs_approvers',
+    },
+    {
+      name: "the requester's day total goes above the two-approver threshold",
+      setup: ORDINARY,
+      breaks: (w) => anotherOfTheSameRequester(w, '900'),
+      hold: 'needs_approvers',
+    },
+  ],
+  duplicates: [
+    {
+      name: 'the same amount to the same wallet is requested since the approval',
+      setup: ORDINARY,
+      breaks: async (w) => {
+        w.clock.advance(1000);
+        await anotherToTheSameWallet(w, '150');
+      },
+      hold: 'duplicate_unchecked',
+    },
+  ],
+  catch_up: [
+    {
+      name: 'it was approved longer ago than the catch-up window',
+      setup: ORDINARY,
+      breaks: (w) => {
+        w.clock.advance(361 * MINUTE);
+      },
+      hold: 'missed',
+    },
+  ],
 };
 
 describe('the one way to sending', () => {
@@ -92,7 +198,7 @@ describe('the one way to sending', () => {
   });
 });
 
-describe('the gate\'s matrix', () => {
+describe("the gate's matrix", () => {
   it('has cases for every control of the gate, and a way in for every sending path', () => {
     expect(Object.keys(CASES).sort()).toEqual([...GATE_CONTROLS].sort());
     for (const control of GATE_CONTROLS) expect(CASES[control].length).toBeGreaterThan(0);
@@ -101,7 +207,9 @@ describe('the gate\'s matrix', () => {
 });
 
 const matrix = SENDING_PATHS.flatMap((path) => GATE_CONTROLS.flatMap((control) => CASES[control].map((entry) => ({ path, control, ...entry }))));
-const seriesMatrix = (['schedule', 'schedule_retry'] as const).flatMap((path) => GATE_CONTROLS.flatMap((control) => CASES[control].map((entry) => ({ path, control, ...entry }))));
+const seriesMatrix = (['schedule', 'schedule_retry'] as const).flatMap((path) =>
+  GATE_CONTROLS.flatMap((control) => CASES[control].map((entry) => ({ path, control, ...entry }))),
+);
 
 describe.each(testDatabases())('the gate before sending on $name', ({ open }) => {
   let db: Db;

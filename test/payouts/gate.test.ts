@@ -11,7 +11,19 @@ import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, changingRoles, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, rolesFor, SECOND_APPROVER, settings, submitted, usePayoutDatabase,
+  APPROVER,
+  changingRoles,
+  createService,
+  HOUR,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  rolesFor,
+  SECOND_APPROVER,
+  settings,
+  submitted,
+  usePayoutDatabase,
 } from '../support/payout-doubles.js';
 import { scheduling } from './schedule/support.js';
 
@@ -76,11 +88,16 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(fleet.payoutCalls).toHaveLength(2);
   });
 
-  it('asks for a senior approver on a bulk payout whose row takes its wallet\'s day above the tier', async () => {
+  it("asks for a senior approver on a bulk payout whose row takes its wallet's day above the tier", async () => {
     const people = team();
     const { service, clock } = createService(db, { roles: people.roles, settings: tiered });
     const batches = new PayoutBatchService({
-      db, clock, settings: tiered, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+      db,
+      clock,
+      settings: tiered,
+      batchSettings: { maxRows: 50, ratePerSecond: 1000 },
+      roles: people.roles,
+      logger: createLogger({ level: 'silent' }),
     });
     const first = await submitted(service, { ...mobileForm, amount: '1500' });
     await service.approve(first.id, APPROVER);
@@ -195,9 +212,21 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
     // A bulk payout approved an hour before its row is taken (a long file at its pace) still sends it.
     const batches = new PayoutBatchService({
-      db, clock, settings, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: rolesFor([REQUESTER], [APPROVER]), logger: createLogger({ level: 'silent' }),
+      db,
+      clock,
+      settings,
+      batchSettings: { maxRows: 50, ratePerSecond: 1000 },
+      roles: rolesFor([REQUESTER], [APPROVER]),
+      logger: createLogger({ level: 'silent' }),
     });
-    const sender = new BatchSender({ db, clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined, send: (row) => service.sendApproved(row, 'bulk') });
+    const sender = new BatchSender({
+      db,
+      clock,
+      logger: createLogger({ level: 'silent' }),
+      ratePerSecond: 1000,
+      announce: async () => undefined,
+      send: (row) => service.sendApproved(row, 'bulk'),
+    });
     const checked = await batches.check(REQUESTER, `${HEADER}\nmobile,243899000002,VODACOM_MPESA,Bora Ilunga,CD,75,USD,,\n`);
     if (!checked.ok) throw new Error('expected a checked file');
     await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });
@@ -211,10 +240,25 @@ describe.each(testDatabases())('the gate before sending on $name', ({ open }) =>
     const people = team();
     const { service, fleet, clock } = createService(db, { roles: people.roles, settings: tiered });
     const batches = new PayoutBatchService({
-      db, clock, settings: tiered, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+      db,
+      clock,
+      settings: tiered,
+      batchSettings: { maxRows: 50, ratePerSecond: 1000 },
+      roles: people.roles,
+      logger: createLogger({ level: 'silent' }),
     });
-    const sender = new BatchSender({ db, clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined, send: (row) => service.sendApproved(row, 'bulk') });
-    const checked = await batches.check(REQUESTER, `${HEADER}\nmobile,243899000003,VODACOM_MPESA,Bora Ilunga,CD,75,USD,,\nmobile,243899000004,VODACOM_MPESA,Ada Kasa,CD,80,USD,,\n`);
+    const sender = new BatchSender({
+      db,
+      clock,
+      logger: createLogger({ level: 'silent' }),
+      ratePerSecond: 1000,
+      announce: async () => undefined,
+      send: (row) => service.sendApproved(row, 'bulk'),
+    });
+    const checked = await batches.check(
+      REQUESTER,
+      `${HEADER}\nmobile,243899000003,VODACOM_MPESA,Bora Ilunga,CD,75,USD,,\nmobile,243899000004,VODACOM_MPESA,Ada Kasa,CD,80,USD,,\n`,
+    );
     if (!checked.ok) throw new Error('expected a checked file');
     await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });
     await batches.approve(checked.batchId, APPROVER);

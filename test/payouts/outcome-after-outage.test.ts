@@ -71,7 +71,7 @@ describe('a payout answered while the database is away', () => {
     await schema?.drop();
   });
 
-  it('keeps the Fleet API\'s answer and stores it once the database is back: sent once, completed within 60 s', async () => {
+  it("keeps the Fleet API's answer and stores it once the database is back: sent once, completed within 60 s", async () => {
     const { service, fleet, notifications } = createService(db, { clock: systemClock });
     const request = await submitted(service);
     // The Fleet API takes the payout; its answer arrives just after Postgres went away.
@@ -92,7 +92,9 @@ describe('a payout answered while the database is away', () => {
     const backAt = Date.now();
     let stored: { state: string; transaction_id: string | null } | undefined;
     while (Date.now() - backAt < 60_000) {
-      stored = (await direct.query<{ state: string; transaction_id: string | null }>('SELECT state, transaction_id FROM payout_requests WHERE id = $1', [request.id])).rows[0];
+      stored = (
+        await direct.query<{ state: string; transaction_id: string | null }>('SELECT state, transaction_id FROM payout_requests WHERE id = $1', [request.id])
+      ).rows[0];
       if (stored?.state !== 'executing') break;
       await systemClock.sleep(100);
     }

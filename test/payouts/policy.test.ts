@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { payoutDay } from '../../src/payouts/day-totals.js';
 import { canTransition, isFinalState, PAYOUT_STATES } from '../../src/payouts/model.js';
 import {
-  canApprove, canCancel, canReject, canRequest, canRetry, checkDailyLimit, checkMaxAmount, checkRejectReason,
-  approvalRequirement, countingApprovers, decideRelease, hasEnoughApprovals, recipientKey, type PayoutActor,
+  canApprove,
+  canCancel,
+  canReject,
+  canRequest,
+  canRetry,
+  checkDailyLimit,
+  checkMaxAmount,
+  checkRejectReason,
+  approvalRequirement,
+  countingApprovers,
+  decideRelease,
+  hasEnoughApprovals,
+  recipientKey,
+  type PayoutActor,
 } from '../../src/payouts/policy.js';
 import { pendingRequest } from '../support/payout-doubles.js';
 
@@ -47,16 +59,34 @@ describe('payout policy', () => {
   it('counts two different approvers other than the requester when two are needed', () => {
     const one = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] });
     expect(hasEnoughApprovals(one)).toBe(false);
-    const sameTwice = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UA', at: now }] });
+    const sameTwice = pendingRequest({
+      requiredApprovals: 2,
+      approvals: [
+        { userId: 'UA', at: now },
+        { userId: 'UA', at: now },
+      ],
+    });
     expect(hasEnoughApprovals(sameTwice)).toBe(false);
-    const withRequester = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UREQUESTER', at: now }] });
+    const withRequester = pendingRequest({
+      requiredApprovals: 2,
+      approvals: [
+        { userId: 'UA', at: now },
+        { userId: 'UREQUESTER', at: now },
+      ],
+    });
     expect(countingApprovers(withRequester)).toEqual(['UA']);
     expect(hasEnoughApprovals(withRequester)).toBe(false);
-    const two = pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }, { userId: 'UB', at: now }] });
+    const two = pendingRequest({
+      requiredApprovals: 2,
+      approvals: [
+        { userId: 'UA', at: now },
+        { userId: 'UB', at: now },
+      ],
+    });
     expect(hasEnoughApprovals(two)).toBe(true);
   });
 
-  it('needs two approvers when the amount, the requester\'s day total or the recipient\'s day total is above the threshold, naming the first', () => {
+  it("needs two approvers when the amount, the requester's day total or the recipient's day total is above the threshold, naming the first", () => {
     const thresholds = new Map([['USD', 100_000]]);
     const measure = (amountMinor: number, requesterTotalMinor: number, recipientTotalMinor: number, currency = 'USD') =>
       approvalRequirement({ amountMinor, requesterTotalMinor, recipientTotalMinor, currency }, thresholds);
@@ -74,16 +104,34 @@ describe('payout policy', () => {
     expect(approvalRequirement({ ...input, newRecipient: false }, thresholds, 3)).toEqual({ required: 1, reason: undefined });
     expect(approvalRequirement({ ...input, newRecipient: true }, thresholds, 1)).toEqual({ required: 1, reason: undefined });
     const big = { ...input, amountMinor: 200_000 };
-    expect(approvalRequirement({ ...big, newRecipient: true }, thresholds, 2)).toEqual({ required: 2, reason: { rule: 'amount', totalMinor: 200_000, thresholdMinor: 100_000 } });
+    expect(approvalRequirement({ ...big, newRecipient: true }, thresholds, 2)).toEqual({
+      required: 2,
+      reason: { rule: 'amount', totalMinor: 200_000, thresholdMinor: 100_000 },
+    });
     expect(approvalRequirement({ ...big, newRecipient: true }, thresholds, 4)).toEqual({ required: 4, reason: { rule: 'new_recipient' } });
   });
 
   it('knows a recipient however its wallet or account was written', () => {
-    const mobile = { kind: 'mobile_money', recipient: { phone: '243812345678', name: 'X', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 1, currency: 'USD', reference: 'R', note: '' } as const;
+    const mobile = {
+      kind: 'mobile_money',
+      recipient: { phone: '243812345678', name: 'X', countryCode: 'CD' },
+      operator: 'VODACOM_MPESA',
+      amountMinor: 1,
+      currency: 'USD',
+      reference: 'R',
+      note: '',
+    } as const;
     expect(recipientKey(mobile)).toBe('mobile:243812345678');
     expect(recipientKey({ ...mobile, operator: 'ORANGE_MONEY' })).toBe('mobile:243812345678');
     const bank = (accountNumber: string, bankCode: string) =>
-      recipientKey({ kind: 'bank_account', recipient: { accountNumber, bankCode, name: 'X', countryCode: 'CD' }, amountMinor: 1, currency: 'USD', reference: 'R', note: '' });
+      recipientKey({
+        kind: 'bank_account',
+        recipient: { accountNumber, bankCode, name: 'X', countryCode: 'CD' },
+        amountMinor: 1,
+        currency: 'USD',
+        reference: 'R',
+        note: '',
+      });
     expect(bank('000123456789', 'BCDCCDKI')).toBe(bank('000123456789', 'BCDCCDKIXXX'));
     expect(bank('000123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'BCDCCDKI'));
     expect(bank('123456789', 'BCDCCDKI')).not.toBe(bank('123456789', 'BCDCCDKI123'));
@@ -91,15 +139,28 @@ describe('payout policy', () => {
   });
 
   it('releases only with enough approvers who still are ones, and a requester who still may request', () => {
-    const two = pendingRequest({ approvals: [{ userId: 'UA', at: now }, { userId: 'UB', at: now }] });
-    const roles = (requesterMayRequest: boolean, approvers: Record<string, boolean>, unreadable = false) =>
-      ({ requesterMayRequest, approvers: new Map(Object.entries(approvers)), unreadable });
+    const two = pendingRequest({
+      approvals: [
+        { userId: 'UA', at: now },
+        { userId: 'UB', at: now },
+      ],
+    });
+    const roles = (requesterMayRequest: boolean, approvers: Record<string, boolean>, unreadable = false) => ({
+      requesterMayRequest,
+      approvers: new Map(Object.entries(approvers)),
+      unreadable,
+    });
     expect(decideRelease(two, roles(true, { UA: true, UB: true }), 2)).toEqual({ revoke: [], hold: undefined, release: true });
     expect(decideRelease(two, roles(true, { UA: false, UB: true }), 2)).toEqual({ revoke: ['UA'], hold: undefined, release: false });
     expect(decideRelease(two, roles(true, { UA: false, UB: true }), 1)).toEqual({ revoke: ['UA'], hold: undefined, release: true });
     expect(decideRelease(two, roles(false, { UA: true, UB: true }), 2)).toEqual({ revoke: [], hold: 'requester_not_allowed', release: false });
     expect(decideRelease(two, roles(true, {}, true), 2)).toEqual({ revoke: [], hold: 'roles_unavailable', release: false });
-    const revoked = pendingRequest({ approvals: [{ userId: 'UA', at: now, revokedAt: now }, { userId: 'UB', at: now }] });
+    const revoked = pendingRequest({
+      approvals: [
+        { userId: 'UA', at: now, revokedAt: now },
+        { userId: 'UB', at: now },
+      ],
+    });
     expect(countingApprovers(revoked)).toEqual(['UB']);
     expect(canApprove(revoked, approver('UA'), now)).toEqual({ ok: true });
     expect(canApprove(revoked, approver('UB'), now)).toMatchObject({ ok: false, code: 'already_approved' });
@@ -122,8 +183,11 @@ describe('payout policy', () => {
   it('lets only the requester cancel, and only before any approval', () => {
     expect(canCancel(pendingRequest(), { userId: 'UREQUESTER' })).toEqual({ ok: true });
     expect(canCancel(pendingRequest(), { userId: 'UAPPROVER' })).toMatchObject({ ok: false, code: 'not_cancellable', details: { cause: 'not_requester' } });
-    expect(canCancel(pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] }), { userId: 'UREQUESTER' }))
-      .toMatchObject({ ok: false, code: 'not_cancellable', details: { cause: 'has_approval' } });
+    expect(canCancel(pendingRequest({ requiredApprovals: 2, approvals: [{ userId: 'UA', at: now }] }), { userId: 'UREQUESTER' })).toMatchObject({
+      ok: false,
+      code: 'not_cancellable',
+      details: { cause: 'has_approval' },
+    });
     expect(canCancel(pendingRequest({ state: 'rejected' }), { userId: 'UREQUESTER' })).toMatchObject({ ok: false, code: 'not_pending' });
   });
 
@@ -132,8 +196,16 @@ describe('payout policy', () => {
     expect(canRetry(review, approver('UAPPROVER'))).toEqual({ ok: true });
     expect(canRetry(review, requesterWhoIsApprover)).toMatchObject({ ok: false, code: 'own_request' });
     expect(canRetry(review, bystander)).toMatchObject({ ok: false, code: 'not_approver' });
-    expect(canRetry(pendingRequest({ state: 'unknown' }), approver('UAPPROVER'))).toMatchObject({ ok: false, code: 'not_retryable', details: { cause: 'still_searching' } });
-    expect(canRetry(pendingRequest({ state: 'failed' }), approver('UAPPROVER'))).toMatchObject({ ok: false, code: 'not_retryable', details: { state: 'failed' } });
+    expect(canRetry(pendingRequest({ state: 'unknown' }), approver('UAPPROVER'))).toMatchObject({
+      ok: false,
+      code: 'not_retryable',
+      details: { cause: 'still_searching' },
+    });
+    expect(canRetry(pendingRequest({ state: 'failed' }), approver('UAPPROVER'))).toMatchObject({
+      ok: false,
+      code: 'not_retryable',
+      details: { state: 'failed' },
+    });
   });
 
   it('refuses an amount over the maximum for its currency', () => {

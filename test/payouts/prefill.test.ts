@@ -8,7 +8,9 @@ describe('parseCommandPrefill', () => {
 
   it('skips the command words when given the whole text', () => {
     expect(parseCommandPrefill('mobile_money', 'payout mobile 243812345678 150.50 usd')).toEqual({
-      phone: '243812345678', amount: '150.50', currency: 'USD',
+      phone: '243812345678',
+      amount: '150.50',
+      currency: 'USD',
     });
   });
 
@@ -18,7 +20,10 @@ describe('parseCommandPrefill', () => {
 
   it('reads account, BIC, amount and currency for a bank payout', () => {
     expect(parseCommandPrefill('bank_account', 'bank 000123456789 BCDCCDKI 2500 EUR')).toEqual({
-      accountNumber: '000123456789', bankCode: 'BCDCCDKI', amount: '2500', currency: 'EUR',
+      accountNumber: '000123456789',
+      bankCode: 'BCDCCDKI',
+      amount: '2500',
+      currency: 'EUR',
     });
   });
 
@@ -35,7 +40,10 @@ describe('parseCommandPrefill', () => {
 
   it('reads an amount grouped by spaces after the BIC of a bank payout', () => {
     expect(parseCommandPrefill('bank_account', '000123456789 BCDCCDKI 1 500 000,25 CDF')).toEqual({
-      accountNumber: '000123456789', bankCode: 'BCDCCDKI', amount: '1 500 000,25', currency: 'CDF',
+      accountNumber: '000123456789',
+      bankCode: 'BCDCCDKI',
+      amount: '1 500 000,25',
+      currency: 'CDF',
     });
   });
 
@@ -53,7 +61,10 @@ describe('payoutKindFromWord', () => {
   it('reads the French word for a bank payout, and skips it before the account', () => {
     expect(['banque', 'Bancaire'].map(payoutKindFromWord)).toEqual(['bank_account', 'bank_account']);
     expect(parseCommandPrefill('bank_account', 'banque 00012345678901 BCDCCDKI 750,50 EUR')).toEqual({
-      accountNumber: '00012345678901', bankCode: 'BCDCCDKI', amount: '750,50', currency: 'EUR',
+      accountNumber: '00012345678901',
+      bankCode: 'BCDCCDKI',
+      amount: '750,50',
+      currency: 'EUR',
     });
   });
 

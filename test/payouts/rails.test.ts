@@ -54,10 +54,13 @@ describe('the payout rails', () => {
     const rails: { readonly [K in WithCard]: PayoutRail<Extract<PayoutKind, K>> } = PAYOUT_RAILS;
     const name = (kind: WithCard): string => {
       switch (kind) {
-        case 'mobile_money': return 'wallet';
-        case 'bank_account': return 'account';
-        // @ts-expect-error `card` has no case
-        default: return assertNever(kind);
+        case 'mobile_money':
+          return 'wallet';
+        case 'bank_account':
+          return 'account';
+        default:
+          // @ts-expect-error `card` has no case
+          return assertNever(kind);
       }
     };
     expect(Object.keys(rails)).toHaveLength(PAYOUT_KINDS.length);

@@ -8,7 +8,18 @@ import { migrate } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, createService, mobileForm, OUTSIDER, REQUESTER, rolesFor, SECOND_APPROVER, settings, submitted, THIRD_APPROVER, usePayoutDatabase,
+  APPROVER,
+  bankForm,
+  createService,
+  mobileForm,
+  OUTSIDER,
+  REQUESTER,
+  rolesFor,
+  SECOND_APPROVER,
+  settings,
+  submitted,
+  THIRD_APPROVER,
+  usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
 // These tests pay one recipient the same amount again on purpose: each approver ticks that they checked (signals.test.ts tests the tick).
@@ -35,7 +46,7 @@ describe('recipient identity', () => {
     expect(account('12345678', 'BCDCCDKI123')).toBe('bank:BCDCCDKI123:12345678');
   });
 
-  it('keeps the day totals\' key and the identity apart only by the operator', () => {
+  it("keeps the day totals' key and the identity apart only by the operator", () => {
     const draft = { amountMinor: 100, currency: 'USD', reference: 'R', note: '' };
     expect(recipientKey({ ...mobile, ...draft })).toBe('mobile:243812345678');
     expect(recipientKey({ ...mobile, ...draft, operator: 'ORANGE_MONEY' })).toBe(recipientKey({ ...mobile, ...draft }));
@@ -45,10 +56,19 @@ describe('recipient identity', () => {
   });
 
   it('tells a new recipient and a changed name from a map of known recipients', () => {
-    const known = new Map([[recipientIdentity(mobile), {
-      identity: recipientIdentity(mobile), lastName: 'Amani  K.', lastPayoutId: 'PR-1', lastPaidAt: new Date(), removed: false,
-      details: { kind: 'mobile_money' as const, phone: '243812345678', operator: 'VODACOM_MPESA' },
-    }]]);
+    const known = new Map([
+      [
+        recipientIdentity(mobile),
+        {
+          identity: recipientIdentity(mobile),
+          lastName: 'Amani  K.',
+          lastPayoutId: 'PR-1',
+          lastPaidAt: new Date(),
+          removed: false,
+          details: { kind: 'mobile_money' as const, phone: '243812345678', operator: 'VODACOM_MPESA' },
+        },
+      ],
+    ]);
     expect(isNewRecipient(mobile, known)).toBe(false);
     expect(isNewRecipient(bank, known)).toBe(true);
     expect(nameChanged(mobile, known)).toBe('Amani  K.');
@@ -63,7 +83,8 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     db = opened;
   });
 
-  const book = (roles = rolesFor([REQUESTER], [APPROVER, SECOND_APPROVER])) => new RecipientBook({ db, clock: { now: () => new Date('2025-03-14T12:00:00Z'), sleep: async () => {} }, roles });
+  const book = (roles = rolesFor([REQUESTER], [APPROVER, SECOND_APPROVER])) =>
+    new RecipientBook({ db, clock: { now: () => new Date('2025-03-14T12:00:00Z'), sleep: async () => {} }, roles });
 
   it('needs two approvers for a small payout to a wallet never paid, and one once a payout to it completed', async () => {
     const { service, fleet } = createService(db, newRecipientRule);
@@ -123,7 +144,10 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const other = await submitted(service, mobileForm);
     await service.approve(other.id, APPROVER, TICKED);
     expect(await service.approve(other.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
-    expect(await service.approve(waiting.id, APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'pending', requiredApprovals: 2, newRecipient: true } });
+    expect(await service.approve(waiting.id, APPROVER, TICKED)).toMatchObject({
+      ok: true,
+      request: { state: 'pending', requiredApprovals: 2, newRecipient: true },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(waiting.id, SECOND_APPROVER, TICKED)).toMatchObject({ ok: true, request: { state: 'completed' } });
     expect(fleet.payoutCalls).toHaveLength(2);
@@ -162,7 +186,11 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     const known = await findKnownRecipients(db, identities);
     expect([...known.values()].map((recipient) => recipient.lastName)).toEqual(['Reconciled Person']);
     const listed = await book().list(REQUESTER, []);
-    expect(listed).toMatchObject({ ok: true, total: 1, recipients: [{ recipient: { name: 'Reconciled Person', phone: '243833333333' }, lastPayoutId: unknown.id }] });
+    expect(listed).toMatchObject({
+      ok: true,
+      total: 1,
+      recipients: [{ recipient: { name: 'Reconciled Person', phone: '243833333333' }, lastPayoutId: unknown.id }],
+    });
   });
 
   it('searches saved recipients by name, number, operator and bank code', async () => {
@@ -199,7 +227,9 @@ describe.each(testDatabases())('new recipients and saved recipients on $name', (
     expect(await book().list(REQUESTER, [])).toMatchObject({ ok: true, total: 0, recipients: [] });
     expect(await book().pick(REQUESTER, identity)).toEqual({ ok: false, code: 'not_found' });
     const history = await book().history(identity);
-    expect(history).toMatchObject([{ event: 'removed', userId: REQUESTER, at: new Date('2025-03-14T12:00:00Z'), details: { recipient: { name: 'Amani Kabila', phone: '243812345678' } } }]);
+    expect(history).toMatchObject([
+      { event: 'removed', userId: REQUESTER, at: new Date('2025-03-14T12:00:00Z'), details: { recipient: { name: 'Amani Kabila', phone: '243812345678' } } },
+    ]);
 
     // Removed from the list, it was paid all the same: not a new recipient, and paid again it comes back.
     const again = await submitted(service, mobileForm);
@@ -228,10 +258,21 @@ describe.each(testDatabases())('saved recipients from payouts completed before t
       }
       await migrate(db, migrations);
       const identity = 'mobile:243812345678:VODACOM_MPESA';
-      expect(await findKnownRecipients(db, [identity, 'mobile:243812345678:ORANGE_MONEY'])).toEqual(new Map([[identity, {
-        identity, lastName: 'New Name', lastPayoutId: 'PR-OLD002', lastPaidAt: new Date('2025-03-02T10:00:00Z'), removed: false,
-        details: { kind: 'mobile_money', phone: '243812345678', operator: 'VODACOM_MPESA' },
-      }]]));
+      expect(await findKnownRecipients(db, [identity, 'mobile:243812345678:ORANGE_MONEY'])).toEqual(
+        new Map([
+          [
+            identity,
+            {
+              identity,
+              lastName: 'New Name',
+              lastPayoutId: 'PR-OLD002',
+              lastPaidAt: new Date('2025-03-02T10:00:00Z'),
+              removed: false,
+              details: { kind: 'mobile_money', phone: '243812345678', operator: 'VODACOM_MPESA' },
+            },
+          ],
+        ]),
+      );
     } finally {
       await db.close();
     }
@@ -241,18 +282,37 @@ describe.each(testDatabases())('saved recipients from payouts completed before t
 describe.each(testDatabases())('migration 017 on keys stored by the old bank rule, on $name', ({ open }) => {
   type Sample = { id: string; state: string; at: string; draft: PayoutDraft };
   const bankDraft = (accountNumber: string, bankCode: string, name: string): PayoutDraft => ({
-    kind: 'bank_account', recipient: { accountNumber, bankCode, name, countryCode: 'CD' }, amountMinor: 100, currency: 'USD', reference: '', note: '',
+    kind: 'bank_account',
+    recipient: { accountNumber, bankCode, name, countryCode: 'CD' },
+    amountMinor: 100,
+    currency: 'USD',
+    reference: '',
+    note: '',
   });
   const samples: Sample[] = [
-    { id: 'PR-OLD001', state: 'completed', at: '2025-03-01T10:00:00Z', draft: { kind: 'mobile_money', recipient: { phone: '243812345678', name: 'Amani', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 100, currency: 'USD', reference: '', note: '' } },
+    {
+      id: 'PR-OLD001',
+      state: 'completed',
+      at: '2025-03-01T10:00:00Z',
+      draft: {
+        kind: 'mobile_money',
+        recipient: { phone: '243812345678', name: 'Amani', countryCode: 'CD' },
+        operator: 'VODACOM_MPESA',
+        amountMinor: 100,
+        currency: 'USD',
+        reference: '',
+        note: '',
+      },
+    },
     { id: 'PR-OLD002', state: 'completed', at: '2025-03-02T10:00:00Z', draft: bankDraft('12345678', 'BCDCCDKIXXX', 'Head Office') },
     { id: 'PR-OLD003', state: 'completed', at: '2025-03-03T10:00:00Z', draft: bankDraft('0012345678', 'BCDCCDKI123', 'Other Branch') },
     { id: 'PR-OLD004', state: 'pending', at: '2025-03-04T10:00:00Z', draft: bankDraft('000123456789', 'BCDCCDKI', 'Zeros Kept') },
     { id: 'PR-OLD005', state: 'failed', at: '2025-03-05T10:00:00Z', draft: bankDraft('12345678', 'RAWBCDKI', 'Another Bank') },
   ];
-  const oldKey = (draft: PayoutDraft) => (draft.kind === 'mobile_money'
-    ? `mobile:${draft.recipient.phone}`
-    : `bank:${draft.recipient.bankCode.slice(0, 8)}:${draft.recipient.accountNumber.replace(/^0+/, '')}`);
+  const oldKey = (draft: PayoutDraft) =>
+    draft.kind === 'mobile_money'
+      ? `mobile:${draft.recipient.phone}`
+      : `bank:${draft.recipient.bankCode.slice(0, 8)}:${draft.recipient.accountNumber.replace(/^0+/, '')}`;
 
   it('recomputes request and bulk row keys and saved identities as the code computes them, splitting accounts the old rule merged', async () => {
     const db = await open({ migrations: migrations.filter((migration) => migration.id < 12) });
@@ -264,15 +324,31 @@ describe.each(testDatabases())('migration 017 on keys stored by the old bank rul
           `INSERT INTO payout_requests (id, kind, recipient_name, country_code, phone, operator, account_number, bank_code, amount_minor, currency,
              reference, note, requested_by, requested_at, expires_at, state, required_approvals, updated_at, recipient_key)
            VALUES ($1, $2, $3, 'CD', $4, $5, $6, $7, 100, 'USD', $1, '', 'UREQUESTER', $8, $8, $9, 1, $8, $10)`,
-          [id, draft.kind, draft.recipient.name, mobile?.recipient.phone ?? null, mobile?.operator ?? null, bank?.recipient.accountNumber ?? null,
-            bank?.recipient.bankCode ?? null, at, state, oldKey(draft)],
+          [
+            id,
+            draft.kind,
+            draft.recipient.name,
+            mobile?.recipient.phone ?? null,
+            mobile?.operator ?? null,
+            bank?.recipient.accountNumber ?? null,
+            bank?.recipient.bankCode ?? null,
+            at,
+            state,
+            oldKey(draft),
+          ],
         );
       }
-      await migrate(db, migrations.filter((migration) => migration.id < 14));
+      await migrate(
+        db,
+        migrations.filter((migration) => migration.id < 14),
+      );
       // The old rule saw one account where two were paid, and a requester removed it from the list.
       const merged = 'bank:BCDCCDKI:12345678';
       await db.query("UPDATE saved_recipients SET removed_at = '2025-03-06T10:00:00Z', removed_by = 'UREQUESTER' WHERE identity = $1", [merged]);
-      await db.query("INSERT INTO saved_recipient_events (identity, event, user_id, at, details) VALUES ($1, 'removed', 'UREQUESTER', '2025-03-06T10:00:00Z', '{}')", [merged]);
+      await db.query(
+        "INSERT INTO saved_recipient_events (identity, event, user_id, at, details) VALUES ($1, 'removed', 'UREQUESTER', '2025-03-06T10:00:00Z', '{}')",
+        [merged],
+      );
       await db.query(
         `INSERT INTO payout_batches (id, requested_by, created_at, expires_at, state, content_hash, row_count, totals, updated_at)
          VALUES ('PB-OLD001', 'UREQUESTER', '2025-03-07T10:00:00Z', '2025-03-08T10:00:00Z', 'pending', 'h', 2, '{"USD": 200}', '2025-03-07T10:00:00Z')`,
@@ -295,8 +371,15 @@ describe.each(testDatabases())('migration 017 on keys stored by the old bank rul
       expect(new Set(requests.rows.map((row) => row.recipient_key)).size).toBe(samples.length);
 
       const [mobile, headOffice, otherBranch] = samples.filter((sample) => sample.state === 'completed');
-      const known = await findKnownRecipients(db, samples.map(({ draft }) => recipientIdentity(draft)));
-      expect([...known.values()].map(({ identity, lastPayoutId, removed }) => ({ identity, lastPayoutId, removed })).sort((a, b) => a.lastPayoutId.localeCompare(b.lastPayoutId))).toEqual([
+      const known = await findKnownRecipients(
+        db,
+        samples.map(({ draft }) => recipientIdentity(draft)),
+      );
+      expect(
+        [...known.values()]
+          .map(({ identity, lastPayoutId, removed }) => ({ identity, lastPayoutId, removed }))
+          .sort((a, b) => a.lastPayoutId.localeCompare(b.lastPayoutId)),
+      ).toEqual([
         { identity: recipientIdentity(mobile!.draft), lastPayoutId: mobile!.id, removed: false },
         { identity: recipientIdentity(headOffice!.draft), lastPayoutId: headOffice!.id, removed: true },
         { identity: recipientIdentity(otherBranch!.draft), lastPayoutId: otherBranch!.id, removed: true },

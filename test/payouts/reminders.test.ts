@@ -3,7 +3,19 @@ import { createLogger } from '../../src/core/logger.js';
 import { ApprovalReminders, type ApprovalReminder } from '../../src/payouts/index.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
-import { APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, settings, submitted, usePayoutDatabase, type ManualClock } from '../support/payout-doubles.js';
+import {
+  APPROVER,
+  createService,
+  HOUR,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  SECOND_APPROVER,
+  settings,
+  submitted,
+  usePayoutDatabase,
+  type ManualClock,
+} from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('reminding approvers before expiry on $name', ({ open }) => {
   let db: Db;
@@ -14,7 +26,11 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
   function reminders(clock: ManualClock, options: { minutes?: number; failFor?: string; sweepLimit?: number } = {}) {
     const sent: string[] = [];
     const sweep = new ApprovalReminders({
-      db, clock, reminderMinutes: options.minutes ?? 60, logger: createLogger({ level: 'silent' }), sweepLimit: options.sweepLimit,
+      db,
+      clock,
+      reminderMinutes: options.minutes ?? 60,
+      logger: createLogger({ level: 'silent' }),
+      sweepLimit: options.sweepLimit,
       approvers: { approvers: async () => new Set([APPROVER, SECOND_APPROVER, REQUESTER]) },
       sender: {
         remind: async (reminder: ApprovalReminder) => {
@@ -40,7 +56,7 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
     expect(sent.sort()).toEqual([`${request.id} → ${APPROVER}`, `${request.id} → ${SECOND_APPROVER}`]);
   });
 
-  it('reaches the requests after the first sweep\'s share: those already reminded do not take their places', async () => {
+  it("reaches the requests after the first sweep's share: those already reminded do not take their places", async () => {
     const { service, clock } = createService(db);
     const requests = [];
     for (const amount of ['11', '12', '13']) requests.push(await submitted(service, { ...mobileForm, amount }));
@@ -63,7 +79,16 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
 
   it('does not remind an approver who approved, nor anyone once the request was decided or expired', async () => {
     const { service, clock } = createService(db);
-    const big = await submitted(service, { phone: '243812345670', name: 'Amani Kabila', countryCode: 'CD', operator: 'VODACOM_MPESA', amount: '1500', currency: 'USD', reference: '', note: '' });
+    const big = await submitted(service, {
+      phone: '243812345670',
+      name: 'Amani Kabila',
+      countryCode: 'CD',
+      operator: 'VODACOM_MPESA',
+      amount: '1500',
+      currency: 'USD',
+      reference: '',
+      note: '',
+    });
     expect(await service.approve(big.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'pending' } });
     const rejected = await submitted(service);
     await service.reject(rejected.id, APPROVER, 'Wrong recipient');
@@ -88,8 +113,12 @@ describe.each(testDatabases())('reminding approvers before expiry on $name', ({ 
     expect(await again.sweep.sendDue()).toBe(0);
     expect(failing.sent).toEqual([`${request.id} → ${SECOND_APPROVER}`]);
     const { rows } = await db.query<{ approver_id: string; sent: boolean }>(
-      'SELECT approver_id, sent_at IS NOT NULL AS sent FROM payout_approval_reminders WHERE subject_id = $1 ORDER BY approver_id', [request.id],
+      'SELECT approver_id, sent_at IS NOT NULL AS sent FROM payout_approval_reminders WHERE subject_id = $1 ORDER BY approver_id',
+      [request.id],
     );
-    expect(rows).toEqual([{ approver_id: APPROVER, sent: false }, { approver_id: SECOND_APPROVER, sent: true }]);
+    expect(rows).toEqual([
+      { approver_id: APPROVER, sent: false },
+      { approver_id: SECOND_APPROVER, sent: true },
+    ]);
   });
 });

@@ -16,7 +16,12 @@ const draft: PayoutDraft = {
 };
 const now = new Date('2025-03-14T10:00:00Z');
 const row = (id: string, reference = draft.reference): NewPayoutRow => ({
-  id, draft: { ...draft, reference }, requestedBy: 'UREQUESTER', requestedAt: now, expiresAt: new Date('2025-03-15T10:00:00Z'), requiredApprovals: 2,
+  id,
+  draft: { ...draft, reference },
+  requestedBy: 'UREQUESTER',
+  requestedAt: now,
+  expiresAt: new Date('2025-03-15T10:00:00Z'),
+  requiredApprovals: 2,
 });
 
 describe.each(testDatabases())('payout repository on $name', ({ open }) => {
@@ -28,15 +33,28 @@ describe.each(testDatabases())('payout repository on $name', ({ open }) => {
   it('stores and reads back a bank request exactly, amounts up to the largest safe integer included', async () => {
     expect(await insertRequest(db, row('PR-AAAAAA'))).toBe('inserted');
     expect(await findRequest(db, 'PR-AAAAAA')).toMatchObject({
-      ...draft, id: 'PR-AAAAAA', state: 'pending', requiredApprovals: 2, approvals: [], version: 1, attempts: 0, requestedAt: now,
-      transactionId: undefined, approvalMessage: undefined,
+      ...draft,
+      id: 'PR-AAAAAA',
+      state: 'pending',
+      requiredApprovals: 2,
+      approvals: [],
+      version: 1,
+      attempts: 0,
+      requestedAt: now,
+      transactionId: undefined,
+      approvalMessage: undefined,
     });
   });
 
   it('finds requests by words in the reference, recipient name, phone or account number, newest first, with the count', async () => {
     const mobile: PayoutDraft = {
-      kind: 'mobile_money', recipient: { phone: '+243 812 345 678', name: 'Kabila Transport', countryCode: 'CD' }, operator: 'VODACOM_MPESA',
-      amountMinor: 15_000, currency: 'USD', reference: 'FUEL_100%', note: '',
+      kind: 'mobile_money',
+      recipient: { phone: '+243 812 345 678', name: 'Kabila Transport', countryCode: 'CD' },
+      operator: 'VODACOM_MPESA',
+      amountMinor: 15_000,
+      currency: 'USD',
+      reference: 'FUEL_100%',
+      note: '',
     };
     await insertRequest(db, row('PR-AAAAAA', 'INV-42'));
     await insertRequest(db, { ...row('PR-BBBBBB'), draft: mobile, requestedAt: new Date('2025-03-14T11:00:00Z') });

@@ -26,7 +26,7 @@ describe.each(testDatabases())('correcting a rejected request on $name', ({ open
     return result.request;
   }
 
-  it('links the new request to the requester\'s own rejected request, in the request and its history, and leaves the old one rejected', async () => {
+  it("links the new request to the requester's own rejected request, in the request and its history, and leaves the old one rejected", async () => {
     const { service } = createService(db);
     const old = await rejected(service, { ...mobileForm, reference: 'INV-7001' });
     const offered = await service.resubmission(old.id, REQUESTER);
@@ -51,7 +51,7 @@ describe.each(testDatabases())('correcting a rejected request on $name', ({ open
     expect(await service.resubmission(generated.id, REQUESTER)).toMatchObject({ ok: true, reference: '' });
   });
 
-  it('refuses someone else\'s request and one that is not rejected, and never links them', async () => {
+  it("refuses someone else's request and one that is not rejected, and never links them", async () => {
     const { service } = createService(db);
     const theirs = await rejected(service, mobileForm, REQUESTER_APPROVER);
     const pending = await submitted(service);

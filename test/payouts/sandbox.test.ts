@@ -45,7 +45,10 @@ describe('payouts against the sandbox Fleet API', () => {
     expect(sandbox.payouts()).toHaveLength(1);
     expect(payout?.body).toEqual({
       recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
-      amount: 150, currency: 'USD', reference: request.reference, operator: 'VODACOM_MPESA',
+      amount: 150,
+      currency: 'USD',
+      reference: request.reference,
+      operator: 'VODACOM_MPESA',
     });
     expect(result).toMatchObject({ ok: true, request: { state: 'completed', transactionId: payout?.transactionId } });
     expect(await service.approve(request.id, 'UAPPROVER2')).toMatchObject({ ok: false, code: 'not_pending' });

@@ -5,7 +5,18 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, bankForm, createService, HOUR, mobileForm, OUTSIDER, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, settings, submitted,
+  APPROVER,
+  bankForm,
+  createService,
+  HOUR,
+  mobileForm,
+  OUTSIDER,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  usePayoutDatabase,
+  SECOND_APPROVER,
+  settings,
+  submitted,
 } from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('PayoutService requests and approvals on $name', ({ open }) => {
@@ -14,7 +25,11 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     db = opened;
   });
 
-  async function draftFrom(service: PayoutService, fields: Record<string, string> = mobileForm, kind: 'mobile_money' | 'bank_account' = 'mobile_money'): Promise<PayoutDraft> {
+  async function draftFrom(
+    service: PayoutService,
+    fields: Record<string, string> = mobileForm,
+    kind: 'mobile_money' | 'bank_account' = 'mobile_money',
+  ): Promise<PayoutDraft> {
     const result = await service.validate(kind, fields);
     if (!result.ok) throw new Error(`expected a valid form: ${JSON.stringify(result.errors)}`);
     return result.draft;
@@ -66,7 +81,8 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const first = await draftFrom(service, { ...mobileForm, reference: 'INV-2025-031' });
     expect((await service.submit(REQUESTER, first)).ok).toBe(true);
     expect(await service.validate('mobile_money', { ...mobileForm, reference: 'INV-2025-031' })).toEqual({
-      ok: false, errors: { reference: { code: 'reference_used' } },
+      ok: false,
+      errors: { reference: { code: 'reference_used' } },
     });
     // Said at the first Review, beside any other field's problem, not only once the rest is right.
     const alsoWrong = await service.validate('mobile_money', { ...mobileForm, phone: 'not a phone', reference: ' INV-2025-031 ' });
@@ -76,7 +92,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(await service.listRecent()).toHaveLength(1);
   });
 
-  it('answers a second submission of a review that used up the day\'s allowance as a used reference, and finds the stored request by it', async () => {
+  it("answers a second submission of a review that used up the day's allowance as a used reference, and finds the stored request by it", async () => {
     const { service } = createService(db);
     // The limit is 100,000 USD a day, the maximum 50,000 a payout: the second review takes what is left.
     await submitted(service, { ...mobileForm, amount: '50000' });
@@ -111,8 +127,11 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
         return { ok: false as const, code: 'schedule_invalid' as const, problems: [] };
       },
     };
-    expect(await service.submitReview(REQUESTER, draft, { resubmitOf: 'PR-AAAAAA', schedule: { input, schedules } }))
-      .toEqual({ ok: false, code: 'schedule_invalid', problems: [] });
+    expect(await service.submitReview(REQUESTER, draft, { resubmitOf: 'PR-AAAAAA', schedule: { input, schedules } })).toEqual({
+      ok: false,
+      code: 'schedule_invalid',
+      problems: [],
+    });
     expect(asked).toEqual([[REQUESTER, draft, input, { filledFrom: undefined, resubmitOf: 'PR-AAAAAA' }]]);
     expect(await service.listRecent()).toHaveLength(0);
     expect(await service.submitReview(REQUESTER, draft)).toMatchObject({ ok: true, request: { state: 'pending', reference: 'LATER-1' } });
@@ -161,7 +180,9 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     });
     const over = await service.submit(REQUESTER, await draftFrom(service, { ...mobileForm, amount: '10000.01' }));
     expect(over).toMatchObject({
-      ok: false, code: 'over_daily_limit', details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' },
+      ok: false,
+      code: 'over_daily_limit',
+      details: { limitMinor: 10_000_000, leftMinor: 1_000_000, currency: 'USD' },
       errors: { amount: { code: 'refused', refusal: { code: 'over_daily_limit', details: { leftMinor: 1_000_000 } } } },
     });
     await submitted(service, { ...mobileForm, amount: '10000' });
@@ -192,14 +213,24 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const request = await submitted(service);
     const result = await service.approve(request.id, APPROVER);
     expect(result).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'TX-1', approvals: [{ userId: APPROVER }] } });
-    expect(fleet.payoutCalls).toEqual([{
-      endpoint: 'mobile-money',
-      body: {
-        recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
-        amount: 150, currency: 'USD', reference: request.reference, operator: 'VODACOM_MPESA',
+    expect(fleet.payoutCalls).toEqual([
+      {
+        endpoint: 'mobile-money',
+        body: {
+          recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+          amount: 150,
+          currency: 'USD',
+          reference: request.reference,
+          operator: 'VODACOM_MPESA',
+        },
       },
-    }]);
-    expect(notifications.map((note) => `${note.event}:${note.state}`)).toEqual(['requested:pending', 'approved:approved', 'executing:executing', 'completed:completed']);
+    ]);
+    expect(notifications.map((note) => `${note.event}:${note.state}`)).toEqual([
+      'requested:pending',
+      'approved:approved',
+      'executing:executing',
+      'completed:completed',
+    ]);
     expect((await service.history(request.id)).map((event) => event.event)).toEqual(['requested', 'approved', 'executing', 'completed']);
   });
 
@@ -207,13 +238,17 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const { service, fleet } = createService(db);
     const request = await submitted(service, bankForm);
     await service.approve(request.id, APPROVER);
-    expect(fleet.payoutCalls).toEqual([{
-      endpoint: 'bank-account',
-      body: {
-        recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
-        amount: 750.5, currency: 'EUR', reference: request.reference,
+    expect(fleet.payoutCalls).toEqual([
+      {
+        endpoint: 'bank-account',
+        body: {
+          recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
+          amount: 750.5,
+          currency: 'EUR',
+          reference: request.reference,
+        },
       },
-    }]);
+    ]);
   });
 
   it('waits for a second, different approver above the threshold', async () => {
@@ -235,7 +270,11 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     const result = await service.approve(request.id, APPROVER);
     expect(result).toMatchObject({ ok: true, request: { state: 'failed', failureReason: 'fleet:rejected:recipient.phone is not a wallet' } });
     expect(fleet.payoutCalls).toHaveLength(1);
-    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_pending', details: { payoutId: request.id, state: 'failed' } });
+    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({
+      ok: false,
+      code: 'not_pending',
+      details: { payoutId: request.id, state: 'failed' },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -246,7 +285,11 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(await service.reject(request.id, REQUESTER, 'Changed my mind')).toMatchObject({ ok: false, code: 'not_approver' });
     const result = await service.reject(request.id, APPROVER, '  Wrong recipient ');
     expect(result).toMatchObject({ ok: true, request: { state: 'rejected', rejectedBy: APPROVER, rejectReason: 'Wrong recipient' } });
-    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_pending', details: { payoutId: request.id, state: 'rejected' } });
+    expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({
+      ok: false,
+      code: 'not_pending',
+      details: { payoutId: request.id, state: 'rejected' },
+    });
     expect(fleet.payoutCalls).toEqual([]);
     const events = await service.history(request.id);
     expect(events.at(-1)).toMatchObject({ event: 'rejected', userId: APPROVER, details: { reason: 'Wrong recipient' } });

@@ -6,14 +6,29 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, changingRoles, createService, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, RecordingFleet, SECOND_APPROVER, submitted,
-  THIRD_APPROVER, usePayoutDatabase,
+  APPROVER,
+  changingRoles,
+  createService,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  RecordingFleet,
+  SECOND_APPROVER,
+  submitted,
+  THIRD_APPROVER,
+  usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
 /** `count` unrelated entries, each newer than the last, dated from `after` on: a busy account. */
 function bury(fleet: RecordingFleet, count: number, after: Date, prefix = 'FLT-BUSY'): void {
   for (let index = 0; index < count; index += 1) {
-    fleet.addTransaction({ reference: `${prefix}-${index}`, amount: 7, description: 'Card purchase funding', date: new Date(after.getTime() + (index + 1) * 1000).toISOString() });
+    fleet.addTransaction({
+      reference: `${prefix}-${index}`,
+      amount: 7,
+      description: 'Card purchase funding',
+      date: new Date(after.getTime() + (index + 1) * 1000).toISOString(),
+    });
   }
 }
 
@@ -37,7 +52,10 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
 
   /** A payout whose POST timed out and that was not found within the window: it needs review. */
   async function needingReview(
-    setup: ReturnType<typeof createService>, fields: Record<string, string> = mobileForm, approvers = [APPROVER], by = REQUESTER,
+    setup: ReturnType<typeof createService>,
+    fields: Record<string, string> = mobileForm,
+    approvers = [APPROVER],
+    by = REQUESTER,
   ): Promise<PayoutRequest> {
     const { service, clock, fleet } = setup;
     fleet.willAnswer(new FleetTimeoutError(true));
@@ -163,7 +181,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
   describe('a retry needs as many approvers as the payout did', () => {
     const dual = { ...mobileForm, amount: '2000' };
 
-    it('records the first approver\'s retry without sending, and sends on the second distinct approver\'s', async () => {
+    it("records the first approver's retry without sending, and sends on the second distinct approver's", async () => {
       const setup = createService(db);
       const { service, fleet } = setup;
       const request = await needingReview(setup, dual, [APPROVER, SECOND_APPROVER]);
@@ -181,7 +199,16 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       expect(second).toMatchObject({ ok: true, request: { state: 'completed', attempts: 2 } });
       expect(fleet.payoutCalls).toHaveLength(2);
       expect(await events(service, request.id)).toEqual([
-        'requested', 'approved', 'approved', 'executing', 'unknown', 'needs_review', 'retry_approved', 'retry_approved', 'retried', 'completed',
+        'requested',
+        'approved',
+        'approved',
+        'executing',
+        'unknown',
+        'needs_review',
+        'retry_approved',
+        'retry_approved',
+        'retried',
+        'completed',
       ]);
     });
 
@@ -236,7 +263,9 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const { service, fleet } = setup;
       const request = await needingReview(setup, dual, [APPROVER, SECOND_APPROVER]);
       const results = await Promise.all([
-        service.retryUnknown(request.id, APPROVER), service.retryUnknown(request.id, THIRD_APPROVER), service.retryUnknown(request.id, APPROVER),
+        service.retryUnknown(request.id, APPROVER),
+        service.retryUnknown(request.id, THIRD_APPROVER),
+        service.retryUnknown(request.id, APPROVER),
       ]);
       expect(results.some((result) => result.ok)).toBe(true);
       expect(fleet.payoutCalls).toHaveLength(2);
@@ -285,7 +314,11 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       const result = await service.settle(request.id);
       expect(result).toMatchObject({
         ok: true,
-        request: { state: 'unknown', transactionId: undefined, likelyMatch: { reference: 'FLT-CUSTOMER-9', description: 'Customer transfer for INV-42', amount: 150, currency: 'USD' } },
+        request: {
+          state: 'unknown',
+          transactionId: undefined,
+          likelyMatch: { reference: 'FLT-CUSTOMER-9', description: 'Customer transfer for INV-42', amount: 150, currency: 'USD' },
+        },
       });
       expect(notifications.at(-1)).toMatchObject({ event: 'likely_match' });
       // Looking again proposes the same entry once.
@@ -363,7 +396,7 @@ describe.each(testDatabases())('Settling unknown payouts from the whole transact
       expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'FLT-CUSTOMER-9' } });
     });
 
-    it('settles on the entry\'s own reference field when amount and currency match', async () => {
+    it("settles on the entry's own reference field when amount and currency match", async () => {
       const setup = createService(db);
       const { service, fleet, clock } = setup;
       const request = await unknownPayout(setup, typed);

@@ -6,7 +6,16 @@ import type { PayoutService } from '../../src/payouts/service.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, createService, HOUR, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, usePayoutDatabase, SECOND_APPROVER, submitted,
+  APPROVER,
+  createService,
+  HOUR,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  usePayoutDatabase,
+  SECOND_APPROVER,
+  submitted,
 } from '../support/payout-doubles.js';
 
 describe.each(testDatabases())('PayoutService outcomes, reconciliation and maintenance on $name', ({ open }) => {
@@ -76,7 +85,13 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'unknown', transactionId: undefined } });
 
     // Same amount and currency, but the typed reference is only quoted: an approver must confirm it.
-    fleet.addTransaction({ reference: 'FLT-OUT', amount: 150, currency: 'USD', description: 'Mobile money payout INV-42 to 243812345678', date: clock.now().toISOString() });
+    fleet.addTransaction({
+      reference: 'FLT-OUT',
+      amount: 150,
+      currency: 'USD',
+      description: 'Mobile money payout INV-42 to 243812345678',
+      date: clock.now().toISOString(),
+    });
     expect(await service.settle(request.id)).toMatchObject({ ok: true, request: { state: 'unknown', likelyMatch: { reference: 'FLT-OUT' } } });
   });
 
@@ -105,7 +120,16 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual([request.reference, request.reference]);
     expect(await service.retryUnknown(request.id, SECOND_APPROVER)).toMatchObject({ ok: false, code: 'not_retryable' });
     expect(fleet.payoutCalls).toHaveLength(2);
-    expect(await events(service, request.id)).toEqual(['requested', 'approved', 'executing', 'unknown', 'needs_review', 'retry_approved', 'retried', 'completed']);
+    expect(await events(service, request.id)).toEqual([
+      'requested',
+      'approved',
+      'executing',
+      'unknown',
+      'needs_review',
+      'retry_approved',
+      'retried',
+      'completed',
+    ]);
     expect((await service.history(request.id)).find((event) => event.event === 'retried')).toMatchObject({ userId: SECOND_APPROVER, details: { attempt: 2 } });
   });
 
@@ -149,7 +173,9 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     const list = fleet.listTransactions.bind(fleet);
     let arrived = 0;
     let bothLooking: () => void = () => {};
-    const barrier = new Promise<void>((resolve) => { bothLooking = resolve; });
+    const barrier = new Promise<void>((resolve) => {
+      bothLooking = resolve;
+    });
     fleet.listTransactions = async (page) => {
       arrived += 1;
       if (arrived === 2) bothLooking();
@@ -163,7 +189,7 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     expect(second).toMatchObject({ ok: false, details: { payoutId: request.id, state: expect.stringMatching(/^(executing|completed)$/) as string } });
   });
 
-  it('tells the second retry click where the payout is when the first sent it during the second\'s last look', async () => {
+  it("tells the second retry click where the payout is when the first sent it during the second's last look", async () => {
     const setup = createService(db);
     const { service, fleet } = setup;
     fleet.willAnswer(new FleetTimeoutError(true));
@@ -172,7 +198,9 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
     const list = fleet.listTransactions.bind(fleet);
     let arrived = 0;
     let firstSent: () => void = () => {};
-    const sent = new Promise<void>((resolve) => { firstSent = resolve; });
+    const sent = new Promise<void>((resolve) => {
+      firstSent = resolve;
+    });
     fleet.listTransactions = async (page) => {
       arrived += 1;
       if (arrived === 2) await sent;

@@ -36,11 +36,13 @@ describe.each(testDatabases())('what an approver should notice on $name', ({ ope
     await submitted(service, { ...mobileForm, amount: '40' });
     const request = await submitted(service, { ...mobileForm, amount: '150', phone: '+243 899 999 999' });
     expect(await service.signals(request)).toEqual({
-      duplicateOf: undefined, unusualAmount: undefined, dayTotals: { currency: 'USD', requesterMinor: 19_000, recipientMinor: 15_000 },
+      duplicateOf: undefined,
+      unusualAmount: undefined,
+      dayTotals: { currency: 'USD', requesterMinor: 19_000, recipientMinor: 15_000 },
     });
   });
 
-  it('totals the team\'s day (TEAM_TIMEZONE), the day the policy counts, not the UTC day', async () => {
+  it("totals the team's day (TEAM_TIMEZONE), the day the policy counts, not the UTC day", async () => {
     const { service, clock } = createService(db, { settings: { ...settings, timeZone: 'Asia/Tokyo' } });
     // 19:00 in Tokyo on the 14th…
     await submitted(service, { ...mobileForm, amount: '40' });
@@ -48,7 +50,11 @@ describe.each(testDatabases())('what an approver should notice on $name', ({ ope
     clock.advance(6 * HOUR);
     const request = await submitted(service, { ...mobileForm, amount: '150', phone: '+243 899 999 999' });
     expect((await service.signals(request)).dayTotals).toEqual({ currency: 'USD', requesterMinor: 15_000, recipientMinor: 15_000 });
-    expect((await service.previewSignals(REQUESTER, { ...request, reference: 'NEW-REF-1' })).dayTotals).toEqual({ currency: 'USD', requesterMinor: 30_000, recipientMinor: 30_000 });
+    expect((await service.previewSignals(REQUESTER, { ...request, reference: 'NEW-REF-1' })).dayTotals).toEqual({
+      currency: 'USD',
+      requesterMinor: 30_000,
+      recipientMinor: 30_000,
+    });
   });
 
   it('finds the earlier request within the window, at its very edge, and not a moment past it', async () => {

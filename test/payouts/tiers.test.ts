@@ -7,13 +7,29 @@ import type { PayoutRoles } from '../../src/payouts/roles.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 import {
-  APPROVER, createService, mobileForm, pendingRequest, REQUESTER, SECOND_APPROVER, settings, submitted, THIRD_APPROVER, usePayoutDatabase,
+  APPROVER,
+  createService,
+  mobileForm,
+  pendingRequest,
+  REQUESTER,
+  SECOND_APPROVER,
+  settings,
+  submitted,
+  THIRD_APPROVER,
+  usePayoutDatabase,
 } from '../support/payout-doubles.js';
 
 const SENIOR = 'USENIOR01';
 const OTHER_SENIOR = 'USENIOR02';
 // Above 2,000.00 USD a senior approval is needed; above 1,000.00 USD two approvers.
-const tiered = { ...settings, seniorApprovalAbove: new Map([['USD', 200_000], ['EUR', 200_000], ['CDF', 500_000_000]]) };
+const tiered = {
+  ...settings,
+  seniorApprovalAbove: new Map([
+    ['USD', 200_000],
+    ['EUR', 200_000],
+    ['CDF', 500_000_000],
+  ]),
+};
 
 /** Roles whose lists a test may change; only a fresh lookup sees a change at once, as with Slack's user groups. */
 function teamRoles() {
@@ -30,10 +46,18 @@ function teamRoles() {
 }
 
 describe('the senior tier', () => {
-  it('is strictly above the threshold of the payout\'s currency, a batch by any of its totals', () => {
+  it("is strictly above the threshold of the payout's currency, a batch by any of its totals", () => {
     expect(seniorTier([['USD', 200_000]], tiered.seniorApprovalAbove)).toBeUndefined();
     expect(seniorTier([['USD', 200_001]], tiered.seniorApprovalAbove)).toEqual({ currency: 'USD', thresholdMinor: 200_000 });
-    expect(seniorTier([['EUR', 10], ['CDF', 500_000_001]], tiered.seniorApprovalAbove)).toEqual({ currency: 'CDF', thresholdMinor: 500_000_000 });
+    expect(
+      seniorTier(
+        [
+          ['EUR', 10],
+          ['CDF', 500_000_001],
+        ],
+        tiered.seniorApprovalAbove,
+      ),
+    ).toEqual({ currency: 'CDF', thresholdMinor: 500_000_000 });
     expect(seniorTier([['USD', 999_999_999]], new Map())).toBeUndefined();
   });
 });
@@ -58,12 +82,25 @@ describe('the senior requirement of a waiting payout', () => {
     const at = new Date('2026-11-01T10:00:00Z');
     const given = { ...usd(200_001), approvals: [{ userId: SENIOR, at, senior: true }] };
     expect(requestSeniorRequirement(given, above)?.givenBy).toBe(SENIOR);
-    const revoked = { ...usd(200_001), approvals: [{ userId: SENIOR, at, senior: true, revokedAt: at }, { userId: APPROVER, at, senior: false }] };
+    const revoked = {
+      ...usd(200_001),
+      approvals: [
+        { userId: SENIOR, at, senior: true, revokedAt: at },
+        { userId: APPROVER, at, senior: false },
+      ],
+    };
     expect(requestSeniorRequirement(revoked, above)?.givenBy).toBeUndefined();
   });
 
   it('holds for a bulk payout by its total in any currency while it waits', () => {
-    const batch = { totals: new Map([['EUR', 10], ['USD', 200_001]]), state: 'pending' as BatchState, approvals: [{ userId: SENIOR, at: new Date(), senior: true }] };
+    const batch = {
+      totals: new Map([
+        ['EUR', 10],
+        ['USD', 200_001],
+      ]),
+      state: 'pending' as BatchState,
+      approvals: [{ userId: SENIOR, at: new Date(), senior: true }],
+    };
     expect(batchSeniorRequirement(batch, above)).toEqual({ currency: 'USD', thresholdMinor: 200_000, givenBy: SENIOR });
     expect(batchSeniorRequirement({ ...batch, state: 'sending' }, above)).toBeUndefined();
   });
@@ -133,10 +170,18 @@ describe.each(testDatabases())('senior approvals on $name', ({ open }) => {
   it('applies the tier to a bulk payout by its total in a currency, at approval and at release', async () => {
     const { clock, roles, seniors } = team();
     const batches = new PayoutBatchService({
-      db, clock, settings: tiered, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles, logger: createLogger({ level: 'silent' }),
+      db,
+      clock,
+      settings: tiered,
+      batchSettings: { maxRows: 500, ratePerSecond: 1000 },
+      roles,
+      logger: createLogger({ level: 'silent' }),
     });
-    const rows = ['mobile,243812000001,VODACOM_MPESA,Amani Kabila,CD,900,USD,,', 'mobile,243812000002,VODACOM_MPESA,Bora Ilunga,CD,900,USD,,',
-      'mobile,243812000003,VODACOM_MPESA,Chantal Mbuyi,CD,900,USD,,'];
+    const rows = [
+      'mobile,243812000001,VODACOM_MPESA,Amani Kabila,CD,900,USD,,',
+      'mobile,243812000002,VODACOM_MPESA,Bora Ilunga,CD,900,USD,,',
+      'mobile,243812000003,VODACOM_MPESA,Chantal Mbuyi,CD,900,USD,,',
+    ];
     const checked = await batches.check(REQUESTER, `kind,number,provider,name,country,amount,currency,reference,note\n${rows.join('\n')}\n`);
     if (!checked.ok) throw new Error('expected a checked file');
     const submittedBatch = await batches.submit(REQUESTER, checked.batchId, { confirmedDuplicate: false });

@@ -3,12 +3,17 @@ import { travelledDraftSchema } from '../../src/payouts/rails/index.js';
 import { scheduleInputShape } from '../../src/payouts/schedule/input-shape.js';
 
 const mobile = {
-  kind: 'mobile_money', recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' }, operator: 'VODACOM_MPESA',
-  amountMinor: 15000, currency: 'USD', reference: 'PAY-1', note: '',
+  kind: 'mobile_money',
+  recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+  operator: 'VODACOM_MPESA',
+  amountMinor: 15000,
+  currency: 'USD',
+  reference: 'PAY-1',
+  note: '',
 };
 
 describe('a draft read back from outside the app', () => {
-  it('is read as the domain\'s draft, with what it does not know dropped', () => {
+  it("is read as the domain's draft, with what it does not know dropped", () => {
     expect(travelledDraftSchema.parse({ ...mobile, extra: 'x' })).toEqual(mobile);
   });
 

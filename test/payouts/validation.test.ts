@@ -6,18 +6,35 @@ const context: ValidationContext = {
   settings: {
     operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
     currencies: ['USD', 'EUR', 'CDF', 'XAF'],
-    maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000], ['XAF', 1_000_000]]),
+    maxAmount: new Map([
+      ['USD', 5_000_000],
+      ['EUR', 5_000_000],
+      ['CDF', 10_000_000_000],
+      ['XAF', 1_000_000],
+    ]),
   },
   now: new Date('2025-03-14T23:30:00Z'),
 };
 
 const mobile: PayoutFormFields = {
-  phone: '243812345678', name: 'Amani Kabila', countryCode: 'cd', operator: 'VODACOM_MPESA',
-  amount: '150', currency: 'USD', reference: '', note: 'March stipend',
+  phone: '243812345678',
+  name: 'Amani Kabila',
+  countryCode: 'cd',
+  operator: 'VODACOM_MPESA',
+  amount: '150',
+  currency: 'USD',
+  reference: '',
+  note: 'March stipend',
 };
 const bank: PayoutFormFields = {
-  accountNumber: '0001 2345 6789', bankCode: 'bcdccdki', name: 'Ndaya Logistics SARL', countryCode: 'CD',
-  amount: '2500.50', currency: 'EUR', reference: 'INV-2025-031', note: '',
+  accountNumber: '0001 2345 6789',
+  bankCode: 'bcdccdki',
+  name: 'Ndaya Logistics SARL',
+  countryCode: 'CD',
+  amount: '2500.50',
+  currency: 'EUR',
+  reference: 'INV-2025-031',
+  note: '',
 };
 
 function errorsFor(kind: 'mobile_money' | 'bank_account', fields: PayoutFormFields) {
@@ -75,10 +92,18 @@ describe('validatePayoutForm', () => {
     expect(errorsFor('mobile_money', { ...mobile, phone: '1234567890123456' }).phone).toEqual({ code: 'phone_length', min: 8, max: 15 });
   });
 
-  it('refuses a wallet number without the chosen country\'s prefix, naming the prefix it needs', () => {
-    expect(errorsFor('mobile_money', { ...mobile, phone: '0812345678' })).toEqual({ phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } });
-    expect(errorsFor('mobile_money', { ...mobile, phone: '254712345678' })).toEqual({ phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } });
-    expect(errorsFor('mobile_money', { ...mobile, countryCode: 'KE', phone: '243812345678' }).phone).toEqual({ code: 'phone_country_prefix', countryCode: 'KE', prefix: '254' });
+  it("refuses a wallet number without the chosen country's prefix, naming the prefix it needs", () => {
+    expect(errorsFor('mobile_money', { ...mobile, phone: '0812345678' })).toEqual({
+      phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' },
+    });
+    expect(errorsFor('mobile_money', { ...mobile, phone: '254712345678' })).toEqual({
+      phone: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' },
+    });
+    expect(errorsFor('mobile_money', { ...mobile, countryCode: 'KE', phone: '243812345678' }).phone).toEqual({
+      code: 'phone_country_prefix',
+      countryCode: 'KE',
+      prefix: '254',
+    });
     expect(validatePayoutForm('mobile_money', { ...mobile, countryCode: 'ke', phone: '+254 712 345 678' }, context).ok).toBe(true);
   });
 
@@ -102,7 +127,9 @@ describe('validatePayoutForm', () => {
   });
 
   it('refuses an operator that is not configured', () => {
-    expect(errorsFor('mobile_money', { ...mobile, operator: 'MTN' })).toEqual({ operator: { code: 'not_offered', allowed: ['VODACOM_MPESA', 'ORANGE_MONEY'] } });
+    expect(errorsFor('mobile_money', { ...mobile, operator: 'MTN' })).toEqual({
+      operator: { code: 'not_offered', allowed: ['VODACOM_MPESA', 'ORANGE_MONEY'] },
+    });
   });
 
   it('refuses a BIC of 9 characters', () => {
@@ -121,7 +148,12 @@ describe('validatePayoutForm', () => {
   });
 
   it('refuses an amount whose comma could group thousands or mark decimals as ambiguous', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1,500' }).amount).toEqual({ code: 'amount_ambiguous', currency: 'USD', thousands: 150000, decimal: 150 });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1,500' }).amount).toEqual({
+      code: 'amount_ambiguous',
+      currency: 'USD',
+      thousands: 150000,
+      decimal: 150,
+    });
   });
 
   it('refuses an amount with thousands dots, which English never writes', () => {
@@ -142,19 +174,47 @@ describe('validatePayoutForm', () => {
   });
 
   it('refuses more decimals than the currency has', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1.234' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.234', thousands: 123400 });
-    expect(errorsFor('mobile_money', { ...mobile, amount: '10.5', currency: 'XAF' }).amount).toEqual({ code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '10.5' });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.234' }).amount).toEqual({
+      code: 'amount_too_many_decimals',
+      currency: 'USD',
+      decimals: 2,
+      typed: '1.234',
+      thousands: 123400,
+    });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '10.5', currency: 'XAF' }).amount).toEqual({
+      code: 'amount_too_many_decimals',
+      currency: 'XAF',
+      decimals: 0,
+      typed: '10.5',
+    });
   });
 
-  it('refuses decimals beyond the currency\'s even when they are zeros, naming the thousands reading', () => {
-    expect(errorsFor('mobile_money', { ...mobile, amount: '75.000', currency: 'CDF' }).amount)
-      .toEqual({ code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 });
-    expect(errorsFor('mobile_money', { ...mobile, amount: '1.500' }).amount)
-      .toEqual({ code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 });
-    expect(errorsFor('mobile_money', { ...mobile, amount: '150.000', currency: 'XAF' }).amount)
-      .toEqual({ code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 });
-    expect(validatePayoutForm('mobile_money', { ...mobile, amount: '1500,500' }, { ...context, locale: 'fr' }))
-      .toEqual({ ok: false, errors: { amount: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1500,500' } } });
+  it("refuses decimals beyond the currency's even when they are zeros, naming the thousands reading", () => {
+    expect(errorsFor('mobile_money', { ...mobile, amount: '75.000', currency: 'CDF' }).amount).toEqual({
+      code: 'amount_too_many_decimals',
+      currency: 'CDF',
+      decimals: 2,
+      typed: '75.000',
+      thousands: 7_500_000,
+    });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '1.500' }).amount).toEqual({
+      code: 'amount_too_many_decimals',
+      currency: 'USD',
+      decimals: 2,
+      typed: '1.500',
+      thousands: 150_000,
+    });
+    expect(errorsFor('mobile_money', { ...mobile, amount: '150.000', currency: 'XAF' }).amount).toEqual({
+      code: 'amount_too_many_decimals',
+      currency: 'XAF',
+      decimals: 0,
+      typed: '150.000',
+      thousands: 150_000,
+    });
+    expect(validatePayoutForm('mobile_money', { ...mobile, amount: '1500,500' }, { ...context, locale: 'fr' })).toEqual({
+      ok: false,
+      errors: { amount: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1500,500' } },
+    });
   });
 
   it('refuses an amount over the per-payout maximum for the currency', () => {
@@ -215,9 +275,16 @@ describe('validatePayoutForm', () => {
 
   describe('characters that would make what approvers read differ from what is sent', () => {
     const hidden: Array<[string, string]> = [
-      ['right-to-left override', '\u202E'], ['left-to-right embedding', '\u202A'], ['pop directional isolate', '\u2069'],
-      ['first strong isolate', '\u2068'], ['right-to-left mark', '\u200F'], ['Arabic letter mark', '\u061C'],
-      ['zero-width space', '\u200B'], ['zero-width joiner', '\u200D'], ['word joiner', '\u2060'], ['byte order mark', '\uFEFF'],
+      ['right-to-left override', '\u202E'],
+      ['left-to-right embedding', '\u202A'],
+      ['pop directional isolate', '\u2069'],
+      ['first strong isolate', '\u2068'],
+      ['right-to-left mark', '\u200F'],
+      ['Arabic letter mark', '\u061C'],
+      ['zero-width space', '\u200B'],
+      ['zero-width joiner', '\u200D'],
+      ['word joiner', '\u2060'],
+      ['byte order mark', '\uFEFF'],
     ];
 
     it.each(hidden)('refuses a %s in the name, the note and the reference, each with its own message', (_label, char) => {
@@ -230,7 +297,10 @@ describe('validatePayoutForm', () => {
       const errors = errorsFor('bank_account', { ...bank, name: 'Ndaya\u0007 Logistics', note: `Line one\u0000\u001b[31m` });
       const control = { code: 'hidden_characters', kind: 'control' };
       expect(errors).toMatchObject({ name: control, note: control });
-      expect(validatePayoutForm('bank_account', { ...bank, note: 'Line one\nLine two' }, context)).toMatchObject({ ok: true, draft: { note: 'Line one\nLine two' } });
+      expect(validatePayoutForm('bank_account', { ...bank, note: 'Line one\nLine two' }, context)).toMatchObject({
+        ok: true,
+        draft: { note: 'Line one\nLine two' },
+      });
     });
 
     it('refuses half of a surrogate pair, which no keyboard types', () => {

@@ -83,13 +83,18 @@ describe('every', () => {
     expect(runs).toHaveLength(1);
   });
 
-  it('logs a failed run under the job\'s name and goes on at the next interval', async () => {
+  it("logs a failed run under the job's name and goes on at the next interval", async () => {
     const { logger: capturing, lines } = capturingLogger();
     let calls = 0;
-    const job = every('flaky', 100, async () => {
-      calls += 1;
-      if (calls === 1) throw new Error('database went away');
-    }, { logger: capturing, runAtStart: true, failure: 'flaky job failed' });
+    const job = every(
+      'flaky',
+      100,
+      async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('database went away');
+      },
+      { logger: capturing, runAtStart: true, failure: 'flaky job failed' },
+    );
     await vi.advanceTimersByTimeAsync(100);
     expect(calls).toBe(2);
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; job: string; level: number; err: { message: string } });

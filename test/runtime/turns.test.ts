@@ -64,7 +64,7 @@ describe('work behind waiting Slack requests', () => {
     expect(new Set([...exportTurns, ...checkTurns]).size).toBe(10);
   });
 
-  it('counts the requests of one bot only: another bot\'s waiting requests hold nothing back', async () => {
+  it("counts the requests of one bot only: another bot's waiting requests hold nothing back", async () => {
     const busy = new EventLoopTurns();
     busy.waitingRequest();
     let aTurnLater = false;

@@ -8,11 +8,23 @@ import { ManualClock } from '../support/payout-doubles.js';
 /** A runway of one currency with `daysLeft` (undefined: not falling). */
 function runwayWith(daysLeft: number | undefined, currency = 'USD'): Runway {
   return {
-    known: true, today: '2026-11-26', timeZone: 'UTC', windowDays: 14, daysRead: 14, firstDay: '2026-11-12', lastDay: '2026-11-25', readAt: new Date(),
-    currencies: [{
-      currency, balanceMinor: 100_000, averageDailyNetMinor: daysLeft === undefined ? 500 : -100_000 / daysLeft, history: [],
-      ...(daysLeft === undefined ? {} : { daysLeft, zeroDay: '2026-12-01' }),
-    }],
+    known: true,
+    today: '2026-11-26',
+    timeZone: 'UTC',
+    windowDays: 14,
+    daysRead: 14,
+    firstDay: '2026-11-12',
+    lastDay: '2026-11-25',
+    readAt: new Date(),
+    currencies: [
+      {
+        currency,
+        balanceMinor: 100_000,
+        averageDailyNetMinor: daysLeft === undefined ? 500 : -100_000 / daysLeft,
+        history: [],
+        ...(daysLeft === undefined ? {} : { daysLeft, zeroDay: '2026-12-01' }),
+      },
+    ],
   };
 }
 
@@ -21,14 +33,17 @@ describe.each(testDatabases())('the runway alert on $name', ({ open }) => {
   const clock = new ManualClock(new Date('2026-11-26T09:00:00Z'));
   let posted: RunwayAlert[];
   /** One replica: its own check, posting into the shared list. */
-  const replica = (runway: Runway) => checkRunwayAlerts(runway, {
-    db, clock, alertDays: 7,
-    post: async (alert) => {
-      // Slack takes a moment: the other replica's check runs meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      posted.push(alert);
-    },
-  });
+  const replica = (runway: Runway) =>
+    checkRunwayAlerts(runway, {
+      db,
+      clock,
+      alertDays: 7,
+      post: async (alert) => {
+        // Slack takes a moment: the other replica's check runs meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        posted.push(alert);
+      },
+    });
 
   beforeAll(async () => {
     db = await open();
@@ -75,7 +90,7 @@ describe.each(testDatabases())('the runway alert on $name', ({ open }) => {
     expect(posted.map((alert) => alert.kind)).toEqual(['runway_low']);
   });
 
-  it('keeps its crossing state apart from the low-balance alerts\' in the same table', async () => {
+  it("keeps its crossing state apart from the low-balance alerts' in the same table", async () => {
     await replica(runwayWith(5));
     expect(await loadBalanceAlertStates(db)).toEqual(new Map());
     expect((await loadBalanceAlertStates(db, 'runway')).get('USD')).toMatchObject({ below: true, thresholdMinor: 7 });

@@ -13,7 +13,16 @@ let serial = 0;
 
 function tx(date: string, amount: number, overrides: Partial<Transaction> = {}): Transaction {
   serial += 1;
-  return { reference: `TX-${serial}`, type: amount < 0 ? 'B2B_JIT_FUNDING' : 'PAYMENT', amount, currency: 'USD', description: `entry ${serial}`, date, status: 'Completed', ...overrides };
+  return {
+    reference: `TX-${serial}`,
+    type: amount < 0 ? 'B2B_JIT_FUNDING' : 'PAYMENT',
+    amount,
+    currency: 'USD',
+    description: `entry ${serial}`,
+    date,
+    status: 'Completed',
+    ...overrides,
+  };
 }
 
 /** Every day from 2026-11-12 to 2026-11-25 (the 14 whole days before 2026-11-26) with one entry. */
@@ -42,12 +51,13 @@ describe.each(testDatabases())('the runway figure on $name', ({ open }) => {
   });
 
   const store = (entries: Transaction[]) => insertEntries(db, identifyPage([...entries].reverse()), { firstSeenAt: seenAt, markLate: false });
-  const runwayAt = (now: string, balances: Record<string, number>, options: { timeZone?: string; windowDays?: number } = {}) => computeRunway({
-    ledger,
-    balance: async () => ({ balances, readAt: new Date(now) }),
-    clock: new ManualClock(new Date(now)),
-    settings: { windowDays: options.windowDays ?? 14, alertDays: 7, timeZone: options.timeZone ?? 'UTC' },
-  });
+  const runwayAt = (now: string, balances: Record<string, number>, options: { timeZone?: string; windowDays?: number } = {}) =>
+    computeRunway({
+      ledger,
+      balance: async () => ({ balances, readAt: new Date(now) }),
+      clock: new ManualClock(new Date(now)),
+      settings: { windowDays: options.windowDays ?? 14, alertDays: 7, timeZone: options.timeZone ?? 'UTC' },
+    });
 
   it('counts days left and the day the balance reaches zero when card funding drains more than payouts bring', async () => {
     // Each day: a payout credits 100.00, card funding debits 300.00: net −200.00 a day.
@@ -69,9 +79,10 @@ describe.each(testDatabases())('the runway figure on $name', ({ open }) => {
     expect(usd?.zeroDay).toBeUndefined();
   });
 
-  it('leaves out entries not completed and today\'s entries so far, but works yesterday\'s close back from them', async () => {
+  it("leaves out entries not completed and today's entries so far, but works yesterday's close back from them", async () => {
     await store([
-      ...everyDay(-100), tx('2015-01-01T00:00:00.000Z', 1),
+      ...everyDay(-100),
+      tx('2015-01-01T00:00:00.000Z', 1),
       tx('2026-11-20T10:00:00.000Z', -5000, { status: 'Pending' }),
       tx('2026-11-26T08:00:00.000Z', -9000),
     ]);
@@ -102,8 +113,10 @@ describe.each(testDatabases())('the runway figure on $name', ({ open }) => {
 
   it('gives no figure with the ledger off, and says so', async () => {
     const runway = await computeRunway({
-      ledger: undefined, balance: async () => ({ balances: { USD: 1 }, readAt: new Date() }),
-      clock: new ManualClock(new Date()), settings: { windowDays: 14, alertDays: 7, timeZone: 'UTC' },
+      ledger: undefined,
+      balance: async () => ({ balances: { USD: 1 }, readAt: new Date() }),
+      clock: new ManualClock(new Date()),
+      settings: { windowDays: 14, alertDays: 7, timeZone: 'UTC' },
     });
     expect(runway).toEqual({ known: false, reason: 'ledger_off', windowDays: 14 });
   });
@@ -111,7 +124,10 @@ describe.each(testDatabases())('the runway figure on $name', ({ open }) => {
   it('gives zero days left, due today, to a nil or negative balance that keeps falling', async () => {
     await store([...everyDay(-100), ...everyDay(-100, 'EUR'), tx('2015-01-01T00:00:00.000Z', 1)]);
     const runway = known(await runwayAt('2026-11-26T09:00:00.000Z', { USD: 0, EUR: -50 }));
-    expect(runway.currencies.map((c) => [c.currency, c.daysLeft, c.zeroDay])).toEqual([['EUR', 0, '2026-11-26'], ['USD', 0, '2026-11-26']]);
+    expect(runway.currencies.map((c) => [c.currency, c.daysLeft, c.zeroDay])).toEqual([
+      ['EUR', 0, '2026-11-26'],
+      ['USD', 0, '2026-11-26'],
+    ]);
   });
 
   it('reads a currency that did not move as not falling', async () => {

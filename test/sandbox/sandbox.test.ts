@@ -163,7 +163,12 @@ describe('sandbox seeded data', () => {
     const before = sandbox.balances().EUR ?? 0;
     const added = sandbox.addTransactions(2, { currency: 'EUR', amount: -12.3, type: 'B2B_JIT_FUNDING' });
     expect(sandbox.balances().EUR).toBeCloseTo(before - 24.6, 2);
-    expect(sandbox.transactions().slice(0, 2).map((each) => each.reference)).toEqual([added[1]?.reference, added[0]?.reference]);
+    expect(
+      sandbox
+        .transactions()
+        .slice(0, 2)
+        .map((each) => each.reference),
+    ).toEqual([added[1]?.reference, added[0]?.reference]);
   });
 });
 
@@ -226,7 +231,8 @@ describe('sandbox payouts', () => {
 describe('sandbox balance', () => {
   it('answers a balance equal to the sum of its whole transaction list, per currency, also after payouts and new activity', async () => {
     const lively = await startSandbox({ seed: 21, transactionCount: 150, activityIntervalMs: 30 });
-    const get = async (path: string) => (await (await fetch(`${lively.url}${path}`, { headers: { authorization: `Bearer ${lively.apiKey}` } })).json()) as ApiBody;
+    const get = async (path: string) =>
+      (await (await fetch(`${lively.url}${path}`, { headers: { authorization: `Bearer ${lively.apiKey}` } })).json()) as ApiBody;
     const wholeList = async () => {
       const all: Transaction[] = [];
       for (let offset = 0; ; offset += 100) {
@@ -238,7 +244,9 @@ describe('sandbox balance', () => {
     try {
       await vi.waitFor(() => expect(lively.transactions().length).toBeGreaterThanOrEqual(153), { timeout: 3000 });
       const payout = await fetch(`${lively.url}/api/v1/b2b/payouts/mobile-money`, {
-        method: 'POST', headers: { authorization: `Bearer ${lively.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(mobilePayout({ amount: 99.99 })),
+        method: 'POST',
+        headers: { authorization: `Bearer ${lively.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(mobilePayout({ amount: 99.99 })),
       });
       expect(payout.status).toBe(200);
       // Read the list on both sides of the balance, until no entry arrived in between.
@@ -264,7 +272,12 @@ describe('sandbox activity and faults', () => {
     const lively = await startSandbox({ seed: 3, transactionCount: 10, activityIntervalMs: 20 });
     try {
       await vi.waitFor(() => expect(lively.transactions().length).toBeGreaterThanOrEqual(13), { timeout: 2000 });
-      expect(lively.transactions().slice(0, 3).every((each) => ['PAYMENT', 'B2B_JIT_FUNDING'].includes(each.type))).toBe(true);
+      expect(
+        lively
+          .transactions()
+          .slice(0, 3)
+          .every((each) => ['PAYMENT', 'B2B_JIT_FUNDING'].includes(each.type)),
+      ).toBe(true);
     } finally {
       await lively.close();
     }

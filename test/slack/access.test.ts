@@ -20,7 +20,13 @@ function slackWithGroups(groups: Record<string, string[]>) {
       },
     },
   } as unknown as WebClient;
-  return { client, calls, fail: (value: boolean) => { failing = value; } };
+  return {
+    client,
+    calls,
+    fail: (value: boolean) => {
+      failing = value;
+    },
+  };
 }
 
 const approvers: AccessList = { everyone: false, users: new Set(['U0DIRECT']), groups: new Set(['S0APPROVERS']) };

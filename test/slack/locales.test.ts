@@ -41,11 +41,20 @@ function setUp(client: UsersInfoClient, options: { defaultLocale?: Locale; looku
   const logs: string[] = [];
   const logger = createLogger({
     level: 'trace',
-    destination: new Writable({ write: (chunk: Buffer, _encoding, done) => { logs.push(chunk.toString()); done(); } }),
+    destination: new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        logs.push(chunk.toString());
+        done();
+      },
+    }),
     secrets: [TOKEN],
   });
   const languages = new SlackPersonLanguages({
-    users: new SlackUsers(client, options.lookupTimeoutMs ?? 2500), choices: memoryChoices(), defaultLocale: options.defaultLocale ?? 'en', logger, clock: systemClock,
+    users: new SlackUsers(client, options.lookupTimeoutMs ?? 2500),
+    choices: memoryChoices(),
+    defaultLocale: options.defaultLocale ?? 'en',
+    logger,
+    clock: systemClock,
   });
   return { languages, logs };
 }
@@ -101,7 +110,10 @@ describe("a person's language", () => {
   });
 
   it('keeps a refusal by Slack (missing_scope) a while, so that each command does not ask and warn again', async () => {
-    const refusal = Object.assign(new Error('An API error occurred: missing_scope'), { code: 'slack_webapi_platform_error', data: { ok: false, error: 'missing_scope' } });
+    const refusal = Object.assign(new Error('An API error occurred: missing_scope'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'missing_scope' },
+    });
     const slack = slackWith({}, { fail: refusal });
     const { languages, logs } = setUp(slack.client, { defaultLocale: 'fr' });
     expect(await languages.forPerson('U0FABRICE')).toBe('fr');
@@ -123,7 +135,10 @@ describe("a person's language", () => {
   it('still answers when the stored choice cannot be read, from the Slack language', async () => {
     const { client } = slackWith({ U0FABRICE: 'fr-FR' });
     const languages = new SlackPersonLanguages({
-      users: new SlackUsers(client), defaultLocale: 'en', clock: systemClock, logger: createLogger({ level: 'silent' }),
+      users: new SlackUsers(client),
+      defaultLocale: 'en',
+      clock: systemClock,
+      logger: createLogger({ level: 'silent' }),
       choices: { get: () => Promise.reject(new Error('connection refused')), set: () => Promise.resolve() },
     });
     expect(await languages.forPerson('U0FABRICE')).toBe('fr');

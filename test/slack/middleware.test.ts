@@ -8,7 +8,13 @@ async function throughMiddleware(locales: { forPerson(userId: string): Promise<L
   const context: Context = { isEnterpriseInstall: false, ...(userId ? { userId } : {}) };
   let nextCalled = false;
   const middleware = readerMiddleware({ surface: { sandbox: true, locale: 'en' }, locales });
-  const args = { context, next: () => { nextCalled = true; return Promise.resolve(); } };
+  const args = {
+    context,
+    next: () => {
+      nextCalled = true;
+      return Promise.resolve();
+    },
+  };
   await (middleware as unknown as (input: typeof args) => Promise<void>)(args);
   expect(nextCalled).toBe(true);
   return context;
@@ -17,7 +23,12 @@ async function throughMiddleware(locales: { forPerson(userId: string): Promise<L
 describe('the reader middleware', () => {
   it('asks nobody for the language before a listener needs it, then asks once however often the listener does', async () => {
     const asked: string[] = [];
-    const locales = { forPerson: (userId: string) => { asked.push(userId); return Promise.resolve<Locale>('fr'); } };
+    const locales = {
+      forPerson: (userId: string) => {
+        asked.push(userId);
+        return Promise.resolve<Locale>('fr');
+      },
+    };
     const context = await throughMiddleware(locales, 'U0RITA');
     expect(asked).toEqual([]);
     const readerSurface = readerSurfaceOf(context, 'U0RITA');

@@ -18,7 +18,13 @@ function recordingClient() {
         return { ok: true, view: { id: 'V1', hash: 'h1' } };
       },
       update: async (args: { view: ModalView; view_id: string; hash?: string }) => {
-        calls.push({ method: 'views.update', title: args.view.title.text, at: performance.now() - started, viewId: args.view_id, ...(args.hash ? { hash: args.hash } : {}) });
+        calls.push({
+          method: 'views.update',
+          title: args.view.title.text,
+          at: performance.now() - started,
+          viewId: args.view_id,
+          ...(args.hash ? { hash: args.hash } : {}),
+        });
         return { ok: true };
       },
     },

@@ -13,7 +13,9 @@ function slackWith(users: Record<string, SlackUser>, behaviour: { hang?: boolean
         calls.push(user);
         if (behaviour.hang) return new Promise(() => undefined);
         if (behaviour.fail) return Promise.reject(behaviour.fail);
-        return users[user] ? Promise.resolve({ user: users[user] }) : Promise.reject(Object.assign(new Error('An API error occurred: user_not_found'), { data: { error: 'user_not_found' } }));
+        return users[user]
+          ? Promise.resolve({ user: users[user] })
+          : Promise.reject(Object.assign(new Error('An API error occurred: user_not_found'), { data: { error: 'user_not_found' } }));
       },
     },
   };
@@ -22,7 +24,15 @@ function slackWith(users: Record<string, SlackUser>, behaviour: { hang?: boolean
 
 function namesFor(client: UsersInfoClient, lookupTimeoutMs = 1000) {
   const logs: string[] = [];
-  const logger = createLogger({ level: 'trace', destination: new Writable({ write: (chunk: Buffer, _encoding, done) => { logs.push(chunk.toString()); done(); } }) });
+  const logger = createLogger({
+    level: 'trace',
+    destination: new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        logs.push(chunk.toString());
+        done();
+      },
+    }),
+  });
   const clock = new ManualClock(new Date('2026-11-23T12:00:00.000Z'));
   return { names: new SlackPersonNames({ users: new SlackUsers(client, lookupTimeoutMs), logger, clock }), clock, logs };
 }
@@ -34,7 +44,12 @@ describe('the names people go by in Slack, for the export', () => {
   it('names a person by their display name, else their full name, asking Slack once an hour', async () => {
     const slack = slackWith({ U0RITA: RITA, U0ABEL: ABEL });
     const { names, clock } = namesFor(slack.client);
-    expect(await names.namesOf(['U0RITA', 'U0ABEL', 'U0RITA'])).toEqual(new Map([['U0RITA', 'Rita (treasury)'], ['U0ABEL', 'Abel Kasongo']]));
+    expect(await names.namesOf(['U0RITA', 'U0ABEL', 'U0RITA'])).toEqual(
+      new Map([
+        ['U0RITA', 'Rita (treasury)'],
+        ['U0ABEL', 'Abel Kasongo'],
+      ]),
+    );
     await names.namesOf(['U0ABEL', 'U0RITA']);
     expect(slack.calls).toEqual(['U0RITA', 'U0ABEL']);
     clock.advance(HOUR + 1);
@@ -50,7 +65,7 @@ describe('the names people go by in Slack, for the export', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await names.namesOf(['U0RITA'])).toEqual(new Map());
     expect(slack.calls).toEqual(['U0RITA']);
-    expect(logs.join('')).toContain('could not read a person\'s Slack name');
+    expect(logs.join('')).toContain("could not read a person's Slack name");
     clock.advance(5 * MINUTE + 1);
     await names.namesOf(['U0RITA']);
     expect(slack.calls).toEqual(['U0RITA', 'U0RITA']);

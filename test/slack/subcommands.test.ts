@@ -47,8 +47,12 @@ describe('SubcommandRegistry', () => {
   describe('in two languages', () => {
     const solde = subcommand('balance', ['bal'], { localNames: { fr: 'solde' }, audience: 'viewers' });
     const payout = subcommand('payout', ['virement'], {
-      localNames: { fr: 'paiement' }, audience: 'requesters',
-      help: () => [{ usage: '/fleet payout [mobile|bank]', description: 'A payout.' }, { usage: '/fleet payouts', description: 'Not this one.' }],
+      localNames: { fr: 'paiement' },
+      audience: 'requesters',
+      help: () => [
+        { usage: '/fleet payout [mobile|bank]', description: 'A payout.' },
+        { usage: '/fleet payouts', description: 'Not this one.' },
+      ],
     });
     const ledger = subcommand('ledger', [], { localNames: { fr: 'registre' }, help: () => [{ usage: '/fleet registre', description: 'Already French.' }] });
     const both = new SubcommandRegistry([solde, payout, ledger]);
@@ -60,16 +64,26 @@ describe('SubcommandRegistry', () => {
     });
 
     it("lists each subcommand under its name in the reader's language, keeping what follows the name", () => {
-      expect(both.help(textsFor('fr'), 'fr', EVERYONE).map((entry) => entry.usage))
-        .toEqual(['/fleet solde', '/fleet paiement [mobile|bank]', '/fleet payouts', '/fleet registre']);
-      expect(both.help(textsFor('en'), 'en', EVERYONE).map((entry) => entry.usage))
-        .toEqual(['/fleet balance', '/fleet payout [mobile|bank]', '/fleet payouts', '/fleet registre']);
+      expect(both.help(textsFor('fr'), 'fr', EVERYONE).map((entry) => entry.usage)).toEqual([
+        '/fleet solde',
+        '/fleet paiement [mobile|bank]',
+        '/fleet payouts',
+        '/fleet registre',
+      ]);
+      expect(both.help(textsFor('en'), 'en', EVERYONE).map((entry) => entry.usage)).toEqual([
+        '/fleet balance',
+        '/fleet payout [mobile|bank]',
+        '/fleet payouts',
+        '/fleet registre',
+      ]);
     });
 
     it('lists only the subcommands the reader may use', () => {
       expect(both.help(textsFor('en'), 'en', new Set<Audience>(['everyone'])).map((entry) => entry.usage)).toEqual(['/fleet registre']);
-      expect(both.help(textsFor('en'), 'en', new Set<Audience>(['everyone', 'viewers'])).map((entry) => entry.usage))
-        .toEqual(['/fleet balance', '/fleet registre']);
+      expect(both.help(textsFor('en'), 'en', new Set<Audience>(['everyone', 'viewers'])).map((entry) => entry.usage)).toEqual([
+        '/fleet balance',
+        '/fleet registre',
+      ]);
     });
 
     it('refuses a French name that another subcommand already answers to', () => {
@@ -79,7 +93,9 @@ describe('SubcommandRegistry', () => {
 
   it('places approvers who may not request among those who may see payouts, but not among requesters', async () => {
     const audiences = await audiencesOf('U0ABEL', {
-      view: () => Promise.resolve(false), request: () => Promise.resolve(false), approve: () => Promise.resolve(true),
+      view: () => Promise.resolve(false),
+      request: () => Promise.resolve(false),
+      approve: () => Promise.resolve(true),
     });
     expect([...audiences].sort()).toEqual(['everyone', 'requesters-and-approvers']);
   });
@@ -91,9 +107,18 @@ describe('SubcommandRegistry', () => {
   it('asks only the lists an audience names, and treats them as separate lists, not a ladder', async () => {
     const asked: string[] = [];
     const approverOnly = {
-      view: () => { asked.push('viewers'); return Promise.resolve(false); },
-      request: () => { asked.push('requesters'); return Promise.resolve(false); },
-      approve: () => { asked.push('approvers'); return Promise.resolve(true); },
+      view: () => {
+        asked.push('viewers');
+        return Promise.resolve(false);
+      },
+      request: () => {
+        asked.push('requesters');
+        return Promise.resolve(false);
+      },
+      approve: () => {
+        asked.push('approvers');
+        return Promise.resolve(true);
+      },
     };
     expect(await isIn('everyone', 'U0ABEL', approverOnly)).toBe(true);
     expect(asked).toEqual([]);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/store/index.js';
 import { createTestSchema, testDatabases, testPostgresUrl } from '../support/databases.js';
 
-describe.each(testDatabases())('heavy jobs\' database on $name', ({ open }) => {
+describe.each(testDatabases())("heavy jobs' database on $name", ({ open }) => {
   let db: Db;
   beforeAll(async () => {
     db = await open();
@@ -46,7 +46,7 @@ if (testPostgresUrl) {
 
     const applicationName = async (on: Db) => (await on.query<{ name: string }>("SELECT current_setting('application_name') AS name")).rows[0]!.name;
 
-    it('run on connections of their own, named apart from the interactions\' ones', async () => {
+    it("run on connections of their own, named apart from the interactions' ones", async () => {
       expect(await applicationName(db)).toBe('fleet-treasury-bot');
       expect(await applicationName(db.forHeavyWork())).toBe('fleet-treasury-bot/heavy');
     });
@@ -61,11 +61,13 @@ if (testPostgresUrl) {
       const holding: Array<Promise<unknown>> = [];
       let holders = 0;
       for (let index = 0; index < 4; index += 1) {
-        holding.push(heavy.transaction(async (tx) => {
-          await tx.query('SELECT 1');
-          holders += 1;
-          await released;
-        }));
+        holding.push(
+          heavy.transaction(async (tx) => {
+            await tx.query('SELECT 1');
+            holders += 1;
+            await released;
+          }),
+        );
       }
       while (holders < 4) await new Promise((resolve) => setTimeout(resolve, 10));
       // A fifth heavy job waits for a heavy connection; an interaction does not.

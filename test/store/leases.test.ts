@@ -18,7 +18,10 @@ describe.each(testDatabases())('leases on $name', ({ open }) => {
     db.query("UPDATE app_leases SET expires_at = clock_timestamp() + $2 * interval '1 second' WHERE name = $1", [name, seconds]);
   /** Seconds from now (database clock) until the lease expires. */
   const secondsLeft = async (name: string) => {
-    const { rows } = await db.query<{ left: number | string }>('SELECT extract(epoch FROM expires_at - clock_timestamp()) AS left FROM app_leases WHERE name = $1', [name]);
+    const { rows } = await db.query<{ left: number | string }>(
+      'SELECT extract(epoch FROM expires_at - clock_timestamp()) AS left FROM app_leases WHERE name = $1',
+      [name],
+    );
     return Number(rows[0]?.left);
   };
 
@@ -59,9 +62,7 @@ describe.each(testDatabases())('leases on $name', ({ open }) => {
   });
 
   it('gives a contested free lease to exactly one of many replicas', async () => {
-    const outcomes = await Promise.all(
-      ['a', 'b', 'c', 'd', 'e'].map((replica) => tryAcquireLease(db, 'feed-contested', `replica-${replica}`, TTL_MS)),
-    );
+    const outcomes = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((replica) => tryAcquireLease(db, 'feed-contested', `replica-${replica}`, TTL_MS)));
     expect(outcomes.filter(Boolean)).toHaveLength(1);
   });
 

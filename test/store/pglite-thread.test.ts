@@ -46,8 +46,16 @@ describe('the embedded store in its worker thread', () => {
       '\\x0102'::bytea AS bytes, NULL::text AS nothing, true AS yes`);
 
     expect(rows[0]).toEqual({
-      day: '2026-03-01', at: new Date('2026-03-01T10:00:00Z'), small: 42, big: 9007199254740993n, amount: '12.50',
-      doc: { a: [1, 'b'] }, tags: ['x', 'y'], bytes: new Uint8Array([1, 2]), nothing: null, yes: true,
+      day: '2026-03-01',
+      at: new Date('2026-03-01T10:00:00Z'),
+      small: 42,
+      big: 9007199254740993n,
+      amount: '12.50',
+      doc: { a: [1, 'b'] },
+      tags: ['x', 'y'],
+      bytes: new Uint8Array([1, 2]),
+      nothing: null,
+      yes: true,
     });
   });
 
@@ -169,7 +177,12 @@ describe('closing the embedded store', () => {
     job.catch(() => undefined);
     await opened;
     // Another job waits for the one connection.
-    const queued = first.transaction((tx) => tx.query("INSERT INTO payouts_seen VALUES ('queued')")).then(() => 'committed', (error: Error) => error.message);
+    const queued = first
+      .transaction((tx) => tx.query("INSERT INTO payouts_seen VALUES ('queued')"))
+      .then(
+        () => 'committed',
+        (error: Error) => error.message,
+      );
 
     await first.close();
 

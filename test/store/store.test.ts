@@ -35,8 +35,12 @@ describe.each(testDatabases())('the store on $name', ({ open }) => {
   });
 
   it('indexes payouts by their transaction id, which the export joins every ledger row on', async () => {
-    const { rows } = await db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payout_requests_transaction' AND schemaname = current_schema()");
-    expect(rows.map((row) => row.indexdef)).toEqual([expect.stringMatching(/ON (\w+\.)?payout_requests USING btree \(transaction_id\) WHERE \(transaction_id IS NOT NULL\)/)]);
+    const { rows } = await db.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE indexname = 'payout_requests_transaction' AND schemaname = current_schema()",
+    );
+    expect(rows.map((row) => row.indexdef)).toEqual([
+      expect.stringMatching(/ON (\w+\.)?payout_requests USING btree \(transaction_id\) WHERE \(transaction_id IS NOT NULL\)/),
+    ]);
   });
 
   it('applies a migration only once when several migrators race for it', async () => {
@@ -179,7 +183,9 @@ describe.each(testDatabases())('migration 032 on bulk files stored before it, on
       );
       expect(await migrate(db, migrations)).toEqual([32]);
       expect(await findBatch(db, 'PB-OLD032')).toMatchObject({ state: 'pending', rowCount: 2, totals: new Map([['USD', 20_000]]) });
-      const column = await db.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'payout_batches' AND column_name = 'content_hash' AND table_schema = current_schema()");
+      const column = await db.query(
+        "SELECT 1 FROM information_schema.columns WHERE table_name = 'payout_batches' AND column_name = 'content_hash' AND table_schema = current_schema()",
+      );
       expect(column.rowCount).toBe(0);
       expect((await db.query("SELECT 1 FROM pg_indexes WHERE indexname = 'payout_batches_by_content' AND schemaname = current_schema()")).rowCount).toBe(0);
     } finally {

@@ -7,20 +7,24 @@ describe('the transaction scope', () => {
   it('refuses a query from inside the work, and allows one outside it, before and after', async () => {
     const scope = createTransactionScope();
     expect(() => scope.assertOutside()).not.toThrow();
-    await expect(scope.run(async () => {
-      await Promise.resolve();
-      scope.assertOutside();
-    })).rejects.toThrow(INSIDE);
+    await expect(
+      scope.run(async () => {
+        await Promise.resolve();
+        scope.assertOutside();
+      }),
+    ).rejects.toThrow(INSIDE);
     expect(() => scope.assertOutside()).not.toThrow();
   });
 
   it('still refuses inside a transaction that starts after an earlier one ended', async () => {
     const scope = createTransactionScope();
     await scope.run(async () => 1);
-    await expect(scope.run(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      scope.assertOutside();
-    })).rejects.toThrow(INSIDE);
+    await expect(
+      scope.run(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        scope.assertOutside();
+      }),
+    ).rejects.toThrow(INSIDE);
   });
 
   it('still refuses inside a transaction when another one running beside it has ended', async () => {
@@ -47,7 +51,7 @@ describe('the transaction scope', () => {
     await expect(later).resolves.toBeUndefined();
   });
 
-  it('keeps two databases\' scopes apart', async () => {
+  it("keeps two databases' scopes apart", async () => {
     const first = createTransactionScope();
     const second = createTransactionScope();
     await first.run(async () => {

@@ -61,12 +61,14 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = options.existingSandbox ?? (await startSandbox({ seed: 7, ...options.sandbox }));
-  const slack = options.existingSlack ?? await startLocalSlack({
-    signingSecret: SIGNING_SECRET,
-    botToken: BOT_TOKEN,
-    ...(options.socketMode ? { appToken: APP_TOKEN } : {}),
-    ...options.slack,
-  });
+  const slack =
+    options.existingSlack ??
+    (await startLocalSlack({
+      signingSecret: SIGNING_SECRET,
+      botToken: BOT_TOKEN,
+      ...(options.socketMode ? { appToken: APP_TOKEN } : {}),
+      ...options.slack,
+    }));
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {

@@ -16,7 +16,16 @@ export async function resetDigestWorld(db: Db): Promise<void> {
 
 /** One ledger entry; `amount` is the API's signed decimal. */
 export function entry(date: string, amount: number, currency: string, overrides: Partial<Transaction> = {}): Transaction {
-  return { reference: `REF-${date}-${amount}-${currency}`, type: 'PAYMENT', amount, currency, description: 'test entry', date, status: 'Completed', ...overrides };
+  return {
+    reference: `REF-${date}-${amount}-${currency}`,
+    type: 'PAYMENT',
+    amount,
+    currency,
+    description: 'test entry',
+    date,
+    status: 'Completed',
+    ...overrides,
+  };
 }
 
 export async function storeEntries(db: Db, entries: Transaction[]): Promise<void> {
@@ -25,10 +34,9 @@ export async function storeEntries(db: Db, entries: Transaction[]): Promise<void
 
 /** The ledger's history walked and polled at `polledAt`. */
 export async function ledgerComplete(db: Db, polledAt: Date): Promise<void> {
-  await db.query(
-    'UPDATE ledger_sync_state SET history_complete = true, history_completed_at = $1, up_to_date_since = $1, last_poll_at = $1 WHERE id = 1',
-    [polledAt.toISOString()],
-  );
+  await db.query('UPDATE ledger_sync_state SET history_complete = true, history_completed_at = $1, up_to_date_since = $1, last_poll_at = $1 WHERE id = 1', [
+    polledAt.toISOString(),
+  ]);
 }
 
 let sequence = 0;

@@ -88,10 +88,13 @@ export async function buildStages(stages: Stage[], options: BuildOptions): Promi
   const names = new Set(stages.map((stage) => stage.name));
   const running = new Map<string, Promise<BuiltStage>>();
   for (const stage of stages) {
-    running.set(stage.name, runStage(stage, options, (name) => {
-      if (!names.has(name)) throw new Error(`COPY --from=${name}: no stage has that name`);
-      return running.get(name)!;
-    }));
+    running.set(
+      stage.name,
+      runStage(stage, options, (name) => {
+        if (!names.has(name)) throw new Error(`COPY --from=${name}: no stage has that name`);
+        return running.get(name)!;
+      }),
+    );
   }
   const built = await Promise.all(running.values());
   return new Map(built.map((stage) => [stage.name, stage]));
@@ -103,7 +106,16 @@ async function runStage(stage: Stage, options: BuildOptions, stageNamed: (name: 
   await mkdir(root, { recursive: true });
   const chownLog = await chownRecorder(bin);
   const built: BuiltStage = {
-    name: stage.name, root, workdir: '/', env: {}, user: undefined, exposed: [], cmd: undefined, healthcheck: undefined, chowns: [], runSeconds: [],
+    name: stage.name,
+    root,
+    workdir: '/',
+    env: {},
+    user: undefined,
+    exposed: [],
+    cmd: undefined,
+    healthcheck: undefined,
+    chowns: [],
+    runSeconds: [],
   };
   const inImage = (imagePath: string) => path.join(root, path.posix.resolve(built.workdir, imagePath));
   for (const { keyword, args, line } of stage.instructions) {
@@ -142,7 +154,10 @@ async function runStage(stage: Stage, options: BuildOptions, stageNamed: (name: 
           if (/[*?[]/.test(source)) throw new Error(`${where}: name COPY sources without wildcards`);
           const sourcePath = from === undefined ? path.join(sourceRoot, source) : path.join(sourceRoot, path.posix.resolve('/', source));
           const found = await stat(sourcePath).catch(() => undefined);
-          if (!found) throw new Error(`${where}: ${source} is not in ${from === undefined ? 'the build context (is it committed, and not in .dockerignore?)' : `stage ${from}`}`);
+          if (!found)
+            throw new Error(
+              `${where}: ${source} is not in ${from === undefined ? 'the build context (is it committed, and not in .dockerignore?)' : `stage ${from}`}`,
+            );
           const intoFolder = destination.endsWith('/') || sources.length > 1;
           const target = found.isDirectory() || !intoFolder ? inImage(destination) : path.join(inImage(destination), path.basename(source));
           await cp(sourcePath, target, { recursive: true });
@@ -189,7 +204,8 @@ function execForm(args: string, where: string): string[] {
   } catch {
     throw new Error(`${where}: write it in exec form, a JSON array`);
   }
-  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === 'string')) throw new Error(`${where}: expected a JSON array of strings`);
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((part) => typeof part === 'string'))
+    throw new Error(`${where}: expected a JSON array of strings`);
   return parsed;
 }
 
@@ -217,7 +233,10 @@ async function chownRecorder(bin: string): Promise<string> {
 }
 
 async function readChowns(log: string): Promise<string[][]> {
-  return (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((line) => line.split(' '));
+  return (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(' '));
 }
 
 function runShell(command: string, options: { cwd: string; env: Record<string, string> }): Promise<{ code: number; output: string }> {
@@ -237,7 +256,10 @@ function runShell(command: string, options: { cwd: string; env: Record<string, s
  * takes its contents with it. Exceptions (`!pattern`) are refused rather than half understood.
  */
 export async function applyDockerignore(context: string, ignoreText: string): Promise<void> {
-  const patterns = ignoreText.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const patterns = ignoreText
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   const exception = patterns.find((pattern) => pattern.startsWith('!'));
   if (exception) throw new Error(`.dockerignore: this test does not apply exceptions (${exception})`);
   const matchers = patterns.map(globToRegExp);

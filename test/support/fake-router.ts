@@ -40,22 +40,28 @@ export function unfaked<T extends object>(name: string): T {
 /** The Web API client: each call recorded as `views.open`, `chat.postMessage`, …; `answers` by method. */
 export function fakeClient(answers: Record<string, unknown> = {}) {
   const calls: { method: string; args: Record<string, unknown> }[] = [];
-  const group = (prefix: string): unknown => new Proxy(() => undefined, {
-    get: (_target, property) => (property === 'then' ? undefined : group(prefix ? `${prefix}.${String(property)}` : String(property))),
-    apply: (_target, _this, args: unknown[]) => {
-      calls.push({ method: prefix, args: (args[0] ?? {}) as Record<string, unknown> });
-      const answer = answers[prefix];
-      if (answer instanceof Error) return Promise.reject(answer);
-      return Promise.resolve(answer ?? { ok: true, view: { id: 'V-OPENED', hash: 'h1' } });
-    },
-  });
+  const group = (prefix: string): unknown =>
+    new Proxy(() => undefined, {
+      get: (_target, property) => (property === 'then' ? undefined : group(prefix ? `${prefix}.${String(property)}` : String(property))),
+      apply: (_target, _this, args: unknown[]) => {
+        calls.push({ method: prefix, args: (args[0] ?? {}) as Record<string, unknown> });
+        const answer = answers[prefix];
+        if (answer instanceof Error) return Promise.reject(answer);
+        return Promise.resolve(answer ?? { ok: true, view: { id: 'V-OPENED', hash: 'h1' } });
+      },
+    });
   return { client: group('') as WebClient, calls, of: (method: string) => calls.filter((call) => call.method === method).map((call) => call.args) };
 }
 
 /** The configuration a listener reads, from the environment a test gives (viewers, requesters, approvers named). */
 export function testConfig(env: Record<string, string> = {}) {
   return loadConfig({
-    ...minimal, FLEET_VIEWERS: VIEWER, FLEET_REQUESTERS: REQUESTER, FLEET_APPROVERS: `${APPROVER},${SECOND_APPROVER}`, APPROVAL_CHANNEL_ID: 'CAPPROVALS', ...env,
+    ...minimal,
+    FLEET_VIEWERS: VIEWER,
+    FLEET_REQUESTERS: REQUESTER,
+    FLEET_APPROVERS: `${APPROVER},${SECOND_APPROVER}`,
+    APPROVAL_CHANNEL_ID: 'CAPPROVALS',
+    ...env,
   });
 }
 
@@ -64,13 +70,27 @@ export function fakeContext(parts: Partial<SlackContext> = {}, env: Record<strin
   const config = testConfig(env);
   const logger = createLogger({ level: 'silent' });
   return {
-    account: unfaked('account'), payouts: unfaked('payouts'), batches: unfaked('batches'), recipients: unfaked('recipients'),
-    feed: undefined, ledger: undefined, exporter: undefined, records: undefined, fileChecks: unfaked('fileChecks'),
-    access: new AccessControl(unfaked<WebClient>('client'), logger), accessLists: config.access, payoutSettings: config.payouts,
+    account: unfaked('account'),
+    payouts: unfaked('payouts'),
+    batches: unfaked('batches'),
+    recipients: unfaked('recipients'),
+    feed: undefined,
+    ledger: undefined,
+    exporter: undefined,
+    records: undefined,
+    fileChecks: unfaked('fileChecks'),
+    access: new AccessControl(unfaked<WebClient>('client'), logger),
+    accessLists: config.access,
+    payoutSettings: config.payouts,
     surface: { sandbox: false, locale: 'en' },
     locales: { ...fixedLocale('en'), ...unfaked<Omit<PersonLanguages, 'forPerson'>>('locales') },
-    logger, clock: new ManualClock(new Date('2026-11-20T10:00:00Z')), readTimeoutMs: 1000, ledgerTimeZone: 'UTC',
-    seal: new ValueSeal('a-test-secret-long-enough-for-a-seal'), turns: new EventLoopTurns(), runway: () => Promise.reject(new Error('the test did not fake runway')),
+    logger,
+    clock: new ManualClock(new Date('2026-11-20T10:00:00Z')),
+    readTimeoutMs: 1000,
+    ledgerTimeZone: 'UTC',
+    seal: new ValueSeal('a-test-secret-long-enough-for-a-seal'),
+    turns: new EventLoopTurns(),
+    runway: () => Promise.reject(new Error('the test did not fake runway')),
     ...parts,
   };
 }
@@ -94,7 +114,12 @@ export class FakeRouter {
       this.handlers.set(`${kind}:${String(key)}`, handler);
     };
     return {
-      command: keep('command'), action: keep('action'), view: keep('view'), options: keep('options'), event: keep('event'), function: keep('function'),
+      command: keep('command'),
+      action: keep('action'),
+      view: keep('view'),
+      options: keep('options'),
+      event: keep('event'),
+      function: keep('function'),
     } as unknown as ListenerRouter;
   }
 
@@ -118,13 +143,21 @@ export class FakeRouter {
       respond: vi.fn(async (reply: Record<string, unknown>) => {
         replies.push(reply);
       }),
-      client, context, next: async () => undefined, ...args,
+      client,
+      context,
+      next: async () => undefined,
+      ...args,
     });
     return { acks, replies, calls, of };
   }
 
   /** A button or select pressed by `userId`; `view` when it sits in a modal. */
-  async action(actionId: string, userId: string, action: Record<string, unknown> = {}, extra: { view?: Record<string, unknown>; answers?: Record<string, unknown> } = {}): Promise<Handled> {
+  async action(
+    actionId: string,
+    userId: string,
+    action: Record<string, unknown> = {},
+    extra: { view?: Record<string, unknown>; answers?: Record<string, unknown> } = {},
+  ): Promise<Handled> {
     const pressed = { action_id: actionId, type: 'button', ...action };
     const body = { type: 'block_actions', user: { id: userId }, trigger_id: 'T-1', actions: [pressed], ...(extra.view ? { view: extra.view } : {}) };
     return this.run(`action:${actionId}`, userId, { body, action: pressed, payload: pressed }, extra.answers ?? {});
@@ -164,13 +197,19 @@ export class FakeRouter {
  * surface, a fake `respond` and client.
  */
 export async function runSubcommand(
-  subcommand: Subcommand, ctx: SlackContext, userId: string, args: string[] = [], answers: Record<string, unknown> = {},
+  subcommand: Subcommand,
+  ctx: SlackContext,
+  userId: string,
+  args: string[] = [],
+  answers: Record<string, unknown> = {},
 ): Promise<Omit<Handled, 'acks'>> {
   const replies: Record<string, unknown>[] = [];
   const { client, calls, of } = fakeClient(answers);
   const command = { command: '/fleet', text: [subcommand.name, ...args].join(' '), user_id: userId, trigger_id: 'T-1', channel_id: 'CHERE' };
   await subcommand.run({
-    command: command as never, args, client,
+    command: command as never,
+    args,
+    client,
     respond: (async (reply: Record<string, unknown>) => {
       replies.push(reply);
     }) as never,

@@ -87,7 +87,10 @@ export class VirtualClock implements Clock {
     const end = this.ms + ms;
     await this.settle(loops);
     for (;;) {
-      const next = this.sleepers.reduce<{ at: number; wake: () => void } | undefined>((first, sleeper) => (!first || sleeper.at < first.at ? sleeper : first), undefined);
+      const next = this.sleepers.reduce<{ at: number; wake: () => void } | undefined>(
+        (first, sleeper) => (!first || sleeper.at < first.at ? sleeper : first),
+        undefined,
+      );
       if (!next || next.at > end) break;
       this.sleepers = this.sleepers.filter((sleeper) => sleeper !== next);
       this.ms = Math.max(this.ms, next.at);
@@ -244,7 +247,15 @@ export function feedRig(db: Db, overrides: Partial<FeedSettings> = {}, options: 
   const newFeed = (options: Partial<TransactionFeedOptions> = {}) => {
     replicas += 1;
     return new TransactionFeed({
-      fleet, db, clock, publisher, settings, logger: silentLogger, random: () => 1, instanceId: `replica-${replicas}`, ...options,
+      fleet,
+      db,
+      clock,
+      publisher,
+      settings,
+      logger: silentLogger,
+      random: () => 1,
+      instanceId: `replica-${replicas}`,
+      ...options,
     });
   };
   return { clock, fleet, publisher, settings, newFeed };

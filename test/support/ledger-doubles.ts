@@ -45,7 +45,10 @@ export async function ledgerRig(
   const settings = ledgerSettings(options.settings);
   let replicas = 0;
   return {
-    clock, sandbox, fleet, settings,
+    clock,
+    sandbox,
+    fleet,
+    settings,
     newSync: (overrides = {}) => {
       replicas += 1;
       return new LedgerSync({ fleet: options.fleet ?? fleet, db, clock, settings, logger: silentLogger, instanceId: `replica-${replicas}`, ...overrides });
@@ -78,7 +81,9 @@ export async function walkToTheEnd(sync: LedgerSync, between?: (page: number) =>
 
 /** Every key the list holds now (as the ledger would key it, reading the list as one page) and every key stored. */
 export async function compareWithList(db: Db, list: Transaction[]) {
-  const expected = identifyPage(list).map((entry) => entry.key).sort();
+  const expected = identifyPage(list)
+    .map((entry) => entry.key)
+    .sort();
   const { rows } = await db.query<{ entry_key: string }>('SELECT entry_key FROM ledger_entries');
   const stored = rows.map((row) => row.entry_key).sort();
   const storedSet = new Set(stored);

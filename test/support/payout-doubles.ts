@@ -3,7 +3,15 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import type { Config } from '../../src/config/config.js';
 import { FleetError } from '../../src/fleet/errors.js';
-import { wholePage, type BankAccountPayoutRequest, type FleetApi, type MobileMoneyPayoutRequest, type PayoutResult, type Transaction, type TransactionListPage } from '../../src/fleet/schemas.js';
+import {
+  wholePage,
+  type BankAccountPayoutRequest,
+  type FleetApi,
+  type MobileMoneyPayoutRequest,
+  type PayoutResult,
+  type Transaction,
+  type TransactionListPage,
+} from '../../src/fleet/schemas.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { PayoutEventName, PayoutRequest } from '../../src/payouts/model.js';
 import type { PayoutRoles } from '../../src/payouts/roles.js';
@@ -27,9 +35,7 @@ export class ManualClock implements Clock {
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
-type PayoutCall =
-  | { endpoint: 'mobile-money'; body: MobileMoneyPayoutRequest }
-  | { endpoint: 'bank-account'; body: BankAccountPayoutRequest };
+type PayoutCall = { endpoint: 'mobile-money'; body: MobileMoneyPayoutRequest } | { endpoint: 'bank-account'; body: BankAccountPayoutRequest };
 
 /** What the next payout POST does: answer, throw, or wait for the test to let it go. */
 export type PayoutBehaviour = PayoutResult | FleetError | ((call: PayoutCall) => Promise<PayoutResult>);
@@ -50,7 +56,13 @@ export class RecordingFleet implements FleetApi {
 
   addTransaction(transaction: Partial<Transaction> & Pick<Transaction, 'reference'>): void {
     this.transactions.unshift({
-      type: 'PAYMENT', amount: 150, currency: 'USD', description: '', date: new Date().toISOString(), status: 'Completed', ...transaction,
+      type: 'PAYMENT',
+      amount: 150,
+      currency: 'USD',
+      description: '',
+      date: new Date().toISOString(),
+      status: 'Completed',
+      ...transaction,
     });
   }
 
@@ -90,9 +102,21 @@ export const settings: Config['payouts'] = {
   approvalChannelId: 'C0APPROVALS',
   operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
   currencies: ['USD', 'EUR', 'CDF'],
-  maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000]]),
-  dailyLimit: new Map([['USD', 10_000_000], ['EUR', 10_000_000], ['CDF', 25_000_000_000]]),
-  dualApprovalAbove: new Map([['USD', 100_000], ['EUR', 100_000], ['CDF', 250_000_000]]),
+  maxAmount: new Map([
+    ['USD', 5_000_000],
+    ['EUR', 5_000_000],
+    ['CDF', 10_000_000_000],
+  ]),
+  dailyLimit: new Map([
+    ['USD', 10_000_000],
+    ['EUR', 10_000_000],
+    ['CDF', 25_000_000_000],
+  ]),
+  dualApprovalAbove: new Map([
+    ['USD', 100_000],
+    ['EUR', 100_000],
+    ['CDF', 250_000_000],
+  ]),
   requestTtlHours: 24,
   settleWindowMinutes: 10,
   // Off here: the tests of the other rules pay recipients never paid before; recipients.test.ts turns it on.
@@ -136,11 +160,13 @@ export function createService(db: Db, overrides: Partial<PayoutServiceOptions> =
     roles: rolesFor([REQUESTER, REQUESTER_APPROVER], [...approverIds, REQUESTER_APPROVER]),
     settings,
     logger: createLogger({ level: 'silent' }),
-    notifiers: [{
-      changed: async (request: PayoutRequest, event: PayoutEventName, actor?: string) => {
-        notifications.push({ id: request.id, state: request.state, event, actor });
+    notifiers: [
+      {
+        changed: async (request: PayoutRequest, event: PayoutEventName, actor?: string) => {
+          notifications.push({ id: request.id, state: request.state, event, actor });
+        },
       },
-    }],
+    ],
     ...overrides,
   });
   return { service, clock, fleet, notifications };
@@ -148,13 +174,25 @@ export function createService(db: Db, overrides: Partial<PayoutServiceOptions> =
 
 /** Forms as a person would fill them in. */
 export const mobileForm = {
-  phone: '+243 812 345 678', name: 'Amani Kabila', countryCode: 'CD', operator: 'VODACOM_MPESA',
-  amount: '150', currency: 'USD', reference: '', note: 'March stipend',
+  phone: '+243 812 345 678',
+  name: 'Amani Kabila',
+  countryCode: 'CD',
+  operator: 'VODACOM_MPESA',
+  amount: '150',
+  currency: 'USD',
+  reference: '',
+  note: 'March stipend',
 };
 
 export const bankForm = {
-  accountNumber: '0001 2345 6789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD',
-  amount: '750.50', currency: 'EUR', reference: '', note: '',
+  accountNumber: '0001 2345 6789',
+  bankCode: 'BCDCCDKI',
+  name: 'Ndaya Logistics SARL',
+  countryCode: 'CD',
+  amount: '750.50',
+  currency: 'EUR',
+  reference: '',
+  note: '',
 };
 
 /** Empties the payout tables between tests sharing one database (TRUNCATE passes the append-only trigger). */
@@ -187,7 +225,9 @@ export function usePayoutDatabase(open: () => Promise<Db>, use: (db: Db) => void
 }
 
 export async function resetPayouts(db: Db): Promise<void> {
-  await db.query('TRUNCATE payout_schedule_events, payout_occurrences, payout_schedules, payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests, saved_recipients, saved_recipient_events, payout_batch_events, payout_batch_approvals, payout_batch_rows, payout_batch_pace, payout_batches, payout_approval_reminders');
+  await db.query(
+    'TRUNCATE payout_schedule_events, payout_occurrences, payout_schedules, payout_events, payout_approvals, payout_retry_approvals, payout_likely_matches, payout_requests, saved_recipients, saved_recipient_events, payout_batch_events, payout_batch_approvals, payout_batch_rows, payout_batch_pace, payout_batches, payout_approval_reminders',
+  );
 }
 
 /** A stored request waiting for approval, for tests of pure functions; override what the test is about. */
@@ -265,5 +305,9 @@ export function changingRoles() {
 
 /** The approval signals of an ordinary payout (nothing to notice), for notifier doubles. */
 export async function quietSignals(request: Pick<PayoutRequest, 'currency' | 'amountMinor'>) {
-  return { duplicateOf: undefined, unusualAmount: undefined, dayTotals: { currency: request.currency, requesterMinor: request.amountMinor, recipientMinor: request.amountMinor } };
+  return {
+    duplicateOf: undefined,
+    unusualAmount: undefined,
+    dayTotals: { currency: request.currency, requesterMinor: request.amountMinor, recipientMinor: request.amountMinor },
+  };
 }

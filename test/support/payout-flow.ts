@@ -36,11 +36,21 @@ export function formValues(fields: Partial<Record<PayoutFieldName, string>>): Su
 }
 
 export const MOBILE_FIELDS = {
-  phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD', operator: 'VODACOM_MPESA', amount: '150', currency: 'USD',
+  phone: '243812345678',
+  name: 'Amani Kabila',
+  countryCode: 'CD',
+  operator: 'VODACOM_MPESA',
+  amount: '150',
+  currency: 'USD',
 } as const;
 
 export const BANK_FIELDS = {
-  accountNumber: '0001 2345 6789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD', amount: '750.50', currency: 'EUR',
+  accountNumber: '0001 2345 6789',
+  bankCode: 'BCDCCDKI',
+  name: 'Ndaya Logistics SARL',
+  countryCode: 'CD',
+  amount: '750.50',
+  currency: 'EUR',
 } as const;
 
 export function topView(h: Harness, userId: string): OpenView | undefined {
@@ -49,10 +59,13 @@ export function topView(h: Harness, userId: string): OpenView | undefined {
 
 /** Waits for the person's top modal to satisfy `test` (e.g. a callback id or some text). */
 export function waitForView(h: Harness, userId: string, test: (view: OpenView) => boolean, what: string): Promise<OpenView> {
-  return h.slack.waitFor(() => {
-    const view = topView(h, userId);
-    return view && test(view) ? view : undefined;
-  }, { message: `${userId}'s modal: ${what}` });
+  return h.slack.waitFor(
+    () => {
+      const view = topView(h, userId);
+      return view && test(view) ? view : undefined;
+    },
+    { message: `${userId}'s modal: ${what}` },
+  );
 }
 
 export const viewText = (view: OpenView) => JSON.stringify(view.view.blocks);
@@ -76,12 +89,23 @@ export async function submitForm(h: Harness, userId: string, viewId: string, fie
  * the filled form with `edits` over what the pick filled in; returns the view after the app answered.
  */
 export async function submitEditedFromSaved(
-  h: Harness, userId: string, formId: string, saved: { search: string; identity: string }, edits: Partial<Record<PayoutFieldName, string>>,
+  h: Harness,
+  userId: string,
+  formId: string,
+  saved: { search: string; identity: string },
+  edits: Partial<Record<PayoutFieldName, string>>,
 ): Promise<OpenView> {
   await h.slack.suggestOptions({ userId, viewId: formId, actionId: RECIPIENT_ACTIONS.pick, value: saved.search });
   await h.slack.selectOption({ userId, viewId: formId, actionId: RECIPIENT_ACTIONS.pick, value: saved.identity });
-  const filled = await waitForView(h, userId, (view) => callbackIs(PAYOUT_VIEWS.form)(view) && String(view.view.private_metadata).includes('"fill":1'), 'the form filled in');
-  const values = Object.fromEntries(Object.entries(edits).map(([field, value]) => [fieldBlockId(field as PayoutFieldName, 1), { [PAYOUT_ACTIONS.input]: value }]));
+  const filled = await waitForView(
+    h,
+    userId,
+    (view) => callbackIs(PAYOUT_VIEWS.form)(view) && String(view.view.private_metadata).includes('"fill":1'),
+    'the form filled in',
+  );
+  const values = Object.fromEntries(
+    Object.entries(edits).map(([field, value]) => [fieldBlockId(field as PayoutFieldName, 1), { [PAYOUT_ACTIONS.input]: value }]),
+  );
   expect((await h.slack.submitView({ userId, viewId: filled.id, values })).status).toBe(200);
   return h.slack.view(filled.id)!;
 }
@@ -121,10 +145,13 @@ export function approvalMessage(h: Harness, id: string): SlackMessage | undefine
 
 /** Waits until the approval message of `id` reads `fragment` (in its text or blocks). */
 export function waitForApprovalMessage(h: Harness, id: string, fragment: string, timeoutMs?: number): Promise<SlackMessage> {
-  return h.slack.waitFor(() => {
-    const message = approvalMessage(h, id);
-    return message && (message.text.includes(fragment) || blockText(message).includes(fragment)) ? message : undefined;
-  }, { message: `the approval message of ${id} to say "${fragment}"`, ...(timeoutMs ? { timeoutMs } : {}) });
+  return h.slack.waitFor(
+    () => {
+      const message = approvalMessage(h, id);
+      return message && (message.text.includes(fragment) || blockText(message).includes(fragment)) ? message : undefined;
+    },
+    { message: `the approval message of ${id} to say "${fragment}"`, ...(timeoutMs ? { timeoutMs } : {}) },
+  );
 }
 
 export function buttonsOf(message: SlackMessage): string[] {
@@ -163,16 +190,22 @@ export async function openApproveModal(h: Harness, userId: string, id: string): 
 export async function submitApproval(h: Harness, userId: string, viewId: string): Promise<string> {
   const ack = await h.slack.submitView({ userId, viewId });
   expect(ack.status).toBe(200);
-  const done = await h.slack.waitFor(() => {
-    const view = h.slack.view(viewId);
-    return view && !viewText(view).includes('Recording your approval') ? view : undefined;
-  }, { message: 'the outcome of the approval', timeoutMs: 10_000 });
+  const done = await h.slack.waitFor(
+    () => {
+      const view = h.slack.view(viewId);
+      return view && !viewText(view).includes('Recording your approval') ? view : undefined;
+    },
+    { message: 'the outcome of the approval', timeoutMs: 10_000 },
+  );
   return viewText(done);
 }
 
 /** The ephemeral messages a person was shown in the approval channel, newest last. */
 export function privateNotes(h: Harness, userId: string): string[] {
-  return h.slack.messages(CHANNELS.approvals, { visibleTo: userId }).filter((message) => message.ephemeralTo === userId).map((message) => message.text);
+  return h.slack
+    .messages(CHANNELS.approvals, { visibleTo: userId })
+    .filter((message) => message.ephemeralTo === userId)
+    .map((message) => message.text);
 }
 
 export function dmTexts(h: Harness, userId: string): string[] {

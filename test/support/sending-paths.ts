@@ -15,7 +15,17 @@ import { ScheduleReleaser } from '../../src/payouts/schedule/release.js';
 import { PayoutSchedules } from '../../src/payouts/schedule/service.js';
 import type { PayoutSettings } from '../../src/payouts/settings.js';
 import type { Db } from '../../src/store/db.js';
-import { APPROVER, createService, MINUTE, mobileForm, REQUESTER, REQUESTER_APPROVER, SECOND_APPROVER, settings as baseSettings, submitted } from './payout-doubles.js';
+import {
+  APPROVER,
+  createService,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  REQUESTER_APPROVER,
+  SECOND_APPROVER,
+  settings as baseSettings,
+  submitted,
+} from './payout-doubles.js';
 
 export const SENIOR = 'USENIOR01';
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
@@ -31,13 +41,21 @@ function team() {
   const seniors = new Set([SENIOR]);
   let unreadable = false;
   const answer = (members: Set<string>, userId: string, lookup?: { fresh?: boolean }) =>
-    (lookup?.fresh && unreadable ? Promise.reject(new Error('usergroups.users.list failed')) : Promise.resolve(members.has(userId)));
+    lookup?.fresh && unreadable ? Promise.reject(new Error('usergroups.users.list failed')) : Promise.resolve(members.has(userId));
   const roles: PayoutRoles = {
     canRequest: (userId, lookup) => answer(requesters, userId, lookup),
     canApprove: (userId, lookup) => answer(approvers, userId, lookup),
     isSenior: async (userId, lookup) => (await answer(seniors, userId, lookup)) && approvers.has(userId),
   };
-  return { roles, requesters, approvers, seniors, failLookups: (fail: boolean) => { unreadable = fail; } };
+  return {
+    roles,
+    requesters,
+    approvers,
+    seniors,
+    failLookups: (fail: boolean) => {
+      unreadable = fail;
+    },
+  };
 }
 
 /** Settings of their own per case, so that a case may change them "as configured now". Two approvers above 1,000 USD, a senior above 3,000 USD. */
@@ -63,7 +81,8 @@ export function world(db: Db) {
   const reached: SendingPath[] = [];
   let armed: (() => Promise<void>) | undefined;
   const made = createService(db, {
-    roles: people.roles, settings,
+    roles: people.roles,
+    settings,
     beforeGate: async (_request, via) => {
       reached.push(via);
       const breaker = armed;
@@ -74,14 +93,37 @@ export function world(db: Db) {
   const logger = createLogger({ level: 'silent' });
   const scheduleSettings = { timeZone: 'UTC', catchUpMinutes: 360, noticeMinutes: 0 };
   const batches = new PayoutBatchService({ db, clock: made.clock, settings, batchSettings: { maxRows: 50, ratePerSecond: 1000 }, roles: people.roles, logger });
-  const sender = new BatchSender({ db, clock: made.clock, logger, ratePerSecond: 1000, announce: async () => undefined, send: (request) => made.service.sendApproved(request, 'bulk') });
+  const sender = new BatchSender({
+    db,
+    clock: made.clock,
+    logger,
+    ratePerSecond: 1000,
+    announce: async () => undefined,
+    send: (request) => made.service.sendApproved(request, 'bulk'),
+  });
   const releaser = new ScheduleReleaser({
-    db, clock: made.clock, roles: people.roles, logger, payoutSettings: settings, settings: scheduleSettings, payouts: made.service, notifiers: [], holder: 'replica-a',
+    db,
+    clock: made.clock,
+    roles: people.roles,
+    logger,
+    payoutSettings: settings,
+    settings: scheduleSettings,
+    payouts: made.service,
+    notifiers: [],
+    holder: 'replica-a',
     databaseNow: async () => made.clock.now(),
   });
   const schedules = new PayoutSchedules({ db, clock: made.clock, roles: people.roles, payouts: made.service, releaser, settings: scheduleSettings });
   return {
-    ...made, ...people, settings, batches, sender, releaser, schedules, reached, db,
+    ...made,
+    ...people,
+    settings,
+    batches,
+    sender,
+    releaser,
+    schedules,
+    reached,
+    db,
     /** The next move to sending runs `breaker` first (once). */
     arm(breaker: () => Promise<void>) {
       armed = breaker;

@@ -15,9 +15,18 @@ let references = 0;
 export function stepInputs(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   references += 1;
   return {
-    requester: PEOPLE.requester, kind: 'mobile', number: '243812345678', provider: 'VODACOM_MPESA', country: 'CD', name: 'Amani Kabila',
+    requester: PEOPLE.requester,
+    kind: 'mobile',
+    number: '243812345678',
+    provider: 'VODACOM_MPESA',
+    country: 'CD',
+    name: 'Amani Kabila',
     // Each run its own amount, so that no run is a possible duplicate of an earlier one (approving one asks for a tick).
-    amount: String(150 + references), currency: 'USD', reference: `WF-${process.pid}-${references}`, note: 'Fuel for the Goma run', ...overrides,
+    amount: String(150 + references),
+    currency: 'USD',
+    reference: `WF-${process.pid}-${references}`,
+    note: 'Fuel for the Goma run',
+    ...overrides,
   };
 }
 
@@ -38,18 +47,24 @@ export async function answer(h: Harness, executionId: string, choice: 'confirm' 
   const question = await waitForQuestion(h, executionId, userId);
   const ack = await h.slack.clickButton({ userId, actionId: WORKFLOW_STEP_ACTIONS[choice], channelId: question.channel, messageTs: question.ts });
   if (ack.status !== 200) throw new Error(`the ${choice} click was answered with HTTP ${ack.status}`);
-  return h.slack.waitFor(() => {
-    const shown = h.slack.message(question.channel, question.ts);
-    return shown && !JSON.stringify(shown.blocks).includes(WORKFLOW_STEP_ACTIONS.confirm) ? shown : undefined;
-  }, { message: `the direct message after ${choice}` });
+  return h.slack.waitFor(
+    () => {
+      const shown = h.slack.message(question.channel, question.ts);
+      return shown && !JSON.stringify(shown.blocks).includes(WORKFLOW_STEP_ACTIONS.confirm) ? shown : undefined;
+    },
+    { message: `the direct message after ${choice}` },
+  );
 }
 
 /** Waits until the run ended (completed or failed), as Workflow Builder would show it. */
 export function waitForRunEnd(h: Harness, executionId: string, timeoutMs = 10_000): Promise<WorkflowRun> {
-  return h.slack.waitFor(() => {
-    const run = h.slack.workflowRun(executionId);
-    return run && run.state !== 'running' ? run : undefined;
-  }, { message: `the end of workflow run ${executionId}`, timeoutMs });
+  return h.slack.waitFor(
+    () => {
+      const run = h.slack.workflowRun(executionId);
+      return run && run.state !== 'running' ? run : undefined;
+    },
+    { message: `the end of workflow run ${executionId}`, timeoutMs },
+  );
 }
 
 /** How many times the app called Slack to complete a step (successfully or not). */

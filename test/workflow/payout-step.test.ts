@@ -7,7 +7,16 @@ import { testDatabases } from '../support/databases.js';
 import { ManualClock, MINUTE } from '../support/payout-doubles.js';
 
 const REQUESTER = 'U0REQUESTER';
-const INPUTS = { requester: REQUESTER, kind: 'mobile', number: '243812345678', provider: 'VODACOM_MPESA', country: 'CD', name: 'Amani Kabila', amount: '150', currency: 'USD' };
+const INPUTS = {
+  requester: REQUESTER,
+  kind: 'mobile',
+  number: '243812345678',
+  provider: 'VODACOM_MPESA',
+  country: 'CD',
+  name: 'Amani Kabila',
+  amount: '150',
+  currency: 'USD',
+};
 
 let next = 0;
 
@@ -19,11 +28,25 @@ function fakePayouts() {
     mayRequest: async () => ({ ok: true as const }),
     validate: async (kind: string) => ({
       ok: true as const,
-      draft: { kind, recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' }, operator: 'VODACOM_MPESA', amountMinor: 15000, currency: 'USD', reference: `REF-${++next}`, note: '' } as PayoutDraft,
+      draft: {
+        kind,
+        recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+        operator: 'VODACOM_MPESA',
+        amountMinor: 15000,
+        currency: 'USD',
+        reference: `REF-${++next}`,
+        note: '',
+      } as PayoutDraft,
     }),
     submit: async (userId: string, draft: PayoutDraft): Promise<PayoutActionResult> => {
       if ([...byId.values()].some((request) => request.reference === draft.reference)) return { ok: false, code: 'duplicate_reference', details: {} };
-      const request = { ...draft, id: `PR-${String(++next).padStart(6, '0')}`, requestedBy: userId, state: 'pending', transactionId: undefined } as PayoutRequest;
+      const request = {
+        ...draft,
+        id: `PR-${String(++next).padStart(6, '0')}`,
+        requestedBy: userId,
+        state: 'pending',
+        transactionId: undefined,
+      } as PayoutRequest;
       byId.set(request.id, request);
       return { ok: true, request };
     },
@@ -103,8 +126,11 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     const { calls, completer } = fakeCompleter();
     const service = steps(payouts, completer);
     const { executionId, request } = await startAndConfirm(service);
-    await db.query("UPDATE workflow_payout_steps SET state = 'completing', claimed_at = $2, outcome = $3 WHERE execution_id = $1",
-      [executionId, clock.now(), JSON.stringify({ error: 'cancelled', requestId: request.id })]);
+    await db.query("UPDATE workflow_payout_steps SET state = 'completing', claimed_at = $2, outcome = $3 WHERE execution_id = $1", [
+      executionId,
+      clock.now(),
+      JSON.stringify({ error: 'cancelled', requestId: request.id }),
+    ]);
     await service.sweep();
     expect(calls).toEqual([]);
     clock.advance(2 * MINUTE);
@@ -137,12 +163,15 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     // The same person requested another payout in the app, with the reference the workflow typed.
     const other = await payouts.submit(REQUESTER, { ...draft, amountMinor: draft.amountMinor * 10 });
     expect(other.ok).toBe(true);
-    expect(await service.confirm(executionId, REQUESTER)).toEqual({ kind: 'refused', outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } });
+    expect(await service.confirm(executionId, REQUESTER)).toEqual({
+      kind: 'refused',
+      outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } },
+    });
     expect(await service.get(executionId)).toMatchObject({ state: 'completed', payoutId: undefined });
     expect(calls).toEqual([{ executionId, outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } }]);
   });
 
-  it('refuses a second run that typed the same reference, instead of taking over the first run\'s request', async () => {
+  it("refuses a second run that typed the same reference, instead of taking over the first run's request", async () => {
     const payouts = fakePayouts();
     const { calls, completer } = fakeCompleter();
     const service = steps(payouts, completer);
@@ -152,12 +181,15 @@ describe.each(testDatabases())('the payout step on $name', ({ open }) => {
     const draft = (await service.get(first))!.draft!;
     await db.query('UPDATE workflow_payout_steps SET draft = $2 WHERE execution_id = $1', [second, JSON.stringify(draft)]);
     expect((await service.confirm(first, REQUESTER)).kind).toBe('requested');
-    expect(await service.confirm(second, REQUESTER)).toEqual({ kind: 'refused', outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } } });
+    expect(await service.confirm(second, REQUESTER)).toEqual({
+      kind: 'refused',
+      outcome: { error: 'refused', refusal: { code: 'duplicate_reference', details: {} } },
+    });
     expect(calls.map((call) => call.executionId)).toEqual([second]);
     expect((await service.get(first))?.state).toBe('waiting');
   });
 
-  it('dates the deadline from the event\'s token alone: a confirmation 10 minutes in is completed 12 minutes after the event', async () => {
+  it("dates the deadline from the event's token alone: a confirmation 10 minutes in is completed 12 minutes after the event", async () => {
     const payouts = fakePayouts();
     const { calls, completer } = fakeCompleter();
     const service = steps(payouts, completer);

@@ -28,7 +28,10 @@ const SOURCES = ['src', 'packages/local-slack/src', 'packages/local-slack/script
 
 /** True when the dev dependencies that compile the demo are installed (not in a production install). */
 export async function canBundle() {
-  return import('esbuild').then(() => true, () => false);
+  return import('esbuild').then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The newest modification time (ms) of the files the bundles are made of. */
@@ -36,8 +39,9 @@ async function newestSource() {
   let newest = 0;
   for (const dir of SOURCES) {
     const entries = await readdir(path.join(ROOT, dir), { recursive: true, withFileTypes: true });
-    const times = await Promise.all(entries.filter((entry) => entry.isFile())
-      .map((entry) => stat(path.join(entry.parentPath, entry.name)).then((info) => info.mtimeMs)));
+    const times = await Promise.all(
+      entries.filter((entry) => entry.isFile()).map((entry) => stat(path.join(entry.parentPath, entry.name)).then((info) => info.mtimeMs)),
+    );
     newest = Math.max(newest, ...times);
   }
   return newest;
@@ -61,9 +65,15 @@ export async function demoBundle(entry) {
  * @param {string} [outDir]
  */
 export async function isBundleFresh(file, outDir = OUT_DIR) {
-  const built = await stat(file).then((info) => info.mtimeMs, () => -1);
+  const built = await stat(file).then(
+    (info) => info.mtimeMs,
+    () => -1,
+  );
   if (built <= (await newestSource())) return false;
-  const stamp = await readFile(path.join(outDir, STAMP), 'utf8').then((text) => /** @type {unknown} */ (JSON.parse(text)), () => undefined);
+  const stamp = await readFile(path.join(outDir, STAMP), 'utf8').then(
+    (text) => /** @type {unknown} */ (JSON.parse(text)),
+    () => undefined,
+  );
   return typeof stamp === 'object' && stamp !== null && /** @type {{ root?: unknown }} */ (stamp).root === ROOT;
 }
 

@@ -17,5 +17,7 @@ try {
     await prepare.prepareDemoCluster();
   }
 } catch (error) {
-  console.error(`fleet-treasury-bot: the demo was not prepared ahead (${error instanceof Error ? error.message : String(error)}); npm run demo will prepare it at start.`);
+  console.error(
+    `fleet-treasury-bot: the demo was not prepared ahead (${error instanceof Error ? error.message : String(error)}); npm run demo will prepare it at start.`,
+  );
 }

@@ -16,7 +16,7 @@ export const account = defineMessages({
     'balance.text': '{title}: {lines}',
     'balance.textNone': '{title}: none',
     'help.intro': 'Here is what I can do:',
-    'help.unknown': 'I don\'t know {word}. Here is what I can do:',
+    'help.unknown': "I don't know {word}. Here is what I can do:",
     'help.footer': 'Replies with account data are visible only to you until you press *Share in channel*.',
   },
   fr: {

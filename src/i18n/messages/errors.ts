@@ -31,8 +31,8 @@ export const errors = defineMessages({
     'fleetError.rejected': 'The Fleet API refused the request (HTTP {status}).',
     'fleetError.rejectedBare': 'The Fleet API refused the request.',
     'fleetError.rejectedSaying': 'The Fleet API refused the request: {message}',
-    'access.noViewer': ':lock: You don\'t have access to the fleet account\'s data. Ask your Slack admin to add you to the bot\'s viewers (FLEET_VIEWERS).',
-    'access.noViewerPlain': 'You don\'t have access to the fleet account\'s data. Ask your Slack admin to add you to FLEET_VIEWERS.',
+    'access.noViewer': ":lock: You don't have access to the fleet account's data. Ask your Slack admin to add you to the bot's viewers (FLEET_VIEWERS).",
+    'access.noViewerPlain': "You don't have access to the fleet account's data. Ask your Slack admin to add you to FLEET_VIEWERS.",
   },
   fr: {
     'failure.known': ':warning: Impossible {what}. {reason}',
@@ -63,7 +63,8 @@ export const errors = defineMessages({
     'fleetError.rejected': 'L’API Fleet a refusé la demande (HTTP {status}).',
     'fleetError.rejectedBare': 'L’API Fleet a refusé la demande.',
     'fleetError.rejectedSaying': 'L’API Fleet a refusé la demande : {message}',
-    'access.noViewer': ':lock: Vous n’avez pas accès aux données du compte de flotte. Demandez à votre administrateur Slack de vous ajouter aux lecteurs de l’application (FLEET_VIEWERS).',
+    'access.noViewer':
+      ':lock: Vous n’avez pas accès aux données du compte de flotte. Demandez à votre administrateur Slack de vous ajouter aux lecteurs de l’application (FLEET_VIEWERS).',
     'access.noViewerPlain': 'Vous n’avez pas accès aux données du compte de flotte. Demandez à votre administrateur Slack de vous ajouter à FLEET_VIEWERS.',
   },
 });

@@ -8,8 +8,7 @@ export const exportTexts = defineMessages({
       'Sends the matching transactions as a CSV file to your direct messages with the app, with the same filters as `/fleet tx`. Without dates: the last full calendar month. Example: `/fleet export currency:USD since:2026-10-01 until:2026-10-31`.',
     'export.usage':
       'Try `/fleet export` for last month, or `/fleet export currency:USD out since:2026-11-01 until:2026-11-15`. Filters: `currency:` `type:` `status:` `in` / `out` `since:` `until:` `min:` `max:`, then words and "quoted phrases".',
-    'export.unavailable':
-      'Exports read the ledger, the app\'s own copy of the transaction history, and it is not turned on here (LEDGER_ENABLED).',
+    'export.unavailable': "Exports read the ledger, the app's own copy of the transaction history, and it is not turned on here (LEDGER_ENABLED).",
     'export.busy': ':hourglass_flowing_sand: An export of yours is still running. Wait until its file arrives, then try again.',
     'export.tooMany':
       ':no_entry: This search matches {count} transactions, more than the {max} one export may hold. Narrow it down, for example with `since:` and `until:` or `currency:`.',

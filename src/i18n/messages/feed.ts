@@ -19,15 +19,19 @@ export const feed = defineMessages({
     'feed.balanceLowText': 'Low {currency} balance: {balance}',
     'feed.balanceRecovered': ':white_check_mark: *{currency} balance has recovered*: {balance}, back at or above the alert threshold of {threshold}.',
     'feed.balanceRecoveredText': '{currency} balance recovered: {balance}',
-    'feed.note.caughtUpWithEntries': ':hourglass_flowing_sand: The feed was *{duration} behind* (an outage or a restart) and has caught up: the entries below arrived meanwhile.',
-    'feed.note.caughtUpNothing': ':hourglass_flowing_sand: The feed was *{duration} behind* (an outage or a restart) and has caught up: no transactions arrived meanwhile.',
+    'feed.note.caughtUpWithEntries':
+      ':hourglass_flowing_sand: The feed was *{duration} behind* (an outage or a restart) and has caught up: the entries below arrived meanwhile.',
+    'feed.note.caughtUpNothing':
+      ':hourglass_flowing_sand: The feed was *{duration} behind* (an outage or a restart) and has caught up: no transactions arrived meanwhile.',
     'feed.note.overflow': {
       one: ':fast_forward: *{count} earlier transaction was not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
-      other: ':fast_forward: *{count} earlier transactions were not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
+      other:
+        ':fast_forward: *{count} earlier transactions were not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
     },
     'feed.note.overflowAtLeast': {
       one: ':fast_forward: *at least {count} earlier transactions were not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
-      other: ':fast_forward: *at least {count} earlier transactions were not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
+      other:
+        ':fast_forward: *at least {count} earlier transactions were not posted*: more arrived at once than the feed posts (FEED_MAX_BACKLOG). See `/fleet transactions` for the full list.',
     },
     'feed.note.late': {
       one: ':rewind: *{count} transaction late*: dated before entries already posted, it showed up in the list only now.',
@@ -35,7 +39,8 @@ export const feed = defineMessages({
     },
     'feed.note.futureDated': {
       one: ':warning: *{count} transaction dated in the future*, more than {duration} ahead of the database clock: posted now, marked, and not used to judge what is new.',
-      other: ':warning: *{count} transactions dated in the future*, more than {duration} ahead of the database clock: posted now, marked, and not used to judge what is new.',
+      other:
+        ':warning: *{count} transactions dated in the future*, more than {duration} ahead of the database clock: posted now, marked, and not used to judge what is new.',
     },
     'feedStatus.off': 'The transaction feed is off. An admin turns it on by setting FEED_CHANNEL_ID to a channel the app is in.',
     'feedStatus.headline': '*Transaction feed* posts new fleet transactions to {channel}, checking about every {seconds} s.',
@@ -50,8 +55,8 @@ export const feed = defineMessages({
       other: '*Posted late:* {count} entries that showed up after newer ones were posted',
     },
     'feedStatus.unreadable': {
-      one: '*Unreadable entries:* {count} in the last check did not match the Fleet API\'s format and was skipped (the logs say which field)',
-      other: '*Unreadable entries:* {count} in the last check did not match the Fleet API\'s format and were skipped (the logs say which field)',
+      one: "*Unreadable entries:* {count} in the last check did not match the Fleet API's format and was skipped (the logs say which field)",
+      other: "*Unreadable entries:* {count} in the last check did not match the Fleet API's format and were skipped (the logs say which field)",
     },
     'feedStatus.future': { one: '*Dated in the future:* {count} entry, posted marked', other: '*Dated in the future:* {count} entries, posted marked' },
     'feedStatus.lastError': '*Last error:* {error} ({date})',
@@ -65,7 +70,7 @@ export const feed = defineMessages({
     'feedStatus.plainUpToDate': 'up to date',
     'feedStatus.error.slack': 'Slack refused the feed message ({code}).',
     'feedStatus.error.slackUnreachable': 'Could not reach Slack to post the feed message.',
-    'feedStatus.error.slackRateLimited': 'Slack is limiting the feed\'s messages.',
+    'feedStatus.error.slackRateLimited': "Slack is limiting the feed's messages.",
     'feedStatus.error.leaseLost': 'Another copy of the app took the feed over.',
     'feedStatus.error.sourceNotReady': 'The transaction history is still loading; the feed waits for its first read.',
     'feedStatus.error.unexpected': 'Something went wrong on our side; the logs have the details.',
@@ -87,15 +92,19 @@ export const feed = defineMessages({
     'feed.balanceLowText': 'Solde {currency} bas : {balance}',
     'feed.balanceRecovered': ':white_check_mark: *Solde {currency} rétabli* : {balance}, de nouveau égal ou supérieur au seuil d’alerte de {threshold}.',
     'feed.balanceRecoveredText': 'Solde {currency} rétabli : {balance}',
-    'feed.note.caughtUpWithEntries': ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : les opérations ci-dessous sont arrivées entre-temps.',
-    'feed.note.caughtUpNothing': ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : aucune transaction n’est arrivée entre-temps.',
+    'feed.note.caughtUpWithEntries':
+      ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : les opérations ci-dessous sont arrivées entre-temps.',
+    'feed.note.caughtUpNothing':
+      ':hourglass_flowing_sand: Le flux avait *{duration} de retard* (une panne ou un redémarrage) et l’a rattrapé : aucune transaction n’est arrivée entre-temps.',
     'feed.note.overflow': {
       one: ':fast_forward: *{count} transaction antérieure n’a pas été publiée* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
-      other: ':fast_forward: *{count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      other:
+        ':fast_forward: *{count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
     },
     'feed.note.overflowAtLeast': {
       one: ':fast_forward: *au moins {count} transaction antérieure n’a pas été publiée* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
-      other: ':fast_forward: *au moins {count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
+      other:
+        ':fast_forward: *au moins {count} transactions antérieures n’ont pas été publiées* : il en est arrivé d’un coup plus que le flux ne peut en publier (FEED_MAX_BACKLOG). Voyez `/fleet transactions` pour la liste complète.',
     },
     'feed.note.late': {
       one: ':rewind: *{count} transaction en retard* : datée d’avant des opérations déjà publiées, elle n’est apparue dans la liste que maintenant.',
@@ -103,10 +112,13 @@ export const feed = defineMessages({
     },
     'feed.note.futureDated': {
       one: ':warning: *{count} transaction datée dans le futur*, de plus de {duration} en avance sur l’horloge de la base de données : publiée maintenant, signalée, et ignorée pour juger de ce qui est nouveau.',
-      other: ':warning: *{count} transactions datées dans le futur*, de plus de {duration} en avance sur l’horloge de la base de données : publiées maintenant, signalées, et ignorées pour juger de ce qui est nouveau.',
+      other:
+        ':warning: *{count} transactions datées dans le futur*, de plus de {duration} en avance sur l’horloge de la base de données : publiées maintenant, signalées, et ignorées pour juger de ce qui est nouveau.',
     },
-    'feedStatus.off': 'Le flux des transactions est désactivé. Un administrateur l’active en indiquant dans FEED_CHANNEL_ID un canal où se trouve l’application.',
-    'feedStatus.headline': '*Le flux des transactions* publie les nouvelles transactions de la flotte dans {channel}, avec une vérification toutes les {seconds} s environ.',
+    'feedStatus.off':
+      'Le flux des transactions est désactivé. Un administrateur l’active en indiquant dans FEED_CHANNEL_ID un canal où se trouve l’application.',
+    'feedStatus.headline':
+      '*Le flux des transactions* publie les nouvelles transactions de la flotte dans {channel}, avec une vérification toutes les {seconds} s environ.',
     'feedStatus.health': '*État :* {health}',
     'feedStatus.lastCheck': '*Dernière vérification réussie :* {when} (il y a {ago})',
     'feedStatus.lastCheckNone': '*Dernière vérification réussie :* aucune pour l’instant',
@@ -121,7 +133,10 @@ export const feed = defineMessages({
       one: '*Opération illisible :* {count} à la dernière vérification, ignorée car hors du format de l’API Fleet (les journaux indiquent quel champ)',
       other: '*Opérations illisibles :* {count} à la dernière vérification, ignorées car hors du format de l’API Fleet (les journaux indiquent quel champ)',
     },
-    'feedStatus.future': { one: '*Datée dans le futur :* {count} opération, publiée et signalée', other: '*Datées dans le futur :* {count} opérations, publiées et signalées' },
+    'feedStatus.future': {
+      one: '*Datée dans le futur :* {count} opération, publiée et signalée',
+      other: '*Datées dans le futur :* {count} opérations, publiées et signalées',
+    },
     'feedStatus.lastError': '*Dernière erreur :* {error} ({date})',
     'feedStatus.lastErrorResolved': '*Dernière erreur :* {error} ({date}, résolue depuis)',
     'feedStatus.starting': ':hourglass: démarrage : aucune vérification réussie pour l’instant',

@@ -8,7 +8,10 @@ export const homeTexts = defineMessages({
     'home.balances': '*Balances*',
     'home.balanceStale': ':warning: The Fleet API could not be read just now. These are the last known balances, read {date} ({age} ago).',
     'home.balanceNone': ':warning: The Fleet API could not be read just now, and no balances were read before. Press *Refresh* to try again.',
-    'home.moreCurrencies': { one: '… and {count} more currency: `/fleet balance` shows them all.', other: '… and {count} more currencies: `/fleet balance` shows them all.' },
+    'home.moreCurrencies': {
+      one: '… and {count} more currency: `/fleet balance` shows them all.',
+      other: '… and {count} more currencies: `/fleet balance` shows them all.',
+    },
     'home.refresh': 'Refresh',
     'home.newPayout': 'New payout',
     'home.transactions': 'Transactions',
@@ -23,11 +26,17 @@ export const homeTexts = defineMessages({
     'home.waitingDuplicate': ':warning: *Possible duplicate* of {of}: same recipient, amount and currency. Approving asks you to tick that you checked it.',
     'home.duplicateRow': 'row {row} of {batch}',
     'home.approvals': { one: '{count} approval of {required}', other: '{count} approvals of {required}' },
-    'home.waitingMore': { one: '… and {count} more waiting for you: `/fleet payouts` lists them.', other: '… and {count} more waiting for you: `/fleet payouts` lists them.' },
+    'home.waitingMore': {
+      one: '… and {count} more waiting for you: `/fleet payouts` lists them.',
+      other: '… and {count} more waiting for you: `/fleet payouts` lists them.',
+    },
     'home.mine': 'Your requests',
     'home.mineNone': 'You have not requested any payout yet.',
     'home.mineLine': '*{id}* · {summary} · {state} · {date}',
-    'home.mineFooter': { one: 'Your last request. `/fleet payouts <id>` shows a request’s history.', other: 'Your last {count} requests. `/fleet payouts <id>` shows a request’s history.' },
+    'home.mineFooter': {
+      one: 'Your last request. `/fleet payouts <id>` shows a request’s history.',
+      other: 'Your last {count} requests. `/fleet payouts <id>` shows a request’s history.',
+    },
   },
   fr: {
     'home.title': 'Fleet Treasury',
@@ -35,7 +44,10 @@ export const homeTexts = defineMessages({
     'home.balances': '*Soldes*',
     'home.balanceStale': ':warning: L’API Fleet n’a pas pu être lue à l’instant. Voici les derniers soldes connus, lus {date} (il y a {age}).',
     'home.balanceNone': ':warning: L’API Fleet n’a pas pu être lue à l’instant, et aucun solde n’a été lu auparavant. Appuyez sur *Actualiser* pour réessayer.',
-    'home.moreCurrencies': { one: '… et {count} autre devise : `/fleet solde` les montre toutes.', other: '… et {count} autres devises : `/fleet solde` les montre toutes.' },
+    'home.moreCurrencies': {
+      one: '… et {count} autre devise : `/fleet solde` les montre toutes.',
+      other: '… et {count} autres devises : `/fleet solde` les montre toutes.',
+    },
     'home.refresh': 'Actualiser',
     'home.newPayout': 'Nouveau paiement',
     'home.transactions': 'Transactions',
@@ -47,13 +59,20 @@ export const homeTexts = defineMessages({
     'home.waiting': 'En attente de vous',
     'home.waitingNone': 'Aucune demande de paiement n’attend votre approbation.',
     'home.waitingLine': '*{id}* · {summary}\nDemandé par {requester} {date} · {approvals} · expire {expires}',
-    'home.waitingDuplicate': ':warning: *Doublon possible* de {of} : même bénéficiaire, même montant et même devise. L’approbation vous demandera de cocher que vous l’avez vérifié.',
+    'home.waitingDuplicate':
+      ':warning: *Doublon possible* de {of} : même bénéficiaire, même montant et même devise. L’approbation vous demandera de cocher que vous l’avez vérifié.',
     'home.duplicateRow': 'la ligne {row} de {batch}',
     'home.approvals': { one: '{count} approbation sur {required}', other: '{count} approbations sur {required}' },
-    'home.waitingMore': { one: '… et {count} autre demande vous attend : `/fleet paiements` les liste.', other: '… et {count} autres demandes vous attendent : `/fleet paiements` les liste.' },
+    'home.waitingMore': {
+      one: '… et {count} autre demande vous attend : `/fleet paiements` les liste.',
+      other: '… et {count} autres demandes vous attendent : `/fleet paiements` les liste.',
+    },
     'home.mine': 'Vos demandes',
     'home.mineNone': 'Vous n’avez encore demandé aucun paiement.',
     'home.mineLine': '*{id}* · {summary} · {state} · {date}',
-    'home.mineFooter': { one: 'Votre dernière demande. `/fleet paiements <id>` montre l’historique d’une demande.', other: 'Vos {count} dernières demandes. `/fleet paiements <id>` montre l’historique d’une demande.' },
+    'home.mineFooter': {
+      one: 'Votre dernière demande. `/fleet paiements <id>` montre l’historique d’une demande.',
+      other: 'Vos {count} dernières demandes. `/fleet paiements <id>` montre l’historique d’une demande.',
+    },
   },
 });

@@ -4,8 +4,7 @@ import { defineMessages } from '../define.js';
 export const language = defineMessages({
   en: {
     'language.help.usage': '/fleet language [en|fr|auto]',
-    'language.help.description':
-      'The language the app writes to you in: `en` for English, `fr` for French, or `auto` to follow the language of your Slack.',
+    'language.help.description': 'The language the app writes to you in: `en` for English, `fr` for French, or `auto` to follow the language of your Slack.',
     'language.name.en': 'English',
     'language.name.fr': 'French',
     'language.current.choice': 'I write to you in {language}, as you chose. `/fleet language auto` goes back to the language of your Slack.',

@@ -34,14 +34,18 @@ export const payoutApproval = defineMessages({
     'payoutApproval.confirmMatch.deny': 'Not sure',
     'payoutApproval.confirmRetry.title': 'Send this payout again?',
     'payoutApproval.confirmRetry.text':
-      'The first attempt was not found in the Fleet API\'s transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, {reference}.{approvers}',
-    'payoutApproval.confirmRetry.approvers': { one: ' It needs {count} approver, as the payout did.', other: ' It needs {count} approvers, as the payout did.' },
+      "The first attempt was not found in the Fleet API's transactions, but it may still have gone through. Check with the Fleet provider first. Sending again uses the same reference, {reference}.{approvers}",
+    'payoutApproval.confirmRetry.approvers': {
+      one: ' It needs {count} approver, as the payout did.',
+      other: ' It needs {count} approvers, as the payout did.',
+    },
     'payoutApproval.confirmRetry.confirm': 'Send again',
     'payoutApproval.confirmRetry.deny': 'Not yet',
     'payoutApproval.approve.title': 'Approve {id}',
     'payoutApproval.approve.submit': 'Approve',
     'payoutApproval.approve.submitAndSend': 'Approve and send',
-    'payoutApproval.approve.held': ':no_entry: {held}\n:warning: *Approve and send checks everyone\'s roles again and sends the payout to the Fleet API if they allow it.*',
+    'payoutApproval.approve.held':
+      ":no_entry: {held}\n:warning: *Approve and send checks everyone's roles again and sends the payout to the Fleet API if they allow it.*",
     'payoutApproval.approve.last':
       ':warning: *Your approval is the last one needed: the payout is sent to the Fleet API as soon as you press Approve and send*, once the roles of the requester and approvers are checked again with Slack.',
     'payoutApproval.approve.oneMore': ':information_source: After yours, one more approver must approve before anything is sent.',
@@ -62,7 +66,8 @@ export const payoutApproval = defineMessages({
     // What approvers are told by the buttons and modals (src/slack/listeners/payout-approval.ts).
     'payoutApproval.retryAgreed': {
       one: ':repeat: Your agreement to send payout {id} again is recorded. It needs {count} approver, as the payout did: nothing is sent until another approver agrees.',
-      other: ':repeat: Your agreement to send payout {id} again is recorded. It needs {count} approvers, as the payout did: nothing is sent until another approver agrees.',
+      other:
+        ':repeat: Your agreement to send payout {id} again is recorded. It needs {count} approvers, as the payout did: nothing is sent until another approver agrees.',
     },
     'payoutApproval.approve.staleTitle': 'Approve payout',
     'payoutApproval.approve.stale': 'This approval is out of date. Use the buttons on the approval message.',
@@ -82,23 +87,27 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Your payout {payout} now needs two approvers. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Your payout {payout} was not sent: you may no longer request payouts. Ask your Slack admin; once your access is restored, an approver can approve it again.',
-    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Your payout {payout} was not sent yet: {why}. Checked again just before sending, it waits for the approvers; the approval message says what it needs.',
+    'payoutApproval.dm.heldByGate':
+      ':hourglass_flowing_sand: Your payout {payout} was not sent yet: {why}. Checked again just before sending, it waits for the approvers; the approval message says what it needs.',
     'payoutApproval.dm.sent': ':white_check_mark: Your payout {payout} was sent.{transaction}',
     'payoutApproval.dm.failed': ':x: Your payout {payout} failed: {reason} No money moved.',
     'payoutApproval.conflict': '{refused} A payout with this reference may already exist.',
     'payoutApproval.dm.unknown':
-      ':grey_question: The Fleet API gave no clear answer for your payout {payout} ({reason}). It may have gone through: the app is checking the Fleet API\'s transactions and will tell you.',
+      ":grey_question: The Fleet API gave no clear answer for your payout {payout} ({reason}). It may have gone through: the app is checking the Fleet API's transactions and will tell you.",
     'payoutApproval.dm.needsReview':
-      ':warning: Your payout {payout} was not found in the Fleet API\'s transactions. It may or may not have gone through; an approver will check and may send it again with the same reference.',
+      ":warning: Your payout {payout} was not found in the Fleet API's transactions. It may or may not have gone through; an approver will check and may send it again with the same reference.",
     'payoutApproval.dm.retried': ':repeat: {by} sent your payout {payout} again with the same reference, after review.',
-    'payoutApproval.dm.matchConfirmed': ':white_check_mark: Your payout {payout} was sent: {by} confirmed its transaction in the Fleet API\'s list.{transaction}',
+    'payoutApproval.dm.matchConfirmed':
+      ":white_check_mark: Your payout {payout} was sent: {by} confirmed its transaction in the Fleet API's list.{transaction}",
     'payoutApproval.dm.rejected': ':no_entry: {by} rejected your payout {payout}: {reason}',
-    'payoutApproval.dm.expired': ':hourglass: Your payout request {payout} expired without enough approvals. Nothing was sent; request it again if it is still needed.',
+    'payoutApproval.dm.expired':
+      ':hourglass: Your payout request {payout} expired without enough approvals. Nothing was sent; request it again if it is still needed.',
     'payoutApproval.dm.cancelled': ':heavy_multiplication_x: Your payout request {payout} is cancelled. Nothing was sent.',
     // Telling approvers (src/slack/publishers/approver-notices.ts): the call in the approval message, the reminder before expiry.
     'payoutApproval.callApprovers': ':bell: {approvers}: this request waits for your approval.',
     'payoutApproval.reminder.title': 'Reminder: payout {id} waits for your approval',
-    'payoutApproval.reminder.text': ':alarm_clock: *Reminder:* {user} asks to send {summary} (payout *{id}*). It waits for your approval and expires {expires}. {where}',
+    'payoutApproval.reminder.text':
+      ':alarm_clock: *Reminder:* {user} asks to send {summary} (payout *{id}*). It waits for your approval and expires {expires}. {where}',
     'payoutApproval.reminder.link': '<{url}|Open the approval message>',
     'payoutApproval.reminder.inChannel': 'Its approval message is in {channel}.',
     'payoutApproval.event.requested': 'requested',
@@ -130,7 +139,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.button.reject': 'Rejeter',
     'payoutApproval.button.cancel': 'Annuler la demande',
     'payoutApproval.confirmCancel.title': 'Annuler cette demande ?',
-    'payoutApproval.confirmCancel.text': '{id} ne sera pas envoyée et personne ne pourra plus l’approuver. Pour l’envoyer plus tard, il faudra une nouvelle demande.',
+    'payoutApproval.confirmCancel.text':
+      '{id} ne sera pas envoyée et personne ne pourra plus l’approuver. Pour l’envoyer plus tard, il faudra une nouvelle demande.',
     'payoutApproval.confirmCancel.confirm': 'Annuler la demande',
     'payoutApproval.confirmCancel.deny': 'La garder',
     'payoutApproval.button.confirmMatch': 'Confirmer l’envoi',
@@ -144,13 +154,17 @@ export const payoutApproval = defineMessages({
     'payoutApproval.confirmRetry.title': 'Renvoyer ce paiement ?',
     'payoutApproval.confirmRetry.text':
       'La première tentative n’a pas été trouvée dans les transactions de l’API Fleet, mais elle a pu passer. Vérifiez d’abord auprès du fournisseur Fleet. Le renvoi utilise la même référence, {reference}.{approvers}',
-    'payoutApproval.confirmRetry.approvers': { one: ' Il faut {count} approbateur, comme pour le paiement.', other: ' Il faut {count} approbateurs, comme pour le paiement.' },
+    'payoutApproval.confirmRetry.approvers': {
+      one: ' Il faut {count} approbateur, comme pour le paiement.',
+      other: ' Il faut {count} approbateurs, comme pour le paiement.',
+    },
     'payoutApproval.confirmRetry.confirm': 'Renvoyer',
     'payoutApproval.confirmRetry.deny': 'Pas encore',
     'payoutApproval.approve.title': 'Approuver {id}',
     'payoutApproval.approve.submit': 'Approuver',
     'payoutApproval.approve.submitAndSend': 'Approuver et envoyer',
-    'payoutApproval.approve.held': ':no_entry: {held}\n:warning: *Approuver et envoyer revérifie les rôles de chacun et envoie le paiement à l’API Fleet s’ils le permettent.*',
+    'payoutApproval.approve.held':
+      ':no_entry: {held}\n:warning: *Approuver et envoyer revérifie les rôles de chacun et envoie le paiement à l’API Fleet s’ils le permettent.*',
     'payoutApproval.approve.last':
       ':warning: *Votre approbation est la dernière nécessaire : le paiement part vers l’API Fleet dès que vous appuyez sur Approuver et envoyer*, une fois les rôles du demandeur et des approbateurs revérifiés auprès de Slack.',
     'payoutApproval.approve.oneMore': ':information_source: Après la vôtre, un autre approbateur doit encore approuver avant tout envoi.',
@@ -170,7 +184,8 @@ export const payoutApproval = defineMessages({
 
     'payoutApproval.retryAgreed': {
       one: ':repeat: Votre accord pour renvoyer le paiement {id} est enregistré. Il faut {count} approbateur, comme pour le paiement : rien n’est envoyé tant qu’un autre approbateur n’a pas donné son accord.',
-      other: ':repeat: Votre accord pour renvoyer le paiement {id} est enregistré. Il faut {count} approbateurs, comme pour le paiement : rien n’est envoyé tant qu’un autre approbateur n’a pas donné son accord.',
+      other:
+        ':repeat: Votre accord pour renvoyer le paiement {id} est enregistré. Il faut {count} approbateurs, comme pour le paiement : rien n’est envoyé tant qu’un autre approbateur n’a pas donné son accord.',
     },
     'payoutApproval.approve.staleTitle': 'Approuver le paiement',
     'payoutApproval.approve.stale': 'Cette approbation n’est plus à jour. Utilisez les boutons du message d’approbation.',
@@ -189,7 +204,8 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.approvalsRaised': ':busts_in_silhouette: Votre paiement {payout} nécessite désormais deux approbateurs. {why}',
     'payoutApproval.dm.held':
       ':no_entry: Votre paiement {payout} n’a pas été envoyé : vous n’êtes plus autorisé à demander des paiements. Adressez-vous à votre administrateur Slack ; une fois votre accès rétabli, un approbateur pourra l’approuver de nouveau.',
-    'payoutApproval.dm.heldByGate': ':hourglass_flowing_sand: Votre paiement {payout} n’a pas encore été envoyé : {why}. Vérifié de nouveau juste avant l’envoi, il attend les approbateurs ; le message d’approbation dit ce qu’il lui faut.',
+    'payoutApproval.dm.heldByGate':
+      ':hourglass_flowing_sand: Votre paiement {payout} n’a pas encore été envoyé : {why}. Vérifié de nouveau juste avant l’envoi, il attend les approbateurs ; le message d’approbation dit ce qu’il lui faut.',
     'payoutApproval.dm.sent': ':white_check_mark: Votre paiement {payout} a été envoyé.{transaction}',
     'payoutApproval.dm.failed': ':x: Votre paiement {payout} a échoué : {reason} Aucun argent n’a bougé.',
     'payoutApproval.conflict': '{refused} Un paiement avec cette référence existe peut-être déjà.',
@@ -198,13 +214,16 @@ export const payoutApproval = defineMessages({
     'payoutApproval.dm.needsReview':
       ':warning: Votre paiement {payout} n’a pas été trouvé dans les transactions de l’API Fleet. Il est peut-être passé, peut-être pas ; un approbateur va vérifier et pourra le renvoyer avec la même référence.',
     'payoutApproval.dm.retried': ':repeat: {by} a renvoyé votre paiement {payout} avec la même référence, après vérification.',
-    'payoutApproval.dm.matchConfirmed': ':white_check_mark: Votre paiement {payout} a été envoyé : {by} a confirmé sa transaction dans la liste de l’API Fleet.{transaction}',
+    'payoutApproval.dm.matchConfirmed':
+      ':white_check_mark: Votre paiement {payout} a été envoyé : {by} a confirmé sa transaction dans la liste de l’API Fleet.{transaction}',
     'payoutApproval.dm.rejected': ':no_entry: {by} a rejeté votre paiement {payout} : {reason}',
-    'payoutApproval.dm.expired': ':hourglass: Votre demande de paiement {payout} a expiré sans assez d’approbations. Rien n’a été envoyé ; refaites la demande si elle est toujours nécessaire.',
+    'payoutApproval.dm.expired':
+      ':hourglass: Votre demande de paiement {payout} a expiré sans assez d’approbations. Rien n’a été envoyé ; refaites la demande si elle est toujours nécessaire.',
     'payoutApproval.dm.cancelled': ':heavy_multiplication_x: Votre demande de paiement {payout} est annulée. Rien n’a été envoyé.',
     'payoutApproval.callApprovers': ':bell: {approvers} : cette demande attend votre approbation.',
     'payoutApproval.reminder.title': 'Rappel : le paiement {id} attend votre approbation',
-    'payoutApproval.reminder.text': ':alarm_clock: *Rappel :* {user} demande l’envoi de {summary} (paiement *{id}*). Il attend votre approbation et expire {expires}. {where}',
+    'payoutApproval.reminder.text':
+      ':alarm_clock: *Rappel :* {user} demande l’envoi de {summary} (paiement *{id}*). Il attend votre approbation et expire {expires}. {where}',
     'payoutApproval.reminder.link': '<{url}|Ouvrir le message d’approbation>',
     'payoutApproval.reminder.inChannel': 'Son message d’approbation est dans {channel}.',
     'payoutApproval.event.requested': 'demandé',

@@ -17,14 +17,14 @@ export const payoutBatch = defineMessages({
     'payoutBatch.bothChosen': 'Choose a file or paste rows, not both.',
     'payoutBatch.notCsv': 'Only a CSV file can be read; {name} is not one.',
     'payoutBatch.unavailable': 'The file could not be read from Slack (`{code}`). Try again in a moment.',
-    'payoutBatch.notOnSlack': '{name} was not read: its download address is not on Slack\'s file server, and the app sends its Slack token to Slack alone. Upload the file from your computer, or paste its rows.',
+    'payoutBatch.notOnSlack':
+      "{name} was not read: its download address is not on Slack's file server, and the app sends its Slack token to Slack alone. Upload the file from your computer, or paste its rows.",
     'payoutBatch.failed': ':warning: The file could not be checked. The error is logged as `{incident}`.',
     'payoutBatch.file.file_empty': ':no_entry: The file is empty.',
     'payoutBatch.file.file_no_rows': ':no_entry: The file has a header row but no payout under it.',
     'payoutBatch.file.file_too_large': ':no_entry: The file is too large: a bulk payout file may hold at most {size} MB.',
     'payoutBatch.file.file_binary': ':no_entry: This is not a text file. Save it from your spreadsheet as "CSV UTF-8".',
-    'payoutBatch.file.file_delimiter':
-      ':no_entry: The columns are separated by {found}, not commas. Save it as "CSV UTF-8 (comma delimited)".',
+    'payoutBatch.file.file_delimiter': ':no_entry: The columns are separated by {found}, not commas. Save it as "CSV UTF-8 (comma delimited)".',
     'payoutBatch.file.semicolon': 'semicolons',
     'payoutBatch.file.tab': 'tabs',
     'payoutBatch.file.file_missing_columns': ':no_entry: The header row lacks these columns: {columns}.',
@@ -35,7 +35,10 @@ export const payoutBatch = defineMessages({
     'payoutBatch.rows': { one: '*{count} row*', other: '*{count} rows*' },
     'payoutBatch.totals': '*Total:* {totals}',
     'payoutBatch.largest': '*Largest:* row {row}, {amount} to {name}',
-    'payoutBatch.newRecipients': { one: '*{count} new recipient* (never paid before): rows {rows}', other: '*{count} new recipients* (never paid before): rows {rows}' },
+    'payoutBatch.newRecipients': {
+      one: '*{count} new recipient* (never paid before): rows {rows}',
+      other: '*{count} new recipients* (never paid before): rows {rows}',
+    },
     'payoutBatch.possibleDuplicates': {
       one: ':warning: *{count} row may pay someone twice* (same recipient, amount and currency as a recent payout or an earlier row): {rows}',
       other: ':warning: *{count} rows may pay someone twice* (same recipient, amount and currency as a recent payout or an earlier row): {rows}',
@@ -43,17 +46,23 @@ export const payoutBatch = defineMessages({
     'payoutBatch.repeatOf': 'row {row} repeats row {first}',
     'payoutBatch.repeatOfBatchRow': 'row {row} repeats {batch} row {first}',
     'payoutBatch.repeatOfRequest': 'row {row} repeats {id} ({state})',
-    'payoutBatch.problems': { one: ':no_entry: *{count} problem*; nothing was stored. Fix the file and choose it again.', other: ':no_entry: *{count} problems*; nothing was stored. Fix the file and choose it again.' },
+    'payoutBatch.problems': {
+      one: ':no_entry: *{count} problem*; nothing was stored. Fix the file and choose it again.',
+      other: ':no_entry: *{count} problems*; nothing was stored. Fix the file and choose it again.',
+    },
     'payoutBatch.firstProblems': 'The first {shown}:',
     'payoutBatch.problemLine': 'Row {row}, {column}: {problem}',
     'payoutBatch.rowLine': 'Row {row}: {problem}',
     'payoutBatch.errorsSent': 'Every problem is listed in {file}, sent to your direct messages with the app.',
     'payoutBatch.errorsNotSent': 'The list of every problem could not be sent to your direct messages (Slack answered `{code}`).',
     'payoutBatch.errorsFileTitle': 'Problems in a bulk payout file',
-    'payoutBatch.errorsFileComment': { one: 'The problem found in your bulk payout file, by row.', other: 'The {count} problems found in your bulk payout file, by row.' },
+    'payoutBatch.errorsFileComment': {
+      one: 'The problem found in your bulk payout file, by row.',
+      other: 'The {count} problems found in your bulk payout file, by row.',
+    },
     'payoutBatch.ready': ':white_check_mark: Every row can be sent.',
     'payoutBatch.moneyFlow':
-      'Sending these payouts debits the platform\'s wallet user and credits the fleet account with the totals above: the fleet account\'s balance in each currency goes up by its total. The partner then credits its own customers, the recipients in the file.',
+      "Sending these payouts debits the platform's wallet user and credits the fleet account with the totals above: the fleet account's balance in each currency goes up by its total. The partner then credits its own customers, the recipients in the file.",
     'payoutBatch.problem.kind_unknown': 'the kind must be mobile or bank',
     'payoutBatch.problem.amount_format': 'write the amount with digits and a dot before decimals only, e.g. 1500.50',
     'payoutBatch.problem.reference_repeated': 'this reference is already on row {first}',
@@ -64,13 +73,15 @@ export const payoutBatch = defineMessages({
     'payoutBatch.submit': 'Ask for approval',
     'payoutBatch.confirmSame': 'I checked: send these rows anyway',
     'payoutBatch.confirmSameRequired': 'Tick this to submit rows that may pay someone twice.',
-    'payoutBatch.submitted': ':white_check_mark: Bulk payout *{id}* is waiting for approval in {channel}. You will get a direct message at each step, and the results file at the end.',
+    'payoutBatch.submitted':
+      ':white_check_mark: Bulk payout *{id}* is waiting for approval in {channel}. You will get a direct message at each step, and the results file at the end.',
     'payoutBatch.refused.not_found': 'This bulk payout no longer exists.',
     'payoutBatch.refused.not_requester': 'Only the person who checked this file may submit it.',
     'payoutBatch.refused.not_approver': 'Only approvers may do this.',
     'payoutBatch.refused.own_request': 'You asked for this bulk payout: someone else must approve or reject it.',
     'payoutBatch.refused.already_approved': 'You already approved this bulk payout.',
-    'payoutBatch.refused.needs_senior': 'This bulk payout is above the senior approval amount: one approval must come from a senior approver (PAYOUT_SENIOR_APPROVERS).',
+    'payoutBatch.refused.needs_senior':
+      'This bulk payout is above the senior approval amount: one approval must come from a senior approver (PAYOUT_SENIOR_APPROVERS).',
     'payoutBatch.refused.not_pending': 'This bulk payout is no longer waiting for approval.',
     'payoutBatch.refused.not_sending': 'This bulk payout is not being sent.',
     'payoutBatch.refused.expired': 'This bulk payout expired before it was approved.',
@@ -94,7 +105,10 @@ export const payoutBatch = defineMessages({
     'payoutBatch.message.state.cancelled': 'Cancelled',
     'payoutBatch.message.progress': '*Sent* {sent} · *Failed* {failed} · *Unknown* {unknown} · *Remaining* {remaining}',
     'payoutBatch.message.skipped': { one: '{count} row not sent (stopped)', other: '{count} rows not sent (stopped)' },
-    'payoutBatch.message.newRecipients': { one: ':new: {count} row goes to a recipient never paid before', other: ':new: {count} rows go to recipients never paid before' },
+    'payoutBatch.message.newRecipients': {
+      one: ':new: {count} row goes to a recipient never paid before',
+      other: ':new: {count} rows go to recipients never paid before',
+    },
     'payoutBatch.message.approve': 'Approve and send all',
     'payoutBatch.message.reject': 'Reject',
     'payoutBatch.message.stop': 'Stop sending',
@@ -122,12 +136,15 @@ export const payoutBatch = defineMessages({
     'payoutBatch.reminder.title': 'Reminder: bulk payout {id} waits for your approval',
     'payoutBatch.reminder.text': {
       one: ':alarm_clock: *Reminder:* {user} asks to send *{count}* payout from a file (*{id}*), {totals} in all. It waits for your approval and expires {expires}. {where}',
-      other: ':alarm_clock: *Reminder:* {user} asks to send *{count}* payouts from a file (*{id}*), {totals} in all. It waits for your approval and expires {expires}. {where}',
+      other:
+        ':alarm_clock: *Reminder:* {user} asks to send *{count}* payouts from a file (*{id}*), {totals} in all. It waits for your approval and expires {expires}. {where}',
     },
     'payoutBatch.dm.stopped': ':octagonal_sign: {user} stopped your bulk payout *{id}*; rows not yet sent will not be sent.',
-    'payoutBatch.dm.finished': ':white_check_mark: Your bulk payout *{id}* is finished: {sent} sent, {failed} failed, {unknown} unknown, {skipped} not sent. The results are in {file}.',
+    'payoutBatch.dm.finished':
+      ':white_check_mark: Your bulk payout *{id}* is finished: {sent} sent, {failed} failed, {unknown} unknown, {skipped} not sent. The results are in {file}.',
     'payoutBatch.resultsFileTitle': 'Results of a bulk payout',
-    'payoutBatch.receipt': ':receipt: The results of bulk payout *{id}* went to {user} by direct message: {sent} sent, {failed} failed, {unknown} unknown, {skipped} not sent.',
+    'payoutBatch.receipt':
+      ':receipt: The results of bulk payout *{id}* went to {user} by direct message: {sent} sent, {failed} failed, {unknown} unknown, {skipped} not sent.',
     'payoutBatch.csv.reference': 'reference',
     'payoutBatch.csv.outcome': 'outcome',
     'payoutBatch.csv.transaction': 'transaction id or reason',
@@ -142,7 +159,8 @@ export const payoutBatch = defineMessages({
   },
   fr: {
     'payoutBatch.help.usage': '/fleet virement groupé',
-    'payoutBatch.help.description': 'Un virement groupé : ouvre un formulaire pour envoyer de nombreux virements depuis un fichier CSV, vérifié ligne par ligne, approuvé une fois pour tout le fichier.',
+    'payoutBatch.help.description':
+      'Un virement groupé : ouvre un formulaire pour envoyer de nombreux virements depuis un fichier CSV, vérifié ligne par ligne, approuvé une fois pour tout le fichier.',
     'payoutBatch.title': 'Virements groupés',
     'payoutBatch.intro':
       'Choisissez un fichier CSV avec une ligne d’en-tête, ou collez ses lignes. Colonnes : `kind` (mobile ou bank), `number`, `provider` (opérateur ou BIC), `name`, `country`, `amount` (un point avant les décimales), `currency`, et au choix `reference` et `note`. {max} lignes au plus.',
@@ -155,7 +173,8 @@ export const payoutBatch = defineMessages({
     'payoutBatch.bothChosen': 'Choisissez un fichier ou collez des lignes, pas les deux.',
     'payoutBatch.notCsv': 'Seul un fichier CSV peut être lu ; {name} n’en est pas un.',
     'payoutBatch.unavailable': 'Le fichier n’a pas pu être lu depuis Slack (`{code}`). Réessayez dans un instant.',
-    'payoutBatch.notOnSlack': '{name} n’a pas été lu : son adresse de téléchargement n’est pas sur le serveur de fichiers de Slack, et l’app n’envoie son jeton Slack qu’à Slack. Téléversez le fichier depuis votre ordinateur, ou collez ses lignes.',
+    'payoutBatch.notOnSlack':
+      '{name} n’a pas été lu : son adresse de téléchargement n’est pas sur le serveur de fichiers de Slack, et l’app n’envoie son jeton Slack qu’à Slack. Téléversez le fichier depuis votre ordinateur, ou collez ses lignes.',
     'payoutBatch.failed': ':warning: Le fichier n’a pas pu être vérifié. L’erreur est notée sous `{incident}`.',
     'payoutBatch.file.file_empty': ':no_entry: Le fichier est vide.',
     'payoutBatch.file.file_no_rows': ':no_entry: Le fichier a une ligne d’en-tête mais aucun virement dessous.',
@@ -173,22 +192,32 @@ export const payoutBatch = defineMessages({
     'payoutBatch.rows': { one: '*{count} ligne*', other: '*{count} lignes*' },
     'payoutBatch.totals': '*Total :* {totals}',
     'payoutBatch.largest': '*La plus grosse :* ligne {row}, {amount} à {name}',
-    'payoutBatch.newRecipients': { one: '*{count} nouveau bénéficiaire* (jamais payé) : lignes {rows}', other: '*{count} nouveaux bénéficiaires* (jamais payés) : lignes {rows}' },
+    'payoutBatch.newRecipients': {
+      one: '*{count} nouveau bénéficiaire* (jamais payé) : lignes {rows}',
+      other: '*{count} nouveaux bénéficiaires* (jamais payés) : lignes {rows}',
+    },
     'payoutBatch.possibleDuplicates': {
       one: ':warning: *{count} ligne peut payer quelqu’un deux fois* (même bénéficiaire, montant et devise qu’un paiement récent ou qu’une ligne plus haut) : {rows}',
-      other: ':warning: *{count} lignes peuvent payer quelqu’un deux fois* (même bénéficiaire, montant et devise qu’un paiement récent ou qu’une ligne plus haut) : {rows}',
+      other:
+        ':warning: *{count} lignes peuvent payer quelqu’un deux fois* (même bénéficiaire, montant et devise qu’un paiement récent ou qu’une ligne plus haut) : {rows}',
     },
     'payoutBatch.repeatOf': 'la ligne {row} répète la ligne {first}',
     'payoutBatch.repeatOfBatchRow': 'la ligne {row} répète {batch} ligne {first}',
     'payoutBatch.repeatOfRequest': 'la ligne {row} répète {id} ({state})',
-    'payoutBatch.problems': { one: ':no_entry: *{count} problème* ; rien n’a été enregistré. Corrigez le fichier et choisissez-le à nouveau.', other: ':no_entry: *{count} problèmes* ; rien n’a été enregistré. Corrigez le fichier et choisissez-le à nouveau.' },
+    'payoutBatch.problems': {
+      one: ':no_entry: *{count} problème* ; rien n’a été enregistré. Corrigez le fichier et choisissez-le à nouveau.',
+      other: ':no_entry: *{count} problèmes* ; rien n’a été enregistré. Corrigez le fichier et choisissez-le à nouveau.',
+    },
     'payoutBatch.firstProblems': 'Les {shown} premiers :',
     'payoutBatch.problemLine': 'Ligne {row}, {column} : {problem}',
     'payoutBatch.rowLine': 'Ligne {row} : {problem}',
     'payoutBatch.errorsSent': 'Tous les problèmes sont dans {file}, envoyé dans vos messages directs avec l’app.',
     'payoutBatch.errorsNotSent': 'La liste de tous les problèmes n’a pas pu être envoyée dans vos messages directs (Slack a répondu `{code}`).',
     'payoutBatch.errorsFileTitle': 'Problèmes d’un fichier de virements groupés',
-    'payoutBatch.errorsFileComment': { one: 'Le problème trouvé dans votre fichier de virements groupés, par ligne.', other: 'Les {count} problèmes trouvés dans votre fichier de virements groupés, par ligne.' },
+    'payoutBatch.errorsFileComment': {
+      one: 'Le problème trouvé dans votre fichier de virements groupés, par ligne.',
+      other: 'Les {count} problèmes trouvés dans votre fichier de virements groupés, par ligne.',
+    },
     'payoutBatch.ready': ':white_check_mark: Toutes les lignes peuvent partir.',
     'payoutBatch.moneyFlow':
       'L’envoi de ces paiements débite l’utilisateur portefeuille de la plateforme et crédite le compte de flotte des totaux ci-dessus : le solde du compte de flotte dans chaque devise augmente de son total. Le partenaire crédite ensuite ses propres clients, les bénéficiaires du fichier.',
@@ -202,20 +231,23 @@ export const payoutBatch = defineMessages({
     'payoutBatch.submit': 'Demander l’approbation',
     'payoutBatch.confirmSame': 'J’ai vérifié : envoyer ces lignes quand même',
     'payoutBatch.confirmSameRequired': 'Cochez ceci pour soumettre des lignes qui peuvent payer quelqu’un deux fois.',
-    'payoutBatch.submitted': ':white_check_mark: Le virement groupé *{id}* attend l’approbation dans {channel}. Vous recevrez un message direct à chaque étape, et le fichier des résultats à la fin.',
+    'payoutBatch.submitted':
+      ':white_check_mark: Le virement groupé *{id}* attend l’approbation dans {channel}. Vous recevrez un message direct à chaque étape, et le fichier des résultats à la fin.',
     'payoutBatch.refused.not_found': 'Ce virement groupé n’existe plus.',
     'payoutBatch.refused.not_requester': 'Seule la personne qui a vérifié ce fichier peut le soumettre.',
     'payoutBatch.refused.not_approver': 'Seuls les approbateurs peuvent faire cela.',
     'payoutBatch.refused.own_request': 'Vous avez demandé ce virement groupé : une autre personne doit l’approuver ou le refuser.',
     'payoutBatch.refused.already_approved': 'Vous avez déjà approuvé ce virement groupé.',
-    'payoutBatch.refused.needs_senior': 'Ce virement groupé dépasse le montant d’approbation senior : une approbation doit venir d’un approbateur senior (PAYOUT_SENIOR_APPROVERS).',
+    'payoutBatch.refused.needs_senior':
+      'Ce virement groupé dépasse le montant d’approbation senior : une approbation doit venir d’un approbateur senior (PAYOUT_SENIOR_APPROVERS).',
     'payoutBatch.refused.not_pending': 'Ce virement groupé n’attend plus d’approbation.',
     'payoutBatch.refused.not_sending': 'Ce virement groupé n’est pas en cours d’envoi.',
     'payoutBatch.refused.expired': 'Ce virement groupé a expiré avant d’être approuvé.',
     'payoutBatch.refused.not_draft': 'Ce fichier a déjà été soumis ou n’est plus valable : vérifiez-le à nouveau.',
     'payoutBatch.refused.duplicate_unconfirmed': {
       one: 'Depuis la vérification, {count} ligne répète un paiement récent ou une autre ligne : vérifiez le fichier à nouveau, puis cochez la case pour l’envoyer quand même.',
-      other: 'Depuis la vérification, {count} lignes répètent un paiement récent ou une autre ligne : vérifiez le fichier à nouveau, puis cochez la case pour les envoyer quand même.',
+      other:
+        'Depuis la vérification, {count} lignes répètent un paiement récent ou une autre ligne : vérifiez le fichier à nouveau, puis cochez la case pour les envoyer quand même.',
     },
     'payoutBatch.refused.over_daily_limit': 'Le total en {currency} dépasse votre plafond du jour : il reste {left} sur {limit}.',
     'payoutBatch.refused.not_allowed': 'Le demandeur ne peut plus demander de virements : rien ne peut partir.',
@@ -232,12 +264,16 @@ export const payoutBatch = defineMessages({
     'payoutBatch.message.state.cancelled': 'Annulé',
     'payoutBatch.message.progress': '*Envoyés* {sent} · *Échoués* {failed} · *Inconnus* {unknown} · *Restants* {remaining}',
     'payoutBatch.message.skipped': { one: '{count} ligne non envoyée (arrêt)', other: '{count} lignes non envoyées (arrêt)' },
-    'payoutBatch.message.newRecipients': { one: ':new: {count} ligne va à un bénéficiaire jamais payé', other: ':new: {count} lignes vont à des bénéficiaires jamais payés' },
+    'payoutBatch.message.newRecipients': {
+      one: ':new: {count} ligne va à un bénéficiaire jamais payé',
+      other: ':new: {count} lignes vont à des bénéficiaires jamais payés',
+    },
     'payoutBatch.message.approve': 'Approuver et tout envoyer',
     'payoutBatch.message.reject': 'Refuser',
     'payoutBatch.message.stop': 'Arrêter l’envoi',
     'payoutBatch.confirmApprove.title': 'Envoyer toutes les lignes ?',
-    'payoutBatch.confirmApprove.text': 'Approuver {id} envoie {count} virements en tout : {totals}. Ils partent un à un, dès que assez d’approbateurs sont d’accord.',
+    'payoutBatch.confirmApprove.text':
+      'Approuver {id} envoie {count} virements en tout : {totals}. Ils partent un à un, dès que assez d’approbateurs sont d’accord.',
     'payoutBatch.reject.title': 'Refuser {id}',
     'payoutBatch.reject.submit': 'Refuser',
     'payoutBatch.reject.intro': 'Aucun des {count} virements de {id} ne partira ({totals}).',
@@ -260,12 +296,15 @@ export const payoutBatch = defineMessages({
     'payoutBatch.reminder.title': 'Rappel : le virement groupé {id} attend votre approbation',
     'payoutBatch.reminder.text': {
       one: ':alarm_clock: *Rappel :* {user} demande d’envoyer *{count}* virement depuis un fichier (*{id}*), {totals} au total. Il attend votre approbation et expire {expires}. {where}',
-      other: ':alarm_clock: *Rappel :* {user} demande d’envoyer *{count}* virements depuis un fichier (*{id}*), {totals} au total. Il attend votre approbation et expire {expires}. {where}',
+      other:
+        ':alarm_clock: *Rappel :* {user} demande d’envoyer *{count}* virements depuis un fichier (*{id}*), {totals} au total. Il attend votre approbation et expire {expires}. {where}',
     },
     'payoutBatch.dm.stopped': ':octagonal_sign: {user} a arrêté votre virement groupé *{id}* ; les lignes pas encore envoyées ne partiront pas.',
-    'payoutBatch.dm.finished': ':white_check_mark: Votre virement groupé *{id}* est terminé : {sent} envoyés, {failed} échoués, {unknown} inconnus, {skipped} non envoyés. Les résultats sont dans {file}.',
+    'payoutBatch.dm.finished':
+      ':white_check_mark: Votre virement groupé *{id}* est terminé : {sent} envoyés, {failed} échoués, {unknown} inconnus, {skipped} non envoyés. Les résultats sont dans {file}.',
     'payoutBatch.resultsFileTitle': 'Résultats d’un virement groupé',
-    'payoutBatch.receipt': ':receipt: Les résultats du virement groupé *{id}* sont partis à {user} par message direct : {sent} envoyés, {failed} échoués, {unknown} inconnus, {skipped} non envoyés.',
+    'payoutBatch.receipt':
+      ':receipt: Les résultats du virement groupé *{id}* sont partis à {user} par message direct : {sent} envoyés, {failed} échoués, {unknown} inconnus, {skipped} non envoyés.',
     'payoutBatch.csv.reference': 'référence',
     'payoutBatch.csv.outcome': 'résultat',
     'payoutBatch.csv.transaction': 'id de transaction ou raison',

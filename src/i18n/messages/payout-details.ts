@@ -9,8 +9,10 @@ export const payoutDetails = defineMessages({
     // What approvers must notice about a recipient (src/slack/views/recipient-flags.ts).
     'payoutApproval.newRecipient.mobile': ':new: *New recipient:* no payout to this phone number with this operator has been completed before.',
     'payoutApproval.newRecipient.bank': ':new: *New recipient:* no payout to this account has been completed before.',
-    'payoutApproval.otherName.mobile': ':warning: *Another name:* this number was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same person.',
-    'payoutApproval.otherName.bank': ':warning: *Another name:* this account was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same holder.',
+    'payoutApproval.otherName.mobile':
+      ':warning: *Another name:* this number was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same person.',
+    'payoutApproval.otherName.bank':
+      ':warning: *Another name:* this account was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same holder.',
 
     // How a payout reads (src/slack/views/payout-details.ts).
     'payoutApproval.kind.mobileMoney': 'mobile money',
@@ -18,7 +20,7 @@ export const payoutDetails = defineMessages({
     'payoutApproval.summary': '*{amount}* by {kind} to *{name}*',
     'payoutApproval.plainSummary': '{amount} by {kind} to {name}',
     'payoutApproval.moneyFlow':
-      'Sending this payout debits the platform\'s wallet user and credits the fleet account with the amount above: the fleet account\'s {currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.',
+      "Sending this payout debits the platform's wallet user and credits the fleet account with the amount above: the fleet account's {currency} balance goes up by that amount. The partner then credits its own customer, the recipient above.",
     'payoutApproval.field.amount': 'Amount',
     'payoutApproval.field.reference': 'Reference',
     'payoutApproval.field.country': 'Country',
@@ -31,13 +33,13 @@ export const payoutDetails = defineMessages({
     'payoutApproval.note': '*Note for the approver*\n{note}',
     'payoutApproval.sentAsMobile': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}, operator {operator}.',
     'payoutApproval.sentAsBank': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}.',
-    'payoutApproval.rule.requesterTotal': 'the requester\'s {currency} total for the team’s day',
-    'payoutApproval.rule.recipientTotal': 'the recipient\'s {currency} total for the team’s day',
+    'payoutApproval.rule.requesterTotal': "the requester's {currency} total for the team’s day",
+    'payoutApproval.rule.recipientTotal': "the recipient's {currency} total for the team’s day",
     'payoutApproval.dualApproval.plain': 'Needs {count} different approvers.',
     'payoutApproval.dualApproval.newRecipient': 'Needs {count} different approvers: no payout has been completed to this recipient before.',
     'payoutApproval.dualApproval.why': 'Needs 2 approvers: {what}, {total}, is above {threshold}.',
     'payoutApproval.dualApproval.amount': 'Needs 2 approvers: the amount is above {threshold}.',
-    'payoutApproval.revoked': '{user}\'s approval no longer counts: no longer an approver',
+    'payoutApproval.revoked': "{user}'s approval no longer counts: no longer an approver",
     'payoutApproval.hold.requesterNotAllowed':
       'Not sent: {user} may no longer request payouts. If their access is restored, an approver who approved can press Approve again; otherwise reject it.',
     'payoutApproval.hold.rolesUnavailable':
@@ -45,32 +47,38 @@ export const payoutDetails = defineMessages({
     'payoutApproval.hold.needsApprovers':
       'Not sent: checked again just before sending, an approval no longer counts or the day now needs more approvers. It waits for another approver to press {action}.',
     'payoutApproval.hold.needsSenior':
-      'Not sent: above the senior tier (by this amount, or the requester\'s or the recipient\'s total for the team’s day), one approval must come from a senior approver who still is one. It waits for a senior approver to press {action}.',
+      "Not sent: above the senior tier (by this amount, or the requester's or the recipient's total for the team’s day), one approval must come from a senior approver who still is one. It waits for a senior approver to press {action}.",
     'payoutApproval.hold.overDailyLimit':
-      'Not sent: {user}\'s {currency} total for the team’s day is above the daily limit as configured now. It waits: once the limit allows it, an approver who approved can press {action} again; otherwise reject it.',
+      "Not sent: {user}'s {currency} total for the team’s day is above the daily limit as configured now. It waits: once the limit allows it, an approver who approved can press {action} again; otherwise reject it.",
     'payoutApproval.hold.overMaxAmount':
       'Not sent: the amount is above the largest payout allowed in {currency} as configured now. It waits: once the maximum allows it, an approver who approved can press {action} again; otherwise reject it.',
     'payoutApproval.hold.notOffered':
       'Not sent: its currency or operator is no longer offered. It waits: once it is offered again, an approver who approved can press {action} again; otherwise reject it.',
     'payoutApproval.hold.duplicateUnchecked':
       'Not sent: it may repeat a payout requested since it was approved. It needs a tick: an approver presses {action} and ticks that it is not a duplicate.',
-    'payoutApproval.hold.missed':
-      'Not sent: it was approved too long ago (missed). To send it now, an approver presses {action} again.',
+    'payoutApproval.hold.missed': 'Not sent: it was approved too long ago (missed). To send it now, an approver presses {action} again.',
     'payoutApproval.hold.actionApprove': 'Approve',
     'payoutApproval.hold.actionRetry': 'Retry with the same reference',
     'payoutApproval.approvedBy': ':white_check_mark: Approved by {user} · {date}',
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approved {date}',
     'payoutApproval.approvalsHead': '*Approvals* ({counted} of {required})',
-    'payoutApproval.waitingFor': { one: ':hourglass_flowing_sand: Waiting for one more approval', other: ':hourglass_flowing_sand: Waiting for {count} approvals' },
+    'payoutApproval.waitingFor': {
+      one: ':hourglass_flowing_sand: Waiting for one more approval',
+      other: ':hourglass_flowing_sand: Waiting for {count} approvals',
+    },
     'payoutApproval.notEnoughApprovers': {
       one: ':warning: Only {count} person besides the requester can approve ({variable}), and this request needs {required}: it cannot be approved until more approvers are added.',
-      other: ':warning: Only {count} people besides the requester can approve ({variable}), and this request needs {required}: it cannot be approved until more approvers are added.',
+      other:
+        ':warning: Only {count} people besides the requester can approve ({variable}), and this request needs {required}: it cannot be approved until more approvers are added.',
     },
     'payoutApproval.noApprovals': 'None.',
     'payoutApproval.andMore': { one: '…and {count} more', other: '…and {count} more' },
     'payoutApproval.noReason': 'no reason given',
     'payoutApproval.interrupted': 'The app stopped while sending this payout, so its outcome is not known yet.',
-    'payoutApproval.sentTimes': { one: ' (sent {count} time with the same reference after review)', other: ' (sent {count} times with the same reference after review)' },
+    'payoutApproval.sentTimes': {
+      one: ' (sent {count} time with the same reference after review)',
+      other: ' (sent {count} times with the same reference after review)',
+    },
     'payoutApproval.state.held': ':no_entry: *Held.* {held} Expires {date}.',
     'payoutApproval.state.pending': ':hourglass_flowing_sand: *Waiting for approval.* Expires {date}.',
     'payoutApproval.state.sending': ':outbox_tray: *Approved: sending to the Fleet API…*',
@@ -81,7 +89,7 @@ export const payoutDetails = defineMessages({
       ':warning: *Needs review.* The Fleet API gave no clear answer ({reason}) and its transactions could not all be checked back to this request. It may or may not have gone through; it can be sent again only after a complete check finds nothing.',
     'payoutApproval.state.review':
       ':warning: *Needs review.* The Fleet API gave no clear answer ({reason}) and the payout was not found in its transactions. It may or may not have gone through: check with the Fleet provider before sending it again.',
-    'payoutApproval.state.unknown': ':grey_question: *Outcome unknown:* {reason} Looking for reference {reference} in the Fleet API\'s transactions…',
+    'payoutApproval.state.unknown': ":grey_question: *Outcome unknown:* {reason} Looking for reference {reference} in the Fleet API's transactions…",
     'payoutApproval.state.rejected': ':no_entry: *Rejected* by {user}: {reason}',
     'payoutApproval.state.expired': ':hourglass: *Expired* {date} without enough approvals. Nothing was sent.',
     'payoutApproval.state.cancelled': ':heavy_multiplication_x: *Cancelled* by the requester. Nothing was sent.',
@@ -113,8 +121,10 @@ export const payoutDetails = defineMessages({
   fr: {
     'payoutApproval.newRecipient.mobile': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce numéro avec cet opérateur n’a encore abouti.',
     'payoutApproval.newRecipient.bank': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce compte n’a encore abouti.',
-    'payoutApproval.otherName.mobile': ':warning: *Autre nom :* ce numéro a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit de la même personne.',
-    'payoutApproval.otherName.bank': ':warning: *Autre nom :* ce compte a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit du même titulaire.',
+    'payoutApproval.otherName.mobile':
+      ':warning: *Autre nom :* ce numéro a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit de la même personne.',
+    'payoutApproval.otherName.bank':
+      ':warning: *Autre nom :* ce compte a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit du même titulaire.',
 
     'payoutApproval.kind.mobileMoney': 'mobile money',
     'payoutApproval.kind.bankAccount': 'virement bancaire',
@@ -164,21 +174,29 @@ export const payoutDetails = defineMessages({
     'payoutApproval.approvedBy': ':white_check_mark: Approuvé par {user} · {date}',
     'payoutApproval.revokedAt': ':heavy_multiplication_x: {revoked} · approuvé {date}',
     'payoutApproval.approvalsHead': '*Approbations* ({counted} sur {required})',
-    'payoutApproval.waitingFor': { one: ':hourglass_flowing_sand: En attente d’une approbation de plus', other: ':hourglass_flowing_sand: En attente de {count} approbations' },
+    'payoutApproval.waitingFor': {
+      one: ':hourglass_flowing_sand: En attente d’une approbation de plus',
+      other: ':hourglass_flowing_sand: En attente de {count} approbations',
+    },
     'payoutApproval.notEnoughApprovers': {
       one: ':warning: Seulement {count} personne en dehors du demandeur peut approuver ({variable}), et cette demande en nécessite {required} : elle ne peut pas être approuvée tant que d’autres approbateurs ne sont pas ajoutés.',
-      other: ':warning: Seulement {count} personnes en dehors du demandeur peuvent approuver ({variable}), et cette demande en nécessite {required} : elle ne peut pas être approuvée tant que d’autres approbateurs ne sont pas ajoutés.',
+      other:
+        ':warning: Seulement {count} personnes en dehors du demandeur peuvent approuver ({variable}), et cette demande en nécessite {required} : elle ne peut pas être approuvée tant que d’autres approbateurs ne sont pas ajoutés.',
     },
     'payoutApproval.noApprovals': 'Aucune.',
     'payoutApproval.andMore': { one: '…et {count} de plus', other: '…et {count} de plus' },
     'payoutApproval.noReason': 'aucun motif donné',
     'payoutApproval.interrupted': 'L’application s’est arrêtée pendant l’envoi de ce paiement : son résultat n’est donc pas encore connu.',
-    'payoutApproval.sentTimes': { one: ' (envoyé {count} fois avec la même référence après vérification)', other: ' (envoyé {count} fois avec la même référence après vérification)' },
+    'payoutApproval.sentTimes': {
+      one: ' (envoyé {count} fois avec la même référence après vérification)',
+      other: ' (envoyé {count} fois avec la même référence après vérification)',
+    },
     'payoutApproval.state.held': ':no_entry: *Retenu.* {held} Expire {date}.',
     'payoutApproval.state.pending': ':hourglass_flowing_sand: *En attente d’approbation.* Expire {date}.',
     'payoutApproval.state.sending': ':outbox_tray: *Approuvé : envoi à l’API Fleet en cours…*',
     'payoutApproval.state.sent': ':white_check_mark: *Envoyé.* Transaction {transaction}{again}.',
-    'payoutApproval.state.sentWithoutId': ':white_check_mark: *Envoyé.* L’API Fleet n’a pas donné d’identifiant de transaction ; elle a accepté la référence {reference}{again}.',
+    'payoutApproval.state.sentWithoutId':
+      ':white_check_mark: *Envoyé.* L’API Fleet n’a pas donné d’identifiant de transaction ; elle a accepté la référence {reference}{again}.',
     'payoutApproval.state.failed': ':x: *Échec :* {reason} L’API Fleet n’a pas pris le paiement : aucun argent n’a bougé.',
     'payoutApproval.state.reviewUnchecked':
       ':warning: *À vérifier.* L’API Fleet n’a pas donné de réponse claire ({reason}) et ses transactions n’ont pas toutes pu être vérifiées jusqu’à cette demande. Le paiement est peut-être passé, peut-être pas ; il ne pourra être renvoyé qu’après une vérification complète qui ne trouve rien.',

@@ -4,7 +4,8 @@ import { defineMessages } from '../define.js';
 export const payoutRecords = defineMessages({
   en: {
     'recipients.help.usage': '/fleet recipients [words]',
-    'recipients.help.description': 'Recipients of completed payouts, last paid first; words search their names and numbers. Requesters can remove one from the list.',
+    'recipients.help.description':
+      'Recipients of completed payouts, last paid first; words search their names and numbers. Requesters can remove one from the list.',
     'recipients.locked': 'Only people who request or approve payouts can see the saved recipients.',
     'recipients.title': 'Saved recipients',
     'recipients.none': 'No saved recipient yet: a recipient is saved when a payout to them is completed.',
@@ -23,14 +24,19 @@ export const payoutRecords = defineMessages({
     'recipients.removed': ':wastebasket: You removed {name} ({number}) from the saved recipients. This is recorded.',
     'recipients.notRequester': ':no_entry: Only people who request payouts can remove a saved recipient. Nothing was changed.',
     'recipients.notFound': 'This recipient is no longer on the list: someone removed it already. Nothing was changed.',
-    'recipients.footer': 'A recipient is saved when a payout to them is completed; removing one takes it out of this list and the payout form, and is recorded.',
+    'recipients.footer':
+      'A recipient is saved when a payout to them is completed; removing one takes it out of this list and the payout form, and is recorded.',
     'recipients.option.mobile': '{name} · {phone} · {operator}',
     'recipients.option.bank': '{name} · {account} · {bank}',
     'payoutRecords.help.usage': '/fleet payouts [id | words]',
-    'payoutRecords.help.description': 'Recent payout requests and bulk payouts and their state; with an id such as `PR-7K3F9Q`, its full history; with words, the requests whose reference, recipient name, phone or account number holds them all, and the bulk payouts whose id, file name or rows hold them (`/fleet payouts INV-42`).',
+    'payoutRecords.help.description':
+      'Recent payout requests and bulk payouts and their state; with an id such as `PR-7K3F9Q`, its full history; with words, the requests whose reference, recipient name, phone or account number holds them all, and the bulk payouts whose id, file name or rows hold them (`/fleet payouts INV-42`).',
     'payoutRecords.bulkHeading': '*Bulk payouts*',
     'payoutRecords.bulkLine': '{id} · {summary} · *{state}*\nRequested by {user} {date}',
-    'payoutRecords.bulkFoundCount': { one: '{count} bulk payout holds {words} in its id, file name or rows.', other: '{count} bulk payouts hold {words} in their id, file name or rows, newest first.' },
+    'payoutRecords.bulkFoundCount': {
+      one: '{count} bulk payout holds {words} in its id, file name or rows.',
+      other: '{count} bulk payouts hold {words} in their id, file name or rows, newest first.',
+    },
     'payoutRecords.locked': ':lock: Only the people who may request or approve payouts can see them (FLEET_REQUESTERS, FLEET_APPROVERS).',
     'payoutRecords.recent': 'Recent payouts',
     'payoutRecords.noneYet': 'No payout has been requested yet. Start one with `/fleet payout`.',
@@ -39,7 +45,7 @@ export const payoutRecords = defineMessages({
     'payoutRecords.foundNone': 'No payout request holds {words} in its reference, recipient name, phone or account number.',
     'payoutRecords.foundCount': { one: '{count} request holds {words}.', other: '{count} requests hold {words}, newest first.' },
     'payoutRecords.foundMore': '{count} requests hold {words}; the newest {shown} are shown. Add a word to narrow the search.',
-    'payoutRecords.listFooter': 'Newest first · `/fleet payouts PR-…` shows one request\'s history',
+    'payoutRecords.listFooter': "Newest first · `/fleet payouts PR-…` shows one request's history",
     'payoutRecords.none': 'none',
     'payoutRecords.requestedBy': 'Requested by {user}: {summary}.',
     'payoutRecords.history': '*History*',
@@ -70,9 +76,9 @@ export const payoutRecords = defineMessages({
     'payoutRecords.event.completed': 'Completed: transaction{transaction}',
     'payoutRecords.event.failed': 'Failed{reason}',
     'payoutRecords.event.unknown': 'Outcome unknown{reason}',
-    'payoutRecords.event.needsReviewUnchecked': 'The Fleet API\'s transactions could not all be checked in time: needs review',
-    'payoutRecords.event.needsReview': 'Not found in the Fleet API\'s transactions in time: needs review',
-    'payoutRecords.event.reconciled': 'Found in the Fleet API\'s transactions: transaction{transaction}',
+    'payoutRecords.event.needsReviewUnchecked': "The Fleet API's transactions could not all be checked in time: needs review",
+    'payoutRecords.event.needsReview': "Not found in the Fleet API's transactions in time: needs review",
+    'payoutRecords.event.reconciled': "Found in the Fleet API's transactions: transaction{transaction}",
     'payoutRecords.event.expired': 'Expired without enough approvals',
     'payoutRecords.event.cancelled': 'Cancelled{who}',
     'payoutRecords.event.retried': 'Sent again with the same reference{who}',
@@ -86,15 +92,23 @@ export const payoutRecords = defineMessages({
   },
   fr: {
     'recipients.help.usage': '/fleet bénéficiaires [mots]',
-    'recipients.help.description': 'Les bénéficiaires des paiements aboutis, du plus récemment payé au plus ancien ; des mots cherchent dans leurs noms et numéros. Les demandeurs peuvent en retirer un de la liste.',
+    'recipients.help.description':
+      'Les bénéficiaires des paiements aboutis, du plus récemment payé au plus ancien ; des mots cherchent dans leurs noms et numéros. Les demandeurs peuvent en retirer un de la liste.',
     'recipients.locked': 'Seules les personnes qui demandent ou approuvent des paiements voient les bénéficiaires enregistrés.',
     'recipients.title': 'Bénéficiaires enregistrés',
     'recipients.none': 'Aucun bénéficiaire enregistré pour l’instant : un bénéficiaire est enregistré quand un paiement vers lui aboutit.',
-    'recipients.count': { one: '{count} bénéficiaire enregistré, le plus récemment payé d’abord.', other: '{count} bénéficiaires enregistrés, les plus récemment payés d’abord.' },
+    'recipients.count': {
+      one: '{count} bénéficiaire enregistré, le plus récemment payé d’abord.',
+      other: '{count} bénéficiaires enregistrés, les plus récemment payés d’abord.',
+    },
     'recipients.more': '{count} bénéficiaires enregistrés ; les {shown} plus récemment payés sont affichés. Ajoutez un mot pour affiner la liste.',
     'recipients.foundNone': 'Aucun bénéficiaire enregistré ne contient {words}.',
-    'recipients.foundCount': { one: '{count} bénéficiaire enregistré contient {words}.', other: '{count} bénéficiaires enregistrés contiennent {words}, les plus récemment payés d’abord.' },
-    'recipients.foundMore': '{count} bénéficiaires enregistrés contiennent {words} ; les {shown} plus récemment payés sont affichés. Ajoutez un mot pour affiner la recherche.',
+    'recipients.foundCount': {
+      one: '{count} bénéficiaire enregistré contient {words}.',
+      other: '{count} bénéficiaires enregistrés contiennent {words}, les plus récemment payés d’abord.',
+    },
+    'recipients.foundMore':
+      '{count} bénéficiaires enregistrés contiennent {words} ; les {shown} plus récemment payés sont affichés. Ajoutez un mot pour affiner la recherche.',
     'recipients.line.mobile': '*{name}* · {phone} · {operator} · {country}\nDernier paiement {date} ({id})',
     'recipients.line.bank': '*{name}* · compte {account} · banque {bank} · {country}\nDernier paiement {date} ({id})',
     'recipients.remove': 'Retirer',
@@ -105,15 +119,21 @@ export const payoutRecords = defineMessages({
     'recipients.removed': ':wastebasket: Vous avez retiré {name} ({number}) des bénéficiaires enregistrés. C’est consigné.',
     'recipients.notRequester': ':no_entry: Seules les personnes qui demandent des paiements peuvent retirer un bénéficiaire enregistré. Rien n’a été modifié.',
     'recipients.notFound': 'Ce bénéficiaire n’est plus dans la liste : quelqu’un l’a déjà retiré. Rien n’a été modifié.',
-    'recipients.footer': 'Un bénéficiaire est enregistré quand un paiement vers lui aboutit ; en retirer un l’enlève de cette liste et du formulaire de paiement, et c’est consigné.',
+    'recipients.footer':
+      'Un bénéficiaire est enregistré quand un paiement vers lui aboutit ; en retirer un l’enlève de cette liste et du formulaire de paiement, et c’est consigné.',
     'recipients.option.mobile': '{name} · {phone} · {operator}',
     'recipients.option.bank': '{name} · {account} · {bank}',
     'payoutRecords.help.usage': '/fleet paiements [id | mots]',
-    'payoutRecords.help.description': 'Les demandes de paiement et virements groupés récents et leur état ; avec un identifiant comme `PR-7K3F9Q`, son historique complet ; avec des mots, les demandes dont la référence, le nom du bénéficiaire, le téléphone ou le numéro de compte les contient tous, et les virements groupés dont l’identifiant, le nom de fichier ou les lignes les contiennent (`/fleet paiements INV-42`).',
+    'payoutRecords.help.description':
+      'Les demandes de paiement et virements groupés récents et leur état ; avec un identifiant comme `PR-7K3F9Q`, son historique complet ; avec des mots, les demandes dont la référence, le nom du bénéficiaire, le téléphone ou le numéro de compte les contient tous, et les virements groupés dont l’identifiant, le nom de fichier ou les lignes les contiennent (`/fleet paiements INV-42`).',
     'payoutRecords.bulkHeading': '*Virements groupés*',
     'payoutRecords.bulkLine': '{id} · {summary} · *{state}*\nDemandé par {user} {date}',
-    'payoutRecords.bulkFoundCount': { one: '{count} virement groupé contient {words} dans son identifiant, son nom de fichier ou ses lignes.', other: '{count} virements groupés contiennent {words} dans leur identifiant, leur nom de fichier ou leurs lignes, les plus récents d’abord.' },
-    'payoutRecords.locked': ':lock: Seules les personnes autorisées à demander ou à approuver des paiements peuvent les voir (FLEET_REQUESTERS, FLEET_APPROVERS).',
+    'payoutRecords.bulkFoundCount': {
+      one: '{count} virement groupé contient {words} dans son identifiant, son nom de fichier ou ses lignes.',
+      other: '{count} virements groupés contiennent {words} dans leur identifiant, leur nom de fichier ou leurs lignes, les plus récents d’abord.',
+    },
+    'payoutRecords.locked':
+      ':lock: Seules les personnes autorisées à demander ou à approuver des paiements peuvent les voir (FLEET_REQUESTERS, FLEET_APPROVERS).',
     'payoutRecords.recent': 'Paiements récents',
     'payoutRecords.noneYet': 'Aucun paiement n’a encore été demandé. Commencez-en un avec `/fleet payout`.',
     'payoutRecords.listLine': '{id} · {reference} · {summary} · *{state}*\nDemandé par {user} {date}',

@@ -32,23 +32,27 @@ export const payoutRefusals = defineMessages({
     'payoutApproval.refusal.state.cancelled': 'Payout {id} was cancelled.',
     'payoutApproval.refusal.cancelNotRequester': 'Only the person who requested this payout can cancel it.',
     'payoutApproval.refusal.cancelHasApproval': 'This payout already has an approval, so it can no longer be cancelled: ask an approver to reject it.',
-    'payoutApproval.refusal.stillSearching': 'Payout {id} is still being looked for in the Fleet API\'s transactions; it can be sent again only if it is not found.',
+    'payoutApproval.refusal.stillSearching':
+      "Payout {id} is still being looked for in the Fleet API's transactions; it can be sent again only if it is not found.",
     'payoutApproval.refusal.retryRequesterNotAllowed': 'Payout {id} is not sent again: its requester may no longer request payouts.',
     'payoutApproval.refusal.retryRolesUnavailable': 'Could not check roles with Slack, so payout {id} was not sent again. Try again in a minute.',
-    'payoutApproval.refusal.likelyMatch': 'A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.',
+    'payoutApproval.refusal.likelyMatch':
+      'A transaction that may be this payout was found: confirm it or answer "Not this one" on the approval message first. Nothing was sent again.',
     'payoutApproval.refusal.matchGone': 'That transaction is no longer proposed for payout {id}: look at its approval message again.',
     'payoutApproval.refusal.reasonTooShort': 'Give a reason for the rejection (at least 3 characters): the requester will see it.',
     'payoutApproval.refusal.reasonTooLong': 'Keep the reason to 500 characters.',
     'payoutApproval.refusal.noMaximum': 'Payouts in {currency} have no maximum set, so they cannot be sent.',
     'payoutApproval.refusal.overMaximum': 'One payout can send at most {max}.',
     'payoutApproval.refusal.noDailyLimit': 'No daily limit is set for {currency}, so payouts in it cannot be requested.',
-    'payoutApproval.refusal.overDailyLimit': 'This would take you over your daily limit of {limit} (the team’s day, TEAM_TIMEZONE): you can still request {left} today.',
-    'payoutApproval.refusal.couldNotCheck': 'Could not check the Fleet API\'s transactions: {problem}.',
+    'payoutApproval.refusal.overDailyLimit':
+      'This would take you over your daily limit of {limit} (the team’s day, TEAM_TIMEZONE): you can still request {left} today.',
+    'payoutApproval.refusal.couldNotCheck': "Could not check the Fleet API's transactions: {problem}.",
     'payoutApproval.refusal.couldNotCheckRetry':
       'Could not check every transaction back to when payout {id} was requested ({problem}), so it may have gone through. Nothing was sent again; try again in a few minutes.',
     'payoutApproval.refusal.invalid': 'Some details of the payout are not valid; correct them and submit again.',
     'payoutApproval.refusal.duplicateReference': 'This reference was already used: choose another, or leave it empty.',
-    'payoutApproval.refusal.referenceReserved.series': 'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
+    'payoutApproval.refusal.referenceReserved.series':
+      'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
     'payoutApproval.refusal.referenceReserved.bulk': 'This reference is kept for row {row} of the bulk payout {id}: choose another, or leave it empty.',
     'payoutApproval.refusal.fleetUnavailable': 'The Fleet API could not be reached. Try again in a minute.',
     // What could not be done, completing "Could not …" (src/slack/refusals/failures.ts's failureText).
@@ -67,12 +71,14 @@ export const payoutRefusals = defineMessages({
     'payoutApproval.refusal.notApprover.reject': 'Seuls les approbateurs peuvent rejeter un paiement.',
     'payoutApproval.refusal.notApprover.retry': 'Seuls les approbateurs peuvent renvoyer un paiement.',
     'payoutApproval.refusal.notApprover.decideMatch': 'Seuls les approbateurs peuvent dire si une transaction correspond à ce paiement.',
-    'payoutApproval.refusal.ownRequest.approve': 'Vous avez demandé ce paiement, votre approbation ne peut donc pas compter : un autre approbateur doit l’approuver.',
+    'payoutApproval.refusal.ownRequest.approve':
+      'Vous avez demandé ce paiement, votre approbation ne peut donc pas compter : un autre approbateur doit l’approuver.',
     'payoutApproval.refusal.ownRequest.reject': 'Vous avez demandé ce paiement : annulez-le plutôt que de le rejeter.',
     'payoutApproval.refusal.ownRequest.retry': 'Vous avez demandé ce paiement, un autre approbateur doit donc le renvoyer.',
     'payoutApproval.refusal.ownRequest.decideMatch': 'Vous avez demandé ce paiement, un autre approbateur doit donc dire si cette transaction lui correspond.',
     'payoutApproval.refusal.alreadyApproved': 'Vous avez déjà approuvé ce paiement : la deuxième approbation doit venir de quelqu’un d’autre.',
-    'payoutApproval.refusal.alreadyAgreedToRetry': 'Vous avez déjà accepté de renvoyer le paiement {id} : un autre approbateur doit aussi accepter avant qu’il soit envoyé.',
+    'payoutApproval.refusal.alreadyAgreedToRetry':
+      'Vous avez déjà accepté de renvoyer le paiement {id} : un autre approbateur doit aussi accepter avant qu’il soit envoyé.',
     'payoutApproval.refusal.expired': 'Le paiement {id} a expiré.',
     'payoutApproval.refusal.state.pending': 'Le paiement {id} attend une approbation.',
     'payoutApproval.refusal.state.approved': 'Le paiement {id} est déjà approuvé.',
@@ -85,24 +91,31 @@ export const payoutRefusals = defineMessages({
     'payoutApproval.refusal.state.cancelled': 'Le paiement {id} a été annulé.',
     'payoutApproval.refusal.cancelNotRequester': 'Seule la personne qui a demandé ce paiement peut l’annuler.',
     'payoutApproval.refusal.cancelHasApproval': 'Ce paiement a déjà une approbation et ne peut plus être annulé : demandez à un approbateur de le rejeter.',
-    'payoutApproval.refusal.stillSearching': 'Le paiement {id} est encore recherché dans les transactions de l’API Fleet ; il ne pourra être renvoyé que s’il n’y est pas trouvé.',
-    'payoutApproval.refusal.retryRequesterNotAllowed': 'Le paiement {id} n’est pas renvoyé : la personne qui l’a demandé n’est plus autorisée à demander des paiements.',
-    'payoutApproval.refusal.retryRolesUnavailable': 'Impossible de vérifier les rôles auprès de Slack : le paiement {id} n’a pas été renvoyé. Réessayez dans une minute.',
-    'payoutApproval.refusal.likelyMatch': 'Une transaction qui pourrait être ce paiement a été trouvée : confirmez-la d’abord, ou répondez « Pas celle-ci » sur le message d’approbation. Rien n’a été renvoyé.',
+    'payoutApproval.refusal.stillSearching':
+      'Le paiement {id} est encore recherché dans les transactions de l’API Fleet ; il ne pourra être renvoyé que s’il n’y est pas trouvé.',
+    'payoutApproval.refusal.retryRequesterNotAllowed':
+      'Le paiement {id} n’est pas renvoyé : la personne qui l’a demandé n’est plus autorisée à demander des paiements.',
+    'payoutApproval.refusal.retryRolesUnavailable':
+      'Impossible de vérifier les rôles auprès de Slack : le paiement {id} n’a pas été renvoyé. Réessayez dans une minute.',
+    'payoutApproval.refusal.likelyMatch':
+      'Une transaction qui pourrait être ce paiement a été trouvée : confirmez-la d’abord, ou répondez « Pas celle-ci » sur le message d’approbation. Rien n’a été renvoyé.',
     'payoutApproval.refusal.matchGone': 'Cette transaction n’est plus proposée pour le paiement {id} : consultez à nouveau son message d’approbation.',
     'payoutApproval.refusal.reasonTooShort': 'Indiquez le motif du rejet (3 caractères au moins) : le demandeur le verra.',
     'payoutApproval.refusal.reasonTooLong': 'Le motif ne doit pas dépasser 500 caractères.',
     'payoutApproval.refusal.noMaximum': 'Aucun montant maximum n’est défini pour les paiements en {currency} : ils ne peuvent donc pas être envoyés.',
     'payoutApproval.refusal.overMaximum': 'Un paiement ne peut pas dépasser {max}.',
     'payoutApproval.refusal.noDailyLimit': 'Aucune limite journalière n’est définie pour les paiements en {currency} : ils ne peuvent donc pas être demandés.',
-    'payoutApproval.refusal.overDailyLimit': 'Vous dépasseriez votre limite journalière de {limit} (jour de l’équipe, TEAM_TIMEZONE) : vous pouvez encore demander {left} aujourd’hui.',
+    'payoutApproval.refusal.overDailyLimit':
+      'Vous dépasseriez votre limite journalière de {limit} (jour de l’équipe, TEAM_TIMEZONE) : vous pouvez encore demander {left} aujourd’hui.',
     'payoutApproval.refusal.couldNotCheck': 'Impossible de vérifier les transactions de l’API Fleet : {problem}.',
     'payoutApproval.refusal.couldNotCheckRetry':
       'Impossible de vérifier toutes les transactions depuis la demande du paiement {id} ({problem}) : il a donc pu passer. Rien n’a été renvoyé ; réessayez dans quelques minutes.',
     'payoutApproval.refusal.invalid': 'Certaines informations du paiement ne sont pas valides : corrigez-les, puis envoyez à nouveau.',
     'payoutApproval.refusal.duplicateReference': 'Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez le champ vide.',
-    'payoutApproval.refusal.referenceReserved.series': 'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez le champ vide.',
-    'payoutApproval.refusal.referenceReserved.bulk': 'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez le champ vide.',
+    'payoutApproval.refusal.referenceReserved.series':
+      'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez le champ vide.',
+    'payoutApproval.refusal.referenceReserved.bulk':
+      'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez le champ vide.',
     'payoutApproval.refusal.fleetUnavailable': 'L’API Fleet est injoignable. Réessayez dans une minute.',
     'failure.action.openApproval': 'ouvrir l’approbation',
     'failure.action.openRejection': 'ouvrir le rejet',

@@ -63,7 +63,8 @@ export const payoutRequest = defineMessages({
     'payoutRequest.review.back': 'Back',
     'payoutRequest.review.check': 'Check every detail below: it is what the approvers will see and what the Fleet API will receive.',
     'payoutRequest.review.footer': '*Submit for approval* stores the request and asks an approver. Nothing is sent before an approver confirms it.',
-    'payoutRequest.review.footerIn': '*Submit for approval* stores the request and asks an approver in {channel}. Nothing is sent before an approver confirms it.',
+    'payoutRequest.review.footerIn':
+      '*Submit for approval* stores the request and asks an approver in {channel}. Nothing is sent before an approver confirms it.',
     'payoutRequest.submitted.title': 'Payout requested',
     'payoutRequest.submitted.text':
       ':white_check_mark: Payout *{id}* ({summary}) is waiting for approval.\nYou will get a direct message when it is approved, sent, rejected or expires.',
@@ -79,7 +80,7 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.amount_over_maximum': 'One payout can send at most {max}.',
     'payoutRequest.problem.amount_not_exact': 'That amount has too many digits to be sent exactly.',
     'payoutRequest.problem.required.phone': 'Enter the phone number with its country prefix, like 243812345678.',
-    'payoutRequest.problem.required.name': 'Enter the recipient\'s name.',
+    'payoutRequest.problem.required.name': "Enter the recipient's name.",
     'payoutRequest.problem.required.accountNumber': 'Enter the account number.',
     'payoutRequest.problem.required': 'Fill in this field.',
     'payoutRequest.problem.hiddenIn.name': 'The name',
@@ -95,7 +96,8 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.phone_length': 'Enter {min} to {max} digits, country prefix included, like 243812345678.',
     'payoutRequest.problem.name_length': 'Enter a name of {min} to {max} characters.',
     'payoutRequest.problem.country_code': 'Enter a two-letter country code, like CD.',
-    'payoutRequest.problem.phone_country_prefix': 'A wallet in {country} starts with the country prefix {prefix}, without a plus: {prefix} then the number without its leading 0.',
+    'payoutRequest.problem.phone_country_prefix':
+      'A wallet in {country} starts with the country prefix {prefix}, without a plus: {prefix} then the number without its leading 0.',
     'payoutRequest.problem.country_no_calling_code': 'No phone prefix is known for {country}: check the country code of this wallet.',
     'payoutRequest.problem.account_number_characters': 'An account number has letters and digits only.',
     'payoutRequest.problem.account_number_length': 'Enter {min} to {max} letters or digits.',
@@ -107,12 +109,14 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.reference_format': 'Use {min} to {max} letters, digits, - or _ for the reference, or leave it empty.',
     'payoutRequest.problem.reference_missing': 'The reference is missing: go back and submit the form again.',
     'payoutRequest.problem.reference_used': 'This reference was already used: choose another, or leave it empty.',
-    'payoutRequest.problem.reference_reserved.series': 'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
+    'payoutRequest.problem.reference_reserved.series':
+      'This reference is kept for payout #{number} of the scheduled request {id}: choose another, or leave it empty.',
     'payoutRequest.problem.reference_reserved.bulk': 'This reference is kept for row {row} of the bulk payout {id}: choose another, or leave it empty.',
     'payoutRequest.problem.check_value': 'Check this value.',
   },
   fr: {
-    'payoutRequest.savedRecipient.prompt': '*Bénéficiaire enregistré* (facultatif) : tapez un nom ou un numéro pour reprendre le bénéficiaire d’un paiement précédent.',
+    'payoutRequest.savedRecipient.prompt':
+      '*Bénéficiaire enregistré* (facultatif) : tapez un nom ou un numéro pour reprendre le bénéficiaire d’un paiement précédent.',
     'payoutRequest.savedRecipient.placeholder': 'Nom ou numéro',
     'payoutRequest.field.example': 'p. ex. {example}',
     'payoutRequest.savedRecipient.gone': 'Ce bénéficiaire enregistré n’est plus dans la liste : saisissez le bénéficiaire vous-même.',
@@ -122,7 +126,8 @@ export const payoutRequest = defineMessages({
     'payoutRequest.notConfigured':
       ':construction: Les paiements ne sont pas encore configurés ici : un administrateur doit renseigner APPROVAL_CHANNEL_ID avec le canal où les approbateurs confirment les paiements.',
     'payoutRequest.formOutOfDate': 'Ce formulaire n’est plus à jour. Recommencez avec `/fleet payout`.',
-    'payoutRequest.resubmit.of': ':repeat: Correction de la demande rejetée *{id}* : modifiez ce qui n’allait pas. C’est une nouvelle demande, vérifiée comme toute autre.',
+    'payoutRequest.resubmit.of':
+      ':repeat: Correction de la demande rejetée *{id}* : modifiez ce qui n’allait pas. C’est une nouvelle demande, vérifiée comme toute autre.',
     'payoutRequest.resubmit.notOwn': 'Seule la personne qui a demandé ce paiement peut le modifier et le soumettre à nouveau.',
     'payoutRequest.resubmit.notRejected': 'Le paiement {id} n’est pas rejeté : il n’y a rien à corriger.',
     'payoutRequest.reviewOutOfDate': 'Cette vérification n’est plus à jour. Recommencez avec `/fleet payout`.',
@@ -206,7 +211,8 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.phone_length': 'Saisissez de {min} à {max} chiffres, indicatif du pays compris, par exemple 243812345678.',
     'payoutRequest.problem.name_length': 'Saisissez un nom de {min} à {max} caractères.',
     'payoutRequest.problem.country_code': 'Saisissez un code pays à deux lettres, par exemple CD.',
-    'payoutRequest.problem.phone_country_prefix': 'Un portefeuille en {country} commence par l’indicatif {prefix}, sans plus : {prefix} puis le numéro sans son 0 initial.',
+    'payoutRequest.problem.phone_country_prefix':
+      'Un portefeuille en {country} commence par l’indicatif {prefix}, sans plus : {prefix} puis le numéro sans son 0 initial.',
     'payoutRequest.problem.country_no_calling_code': 'Aucun indicatif téléphonique n’est connu pour {country} : vérifiez le code pays de ce portefeuille.',
     'payoutRequest.problem.account_number_characters': 'Un numéro de compte ne contient que des lettres et des chiffres.',
     'payoutRequest.problem.account_number_length': 'Saisissez de {min} à {max} lettres ou chiffres.',
@@ -215,12 +221,13 @@ export const payoutRequest = defineMessages({
     'payoutRequest.problem.not_offered.currency': 'Choisissez parmi {allowed}.',
     'payoutRequest.problem.not_offered.operator': 'Choisissez un opérateur : {allowed}.',
     'payoutRequest.problem.not_offered': 'Choisissez parmi {allowed}.',
-    'payoutRequest.problem.reference_format':
-      'La référence compte de {min} à {max} lettres, chiffres, - ou _ ; vous pouvez aussi la laisser vide.',
+    'payoutRequest.problem.reference_format': 'La référence compte de {min} à {max} lettres, chiffres, - ou _ ; vous pouvez aussi la laisser vide.',
     'payoutRequest.problem.reference_missing': 'La référence manque : revenez au formulaire et soumettez-le à nouveau.',
     'payoutRequest.problem.reference_used': 'Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.',
-    'payoutRequest.problem.reference_reserved.series': 'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez-la vide.',
-    'payoutRequest.problem.reference_reserved.bulk': 'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez-la vide.',
+    'payoutRequest.problem.reference_reserved.series':
+      'Cette référence est réservée au paiement n° {number} de la demande planifiée {id} : choisissez-en une autre, ou laissez-la vide.',
+    'payoutRequest.problem.reference_reserved.bulk':
+      'Cette référence est réservée à la ligne {row} du paiement groupé {id} : choisissez-en une autre, ou laissez-la vide.',
     'payoutRequest.problem.check_value': 'Vérifiez cette valeur.',
   },
 });

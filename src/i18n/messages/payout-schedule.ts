@@ -25,7 +25,8 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.when': ':calendar: *Scheduled:* {when}',
     'payoutSchedule.series': { one: ':repeat: {repeat}, {count} payout: {dates}', other: ':repeat: {repeat}, {count} payouts: {dates}' },
     'payoutSchedule.more': { one: '… and {count} more', other: '… and {count} more' },
-    'payoutSchedule.review.approvedAhead': 'Approved now, sent at its time: each payout is checked again (roles, the day’s limit and totals, the saved recipient) when it is sent.',
+    'payoutSchedule.review.approvedAhead':
+      'Approved now, sent at its time: each payout is checked again (roles, the day’s limit and totals, the saved recipient) when it is sent.',
     'payoutSchedule.references': 'Each payout is sent with the reference followed by its number ({example}).',
     'payoutSchedule.referenceOnce': 'Sent at its time with the reference {reference}.',
     'payoutSchedule.referenceOnceNumbered': 'Sent with the reference {reference} (the Fleet API takes each reference once; the request keeps its own).',
@@ -37,7 +38,8 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.confirmCancelOnce.text': 'Scheduled payout {id} will not be sent.',
     'payoutSchedule.confirmCancelOnce.confirm': 'Cancel payout',
     'payoutSchedule.state.approvedAhead': ':white_check_mark: Approved ahead: each payout is sent at its time.',
-    'payoutSchedule.approve.last': ':information_source: *Your approval is the last one needed: the payout is approved ahead and sent at its time* (above), nothing now; when it is sent, the roles, the day’s limit and totals are checked again.',
+    'payoutSchedule.approve.last':
+      ':information_source: *Your approval is the last one needed: the payout is approved ahead and sent at its time* (above), nothing now; when it is sent, the roles, the day’s limit and totals are checked again.',
     'payoutSchedule.state.scheduled': 'waiting',
     'payoutSchedule.state.released': 'sent',
     'payoutSchedule.state.held': 'held',
@@ -66,8 +68,10 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.confirmCancel.confirm': 'Cancel series',
     'payoutSchedule.confirmCancel.deny': 'Keep it',
     'payoutSchedule.dm.noticed': ':alarm_clock: Your scheduled payout {id} ({summary}) is sent {when}.',
-    'payoutSchedule.dm.held': ':pause_button: Your scheduled payout {id} #{number} ({when}) is held: {reason}. An approver or you can press *Retry* once this is fixed.',
-    'payoutSchedule.dm.missed': ':hourglass: Your scheduled payout {id} #{number} ({when}) was missed: the app was not running at its time. *Send now* asks for approval again.',
+    'payoutSchedule.dm.held':
+      ':pause_button: Your scheduled payout {id} #{number} ({when}) is held: {reason}. An approver or you can press *Retry* once this is fixed.',
+    'payoutSchedule.dm.missed':
+      ':hourglass: Your scheduled payout {id} #{number} ({when}) was missed: the app was not running at its time. *Send now* asks for approval again.',
     'payoutSchedule.dm.released': ':outbox_tray: Your scheduled payout {id} #{number} was released as {payoutId}.',
     'payoutSchedule.dm.skipped': ':fast_forward: {user} skipped #{number} ({when}) of your scheduled payout {id}.',
     'payoutSchedule.dm.cancelled': ':no_entry_sign: {user} cancelled the rest of your scheduled payout {id}.',
@@ -112,7 +116,8 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.when': ':calendar: *Programmé :* {when}',
     'payoutSchedule.series': { one: ':repeat: {repeat}, {count} paiement : {dates}', other: ':repeat: {repeat}, {count} paiements : {dates}' },
     'payoutSchedule.more': { one: '… et {count} autre', other: '… et {count} autres' },
-    'payoutSchedule.review.approvedAhead': 'Approuvé maintenant, envoyé à son heure : chaque paiement est vérifié à nouveau (rôles, limite et totaux du jour, bénéficiaire enregistré) au moment de l’envoi.',
+    'payoutSchedule.review.approvedAhead':
+      'Approuvé maintenant, envoyé à son heure : chaque paiement est vérifié à nouveau (rôles, limite et totaux du jour, bénéficiaire enregistré) au moment de l’envoi.',
     'payoutSchedule.references': 'Chaque paiement part avec la référence suivie de son numéro ({example}).',
     'payoutSchedule.referenceOnce': 'Envoyé à son heure avec la référence {reference}.',
     'payoutSchedule.referenceOnceNumbered': 'Envoyé avec la référence {reference} (l’API Fleet prend chaque référence une fois ; la demande garde la sienne).',
@@ -124,7 +129,8 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.confirmCancelOnce.text': 'Le paiement planifié {id} ne sera pas envoyé.',
     'payoutSchedule.confirmCancelOnce.confirm': 'Annuler le paiement',
     'payoutSchedule.state.approvedAhead': ':white_check_mark: Approuvé d’avance : chaque paiement part à son heure.',
-    'payoutSchedule.approve.last': ':information_source: *Votre approbation est la dernière nécessaire : le paiement est approuvé d’avance et envoyé à son heure* (ci-dessus), rien maintenant ; au moment de l’envoi, les rôles, la limite et les totaux du jour sont vérifiés à nouveau.',
+    'payoutSchedule.approve.last':
+      ':information_source: *Votre approbation est la dernière nécessaire : le paiement est approuvé d’avance et envoyé à son heure* (ci-dessus), rien maintenant ; au moment de l’envoi, les rôles, la limite et les totaux du jour sont vérifiés à nouveau.',
     'payoutSchedule.state.scheduled': 'en attente',
     'payoutSchedule.state.released': 'envoyé',
     'payoutSchedule.state.held': 'retenu',
@@ -153,8 +159,10 @@ export const payoutSchedule = defineMessages({
     'payoutSchedule.confirmCancel.confirm': 'Annuler la série',
     'payoutSchedule.confirmCancel.deny': 'La garder',
     'payoutSchedule.dm.noticed': ':alarm_clock: Votre paiement programmé {id} ({summary}) part {when}.',
-    'payoutSchedule.dm.held': ':pause_button: Votre paiement programmé {id} n° {number} ({when}) est retenu : {reason}. Un approbateur ou vous pouvez appuyer sur *Réessayer* une fois corrigé.',
-    'payoutSchedule.dm.missed': ':hourglass: Votre paiement programmé {id} n° {number} ({when}) a été manqué : l’application ne tournait pas à son heure. *Envoyer* redemande une approbation.',
+    'payoutSchedule.dm.held':
+      ':pause_button: Votre paiement programmé {id} n° {number} ({when}) est retenu : {reason}. Un approbateur ou vous pouvez appuyer sur *Réessayer* une fois corrigé.',
+    'payoutSchedule.dm.missed':
+      ':hourglass: Votre paiement programmé {id} n° {number} ({when}) a été manqué : l’application ne tournait pas à son heure. *Envoyer* redemande une approbation.',
     'payoutSchedule.dm.released': ':outbox_tray: Votre paiement programmé {id} n° {number} est parti sous {payoutId}.',
     'payoutSchedule.dm.skipped': ':fast_forward: {user} a sauté le n° {number} ({when}) de votre paiement programmé {id}.',
     'payoutSchedule.dm.cancelled': ':no_entry_sign: {user} a annulé la suite de votre paiement programmé {id}.',

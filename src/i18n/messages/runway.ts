@@ -42,7 +42,10 @@ export const runwayTexts = defineMessages({
     'runway.alert.recoveredDays': { one: '{count} day left at this pace', other: '{count} days left at this pace' },
     'runway.alert.recoveredRising': 'not falling',
     'runway.section': 'Runway',
-    'runway.moreCurrencies': { one: '… and {count} more currency: `/fleet runway` shows them all.', other: '… and {count} more currencies: `/fleet runway` shows them all.' },
+    'runway.moreCurrencies': {
+      one: '… and {count} more currency: `/fleet runway` shows them all.',
+      other: '… and {count} more currencies: `/fleet runway` shows them all.',
+    },
     'failure.action.computeRunway': 'compute the runway',
   },
   fr: {
@@ -85,7 +88,10 @@ export const runwayTexts = defineMessages({
     'runway.alert.recoveredDays': { one: '{count} jour restant à ce rythme', other: '{count} jours restants à ce rythme' },
     'runway.alert.recoveredRising': 'ne baisse pas',
     'runway.section': 'Autonomie',
-    'runway.moreCurrencies': { one: '… et {count} autre devise : `/fleet autonomie` les montre toutes.', other: '… et {count} autres devises : `/fleet autonomie` les montre toutes.' },
+    'runway.moreCurrencies': {
+      one: '… et {count} autre devise : `/fleet autonomie` les montre toutes.',
+      other: '… et {count} autres devises : `/fleet autonomie` les montre toutes.',
+    },
     'failure.action.computeRunway': 'calculer l’autonomie',
   },
 });

@@ -58,7 +58,7 @@ export const transactions = defineMessages({
     },
     'transactions.ledgerAsOf': 'Ledger checked {date}',
     'transactions.needsLedger':
-      'Filters and words search the ledger, the app\'s own copy of the transaction history, and it is not turned on here. `/fleet tx` without them lists the newest transactions from the Fleet API.',
+      "Filters and words search the ledger, the app's own copy of the transaction history, and it is not turned on here. `/fleet tx` without them lists the newest transactions from the Fleet API.",
     'transactions.describe.all': 'all transactions',
     'transactions.describe.currency': 'in {currency}',
     'transactions.describe.type': 'type {type}',
@@ -73,7 +73,7 @@ export const transactions = defineMessages({
     'transactions.describe.amountMax': 'amount at most {max}',
     'transactions.describe.words': 'containing {words}',
     'transactions.describe.word': '“{word}”',
-    'transactions.problem.unknown_filter': 'I don\'t know the filter {word}. To search for it as text, put it in quotes.',
+    'transactions.problem.unknown_filter': "I don't know the filter {word}. To search for it as text, put it in quotes.",
     'transactions.problem.empty_value': '{word} needs a value after the colon.',
     'transactions.problem.bad_currency': '{word}: a currency is a three-letter code such as USD, EUR or CDF.',
     'transactions.problem.bad_date': '{word}: write a day as YYYY-MM-DD, such as 2026-11-01.',
@@ -81,7 +81,8 @@ export const transactions = defineMessages({
     'transactions.problem.ambiguous_amount': '{word} could be read two ways. Write it without a thousands separator and with a dot for decimals: 1500 or 1.5.',
     'transactions.problem.bad_page': '{word}: the page number must be a whole number from 1.',
     'transactions.problem.bad_page_size': '{word}: the page size must be a whole number from 1 to {max}.',
-    'transactions.problem.too_many_numbers': 'I could not read {word}: give at most a page number and a page size. To search for a number, put it in quotes, like "42".',
+    'transactions.problem.too_many_numbers':
+      'I could not read {word}: give at most a page number and a page size. To search for a number, put it in quotes, like "42".',
     'transactions.problem.repeated_filter': '{word} repeats a filter already given with another value.',
     'transactions.problem.dates_reversed': 'The first day comes after the last one ({word}).',
     'transactions.problem.amounts_reversed': 'The smallest amount is above the largest one ({word}).',
@@ -106,7 +107,7 @@ export const transactions = defineMessages({
     'transactions.modal.daysHint': 'Days are read in {zone}.',
     'transactions.modal.min': 'Smallest amount',
     'transactions.modal.max': 'Largest amount',
-    'transactions.modal.amountHint': 'In each transaction\'s own currency, without a sign, e.g. 150.25.',
+    'transactions.modal.amountHint': "In each transaction's own currency, without a sign, e.g. 150.25.",
     'transactions.modal.text': 'Words or filters',
     'transactions.modal.textHint': 'Found in the reference or description. "Quoted phrases" and the filter words of /fleet tx work here too.',
     'transactions.modal.pickDay': 'Pick a day',
@@ -177,21 +178,25 @@ export const transactions = defineMessages({
     'transactions.pastEndAllMany': 'La page {page} est au-delà de la fin de la liste.',
     'transactions.newer': {
       one: ':new: {count} résultat plus récent est arrivé depuis la lecture de cette liste ; ces pages restent telles quelles. Relancez la recherche pour le voir.',
-      other: ':new: {count} résultats plus récents sont arrivés depuis la lecture de cette liste ; ces pages restent telles quelles. Relancez la recherche pour les voir.',
+      other:
+        ':new: {count} résultats plus récents sont arrivés depuis la lecture de cette liste ; ces pages restent telles quelles. Relancez la recherche pour les voir.',
     },
     'transactions.newerAll': {
       one: ':new: {count} transaction plus récente est arrivée depuis la lecture de cette liste ; ces pages restent telles quelles. `/fleet tx` l’affiche.',
-      other: ':new: {count} transactions plus récentes sont arrivées depuis la lecture de cette liste ; ces pages restent telles quelles. `/fleet tx` les affiche.',
+      other:
+        ':new: {count} transactions plus récentes sont arrivées depuis la lecture de cette liste ; ces pages restent telles quelles. `/fleet tx` les affiche.',
     },
     'transactions.filterLine': '*Recherche :* {filter}',
     'transactions.daysIn': 'Les jours s’entendent dans le fuseau horaire {zone}.',
     'transactions.historyLoading': {
       one: ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transaction sur environ {total} pour l’instant, des résultats plus anciens peuvent donc manquer.',
-      other: ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transactions sur environ {total} pour l’instant, des résultats plus anciens peuvent donc manquer.',
+      other:
+        ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transactions sur environ {total} pour l’instant, des résultats plus anciens peuvent donc manquer.',
     },
     'transactions.historyLoadingUnknown': {
       one: ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transaction pour l’instant, des résultats plus anciens peuvent donc manquer.',
-      other: ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transactions pour l’instant, des résultats plus anciens peuvent donc manquer.',
+      other:
+        ':hourglass_flowing_sand: L’historique est encore en cours de chargement : {count} transactions pour l’instant, des résultats plus anciens peuvent donc manquer.',
     },
     'transactions.ledgerAsOf': 'Registre vérifié {date}',
     'transactions.needsLedger':
@@ -215,10 +220,12 @@ export const transactions = defineMessages({
     'transactions.problem.bad_currency': '{word} : une devise s’écrit en trois lettres, comme USD, EUR ou CDF.',
     'transactions.problem.bad_date': '{word} : écrivez le jour sous la forme AAAA-MM-JJ, par exemple 2026-11-01.',
     'transactions.problem.bad_amount': '{word} : écrivez le montant en chiffres, par exemple 150,25 ou 1 500.',
-    'transactions.problem.ambiguous_amount': '{word} peut se lire de deux façons. Écrivez-le sans séparateur de milliers, avec une virgule pour les décimales : 1500 ou 1,5.',
+    'transactions.problem.ambiguous_amount':
+      '{word} peut se lire de deux façons. Écrivez-le sans séparateur de milliers, avec une virgule pour les décimales : 1500 ou 1,5.',
     'transactions.problem.bad_page': '{word} : le numéro de page doit être un nombre entier à partir de 1.',
     'transactions.problem.bad_page_size': '{word} : la taille de page doit être un nombre entier de 1 à {max}.',
-    'transactions.problem.too_many_numbers': 'Je n’ai pas pu lire {word} : indiquez au plus un numéro de page et une taille de page. Pour chercher un nombre, mettez-le entre guillemets, comme « 42 ».',
+    'transactions.problem.too_many_numbers':
+      'Je n’ai pas pu lire {word} : indiquez au plus un numéro de page et une taille de page. Pour chercher un nombre, mettez-le entre guillemets, comme « 42 ».',
     'transactions.problem.repeated_filter': '{word} répète un filtre déjà donné avec une autre valeur.',
     'transactions.problem.dates_reversed': 'Le premier jour est après le dernier ({word}).',
     'transactions.problem.amounts_reversed': 'Le montant minimum est au-dessus du montant maximum ({word}).',
@@ -245,7 +252,8 @@ export const transactions = defineMessages({
     'transactions.modal.max': 'Montant maximum',
     'transactions.modal.amountHint': 'Dans la devise de chaque transaction, sans signe, par exemple 150,25.',
     'transactions.modal.text': 'Mots ou filtres',
-    'transactions.modal.textHint': 'Cherchés dans la référence ou la description. Les « expressions entre guillemets » et les filtres de /fleet tx fonctionnent aussi ici.',
+    'transactions.modal.textHint':
+      'Cherchés dans la référence ou la description. Les « expressions entre guillemets » et les filtres de /fleet tx fonctionnent aussi ici.',
     'transactions.modal.pickDay': 'Choisir un jour',
     'transactions.modal.untilBeforeSince': 'Ce jour est avant le premier jour.',
     'transactions.modal.maxBelowMin': 'Ce montant est en dessous du montant minimum.',

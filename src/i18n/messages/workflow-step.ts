@@ -6,13 +6,15 @@ export const workflowStep = defineMessages({
     'workflowStep.ask.text': 'A workflow asks for a payout in your name: {summary}. Nothing is sent to approvers until you confirm.',
     'workflowStep.ask.heading': ':incoming_envelope: *Requested in your name by a workflow {starter} started.* Nothing is sent to approvers until you confirm.',
     'workflowStep.ask.headingYours': ':incoming_envelope: *Requested in your name by a workflow you started.* Nothing is sent to approvers until you confirm.',
-    'workflowStep.ask.headingUnknown': ':incoming_envelope: *Requested in your name by a workflow* (Slack did not say who started it). Nothing is sent to approvers until you confirm.',
+    'workflowStep.ask.headingUnknown':
+      ':incoming_envelope: *Requested in your name by a workflow* (Slack did not say who started it). Nothing is sent to approvers until you confirm.',
     'workflowStep.ask.reference': 'Reference: {reference}',
     'workflowStep.ask.note': 'Note: {note}',
     'workflowStep.ask.confirm': 'Confirm and request',
     'workflowStep.ask.decline': 'Decline',
     'workflowStep.ask.deadline': 'Answer within {minutes} minutes: after that the workflow step fails and nothing is requested.',
-    'workflowStep.confirmed': ':white_check_mark: You confirmed the payout a workflow asked for: it is request {id}, waiting for approval. If approvers decide within {minutes} minutes, the workflow goes on with the outcome; otherwise it goes on then with the status unknown, and the outcome comes to you here in a direct message.',
+    'workflowStep.confirmed':
+      ':white_check_mark: You confirmed the payout a workflow asked for: it is request {id}, waiting for approval. If approvers decide within {minutes} minutes, the workflow goes on with the outcome; otherwise it goes on then with the status unknown, and the outcome comes to you here in a direct message.',
     'workflowStep.declined': ':no_entry_sign: You declined the payout a workflow asked for in your name: nothing was requested, and the workflow step failed.',
     'workflowStep.refused': 'The payout a workflow asked for could not be requested: {reason}',
     'workflowStep.gone': 'This workflow step is no longer waiting for your answer.',
@@ -35,16 +37,21 @@ export const workflowStep = defineMessages({
   },
   fr: {
     'workflowStep.ask.text': 'Un workflow demande un paiement en votre nom : {summary}. Rien n’est envoyé aux approbateurs avant votre confirmation.',
-    'workflowStep.ask.heading': ':incoming_envelope: *Demandé en votre nom par un workflow lancé par {starter}.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
-    'workflowStep.ask.headingYours': ':incoming_envelope: *Demandé en votre nom par un workflow que vous avez lancé.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
-    'workflowStep.ask.headingUnknown': ':incoming_envelope: *Demandé en votre nom par un workflow* (Slack n’a pas dit qui l’a lancé). Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.heading':
+      ':incoming_envelope: *Demandé en votre nom par un workflow lancé par {starter}.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.headingYours':
+      ':incoming_envelope: *Demandé en votre nom par un workflow que vous avez lancé.* Rien n’est envoyé aux approbateurs avant votre confirmation.',
+    'workflowStep.ask.headingUnknown':
+      ':incoming_envelope: *Demandé en votre nom par un workflow* (Slack n’a pas dit qui l’a lancé). Rien n’est envoyé aux approbateurs avant votre confirmation.',
     'workflowStep.ask.reference': 'Référence : {reference}',
     'workflowStep.ask.note': 'Note : {note}',
     'workflowStep.ask.confirm': 'Confirmer et demander',
     'workflowStep.ask.decline': 'Refuser',
     'workflowStep.ask.deadline': 'Répondez dans les {minutes} minutes : passé ce délai, l’étape du workflow échoue et rien n’est demandé.',
-    'workflowStep.confirmed': ':white_check_mark: Vous avez confirmé le paiement demandé par un workflow : c’est la demande {id}, en attente d’approbation. Si les approbateurs décident d’ici {minutes} minutes, le workflow continue avec le résultat ; sinon il continue alors avec le statut inconnu, et le résultat vous arrive ici en message direct.',
-    'workflowStep.declined': ':no_entry_sign: Vous avez refusé le paiement qu’un workflow demandait en votre nom : rien n’a été demandé, et l’étape du workflow a échoué.',
+    'workflowStep.confirmed':
+      ':white_check_mark: Vous avez confirmé le paiement demandé par un workflow : c’est la demande {id}, en attente d’approbation. Si les approbateurs décident d’ici {minutes} minutes, le workflow continue avec le résultat ; sinon il continue alors avec le statut inconnu, et le résultat vous arrive ici en message direct.',
+    'workflowStep.declined':
+      ':no_entry_sign: Vous avez refusé le paiement qu’un workflow demandait en votre nom : rien n’a été demandé, et l’étape du workflow a échoué.',
     'workflowStep.refused': 'Le paiement demandé par un workflow n’a pas pu être demandé : {reason}',
     'workflowStep.gone': 'Cette étape de workflow n’attend plus votre réponse.',
     'workflowStep.notRequester': 'Seule la personne nommée par le workflow peut répondre.',

@@ -88,14 +88,26 @@ export class BatchApprovals {
    * approvers it needs when they now call for more; never lowers them. The caller holds the day locks.
    */
   private async measureAgain(tx: Queryable, batch: PayoutBatch, payouts: readonly DayPayout[], now: Date): Promise<DayRequirement | undefined> {
-    const measured = await measureDayApprovals(tx, {
-      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, payouts, counted: true,
-    }, this.options.settings);
+    const measured = await measureDayApprovals(
+      tx,
+      {
+        requestedBy: batch.requestedBy,
+        requestedAt: batch.requestedAt ?? now,
+        payouts,
+        counted: true,
+      },
+      this.options.settings,
+    );
     const raised = raisedRequirement(batch.requiredApprovals, measured);
     if (!raised) return undefined;
     const changes: BatchChanges = { requiredApprovals: raised.required, ...dualApprovalChanges(raised.reason), dualApprovalCurrency: raised.currency ?? null };
     if (!(await updateBatch(tx, batch.id, { states: ['pending'] }, changes, now))) return undefined;
-    await appendBatchEvent(tx, { batchId: batch.id, event: 'approvals_raised', at: now, details: { required: raised.required, currency: raised.currency, ...raised.reason } });
+    await appendBatchEvent(tx, {
+      batchId: batch.id,
+      event: 'approvals_raised',
+      at: now,
+      details: { required: raised.required, currency: raised.currency, ...raised.reason },
+    });
     return raised;
   }
 
@@ -105,9 +117,16 @@ export class BatchApprovals {
    */
   private async seniorTierOf(batch: PayoutBatch): Promise<SeniorTier | undefined> {
     const { db, settings } = this.options;
-    const measured = await measureDayApprovals(db, {
-      requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? this.now(), payouts: await waitingPayouts(db, batch.id), counted: true,
-    }, settings);
+    const measured = await measureDayApprovals(
+      db,
+      {
+        requestedBy: batch.requestedBy,
+        requestedAt: batch.requestedAt ?? this.now(),
+        payouts: await waitingPayouts(db, batch.id),
+        counted: true,
+      },
+      settings,
+    );
     return seniorTier(batch.totals, settings.seniorApprovalAbove) ?? measured.senior;
   }
 
@@ -122,7 +141,9 @@ export class BatchApprovals {
       stillApprovers = counting.filter((_, index) => answers[index] === true);
       if (await this.seniorTierOf(batch)) {
         // Checked again at release: a senior approver no longer one leaves the batch waiting for another.
-        const givers = batch.approvals.filter((approval) => approval.senior === true && stillApprovers.includes(approval.userId)).map((approval) => approval.userId);
+        const givers = batch.approvals
+          .filter((approval) => approval.senior === true && stillApprovers.includes(approval.userId))
+          .map((approval) => approval.userId);
         const seniors = await seniorsAmong(roles, givers, { fresh: true });
         if (![...seniors.values()].some(Boolean)) seniorMissing = true;
       }

@@ -30,14 +30,26 @@ export async function checkBatchFile(q: Queryable, content: Uint8Array | string,
   if (!reading.ok) return reading;
   const check = await checkBatchRowsInSlices(reading.rows, reading.columnProblems, context);
   const references = check.rows.map((row) => row.draft.reference);
-  const used = references.length === 0
-    ? []
-    : (await q.query<{ reference: string }>('SELECT reference FROM payout_requests WHERE reference = ANY($1::text[])', [references])).rows;
-  const known = await findKnownRecipients(q, check.rows.map((row) => recipientIdentity(row.draft)));
-  const earlier = await findEarlierPayouts(q, check.rows.map((row) => row.draft), { now: context.now, windowHours: context.duplicateWindowHours });
+  const used =
+    references.length === 0
+      ? []
+      : (await q.query<{ reference: string }>('SELECT reference FROM payout_requests WHERE reference = ANY($1::text[])', [references])).rows;
+  const known = await findKnownRecipients(
+    q,
+    check.rows.map((row) => recipientIdentity(row.draft)),
+  );
+  const earlier = await findEarlierPayouts(
+    q,
+    check.rows.map((row) => row.draft),
+    { now: context.now, windowHours: context.duplicateWindowHours },
+  );
   return {
     ok: true,
-    check: withStoreFacts(check, { usedReferences: new Set(used.map((row) => row.reference)), isNewRecipient: (draft) => isNewRecipient(draft, known), earlier }),
+    check: withStoreFacts(check, {
+      usedReferences: new Set(used.map((row) => row.reference)),
+      isNewRecipient: (draft) => isNewRecipient(draft, known),
+      earlier,
+    }),
   };
 }
 
@@ -50,10 +62,17 @@ export interface BatchDuplicate {
 
 /** The rows of batch `batchId` that may repeat another row of it or an earlier payout, as the store says now. */
 export async function findBatchDuplicates(
-  q: Queryable, batchId: string, rows: ReadonlyArray<{ rowNumber: number; draft: PayoutDraft }>, window: { now: Date; windowHours: number },
+  q: Queryable,
+  batchId: string,
+  rows: ReadonlyArray<{ rowNumber: number; draft: PayoutDraft }>,
+  window: { now: Date; windowHours: number },
 ): Promise<BatchDuplicate[]> {
   const repeats = repeatsWithin(rows);
-  const earlier = await findEarlierPayouts(q, rows.map((row) => row.draft), { ...window, exceptBatchId: batchId });
+  const earlier = await findEarlierPayouts(
+    q,
+    rows.map((row) => row.draft),
+    { ...window, exceptBatchId: batchId },
+  );
   return rows
     .map((row) => ({ rowNumber: row.rowNumber, repeatOf: repeats.get(row.rowNumber), duplicateOf: earlier.get(duplicateKey(row.draft)) }))
     .filter((row) => row.repeatOf !== undefined || row.duplicateOf !== undefined);

@@ -42,9 +42,7 @@ export interface ColumnCountProblem {
   found: number;
 }
 
-export type BatchFileReading =
-  | { ok: true; rows: RawBatchRow[]; columnProblems: ColumnCountProblem[] }
-  | { ok: false; problem: BatchFileProblem };
+export type BatchFileReading = { ok: true; rows: RawBatchRow[]; columnProblems: ColumnCountProblem[] } | { ok: false; problem: BatchFileProblem };
 
 const fail = (problem: BatchFileProblem): { ok: false; problem: BatchFileProblem } => ({ ok: false, problem });
 

@@ -59,8 +59,20 @@ export interface BatchProgress {
 }
 
 export type BatchRefusalCode =
-  | 'not_found' | 'not_requester' | 'not_approver' | 'own_request' | 'already_approved' | 'not_pending' | 'not_sending'
-  | 'expired' | 'not_draft' | 'duplicate_unconfirmed' | 'over_daily_limit' | 'not_allowed' | 'roles_unavailable' | 'reason_required'
+  | 'not_found'
+  | 'not_requester'
+  | 'not_approver'
+  | 'own_request'
+  | 'already_approved'
+  | 'not_pending'
+  | 'not_sending'
+  | 'expired'
+  | 'not_draft'
+  | 'duplicate_unconfirmed'
+  | 'over_daily_limit'
+  | 'not_allowed'
+  | 'roles_unavailable'
+  | 'reason_required'
   /** Above PAYOUT_SENIOR_APPROVAL_ABOVE in a currency: one approval must come from a senior approver. */
   | 'needs_senior';
 

@@ -66,8 +66,16 @@ export interface BatchCheckContext {
 
 /** The file's column (the bulk vocabulary, also the workflow step's inputs) that holds each form field. */
 export const FIELD_COLUMN: Record<PayoutFieldName, BatchColumn> = {
-  phone: 'number', accountNumber: 'number', operator: 'provider', bankCode: 'provider', name: 'name',
-  countryCode: 'country', amount: 'amount', currency: 'currency', reference: 'reference', note: 'note',
+  phone: 'number',
+  accountNumber: 'number',
+  operator: 'provider',
+  bankCode: 'provider',
+  name: 'name',
+  countryCode: 'country',
+  amount: 'amount',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
 };
 
 const PLAIN_AMOUNT = /^\d+(\.\d+)?$/;
@@ -89,7 +97,11 @@ export function checkBatchRows(raw: readonly RawBatchRow[], columnProblems: read
  * The same check, letting the event loop run between two rows once a slice's time has run: a
  * file's rows take about 0.3 ms each to check, a few thousand of them seconds.
  */
-export async function checkBatchRowsInSlices(raw: readonly RawBatchRow[], columnProblems: readonly ColumnCountProblem[], context: BatchCheckContext): Promise<BatchCheck> {
+export async function checkBatchRowsInSlices(
+  raw: readonly RawBatchRow[],
+  columnProblems: readonly ColumnCountProblem[],
+  context: BatchCheckContext,
+): Promise<BatchCheck> {
   const slices = new Slices(context.turns ?? new EventLoopTurns());
   const steps = checkingBatchRows(raw, columnProblems, context);
   let step = steps.next();
@@ -101,7 +113,11 @@ export async function checkBatchRowsInSlices(raw: readonly RawBatchRow[], column
 }
 
 /** The check, pausing (`yield`) before each row. */
-function* checkingBatchRows(raw: readonly RawBatchRow[], columnProblems: readonly ColumnCountProblem[], context: BatchCheckContext): Generator<void, BatchCheck> {
+function* checkingBatchRows(
+  raw: readonly RawBatchRow[],
+  columnProblems: readonly ColumnCountProblem[],
+  context: BatchCheckContext,
+): Generator<void, BatchCheck> {
   const problems: BatchRowProblem[] = columnProblems.map(({ rowNumber, ...problem }) => ({ rowNumber, column: undefined, problem }));
   const rows: BatchRow[] = [];
   const references = new Map<string, number>();
@@ -133,12 +149,21 @@ type RowResult = { ok: true; draft: PayoutDraft } | { ok: false; problems: Batch
  * A row's cells in the bulk vocabulary as the single payout form's fields: the kind they name (none
  * for an unknown word) and whether the amount is written wrongly for a file (anything but `1500.50`).
  */
-export function cellsToForm(cells: Partial<Record<BatchColumn, string>>): { kind: PayoutKind | undefined; fields: PayoutFormFields; amountShapeWrong: boolean } {
+export function cellsToForm(cells: Partial<Record<BatchColumn, string>>): {
+  kind: PayoutKind | undefined;
+  fields: PayoutFormFields;
+  amountShapeWrong: boolean;
+} {
   const kind = kindNamed((cells.kind ?? '').trim(), (rail) => rail.bulkWords);
   const amount = (cells.amount ?? '').trim();
   const amountShapeWrong = amount !== '' && !amount.startsWith('-') && !PLAIN_AMOUNT.test(amount);
   const fields: PayoutFormFields = {
-    name: cells.name, countryCode: cells.country, amount: cells.amount, currency: cells.currency, reference: cells.reference ?? '', note: cells.note ?? '',
+    name: cells.name,
+    countryCode: cells.country,
+    amount: cells.amount,
+    currency: cells.currency,
+    reference: cells.reference ?? '',
+    note: cells.note ?? '',
     // Without a kind the cells are read as a wallet's; the kind's problem says what is wrong.
     ...railOf(kind ?? 'mobile_money').bulkFields(cells),
   };
@@ -152,7 +177,10 @@ function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
   if (!kind) problems.push({ rowNumber, column: 'kind', problem: { code: 'kind_unknown' } });
   if (amountShapeWrong) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
   const result = validatePayoutForm(kind ?? 'mobile_money', fields, {
-    settings: context.settings, now: context.now, locale: 'en', newReference: () => batchRowReference(context.batchId, rowNumber),
+    settings: context.settings,
+    now: context.now,
+    locale: 'en',
+    newReference: () => batchRowReference(context.batchId, rowNumber),
   });
   if (!result.ok) {
     for (const [field, problem] of Object.entries(result.errors) as Array<[PayoutFieldName, FieldProblem]>) {

@@ -75,23 +75,31 @@ export class BatchSender {
     const { db, ratePerSecond } = this.options;
     const result = await db.transaction(async (tx): Promise<Take | { skip: true }> => {
       await lockBatchPace(tx);
-      const { rows: [pace] } = await tx.query<{ wait_ms: number | string }>(
-        'SELECT GREATEST(0, EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000) AS wait_ms FROM payout_batch_pace WHERE name = $1', [BATCH_PACE],
+      const {
+        rows: [pace],
+      } = await tx.query<{ wait_ms: number | string }>(
+        'SELECT GREATEST(0, EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000) AS wait_ms FROM payout_batch_pace WHERE name = $1',
+        [BATCH_PACE],
       );
       const waitMs = Math.ceil(Number(pace?.wait_ms ?? 0));
       if (waitMs > 0) return { waitMs };
-      const { rows: [row] } = await tx.query<{ batch_id: string; row_number: number; draft: PayoutDraft | string; new_recipient: boolean }>(
+      const {
+        rows: [row],
+      } = await tx.query<{ batch_id: string; row_number: number; draft: PayoutDraft | string; new_recipient: boolean }>(
         `SELECT r.batch_id, r.row_number, r.draft, r.new_recipient FROM payout_batch_rows r JOIN payout_batches b ON b.id = r.batch_id
          WHERE b.state = 'sending' AND r.request_id IS NULL AND r.skipped IS NULL
          ORDER BY b.requested_at, r.batch_id, r.row_number LIMIT 1 FOR UPDATE OF r SKIP LOCKED`,
       );
       if (!row) return { none: true };
       // Shares the batch's lock with a Stop in progress: either the stop waits for this row, or this row sees it stopped.
-      const { rows: [batch] } = await tx.query<{ state: string }>('SELECT state FROM payout_batches WHERE id = $1 FOR SHARE', [row.batch_id]);
+      const {
+        rows: [batch],
+      } = await tx.query<{ state: string }>('SELECT state FROM payout_batches WHERE id = $1 FOR SHARE', [row.batch_id]);
       if (batch?.state !== 'sending') return { skip: true };
-      await tx.query(
-        "UPDATE payout_batch_pace SET next_at = GREATEST(next_at, clock_timestamp()) + $2 * interval '1 millisecond' WHERE name = $1", [BATCH_PACE, 1000 / ratePerSecond],
-      );
+      await tx.query("UPDATE payout_batch_pace SET next_at = GREATEST(next_at, clock_timestamp()) + $2 * interval '1 millisecond' WHERE name = $1", [
+        BATCH_PACE,
+        1000 / ratePerSecond,
+      ]);
       const draft = typeof row.draft === 'string' ? (JSON.parse(row.draft) as PayoutDraft) : row.draft;
       const request = await this.materialise(tx, row.batch_id, Number(row.row_number), draft, row.new_recipient);
       return request ? { taken: request } : { skip: true };
@@ -105,8 +113,13 @@ export class BatchSender {
     const batch = await findBatch(tx, batchId);
     if (!batch) return undefined;
     const common = {
-      draft, requestedBy: batch.requestedBy, requestedAt: batch.requestedAt ?? now, expiresAt: batch.expiresAt, requiredApprovals: batch.requiredApprovals,
-      newRecipient, referenceGenerated: draft.reference.startsWith(`${batchId}-`),
+      draft,
+      requestedBy: batch.requestedBy,
+      requestedAt: batch.requestedAt ?? now,
+      expiresAt: batch.expiresAt,
+      requiredApprovals: batch.requiredApprovals,
+      newRecipient,
+      referenceGenerated: draft.reference.startsWith(`${batchId}-`),
     };
     const id = await insertWithFreshId(tx, common, this.options.newId ?? newPayoutId);
     if (!id) {
@@ -118,7 +131,8 @@ export class BatchSender {
     for (const approval of batch.approvals) await insertApproval(tx, id, approval.userId, approval.at, approval.senior === true);
     await recordEvent(tx, id, { event: 'requested', userId: batch.requestedBy, details: { batchId, row: rowNumber, reference: draft.reference } }, now);
     const approved = await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, {
-      event: 'approved', details: { batchId, approvers: batch.approvals.map((approval) => approval.userId) },
+      event: 'approved',
+      details: { batchId, approvers: batch.approvals.map((approval) => approval.userId) },
     });
     await tx.query('UPDATE payout_batch_rows SET request_id = $3 WHERE batch_id = $1 AND row_number = $2', [batchId, rowNumber, id]);
     return (await findRequest(tx, id)) ?? approved;

@@ -10,11 +10,35 @@ import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { BatchApprovals, batchMovedOn, waitingPayouts } from './approvals.js';
 import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
-import { batchApprovalRefusal, batchRefusal, batchRejectionRefusal, type BatchProgress, type BatchResult, type BatchRowResult, type PayoutBatch, type StoredBatchRow } from './model.js';
+import {
+  batchApprovalRefusal,
+  batchRefusal,
+  batchRejectionRefusal,
+  type BatchProgress,
+  type BatchResult,
+  type BatchRowResult,
+  type PayoutBatch,
+  type StoredBatchRow,
+} from './model.js';
 import type { PayoutBatchSettings } from './settings.js';
 import {
-  appendBatchEvent, batchProgress, batchResults, findBatch, insertDraftBatch, largestBatchRows, listBatchRows, listPendingBatches,
-  listRecentBatches, listResultsDue, lockBatchPace, claimResultsDelivery, markResultsDelivered, searchBatches, setBatchMessage, updateBatch, type BatchChanges,
+  appendBatchEvent,
+  batchProgress,
+  batchResults,
+  findBatch,
+  insertDraftBatch,
+  largestBatchRows,
+  listBatchRows,
+  listPendingBatches,
+  listRecentBatches,
+  listResultsDue,
+  lockBatchPace,
+  claimResultsDelivery,
+  markResultsDelivered,
+  searchBatches,
+  setBatchMessage,
+  updateBatch,
+  type BatchChanges,
 } from './store.js';
 import { dailyLimitDecision, lockPayoutDays, measureDayApprovals } from '../day-totals.js';
 import { randomReadableCode } from '../identifiers.js';
@@ -89,13 +113,27 @@ export class PayoutBatchService {
     // Reading the file and checking every row is a heavy job: on its own connections (store/db.ts).
     const db = this.options.db.forHeavyWork();
     const now = this.now();
-    const result = await checkBatchFile(db, content, { settings, maxRows: batchSettings.maxRows, now, batchId, duplicateWindowHours: settings.duplicateWindowHours, ...(this.options.turns ? { turns: this.options.turns } : {}) });
+    const result = await checkBatchFile(db, content, {
+      settings,
+      maxRows: batchSettings.maxRows,
+      now,
+      batchId,
+      duplicateWindowHours: settings.duplicateWindowHours,
+      ...(this.options.turns ? { turns: this.options.turns } : {}),
+    });
     if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };
     const { check } = result;
-    await db.transaction((tx) => insertDraftBatch(tx, {
-      id: batchId, requestedBy: userId, createdAt: now, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
-      totals: check.totals, rows: check.rows, fileName: options.fileName?.slice(0, 200),
-    }));
+    await db.transaction((tx) =>
+      insertDraftBatch(tx, {
+        id: batchId,
+        requestedBy: userId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+        totals: check.totals,
+        rows: check.rows,
+        fileName: options.fileName?.slice(0, 200),
+      }),
+    );
     return { ...result, batchId };
   }
 
@@ -118,22 +156,38 @@ export class PayoutBatchService {
     if (batch.state !== 'draft') return batch.state === 'pending' ? { ok: true, batch } : batchRefusal('not_draft', { batch });
     const now = this.now();
     const duplicates = await findBatchDuplicates(db, batch.id, await listBatchRows(db, batch.id), { now, windowHours: settings.duplicateWindowHours });
-    if (duplicates.length > 0 && !options.confirmedDuplicate) return batchRefusal('duplicate_unconfirmed', { batch, details: { duplicateRows: duplicates.length } });
+    if (duplicates.length > 0 && !options.confirmedDuplicate)
+      return batchRefusal('duplicate_unconfirmed', { batch, details: { duplicateRows: duplicates.length } });
     try {
       const submitted = await db.transaction(async (tx) => {
         const payouts = await waitingPayouts(tx, batch.id);
         await lockPayoutDays(tx, { requestedBy: batch.requestedBy, payouts });
         await this.checkDailyLimits(tx, batch, now);
-        const { required, reason, currency } = await measureDayApprovals(tx, { requestedBy: batch.requestedBy, requestedAt: now, payouts, counted: false }, settings);
+        const { required, reason, currency } = await measureDayApprovals(
+          tx,
+          { requestedBy: batch.requestedBy, requestedAt: now, payouts, counted: false },
+          settings,
+        );
         const changes: BatchChanges = {
-          state: 'pending', requestedAt: now, requiredApprovals: required, expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
+          state: 'pending',
+          requestedAt: now,
+          requiredApprovals: required,
+          expiresAt: new Date(now.getTime() + settings.requestTtlHours * 3_600_000),
           ...(reason ? { ...dualApprovalChanges(reason), dualApprovalCurrency: currency ?? null } : {}),
         };
         const moved = await updateBatch(tx, batch.id, { states: ['draft'] }, changes, now);
         if (!moved) throw new Refused(batchRefusal('not_draft', { batch }));
         await appendBatchEvent(tx, {
-          batchId: batch.id, event: 'requested', userId, at: now,
-          details: { rows: batch.rowCount, requiredApprovals: required, ...(reason ? { dualApproval: reason, currency } : {}), possibleDuplicates: duplicates.slice(0, 50) },
+          batchId: batch.id,
+          event: 'requested',
+          userId,
+          at: now,
+          details: {
+            rows: batch.rowCount,
+            requiredApprovals: required,
+            ...(reason ? { dualApproval: reason, currency } : {}),
+            possibleDuplicates: duplicates.slice(0, 50),
+          },
         });
         return moved;
       });
@@ -150,7 +204,10 @@ export class PayoutBatchService {
     const { settings } = this.options;
     for (const currency of [...batch.totals.keys()].sort()) {
       const limit = await dailyLimitDecision(tx, { requestedBy: batch.requestedBy, currency, amountMinor: batch.totals.get(currency) ?? 0 }, now, settings);
-      if (!limit.ok) throw new Refused(batchRefusal('over_daily_limit', { batch, details: { currency, limitMinor: limit.details.limitMinor, leftMinor: limit.details.leftMinor } }));
+      if (!limit.ok)
+        throw new Refused(
+          batchRefusal('over_daily_limit', { batch, details: { currency, limitMinor: limit.details.limitMinor, leftMinor: limit.details.leftMinor } }),
+        );
     }
   }
 
@@ -187,7 +244,11 @@ export class PayoutBatchService {
   /** Batches found by words in their id, file name, or a row's reference, recipient name, phone or account number; newest first. */
   async search(words: readonly string[], options: { limit: number }): Promise<{ batches: PayoutBatch[]; total: number }> {
     const limit = Math.min(100, Math.max(1, Math.floor(options.limit)));
-    return searchBatches(this.options.db, words.slice(0, 10).map((word) => word.slice(0, 100)), limit);
+    return searchBatches(
+      this.options.db,
+      words.slice(0, 10).map((word) => word.slice(0, 100)),
+      limit,
+    );
   }
 
   /** Whether `userId` may reject the batch now (before the reason is asked); the batch, or why not. */
@@ -218,7 +279,8 @@ export class PayoutBatchService {
     if (!batch) return batchRefusal('not_found');
     // Refused from the cached lists first: only an approver's click costs a fresh read of Slack (about 20 a minute).
     const { roles } = this.options;
-    if (!(await roles.canApprove(userId)) || !(await roles.canApprove(userId, { fresh: true }).catch(() => false))) return batchRefusal('not_approver', { batch });
+    if (!(await roles.canApprove(userId)) || !(await roles.canApprove(userId, { fresh: true }).catch(() => false)))
+      return batchRefusal('not_approver', { batch });
     if (batch.state !== 'sending') return batch.state === 'stopped' ? { ok: true, batch } : batchRefusal('not_sending', { batch });
     const now = this.now();
     const stopped = await this.options.db.transaction(async (tx) => {
@@ -240,7 +302,8 @@ export class PayoutBatchService {
   async expireDue(): Promise<PayoutBatch[]> {
     const now = this.now();
     const { rows } = await this.options.db.query<{ id: string }>(
-      "SELECT id FROM payout_batches WHERE state IN ('draft', 'pending') AND expires_at <= $1 ORDER BY expires_at LIMIT 100", [now],
+      "SELECT id FROM payout_batches WHERE state IN ('draft', 'pending') AND expires_at <= $1 ORDER BY expires_at LIMIT 100",
+      [now],
     );
     const expired: PayoutBatch[] = [];
     for (const { id } of rows) {
@@ -292,11 +355,18 @@ export class PayoutBatchService {
     return setBatchMessage(this.options.db, id, which, channel, ts);
   }
 
-  private async move(batch: PayoutBatch, from: PayoutBatch['state'][], changes: BatchChanges, event: 'rejected' | 'expired', actor: string | undefined): Promise<BatchResult> {
+  private async move(
+    batch: PayoutBatch,
+    from: PayoutBatch['state'][],
+    changes: BatchChanges,
+    event: 'rejected' | 'expired',
+    actor: string | undefined,
+  ): Promise<BatchResult> {
     const now = this.now();
     const moved = await this.options.db.transaction(async (tx) => {
       const updated = await updateBatch(tx, batch.id, { states: from }, changes, now);
-      if (updated) await appendBatchEvent(tx, { batchId: batch.id, event, userId: actor, at: now, details: changes.rejectReason ? { reason: changes.rejectReason } : {} });
+      if (updated)
+        await appendBatchEvent(tx, { batchId: batch.id, event, userId: actor, at: now, details: changes.rejectReason ? { reason: changes.rejectReason } : {} });
       return updated;
     });
     if (!moved) return this.movedOn(batch.id);

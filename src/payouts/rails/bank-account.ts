@@ -38,9 +38,7 @@ export const bankAccountRail: PayoutRail<'bank_account'> = {
   }),
   formValues: (part) => ({ accountNumber: part.recipient.accountNumber, bankCode: part.recipient.bankCode }),
   // `<account> <BIC>`; one word is the account alone.
-  prefill: (tokens) => (tokens.length === 1
-    ? { accountNumber: tokens[0] }
-    : { bankCode: tokens.at(-1), accountNumber: tokens.slice(0, -1).join(' ') }),
+  prefill: (tokens) => (tokens.length === 1 ? { accountNumber: tokens[0] } : { bankCode: tokens.at(-1), accountNumber: tokens.slice(0, -1).join(' ') }),
   // Only after an account and a BIC, which has letters.
   groupedAmountStart: (tokens) => (/[A-Za-z]/.test(tokens[1] ?? '') ? 2 : undefined),
   bulkFields: (cells) => ({ accountNumber: cells.number, bankCode: cells.provider }),
@@ -55,7 +53,8 @@ export const bankAccountRail: PayoutRail<'bank_account'> = {
 
   columns: (part) => ({ phone: null, operator: null, account_number: part.recipient.accountNumber, bank_code: part.recipient.bankCode }),
   fromColumns: (columns, { name, countryCode }) => ({
-    kind: 'bank_account', recipient: { accountNumber: columns.account_number ?? '', bankCode: columns.bank_code ?? '', name, countryCode },
+    kind: 'bank_account',
+    recipient: { accountNumber: columns.account_number ?? '', bankCode: columns.bank_code ?? '', name, countryCode },
   }),
 
   travelled: z.object({

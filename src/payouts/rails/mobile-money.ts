@@ -42,7 +42,9 @@ export const mobileMoneyRail: PayoutRail<'mobile_money'> = {
 
   columns: (part) => ({ phone: part.recipient.phone, operator: part.operator, account_number: null, bank_code: null }),
   fromColumns: (columns, { name, countryCode }) => ({
-    kind: 'mobile_money', recipient: { phone: columns.phone ?? '', name, countryCode }, operator: columns.operator ?? '',
+    kind: 'mobile_money',
+    recipient: { phone: columns.phone ?? '', name, countryCode },
+    operator: columns.operator ?? '',
   }),
 
   travelled: z.object({

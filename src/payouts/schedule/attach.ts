@@ -17,11 +17,15 @@ export async function withSchedule(q: Queryable, request: PayoutRequest | undefi
  */
 export async function withSchedules(q: Queryable, requests: readonly PayoutRequest[]): Promise<PayoutRequest[]> {
   if (requests.length === 0) return [];
-  const { rows } = await q.query<{ request_id: string }>('SELECT request_id FROM payout_schedules WHERE request_id = ANY($1::text[])', [requests.map((request) => request.id)]);
+  const { rows } = await q.query<{ request_id: string }>('SELECT request_id FROM payout_schedules WHERE request_id = ANY($1::text[])', [
+    requests.map((request) => request.id),
+  ]);
   const scheduled = new Set(rows.map((row) => row.request_id));
-  return Promise.all(requests.map(async (request) => {
-    if (!scheduled.has(request.id)) return request;
-    const schedule = await findSchedule(q, request.id);
-    return schedule ? { ...request, schedule } : request;
-  }));
+  return Promise.all(
+    requests.map(async (request) => {
+      if (!scheduled.has(request.id)) return request;
+      const schedule = await findSchedule(q, request.id);
+      return schedule ? { ...request, schedule } : request;
+    }),
+  );
 }

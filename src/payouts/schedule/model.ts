@@ -11,7 +11,13 @@ export type OccurrenceState = (typeof OCCURRENCE_STATES)[number];
  * is reached, the saved recipient was removed or changed since approval, or its reference is taken.
  */
 export const OCCURRENCE_HOLDS = [
-  'requester_not_allowed', 'approver_removed', 'roles_unavailable', 'over_daily_limit', 'recipient_removed', 'recipient_changed', 'reference_used',
+  'requester_not_allowed',
+  'approver_removed',
+  'roles_unavailable',
+  'over_daily_limit',
+  'recipient_removed',
+  'recipient_changed',
+  'reference_used',
 ] as const;
 export type OccurrenceHold = (typeof OCCURRENCE_HOLDS)[number];
 

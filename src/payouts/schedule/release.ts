@@ -117,7 +117,8 @@ export class ScheduleReleaser {
     const outcome = await db.transaction((tx) => this.decide(tx, template, occurrence.number, roles, options.from ?? 'scheduled', clock.now(), dueNow));
     if (outcome.kind === 'none') return outcome;
     if (outcome.kind !== 'released') await this.tell(outcome.template, outcome.occurrence, eventOf(outcome), options.userId);
-    if (outcome.kind === 'waiting_approval') await this.options.payouts.announce(outcome.request, outcome.request.id === outcome.template.id ? 'held' : 'requested');
+    if (outcome.kind === 'waiting_approval')
+      await this.options.payouts.announce(outcome.request, outcome.request.id === outcome.template.id ? 'held' : 'requested');
     if (outcome.kind === 'released') {
       try {
         await this.options.beforeSend?.(outcome.request);
@@ -148,7 +149,13 @@ export class ScheduleReleaser {
 
   /** The one transaction of a release: the day locks, the occurrence's lock, the checks, then the move. */
   private async decide(
-    tx: Queryable, found: PayoutRequest, number: number, roles: FreshRoles | undefined, from: ReleasedFrom, now: Date, dueNow: Date,
+    tx: Queryable,
+    found: PayoutRequest,
+    number: number,
+    roles: FreshRoles | undefined,
+    from: ReleasedFrom,
+    now: Date,
+    dueNow: Date,
   ): Promise<Released> {
     const { payoutSettings, settings } = this.options;
     await lockPayoutDays(tx, { requestedBy: found.requestedBy, payouts: [{ draft: found, newRecipient: false }] });
@@ -170,7 +177,14 @@ export class ScheduleReleaser {
     if (from === 'scheduled' && late) {
       const moved = await moveOccurrence(tx, key, { state: 'missed' }, now);
       if (!moved) return { kind: 'none' };
-      await appendScheduleEvent(tx, { requestId: template.id, number, event: 'missed', userId: undefined, at: now, details: { dueAt: occurrence.dueAt.toISOString() } });
+      await appendScheduleEvent(tx, {
+        requestId: template.id,
+        number,
+        event: 'missed',
+        userId: undefined,
+        at: now,
+        details: { dueAt: occurrence.dueAt.toISOString() },
+      });
       return { kind: 'missed', occurrence: moved, template };
     }
     const hold = async (reason: OccurrenceHold): Promise<Released> => {
@@ -195,9 +209,16 @@ export class ScheduleReleaser {
     const counted = occurrence.dueAt >= day.start && occurrence.dueAt < day.end;
     const limit = await dailyLimitDecision(tx, template, now, payoutSettings, counted);
     if (!limit.ok) return hold('over_daily_limit');
-    const measured = await measureDayApprovals(tx, {
-      requestedBy: template.requestedBy, requestedAt: now, payouts: [{ draft: template, newRecipient: template.newRecipient }], counted,
-    }, payoutSettings);
+    const measured = await measureDayApprovals(
+      tx,
+      {
+        requestedBy: template.requestedBy,
+        requestedAt: now,
+        payouts: [{ draft: template, newRecipient: template.newRecipient }],
+        counted,
+      },
+      payoutSettings,
+    );
     const required = Math.max(template.requiredApprovals, measured.required);
     // The reason that holds at release; the series' own while the release day needs fewer than the series was approved with.
     const reason = measured.required >= template.requiredApprovals ? measured.reason : template.dualApproval;
@@ -207,7 +228,12 @@ export class ScheduleReleaser {
     if (!moved) throw new Error(`occurrence ${template.id}#${number} moved under its own lock`);
     const waiting = request.state === 'pending';
     await appendScheduleEvent(tx, {
-      requestId: template.id, number, event: 'released', userId: undefined, at: now, details: { payoutId: request.id, ...(waiting ? { needsApprovals: required } : {}) },
+      requestId: template.id,
+      number,
+      event: 'released',
+      userId: undefined,
+      at: now,
+      details: { payoutId: request.id, ...(waiting ? { needsApprovals: required } : {}) },
     });
     return { kind: waiting ? 'waiting_approval' : 'released', request, occurrence: moved, template };
   }
@@ -219,8 +245,12 @@ export class ScheduleReleaser {
    * pending when a control fails. It counts on its due day, before release and after.
    */
   private async releaseItself(
-    tx: Queryable, template: PayoutRequest, occurrence: Occurrence, key: { requestId: string; number: number; from: readonly OccurrenceState[] },
-    hold: (reason: OccurrenceHold) => Promise<Released>, now: Date,
+    tx: Queryable,
+    template: PayoutRequest,
+    occurrence: Occurrence,
+    key: { requestId: string; number: number; from: readonly OccurrenceState[] },
+    hold: (reason: OccurrenceHold) => Promise<Released>,
+    now: Date,
   ): Promise<Released> {
     const limit = await dailyLimitDecision(tx, template, occurrence.dueAt, this.options.payoutSettings, true);
     if (!limit.ok) return hold('over_daily_limit');
@@ -229,7 +259,14 @@ export class ScheduleReleaser {
     if (!request) return { kind: 'none' };
     const moved = await moveOccurrence(tx, key, { state: 'released', hold: null }, now);
     if (!moved) throw new Error(`occurrence ${template.id}#${occurrence.number} moved under its own lock`);
-    await appendScheduleEvent(tx, { requestId: template.id, number: occurrence.number, event: 'released', userId: undefined, at: now, details: { payoutId: template.id } });
+    await appendScheduleEvent(tx, {
+      requestId: template.id,
+      number: occurrence.number,
+      event: 'released',
+      userId: undefined,
+      at: now,
+      details: { payoutId: template.id },
+    });
     return { kind: 'released', request, occurrence: moved, template };
   }
 
@@ -240,12 +277,20 @@ export class ScheduleReleaser {
   private async approveAgain(tx: Queryable, template: PayoutRequest, occurrence: Occurrence, now: Date): Promise<Released> {
     const expiresAt = new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000);
     const request = await changeRequest(tx, template.id, { states: ['approved', 'pending'] }, { state: 'pending', holdReason: 'missed', expiresAt }, now, {
-      event: 'held', details: { reason: 'missed', via: 'schedule_retry' },
+      event: 'held',
+      details: { reason: 'missed', via: 'schedule_retry' },
     });
     if (!request) return { kind: 'none' };
     const moved = await moveOccurrence(tx, { requestId: template.id, number: occurrence.number, from: ['missed'] }, { state: 'released', hold: null }, now);
     if (!moved) throw new Error(`occurrence ${template.id}#${occurrence.number} moved under its own lock`);
-    await appendScheduleEvent(tx, { requestId: template.id, number: occurrence.number, event: 'released', userId: undefined, at: now, details: { payoutId: template.id, needsApprovals: request.requiredApprovals } });
+    await appendScheduleEvent(tx, {
+      requestId: template.id,
+      number: occurrence.number,
+      event: 'released',
+      userId: undefined,
+      at: now,
+      details: { payoutId: template.id, needsApprovals: request.requiredApprovals },
+    });
     return { kind: 'waiting_approval', request, occurrence: moved, template };
   }
 
@@ -255,24 +300,47 @@ export class ScheduleReleaser {
    * who approved the schedule and still are approvers; pending when the day now needs more.
    */
   private async insertPayout(
-    tx: Queryable, template: PayoutRequest, number: number, approvers: string[], needs: { required: number; reason: DualApprovalReason | undefined }, now: Date,
+    tx: Queryable,
+    template: PayoutRequest,
+    number: number,
+    approvers: string[],
+    needs: { required: number; reason: DualApprovalReason | undefined },
+    now: Date,
   ): Promise<PayoutRequest | undefined> {
     const { required, reason } = needs;
     const suffix = `-${number}`;
     const draft: PayoutDraft = { ...draftOf(template), reference: `${template.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
-    const id = await insertWithFreshId(tx, {
-      draft, requestedBy: template.requestedBy, requestedAt: now,
-      expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
-      requiredApprovals: required, dualApproval: reason, newRecipient: template.newRecipient,
-      previousRecipientName: template.previousRecipientName, changedDetails: template.changedDetails, referenceGenerated: false,
-    }, this.options.newId ?? newPayoutId);
+    const id = await insertWithFreshId(
+      tx,
+      {
+        draft,
+        requestedBy: template.requestedBy,
+        requestedAt: now,
+        expiresAt: new Date(now.getTime() + this.options.payoutSettings.requestTtlHours * 3_600_000),
+        requiredApprovals: required,
+        dualApproval: reason,
+        newRecipient: template.newRecipient,
+        previousRecipientName: template.previousRecipientName,
+        changedDetails: template.changedDetails,
+        referenceGenerated: false,
+      },
+      this.options.newId ?? newPayoutId,
+    );
     if (!id) return undefined;
     // Each copy keeps when it was given and whether as a senior approver's (the gate checks that again before sending).
     const given = new Map(template.approvals.map((approval) => [approval.userId, approval]));
     for (const approver of approvers) await insertApproval(tx, id, approver, given.get(approver)?.at ?? now, given.get(approver)?.senior === true);
-    await recordEvent(tx, id, { event: 'requested', userId: template.requestedBy, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } }, now);
+    await recordEvent(
+      tx,
+      id,
+      { event: 'requested', userId: template.requestedBy, details: { scheduledFrom: template.id, occurrence: number, reference: draft.reference } },
+      now,
+    );
     if (approvers.length >= required) {
-      await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, { event: 'approved', details: { scheduledFrom: template.id, approvers } });
+      await changeRequest(tx, id, { states: ['pending'] }, { state: 'approved' }, now, {
+        event: 'approved',
+        details: { scheduledFrom: template.id, approvers },
+      });
     } else {
       await recordEvent(tx, id, { event: 'approvals_raised', details: { required, currency: template.currency, ...reason } }, now);
     }

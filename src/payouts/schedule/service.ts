@@ -19,7 +19,14 @@ import { draftOf, type ScheduleReleaser } from './release.js';
 import { withSchedule } from './attach.js';
 import type { PayoutScheduleSettings } from './settings.js';
 import {
-  appendScheduleEvent, cancelSchedule, findOccurrence, findSchedule, insertSchedule, listScheduleEvents, listUpcoming, moveOccurrence,
+  appendScheduleEvent,
+  cancelSchedule,
+  findOccurrence,
+  findSchedule,
+  insertSchedule,
+  listScheduleEvents,
+  listUpcoming,
+  moveOccurrence,
 } from './store.js';
 
 export interface PayoutSchedulesOptions {
@@ -62,7 +69,10 @@ export class PayoutSchedules {
    * at its time(s). `filledFrom` and `resubmitOf` (the rejected request it corrects) as for any request (see `PayoutIntake.submit`).
    */
   async request(
-    userId: string, draft: PayoutDraft, input: ScheduleInput, options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined } = {},
+    userId: string,
+    draft: PayoutDraft,
+    input: ScheduleInput,
+    options: { filledFrom?: RecipientIdentity | undefined; resubmitOf?: string | undefined } = {},
   ): Promise<PayoutActionResult | { ok: false; code: 'schedule_invalid'; problems: ScheduleProblem[] }> {
     const problems = this.check(input);
     if (problems.length > 0) return { ok: false, code: 'schedule_invalid', problems };
@@ -75,10 +85,20 @@ export class PayoutSchedules {
         at: times,
         save: async (tx, request, now) => {
           const saved = await findSavedRecipient(tx, recipientIdentity(request));
-          await insertSchedule(tx, {
-            requestId: request.id, timeZone: rule.timeZone, firstDay: rule.firstDay, time: rule.time, repeat: rule.repeat, endsOn: rule.endsOn, times,
-            savedRecipient: saved ? { name: saved.recipient.name, operator: railOf(saved.kind).operatorOf(saved) } : undefined,
-          }, now);
+          await insertSchedule(
+            tx,
+            {
+              requestId: request.id,
+              timeZone: rule.timeZone,
+              firstDay: rule.firstDay,
+              time: rule.time,
+              repeat: rule.repeat,
+              endsOn: rule.endsOn,
+              times,
+              savedRecipient: saved ? { name: saved.recipient.name, operator: railOf(saved.kind).operatorOf(saved) } : undefined,
+            },
+            now,
+          );
           await appendScheduleEvent(tx, { requestId: request.id, number: undefined, event: 'scheduled', userId, at: now, details: { count: times.length } });
         },
       },
@@ -122,7 +142,15 @@ export class PayoutSchedules {
     const now = clock.now();
     const cancelled = await db.transaction(async (tx) => {
       const moved = await cancelSchedule(tx, requestId, userId, now);
-      if (moved) await appendScheduleEvent(tx, { requestId, number: undefined, event: 'cancelled', userId, at: now, details: { occurrences: moved.map((o) => o.number) } });
+      if (moved)
+        await appendScheduleEvent(tx, {
+          requestId,
+          number: undefined,
+          event: 'cancelled',
+          userId,
+          at: now,
+          details: { occurrences: moved.map((o) => o.number) },
+        });
       return moved ?? [];
     });
     const request = found.request;
@@ -145,7 +173,8 @@ export class PayoutSchedules {
     const found = await this.allowed(requestId, number, userId);
     if (!found.ok) return found;
     const { occurrence, request } = found;
-    if (occurrence.state !== 'missed' || request.requestedBy !== userId) return { ok: false, code: occurrence.state !== 'missed' ? 'moved_on' : 'not_allowed', occurrence };
+    if (occurrence.state !== 'missed' || request.requestedBy !== userId)
+      return { ok: false, code: occurrence.state !== 'missed' ? 'moved_on' : 'not_allowed', occurrence };
     if (occurrence.payoutId === request.id) return this.sendItselfNow(occurrence, userId);
     const suffix = `-${number}`;
     const draft = { ...draftOf(request), reference: `${request.reference.slice(0, LIMITS.reference.max - suffix.length)}${suffix}` };
@@ -166,7 +195,14 @@ export class PayoutSchedules {
     const stands = await this.asItStands(occurrence.requestId, occurrence.number);
     if (released.kind !== 'waiting_approval' || !stands.ok) return stands.ok ? { ok: false, code: 'moved_on', occurrence: stands.occurrence } : stands;
     const details = { payoutId: released.request.id };
-    await appendScheduleEvent(this.options.db, { requestId: occurrence.requestId, number: occurrence.number, event: 'send_now', userId, at: this.options.clock.now(), details });
+    await appendScheduleEvent(this.options.db, {
+      requestId: occurrence.requestId,
+      number: occurrence.number,
+      event: 'send_now',
+      userId,
+      at: this.options.clock.now(),
+      details,
+    });
     return { ...stands, payout: { ok: true, request: released.request } };
   }
 
@@ -189,9 +225,11 @@ export class PayoutSchedules {
   }
 
   /** The requester or an approver (asked now) may act; anyone else is refused. */
-  private async allowed(requestId: string, number: number | undefined, userId: string): Promise<
-    { ok: true; request: PayoutRequest; occurrence: Occurrence } | { ok: false; code: 'not_found' | 'not_allowed' }
-  > {
+  private async allowed(
+    requestId: string,
+    number: number | undefined,
+    userId: string,
+  ): Promise<{ ok: true; request: PayoutRequest; occurrence: Occurrence } | { ok: false; code: 'not_found' | 'not_allowed' }> {
     const { db, roles } = this.options;
     const request = await findRequest(db, requestId.trim().toUpperCase());
     const schedule = request ? await findSchedule(db, request.id) : undefined;
@@ -206,7 +244,12 @@ export class PayoutSchedules {
     const { db, clock } = this.options;
     const now = clock.now();
     const moved = await db.transaction(async (tx) => {
-      const changed = await moveOccurrence(tx, { requestId: occurrence.requestId, number: occurrence.number, from: ['scheduled', 'held', 'missed'] }, { state }, now);
+      const changed = await moveOccurrence(
+        tx,
+        { requestId: occurrence.requestId, number: occurrence.number, from: ['scheduled', 'held', 'missed'] },
+        { state },
+        now,
+      );
       if (changed) await appendScheduleEvent(tx, { requestId: occurrence.requestId, number: occurrence.number, event: state, userId, at: now });
       return changed;
     });

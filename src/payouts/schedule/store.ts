@@ -7,7 +7,14 @@ import type { Queryable } from '../../store/db.js';
 import { formatWallTime, parseWallTime, type WallTime } from '../../core/calendar.js';
 import type { ScheduleRepeat } from './dates.js';
 import type {
-  Occurrence, OccurrenceHold, OccurrenceState, PayoutSchedule, SavedRecipientSnapshot, ScheduledFrom, ScheduleEvent, ScheduleEventName,
+  Occurrence,
+  OccurrenceHold,
+  OccurrenceState,
+  PayoutSchedule,
+  SavedRecipientSnapshot,
+  ScheduledFrom,
+  ScheduleEvent,
+  ScheduleEventName,
 } from './model.js';
 
 type Timestamp = Date | string;
@@ -38,8 +45,13 @@ const toDate = (value: Timestamp): Date => (value instanceof Date ? value : new 
 
 function toOccurrence(row: OccurrenceRow): Occurrence {
   return {
-    requestId: row.request_id, number: Number(row.number), dueAt: toDate(row.due_at), state: row.state as OccurrenceState,
-    hold: (row.hold_reason ?? undefined) as OccurrenceHold | undefined, payoutId: row.payout_id ?? undefined, version: Number(row.version),
+    requestId: row.request_id,
+    number: Number(row.number),
+    dueAt: toDate(row.due_at),
+    state: row.state as OccurrenceState,
+    hold: (row.hold_reason ?? undefined) as OccurrenceHold | undefined,
+    payoutId: row.payout_id ?? undefined,
+    version: Number(row.version),
   };
 }
 
@@ -57,8 +69,15 @@ export interface NewSchedule {
 export async function insertSchedule(tx: Queryable, schedule: NewSchedule, now: Date): Promise<void> {
   await tx.query(
     `INSERT INTO payout_schedules (request_id, time_zone, first_day, time_of_day, repeat, ends_on, saved_recipient) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [schedule.requestId, schedule.timeZone, schedule.firstDay, formatWallTime(schedule.time), schedule.repeat, schedule.endsOn ?? null,
-      schedule.savedRecipient ? JSON.stringify(schedule.savedRecipient) : null],
+    [
+      schedule.requestId,
+      schedule.timeZone,
+      schedule.firstDay,
+      formatWallTime(schedule.time),
+      schedule.repeat,
+      schedule.endsOn ?? null,
+      schedule.savedRecipient ? JSON.stringify(schedule.savedRecipient) : null,
+    ],
   );
   // A one-off is sent as the request itself (its typed reference): its occurrence names it from the start.
   await tx.query(
@@ -69,20 +88,30 @@ export async function insertSchedule(tx: Queryable, schedule: NewSchedule, now: 
 }
 
 export async function findSchedule(q: Queryable, requestId: string): Promise<PayoutSchedule | undefined> {
-  const { rows: [row] } = await q.query<ScheduleRow>('SELECT * FROM payout_schedules WHERE request_id = $1', [requestId]);
+  const {
+    rows: [row],
+  } = await q.query<ScheduleRow>('SELECT * FROM payout_schedules WHERE request_id = $1', [requestId]);
   if (!row) return undefined;
   const { rows } = await q.query<OccurrenceRow>('SELECT * FROM payout_occurrences WHERE request_id = $1 ORDER BY number', [requestId]);
   return {
-    requestId: row.request_id, timeZone: row.time_zone, firstDay: row.first_day, time: parseWallTime(row.time_of_day) ?? { hour: 0, minute: 0 },
-    repeat: row.repeat as ScheduleRepeat, endsOn: row.ends_on ?? undefined, cancelledBy: row.cancelled_by ?? undefined,
-    cancelledAt: row.cancelled_at ? toDate(row.cancelled_at) : undefined, occurrences: rows.map(toOccurrence),
+    requestId: row.request_id,
+    timeZone: row.time_zone,
+    firstDay: row.first_day,
+    time: parseWallTime(row.time_of_day) ?? { hour: 0, minute: 0 },
+    repeat: row.repeat as ScheduleRepeat,
+    endsOn: row.ends_on ?? undefined,
+    cancelledBy: row.cancelled_by ?? undefined,
+    cancelledAt: row.cancelled_at ? toDate(row.cancelled_at) : undefined,
+    occurrences: rows.map(toOccurrence),
   };
 }
 
 export async function savedRecipientAtApproval(q: Queryable, requestId: string): Promise<SavedRecipientSnapshot | undefined> {
-  const { rows: [row] } = await q.query<{ saved_recipient: SavedRecipientSnapshot | string | null }>(
-    'SELECT saved_recipient FROM payout_schedules WHERE request_id = $1', [requestId],
-  );
+  const {
+    rows: [row],
+  } = await q.query<{ saved_recipient: SavedRecipientSnapshot | string | null }>('SELECT saved_recipient FROM payout_schedules WHERE request_id = $1', [
+    requestId,
+  ]);
   const value = row?.saved_recipient;
   if (!value) return undefined;
   return typeof value === 'string' ? (JSON.parse(value) as SavedRecipientSnapshot) : value;
@@ -103,17 +132,20 @@ export async function waitsForItsTime(q: Queryable, requestId: string): Promise<
 
 /** The schedule and occurrence a payout request was released from. */
 export async function scheduledFrom(q: Queryable, payoutId: string): Promise<ScheduledFrom | undefined> {
-  const { rows: [row] } = await q.query<{ request_id: string; number: number; total: number | string }>(
+  const {
+    rows: [row],
+  } = await q.query<{ request_id: string; number: number; total: number | string }>(
     `SELECT o.request_id, o.number, (SELECT count(*) FROM payout_occurrences a WHERE a.request_id = o.request_id) AS total
-     FROM payout_occurrences o WHERE o.payout_id = $1`, [payoutId],
+     FROM payout_occurrences o WHERE o.payout_id = $1`,
+    [payoutId],
   );
   return row ? { requestId: row.request_id, number: Number(row.number), of: Number(row.total) } : undefined;
 }
 
 export async function findOccurrence(q: Queryable, requestId: string, number: number, lock = false): Promise<Occurrence | undefined> {
-  const { rows: [row] } = await q.query<OccurrenceRow>(
-    `SELECT * FROM payout_occurrences WHERE request_id = $1 AND number = $2${lock ? ' FOR UPDATE' : ''}`, [requestId, number],
-  );
+  const {
+    rows: [row],
+  } = await q.query<OccurrenceRow>(`SELECT * FROM payout_occurrences WHERE request_id = $1 AND number = $2${lock ? ' FOR UPDATE' : ''}`, [requestId, number]);
   return row ? toOccurrence(row) : undefined;
 }
 
@@ -140,7 +172,9 @@ export async function moveOccurrence(
   to: { state: OccurrenceState; hold?: OccurrenceHold | null; payoutId?: string },
   now: Date,
 ): Promise<Occurrence | undefined> {
-  const { rows: [row] } = await q.query<OccurrenceRow>(
+  const {
+    rows: [row],
+  } = await q.query<OccurrenceRow>(
     `UPDATE payout_occurrences SET state = $4, hold_reason = $5, payout_id = COALESCE($6, payout_id), updated_at = $7, version = version + 1
      WHERE request_id = $1 AND number = $2 AND state = ANY($3::text[]) AND ($8::integer IS NULL OR version = $8) RETURNING *`,
     [key.requestId, key.number, [...key.from], to.state, to.hold ?? null, to.payoutId ?? null, now, key.version ?? null],
@@ -150,13 +184,16 @@ export async function moveOccurrence(
 
 /** Cancels the schedule and every occurrence still waiting, held or missed: those occurrences; undefined when it was already cancelled. */
 export async function cancelSchedule(tx: Queryable, requestId: string, userId: string, now: Date): Promise<Occurrence[] | undefined> {
-  const { rowCount } = await tx.query(
-    'UPDATE payout_schedules SET cancelled_by = $2, cancelled_at = $3 WHERE request_id = $1 AND cancelled_at IS NULL', [requestId, userId, now],
-  );
+  const { rowCount } = await tx.query('UPDATE payout_schedules SET cancelled_by = $2, cancelled_at = $3 WHERE request_id = $1 AND cancelled_at IS NULL', [
+    requestId,
+    userId,
+    now,
+  ]);
   if (rowCount === 0) return undefined;
   const { rows } = await tx.query<OccurrenceRow>(
     `UPDATE payout_occurrences SET state = 'cancelled', updated_at = $2, version = version + 1
-     WHERE request_id = $1 AND state IN ('scheduled', 'held', 'missed') RETURNING *`, [requestId, now],
+     WHERE request_id = $1 AND state IN ('scheduled', 'held', 'missed') RETURNING *`,
+    [requestId, now],
   );
   return rows.map(toOccurrence);
 }
@@ -195,18 +232,27 @@ export async function listUpcoming(q: Queryable, options: { from?: Date; to?: Da
 }
 
 export async function appendScheduleEvent(q: Queryable, event: Omit<ScheduleEvent, 'details'> & { details?: Record<string, unknown> }): Promise<void> {
-  await q.query(
-    'INSERT INTO payout_schedule_events (request_id, number, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5, $6)',
-    [event.requestId, event.number ?? null, event.event, event.userId ?? null, event.at, JSON.stringify(event.details ?? {})],
-  );
+  await q.query('INSERT INTO payout_schedule_events (request_id, number, event, user_id, at, details) VALUES ($1, $2, $3, $4, $5, $6)', [
+    event.requestId,
+    event.number ?? null,
+    event.event,
+    event.userId ?? null,
+    event.at,
+    JSON.stringify(event.details ?? {}),
+  ]);
 }
 
 export async function listScheduleEvents(q: Queryable, requestId: string): Promise<ScheduleEvent[]> {
   const { rows } = await q.query<{ request_id: string; number: number | null; event: string; user_id: string | null; at: Timestamp; details: unknown }>(
-    'SELECT * FROM payout_schedule_events WHERE request_id = $1 ORDER BY id', [requestId],
+    'SELECT * FROM payout_schedule_events WHERE request_id = $1 ORDER BY id',
+    [requestId],
   );
   return rows.map((row) => ({
-    requestId: row.request_id, number: row.number ?? undefined, event: row.event as ScheduleEventName, userId: row.user_id ?? undefined, at: toDate(row.at),
+    requestId: row.request_id,
+    number: row.number ?? undefined,
+    event: row.event as ScheduleEventName,
+    userId: row.user_id ?? undefined,
+    at: toDate(row.at),
     details: (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, unknown>,
   }));
 }
@@ -217,7 +263,8 @@ export async function listScheduleEvents(q: Queryable, requestId: string): Promi
  */
 export async function comparedAt(q: Queryable, request: { id: string; requestedAt: Date }): Promise<Date> {
   const { rows } = await q.query<{ due_at: Date | string }>(
-    "SELECT due_at FROM payout_occurrences WHERE payout_id = $1 AND request_id = $1 AND state = 'released'", [request.id],
+    "SELECT due_at FROM payout_occurrences WHERE payout_id = $1 AND request_id = $1 AND state = 'released'",
+    [request.id],
   );
   return rows[0] ? new Date(rows[0].due_at) : request.requestedAt;
 }
@@ -227,6 +274,8 @@ export async function comparedAt(q: Queryable, request: { id: string; requestedA
  * itself (a one-off, which counts on its due day); undefined for a payout not released from a schedule.
  */
 export async function occurrenceOf(q: Queryable, payoutId: string): Promise<{ dueAt: Date; itself: boolean } | undefined> {
-  const { rows } = await q.query<{ due_at: Date | string; request_id: string }>('SELECT due_at, request_id FROM payout_occurrences WHERE payout_id = $1', [payoutId]);
+  const { rows } = await q.query<{ due_at: Date | string; request_id: string }>('SELECT due_at, request_id FROM payout_occurrences WHERE payout_id = $1', [
+    payoutId,
+  ]);
   return rows[0] ? { dueAt: new Date(rows[0].due_at), itself: rows[0].request_id === payoutId } : undefined;
 }

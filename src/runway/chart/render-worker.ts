@@ -23,7 +23,9 @@ parentPort?.on('message', (request: RenderRequest) => {
       font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'Inter' },
       fitTo: { mode: 'original' },
       background: '#ffffff',
-    }).render().asPng();
+    })
+      .render()
+      .asPng();
     const bytes = new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
     parentPort?.postMessage({ id: request.id, png: bytes } satisfies RenderAnswer, [bytes.buffer as ArrayBuffer]);
   } catch (error) {

@@ -77,14 +77,18 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
   const y = (minor: number) => top + PLOT.bottom - ((PLOT.bottom - PLOT.top) * (minor - low)) / (high - low || 1);
   const path = (points: [number, number][]) => points.map(([px, py], i) => `${i === 0 ? 'M' : 'L'}${at(x(px))},${at(y(py))}`).join(' ');
   const code = escapeXml(currency.currency.slice(0, 12));
-  const state = currency.zeroDay !== undefined ? t('runway.chart.zeroOn', { date: shortDay(currency.zeroDay, locale, runway.today) }) : t('runway.chart.notFalling');
+  const state =
+    currency.zeroDay !== undefined ? t('runway.chart.zeroOn', { date: shortDay(currency.zeroDay, locale, runway.today) }) : t('runway.chart.notFalling');
   const falling = currency.daysLeft !== undefined;
   const parts: string[] = [
     `<text x="${PLOT.left}" y="${top + 24}" font-size="17" fill="${COLOURS.text}">${code}</text>`,
     `<text x="${PLOT.right}" y="${top + 24}" font-size="14" text-anchor="end" fill="${falling ? COLOURS.projection : COLOURS.flat}">${escapeXml(state)}</text>`,
   ];
   const levels = [min, (min + max) / 2, max];
-  const labels = formatDistinctCompact((min === max ? [min] : levels).map((minor) => fromMinor(Math.round(minor), currency.currency)), locale);
+  const labels = formatDistinctCompact(
+    (min === max ? [min] : levels).map((minor) => fromMinor(Math.round(minor), currency.currency)),
+    locale,
+  );
   for (const [index, label] of labels.entries()) {
     const level = levels[index] as number;
     parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${at(y(level))}" y2="${at(y(level))}" stroke="${COLOURS.grid}"/>`);
@@ -92,12 +96,18 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
   }
   if (low <= 0 && high >= 0) parts.push(`<line x1="${PLOT.left}" x2="${PLOT.right}" y1="${at(y(0))}" y2="${at(y(0))}" stroke="${COLOURS.axis}"/>`);
   const labelsX: [number, string, string][] = [
-    [0, runway.firstDay, 'start'], [runway.daysRead, runway.today, 'middle'], [horizon, addDays(runway.today, horizon - runway.daysRead), 'end'],
+    [0, runway.firstDay, 'start'],
+    [runway.daysRead, runway.today, 'middle'],
+    [horizon, addDays(runway.today, horizon - runway.daysRead), 'end'],
   ];
   for (const [day, label, anchor] of labelsX) {
-    parts.push(`<text x="${at(x(day))}" y="${top + PLOT.bottom + 18}" font-size="12" text-anchor="${anchor}" fill="${COLOURS.axis}">${escapeXml(shortDay(label, locale, runway.today))}</text>`);
+    parts.push(
+      `<text x="${at(x(day))}" y="${top + PLOT.bottom + 18}" font-size="12" text-anchor="${anchor}" fill="${COLOURS.axis}">${escapeXml(shortDay(label, locale, runway.today))}</text>`,
+    );
   }
-  parts.push(`<line x1="${at(x(runway.daysRead))}" x2="${at(x(runway.daysRead))}" y1="${top + PLOT.top}" y2="${top + PLOT.bottom}" stroke="${COLOURS.grid}" stroke-dasharray="2 3"/>`);
+  parts.push(
+    `<line x1="${at(x(runway.daysRead))}" x2="${at(x(runway.daysRead))}" y1="${top + PLOT.top}" y2="${top + PLOT.bottom}" stroke="${COLOURS.grid}" stroke-dasharray="2 3"/>`,
+  );
   parts.push(`<path d="${path(history)}" fill="none" stroke="${COLOURS.balance}" stroke-width="2.5" stroke-linejoin="round"/>`);
   parts.push(`<path d="${path(projection)}" fill="none" stroke="${falling ? COLOURS.projection : COLOURS.flat}" stroke-width="2.5" stroke-dasharray="7 5"/>`);
   return parts.join('');
@@ -107,8 +117,10 @@ function panel(currency: CurrencyRunway, runway: KnownRunway, locale: Locale, to
 function legend(runway: KnownRunway, locale: Locale): string[] {
   const t = textsFor(locale);
   const entries: Array<{ name: string; colour: string; dashed: boolean }> = [{ name: t('runway.chart.balance'), colour: COLOURS.balance, dashed: false }];
-  if (runway.currencies.some((currency) => currency.daysLeft !== undefined)) entries.push({ name: t('runway.chart.falling'), colour: COLOURS.projection, dashed: true });
-  if (runway.currencies.some((currency) => currency.daysLeft === undefined)) entries.push({ name: t('runway.chart.rising'), colour: COLOURS.flat, dashed: true });
+  if (runway.currencies.some((currency) => currency.daysLeft !== undefined))
+    entries.push({ name: t('runway.chart.falling'), colour: COLOURS.projection, dashed: true });
+  if (runway.currencies.some((currency) => currency.daysLeft === undefined))
+    entries.push({ name: t('runway.chart.rising'), colour: COLOURS.flat, dashed: true });
   const width = (name: string) => 34 + Math.ceil(name.length * 6.4) + 24;
   let x = 24;
   const parts: string[] = [];

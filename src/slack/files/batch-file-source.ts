@@ -68,7 +68,10 @@ async function download(client: WebClient, url: string, name: string, maxBytes: 
   try {
     // undici follows no redirect: Slack's answer to a bad token is a redirect to its sign-in page.
     const answer = await request(url, {
-      method: 'GET', headers: { authorization: `Bearer ${client.token ?? ''}` }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+      method: 'GET',
+      headers: { authorization: `Bearer ${client.token ?? ''}` },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     if (answer.statusCode !== 200) {
       await answer.body.dump();

@@ -36,14 +36,22 @@ const ROWS_AT_ONCE = 25;
  * into the one text).
  */
 export async function csvTextInSlices<Row>(
-  header: readonly string[], rows: readonly Row[], cellsOf: (row: Row) => readonly string[], numberColumns: readonly number[] = [],
+  header: readonly string[],
+  rows: readonly Row[],
+  cellsOf: (row: Row) => readonly string[],
+  numberColumns: readonly number[] = [],
   turns: BackgroundTurns = new EventLoopTurns(),
 ): Promise<string> {
   const slices = new Slices(turns);
   const parts = [csvText(header, [])];
   for (let at = 0; at < rows.length; at += ROWS_AT_ONCE) {
     if (slices.due()) await slices.next();
-    parts.push(stringify(rows.slice(at, at + ROWS_AT_ONCE).map((row) => neutralised(cellsOf(row), numberColumns)), CSV_OPTIONS));
+    parts.push(
+      stringify(
+        rows.slice(at, at + ROWS_AT_ONCE).map((row) => neutralised(cellsOf(row), numberColumns)),
+        CSV_OPTIONS,
+      ),
+    );
   }
   return parts.join('');
 }
@@ -62,7 +70,12 @@ export async function shareCsv(client: WebClient, channelId: string, file: CsvFi
     const path = join(folder, file.filename);
     await writeFile(path, file.text, 'utf8');
     const { fileId } = await uploadFile(client, {
-      path, filename: file.filename, title: file.title, channelId, initialComment: file.comment, ...(threadTs ? { threadTs } : {}),
+      path,
+      filename: file.filename,
+      title: file.title,
+      channelId,
+      initialComment: file.comment,
+      ...(threadTs ? { threadTs } : {}),
     });
     return fileId;
   } finally {

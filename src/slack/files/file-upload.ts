@@ -25,7 +25,10 @@ export type UploadStep = 'upload_url' | 'upload_bytes' | 'complete';
 
 /** Which step failed and Slack's error code (or `http_<status>`); never the upload URL. */
 export class FileUploadError extends Error {
-  constructor(readonly step: UploadStep, readonly code: string) {
+  constructor(
+    readonly step: UploadStep,
+    readonly code: string,
+  ) {
     super(`file upload failed at ${step}: ${code}`);
     this.name = 'FileUploadError';
   }
@@ -89,11 +92,13 @@ export async function uploadFile(client: WebClient, upload: FileUpload, options:
     await answer.body.dump();
     if (answer.statusCode !== 200) throw new FileUploadError('upload_bytes', `http_${answer.statusCode}`);
   });
-  await step('complete', () => quiet.files.completeUploadExternal({
-    files: [{ id: target.fileId, title: upload.title }],
-    channel_id: upload.channelId,
-    ...(upload.initialComment ? { initial_comment: upload.initialComment } : {}),
-    ...(upload.threadTs ? { thread_ts: upload.threadTs } : {}),
-  }));
+  await step('complete', () =>
+    quiet.files.completeUploadExternal({
+      files: [{ id: target.fileId, title: upload.title }],
+      channel_id: upload.channelId,
+      ...(upload.initialComment ? { initial_comment: upload.initialComment } : {}),
+      ...(upload.threadTs ? { thread_ts: upload.threadTs } : {}),
+    }),
+  );
   return { fileId: target.fileId };
 }

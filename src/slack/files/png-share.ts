@@ -22,7 +22,12 @@ export async function sharePng(client: WebClient, channelId: string, file: PngFi
     const path = join(folder, file.filename);
     await writeFile(path, file.png);
     const { fileId } = await uploadFile(client, {
-      path, filename: file.filename, title: file.title, channelId, initialComment: file.comment, ...(threadTs ? { threadTs } : {}),
+      path,
+      filename: file.filename,
+      title: file.title,
+      channelId,
+      initialComment: file.comment,
+      ...(threadTs ? { threadTs } : {}),
     });
     return fileId;
   } finally {

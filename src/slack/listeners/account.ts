@@ -19,7 +19,9 @@ const sharedReadingSchema = z.object({ balances: z.record(z.string(), z.number()
 export function balanceSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'balance',
-    aliases: ['bal'], localNames: { fr: 'solde' }, audience: 'viewers',
+    aliases: ['bal'],
+    localNames: { fr: 'solde' },
+    audience: 'viewers',
     help: (t) => [{ usage: t('balance.help.usage'), description: t('balance.help.description') }],
     async run({ respond, readerSurface }) {
       await replyWithBalance(ctx, await readerSurface(), respond);

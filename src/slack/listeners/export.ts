@@ -20,8 +20,13 @@ import { FileUploadError, uploadFile } from '../files/file-upload.js';
 import type { Subcommand } from '../subcommands.js';
 import { notice, type Reply } from '../views/notice.js';
 import {
-  buildExportEmptyMessage, buildExportProgressMessage, buildExportSentMessage, buildExportStartedMessage, buildExportTooManyMessage,
-  exportFileComment, type ExportDescription,
+  buildExportEmptyMessage,
+  buildExportProgressMessage,
+  buildExportSentMessage,
+  buildExportStartedMessage,
+  buildExportTooManyMessage,
+  exportFileComment,
+  type ExportDescription,
 } from '../views/export.js';
 import type { Surface } from '../views/text.js';
 import { problemText } from '../views/transactions.js';
@@ -33,7 +38,8 @@ const EXPORT_PROGRESS: ProgressPace = { everyItems: 10_000, minMs: 2_000, maxRep
 export function exportSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'export',
-    aliases: ['exporter'], audience: 'viewers',
+    aliases: ['exporter'],
+    audience: 'viewers',
     help: (t) => [{ usage: t('export.help.usage'), description: t('export.help.description') }],
     async run({ command, respond, client, readerSurface }) {
       const userId = command.user_id;
@@ -68,7 +74,7 @@ export function exportSubcommand(ctx: SlackContext): Subcommand {
         await job.finish();
       }
       // Said once the lease is given back: whoever reads it may start the next export at once.
-      if (progressInDm) await inDm(outcome, true).catch((error: unknown) => ctx.logger.warn({ err: error }, 'could not end the export\'s progress message'));
+      if (progressInDm) await inDm(outcome, true).catch((error: unknown) => ctx.logger.warn({ err: error }, "could not end the export's progress message"));
       await respond({ response_type: 'ephemeral', ...outcome });
     },
   };
@@ -88,7 +94,7 @@ export function registerExportActions(router: ListenerRouter, ctx: SlackContext)
     const t = textsFor(surface.locale);
     const reply = dmReplies(client, userId);
     try {
-      const job = ctx.exporter && await ctx.exporter.begin(userId);
+      const job = ctx.exporter && (await ctx.exporter.begin(userId));
       if (!ctx.exporter || !job) {
         await reply(notice(surface, t(ctx.exporter ? 'export.busy' : 'export.unavailable')));
         return;
@@ -159,7 +165,10 @@ async function runExport(ctx: SlackContext, run: ExportRun): Promise<Reply> {
     const channelId = opened.channel?.id;
     if (!channelId) throw new FileUploadError('complete', 'channel_not_found');
     await uploadFile(run.client, {
-      path: written.path, filename: fileName, title: t('export.fileTitle'), channelId,
+      path: written.path,
+      filename: fileName,
+      title: t('export.fileTitle'),
+      channelId,
       initialComment: exportFileComment(surface, { count: written.rows, search, status: check.status }),
     });
     ctx.logger.info({ userId: run.userId, rows: written.rows }, 'ledger export sent');

@@ -8,7 +8,8 @@ import { buildFeedStatusMessage } from '../views/feed-status.js';
 export function feedSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'feed',
-    localNames: { fr: 'flux' }, audience: 'viewers',
+    localNames: { fr: 'flux' },
+    audience: 'viewers',
     help: (t) => [{ usage: t('feed.help.usage'), description: t('feed.help.description') }],
     async run({ respond, readerSurface }) {
       const surface = await readerSurface();

@@ -69,8 +69,11 @@ export function registerFleetCommand(router: ListenerRouter, ctx: SlackContext, 
 /** What someone outside an audience is told: the list they are not on. */
 function usualRefusal(audience: Exclude<Audience, 'everyone'>, t: Texts, surface: Surface): string {
   switch (audience) {
-    case 'viewers': return t('access.noViewer');
-    case 'requesters': return refusalText({ code: 'not_requester', details: { action: 'request' } }, surface.locale);
-    case 'requesters-and-approvers': return t('payoutRecords.locked');
+    case 'viewers':
+      return t('access.noViewer');
+    case 'requesters':
+      return refusalText({ code: 'not_requester', details: { action: 'request' } }, surface.locale);
+    case 'requesters-and-approvers':
+      return t('payoutRecords.locked');
   }
 }

@@ -34,7 +34,9 @@ export function registerListeners(app: App, ctx: SlackContext): void {
     balanceSubcommand(ctx),
     runwaySubcommand(ctx),
     transactionsSubcommand(ctx),
-    payoutRequestSubcommand(ctx, [{ words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] }]),
+    payoutRequestSubcommand(ctx, [
+      { words: BULK_WORDS, open: openBatchForm(ctx), help: (t) => [{ usage: t('payoutBatch.help.usage'), description: t('payoutBatch.help.description') }] },
+    ]),
     payoutHistorySubcommand(ctx),
     recipientsSubcommand(ctx),
     scheduledSubcommand(ctx),

@@ -13,8 +13,13 @@ import { codeSpan } from '../views/text.js';
 
 /** What a person may type after `/fleet language`, in either language. */
 const WORDS: ReadonlyMap<string, Locale | 'auto'> = new Map<string, Locale | 'auto'>([
-  ['en', 'en'], ['english', 'en'], ['anglais', 'en'],
-  ['fr', 'fr'], ['french', 'fr'], ['français', 'fr'], ['francais', 'fr'],
+  ['en', 'en'],
+  ['english', 'en'],
+  ['anglais', 'en'],
+  ['fr', 'fr'],
+  ['french', 'fr'],
+  ['français', 'fr'],
+  ['francais', 'fr'],
   ['auto', 'auto'],
 ]);
 
@@ -30,8 +35,7 @@ export function languageSubcommand(ctx: SlackContext): Subcommand {
     help: (t) => [{ usage: t('language.help.usage'), description: t('language.help.description') }],
     async run({ command, args, respond }) {
       const userId = command.user_id;
-      const reply = async (locale: Locale, text: string) =>
-        respond(privateNotice({ ...ctx.surface, locale }, text));
+      const reply = async (locale: Locale, text: string) => respond(privateNotice({ ...ctx.surface, locale }, text));
       const word = args[0]?.toLowerCase();
       const wanted = word === undefined ? undefined : WORDS.get(word);
       if (word === undefined || wanted === undefined) {

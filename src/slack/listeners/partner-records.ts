@@ -22,8 +22,15 @@ import { describeRecordsProblem } from '../refusals/partner-records-problems.js'
 import type { Subcommand } from '../subcommands.js';
 import { privateNotice } from '../views/notice.js';
 import {
-  buildRecordsChecking, buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal,
-  exceptionsFileName, exceptionsFileText, recordsNoticeModal, type ExceptionsFileOutcome,
+  buildRecordsChecking,
+  buildRecordsHistory,
+  buildRecordsResultMessage,
+  buildRecordsResultModal,
+  buildRecordsUploadModal,
+  exceptionsFileName,
+  exceptionsFileText,
+  recordsNoticeModal,
+  type ExceptionsFileOutcome,
 } from '../views/partner-records.js';
 import type { Surface } from '../views/text.js';
 
@@ -37,7 +44,9 @@ const quotedName = (name: string) => `\`${name.replace(/[`<>&]/g, '_').slice(0, 
 export function recordsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'reconcile',
-    aliases: ['records'], localNames: { fr: 'rapprochement' }, audience: 'viewers',
+    aliases: ['records'],
+    localNames: { fr: 'rapprochement' },
+    audience: 'viewers',
     help: (t) => [
       { usage: t('records.help.usage'), description: t('records.help.description') },
       { usage: t('records.history.help.usage'), description: t('records.history.help.description') },
@@ -63,7 +72,12 @@ export function recordsSubcommand(ctx: SlackContext): Subcommand {
       const { settings } = ctx.records;
       await client.views.open({
         trigger_id: command.trigger_id,
-        view: buildRecordsUploadModal(surface, { maxRows: settings.maxRows, maxBytes: settings.maxBytes, toleranceDays: settings.toleranceDays, timeZone: ctx.ledgerTimeZone }),
+        view: buildRecordsUploadModal(surface, {
+          maxRows: settings.maxRows,
+          maxBytes: settings.maxBytes,
+          toleranceDays: settings.toleranceDays,
+          timeZone: ctx.ledgerTimeZone,
+        }),
       });
     },
   };
@@ -134,10 +148,11 @@ async function checkRecords(ctx: SlackContext, client: WebClient, surface: Surfa
       return recordsNoticeModal(surface, t('records.problem.unavailable', { code: safeCode(file.code) }));
     }
     if (file.problem === 'not_on_slack') {
-      ctx.logger.warn('a records file\'s private URL names a host other than Slack\'s: not downloaded, no token sent');
+      ctx.logger.warn("a records file's private URL names a host other than Slack's: not downloaded, no token sent");
       return recordsNoticeModal(surface, t('records.problem.not_on_slack', { name: quotedName(file.name) }));
     }
-    if (file.problem === 'too_large') return recordsNoticeModal(surface, describeRecordsProblem(surface.locale, { code: 'file_too_large', maxBytes: records.settings.maxBytes }));
+    if (file.problem === 'too_large')
+      return recordsNoticeModal(surface, describeRecordsProblem(surface.locale, { code: 'file_too_large', maxBytes: records.settings.maxBytes }));
     return recordsNoticeModal(surface, t('records.problem.not_csv', { name: quotedName(file.name) }));
   }
   const outcome = await records.check({ userId, fileName: file.name, content: file.bytes, sourceKey });
@@ -154,7 +169,14 @@ async function checkRecords(ctx: SlackContext, client: WebClient, surface: Surfa
 const outcomeOf = (run: RecordsRun): ExceptionsFileOutcome => (run.exceptions.length === 0 ? { none: true } : { sent: exceptionsFileName(run.summary) });
 
 /** The summary in the person's DM, then the exceptions file (when there are any). */
-async function sendResult(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, run: RecordsRun, lastPollAt: Date | undefined): Promise<ExceptionsFileOutcome> {
+async function sendResult(
+  ctx: SlackContext,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  run: RecordsRun,
+  lastPollAt: Date | undefined,
+): Promise<ExceptionsFileOutcome> {
   const planned = outcomeOf(run);
   try {
     const message = buildRecordsResultMessage(surface, { run, timeZone: ctx.ledgerTimeZone, file: planned, lastPollAt });
@@ -174,11 +196,20 @@ async function sendResult(ctx: SlackContext, client: WebClient, surface: Surface
 }
 
 /** The exceptions file in the person's DM; every text cell neutralised against spreadsheet formulas and the amounts left numbers, as in the export. */
-async function sendExceptions(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, summary: RunSummary, exceptions: readonly ExceptionRow[]): Promise<string> {
+async function sendExceptions(
+  ctx: SlackContext,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  summary: RunSummary,
+  exceptions: readonly ExceptionRow[],
+): Promise<string> {
   const t = textsFor(surface.locale);
   const filename = exceptionsFileName(summary);
   await sendCsvToPerson(client, userId, {
-    filename, title: t('records.fileTitle'), comment: t('records.result.run', { id: summary.id }),
+    filename,
+    title: t('records.fileTitle'),
+    comment: t('records.result.run', { id: summary.id }),
     text: await exceptionsFileText(exceptions, ctx.turns),
   });
   return filename;
@@ -199,7 +230,7 @@ async function sendRunFile(ctx: SlackContext, client: WebClient, surface: Surfac
     return t(inDm ? 'records.history.sentAbove' : 'records.history.sent', { id: found.summary.id, file: `\`${file}\`` });
   } catch (error) {
     const code = error instanceof FileUploadError ? error.code : 'unknown_error';
-    ctx.logger.warn({ err: error, code }, 'could not send a records check\'s exceptions file again');
+    ctx.logger.warn({ err: error, code }, "could not send a records check's exceptions file again");
     return t('records.result.fileFailed', { code: safeCode(code) });
   }
 }

@@ -48,9 +48,13 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
         }
       };
       const tell = (text: string) => tellPrivately(client, logger, reader, { channel: body.channel?.id, user: body.user.id }, text);
-      const notice = (surface: Surface, text: string) => noticeModal(surface, { title: textsFor(surface.locale)('payoutApproval.title', { id: action.value ?? '' }), text, callbackId: PAYOUT_VIEWS.notice });
+      const notice = (surface: Surface, text: string) =>
+        noticeModal(surface, { title: textsFor(surface.locale)('payoutApproval.title', { id: action.value ?? '' }), text, callbackId: PAYOUT_VIEWS.notice });
       try {
-        const refused = await openThenFill(client, body.trigger_id, lookups(), { loading: () => notice(reader, textsFor(reader.locale)('common.loading')), refusal: (text) => notice(reader, text) });
+        const refused = await openThenFill(client, body.trigger_id, lookups(), {
+          loading: () => notice(reader, textsFor(reader.locale)('common.loading')),
+          refusal: (text) => notice(reader, text),
+        });
         if (refused) await tell(refused.refusal);
       } catch (error) {
         await tell(failureText(reader.locale, error, what, logger));
@@ -60,7 +64,12 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
   // The approve window says what the approval message says: read again now, in one query.
   const approveModal = async (reader: Surface, request: PayoutRequest) => buildApproveModal(reader, request, await approvalContext(ctx, request));
   openModalIfAllowed(PAYOUT_ACTIONS.approve, (request, userId) => payouts.mayApprove(request, userId), approveModal, 'openApproval');
-  openModalIfAllowed(PAYOUT_ACTIONS.reject, (request, userId) => payouts.mayReject(request, userId), async (reader, request) => buildRejectModal(reader, request), 'openRejection');
+  openModalIfAllowed(
+    PAYOUT_ACTIONS.reject,
+    (request, userId) => payouts.mayReject(request, userId),
+    async (reader, request) => buildRejectModal(reader, request),
+    'openRejection',
+  );
 
   /**
    * Buttons that act at once: the service decides, and only a refusal (or, with `afterwards`, a
@@ -90,11 +99,17 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
     });
   };
   actOnClick(PAYOUT_ACTIONS.cancel, readPayoutId, (id, userId) => payouts.cancel(id, userId), 'cancelPayout');
-  actOnClick(PAYOUT_ACTIONS.retry, readPayoutId, (id, userId) => payouts.retryUnknown(id, userId), 'retryPayout', (request, reader) =>
-    // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
-    request.state === 'unknown' && request.retryApprovals.length > 0
-      ? textsFor(reader.locale)('payoutApproval.retryAgreed', { id: request.id, count: request.requiredApprovals })
-      : undefined);
+  actOnClick(
+    PAYOUT_ACTIONS.retry,
+    readPayoutId,
+    (id, userId) => payouts.retryUnknown(id, userId),
+    'retryPayout',
+    (request, reader) =>
+      // Still unknown with agreements for the next attempt: waiting for another approver, nothing sent.
+      request.state === 'unknown' && request.retryApprovals.length > 0
+        ? textsFor(reader.locale)('payoutApproval.retryAgreed', { id: request.id, count: request.requiredApprovals })
+        : undefined,
+  );
   actOnClick(PAYOUT_ACTIONS.confirmMatch, readMatchValue, ({ id, matchId }, userId) => payouts.confirmLikelyMatch(id, userId, matchId), 'confirmMatch');
   actOnClick(PAYOUT_ACTIONS.rejectMatch, readMatchValue, ({ id, matchId }, userId) => payouts.rejectLikelyMatch(id, userId, matchId), 'rejectMatch');
 
@@ -135,7 +150,8 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
         // The same submission delivered twice finds the request already rejected by this person.
         const rejectedByThem = result.ok || (result.request?.state === 'rejected' && result.request.rejectedBy === body.user.id);
         if (rejectedByThem) answer = updateToNotice(reader, title, t('payoutApproval.reject.done'));
-        else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
+        else if (result.code === 'reason_required')
+          answer = { response_action: 'errors', errors: { [PAYOUT_BLOCKS.rejectReason]: refusalMessage(result, reader.locale) } };
         else answer = updateToNotice(reader, title, refusedText(reader.locale, escapeWithin(refusalMessage(result, reader.locale), 2000)));
       } catch (error) {
         answer = updateToNotice(reader, title, failureText(reader.locale, error, 'rejectPayout', logger));
@@ -163,7 +179,10 @@ async function showOutcome(
   outcome: { title: string; text: string },
 ): Promise<void> {
   try {
-    await client.views.update({ view_id: target.viewId, view: noticeModal(reader, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }) });
+    await client.views.update({
+      view_id: target.viewId,
+      view: noticeModal(reader, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }),
+    });
   } catch (error) {
     ctx.logger.info({ err: error }, 'could not show the approver the outcome in their modal; telling them privately');
     await tellPrivately(client, ctx.logger, reader, { channel: target.channel, user: target.userId }, outcome.text);

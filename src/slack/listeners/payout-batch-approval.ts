@@ -21,15 +21,20 @@ import { tellPrivately } from '../refusals/payout-refusals.js';
 import { loadingModal, noticeModal, noticeUpdate } from '../views/notice.js';
 import { buildBatchRejectModal, inBatchModal } from '../views/payout-batch.js';
 
-const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? value ?? '' : '');
+const readBatchId = (value: string | undefined): string => (BATCH_ID_PATTERN.test(value ?? '') ? (value ?? '') : '');
 
 export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx: SlackContext): void {
   const { logger } = ctx;
 
   /** A button that acts at once; `act` answers whether the service did it, and anything else is told to the clicker. */
   const onClick = (
-    actionId: string, what: FailureAction,
-    act: (batchId: string, userId: string, open: (lookups: Promise<ModalOrRefusal>) => Promise<{ refusal: string } | undefined>) => Promise<BatchResult | undefined>,
+    actionId: string,
+    what: FailureAction,
+    act: (
+      batchId: string,
+      userId: string,
+      open: (lookups: Promise<ModalOrRefusal>) => Promise<{ refusal: string } | undefined>,
+    ) => Promise<BatchResult | undefined>,
   ) => {
     router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, client, context }) => {
       await ack();
@@ -38,10 +43,14 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
       const tell = (text: string) => tellPrivately(client, logger, surface, { channel: body.channel?.id, user: body.user.id }, text);
       try {
         // A modal opens at once, or a loading view first when the lookups before it are slow.
-        const open = (lookups: Promise<ModalOrRefusal>) => openThenFill(client, body.trigger_id, lookups, {
-          loading: () => { const { title, callbackId } = inBatchModal(surface); return loadingModal(surface, title, callbackId); },
-          refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
-        });
+        const open = (lookups: Promise<ModalOrRefusal>) =>
+          openThenFill(client, body.trigger_id, lookups, {
+            loading: () => {
+              const { title, callbackId } = inBatchModal(surface);
+              return loadingModal(surface, title, callbackId);
+            },
+            refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
+          });
         const result = await act(batchId, body.user.id, open);
         if (result && !result.ok) await tell(`:no_entry: ${batchRefusalText(surface.locale, result)}`);
       } catch (error) {
@@ -76,7 +85,8 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
       // The same submission delivered twice finds the batch already rejected by this person.
       const rejectedByThem = result.ok || (result.batch?.state === 'rejected' && result.batch.rejectedBy === body.user.id);
       if (rejectedByThem) answer = noticeUpdate(surface, { ...inBatchModal(surface), text: t('payoutBatch.reject.done') });
-      else if (result.code === 'reason_required') answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
+      else if (result.code === 'reason_required')
+        answer = { response_action: 'errors', errors: { [PAYOUT_BATCH.rejectReasonBlock]: batchRefusalText(surface.locale, result) } };
       else answer = noticeUpdate(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` });
     } catch (error) {
       answer = noticeUpdate(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'rejectBulkPayout', logger) });

@@ -41,7 +41,10 @@ export function openBatchForm(ctx: SlackContext) {
     };
     try {
       const refused = await openThenFill(client, command.trigger_id, lookups(), {
-        loading: () => { const { title, callbackId } = inBatchModal(surface); return loadingModal(surface, title, callbackId); },
+        loading: () => {
+          const { title, callbackId } = inBatchModal(surface);
+          return loadingModal(surface, title, callbackId);
+        },
         refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
       });
       if (refused) await respond(privateNotice(surface, refused.refusal));
@@ -81,7 +84,10 @@ export function registerPayoutBatchListeners(router: ListenerRouter, ctx: SlackC
         return;
       }
       answer = result.ok
-        ? noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }) })
+        ? noticeModal(surface, {
+            ...inBatchModal(surface),
+            text: t('payoutBatch.submitted', { id: result.batch.id, channel: mentionChannel(ctx.payoutSettings.approvalChannelId ?? '') }),
+          })
         : noticeModal(surface, { ...inBatchModal(surface), text: `:no_entry: ${batchRefusalText(surface.locale, result)}` });
     } catch (error) {
       answer = noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'storePayoutRequest', ctx.logger) });
@@ -134,11 +140,21 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
         return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.unavailable', { code: file.code.replace(/[^\w.-]/g, '').slice(0, 60) }) });
       }
       if (file.problem === 'not_on_slack') {
-        ctx.logger.warn('a bulk payout file\'s private URL names a host other than Slack\'s: not downloaded, no token sent');
-        return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.notOnSlack', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }) });
+        ctx.logger.warn("a bulk payout file's private URL names a host other than Slack's: not downloaded, no token sent");
+        return noticeModal(surface, {
+          ...inBatchModal(surface),
+          text: t('payoutBatch.notOnSlack', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }),
+        });
       }
-      if (file.problem === 'too_large') return noticeModal(surface, { ...inBatchModal(surface), text: describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }) });
-      return noticeModal(surface, { ...inBatchModal(surface), text: t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }) });
+      if (file.problem === 'too_large')
+        return noticeModal(surface, {
+          ...inBatchModal(surface),
+          text: describeFileProblem(surface.locale, { code: 'file_too_large', maxBytes: BATCH_FILE_MAX_BYTES }),
+        });
+      return noticeModal(surface, {
+        ...inBatchModal(surface),
+        text: t('payoutBatch.notCsv', { name: `\`${file.name.replace(/[`<>&]/g, '_').slice(0, 80)}\`` }),
+      });
     }
     content = file.bytes;
     fileName = file.name;
@@ -147,18 +163,28 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
   }
   const checked = await ctx.batches.check(userId, content, fileName === undefined ? {} : { fileName });
   if (!checked.ok) return noticeModal(surface, { ...inBatchModal(surface), text: describeFileProblem(surface.locale, checked.problem) });
-  if (checked.check.problems.length > 0) return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
+  if (checked.check.problems.length > 0)
+    return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));
   return buildBatchResult(surface, checked.check, undefined, { batchId: checked.batchId });
 }
 
 /** Every problem of the file as a CSV in the person's DM. */
-async function sendErrors(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, batchId: string, check: BatchCheck): Promise<ErrorsFileOutcome> {
+async function sendErrors(
+  ctx: SlackContext,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  batchId: string,
+  check: BatchCheck,
+): Promise<ErrorsFileOutcome> {
   const t = textsFor(surface.locale);
   const filename = `${batchId.toLowerCase()}-problems.csv`;
   const rows = check.problems.map((entry) => [String(entry.rowNumber), entry.column ?? '', describeRowProblem(surface.locale, entry.problem, entry.column)]);
   try {
     await sendCsvToPerson(client, userId, {
-      filename, title: t('payoutBatch.errorsFileTitle'), comment: t('payoutBatch.errorsFileComment', { count: check.problems.length }),
+      filename,
+      title: t('payoutBatch.errorsFileTitle'),
+      comment: t('payoutBatch.errorsFileComment', { count: check.problems.length }),
       text: csvText([t('payoutBatch.csv.row'), t('payoutBatch.csv.column'), t('payoutBatch.csv.problem')], rows),
     });
     return { sent: filename };

@@ -22,7 +22,8 @@ export function payoutHistorySubcommand(ctx: SlackContext): Subcommand {
   const { payouts, logger } = ctx;
   return {
     name: 'payouts',
-    localNames: { fr: 'paiements' }, audience: 'requesters-and-approvers',
+    localNames: { fr: 'paiements' },
+    audience: 'requesters-and-approvers',
     help: (t) => [{ usage: t('payoutRecords.help.usage'), description: t('payoutRecords.help.description') }],
     async run({ command, args, respond, readerSurface }) {
       const reader = await readerSurface();

@@ -7,9 +7,20 @@ import type { App, BlockAction, ButtonAction, ExternalSelectAction, ViewOutput, 
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
-  parseCommandPrefill, PAYOUT_ID_PATTERN, PAYOUT_KINDS, payoutKindFromWord, railOf, scheduleInputShape, travelledDraftSchema,
+  parseCommandPrefill,
+  PAYOUT_ID_PATTERN,
+  PAYOUT_KINDS,
+  payoutKindFromWord,
+  railOf,
+  scheduleInputShape,
+  travelledDraftSchema,
   type ScheduleInput,
-  type PayoutDraft, type PayoutFormFields, type PayoutKind, type RecipientIdentity, type RecipientRefusalCode, type Resubmission,
+  type PayoutDraft,
+  type PayoutFormFields,
+  type PayoutKind,
+  type RecipientIdentity,
+  type RecipientRefusalCode,
+  type Resubmission,
 } from '../../payouts/index.js';
 import { formatWallTime } from '../../core/calendar.js';
 import { textsFor } from '../../i18n/index.js';
@@ -24,7 +35,13 @@ import { fieldErrorsByBlock, refusalMessage, refusalProblems, refusalText } from
 import type { Subcommand } from '../subcommands.js';
 import { loadingModal, noticeModal, noticeUpdate, privateNotice } from '../views/notice.js';
 import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, fieldBlockId, formValuesFor, type FormCarry,
+  buildPayoutChooser,
+  buildPayoutForm,
+  buildPayoutReview,
+  buildPayoutSubmitted,
+  fieldBlockId,
+  formValuesFor,
+  type FormCarry,
 } from '../views/payout-form.js';
 import { BUTTON_VALUE_MAX } from '../trust/sealed-values.js';
 import { railWording } from '../views/rail-wording.js';
@@ -38,9 +55,17 @@ import type { Surface } from '../views/text.js';
 const resubmitsSchema = z.string().regex(PAYOUT_ID_PATTERN).optional();
 const filledFromSchema = z.string().max(BUTTON_VALUE_MAX).optional();
 const formMetadataSchema = z.object({
-  kind: z.enum(PAYOUT_KINDS), fill: z.number().int().min(0).max(1000).optional(), resubmits: resubmitsSchema, filledFrom: filledFromSchema,
+  kind: z.enum(PAYOUT_KINDS),
+  fill: z.number().int().min(0).max(1000).optional(),
+  resubmits: resubmitsSchema,
+  filledFrom: filledFromSchema,
 });
-const reviewMetadataSchema = z.object({ draft: travelledDraftSchema, resubmits: resubmitsSchema, filledFrom: filledFromSchema, schedule: scheduleInputShape.optional() });
+const reviewMetadataSchema = z.object({
+  draft: travelledDraftSchema,
+  resubmits: resubmitsSchema,
+  filledFrom: filledFromSchema,
+  schedule: scheduleInputShape.optional(),
+});
 // Sealed as an object of its own shape, so that no other value the app seals reads as a pick.
 const pickedSchema = z.object({ filledFrom: z.string().max(200) });
 
@@ -88,11 +113,16 @@ export function payoutRequestSubcommand(ctx: SlackContext, variants: readonly Pa
   const { payouts, payoutSettings, logger } = ctx;
   return {
     name: 'payout',
-    aliases: ['virement'], localNames: { fr: 'paiement' }, audience: 'requesters',
+    aliases: ['virement'],
+    localNames: { fr: 'paiement' },
+    audience: 'requesters',
     // The form's trigger id lasts about 3 seconds: the refusal races the role check here (see below),
     // which a first read of a user group's members from Slack must not hold up.
     checksAudienceItself: true,
-    help: (t) => [{ usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') }, ...variants.flatMap((variant) => variant.help(t))],
+    help: (t) => [
+      { usage: t('payoutRequest.help.usage'), description: t('payoutRequest.help.description') },
+      ...variants.flatMap((variant) => variant.help(t)),
+    ],
     async run({ command, args, respond, client, readerSurface }) {
       const variant = variants.find((candidate) => candidate.words.has((args[0] ?? '').toLowerCase()));
       if (variant) return variant.open({ command, args: args.slice(1), respond, client, readerSurface });
@@ -144,7 +174,11 @@ function payoutNotice(surface: Surface, text: string): { title: string; text: st
 
 /** The form's answer: its errors under their fields, or the review screen. */
 async function checkForm(
-  ctx: SlackContext, surface: Surface, userId: string, metadata: { kind: PayoutKind; fill?: number | undefined } & FormCarry, view: ViewOutput,
+  ctx: SlackContext,
+  surface: Surface,
+  userId: string,
+  metadata: { kind: PayoutKind; fill?: number | undefined } & FormCarry,
+  view: ViewOutput,
 ): Promise<ViewResponseAction> {
   const { kind, fill = 0 } = metadata;
   const decision = await ctx.payouts.mayRequest(userId);
@@ -157,15 +191,22 @@ async function checkForm(
   const whenErrors = { ...when.errors, ...(when.input && schedules ? scheduleErrors(schedules.check(when.input), surface.locale, fill) : {}) };
   const validation = await ctx.payouts.validate(kind, readForm(kind, view, fill), userId, surface.locale);
   if (!validation.ok || Object.keys(whenErrors).length > 0) {
-    return { response_action: 'errors', errors: { ...(validation.ok ? {} : inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill)), ...whenErrors } };
+    return {
+      response_action: 'errors',
+      errors: { ...(validation.ok ? {} : inFill(fieldErrorsByBlock(validation.errors, surface.locale), fill)), ...whenErrors },
+    };
   }
   const [approvals, signals] = await Promise.all([
-    ctx.payouts.previewApprovals(userId, validation.draft, openPicked(ctx, metadata.filledFrom)), ctx.payouts.previewSignals(userId, validation.draft),
+    ctx.payouts.previewApprovals(userId, validation.draft, openPicked(ctx, metadata.filledFrom)),
+    ctx.payouts.previewSignals(userId, validation.draft),
   ]);
   const context = { signals, duplicateWindowHours: ctx.payoutSettings.duplicateWindowHours };
   const schedule = when.input && schedules ? { input: when.input, times: schedules.times(when.input), timeZone: schedules.timeZone } : undefined;
   const carried = { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom };
-  return { response_action: 'update', view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, carried, context, schedule) };
+  return {
+    response_action: 'update',
+    view: buildPayoutReview(surface, validation.draft, ctx.payoutSettings.approvalChannelId, approvals, carried, context, schedule),
+  };
 }
 
 export function registerPayoutRequestListeners(router: ListenerRouter, ctx: SlackContext): void {
@@ -184,7 +225,8 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
       }
       const viewId = (await client.views.open({ trigger_id: body.trigger_id, view: buildPayoutChooser(surface, '') })).view?.id;
       const decision = await ctx.payouts.mayRequest(body.user.id);
-      if (!decision.ok && viewId) await client.views.update({ view_id: viewId, view: noticeModal(surface, payoutNotice(surface, refusalText(decision, surface.locale))) });
+      if (!decision.ok && viewId)
+        await client.views.update({ view_id: viewId, view: noticeModal(surface, payoutNotice(surface, refusalText(decision, surface.locale))) });
     } catch (error) {
       logger.warn({ err: error, userId: body.user.id }, 'could not open the payout form from the home tab');
     }
@@ -231,7 +273,16 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
     if (!body.view || !metadata) return;
     const { draft } = metadata;
     const surface = await readerSurfaceOf(context, body.user.id)();
-    const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), [], 0, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom }, scheduleFieldsOf(metadata.schedule));
+    const form = buildPayoutForm(
+      surface,
+      draft.kind,
+      payoutSettings,
+      formValuesFor(surface, draft),
+      [],
+      0,
+      { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom },
+      scheduleFieldsOf(metadata.schedule),
+    );
     await updateView(client, body.view, form, logger);
   });
 
@@ -263,7 +314,14 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
       answer = showNotice(surface, textsFor(surface.locale)('payoutRequest.reviewOutOfDate'));
     } else {
       try {
-        answer = await submitReview(ctx, surface, body.user.id, metadata.draft, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom }, metadata.schedule);
+        answer = await submitReview(
+          ctx,
+          surface,
+          body.user.id,
+          metadata.draft,
+          { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom },
+          metadata.schedule,
+        );
       } catch (error) {
         answer = showNotice(surface, failureText(surface.locale, error, 'storePayoutRequest', logger));
       }
@@ -285,27 +343,41 @@ function resubmitView(ctx: SlackContext, surface: Surface, found: Resubmission):
     return buildPayoutForm(surface, request.kind, ctx.payoutSettings, { ...formValuesFor(surface, request), reference }, [], 0, carried);
   }
   const id = found.request?.id ?? '';
-  const text = found.code === 'not_own' ? t('payoutRequest.resubmit.notOwn')
-    : found.code === 'not_rejected' ? t('payoutRequest.resubmit.notRejected', { id })
-      : found.code === 'not_requester' ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
-        : t('payoutApproval.refusal.noSuchPayout');
+  const text =
+    found.code === 'not_own'
+      ? t('payoutRequest.resubmit.notOwn')
+      : found.code === 'not_rejected'
+        ? t('payoutRequest.resubmit.notRejected', { id })
+        : found.code === 'not_requester'
+          ? refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale)
+          : t('payoutApproval.refusal.noSuchPayout');
   return noticeModal(surface, payoutNotice(surface, text));
 }
 
 /** The review's answer: the stored request, or the form again with what stopped it. */
 async function submitReview(
-  ctx: SlackContext, surface: Surface, userId: string, draft: PayoutDraft, carried: FormCarry, schedule?: ScheduleInput,
+  ctx: SlackContext,
+  surface: Surface,
+  userId: string,
+  draft: PayoutDraft,
+  carried: FormCarry,
+  schedule?: ScheduleInput,
 ): Promise<ViewResponseAction> {
   const { payouts, payoutSettings, schedules } = ctx;
   // The draft came back from the client: the service checks the role and every field again.
   const result = await payouts.submitReview(userId, draft, {
-    resubmitOf: carried.resubmits, filledFrom: openPicked(ctx, carried.filledFrom), schedule: schedule && schedules ? { input: schedule, schedules } : undefined,
+    resubmitOf: carried.resubmits,
+    filledFrom: openPicked(ctx, carried.filledFrom),
+    schedule: schedule && schedules ? { input: schedule, schedules } : undefined,
   });
   if (result.ok) return { response_action: 'update', view: buildPayoutSubmitted(surface, result.request, payoutSettings.approvalChannelId) };
   if (result.code === 'schedule_invalid') {
     // The time passed while the review was open: the form again, saying why.
     const problems = Object.values(scheduleErrors(result.problems, surface.locale));
-    return { response_action: 'update', view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, carried, scheduleFieldsOf(schedule)) };
+    return {
+      response_action: 'update',
+      view: buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), problems, 0, carried, scheduleFieldsOf(schedule)),
+    };
   }
   if (result.errors) {
     const form = buildPayoutForm(surface, draft.kind, payoutSettings, formValuesFor(surface, draft), refusalProblems(result, surface.locale), 0, carried);
@@ -318,8 +390,11 @@ async function submitReview(
 function scheduleFieldsOf(schedule: ScheduleInput | undefined): ScheduleFields {
   if (!schedule) return {};
   return {
-    sendOn: schedule.firstDay, sendAt: formatWallTime(schedule.time), repeat: schedule.repeat,
-    ...(schedule.count !== undefined ? { count: String(schedule.count) } : {}), ...(schedule.endsOn ? { until: schedule.endsOn } : {}),
+    sendOn: schedule.firstDay,
+    sendAt: formatWallTime(schedule.time),
+    repeat: schedule.repeat,
+    ...(schedule.count !== undefined ? { count: String(schedule.count) } : {}),
+    ...(schedule.endsOn ? { until: schedule.endsOn } : {}),
   };
 }
 
@@ -344,23 +419,26 @@ async function fillSavedRecipient(ctx: SlackContext, body: BlockAction<ExternalS
   const typed = readForm(metadata.kind, view, metadata.fill);
   const picked = await ctx.recipients.pick(body.user.id, identity);
   const form = picked.ok
-    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, { resubmits: metadata.resubmits, filledFrom: sealPicked(ctx, picked.recipient.identity) })
-    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, { resubmits: metadata.resubmits, filledFrom: metadata.filledFrom });
+    ? buildPayoutForm(surface, picked.recipient.kind, ctx.payoutSettings, fillFromSaved(typed, picked.recipient), [], fill, {
+        resubmits: metadata.resubmits,
+        filledFrom: sealPicked(ctx, picked.recipient.identity),
+      })
+    : buildPayoutForm(surface, metadata.kind, ctx.payoutSettings, typed, [savedRecipientRefusal(picked.code, surface)], fill, {
+        resubmits: metadata.resubmits,
+        filledFrom: metadata.filledFrom,
+      });
   await updateView(client, view, form, ctx.logger);
 }
 
 function savedRecipientRefusal(code: RecipientRefusalCode, surface: Surface): string {
   const t = textsFor(surface.locale);
-  return code === 'not_found' ? t('payoutRequest.savedRecipient.gone') : refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale);
+  return code === 'not_found'
+    ? t('payoutRequest.savedRecipient.gone')
+    : refusalMessage({ code: 'not_requester', details: { action: 'request' } }, surface.locale);
 }
 
 /** Replaces a modal the person is looking at; `hash` stops us overwriting a newer version of it. */
-async function updateView(
-  client: App['client'],
-  current: { id: string; hash: string },
-  view: ModalView,
-  logger: SlackContext['logger'],
-): Promise<void> {
+async function updateView(client: App['client'], current: { id: string; hash: string }, view: ModalView, logger: SlackContext['logger']): Promise<void> {
   try {
     await client.views.update({ view_id: current.id, hash: current.hash, view });
   } catch (error) {

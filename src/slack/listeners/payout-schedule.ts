@@ -21,7 +21,9 @@ const LISTED = 20;
 export function scheduledSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'scheduled',
-    aliases: ['planifies', 'planned'], localNames: { fr: 'planifiés' }, audience: 'requesters-and-approvers',
+    aliases: ['planifies', 'planned'],
+    localNames: { fr: 'planifiés' },
+    audience: 'requesters-and-approvers',
     refusal: (t) => t('payoutSchedule.locked'),
     help: (t) => [{ usage: t('payoutSchedule.help.usage'), description: t('payoutSchedule.help.description') }],
     async run({ respond, readerSurface }) {

@@ -21,7 +21,8 @@ const SUGGESTED = 20;
 export function recipientsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'recipients',
-    localNames: { fr: 'bénéficiaires' }, audience: 'requesters-and-approvers',
+    localNames: { fr: 'bénéficiaires' },
+    audience: 'requesters-and-approvers',
     refusal: (t) => t('recipients.locked'),
     help: (t) => [{ usage: t('recipients.help.usage'), description: t('recipients.help.description') }],
     async run({ command, args, respond, readerSurface }) {
@@ -72,7 +73,8 @@ export function registerRecipientListeners(router: ListenerRouter, ctx: SlackCon
       }
       const { recipient } = removed;
       const said = t('recipients.removed', {
-        name: escapeWithin(recipient.recipient.name, 200, { oneLine: true }), number: escapeWithin(recipientNumber(recipient), 120, { oneLine: true }),
+        name: escapeWithin(recipient.recipient.name, 200, { oneLine: true }),
+        number: escapeWithin(recipientNumber(recipient), 120, { oneLine: true }),
       });
       await respond({ response_type: 'ephemeral', replace_original: true, ...(await recipientList(ctx, reader, body.user.id, [], said)) });
     } catch (error) {

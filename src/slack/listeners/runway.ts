@@ -46,7 +46,10 @@ async function sendChart(ctx: SlackContext, client: WebClient, userId: string, s
     const chart = await ctx.charts!.render(runway, surface.locale);
     if (!chart) return undefined;
     await sendPngToPerson(client, userId, {
-      filename: `runway-${runway.known ? runway.today : 'now'}.png`, title: t('runway.chart.title'), comment: t('runway.chart.comment'), png: chart.png,
+      filename: `runway-${runway.known ? runway.today : 'now'}.png`,
+      title: t('runway.chart.title'),
+      comment: t('runway.chart.comment'),
+      png: chart.png,
     });
     return undefined;
   } catch (error) {

@@ -9,8 +9,13 @@ import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../account/account-reader.js';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import {
-  isEmptySearch, ledgerFilterFor, parseTransactionQuery, searchFromFields,
-  type QueryProblem, type SearchFieldName, type SearchFields,
+  isEmptySearch,
+  ledgerFilterFor,
+  parseTransactionQuery,
+  searchFromFields,
+  type QueryProblem,
+  type SearchFieldName,
+  type SearchFields,
 } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
 import { openThenFill, type ModalOrRefusal } from '../open-then-fill.js';
@@ -23,9 +28,7 @@ import { ensureViewer } from '../viewers.js';
 import { loadingModal, notice, noticeModal, privateNotice } from '../views/notice.js';
 import { buildLedgerStatusMessage } from '../views/ledger-status.js';
 import { ANY, buildTransactionFilterModal } from '../views/transaction-filter.js';
-import {
-  buildQueryProblemMessage, buildSearchResultsMessage, buildTransactionsMessage, decodePageRequest, type PageRequest,
-} from '../views/transactions.js';
+import { buildQueryProblemMessage, buildSearchResultsMessage, buildTransactionsMessage, decodePageRequest, type PageRequest } from '../views/transactions.js';
 import { plainWithin, type Surface } from '../views/text.js';
 
 const LIMITS = { maxPageSize: MAX_PAGE_SIZE };
@@ -34,7 +37,8 @@ const FIRST_PAGE: PageRequest = { page: 1, pageSize: DEFAULT_PAGE_SIZE };
 export function transactionsSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'transactions',
-    aliases: ['tx', 'txs'], audience: 'viewers',
+    aliases: ['tx', 'txs'],
+    audience: 'viewers',
     help: (t) => [{ usage: t('transactions.help.usage'), description: t('transactions.help.description') }],
     async run({ command, respond, readerSurface }) {
       const surface = await readerSurface();
@@ -54,7 +58,8 @@ export function transactionsSubcommand(ctx: SlackContext): Subcommand {
 export function ledgerSubcommand(ctx: SlackContext): Subcommand {
   return {
     name: 'ledger',
-    localNames: { fr: 'registre' }, audience: 'viewers',
+    localNames: { fr: 'registre' },
+    audience: 'viewers',
     help: (t) => [{ usage: t('ledger.help.usage'), description: t('ledger.help.description') }],
     async run({ respond, readerSurface }) {
       const surface = await readerSurface();
@@ -75,7 +80,12 @@ export function ledgerSubcommand(ctx: SlackContext): Subcommand {
  * page was read at (`asOf`), so Next, Previous and Share show that same list while entries arrive.
  * Without the ledger, or while its history loads, the plain list is read from the Fleet API.
  */
-async function transactionsReply(ctx: SlackContext, surface: Surface, request: PageRequest, sharedBy?: string): Promise<{ ok: boolean; reply: RespondArguments }> {
+async function transactionsReply(
+  ctx: SlackContext,
+  surface: Surface,
+  request: PageRequest,
+  sharedBy?: string,
+): Promise<{ ok: boolean; reply: RespondArguments }> {
   const search = request.search ?? {};
   try {
     const status = ctx.ledger ? await ctx.ledger.status() : undefined;
@@ -90,12 +100,26 @@ async function transactionsReply(ctx: SlackContext, surface: Surface, request: P
     const found = await ctx.ledger.find(filter, { ...position, limit: request.pageSize });
     // The last page is numbered once the total is known exactly; beyond 10,000 it is counted from the end.
     const page = 'last' in position ? (found.totalCapped ? -1 : Math.max(1, Math.ceil(found.total / request.pageSize))) : request.page;
-    const reply = buildSearchResultsMessage(surface, {
-      search, page, pageSize: request.pageSize, entries: found.entries, total: found.total, totalCapped: found.totalCapped,
-      hasPrevious: found.hasPrevious, hasNext: found.hasNext, ...(found.bounds ? { bounds: found.bounds } : {}),
-      ...(request.position ? { position: request.position } : {}),
-      storedUpTo: found.storedUpTo, newer: found.newer, status, timeZone: ctx.ledgerTimeZone,
-    }, sharedBy ? { sharedBy } : {});
+    const reply = buildSearchResultsMessage(
+      surface,
+      {
+        search,
+        page,
+        pageSize: request.pageSize,
+        entries: found.entries,
+        total: found.total,
+        totalCapped: found.totalCapped,
+        hasPrevious: found.hasPrevious,
+        hasNext: found.hasNext,
+        ...(found.bounds ? { bounds: found.bounds } : {}),
+        ...(request.position ? { position: request.position } : {}),
+        storedUpTo: found.storedUpTo,
+        newer: found.newer,
+        status,
+        timeZone: ctx.ledgerTimeZone,
+      },
+      sharedBy ? { sharedBy } : {},
+    );
     return { ok: true, reply };
   } catch (error) {
     return { ok: false, reply: notice(surface, failureText(surface.locale, error, sharedBy ? 'shareTransactions' : 'readTransactions', ctx.logger)) };
@@ -104,7 +128,11 @@ async function transactionsReply(ctx: SlackContext, surface: Surface, request: P
 
 // What comes back in private_metadata is only where to answer: the search itself is read from the fields.
 const filterMetadataSchema = z.object({
-  responseUrl: z.string().regex(/^https?:\/\/\S+$/).max(1000).optional(),
+  responseUrl: z
+    .string()
+    .regex(/^https?:\/\/\S+$/)
+    .max(1000)
+    .optional(),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE),
 });
 
@@ -207,9 +235,14 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
       }
       const request = decodePageRequest(action.value, MAX_PAGE_SIZE) ?? FIRST_PAGE;
       const metadata = JSON.stringify({ responseUrl: body.response_url, pageSize: request.pageSize });
-      return { view: buildTransactionFilterModal(surface, {
-        search: request.search ?? {}, currencies: ctx.payoutSettings.currencies, timeZone: ctx.ledgerTimeZone, privateMetadata: metadata,
-      }) };
+      return {
+        view: buildTransactionFilterModal(surface, {
+          search: request.search ?? {},
+          currencies: ctx.payoutSettings.currencies,
+          timeZone: ctx.ledgerTimeZone,
+          privateMetadata: metadata,
+        }),
+      };
     };
     const title = () => textsFor(surface.locale)('transactions.modal.title');
     try {
@@ -234,8 +267,9 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
     }
     const read = searchFromFields(readFilterFields(view), { locale: surface.locale });
     if (!read.ok) {
-      const errors = Object.fromEntries(Object.entries(read.errors).map(([field, problem]) =>
-        [FIELD_BLOCKS[field as SearchFieldName], fieldProblemText(t, problem)]));
+      const errors = Object.fromEntries(
+        Object.entries(read.errors).map(([field, problem]) => [FIELD_BLOCKS[field as SearchFieldName], fieldProblemText(t, problem)]),
+      );
       await ack({ response_action: 'errors', errors });
       return;
     }

@@ -46,7 +46,10 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
       return;
     }
     const started = await steps.start({
-      executionId: event.function_execution_id, workflowExecutionId: event.workflow_execution_id, inputs: event.inputs ?? {}, token,
+      executionId: event.function_execution_id,
+      workflowExecutionId: event.workflow_execution_id,
+      inputs: event.inputs ?? {},
+      token,
       payoutsConfigured: ctx.payoutSettings.approvalChannelId !== undefined,
     });
     if (started.kind !== 'ask' || !started.step.draft) return;
@@ -55,18 +58,28 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
     const surface = await surfaceFor(ctx, step.requester);
     const minutes = Math.max(1, Math.floor((steps.completesBy(step).getTime() - now.getTime()) / 60_000));
     const question = buildStepQuestion(surface, {
-      requester: step.requester, startedBy: startedByOf(event.inputs ?? {}), draft, executionId: step.executionId, minutesToAnswer: minutes,
+      requester: step.requester,
+      startedBy: startedByOf(event.inputs ?? {}),
+      draft,
+      executionId: step.executionId,
+      minutesToAnswer: minutes,
     });
     try {
       // With the function's token (Bolt's client here): the requester's click then carries the step's context.
       await client.chat.postMessage({ channel: step.requester, text: question.text, blocks: question.blocks, unfurl_links: false });
     } catch (error) {
       // Unanswered, the step fails when its token is about to expire (see PayoutSteps.sweep).
-      logger.error({ executionId: step.executionId, slackError: (error as { data?: { error?: unknown } }).data?.error }, 'could not ask the requester to confirm a workflow payout');
+      logger.error(
+        { executionId: step.executionId, slackError: (error as { data?: { error?: unknown } }).data?.error },
+        'could not ask the requester to confirm a workflow payout',
+      );
     }
   });
 
-  for (const [actionId, answer] of [[WORKFLOW_STEP_ACTIONS.confirm, 'confirm'], [WORKFLOW_STEP_ACTIONS.decline, 'decline']] as const) {
+  for (const [actionId, answer] of [
+    [WORKFLOW_STEP_ACTIONS.confirm, 'confirm'],
+    [WORKFLOW_STEP_ACTIONS.decline, 'decline'],
+  ] as const) {
     router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body }) => {
       await ack();
       const executionId = body.actions[0]?.value ?? '';
@@ -80,7 +93,10 @@ export function registerWorkflowStepListeners(router: ListenerRouter, ctx: Slack
         if (where && result.kind !== 'not_requester') await appClient.chat.update({ ...where, text: reply.text, blocks: reply.blocks });
         else await appClient.chat.postEphemeral({ channel: body.channel?.id ?? userId, user: userId, text: reply.text, blocks: reply.blocks });
       } catch (error) {
-        logger.error({ executionId, slackError: (error as { data?: { error?: unknown } }).data?.error, err: error instanceof Error ? error.message : undefined }, 'could not answer a workflow payout');
+        logger.error(
+          { executionId, slackError: (error as { data?: { error?: unknown } }).data?.error, err: error instanceof Error ? error.message : undefined },
+          'could not answer a workflow payout',
+        );
       }
     });
   }
@@ -98,7 +114,9 @@ function answerText(locale: Parameters<typeof textsFor>[0], result: StepAnswer, 
       return t('workflowStep.declined');
     case 'refused':
       return 'error' in result.outcome
-        ? t('workflowStep.refused', { reason: escapeMrkdwn(result.outcome.error === 'refused' ? refusalMessage(result.outcome.refusal, locale) : stepErrorText(locale, result.outcome)) })
+        ? t('workflowStep.refused', {
+            reason: escapeMrkdwn(result.outcome.error === 'refused' ? refusalMessage(result.outcome.refusal, locale) : stepErrorText(locale, result.outcome)),
+          })
         : t('workflowStep.gone');
     case 'not_requester':
       return t('workflowStep.notRequester');

@@ -26,7 +26,10 @@ export function approverMentions(list: AccessList | undefined, notToCall: readon
   if (!list) return '';
   const skipped = new Set(notToCall);
   const groups = [...list.groups].filter((group) => GROUP_ID.test(group)).map((group) => `<!subteam^${group}>`);
-  const users = [...list.users].filter((user) => !skipped.has(user)).slice(0, MAX_MENTIONED_APPROVERS).map(mentionUser);
+  const users = [...list.users]
+    .filter((user) => !skipped.has(user))
+    .slice(0, MAX_MENTIONED_APPROVERS)
+    .map(mentionUser);
   return [...groups, ...users].join(' ');
 }
 

@@ -10,7 +10,13 @@ import { textsFor } from '../../i18n/index.js';
 import type { Logger } from '../../core/logger.js';
 import { minorToPlain } from '../../core/money.js';
 import {
-  railOf, type BatchEvent, type BatchNotifier, type BatchProgress, type PayoutBatchService, type PayoutBatch, type PayoutDraft,
+  railOf,
+  type BatchEvent,
+  type BatchNotifier,
+  type BatchProgress,
+  type PayoutBatchService,
+  type PayoutBatch,
+  type PayoutDraft,
 } from '../../payouts/index.js';
 import { csvText, sendCsvToPerson, shareCsv } from '../files/csv-to-person.js';
 import { approverMentions, notToCall } from './approver-notices.js';
@@ -48,7 +54,8 @@ export class SlackBatchNotifier implements BatchNotifier {
 
   async changed(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
     const previous = this.queues.get(batch.id) ?? Promise.resolve();
-    const next = previous.then(() => this.publish(batch, event, actor))
+    const next = previous
+      .then(() => this.publish(batch, event, actor))
       .catch((error: unknown) => this.options.logger.error({ err: error, batchId: batch.id }, 'bulk payout notification failed'));
     this.queues.set(batch.id, next);
     void next.finally(() => {
@@ -83,18 +90,27 @@ export class SlackBatchNotifier implements BatchNotifier {
     await batches.resultsDelivered(batch.id);
     if (!batch.approvalMessage) return;
     const t = textsFor(this.options.surface.locale);
-    await this.options.client.chat.postMessage({
-      channel: batch.approvalMessage.channel, thread_ts: batch.approvalMessage.ts, unfurl_links: false,
-      text: t('payoutBatch.receipt', { id: batch.id, user: mentionUser(batch.requestedBy), ...progress }),
-    }).catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, 'could not post the receipt of a bulk payout\'s results'));
+    await this.options.client.chat
+      .postMessage({
+        channel: batch.approvalMessage.channel,
+        thread_ts: batch.approvalMessage.ts,
+        unfurl_links: false,
+        text: t('payoutBatch.receipt', { id: batch.id, user: mentionUser(batch.requestedBy), ...progress }),
+      })
+      .catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, "could not post the receipt of a bulk payout's results"));
   }
 
   private async showMessage(batch: PayoutBatch, withRows: boolean): Promise<void> {
     const { client, surface, approvalChannelId } = this.options;
     const batches = this.options.batches();
     const approvers = approverMentions(this.options.mentions, notToCall(batch));
-    const message = buildBatchApprovalMessage(surface, { batch, ...(await batches.details(batch.id)), approvers, approversAvailable: await approversAvailable(this.options, batch),
-      senior: this.options.seniorCall?.(batch) });
+    const message = buildBatchApprovalMessage(surface, {
+      batch,
+      ...(await batches.details(batch.id)),
+      approvers,
+      approversAvailable: await approversAvailable(this.options, batch),
+      senior: this.options.seniorCall?.(batch),
+    });
     if (batch.approvalMessage) {
       await client.chat.update({ channel: batch.approvalMessage.channel, ts: batch.approvalMessage.ts, text: message.text, blocks: message.blocks });
       return;
@@ -116,26 +132,43 @@ export class SlackBatchNotifier implements BatchNotifier {
     const rows = await this.options.batches().rows(batch.id);
     const header = ['row', 'kind', 'number', 'provider', 'name', 'country', 'amount', 'currency', 'reference', 'note', 'new_recipient'];
     const lines = rows.map(({ rowNumber, draft, newRecipient }) => [
-      String(rowNumber), ...bulkRailCells(draft),
-      draft.recipient.name, draft.recipient.countryCode, minorToPlain(draft.amountMinor, draft.currency), draft.currency, draft.reference, draft.note,
+      String(rowNumber),
+      ...bulkRailCells(draft),
+      draft.recipient.name,
+      draft.recipient.countryCode,
+      minorToPlain(draft.amountMinor, draft.currency),
+      draft.currency,
+      draft.reference,
+      draft.note,
       newRecipient ? 'yes' : '',
     ]);
-    await shareCsv(this.options.client, channel, {
-      filename: `${batch.id.toLowerCase()}-rows.csv`, title: t('payoutBatch.rowsFileTitle'), comment: t('payoutBatch.rowsFileComment', { id: batch.id }),
-      text: csvText(header, lines),
-    }, ts).catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, 'could not share the rows of a bulk payout'));
+    await shareCsv(
+      this.options.client,
+      channel,
+      {
+        filename: `${batch.id.toLowerCase()}-rows.csv`,
+        title: t('payoutBatch.rowsFileTitle'),
+        comment: t('payoutBatch.rowsFileComment', { id: batch.id }),
+        text: csvText(header, lines),
+      },
+      ts,
+    ).catch((error: unknown) => this.options.logger.warn({ err: error, batchId: batch.id }, 'could not share the rows of a bulk payout'));
   }
 
   private async tellRequester(batch: PayoutBatch, event: BatchEvent, actor: string | undefined): Promise<void> {
     const { client, locales } = this.options;
     const t = textsFor(await locales.forPerson(batch.requestedBy));
     const user = mentionUser(actor ?? '');
-    const text = event === 'approved'
-      ? t('payoutBatch.dm.approved', { user, id: batch.id, approvals: batch.approvals.length, required: batch.requiredApprovals })
-      : event === 'released' ? t('payoutBatch.dm.released', { id: batch.id })
-        : event === 'rejected' ? t('payoutBatch.dm.rejected', { id: batch.id, user, reason: escapeWithin(batch.rejectReason ?? '', 500) })
-          : event === 'stopped' ? t('payoutBatch.dm.stopped', { id: batch.id, user })
-            : t('payoutBatch.dm.expired', { id: batch.id });
+    const text =
+      event === 'approved'
+        ? t('payoutBatch.dm.approved', { user, id: batch.id, approvals: batch.approvals.length, required: batch.requiredApprovals })
+        : event === 'released'
+          ? t('payoutBatch.dm.released', { id: batch.id })
+          : event === 'rejected'
+            ? t('payoutBatch.dm.rejected', { id: batch.id, user, reason: escapeWithin(batch.rejectReason ?? '', 500) })
+            : event === 'stopped'
+              ? t('payoutBatch.dm.stopped', { id: batch.id, user })
+              : t('payoutBatch.dm.expired', { id: batch.id });
     const opened = await client.conversations.open({ users: batch.requestedBy });
     if (opened.channel?.id) await client.chat.postMessage({ channel: opened.channel.id, text });
   }
@@ -148,7 +181,8 @@ export class SlackBatchNotifier implements BatchNotifier {
     const progress = (await batches.details(batch.id)).progress;
     const filename = `${batch.id.toLowerCase()}-results.csv`;
     await sendCsvToPerson(this.options.client, batch.requestedBy, {
-      filename, title: t('payoutBatch.resultsFileTitle'),
+      filename,
+      title: t('payoutBatch.resultsFileTitle'),
       comment: t('payoutBatch.dm.finished', { id: batch.id, ...progress, file: `\`${filename}\`` }),
       text: csvText(
         [t('payoutBatch.csv.row'), t('payoutBatch.csv.reference'), t('payoutBatch.csv.outcome'), t('payoutBatch.csv.transaction')],

@@ -39,7 +39,9 @@ export function createSlackDigestPublisher(client: WebClient, options: SlackDige
       const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, 'digest', send) : send());
       const message = buildDigestMessage(options.surface, digest, delivery.late ? { lateDueAt: delivery.dueAt } : {});
       try {
-        const answer = await invited(() => digestClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }));
+        const answer = await invited(() =>
+          digestClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }),
+        );
         return { ts: answer.ts };
       } catch (error) {
         const code = (error as { data?: { error?: unknown } }).data?.error;

@@ -42,7 +42,9 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
       const invited = <T>(send: () => Promise<T>) => (options.invites ? options.invites.post(channelId, use, send) : send());
       const message = buildFeedMessage(options.surface, post);
       try {
-        await invited(() => feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }));
+        await invited(() =>
+          feedClient.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false }),
+        );
         return;
       } catch (error) {
         const failure = toFeedPublishError(error);
@@ -51,7 +53,9 @@ export function createSlackFeedPublisher(client: WebClient, options: SlackFeedPu
         options.logger.warn({ code: failure.details.code }, 'Slack refused the feed blocks; posting the entries as text');
       }
       try {
-        await invited(() => feedClient.chat.postMessage({ channel: channelId, text: buildFeedFallbackText(options.surface, post), unfurl_links: false, unfurl_media: false }));
+        await invited(() =>
+          feedClient.chat.postMessage({ channel: channelId, text: buildFeedFallbackText(options.surface, post), unfurl_links: false, unfurl_media: false }),
+        );
       } catch (error) {
         throw toFeedPublishError(error);
       }
@@ -70,7 +74,11 @@ function toFeedPublishError(error: unknown): FeedPublishError {
   };
   if (shape.code === ErrorCode.RateLimitedError) {
     const seconds = typeof shape.retryAfter === 'number' ? shape.retryAfter : undefined;
-    return new FeedPublishError('Slack is rate limiting the feed', { code: 'ratelimited', retryAfterMs: seconds !== undefined ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS, cause: error });
+    return new FeedPublishError('Slack is rate limiting the feed', {
+      code: 'ratelimited',
+      retryAfterMs: seconds !== undefined ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS,
+      cause: error,
+    });
   }
   if (shape.code === ErrorCode.PlatformError) {
     const slackError = typeof shape.data?.error === 'string' ? shape.data.error : 'unknown_error';

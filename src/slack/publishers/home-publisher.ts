@@ -94,7 +94,8 @@ export class SlackHomePublisher implements HomePublisher {
 
   /** `app_home_opened`: Slack's hash of the home the person sees (if any) is taken as the one to publish over. */
   async opened(userId: string, hash?: string): Promise<void> {
-    if (hash) await this.options.homes.seen(userId, hash).catch((error: unknown) => this.options.logger.warn({ err: error, userId }, 'could not record the home hash'));
+    if (hash)
+      await this.options.homes.seen(userId, hash).catch((error: unknown) => this.options.logger.warn({ err: error, userId }, 'could not record the home hash'));
     await this.throttle.now(userId);
   }
 
@@ -192,14 +193,29 @@ export class SlackHomePublisher implements HomePublisher {
     let waiting: ViewerHome['waiting'];
     if (actor.canApprove) {
       const [requests, bulk] = await Promise.all([payouts.waitingFor(userId, { limit: WAITING_SHOWN }), batches.waitingFor(userId, { limit: WAITING_SHOWN })]);
-      waiting = { requests: requests.requests, batches: bulk.batches, total: requests.total + bulk.total, duplicates: await this.duplicates(requests.requests) };
+      waiting = {
+        requests: requests.requests,
+        batches: bulk.batches,
+        total: requests.total + bulk.total,
+        duplicates: await this.duplicates(requests.requests),
+      };
     }
     const [mine, mineBatches] = await Promise.all([payouts.requestedBy(userId, { limit: MINE_SHOWN }), batches.requestedBy(userId, { limit: MINE_SHOWN })]);
     const { scheduled } = this.options.sources;
-    const next = scheduled && (actor.canRequest || actor.canApprove) ? { entries: await scheduled.upcoming({ limit: SCHEDULED_SHOWN }), timeZone: scheduled.timeZone } : undefined;
+    const next =
+      scheduled && (actor.canRequest || actor.canApprove)
+        ? { entries: await scheduled.upcoming({ limit: SCHEDULED_SHOWN }), timeZone: scheduled.timeZone }
+        : undefined;
     return {
-      kind: 'viewer', now: this.options.clock.now(), balance, waiting, ...status, ...(next && next.entries.length > 0 ? { scheduled: next } : {}), ...(runway ? { runway } : {}),
-      mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined, mineBatches,
+      kind: 'viewer',
+      now: this.options.clock.now(),
+      balance,
+      waiting,
+      ...status,
+      ...(next && next.entries.length > 0 ? { scheduled: next } : {}),
+      ...(runway ? { runway } : {}),
+      mine: actor.canRequest || mine.length > 0 || mineBatches.length > 0 ? mine : undefined,
+      mineBatches,
       buttons: { newPayout: buttons.newPayout && actor.canRequest, export: buttons.export },
     };
   }
@@ -209,14 +225,16 @@ export class SlackHomePublisher implements HomePublisher {
     const { payouts } = this.options.sources;
     const found = new Map<string, EarlierPayout>();
     if (!payouts.signals) return found;
-    await Promise.all(requests.map(async (request) => {
-      try {
-        const earlier = (await payouts.signals?.(request))?.duplicateOf;
-        if (earlier) found.set(request.id, earlier);
-      } catch (error) {
-        this.options.logger.warn({ err: error, payoutId: request.id }, 'could not read whether a waiting request may be a duplicate');
-      }
-    }));
+    await Promise.all(
+      requests.map(async (request) => {
+        try {
+          const earlier = (await payouts.signals?.(request))?.duplicateOf;
+          if (earlier) found.set(request.id, earlier);
+        } catch (error) {
+          this.options.logger.warn({ err: error, payoutId: request.id }, 'could not read whether a waiting request may be a duplicate');
+        }
+      }),
+    );
     return found;
   }
 

@@ -86,9 +86,7 @@ export class SlackPayoutNotifier implements PayoutNotifier {
 
   private enqueue(id: string, work: () => Promise<void>): void {
     const previous = this.queues.get(id) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error: unknown) => this.options.logger.error({ err: error, payoutId: id }, 'payout notification failed'));
+    const next = previous.then(work).catch((error: unknown) => this.options.logger.error({ err: error, payoutId: id }, 'payout notification failed'));
     this.queues.set(id, next);
     void next.finally(() => {
       if (this.queues.get(id) === next) this.queues.delete(id);
@@ -141,7 +139,8 @@ export class SlackPayoutNotifier implements PayoutNotifier {
   private async showApprovalMessage(request: PayoutRequest): Promise<boolean> {
     const { client, surface, logger, requests, approvalChannelId } = this.options;
     const message = buildApprovalMessage(surface, request, {
-      approvers: approverMentions(this.options.mentions, notToCall(request)), approversAvailable: await approversAvailable(this.options, request),
+      approvers: approverMentions(this.options.mentions, notToCall(request)),
+      approversAvailable: await approversAvailable(this.options, request),
       context: await this.context(request),
     });
     try {

@@ -9,7 +9,12 @@ import { buildRunwayAlertMessage } from '../views/runway.js';
 import type { ChannelInvites } from '../channel-invites.js';
 import type { Surface } from '../views/text.js';
 
-export function createRunwayAlertPoster(client: WebClient, channelId: string, surface: Surface, invites?: ChannelInvites): (alert: RunwayAlert) => Promise<void> {
+export function createRunwayAlertPoster(
+  client: WebClient,
+  channelId: string,
+  surface: Surface,
+  invites?: ChannelInvites,
+): (alert: RunwayAlert) => Promise<void> {
   return async (alert) => {
     const message = buildRunwayAlertMessage(surface, alert);
     const send = () => client.chat.postMessage({ channel: channelId, text: message.text, blocks: message.blocks, unfurl_links: false, unfurl_media: false });

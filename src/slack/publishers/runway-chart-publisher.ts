@@ -18,7 +18,12 @@ export function runwayChartFollowUp(client: WebClient, charts: ChartRenderer, su
       const chart = await charts.render(digest.runway, surface.locale);
       if (!chart) return;
       const t = textsFor(surface.locale);
-      await sharePng(client, channelId, { filename: `runway-${day}.png`, title: t('runway.chart.title'), comment: t('runway.chart.digestComment'), png: chart.png }, ts);
+      await sharePng(
+        client,
+        channelId,
+        { filename: `runway-${day}.png`, title: t('runway.chart.title'), comment: t('runway.chart.digestComment'), png: chart.png },
+        ts,
+      );
     },
   };
 }

@@ -23,8 +23,16 @@ export interface SlackStepCompleterOptions {
 
 // Slack's answers that say the step can no longer be completed by anyone: trying again would not help.
 const FINAL_ERRORS = new Set([
-  'execution_not_in_running_state', 'function_execution_not_found', 'token_revoked', 'token_expired', 'invalid_auth', 'not_authed', 'account_inactive',
-  'parameter_validation_failed', 'invalid_arguments', 'access_denied',
+  'execution_not_in_running_state',
+  'function_execution_not_found',
+  'token_revoked',
+  'token_expired',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'parameter_validation_failed',
+  'invalid_arguments',
+  'access_denied',
 ]);
 
 export class SlackStepCompleter implements StepCompleter {
@@ -52,11 +60,14 @@ export class SlackStepCompleter implements StepCompleter {
     } catch (error) {
       const code = (error as { data?: { error?: unknown } }).data?.error;
       if (typeof code === 'string' && FINAL_ERRORS.has(code)) {
-        logger.warn({ executionId: step.executionId, slackError: code }, 'Slack would not take the workflow step\'s completion; it cannot be completed');
+        logger.warn({ executionId: step.executionId, slackError: code }, "Slack would not take the workflow step's completion; it cannot be completed");
         return 'done';
       }
       // Only the error's code: a request error can carry the request itself, and with it the token.
-      logger.warn({ executionId: step.executionId, errorCode: (error as { code?: unknown }).code, slackError: code }, 'could not complete a workflow step; trying again later');
+      logger.warn(
+        { executionId: step.executionId, errorCode: (error as { code?: unknown }).code, slackError: code },
+        'could not complete a workflow step; trying again later',
+      );
       return 'retry';
     }
   }

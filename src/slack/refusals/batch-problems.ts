@@ -7,7 +7,14 @@ import { refusalText } from './payout-refusals.js';
 
 // The file's columns name the form's fields well enough for the form's wording of a problem.
 const COLUMN_FIELD: Record<string, PayoutFieldName> = {
-  number: 'phone', provider: 'operator', name: 'name', country: 'countryCode', amount: 'amount', currency: 'currency', reference: 'reference', note: 'note',
+  number: 'phone',
+  provider: 'operator',
+  name: 'name',
+  country: 'countryCode',
+  amount: 'amount',
+  currency: 'currency',
+  reference: 'reference',
+  note: 'note',
 };
 
 /** Why a whole file was refused, as mrkdwn the app composed (column names quoted as code). */

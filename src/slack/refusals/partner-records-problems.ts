@@ -12,9 +12,10 @@ export function mebibytes(bytes: number): number {
 /** One row's problem: where (row and column), then what. */
 export function describeRowProblem(locale: Locale, problem: RowProblem): string {
   const t = textsFor(locale);
-  const where = problem.column === ''
-    ? t('records.row.whereRow', { row: problem.row })
-    : t('records.row.where', { row: problem.row, column: codeSpan(problem.column, 40) });
+  const where =
+    problem.column === ''
+      ? t('records.row.whereRow', { row: problem.row })
+      : t('records.row.where', { row: problem.row, column: codeSpan(problem.column, 40) });
   let what: string;
   switch (problem.code) {
     case 'reference_repeated':

@@ -60,9 +60,10 @@ export function describeFieldProblem(
         ? t(`payoutRequest.problem.required.${field}`)
         : t('payoutRequest.problem.required');
     case 'hidden_characters': {
-      const what = field === 'name' || field === 'reference' || field === 'note'
-        ? t(`payoutRequest.problem.hiddenIn.${field}`)
-        : t('payoutRequest.problem.hiddenIn.other');
+      const what =
+        field === 'name' || field === 'reference' || field === 'note'
+          ? t(`payoutRequest.problem.hiddenIn.${field}`)
+          : t('payoutRequest.problem.hiddenIn.other');
       return t(`payoutRequest.problem.hidden.${problem.kind}`, { what });
     }
     case 'phone_length':

@@ -14,8 +14,11 @@ import { notice } from '../views/notice.js';
 import type { Surface } from '../views/text.js';
 
 function fieldProblems(errors: FieldErrors, locale: Locale): Array<[PayoutFieldName, string]> {
-  return (Object.entries(errors) as Array<[PayoutFieldName, FieldProblem | undefined]>)
-    .flatMap(([field, problem]) => (problem === undefined ? [] : [[field, describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale))] as [PayoutFieldName, string]]));
+  return (Object.entries(errors) as Array<[PayoutFieldName, FieldProblem | undefined]>).flatMap(([field, problem]) =>
+    problem === undefined
+      ? []
+      : [[field, describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale))] as [PayoutFieldName, string]],
+  );
 }
 
 /** `response_action: "errors"` wants messages keyed by block_id, in the reader's language. */
@@ -26,8 +29,9 @@ export function fieldErrorsByBlock(errors: FieldErrors, locale: Locale): Record<
 /** A refusal as lines for the top of the form: one per field, or the refusal itself. */
 export function refusalProblems(refusal: PayoutRefusal, locale: Locale): string[] {
   const t = textsFor(locale);
-  const lines = fieldProblems(refusal.errors ?? {}, locale)
-    .map(([field, problem]) => t('payoutRequest.problemLine', { field: fieldName(locale, field), problem }));
+  const lines = fieldProblems(refusal.errors ?? {}, locale).map(([field, problem]) =>
+    t('payoutRequest.problemLine', { field: fieldName(locale, field), problem }),
+  );
   return lines.length > 0 ? lines : [refusalMessage(refusal, locale)];
 }
 
@@ -76,17 +80,25 @@ export function refusalMessage(refusal: RefusalFacts, locale: Locale = 'en'): st
       return facts.payoutId ? t('payoutApproval.refusal.notFound', { id }) : t('payoutApproval.refusal.noSuchPayout');
     case 'not_approver':
       switch (facts.action) {
-        case 'reject': return t('payoutApproval.refusal.notApprover.reject');
-        case 'retry': return t('payoutApproval.refusal.notApprover.retry');
-        case 'decide_match': return t('payoutApproval.refusal.notApprover.decideMatch');
-        default: return t('payoutApproval.refusal.notApprover.approve');
+        case 'reject':
+          return t('payoutApproval.refusal.notApprover.reject');
+        case 'retry':
+          return t('payoutApproval.refusal.notApprover.retry');
+        case 'decide_match':
+          return t('payoutApproval.refusal.notApprover.decideMatch');
+        default:
+          return t('payoutApproval.refusal.notApprover.approve');
       }
     case 'own_request':
       switch (facts.action) {
-        case 'reject': return t('payoutApproval.refusal.ownRequest.reject');
-        case 'retry': return t('payoutApproval.refusal.ownRequest.retry');
-        case 'decide_match': return t('payoutApproval.refusal.ownRequest.decideMatch');
-        default: return t('payoutApproval.refusal.ownRequest.approve');
+        case 'reject':
+          return t('payoutApproval.refusal.ownRequest.reject');
+        case 'retry':
+          return t('payoutApproval.refusal.ownRequest.retry');
+        case 'decide_match':
+          return t('payoutApproval.refusal.ownRequest.decideMatch');
+        default:
+          return t('payoutApproval.refusal.ownRequest.approve');
       }
     case 'already_approved':
       return facts.action === 'retry' ? t('payoutApproval.refusal.alreadyAgreedToRetry', { id }) : t('payoutApproval.refusal.alreadyApproved');
@@ -98,10 +110,14 @@ export function refusalMessage(refusal: RefusalFacts, locale: Locale = 'en'): st
       return facts.cause === 'has_approval' ? t('payoutApproval.refusal.cancelHasApproval') : t('payoutApproval.refusal.cancelNotRequester');
     case 'not_retryable':
       switch (facts.cause) {
-        case 'still_searching': return t('payoutApproval.refusal.stillSearching', { id });
-        case 'requester_not_allowed': return t('payoutApproval.refusal.retryRequesterNotAllowed', { id });
-        case 'roles_unavailable': return t('payoutApproval.refusal.retryRolesUnavailable', { id });
-        default: return movedOnText(locale, facts);
+        case 'still_searching':
+          return t('payoutApproval.refusal.stillSearching', { id });
+        case 'requester_not_allowed':
+          return t('payoutApproval.refusal.retryRequesterNotAllowed', { id });
+        case 'roles_unavailable':
+          return t('payoutApproval.refusal.retryRolesUnavailable', { id });
+        default:
+          return movedOnText(locale, facts);
       }
     case 'likely_match':
       return t('payoutApproval.refusal.likelyMatch');
@@ -115,7 +131,9 @@ export function refusalMessage(refusal: RefusalFacts, locale: Locale = 'en'): st
       return t('approvalSignals.refusal.needsSenior');
     case 'could_not_check': {
       const problem = facts.searchProblem ?? '';
-      return facts.action === 'retry' ? t('payoutApproval.refusal.couldNotCheckRetry', { id, problem }) : t('payoutApproval.refusal.couldNotCheck', { problem });
+      return facts.action === 'retry'
+        ? t('payoutApproval.refusal.couldNotCheckRetry', { id, problem })
+        : t('payoutApproval.refusal.couldNotCheck', { problem });
     }
   }
 }
@@ -125,15 +143,24 @@ function movedOnText(locale: Locale, facts: RefusalDetails): string {
   const t = textsFor(locale);
   const id = facts.payoutId ?? '?';
   switch (facts.state) {
-    case 'pending': return t('payoutApproval.refusal.state.pending', { id });
-    case 'approved': return t('payoutApproval.refusal.state.approved', { id });
-    case 'executing': return t('payoutApproval.refusal.state.executing', { id });
-    case 'completed': return t('payoutApproval.refusal.state.completed', { id });
-    case 'failed': return t('payoutApproval.refusal.state.failed', { id });
-    case 'unknown': return t('payoutApproval.refusal.state.unknown', { id });
-    case 'rejected': return t('payoutApproval.refusal.state.rejected', { id });
-    case 'cancelled': return t('payoutApproval.refusal.state.cancelled', { id });
-    default: return t('payoutApproval.refusal.state.expired', { id });
+    case 'pending':
+      return t('payoutApproval.refusal.state.pending', { id });
+    case 'approved':
+      return t('payoutApproval.refusal.state.approved', { id });
+    case 'executing':
+      return t('payoutApproval.refusal.state.executing', { id });
+    case 'completed':
+      return t('payoutApproval.refusal.state.completed', { id });
+    case 'failed':
+      return t('payoutApproval.refusal.state.failed', { id });
+    case 'unknown':
+      return t('payoutApproval.refusal.state.unknown', { id });
+    case 'rejected':
+      return t('payoutApproval.refusal.state.rejected', { id });
+    case 'cancelled':
+      return t('payoutApproval.refusal.state.cancelled', { id });
+    default:
+      return t('payoutApproval.refusal.state.expired', { id });
   }
 }
 

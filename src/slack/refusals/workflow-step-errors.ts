@@ -47,7 +47,8 @@ export function stepErrorText(locale: Locale, outcome: Extract<StepOutcome, { er
       break;
     case 'rejected':
       text = t('workflowStep.error.rejected', {
-        id: outcome.requestId, by: request?.rejectedBy ? mentionUser(request.rejectedBy) : t('workflowStep.anApprover'),
+        id: outcome.requestId,
+        by: request?.rejectedBy ? mentionUser(request.rejectedBy) : t('workflowStep.anApprover'),
         reason: request?.rejectReason ?? t('payoutApproval.noReason'),
       });
       break;

@@ -127,13 +127,16 @@ function observedFetch(ops: SlackOps): typeof fetch {
     if (response.status >= 400 || method === 'other') {
       if (response.status >= 400) ops.slackCall(method, { status: response.status });
     } else {
-      response.clone().json().then(
-        (body: unknown) => {
-          const error = (body as { ok?: unknown; error?: unknown } | null)?.error;
-          ops.slackCall(method, { status: response.status, error: typeof error === 'string' ? error : undefined });
-        },
-        () => undefined,
-      );
+      response
+        .clone()
+        .json()
+        .then(
+          (body: unknown) => {
+            const error = (body as { ok?: unknown; error?: unknown } | null)?.error;
+            ops.slackCall(method, { status: response.status, error: typeof error === 'string' ? error : undefined });
+          },
+          () => undefined,
+        );
     }
     return response;
   };
@@ -163,7 +166,9 @@ export async function initSlackApp(app: App): Promise<void> {
     }
     // One line names the cause; the client's error (a long stack with its own cause) stays out of the log.
     const reason = (error as { original?: Error }).original?.message ?? (error instanceof Error ? error.message : String(error));
-    throw new Error(`Could not reach Slack to check SLACK_BOT_TOKEN (${reason.slice(0, 200)}): check the network, or SLACK_API_URL when it is set`, { cause: error });
+    throw new Error(`Could not reach Slack to check SLACK_BOT_TOKEN (${reason.slice(0, 200)}): check the network, or SLACK_API_URL when it is set`, {
+      cause: error,
+    });
   }
 }
 

@@ -8,8 +8,17 @@
  * listener's work lets the acks of the requests still waiting for their turn go first.
  */
 import type {
-  AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, SlackAction, SlackActionMiddlewareArgs, SlackCommandMiddlewareArgs,
-  SlackEventMiddlewareArgs, SlackOptionsMiddlewareArgs, SlackViewAction, SlackViewMiddlewareArgs, ViewSubmitAction,
+  AllMiddlewareArgs,
+  AnyMiddlewareArgs,
+  Middleware,
+  SlackAction,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackViewAction,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
 } from '@slack/bolt';
 import type { EventLoopTurns } from '../../runtime/turns.js';
 
@@ -33,9 +42,8 @@ class RouteTable {
 
   // Bolt would run both listeners of a request that two of them match; here only one would run.
   add(key: string | RegExp, listener: Listener): void {
-    const overlaps = typeof key === 'string'
-      ? this.byId.has(key) || this.patterns.some(({ pattern }) => pattern.test(key))
-      : [...this.byId.keys()].some((id) => key.test(id));
+    const overlaps =
+      typeof key === 'string' ? this.byId.has(key) || this.patterns.some(({ pattern }) => pattern.test(key)) : [...this.byId.keys()].some((id) => key.test(id));
     if (overlaps) throw new Error(`two ${this.kind} listeners would answer ${String(key)}`);
     if (typeof key === 'string') this.byId.set(key, listener);
     else this.patterns.push({ pattern: key, listener });

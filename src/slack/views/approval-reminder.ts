@@ -19,23 +19,35 @@ export type ReminderSubject = { kind: 'payout'; request: PayoutRequest } | { kin
 export function buildApprovalReminder(surface: Surface, subject: ReminderSubject, place: ApprovalMessagePlace): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
-  const where = place === undefined ? ''
-    : 'url' in place ? t('payoutApproval.reminder.link', { url: place.url.replace(/[<>|]/g, '') })
-      : t('payoutApproval.reminder.inChannel', { channel: mentionChannel(place.channel) });
+  const where =
+    place === undefined
+      ? ''
+      : 'url' in place
+        ? t('payoutApproval.reminder.link', { url: place.url.replace(/[<>|]/g, '') })
+        : t('payoutApproval.reminder.inChannel', { channel: mentionChannel(place.channel) });
   let title: string;
   let line: string;
   if (subject.kind === 'payout') {
     const { request } = subject;
     title = t('payoutApproval.reminder.title', { id: request.id });
     line = t('payoutApproval.reminder.text', {
-      user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale), id: request.id, expires: slackDate(request.expiresAt, undefined, surface), where,
+      user: mentionUser(request.requestedBy),
+      summary: payoutSummary(request, locale),
+      id: request.id,
+      expires: slackDate(request.expiresAt, undefined, surface),
+      where,
     });
   } else {
     const { batch } = subject;
     const totals = [...batch.totals].map(([currency, minor]) => `*${escapeMrkdwn(formatMinor(minor, currency, { locale }).trim())}*`).join(' · ');
     title = t('payoutBatch.reminder.title', { id: batch.id });
     line = t('payoutBatch.reminder.text', {
-      user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id, totals, expires: slackDate(batch.expiresAt, undefined, surface), where,
+      user: mentionUser(batch.requestedBy),
+      count: batch.rowCount,
+      id: batch.id,
+      totals,
+      expires: slackDate(batch.expiresAt, undefined, surface),
+      where,
     });
   }
   return { ...notice(surface, line), text: sandboxMarked(surface, title) };

@@ -68,21 +68,30 @@ export function signalBlocks(context: ApprovalContext, locale: Locale): KnownBlo
   }
   if (senior) {
     const threshold = formatMinor(senior.thresholdMinor, senior.currency, { locale });
-    lines.push(senior.givenBy
-      ? t('approvalSignals.senior.given', { threshold, approver: mentionUser(senior.givenBy) })
-      : t('approvalSignals.senior.needs', { threshold, approvers: senior.approvers || codeSpan('PAYOUT_SENIOR_APPROVERS', 40) }));
+    lines.push(
+      senior.givenBy
+        ? t('approvalSignals.senior.given', { threshold, approver: mentionUser(senior.givenBy) })
+        : t('approvalSignals.senior.needs', { threshold, approvers: senior.approvers || codeSpan('PAYOUT_SENIOR_APPROVERS', 40) }),
+    );
   }
   return lines.map(section);
 }
 
 /** The day's totals as a context line: always shown, the same totals the policy counts (a schedule's busiest day for a scheduled request). */
-export function dayTotalsBlocks(signals: ApprovalSignals | undefined, requestedBy: string, locale: Locale, who: 'requester' | 'you' = 'requester'): KnownBlock[] {
+export function dayTotalsBlocks(
+  signals: ApprovalSignals | undefined,
+  requestedBy: string,
+  locale: Locale,
+  who: 'requester' | 'you' = 'requester',
+): KnownBlock[] {
   if (!signals) return [];
   const t = textsFor(locale);
   const { currency, requesterMinor, recipientMinor, day } = signals.dayTotals;
   const values = {
-    currency, requester: who === 'you' ? t('approvalSignals.you') : mentionUser(requestedBy),
-    requesterTotal: formatMinor(requesterMinor, currency, { locale }), recipientTotal: formatMinor(recipientMinor, currency, { locale }),
+    currency,
+    requester: who === 'you' ? t('approvalSignals.you') : mentionUser(requestedBy),
+    requesterTotal: formatMinor(requesterMinor, currency, { locale }),
+    recipientTotal: formatMinor(recipientMinor, currency, { locale }),
   };
   // A scheduled request counts on the days it is sent on: its busiest one is shown.
   const text = day ? t('approvalSignals.dayTotals.scheduled', { ...values, day: formatDay(day, locale) }) : t('approvalSignals.dayTotals', values);
@@ -111,12 +120,17 @@ export function duplicateTickBlock(locale: Locale): KnownBlock {
  */
 export function changedDetailsLine(changed: ChangedDetails, locale: Locale): string {
   const t = textsFor(locale);
-  const shown = (field: string, value: string) => (field === 'operator' ? escapeWithin(operatorName(value), DETAIL_MAX, { oneLine: true }) : codeSpan(value, DETAIL_MAX));
+  const shown = (field: string, value: string) =>
+    field === 'operator' ? escapeWithin(operatorName(value), DETAIL_MAX, { oneLine: true }) : codeSpan(value, DETAIL_MAX);
   const changes = changed.changes.map(({ field, from, to }) => t(`approvalSignals.changed.${field}`, { from: shown(field, from), to: shown(field, to) }));
   const line = t('approvalSignals.changed', {
-    name: escapeWithin(changed.saved.name, NAME_MAX, { oneLine: true }), changes: new Intl.ListFormat(locale, { type: 'conjunction' }).format(changes),
+    name: escapeWithin(changed.saved.name, NAME_MAX, { oneLine: true }),
+    changes: new Intl.ListFormat(locale, { type: 'conjunction' }).format(changes),
   });
   if (!changed.matches) return line;
-  const other = t('approvalSignals.changed.matches', { name: escapeWithin(changed.matches.name, NAME_MAX, { oneLine: true }), id: codeSpan(changed.matches.lastPayoutId, 20) });
+  const other = t('approvalSignals.changed.matches', {
+    name: escapeWithin(changed.matches.name, NAME_MAX, { oneLine: true }),
+    id: codeSpan(changed.matches.lastPayoutId, 20),
+  });
   return `${line} ${other}`;
 }

@@ -55,9 +55,16 @@ export function buildBalanceMessage(surface: Surface, reading: BalanceReading, o
       block_id: BLOCKS.accountActions,
       elements: [
         { type: 'button', action_id: ACTIONS.balanceRefresh, text: { type: 'plain_text', text: t('balance.refresh') }, value: 'refresh' },
-        ...(options.shareValue === undefined ? [] : [
-          { type: 'button' as const, action_id: ACTIONS.balanceShare, text: { type: 'plain_text' as const, text: t('balance.share') }, value: options.shareValue },
-        ]),
+        ...(options.shareValue === undefined
+          ? []
+          : [
+              {
+                type: 'button' as const,
+                action_id: ACTIONS.balanceShare,
+                text: { type: 'plain_text' as const, text: t('balance.share') },
+                value: options.shareValue,
+              },
+            ]),
       ],
     });
   }

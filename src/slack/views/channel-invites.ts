@@ -4,7 +4,10 @@ import type { ChannelUse, MissingInvite } from '../channel-invites.js';
 import { mentionChannel, mentionUser } from './text.js';
 
 const USE_KEYS = {
-  approvals: 'invite.use.approvals', feed: 'invite.use.feed', digest: 'invite.use.digest', alerts: 'invite.use.alerts',
+  approvals: 'invite.use.approvals',
+  feed: 'invite.use.feed',
+  digest: 'invite.use.digest',
+  alerts: 'invite.use.alerts',
 } as const satisfies Record<ChannelUse, string>;
 
 function names(locale: Locale, channelId: string, botUserId: string | undefined): { channel: string; bot: string; howTo: string } {

@@ -52,12 +52,29 @@ function cached(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeForm
 
 function fallbackClock(when: Date, locale: Locale, timeZone: string): string {
   if (locale === 'fr') {
-    return cached(`fallback/fr/${timeZone}`, () => new Intl.DateTimeFormat(languageTag('fr'), { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(when);
+    return cached(`fallback/fr/${timeZone}`, () => new Intl.DateTimeFormat(languageTag('fr'), { timeZone, dateStyle: 'short', timeStyle: 'medium' })).format(
+      when,
+    );
   }
   // English keeps an ISO-like form: `2026-11-21 10:00:00`.
-  const parts = Object.fromEntries(cached(`fallback/en/${timeZone}`, () => new Intl.DateTimeFormat(languageTag('en'), {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-  })).formatToParts(when).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    cached(
+      `fallback/en/${timeZone}`,
+      () =>
+        new Intl.DateTimeFormat(languageTag('en'), {
+          timeZone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+        }),
+    )
+      .formatToParts(when)
+      .map((part) => [part.type, part.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
@@ -67,9 +84,20 @@ function fallbackClock(when: Date, locale: Locale, timeZone: string): string {
  * `zone: false` leaves the zone to a line that names it once (a series' dates).
  */
 export function teamTime(at: Date, timeZone: string, locale: Locale, options: { zone?: boolean } = {}): string {
-  const clock = cached(`team:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(languageTag(locale), {
-    timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  })).format(at);
+  const clock = cached(
+    `team:${locale}:${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(languageTag(locale), {
+        timeZone,
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }),
+  ).format(at);
   return options.zone === false ? clock : textsFor(locale)('common.teamTime', { clock, zone: escapeWithin(timeZone, 60, { oneLine: true }) });
 }
 
@@ -80,6 +108,7 @@ export function teamTime(at: Date, timeZone: string, locale: Locale, options: { 
 export function formatDay(day: string, locale: Locale, style: 'short' | 'full' = 'short'): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime())) return escapeWithin(day, 20);
-  const options: Intl.DateTimeFormatOptions = style === 'full' ? { dateStyle: 'full', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
+  const options: Intl.DateTimeFormatOptions =
+    style === 'full' ? { dateStyle: 'full', timeZone: 'UTC' } : { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
   return cached(`day:${locale}:${style}`, () => new Intl.DateTimeFormat(languageTag(locale), options)).format(date);
 }

@@ -83,9 +83,15 @@ function tail(t: Texts, digest: DailyDigest, surface: Surface): KnownBlock[] {
   return [
     ...(digest.runway ? [section(cutMrkdwn(runwaySummary(surface, digest.runway, RUNWAY_LINES), RUNWAY_SECTION_MAX))] : []),
     ...(digest.waitingTotal > 0 ? [section(waitingSection(t, digest, surface))] : []),
-    ...(digest.scheduledToday ? [section(t('payoutSchedule.digest.total', {
-      amounts: digest.scheduledToday.totals.map((total) => formatMinor(total.totalMinor, total.currency, { locale: surface.locale })).join(' · '),
-    }))] : []),
+    ...(digest.scheduledToday
+      ? [
+          section(
+            t('payoutSchedule.digest.total', {
+              amounts: digest.scheduledToday.totals.map((total) => formatMinor(total.totalMinor, total.currency, { locale: surface.locale })).join(' · '),
+            }),
+          ),
+        ]
+      : []),
     footer(surface, t('digest.computedAt', { date: slackDate(digest.computedAt, undefined, surface) })),
   ];
 }
@@ -102,7 +108,8 @@ function currencySection(t: Texts, day: CurrencyDay, surface: Surface): string {
   const locale = surface.locale;
   const amount = (minor: number, signed = false) => formatMinor(minor, day.currency, { locale, signed });
   const count = day.countsByType.reduce((sum, type) => sum + type.count, 0);
-  const listed = day.countsByType.slice(0, MAX_TYPES_LISTED)
+  const listed = day.countsByType
+    .slice(0, MAX_TYPES_LISTED)
     .map((type) => t('digest.typeCount', { type: escapeWithin(type.type, TYPE_MAX, { oneLine: true }), count: type.count }));
   const hidden = day.countsByType.length - listed.length;
   if (hidden > 0) listed.push(t('digest.moreTypes', { count: hidden }));
@@ -122,8 +129,10 @@ function currencySection(t: Texts, day: CurrencyDay, surface: Surface): string {
 
 function movementLine(movement: DigestMovement, currency: string, surface: Surface): string {
   const description = movement.description.trim() === '' ? '' : ` — ${escapeWithin(movement.description, DESCRIPTION_MAX, { oneLine: true })}`;
-  return `• ${formatMinor(movement.amountMinor, currency, { locale: surface.locale, signed: true })} ${codeSpan(movement.reference, REFERENCE_MAX)} `
-    + `${escapeWithin(movement.type, TYPE_MAX, { oneLine: true })} ${slackDate(movement.date, '{time}', surface)}${description}`;
+  return (
+    `• ${formatMinor(movement.amountMinor, currency, { locale: surface.locale, signed: true })} ${codeSpan(movement.reference, REFERENCE_MAX)} ` +
+    `${escapeWithin(movement.type, TYPE_MAX, { oneLine: true })} ${slackDate(movement.date, '{time}', surface)}${description}`
+  );
 }
 
 function closingLine(t: Texts, day: CurrencyDay, surface: Surface): string {
@@ -168,12 +177,14 @@ function payoutsSection(t: Texts, outcomes: PayoutOutcomeTotal[], surface: Surfa
 function waitingSection(t: Texts, digest: DailyDigest, surface: Surface): string {
   const lines = [t('digest.waitingTitle', { hours: digest.waitingAfterHours })];
   for (const request of digest.waiting) {
-    lines.push(`• ${t('digest.waitingLine', {
-      id: codeSpan(request.id, 20),
-      amount: formatMinor(request.amountMinor, request.currency, { locale: surface.locale }),
-      user: mentionUser(request.requestedBy),
-      since: slackDate(request.requestedAt, '{date_short_pretty} {time}', surface),
-    })}`);
+    lines.push(
+      `• ${t('digest.waitingLine', {
+        id: codeSpan(request.id, 20),
+        amount: formatMinor(request.amountMinor, request.currency, { locale: surface.locale }),
+        user: mentionUser(request.requestedBy),
+        since: slackDate(request.requestedAt, '{date_short_pretty} {time}', surface),
+      })}`,
+    );
   }
   const more = digest.waitingTotal - digest.waiting.length;
   if (more > 0) lines.push(t('digest.waitingMore', { count: more }));

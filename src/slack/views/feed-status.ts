@@ -16,7 +16,10 @@ const ERROR_MAX = 300;
  * where Slack refused a post because nobody invited the bot, the feed's or another's.
  */
 export function buildFeedStatusMessage(
-  surface: Surface, status: FeedStatus | undefined, now: Date, invites: { missing: MissingInvite[]; botUserId: string | undefined } = { missing: [], botUserId: undefined },
+  surface: Surface,
+  status: FeedStatus | undefined,
+  now: Date,
+  invites: { missing: MissingInvite[]; botUserId: string | undefined } = { missing: [], botUserId: undefined },
 ): Reply {
   const { locale } = surface;
   const t = textsFor(locale);
@@ -34,7 +37,9 @@ export function buildFeedStatusMessage(
       : t('feedStatus.lastCheckNone'),
     status.newestPosted
       ? t('feedStatus.newest', {
-          reference: codeSpan(status.newestPosted.reference, 80), date: slackDate(status.newestPosted.date, undefined, surface), posted: slackDate(status.newestPosted.postedAt, undefined, surface),
+          reference: codeSpan(status.newestPosted.reference, 80),
+          date: slackDate(status.newestPosted.date, undefined, surface),
+          posted: slackDate(status.newestPosted.postedAt, undefined, surface),
         })
       : t('feedStatus.newestNone'),
   ];

@@ -50,7 +50,13 @@ function buildTransactionsPost(surface: Surface, entries: Transaction[], notes: 
     const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: compactEntryLine(surface, only) } }, ...sandboxFooter(surface)];
     const amount = formatMinor(toMinor(only.amount, only.currency), only.currency, { signed: true, locale });
     const word = (text: string, max: number) => escapeWithin(text, max, { oneLine: true });
-    return { text: sandboxMarked(surface, t('feed.singleText', { amount: word(amount, 60), type: word(only.type, TYPE_MAX), reference: word(only.reference, REFERENCE_MAX) })), blocks };
+    return {
+      text: sandboxMarked(
+        surface,
+        t('feed.singleText', { amount: word(amount, 60), type: word(only.type, TYPE_MAX), reference: word(only.reference, REFERENCE_MAX) }),
+      ),
+      blocks,
+    };
   }
   const totals = totalsByCurrency(entries);
   const credits = entries.filter((tx) => tx.amount >= 0).length;

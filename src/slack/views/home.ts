@@ -86,7 +86,10 @@ function balanceBlocks(surface: Surface, content: ViewerHome): KnownBlock[] {
   const t = textsFor(surface.locale);
   const { reading, failed } = content.balance;
   if (!reading) return [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balanceNone') } }];
-  const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: t('home.balances') } }, ...balanceSections(reading, surface.locale, BALANCE_SECTIONS)];
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: t('home.balances') } },
+    ...balanceSections(reading, surface.locale, BALANCE_SECTIONS),
+  ];
   const hidden = Object.keys(reading.balances).length - BALANCE_SECTIONS * 10;
   if (hidden > 0) blocks.push(footer({ ...surface, sandbox: false }, t('home.moreCurrencies', { count: hidden })));
   const date = slackDate(reading.readAt, undefined, surface);
@@ -103,8 +106,13 @@ function runwayBlock(surface: Surface, runway: Runway): KnownBlock {
 }
 
 function actionButtons(t: Texts, content: ViewerHome): ActionsBlock {
-  const button = (actionId: string, label: string, style?: 'primary'): Button =>
-    ({ type: 'button', action_id: actionId, text: plainText(label), value: actionId, ...(style ? { style } : {}) });
+  const button = (actionId: string, label: string, style?: 'primary'): Button => ({
+    type: 'button',
+    action_id: actionId,
+    text: plainText(label),
+    value: actionId,
+    ...(style ? { style } : {}),
+  });
   return {
     type: 'actions',
     block_id: HOME.actionsBlock,
@@ -168,9 +176,10 @@ function waitingBlocks(surface: Surface, waiting: NonNullable<ViewerHome['waitin
 
 /** `:warning: Possible duplicate of PR-…`: the approve window then asks for the tick. */
 function duplicateMark(t: Texts, earlier: EarlierPayout): string {
-  const of = earlier.kind === 'request'
-    ? escapeWithin(earlier.requestId, 20, { oneLine: true })
-    : t('home.duplicateRow', { row: earlier.rowNumber, batch: escapeWithin(earlier.batchId, 20, { oneLine: true }) });
+  const of =
+    earlier.kind === 'request'
+      ? escapeWithin(earlier.requestId, 20, { oneLine: true })
+      : t('home.duplicateRow', { row: earlier.rowNumber, batch: escapeWithin(earlier.batchId, 20, { oneLine: true }) });
   return t('home.waitingDuplicate', { of });
 }
 
@@ -192,7 +201,10 @@ function waitingBatchBlocks(surface: Surface, batch: PayoutBatch): KnownBlock[] 
     summary: bulkPayoutSummary(batch, surface.locale),
     requester: mentionUser(batch.requestedBy),
     date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
-    approvals: t('home.approvals', { count: batch.approvals.filter((approval) => approval.userId !== batch.requestedBy).length, required: batch.requiredApprovals }),
+    approvals: t('home.approvals', {
+      count: batch.approvals.filter((approval) => approval.userId !== batch.requestedBy).length,
+      required: batch.requiredApprovals,
+    }),
     expires: slackDate(batch.expiresAt, undefined, surface),
   });
   return [
@@ -208,19 +220,23 @@ function mineBlocks(surface: Surface, mine: PayoutRequest[], mineBatches: Payout
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('home.mineNone') } });
     return blocks;
   }
-  const lines = newestFirst(mine, mineBatches).slice(0, MINE_SHOWN).map((item) => (item.kind === 'batch'
-    ? t('home.mineLine', {
-      id: item.batch.id,
-      summary: bulkPayoutSummary(item.batch, surface.locale),
-      state: batchStateWord(item.batch, surface.locale),
-      date: slackDate(item.at, undefined, surface),
-    })
-    : t('home.mineLine', {
-      id: item.request.id,
-      summary: payoutSummary(item.request, surface.locale),
-      state: stateWord(item.request, surface.locale),
-      date: slackDate(item.at, undefined, surface),
-    })));
+  const lines = newestFirst(mine, mineBatches)
+    .slice(0, MINE_SHOWN)
+    .map((item) =>
+      item.kind === 'batch'
+        ? t('home.mineLine', {
+            id: item.batch.id,
+            summary: bulkPayoutSummary(item.batch, surface.locale),
+            state: batchStateWord(item.batch, surface.locale),
+            date: slackDate(item.at, undefined, surface),
+          })
+        : t('home.mineLine', {
+            id: item.request.id,
+            summary: payoutSummary(item.request, surface.locale),
+            state: stateWord(item.request, surface.locale),
+            date: slackDate(item.at, undefined, surface),
+          }),
+    );
   // Each line is a few hundred characters at most (names are cut in the summary): ten fit in a section's 3,000.
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } });
   blocks.push(footer(surface, t('home.mineFooter', { count: lines.length })));

@@ -26,8 +26,11 @@ export function notice(surface: Surface, text: string): Reply {
 /** A notice as a modal, under `title`, with a Close button and no submit. */
 export function noticeModal(surface: Surface, content: { title: string; text: string; callbackId: string }): ModalView {
   return {
-    type: 'modal', callback_id: content.callbackId, title: plainText(content.title, 24),
-    close: plainText(textsFor(surface.locale)('common.close'), 24), blocks: noticeBlocks(surface, content.text),
+    type: 'modal',
+    callback_id: content.callbackId,
+    title: plainText(content.title, 24),
+    close: plainText(textsFor(surface.locale)('common.close'), 24),
+    blocks: noticeBlocks(surface, content.text),
   };
 }
 
@@ -38,9 +41,15 @@ export function loadingModal(surface: Surface, title: string, callbackId: string
 
 /** A notice as a private reply through `respond`; `replaceOriginal` when it says whether the message a button was on is replaced. */
 export function privateNotice(
-  surface: Surface, text: string, options: { replaceOriginal?: boolean } = {},
+  surface: Surface,
+  text: string,
+  options: { replaceOriginal?: boolean } = {},
 ): Reply & { response_type: 'ephemeral'; replace_original?: boolean } {
-  return { response_type: 'ephemeral', ...(options.replaceOriginal === undefined ? {} : { replace_original: options.replaceOriginal }), ...notice(surface, text) };
+  return {
+    response_type: 'ephemeral',
+    ...(options.replaceOriginal === undefined ? {} : { replace_original: options.replaceOriginal }),
+    ...notice(surface, text),
+  };
 }
 
 /** A notice modal as a modal submission's answer: it takes the submitted modal's place. */

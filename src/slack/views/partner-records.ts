@@ -2,7 +2,15 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import { formatMinor } from '../../core/money.js';
-import { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow, type LedgerGap, type RecordsRun, type RunSummary } from '../../partner-records/index.js';
+import {
+  EXCEPTION_AMOUNT_COLUMNS,
+  EXCEPTION_COLUMNS,
+  exceptionCells,
+  type ExceptionRow,
+  type LedgerGap,
+  type RecordsRun,
+  type RunSummary,
+} from '../../partner-records/index.js';
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
@@ -22,20 +30,34 @@ export interface RecordsFormLimits {
 export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLimits): ModalView {
   const t = textsFor(surface.locale);
   const blocks: KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: t('records.intro', { zone: escapeWithin(limits.timeZone, 60, { oneLine: true }), rows: limits.maxRows, size: mebibytes(limits.maxBytes) }) } },
     {
-      type: 'input', block_id: RECORDS.fileBlock, label: plainText(t('records.fileLabel')),
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: t('records.intro', { zone: escapeWithin(limits.timeZone, 60, { oneLine: true }), rows: limits.maxRows, size: mebibytes(limits.maxBytes) }),
+      },
+    },
+    {
+      type: 'input',
+      block_id: RECORDS.fileBlock,
+      label: plainText(t('records.fileLabel')),
       element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv'], max_files: 1 },
     },
     {
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: limits.toleranceDays === 0 ? t('records.matchRuleSameDay') : t('records.matchRule', { count: limits.toleranceDays }) }],
+      elements: [
+        { type: 'mrkdwn', text: limits.toleranceDays === 0 ? t('records.matchRuleSameDay') : t('records.matchRule', { count: limits.toleranceDays }) },
+      ],
     },
     ...sandboxFooter(surface),
   ];
   return {
-    type: 'modal', callback_id: RECORDS.uploadView, title: plainText(t('records.title'), 24),
-    submit: plainText(t('records.submit'), 24), close: plainText(t('records.close'), 24), blocks,
+    type: 'modal',
+    callback_id: RECORDS.uploadView,
+    title: plainText(t('records.title'), 24),
+    submit: plainText(t('records.submit'), 24),
+    close: plainText(t('records.close'), 24),
+    blocks,
   };
 }
 
@@ -63,11 +85,19 @@ function gapText(surface: Surface, gap: LedgerGap, summary: RunSummary, lastPoll
 export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZone: string): string[] {
   const t = textsFor(surface.locale);
   const lines = [
-    t('records.result.headline', { file: escapeWithin(summary.fileName, 100, { oneLine: true }), count: summary.records, from: summary.periodStart, to: summary.periodEnd, zone: escapeWithin(timeZone, 60, { oneLine: true }) }),
+    t('records.result.headline', {
+      file: escapeWithin(summary.fileName, 100, { oneLine: true }),
+      count: summary.records,
+      from: summary.periodStart,
+      to: summary.periodEnd,
+      zone: escapeWithin(timeZone, 60, { oneLine: true }),
+    }),
     t('records.result.matched', { count: summary.matched }),
   ];
   for (const [currency, total] of summary.totals) {
-    lines.push(t('records.result.total', { currency, count: total.count, total: formatMinor(total.minor, currency, { locale: surface.locale, signed: true }) }));
+    lines.push(
+      t('records.result.total', { currency, count: total.count, total: formatMinor(total.minor, currency, { locale: surface.locale, signed: true }) }),
+    );
   }
   lines.push(t('records.result.differences', { count: summary.differences }));
   if (summary.ledgerComplete) {
@@ -130,17 +160,25 @@ export function buildRecordsHistory(surface: Surface, runs: readonly RunSummary[
   if (runs.length === 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('records.history.empty') } });
   for (const run of runs) {
     const about = {
-      id: run.id, when: slackDate(run.createdAt, undefined, surface), user: mentionUser(run.userId),
-      file: escapeWithin(run.fileName, 80, { oneLine: true }), from: run.periodStart, to: run.periodEnd,
-      matched: run.matched, differences: run.differences,
+      id: run.id,
+      when: slackDate(run.createdAt, undefined, surface),
+      user: mentionUser(run.userId),
+      file: escapeWithin(run.fileName, 80, { oneLine: true }),
+      from: run.periodStart,
+      to: run.periodEnd,
+      matched: run.matched,
+      differences: run.differences,
     };
     const text = run.ledgerComplete
       ? t('records.history.line', { ...about, notInLedger: run.notInLedger, notInRecords: run.notInRecords })
       : t('records.history.lineIncomplete', { ...about, notFound: run.notInLedger });
     const exceptions = run.differences + run.notInLedger + run.notInRecords;
     blocks.push({
-      type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) },
-      ...(exceptions > 0 ? { accessory: { type: 'button', action_id: RECORDS.exceptionsFile, value: run.id, text: plainText(t('records.history.fileButton'), 75) } } : {}),
+      type: 'section',
+      text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) },
+      ...(exceptions > 0
+        ? { accessory: { type: 'button', action_id: RECORDS.exceptionsFile, value: run.id, text: plainText(t('records.history.fileButton'), 75) } }
+        : {}),
     });
   }
   blocks.push(...sandboxFooter(surface));

@@ -13,8 +13,18 @@ import type { Reply } from './notice.js';
 import { escapeWithin, footer, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { slackDate } from './dates.js';
 import {
-  amountText, approvalLines, detailBlocks, dualApprovalLine, holdLine, likelyMatchLines, payoutSummary, plainSummary, retryApprovalLine, revokedLine,
-  stateLine, stateWord,
+  amountText,
+  approvalLines,
+  detailBlocks,
+  dualApprovalLine,
+  holdLine,
+  likelyMatchLines,
+  payoutSummary,
+  plainSummary,
+  retryApprovalLine,
+  revokedLine,
+  stateLine,
+  stateWord,
 } from './payout-details.js';
 import { recipientFlagBlocks, requestFlags } from './recipient-flags.js';
 import { dayTotalsBlocks, duplicateTickBlock, signalBlocks, type ApprovalContext } from './approval-signals.js';
@@ -56,7 +66,11 @@ function messageButtons(t: Texts, request: PayoutRequest): Button[] {
     const value = `${request.id}:${request.likelyMatch.id}`;
     return [
       {
-        type: 'button', action_id: PAYOUT_ACTIONS.confirmMatch, text: plainText(t('payoutApproval.button.confirmMatch'), BUTTON_MAX), value, style: 'primary',
+        type: 'button',
+        action_id: PAYOUT_ACTIONS.confirmMatch,
+        text: plainText(t('payoutApproval.button.confirmMatch'), BUTTON_MAX),
+        value,
+        style: 'primary',
         confirm: {
           title: plainText(t('payoutApproval.confirmMatch.title'), CONFIRM_TITLE_MAX),
           text: plainText(t('payoutApproval.confirmMatch.text'), CONFIRM_TEXT_MAX),
@@ -69,16 +83,18 @@ function messageButtons(t: Texts, request: PayoutRequest): Button[] {
   }
   if (request.state === 'unknown' && request.needsReview) {
     const approvers = request.requiredApprovals > 1 ? t('payoutApproval.confirmRetry.approvers', { count: request.requiredApprovals }) : '';
-    return [{
-      ...button(PAYOUT_ACTIONS.retry, t('payoutApproval.button.retry'), request.id, 'danger'),
-      confirm: {
-        title: plainText(t('payoutApproval.confirmRetry.title'), CONFIRM_TITLE_MAX),
-        text: plainText(t('payoutApproval.confirmRetry.text', { reference: request.reference, approvers }), CONFIRM_TEXT_MAX),
-        confirm: plainText(t('payoutApproval.confirmRetry.confirm'), 30),
-        deny: plainText(t('payoutApproval.confirmRetry.deny'), 30),
-        style: 'danger',
+    return [
+      {
+        ...button(PAYOUT_ACTIONS.retry, t('payoutApproval.button.retry'), request.id, 'danger'),
+        confirm: {
+          title: plainText(t('payoutApproval.confirmRetry.title'), CONFIRM_TITLE_MAX),
+          text: plainText(t('payoutApproval.confirmRetry.text', { reference: request.reference, approvers }), CONFIRM_TEXT_MAX),
+          confirm: plainText(t('payoutApproval.confirmRetry.confirm'), 30),
+          deny: plainText(t('payoutApproval.confirmRetry.deny'), 30),
+          style: 'danger',
+        },
       },
-    }];
+    ];
   }
   return [];
 }
@@ -109,7 +125,11 @@ function resubmitLine(oldId: string, locale: Locale): string {
  * `:warning: Only 1 person besides the requester can approve (FLEET_APPROVERS), and this request needs 2...`,
  * while a pending request needs more approvers than `available`; undefined otherwise.
  */
-export function notEnoughApproversLine(pending: { state: string; requiredApprovals: number }, available: number | undefined, locale: Locale): string | undefined {
+export function notEnoughApproversLine(
+  pending: { state: string; requiredApprovals: number },
+  available: number | undefined,
+  locale: Locale,
+): string | undefined {
   if (pending.state !== 'pending' || available === undefined || available >= pending.requiredApprovals) return undefined;
   return textsFor(locale)('payoutApproval.notEnoughApprovers', { count: available, required: pending.requiredApprovals, variable: '`FLEET_APPROVERS`' });
 }
@@ -147,10 +167,13 @@ export function buildApprovalMessage(
   }
   const buttons = messageButtons(t, request);
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: PAYOUT_BLOCKS.messageActions, elements: buttons });
-  blocks.push(footer(surface, t('payoutApproval.requestedAt', { date: slackDate(request.requestedAt, undefined, surface), command: `\`/fleet payouts ${request.id}\`` })));
-  const outcome = request.state === 'completed' && request.transactionId
-    ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, 80, { oneLine: true }) })
-    : '';
+  blocks.push(
+    footer(surface, t('payoutApproval.requestedAt', { date: slackDate(request.requestedAt, undefined, surface), command: `\`/fleet payouts ${request.id}\`` })),
+  );
+  const outcome =
+    request.state === 'completed' && request.transactionId
+      ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, 80, { oneLine: true }) })
+      : '';
   const text = `${sandboxMarked(surface, t('payoutApproval.title', { id: request.id }))}: ${plainSummary(request, locale)}: ${stateWord(request, locale)}${outcome}`;
   // In the notification text too, which is what Slack notifies with.
   return { text: call ? `${text} ${options.approvers}` : text, blocks };
@@ -169,8 +192,8 @@ export function buildApproveModal(surface: Surface, request: PayoutRequest, cont
     ? t('payoutApproval.approve.held', { held })
     : last
       ? t(scheduled ? 'payoutSchedule.approve.last' : 'payoutApproval.approve.last')
-      // Why two are needed stands once, under the approvals.
-      : t('payoutApproval.approve.oneMore');
+      : // Why two are needed stands once, under the approvals.
+        t('payoutApproval.approve.oneMore');
   const blocks: KnownBlock[] = [
     askLine(request, locale),
     ...throughBlocks(request, locale),

@@ -35,9 +35,13 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
   const asks = t('payoutBatch.message.asks', { user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id });
   const lines = [
     t('payoutBatch.totals', { totals }),
-    ...largest.map((row) => t('payoutBatch.largest', {
-      row: row.rowNumber, amount: amount(row.draft.amountMinor, row.draft.currency), name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }),
-    })),
+    ...largest.map((row) =>
+      t('payoutBatch.largest', {
+        row: row.rowNumber,
+        amount: amount(row.draft.amountMinor, row.draft.currency),
+        name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }),
+      }),
+    ),
     ...(batch.newRecipients > 0 ? [t('payoutBatch.message.newRecipients', { count: batch.newRecipients })] : []),
     stateLine(t, batch),
     ...(batch.state === 'pending' && batch.requiredApprovals > 1 ? [batchApprovalsLine(batch, locale)] : []),
@@ -53,7 +57,8 @@ export function buildBatchApprovalMessage(surface: Surface, facts: BatchMessageF
     { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(lines.join('\n'), 3000) } },
   ];
   // Said while approvers decide and the rows go out; a finished batch's message keeps only its outcome.
-  if (batch.state === 'pending' || batch.state === 'sending') blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutBatch.moneyFlow') }] });
+  if (batch.state === 'pending' || batch.state === 'sending')
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutBatch.moneyFlow') }] });
   const actions = buttons(t, batch, locale);
   if (actions) blocks.push(actions);
   blocks.push(...sandboxFooter(surface));
@@ -71,8 +76,10 @@ function stateLine(t: Texts, batch: PayoutBatch): string {
   const approvers = batch.approvals.map((approval) => mentionUser(approval.userId));
   switch (batch.state) {
     case 'pending':
-      return t('payoutBatch.message.state.pending', { approvals: approvers.length, required: batch.requiredApprovals })
-        + (approvers.length > 0 ? ` (${approvers.join(', ')})` : '');
+      return (
+        t('payoutBatch.message.state.pending', { approvals: approvers.length, required: batch.requiredApprovals }) +
+        (approvers.length > 0 ? ` (${approvers.join(', ')})` : '')
+      );
     case 'sending':
       return t('payoutBatch.message.state.sending', { approvers: approvers.join(', ') });
     // A finished batch still says who let its rows go.
@@ -81,7 +88,10 @@ function stateLine(t: Texts, batch: PayoutBatch): string {
     case 'stopped':
       return t('payoutBatch.message.state.stopped', { user: mentionUser(batch.stoppedBy ?? ''), approvers: approvers.join(', ') });
     case 'rejected':
-      return t('payoutBatch.message.state.rejected', { user: mentionUser(batch.rejectedBy ?? ''), reason: escapeWithin(batch.rejectReason ?? '', 300, { oneLine: true }) });
+      return t('payoutBatch.message.state.rejected', {
+        user: mentionUser(batch.rejectedBy ?? ''),
+        reason: escapeWithin(batch.rejectReason ?? '', 300, { oneLine: true }),
+      });
     default:
       return t(`payoutBatch.message.state.${batch.state}`);
   }
@@ -98,34 +108,56 @@ export function bulkPayoutSummary(batch: PayoutBatch, locale: Locale): string {
 export function batchStateWord(batch: Pick<PayoutBatch, 'state'>, locale: Locale): string {
   const t = textsFor(locale);
   switch (batch.state) {
-    case 'pending': return t('payoutApproval.word.pending');
-    case 'sending': return t('payoutApproval.word.sending');
-    case 'rejected': return t('payoutApproval.word.rejected');
-    case 'expired': return t('payoutApproval.word.expired');
-    case 'cancelled': return t('payoutApproval.word.cancelled');
-    default: return t(`payoutBatch.word.${batch.state}`);
+    case 'pending':
+      return t('payoutApproval.word.pending');
+    case 'sending':
+      return t('payoutApproval.word.sending');
+    case 'rejected':
+      return t('payoutApproval.word.rejected');
+    case 'expired':
+      return t('payoutApproval.word.expired');
+    case 'cancelled':
+      return t('payoutApproval.word.cancelled');
+    default:
+      return t(`payoutBatch.word.${batch.state}`);
   }
 }
 
 /** A batch's total in each currency, through the one money formatter in the reader's language: `75,000.00 CDF · 1,500.50 USD`. */
 export function batchTotalsText(batch: Pick<PayoutBatch, 'totals'>, locale: Locale): string {
   // In currency order: the stored totals come back in whatever order the database keeps them.
-  return [...batch.totals].sort(([a], [b]) => a.localeCompare(b)).map(([currency, minor]) => formatMinor(minor, currency, { locale }).trim()).join(' · ');
+  return [...batch.totals]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, minor]) => formatMinor(minor, currency, { locale }).trim())
+    .join(' · ');
 }
 
 /** A button whose value is the batch id; with `confirm`, Slack asks first. */
-function button(t: Texts, actionId: string, text: string, batch: PayoutBatch, confirm: { title: string; text: string } | undefined, style?: 'primary' | 'danger'): Button {
+function button(
+  t: Texts,
+  actionId: string,
+  text: string,
+  batch: PayoutBatch,
+  confirm: { title: string; text: string } | undefined,
+  style?: 'primary' | 'danger',
+): Button {
   return {
-    type: 'button', action_id: actionId, value: batch.id, text: plainText(text, 75), ...(style ? { style } : {}),
-    ...(confirm ? {
-      confirm: {
-        title: plainText(confirm.title, 100),
-        // Slack's confirm text holds 300 characters: plainText cuts a long list of currencies.
-        text: plainText(confirm.text, 300),
-        confirm: plainText(t('payoutBatch.confirm.yes'), 30),
-        deny: plainText(t('payoutBatch.confirm.no'), 30),
-      },
-    } : {}),
+    type: 'button',
+    action_id: actionId,
+    value: batch.id,
+    text: plainText(text, 75),
+    ...(style ? { style } : {}),
+    ...(confirm
+      ? {
+          confirm: {
+            title: plainText(confirm.title, 100),
+            // Slack's confirm text holds 300 characters: plainText cuts a long list of currencies.
+            text: plainText(confirm.text, 300),
+            confirm: plainText(t('payoutBatch.confirm.yes'), 30),
+            deny: plainText(t('payoutBatch.confirm.no'), 30),
+          },
+        }
+      : {}),
   };
 }
 
@@ -135,9 +167,17 @@ export function batchDecisionButtons(batch: PayoutBatch, locale: Locale): Button
   const id = batch.id;
   const count = batch.rowCount;
   return [
-    button(t, PAYOUT_BATCH_ACTIONS.approve, t('payoutBatch.message.approve'), batch, {
-      title: t('payoutBatch.confirmApprove.title'), text: t('payoutBatch.confirmApprove.text', { id, count, totals: batchTotalsText(batch, locale) }),
-    }, 'primary'),
+    button(
+      t,
+      PAYOUT_BATCH_ACTIONS.approve,
+      t('payoutBatch.message.approve'),
+      batch,
+      {
+        title: t('payoutBatch.confirmApprove.title'),
+        text: t('payoutBatch.confirmApprove.text', { id, count, totals: batchTotalsText(batch, locale) }),
+      },
+      'primary',
+    ),
     // Reject opens a modal asking the reason, which is its confirmation.
     button(t, PAYOUT_BATCH_ACTIONS.reject, t('payoutBatch.message.reject'), batch, undefined, 'danger'),
   ];

@@ -23,18 +23,28 @@ export function buildBatchUploadModal(surface: Surface, maxRows: number): ModalV
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutBatch.intro', { max: maxRows }) } },
     {
-      type: 'input', block_id: PAYOUT_BATCH.fileBlock, optional: true, label: plainText(t('payoutBatch.fileLabel')),
+      type: 'input',
+      block_id: PAYOUT_BATCH.fileBlock,
+      optional: true,
+      label: plainText(t('payoutBatch.fileLabel')),
       element: { type: 'file_input', action_id: PAYOUT_BATCH.input, filetypes: ['csv'], max_files: 1 },
     },
     {
-      type: 'input', block_id: PAYOUT_BATCH.pasteBlock, optional: true, label: plainText(t('payoutBatch.pasteLabel')),
+      type: 'input',
+      block_id: PAYOUT_BATCH.pasteBlock,
+      optional: true,
+      label: plainText(t('payoutBatch.pasteLabel')),
       element: { type: 'plain_text_input', action_id: PAYOUT_BATCH.input, multiline: true, max_length: 3000 },
     },
     ...sandboxFooter(surface),
   ];
   return {
-    type: 'modal', callback_id: PAYOUT_BATCH.uploadView, title: plainText(t('payoutBatch.title'), 24),
-    submit: plainText(t('payoutBatch.check'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
+    type: 'modal',
+    callback_id: PAYOUT_BATCH.uploadView,
+    title: plainText(t('payoutBatch.title'), 24),
+    submit: plainText(t('payoutBatch.check'), 24),
+    close: plainText(t('payoutBatch.close'), 24),
+    blocks,
   };
 }
 
@@ -45,13 +55,19 @@ export function buildBatchRejectModal(surface: Surface, batch: PayoutBatch): Mod
   const asks = t('payoutBatch.message.asks', { user: mentionUser(batch.requestedBy), count: batch.rowCount, id: batch.id });
   const intro = t('payoutBatch.reject.intro', { id: batch.id, count: batch.rowCount, totals: escapeMrkdwn(batchTotalsText(batch, locale)) });
   return {
-    type: 'modal', callback_id: PAYOUT_BATCH.rejectView, private_metadata: batch.id,
-    title: plainText(t('payoutBatch.reject.title', { id: batch.id }), 24), submit: plainText(t('payoutBatch.reject.submit'), 24),
+    type: 'modal',
+    callback_id: PAYOUT_BATCH.rejectView,
+    private_metadata: batch.id,
+    title: plainText(t('payoutBatch.reject.title', { id: batch.id }), 24),
+    submit: plainText(t('payoutBatch.reject.submit'), 24),
     close: plainText(t('payoutBatch.close'), 24),
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(`${asks}\n${intro}`, 3000) } },
       {
-        type: 'input', block_id: PAYOUT_BATCH.rejectReasonBlock, label: plainText(t('payoutBatch.reject.reason')), hint: plainText(t('payoutBatch.reject.hint')),
+        type: 'input',
+        block_id: PAYOUT_BATCH.rejectReasonBlock,
+        label: plainText(t('payoutBatch.reject.reason')),
+        hint: plainText(t('payoutBatch.reject.hint')),
         element: { type: 'plain_text_input', action_id: PAYOUT_BATCH.input, multiline: true, min_length: 3, max_length: 500 },
       },
       ...sandboxFooter(surface),
@@ -94,7 +110,9 @@ export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile
   }
   if (ready && check.rows.some(isPossibleDuplicate)) {
     blocks.push({
-      type: 'input', block_id: PAYOUT_BATCH_ACTIONS.confirmSameBlock, label: plainText(t('payoutBatch.confirmSameRequired')),
+      type: 'input',
+      block_id: PAYOUT_BATCH_ACTIONS.confirmSameBlock,
+      label: plainText(t('payoutBatch.confirmSameRequired')),
       element: { type: 'checkboxes', action_id: PAYOUT_BATCH.input, options: [{ text: plainText(t('payoutBatch.confirmSame')), value: 'same' }] },
     });
   }
@@ -102,8 +120,13 @@ export function buildBatchResult(surface: Surface, check: BatchCheck, errorsFile
   const title = plainText(t('payoutBatch.title'), 24);
   if (ready && check.problems.length === 0) {
     return {
-      type: 'modal', callback_id: PAYOUT_BATCH.readyView, title, private_metadata: ready.batchId,
-      submit: plainText(t('payoutBatch.submit'), 24), close: plainText(t('payoutBatch.close'), 24), blocks,
+      type: 'modal',
+      callback_id: PAYOUT_BATCH.readyView,
+      title,
+      private_metadata: ready.batchId,
+      submit: plainText(t('payoutBatch.submit'), 24),
+      close: plainText(t('payoutBatch.close'), 24),
+      blocks,
     };
   }
   return { type: 'modal', callback_id: PAYOUT_BATCH.resultView, title, close: plainText(t('payoutBatch.close'), 24), blocks };
@@ -116,7 +139,13 @@ function summaryLines(locale: Locale, check: BatchCheck): string[] {
   const lines = [t('payoutBatch.rows', { count: check.rowCount })];
   if (check.totals.size > 0) lines.push(t('payoutBatch.totals', { totals: [...check.totals].map(([currency, minor]) => amount(minor, currency)).join(' · ') }));
   for (const [currency, row] of largestRows(check.rows)) {
-    lines.push(t('payoutBatch.largest', { row: row.rowNumber, amount: amount(row.draft.amountMinor, currency), name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }) }));
+    lines.push(
+      t('payoutBatch.largest', {
+        row: row.rowNumber,
+        amount: amount(row.draft.amountMinor, currency),
+        name: escapeWithin(row.draft.recipient.name, 100, { oneLine: true }),
+      }),
+    );
   }
   const fresh = check.rows.filter((row) => row.newRecipient).map((row) => row.rowNumber);
   if (fresh.length > 0) lines.push(t('payoutBatch.newRecipients', { count: fresh.length, rows: listed(fresh.map(String)) }));

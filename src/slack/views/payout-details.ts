@@ -7,8 +7,19 @@ import type { KnownBlock, SectionBlock } from '@slack/types';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import { formatAmount, formatMinor, fromMinor } from '../../core/money.js';
 import {
-  countingApprovers, currentFailureReason, INTERRUPTED_FAILURE, PAYOUT_FIELD_LIMITS, readFleetFailure, revokedApprovals, sendsItself,
-  type AmountApprovalRule, type DualApprovalReason, type PayoutDraft, type PayoutHold, type PayoutKind, type PayoutRequest,
+  countingApprovers,
+  currentFailureReason,
+  INTERRUPTED_FAILURE,
+  PAYOUT_FIELD_LIMITS,
+  readFleetFailure,
+  revokedApprovals,
+  sendsItself,
+  type AmountApprovalRule,
+  type DualApprovalReason,
+  type PayoutDraft,
+  type PayoutHold,
+  type PayoutKind,
+  type PayoutRequest,
 } from '../../payouts/index.js';
 import { codeSpan, escapeMrkdwn, escapeWithin, mentionUser } from './text.js';
 import { localeOf, slackDate, type DateReader } from './dates.js';
@@ -97,18 +108,22 @@ export function detailBlocks(payout: PayoutDraft, locale: Locale): KnownBlock[] 
   const vars = { amount: `\`${sent}\``, currency: codeSpan(payout.currency, WORD_MAX), reference: codeSpan(payout.reference, CODE_MAX) };
   blocks.push({
     type: 'context',
-    elements: [{
-      type: 'mrkdwn',
-      text: railWording(payout.kind).sentAs(t, payout, vars, (value) => codeSpan(value, CODE_MAX)),
-    }],
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: railWording(payout.kind).sentAs(t, payout, vars, (value) => codeSpan(value, CODE_MAX)),
+      },
+    ],
   });
   return blocks;
 }
 
 function ruleWords(t: Texts, rule: Exclude<AmountApprovalRule, 'amount'>, currency: string): string {
   switch (rule) {
-    case 'requester_total': return t('payoutApproval.rule.requesterTotal', { currency });
-    case 'recipient_total': return t('payoutApproval.rule.recipientTotal', { currency });
+    case 'requester_total':
+      return t('payoutApproval.rule.requesterTotal', { currency });
+    case 'recipient_total':
+      return t('payoutApproval.rule.recipientTotal', { currency });
   }
 }
 
@@ -190,7 +205,9 @@ export function approvalLines(request: PayoutRequest, reader: Locale | DateReade
   const t = textsFor(locale);
   const counting = new Set(countingApprovers(request));
   const counted = request.approvals.filter((approval) => counting.has(approval.userId) && approval.revokedAt === undefined);
-  const lines = counted.map((approval) => t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at, undefined, reader) }));
+  const lines = counted.map((approval) =>
+    t('payoutApproval.approvedBy', { user: mentionUser(approval.userId), date: slackDate(approval.at, undefined, reader) }),
+  );
   for (const approval of revokedApprovals(request)) {
     lines.push(t('payoutApproval.revokedAt', { revoked: revokedLine(approval.userId, locale), date: slackDate(approval.at, undefined, reader) }));
   }
@@ -227,9 +244,7 @@ export function failureWords(stored: string | undefined, locale: Locale = 'en'):
   if (reason === INTERRUPTED_FAILURE) return t('payoutApproval.interrupted');
   const failure = readFleetFailure(reason);
   if (!failure) return escapeWithin(reason, 400);
-  const refused = failure.apiMessage
-    ? t('fleetError.rejectedSaying', { message: escapeWithin(failure.apiMessage, 300) })
-    : t('fleetError.rejectedBare');
+  const refused = failure.apiMessage ? t('fleetError.rejectedSaying', { message: escapeWithin(failure.apiMessage, 300) }) : t('fleetError.rejectedBare');
   if (failure.code === 'conflict') return t('payoutApproval.conflict', { refused });
   if (failure.code === 'rejected') return refused;
   return fleetCodeText(locale, failure.code) ?? escapeWithin(reason, 400);
@@ -260,10 +275,12 @@ export function stateLine(request: PayoutRequest, reader: Locale | DateReader = 
     case 'failed':
       return t('payoutApproval.state.failed', { reason: reason(request.failureReason) });
     case 'unknown': {
-      if (!request.needsReview) return t('payoutApproval.state.unknown', { reason: reason(request.failureReason), reference: codeSpan(request.reference, CODE_MAX) });
-      const review = request.lastSearch === 'could_not_check'
-        ? t('payoutApproval.state.reviewUnchecked', { reason: reason(request.failureReason) })
-        : t('payoutApproval.state.review', { reason: reason(request.failureReason) });
+      if (!request.needsReview)
+        return t('payoutApproval.state.unknown', { reason: reason(request.failureReason), reference: codeSpan(request.reference, CODE_MAX) });
+      const review =
+        request.lastSearch === 'could_not_check'
+          ? t('payoutApproval.state.reviewUnchecked', { reason: reason(request.failureReason) })
+          : t('payoutApproval.state.review', { reason: reason(request.failureReason) });
       // A retry the gate before sending held: why, and what it waits for.
       const held = holdLine(request, locale);
       return held ? `${review}\n${held}` : review;
@@ -288,15 +305,24 @@ export function stateLine(request: PayoutRequest, reader: Locale | DateReader = 
 export function stateWord(request: Pick<PayoutRequest, 'state' | 'needsReview' | 'hold' | 'schedule'>, locale: Locale = 'en'): string {
   const t = textsFor(locale);
   switch (request.state) {
-    case 'unknown': return request.needsReview ? t('payoutApproval.word.needsReview') : t('payoutApproval.word.unknown');
-    case 'approved': return request.schedule && !releasedItself(request.schedule) ? t('payoutApproval.word.scheduled') : t('payoutApproval.word.sending');
-    case 'executing': return t('payoutApproval.word.sending');
-    case 'completed': return t('payoutApproval.word.sent');
-    case 'pending': return request.hold ? t('payoutApproval.word.held') : t('payoutApproval.word.pending');
-    case 'failed': return t('payoutApproval.word.failed');
-    case 'rejected': return t('payoutApproval.word.rejected');
-    case 'expired': return t('payoutApproval.word.expired');
-    case 'cancelled': return t('payoutApproval.word.cancelled');
+    case 'unknown':
+      return request.needsReview ? t('payoutApproval.word.needsReview') : t('payoutApproval.word.unknown');
+    case 'approved':
+      return request.schedule && !releasedItself(request.schedule) ? t('payoutApproval.word.scheduled') : t('payoutApproval.word.sending');
+    case 'executing':
+      return t('payoutApproval.word.sending');
+    case 'completed':
+      return t('payoutApproval.word.sent');
+    case 'pending':
+      return request.hold ? t('payoutApproval.word.held') : t('payoutApproval.word.pending');
+    case 'failed':
+      return t('payoutApproval.word.failed');
+    case 'rejected':
+      return t('payoutApproval.word.rejected');
+    case 'expired':
+      return t('payoutApproval.word.expired');
+    case 'cancelled':
+      return t('payoutApproval.word.cancelled');
   }
 }
 
@@ -324,11 +350,16 @@ function scheduledState(schedule: NonNullable<PayoutRequest['schedule']>, locale
 export function earlierPayoutStateWord(state: PayoutRequest['state'], locale: Locale): string {
   const t = textsFor(locale);
   switch (state) {
-    case 'approved': return t('payoutApproval.word.approved');
-    case 'executing': return t('payoutApproval.word.sending');
-    case 'unknown': return t('payoutApproval.word.unknown');
-    case 'completed': return t('payoutApproval.word.sent');
-    default: return t('payoutApproval.word.pending');
+    case 'approved':
+      return t('payoutApproval.word.approved');
+    case 'executing':
+      return t('payoutApproval.word.sending');
+    case 'unknown':
+      return t('payoutApproval.word.unknown');
+    case 'completed':
+      return t('payoutApproval.word.sent');
+    default:
+      return t('payoutApproval.word.pending');
   }
 }
 

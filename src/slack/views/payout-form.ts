@@ -6,8 +6,17 @@ import type { InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { typedAmount } from '../../core/money.js';
 import {
-  draftToFields, PAYOUT_FIELD_LIMITS, PAYOUT_KINDS, railOf,
-  type ApprovalRequirement, type PayoutDraft, type PayoutFieldName, type PayoutFormFields, type PayoutKind, type PayoutRequest, type ScheduleInput,
+  draftToFields,
+  PAYOUT_FIELD_LIMITS,
+  PAYOUT_KINDS,
+  railOf,
+  type ApprovalRequirement,
+  type PayoutDraft,
+  type PayoutFieldName,
+  type PayoutFormFields,
+  type PayoutKind,
+  type PayoutRequest,
+  type ScheduleInput,
 } from '../../payouts/index.js';
 import { scheduleInputBlocks, scheduleLines, type ScheduleFields } from './payout-schedule.js';
 import { PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../ids.js';
@@ -54,7 +63,6 @@ export function fieldBlockId(field: PayoutFieldName, fill = 0): string {
 }
 export type PayoutReviewMetadata = { draft: PayoutDraft; schedule?: ScheduleInput } & FormCarry;
 
-
 interface FieldSpec {
   label: string;
   hint?: string;
@@ -74,8 +82,7 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
   switch (field) {
     case 'phone':
       return { label: t('payoutRequest.field.phone'), placeholder: example('243812345678'), hint: t('payoutRequest.field.phone.hint'), maxLength: 30 };
-    case 'name':
-    {
+    case 'name': {
       const name = railWording(kind).nameField(t);
       return { label: name.label, placeholder: example(name.example), maxLength: PAYOUT_FIELD_LIMITS.name.max };
     }
@@ -83,7 +90,10 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
       return { label: t('payoutRequest.field.countryCode'), placeholder: example('CD'), hint: t('payoutRequest.field.countryCode.hint'), maxLength: 10 };
     case 'operator':
       return {
-        label: t('payoutRequest.field.operator'), placeholder: t('payoutRequest.field.operator.placeholder'), options: choices.operators, optionText: operatorName,
+        label: t('payoutRequest.field.operator'),
+        placeholder: t('payoutRequest.field.operator.placeholder'),
+        options: choices.operators,
+        optionText: operatorName,
       };
     case 'accountNumber':
       return { label: t('payoutRequest.field.accountNumber'), placeholder: example('00012345678901'), maxLength: 50 };
@@ -91,19 +101,27 @@ function fieldSpec(t: Texts, field: PayoutFieldName, kind: PayoutKind, choices: 
       return { label: t('payoutRequest.field.bankCode'), placeholder: example('BCDCCDKI'), hint: t('payoutRequest.field.bankCode.hint'), maxLength: 20 };
     case 'amount':
       return {
-        label: t('payoutRequest.field.amount'), placeholder: example(t('payoutRequest.field.amount.placeholder')),
-        hint: t('payoutRequest.field.amount.hint'), maxLength: 30,
+        label: t('payoutRequest.field.amount'),
+        placeholder: example(t('payoutRequest.field.amount.placeholder')),
+        hint: t('payoutRequest.field.amount.hint'),
+        maxLength: 30,
       };
     case 'currency':
       return { label: t('payoutRequest.field.currency'), placeholder: t('payoutRequest.field.currency.placeholder'), options: choices.currencies };
     case 'reference':
       return {
-        label: t('payoutRequest.field.reference'), placeholder: example('INV-2025-0042'), optional: true, maxLength: PAYOUT_FIELD_LIMITS.reference.max,
+        label: t('payoutRequest.field.reference'),
+        placeholder: example('INV-2025-0042'),
+        optional: true,
+        maxLength: PAYOUT_FIELD_LIMITS.reference.max,
         hint: t('payoutRequest.field.reference.hint'),
       };
     case 'note':
       return {
-        label: t('payoutRequest.field.note'), optional: true, multiline: true, maxLength: PAYOUT_FIELD_LIMITS.note.max,
+        label: t('payoutRequest.field.note'),
+        optional: true,
+        multiline: true,
+        maxLength: PAYOUT_FIELD_LIMITS.note.max,
         hint: t('payoutRequest.field.note.hint'),
       };
   }
@@ -127,7 +145,9 @@ function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | und
     return {
       ...base,
       element: {
-        type: 'static_select', action_id: PAYOUT_ACTIONS.input, ...placeholder,
+        type: 'static_select',
+        action_id: PAYOUT_ACTIONS.input,
+        ...placeholder,
         options: spec.options.slice(0, 100).map((choice) => option(choice, spec.optionText)),
         ...(initial !== undefined ? { initial_option: option(initial, spec.optionText) } : {}),
       },
@@ -137,7 +157,9 @@ function inputBlock(field: PayoutFieldName, spec: FieldSpec, value: string | und
   return {
     ...base,
     element: {
-      type: 'plain_text_input', action_id: PAYOUT_ACTIONS.input, ...placeholder,
+      type: 'plain_text_input',
+      action_id: PAYOUT_ACTIONS.input,
+      ...placeholder,
       multiline: spec.multiline ?? false,
       ...(spec.maxLength ? { max_length: spec.maxLength } : {}),
       ...(initial !== '' ? { initial_value: initial } : {}),
@@ -241,21 +263,35 @@ export function buildPayoutReview(
   const signals = signalBlocks(context, surface.locale);
   if (context.signals?.duplicateOf) signals.push({ type: 'context', elements: [{ type: 'mrkdwn', text: t('approvalSignals.duplicate.review') }] });
   const blocks: KnownBlock[] = [
-    ...(resubmits ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] } satisfies KnownBlock] : []),
+    ...(resubmits
+      ? [{ type: 'context', elements: [{ type: 'mrkdwn', text: t('payoutRequest.resubmit.of', { id: escapeMrkdwn(resubmits) }) }] } satisfies KnownBlock]
+      : []),
     // The amount stands once, in the details' Amount field, written the reader's way.
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutRequest.review.check') } },
     ...(approvals?.recipient ? recipientFlagBlocks(draft.kind, approvals.recipient, surface.locale) : []),
     ...signals,
     ...detailBlocks(draft, surface.locale),
-    ...(schedule ? [{
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: [...scheduleLines(schedule.times, schedule.input.repeat, schedule.timeZone, surface.locale, draft.reference), t('payoutSchedule.review.approvedAhead')].join('\n'),
-      },
-    } satisfies KnownBlock] : []),
+    ...(schedule
+      ? [
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: [
+                ...scheduleLines(schedule.times, schedule.input.repeat, schedule.timeZone, surface.locale, draft.reference),
+                t('payoutSchedule.review.approvedAhead'),
+              ].join('\n'),
+            },
+          } satisfies KnownBlock,
+        ]
+      : []),
     ...(approvals !== undefined && approvals.required > 1
-      ? [{ type: 'section', text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` } } satisfies KnownBlock]
+      ? [
+          {
+            type: 'section',
+            text: { type: 'mrkdwn', text: `:busts_in_silhouette: ${dualApprovalLine(approvals.reason, draft.currency, surface.locale, approvals.required)}` },
+          } satisfies KnownBlock,
+        ]
       : []),
     ...(context.signals ? dayTotalsBlocks(context.signals, '', surface.locale, 'you') : []),
     {
@@ -263,9 +299,7 @@ export function buildPayoutReview(
       block_id: PAYOUT_BLOCKS.reviewActions,
       elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.backToForm, text: plainText(t('payoutRequest.review.back'), 75), value: 'back' }],
     },
-    footer(surface, approvalChannelId
-      ? t('payoutRequest.review.footerIn', { channel: mentionChannel(approvalChannelId) })
-      : t('payoutRequest.review.footer')),
+    footer(surface, approvalChannelId ? t('payoutRequest.review.footerIn', { channel: mentionChannel(approvalChannelId) }) : t('payoutRequest.review.footer')),
   ];
   return {
     type: 'modal',
@@ -304,4 +338,3 @@ export function buildPayoutSubmitted(surface: Surface, request: PayoutRequest, a
     : t('payoutRequest.submitted.text', { id: request.id, summary });
   return noticeModal(surface, { title: t('payoutRequest.submitted.title'), text, callbackId: PAYOUT_VIEWS.submitted });
 }
-

@@ -8,7 +8,16 @@ import { scheduleWhenBlocks } from './payout-schedule.js';
 import { codeSpan, cutMrkdwn, escapeWithin, footer, mentionUser, plainText, sandboxMarked, type Surface } from './text.js';
 import { slackDate, type DateReader } from './dates.js';
 import {
-  approvalLines, detailBlocks, dualApprovalLine, failureWords, heldWhy, payoutSummary, plainSummary, revokedLine, stateLine, stateWord,
+  approvalLines,
+  detailBlocks,
+  dualApprovalLine,
+  failureWords,
+  heldWhy,
+  payoutSummary,
+  plainSummary,
+  revokedLine,
+  stateLine,
+  stateWord,
 } from './payout-details.js';
 
 // A long history is cut to its latest events, and its lines shared across sections of at most
@@ -37,13 +46,14 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[], sea
   const bulkFound = bulk?.total ?? 0;
   if (search) {
     const words = search.words.map((word) => codeSpan(word, 40)).join(' ');
-    const count = search.total === 0 && bulkFound > 0
-      ? t('payoutRecords.bulkFoundCount', { count: bulkFound, words })
-      : search.total === 0
-      ? t('payoutRecords.foundNone', { words })
-      : search.total > requests.length
-        ? t('payoutRecords.foundMore', { count: search.total, shown: requests.length, words })
-        : t('payoutRecords.foundCount', { count: search.total, words });
+    const count =
+      search.total === 0 && bulkFound > 0
+        ? t('payoutRecords.bulkFoundCount', { count: bulkFound, words })
+        : search.total === 0
+          ? t('payoutRecords.foundNone', { words })
+          : search.total > requests.length
+            ? t('payoutRecords.foundMore', { count: search.total, shown: requests.length, words })
+            : t('payoutRecords.foundCount', { count: search.total, words });
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(count, 3000) } });
   } else if (requests.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.noneYet') } });
@@ -66,25 +76,39 @@ export function buildPayoutList(surface: Surface, requests: PayoutRequest[], sea
   }
   if (bulk && bulk.batches.length > 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.bulkHeading') } });
-    if (search && search.total > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(t('payoutRecords.bulkFoundCount', { count: bulkFound, words: search.words.map((word) => codeSpan(word, 40)).join(' ') }), 3000) } });
+    if (search && search.total > 0)
+      blocks.push({
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: cutMrkdwn(t('payoutRecords.bulkFoundCount', { count: bulkFound, words: search.words.map((word) => codeSpan(word, 40)).join(' ') }), 3000),
+        },
+      });
     for (const batch of bulk.batches) {
       blocks.push({
         type: 'section',
         text: {
           type: 'mrkdwn',
-          text: cutMrkdwn(t('payoutRecords.bulkLine', {
-            id: `\`${batch.id}\``, summary: bulkPayoutSummary(batch, locale), state: batchStateWord(batch, locale),
-            user: mentionUser(batch.requestedBy), date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
-          }), 3000),
+          text: cutMrkdwn(
+            t('payoutRecords.bulkLine', {
+              id: `\`${batch.id}\``,
+              summary: bulkPayoutSummary(batch, locale),
+              state: batchStateWord(batch, locale),
+              user: mentionUser(batch.requestedBy),
+              date: slackDate(batch.requestedAt ?? batch.createdAt, undefined, surface),
+            }),
+            3000,
+          ),
         },
       });
     }
   }
   blocks.push(footer(surface, t('payoutRecords.listFooter')));
-  const states = [
-    ...requests.map((request) => `${request.id} ${stateWord(request, locale)}`),
-    ...(bulk?.batches ?? []).map((batch) => `${batch.id} ${batchStateWord(batch, locale)}`),
-  ].join(', ') || t('payoutRecords.none');
+  const states =
+    [
+      ...requests.map((request) => `${request.id} ${stateWord(request, locale)}`),
+      ...(bulk?.batches ?? []).map((batch) => `${batch.id} ${batchStateWord(batch, locale)}`),
+    ].join(', ') || t('payoutRecords.none');
   return { text: `${sandboxMarked(surface, title)}: ${states}`, blocks };
 }
 
@@ -96,7 +120,10 @@ export function buildPayoutHistory(surface: Surface, request: PayoutRequest, eve
   const historyHead = events.length > shown.length ? t('payoutRecords.historyCut', { shown: shown.length, total: events.length }) : t('payoutRecords.history');
   const blocks: KnownBlock[] = [
     { type: 'header', text: plainText(title, HEADER_MAX) },
-    { type: 'section', text: { type: 'mrkdwn', text: t('payoutRecords.requestedBy', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) }) } },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: t('payoutRecords.requestedBy', { user: mentionUser(request.requestedBy), summary: payoutSummary(request, locale) }) },
+    },
     ...detailBlocks(request, locale),
     ...scheduleWhenBlocks(request, locale),
     { type: 'section', text: { type: 'mrkdwn', text: approvalLines(request, surface) } },
@@ -152,8 +179,10 @@ function eventLine(event: PayoutEvent, reader: DateReader): string {
   switch (event.event) {
     case 'requested': {
       const corrects = detail(event, 'resubmitOf');
-      what = t('payoutRecords.event.requested', { who }) + (corrects ? t('payoutRecords.resubmitOf', { id: codeSpan(corrects, 20) }) : '')
-        + (detail(event, 'through') === 'workflow' ? t('payoutRecords.throughWorkflow') : '');
+      what =
+        t('payoutRecords.event.requested', { who }) +
+        (corrects ? t('payoutRecords.resubmitOf', { id: codeSpan(corrects, 20) }) : '') +
+        (detail(event, 'through') === 'workflow' ? t('payoutRecords.throughWorkflow') : '');
       break;
     }
     case 'approved':
@@ -165,7 +194,9 @@ function eventLine(event: PayoutEvent, reader: DateReader): string {
       break;
     case 'executing': {
       const attempt = detail(event, 'attempt');
-      what = t('payoutRecords.event.executing', { attempt: attempt ? t('payoutRecords.attempt', { attempt: escapeWithin(attempt, 10, { oneLine: true }) }) : '' });
+      what = t('payoutRecords.event.executing', {
+        attempt: attempt ? t('payoutRecords.attempt', { attempt: escapeWithin(attempt, 10, { oneLine: true }) }) : '',
+      });
       break;
     }
     case 'completed':
@@ -205,9 +236,10 @@ function eventLine(event: PayoutEvent, reader: DateReader): string {
       if (rule === 'new_recipient' && currency && Number.isInteger(required)) {
         what = dualApprovalLine({ rule }, currency, locale, required);
       } else {
-        what = known && currency
-          ? dualApprovalLine({ rule: rule as AmountApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency, locale)
-          : t('payoutRecords.event.approvalsRaised');
+        what =
+          known && currency
+            ? dualApprovalLine({ rule: rule as AmountApprovalRule, totalMinor: total, thresholdMinor: threshold }, currency, locale)
+            : t('payoutRecords.event.approvalsRaised');
       }
       break;
     }

@@ -40,7 +40,10 @@ export function buildRequesterUpdate(
       line = t('payoutApproval.dm.approved', { by, payout });
       break;
     case 'approvals_raised':
-      line = t('payoutApproval.dm.approvalsRaised', { payout, why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals) });
+      line = t('payoutApproval.dm.approvalsRaised', {
+        payout,
+        why: dualApprovalLine(request.dualApproval, request.currency, locale, request.requiredApprovals),
+      });
       break;
     case 'approval_revoked':
       return undefined;
@@ -90,14 +93,16 @@ export function buildRequesterUpdate(
   if (event === 'rejected' && request.state === 'rejected') {
     // Only the request's id: who may use it is decided from the stored request when it is pressed.
     blocks.push({
-      type: 'actions', block_id: PAYOUT_BLOCKS.resubmitActions,
+      type: 'actions',
+      block_id: PAYOUT_BLOCKS.resubmitActions,
       elements: [{ type: 'button', action_id: PAYOUT_ACTIONS.resubmit, text: plainText(t('payoutApproval.dm.resubmit'), 75), value: request.id }],
     });
   }
   blocks.push(...sandboxFooter(surface));
-  const outcome = request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed')
-    ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, CODE_MAX, { oneLine: true }) })
-    : '';
+  const outcome =
+    request.transactionId && (event === 'completed' || event === 'reconciled' || event === 'match_confirmed')
+      ? t('payoutApproval.transactionSuffix', { id: escapeWithin(request.transactionId, CODE_MAX, { oneLine: true }) })
+      : '';
   const title = sandboxMarked(surface, t('payoutApproval.title', { id: request.id }));
   return { text: `${title}: ${plainSummary(request, locale)}: ${eventWord(locale, event)}${outcome}`, blocks };
 }
@@ -106,20 +111,35 @@ export function buildRequesterUpdate(
 function eventWord(locale: Locale, event: PayoutEventName): string {
   const t = textsFor(locale);
   switch (event) {
-    case 'requested': return t('payoutApproval.event.requested');
-    case 'approved': return t('payoutApproval.event.approved');
-    case 'approvals_raised': return t('payoutApproval.event.approvalsRaised');
-    case 'held': return t('payoutApproval.event.held');
-    case 'completed': return t('payoutApproval.event.completed');
-    case 'reconciled': return t('payoutApproval.event.reconciled');
-    case 'failed': return t('payoutApproval.event.failed');
-    case 'unknown': return t('payoutApproval.event.unknown');
-    case 'needs_review': return t('payoutApproval.event.needsReview');
-    case 'retried': return t('payoutApproval.event.retried');
-    case 'match_confirmed': return t('payoutApproval.event.matchConfirmed');
-    case 'rejected': return t('payoutApproval.event.rejected');
-    case 'expired': return t('payoutApproval.event.expired');
-    case 'cancelled': return t('payoutApproval.event.cancelled');
-    default: return event.replace(/_/g, ' ');
+    case 'requested':
+      return t('payoutApproval.event.requested');
+    case 'approved':
+      return t('payoutApproval.event.approved');
+    case 'approvals_raised':
+      return t('payoutApproval.event.approvalsRaised');
+    case 'held':
+      return t('payoutApproval.event.held');
+    case 'completed':
+      return t('payoutApproval.event.completed');
+    case 'reconciled':
+      return t('payoutApproval.event.reconciled');
+    case 'failed':
+      return t('payoutApproval.event.failed');
+    case 'unknown':
+      return t('payoutApproval.event.unknown');
+    case 'needs_review':
+      return t('payoutApproval.event.needsReview');
+    case 'retried':
+      return t('payoutApproval.event.retried');
+    case 'match_confirmed':
+      return t('payoutApproval.event.matchConfirmed');
+    case 'rejected':
+      return t('payoutApproval.event.rejected');
+    case 'expired':
+      return t('payoutApproval.event.expired');
+    case 'cancelled':
+      return t('payoutApproval.event.cancelled');
+    default:
+      return event.replace(/_/g, ' ');
   }
 }

@@ -68,12 +68,18 @@ const RAIL_WORDING: { readonly [K in PayoutKind]: RailWording<K> } = {
     sentAs: (t, payout, vars, code) => t('payoutApproval.sentAsMobile', { ...vars, operator: code(payout.operator) }),
     newRecipient: (t) => t('payoutApproval.newRecipient.mobile'),
     otherName: (t, name) => t('payoutApproval.otherName.mobile', { name }),
-    savedLine: (t, saved, common, write) => t('recipients.line.mobile', {
-      ...common, phone: write.code(saved.recipient.phone, write.numberMax), operator: write.word(operatorName(saved.operator), write.numberMax),
-    }),
-    savedOption: (t, saved) => t('recipients.option.mobile', {
-      name: saved.recipient.name, phone: saved.recipient.phone, operator: operatorName(saved.operator),
-    }),
+    savedLine: (t, saved, common, write) =>
+      t('recipients.line.mobile', {
+        ...common,
+        phone: write.code(saved.recipient.phone, write.numberMax),
+        operator: write.word(operatorName(saved.operator), write.numberMax),
+      }),
+    savedOption: (t, saved) =>
+      t('recipients.option.mobile', {
+        name: saved.recipient.name,
+        phone: saved.recipient.phone,
+        operator: operatorName(saved.operator),
+      }),
     savedNumber: (saved) => `${saved.recipient.phone} · ${operatorName(saved.operator)}`,
   },
   bank_account: {
@@ -88,12 +94,18 @@ const RAIL_WORDING: { readonly [K in PayoutKind]: RailWording<K> } = {
     sentAs: (t, _payout, vars) => t('payoutApproval.sentAsBank', vars),
     newRecipient: (t) => t('payoutApproval.newRecipient.bank'),
     otherName: (t, name) => t('payoutApproval.otherName.bank', { name }),
-    savedLine: (t, saved, common, write) => t('recipients.line.bank', {
-      ...common, account: write.code(saved.recipient.accountNumber, write.numberMax), bank: write.code(saved.recipient.bankCode, 20),
-    }),
-    savedOption: (t, saved) => t('recipients.option.bank', {
-      name: saved.recipient.name, account: saved.recipient.accountNumber, bank: saved.recipient.bankCode,
-    }),
+    savedLine: (t, saved, common, write) =>
+      t('recipients.line.bank', {
+        ...common,
+        account: write.code(saved.recipient.accountNumber, write.numberMax),
+        bank: write.code(saved.recipient.bankCode, 20),
+      }),
+    savedOption: (t, saved) =>
+      t('recipients.option.bank', {
+        name: saved.recipient.name,
+        account: saved.recipient.accountNumber,
+        bank: saved.recipient.bankCode,
+      }),
     savedNumber: (saved) => `${saved.recipient.accountNumber} · ${saved.recipient.bankCode}`,
   },
 };

@@ -35,6 +35,10 @@ export function recipientFlagBlocks(kind: PayoutKind, flags: RecipientFlags, loc
 }
 
 /** The flags a stored request carries. */
-export function requestFlags(request: { newRecipient: boolean; previousRecipientName: string | undefined; changedDetails?: ChangedDetails | undefined }): RecipientFlags {
+export function requestFlags(request: {
+  newRecipient: boolean;
+  previousRecipientName: string | undefined;
+  changedDetails?: ChangedDetails | undefined;
+}): RecipientFlags {
   return { newRecipient: request.newRecipient, previousName: request.previousRecipientName, changedDetails: request.changedDetails };
 }

@@ -38,7 +38,9 @@ export function runwayLine(t: Texts, currency: CurrencyRunway, locale: Locale): 
 export function runwayContext(t: Texts, runway: Runway, locale: Locale): string {
   if (!runway.known) return t(`runway.gap.${runway.reason}`);
   const window = t('runway.window', {
-    count: runway.daysRead, from: formatDay(runway.firstDay, locale), to: formatDay(runway.lastDay, locale),
+    count: runway.daysRead,
+    from: formatDay(runway.firstDay, locale),
+    to: formatDay(runway.lastDay, locale),
     zone: escapeWithin(runway.timeZone, 60, { oneLine: true }),
   });
   return runway.daysRead < runway.windowDays ? `${window} ${t('runway.short', { count: runway.daysRead, window: runway.windowDays })}` : window;
@@ -66,7 +68,8 @@ export function buildRunwayMessage(surface: Surface, runway: Runway, options: { 
   }
   const hidden = lines.length - LINES_PER_SECTION * MAX_SECTIONS;
   if (hidden > 0) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: t('runway.moreCurrencies', { count: hidden }) } });
-  if (options.chartInDm && lines.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:chart_with_downwards_trend: ${t('runway.chart.toDm')}` }] });
+  if (options.chartInDm && lines.length > 0)
+    blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:chart_with_downwards_trend: ${t('runway.chart.toDm')}` }] });
   blocks.push(footer(surface, runwayContext(t, runway, surface.locale), t('runway.readAt', { date: slackDate(runway.readAt, undefined, surface) })));
   const text = t('runway.fallback', { title: sandboxMarked(surface, title), lines: lines.join('; ') || t('runway.none') });
   return { text: cutMrkdwn(text, SECTION_MAX), blocks };
@@ -81,12 +84,19 @@ export function buildRunwayAlertMessage(surface: Surface, alert: RunwayAlert): R
   let text: string;
   if (alert.kind === 'runway_low') {
     text = t('runway.alert.low', {
-      currency: code, count: Math.floor(currency.daysLeft ?? 0), threshold: alertDays, ...amountsOf(currency, locale),
+      currency: code,
+      count: Math.floor(currency.daysLeft ?? 0),
+      threshold: alertDays,
+      ...amountsOf(currency, locale),
       date: currency.zeroDay === undefined ? '—' : formatDay(currency.zeroDay, locale),
     });
   } else {
-    const state = currency.daysLeft === undefined ? t('runway.alert.recoveredRising') : t('runway.alert.recoveredDays', { count: Math.floor(currency.daysLeft) });
+    const state =
+      currency.daysLeft === undefined ? t('runway.alert.recoveredRising') : t('runway.alert.recoveredDays', { count: Math.floor(currency.daysLeft) });
     text = t('runway.alert.recovered', { currency: code, threshold: alertDays, state });
   }
-  return { text: sandboxMarked(surface, text), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX) } }, ...sandboxFooter(surface)] };
+  return {
+    text: sandboxMarked(surface, text),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, SECTION_MAX) } }, ...sandboxFooter(surface)],
+  };
 }

@@ -56,7 +56,9 @@ function recipientSection(t: Texts, reader: DateReader, saved: SavedRecipient, c
     id: codeSpan(saved.lastPayoutId, 20),
   };
   const text = railWording(saved.kind).savedLine(t, saved, common, {
-    code: codeSpan, word: (value, max) => escapeWithin(value, max, { oneLine: true }), numberMax: NUMBER_MAX,
+    code: codeSpan,
+    word: (value, max) => escapeWithin(value, max, { oneLine: true }),
+    numberMax: NUMBER_MAX,
   });
   const section: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: cutMrkdwn(text, 3000) } };
   if (!canRemove) return section;

@@ -94,24 +94,38 @@ export function buildTransactionFilterModal(surface: Surface, input: FilterModal
     close: plainText(t('transactions.modal.close')),
     private_metadata: input.privateMetadata,
     blocks: [
-      select(TRANSACTION_FILTER.currency, t('transactions.modal.currency'),
+      select(
+        TRANSACTION_FILTER.currency,
+        t('transactions.modal.currency'),
         [option(ANY, t('transactions.modal.anyCurrency')), ...currencies.map((code) => option(code, code))],
-        inSelect(search.currency, currencies) ? search.currency : ANY),
-      select(TRANSACTION_FILTER.type, t('transactions.modal.type'), [
-        option(ANY, t('transactions.modal.anyType')),
-        option('PAYMENT', t('transactions.modal.typePayment')),
-        option('B2B_JIT_FUNDING', t('transactions.modal.typeFunding')),
-      ], inSelect(search.type, KNOWN_TYPES) ? search.type : ANY),
-      select(TRANSACTION_FILTER.direction, t('transactions.modal.direction'), [
-        option(ANY, t('transactions.modal.bothDirections')),
-        option('in', t('transactions.modal.in')),
-        option('out', t('transactions.modal.out')),
-      ], search.direction ?? ANY),
+        inSelect(search.currency, currencies) ? search.currency : ANY,
+      ),
+      select(
+        TRANSACTION_FILTER.type,
+        t('transactions.modal.type'),
+        [
+          option(ANY, t('transactions.modal.anyType')),
+          option('PAYMENT', t('transactions.modal.typePayment')),
+          option('B2B_JIT_FUNDING', t('transactions.modal.typeFunding')),
+        ],
+        inSelect(search.type, KNOWN_TYPES) ? search.type : ANY,
+      ),
+      select(
+        TRANSACTION_FILTER.direction,
+        t('transactions.modal.direction'),
+        [option(ANY, t('transactions.modal.bothDirections')), option('in', t('transactions.modal.in')), option('out', t('transactions.modal.out'))],
+        search.direction ?? ANY,
+      ),
       datepicker(t, TRANSACTION_FILTER.since, t('transactions.modal.since'), search.since),
       datepicker(t, TRANSACTION_FILTER.until, t('transactions.modal.until'), search.until, zoneHint),
       textInput(TRANSACTION_FILTER.min, t('transactions.modal.min'), search.min && typedDecimal(search.min, surface.locale), AMOUNT_INPUT_MAX),
-      textInput(TRANSACTION_FILTER.max, t('transactions.modal.max'), search.max && typedDecimal(search.max, surface.locale), AMOUNT_INPUT_MAX,
-        t('transactions.modal.amountHint')),
+      textInput(
+        TRANSACTION_FILTER.max,
+        t('transactions.modal.max'),
+        search.max && typedDecimal(search.max, surface.locale),
+        AMOUNT_INPUT_MAX,
+        t('transactions.modal.amountHint'),
+      ),
       textInput(TRANSACTION_FILTER.text, t('transactions.modal.text'), searchToText(rest), FILTER_TEXT_MAX, t('transactions.modal.textHint')),
     ],
   };

@@ -61,15 +61,26 @@ export function decodePageRequest(value: string | undefined, maxPageSize: number
   const asOf = legacy || match[2] === undefined ? undefined : Number(match[2]);
   const pageSize = Number(legacy ? match[2] : match[6]);
   // A page counted from the end only makes sense with the position that reads it.
-  const position: PagePosition | undefined = legacy ? undefined
-    : match[3] === 'a' ? { after: Number(match[4]) } : match[3] === 'b' ? { before: Number(match[4]) } : match[5] ? { last: true } : undefined;
+  const position: PagePosition | undefined = legacy
+    ? undefined
+    : match[3] === 'a'
+      ? { after: Number(match[4]) }
+      : match[3] === 'b'
+        ? { before: Number(match[4]) }
+        : match[5]
+          ? { last: true }
+          : undefined;
   if (page === 0 || (page < 0 && !position) || pageSize < 1 || pageSize > maxPageSize) return undefined;
   const text = (legacy ? '' : match[7]) ?? '';
   if (text.length > MAX_QUERY_LENGTH) return undefined;
   const read = parseSearchText(text);
   if (!read.ok) return undefined;
   return {
-    page, pageSize, ...(isEmptySearch(read.search) ? {} : { search: read.search }), ...(asOf === undefined ? {} : { asOf }), ...(position ? { position } : {}),
+    page,
+    pageSize,
+    ...(isEmptySearch(read.search) ? {} : { search: read.search }),
+    ...(asOf === undefined ? {} : { asOf }),
+    ...(position ? { position } : {}),
   };
 }
 
@@ -108,22 +119,22 @@ function rowBlocks(reader: DateReader, rows: Row[]): KnownBlock[] {
 }
 
 /** The newest-first list read from the Fleet API, as before the ledger; `filterButton` when searches work. */
-export function buildTransactionsMessage(
-  surface: Surface,
-  page: TransactionPage,
-  options: { sharedBy?: string; filterButton?: boolean } = {},
-): Reply {
+export function buildTransactionsMessage(surface: Surface, page: TransactionPage, options: { sharedBy?: string; filterButton?: boolean } = {}): Reply {
   const t = textsFor(surface.locale);
   const last = page.firstItem + page.transactions.length - 1;
-  const range = page.transactions.length === 0
-    ? page.page === 1
-      ? t('transactions.noneYet')
-      : t('transactions.pageEmpty', { page: page.page, item: (page.page - 1) * page.pageSize })
-    : t('transactions.showing', { from: page.firstItem, to: last, page: page.page, size: page.pageSize });
+  const range =
+    page.transactions.length === 0
+      ? page.page === 1
+        ? t('transactions.noneYet')
+        : t('transactions.pageEmpty', { page: page.page, item: (page.page - 1) * page.pageSize })
+      : t('transactions.showing', { from: page.firstItem, to: last, page: page.page, size: page.pageSize });
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t('transactions.title') } },
     { type: 'section', text: { type: 'mrkdwn', text: range } },
-    ...rowBlocks(surface, page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) }))),
+    ...rowBlocks(
+      surface,
+      page.transactions.map((tx) => ({ ...tx, amountMinor: toMinor(tx.amount, tx.currency) })),
+    ),
   ];
   blocks.push(footer(surface, signature(t, t('transactions.readAt', { date: slackDate(page.readAt, undefined, surface) }), options.sharedBy)));
   if (!options.sharedBy) {
@@ -167,18 +178,21 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
   const lastPage = Math.max(1, Math.ceil(results.total / results.pageSize));
   const limit = formatNumber(MATCH_COUNT_LIMIT, surface.locale);
   const range = { from: first, to: first + results.entries.length - 1 };
-  const summary = results.total === 0
-    ? t(everything ? 'transactions.noneYet' : 'transactions.noMatch')
-    : results.entries.length === 0
-      ? capped
-        ? t(everything ? 'transactions.pastEndAllMany' : 'transactions.pastEndMany', { page: results.page })
-        : t(everything ? 'transactions.pastEndAll' : 'transactions.pastEnd', { count: results.total, page: results.page })
-      : !capped
-        ? t(everything ? 'transactions.countShowing' : 'transactions.matches', { count: results.total, ...range })
-        : fromEnd
-          ? t(everything ? 'transactions.countFromEnd' : 'transactions.matchesFromEnd', { limit, page: -results.page })
-          : t(everything ? 'transactions.countShowingMany' : 'transactions.matchesMany', { limit, ...range });
-  const lines = everything ? [summary] : [cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX), summary];
+  const summary =
+    results.total === 0
+      ? t(everything ? 'transactions.noneYet' : 'transactions.noMatch')
+      : results.entries.length === 0
+        ? capped
+          ? t(everything ? 'transactions.pastEndAllMany' : 'transactions.pastEndMany', { page: results.page })
+          : t(everything ? 'transactions.pastEndAll' : 'transactions.pastEnd', { count: results.total, page: results.page })
+        : !capped
+          ? t(everything ? 'transactions.countShowing' : 'transactions.matches', { count: results.total, ...range })
+          : fromEnd
+            ? t(everything ? 'transactions.countFromEnd' : 'transactions.matchesFromEnd', { limit, page: -results.page })
+            : t(everything ? 'transactions.countShowingMany' : 'transactions.matchesMany', { limit, ...range });
+  const lines = everything
+    ? [summary]
+    : [cutMrkdwn(t('transactions.filterLine', { filter: describeSearch(surface.locale, results.search) }), SEARCH_LINE_MAX), summary];
   if (results.newer > 0 && !options.sharedBy) lines.push(t(everything ? 'transactions.newerAll' : 'transactions.newer', { count: results.newer }));
   if (!results.status.historyComplete) lines.push(historyNote(t, results.status));
   const blocks: KnownBlock[] = [
@@ -204,8 +218,18 @@ export function buildSearchResultsMessage(surface: Surface, results: SearchResul
       buttons.push(pageButton(lastLabel, last, 'last'));
     } else {
       const step = (delta: number) => (results.page + delta === 0 ? results.page + 2 * delta : results.page + delta);
-      if (hasPrevious) buttons.push(pageButton(t('transactions.previous'), { ...pinned, page: step(-1), ...(results.bounds ? { position: { before: results.bounds.first } } : {}) }, 'previous'));
-      if (hasNext) buttons.push(pageButton(t('transactions.next'), { ...pinned, page: step(1), ...(results.bounds ? { position: { after: results.bounds.last } } : {}) }, 'next'));
+      if (hasPrevious)
+        buttons.push(
+          pageButton(
+            t('transactions.previous'),
+            { ...pinned, page: step(-1), ...(results.bounds ? { position: { before: results.bounds.first } } : {}) },
+            'previous',
+          ),
+        );
+      if (hasNext)
+        buttons.push(
+          pageButton(t('transactions.next'), { ...pinned, page: step(1), ...(results.bounds ? { position: { after: results.bounds.last } } : {}) }, 'next'),
+        );
       // Two pages or more ahead: straight to the end, read from the other end however long the list.
       if (hasNext && (capped || results.page + 1 < lastPage)) buttons.push(pageButton(lastLabel, last, 'last'));
       if (results.entries.length > 0) buttons.push(shareButton(t, here));
@@ -240,7 +264,12 @@ function shareButton(t: Texts, here: PageRequest): Button {
 }
 
 function filterButton(t: Texts, request: PageRequest): Button {
-  return { type: 'button', action_id: ACTIONS.transactionsFilter, text: { type: 'plain_text', text: t('transactions.filter') }, value: encodePageRequest(request) };
+  return {
+    type: 'button',
+    action_id: ACTIONS.transactionsFilter,
+    text: { type: 'plain_text', text: t('transactions.filter') },
+    value: encodePageRequest(request),
+  };
 }
 
 function pageButton(label: string, request: PageRequest, direction: string): Button {

@@ -21,9 +21,12 @@ export function buildStepQuestion(surface: Surface, question: StepQuestion): Rep
   const { locale } = surface;
   const t = textsFor(locale);
   const { draft, executionId, minutesToAnswer, startedBy } = question;
-  const heading = startedBy === undefined
-    ? t('workflowStep.ask.headingUnknown')
-    : startedBy === question.requester ? t('workflowStep.ask.headingYours') : t('workflowStep.ask.heading', { starter: mentionUser(startedBy) });
+  const heading =
+    startedBy === undefined
+      ? t('workflowStep.ask.headingUnknown')
+      : startedBy === question.requester
+        ? t('workflowStep.ask.headingYours')
+        : t('workflowStep.ask.heading', { starter: mentionUser(startedBy) });
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: heading } },
     ...detailBlocks(draft, locale),

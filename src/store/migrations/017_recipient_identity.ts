@@ -31,7 +31,10 @@ export const recipientIdentityRule: Migration = {
   sql: `
     UPDATE payout_requests SET recipient_key = ${recipientKeySql('kind', 'phone', 'bank_code', 'account_number')};
     UPDATE payout_batch_rows SET recipient_key = ${recipientKeySql(
-      "(draft->>'kind')", "(draft->'recipient'->>'phone')", "(draft->'recipient'->>'bankCode')", "(draft->'recipient'->>'accountNumber')",
+      "(draft->>'kind')",
+      "(draft->'recipient'->>'phone')",
+      "(draft->'recipient'->>'bankCode')",
+      "(draft->'recipient'->>'accountNumber')",
     )};
 
     -- Each saved recipient holds the account of its last completed payout: its new identity comes

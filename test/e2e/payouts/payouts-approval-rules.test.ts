@@ -3,8 +3,21 @@ import { FRESH_READ_REUSE_MS } from '../../../src/slack/access.js';
 import { blockText, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import { ManualClock } from '../../support/payout-doubles.js';
 import {
-  approveAs, buttonsOf, dmTexts, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts,
-  requestPayout, submitApproval, submitForm, viewText, waitForApprovalMessage,
+  approveAs,
+  buttonsOf,
+  dmTexts,
+  MOBILE_FIELDS,
+  openApproveModal,
+  openPayoutForm,
+  PAYOUT_ACTIONS,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  requestPayout,
+  submitApproval,
+  submitForm,
+  viewText,
+  waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
 const REQUESTERS_GROUP = 'S0REQUESTERS';
@@ -40,7 +53,7 @@ describe('payout approval rules, as approvers see them', () => {
     expect(h.slack.limitViolations).toEqual([]);
   });
 
-  it('needs two approvers once the requester\'s USD total for the day is above the threshold, and says so on the review and the approval message', async () => {
+  it("needs two approvers once the requester's USD total for the day is above the threshold, and says so on the review and the approval message", async () => {
     const wallet = { ...MOBILE_FIELDS, phone: '243810000001', amount: '600', currency: 'USD' };
     const first = await requestPayout(h, 'mobile', wallet);
     expect(await approveAs(h, PEOPLE.approver, first)).toContain('Sent');
@@ -49,7 +62,7 @@ describe('payout approval rules, as approvers see them', () => {
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
     const review = await submitForm(h, PEOPLE.requester, form.id, wallet);
     expect(review.view.callback_id).toBe(PAYOUT_VIEWS.review);
-    const reason = 'the requester\'s USD total for the team’s day, 1,200.00 USD, is above 1,000.00 USD';
+    const reason = "the requester's USD total for the team’s day, 1,200.00 USD, is above 1,000.00 USD";
     expect(viewText(review)).toContain(`Needs 2 approvers: ${reason}`);
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
     const second = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
@@ -62,7 +75,7 @@ describe('payout approval rules, as approvers see them', () => {
     expect(payoutPosts(h)).toBe(posts);
   });
 
-  it('does not let an approver just removed from the approvers\' group release a payout, although the group was read moments before', async () => {
+  it("does not let an approver just removed from the approvers' group release a payout, although the group was read moments before", async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, phone: '243810000002', amount: '10', currency: 'EUR' });
     const posts = payoutPosts(h);
     // Opening the modal read the group (the cache is warm); the approver is removed before pressing Approve and send.

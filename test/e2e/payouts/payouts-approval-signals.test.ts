@@ -1,8 +1,27 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, callbackIs, clickOnApproval, MOBILE_FIELDS, PAYOUT_ACTIONS, privateNotes, openApproveModal, openPayoutForm, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS,
-  payoutPosts, requestPayout, submitApproval, submitEditedFromSaved, submitForm, tickNotDuplicate, viewText, waitForApprovalMessage, waitForView,
+  approvalMessage,
+  approveAs,
+  callbackIs,
+  clickOnApproval,
+  MOBILE_FIELDS,
+  PAYOUT_ACTIONS,
+  privateNotes,
+  openApproveModal,
+  openPayoutForm,
+  PAYOUT_BLOCKS,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  requestPayout,
+  submitApproval,
+  submitEditedFromSaved,
+  submitForm,
+  tickNotDuplicate,
+  viewText,
+  waitForApprovalMessage,
+  waitForView,
 } from '../../support/payout-flow.js';
 
 // Each test pays its own phone, so that one's payouts are never another's earlier ones.
@@ -49,8 +68,11 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     expect(payoutPosts(h)).toBe(posts + 1);
 
     await h.slack.runCommand({ userId: PEOPLE.approver, channelId: CHANNELS.treasury, text: `payouts ${second}` });
-    const history = await h.slack.waitFor(() => h.slack.messages(CHANNELS.treasury, { visibleTo: PEOPLE.approver })
-      .find((reply) => blockText(reply).includes('after checking it is not a duplicate')), { message: 'the history with the tick' });
+    const history = await h.slack.waitFor(
+      () =>
+        h.slack.messages(CHANNELS.treasury, { visibleTo: PEOPLE.approver }).find((reply) => blockText(reply).includes('after checking it is not a duplicate')),
+      { message: 'the history with the tick' },
+    );
     expect(blockText(history)).toContain(`<@${PEOPLE.approver}>`);
   });
 
@@ -80,7 +102,11 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
     // The number edited; the amount and currency typed (a pick keeps what was typed there, and this form had none yet).
     const review = await submitEditedFromSaved(
-      h, PEOPLE.requester, form.id, { search: 'mbuyi', identity: 'mobile:243820000020:VODACOM_MPESA' }, { phone: '243820000021', amount: '31', currency: 'USD' },
+      h,
+      PEOPLE.requester,
+      form.id,
+      { search: 'mbuyi', identity: 'mobile:243820000020:VODACOM_MPESA' },
+      { phone: '243820000021', amount: '31', currency: 'USD' },
     );
     const changed = '*Changed details:* filled from the saved recipient Grace Mbuyi, then edited: the number (`243820000020` → `243820000021`).';
     expect(viewText(review)).toContain(changed);
@@ -100,13 +126,23 @@ describe('what the approver sees: possible duplicates, unusual amounts, the day 
     await h.slack.runCommand({ userId: french, channelId: CHANNELS.treasury, text: 'language fr' });
     await h.slack.waitFor(() => h.visibleTo(french).at(-1), { message: 'the answer to /fleet language fr' });
     await h.slack.openHome({ userId: french });
-    const home = await h.slack.waitFor(() => {
-      const view = h.slack.home(french);
-      return view && viewText(view).includes(id) ? view : undefined;
-    }, { message: 'the request on the French approver\'s Home' });
+    const home = await h.slack.waitFor(
+      () => {
+        const view = h.slack.home(french);
+        return view && viewText(view).includes(id) ? view : undefined;
+      },
+      { message: "the request on the French approver's Home" },
+    );
     await h.slack.clickButton({ userId: french, viewId: home.id, actionId: PAYOUT_ACTIONS.approve, blockId: `home_waiting_${id}` });
-    const fromHome = await waitForView(h, french, (view) => callbackIs(PAYOUT_VIEWS.approve)(view) && view.view.private_metadata === id, 'the approve window from the Home');
-    expect(viewText(fromHome)).toContain('*Coordonnées modifiées :* remplies depuis le bénéficiaire enregistré Grace Mbuyi, puis modifiées : le numéro (`243820000020` → `243820000021`).');
+    const fromHome = await waitForView(
+      h,
+      french,
+      (view) => callbackIs(PAYOUT_VIEWS.approve)(view) && view.view.private_metadata === id,
+      'the approve window from the Home',
+    );
+    expect(viewText(fromHome)).toContain(
+      '*Coordonnées modifiées :* remplies depuis le bénéficiaire enregistré Grace Mbuyi, puis modifiées : le numéro (`243820000020` → `243820000021`).',
+    );
     expect(viewText(fromHome)).toContain('*Nouveau bénéficiaire :*');
     await h.slack.closeView({ userId: french, viewId: fromHome.id });
   });
@@ -118,8 +154,10 @@ describe('approval tiers, through the whole bot', () => {
   beforeAll(async () => {
     h = await startHarness({
       env: {
-        ...PAYOUT_ENV, FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2},${PEOPLE.newcomer}`,
-        PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:2000,EUR:2000,CDF:5000000', PAYOUT_SENIOR_APPROVERS: PEOPLE.approver2,
+        ...PAYOUT_ENV,
+        FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2},${PEOPLE.newcomer}`,
+        PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:2000,EUR:2000,CDF:5000000',
+        PAYOUT_SENIOR_APPROVERS: PEOPLE.approver2,
       },
     });
   });

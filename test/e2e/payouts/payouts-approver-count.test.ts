@@ -27,7 +27,7 @@ describe('a rule that needs more approvers than a user group holds', () => {
     expect(blockText(message)).toContain('Only 1 person besides the requester can approve (`FLEET_APPROVERS`), and this request needs 2');
   });
 
-  it('says it on a bulk payout\'s approval message too', async () => {
+  it("says it on a bulk payout's approval message too", async () => {
     const id = await submitBatch(h, [batchRow(92)]);
     const { ts } = await batchMessage(h, id);
     const shown = await h.slack.waitFor(() => {

@@ -4,7 +4,8 @@ import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../s
 import { callbackIs, dmWith, PAYOUT_ENV, payoutPosts, viewText, waitForView } from '../../support/payout-flow.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
-const row = (index: number, amount = '10', currency = 'USD') => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,${amount},${currency},,`;
+const row = (index: number, amount = '10', currency = 'USD') =>
+  `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,${amount},${currency},,`;
 
 describe('asking one approval for a bulk payout', () => {
   let h: Harness;
@@ -85,7 +86,9 @@ describe('asking one approval for a bulk payout', () => {
     const refused = await h.slack.submitView({ userId: PEOPLE.requester, viewId: again.id });
     expect(refused.status).toBe(0);
     await h.slack.submitView({
-      userId: PEOPLE.requester, viewId: again.id, values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
+      userId: PEOPLE.requester,
+      viewId: again.id,
+      values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
     });
     expect(viewText(h.slack.view(again.id)!)).toContain('waiting for approval');
   });
@@ -99,7 +102,9 @@ describe('asking one approval for a bulk payout', () => {
     expect(refused.status).toBe(0);
     expect(viewText(h.slack.view(reversed.id)!)).not.toContain('waiting for approval');
     await h.slack.submitView({
-      userId: PEOPLE.requester, viewId: reversed.id, values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
+      userId: PEOPLE.requester,
+      viewId: reversed.id,
+      values: { [PAYOUT_BATCH_ACTIONS.confirmSameBlock]: { [PAYOUT_BATCH.input]: ['same'] } },
     });
     expect(viewText(h.slack.view(reversed.id)!)).toContain('waiting for approval');
   });
@@ -109,7 +114,14 @@ describe('asking one approval for a bulk payout', () => {
     expect(viewText(waiting)).not.toContain('may pay someone twice');
     // Meanwhile the same payout is requested on its own (say, from another window).
     const single = await h.bot.payouts.validate('mobile_money', {
-      phone: '243812300071', name: 'Person 71', countryCode: 'CD', operator: 'VODACOM_MPESA', amount: '5', currency: 'USD', reference: '', note: '',
+      phone: '243812300071',
+      name: 'Person 71',
+      countryCode: 'CD',
+      operator: 'VODACOM_MPESA',
+      amount: '5',
+      currency: 'USD',
+      reference: '',
+      note: '',
     });
     expect(single.ok && (await h.bot.payouts.submit(PEOPLE.requester, single.draft)).ok).toBe(true);
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: waiting.id });
@@ -130,21 +142,27 @@ describe('asking one approval for a bulk payout', () => {
     expect(h.slack.view(modal.id)).toBeDefined();
     await h.slack.submitView({ userId: PEOPLE.approver, viewId: modal.id, values: typed('Row 42 is a test payee <!channel>') });
     expect(viewText(h.slack.view(modal.id)!)).toContain('Rejected. The requester has been sent your reason.');
-    await h.slack.waitFor(() => blockText(h.slack.message(CHANNELS.approvals, message.ts)!).includes(`Rejected by <@${PEOPLE.approver}>: Row 42 is a test payee`));
+    await h.slack.waitFor(() =>
+      blockText(h.slack.message(CHANNELS.approvals, message.ts)!).includes(`Rejected by <@${PEOPLE.approver}>: Row 42 is a test payee`),
+    );
     const dm = await h.waitForMessage(PEOPLE.requester, `${id}* was rejected`, dmWith(PEOPLE.requester));
     expect(dm.text).toContain('Row 42 is a test payee &lt;!channel&gt;');
     expect(h.sandbox.requests.filter((request) => JSON.stringify(request.body ?? '').includes(id))).toEqual([]);
   });
 
-  it('lists a pending bulk payout in /fleet payouts and finds it by a row\'s reference, its recipient\'s name or number, and its id', async () => {
+  it("lists a pending bulk payout in /fleet payouts and finds it by a row's reference, its recipient's name or number, and its id", async () => {
     const id = await submit([row(81, '7'), 'mobile,+243 812 399 001,VODACOM_MPESA,Kalala Bulkfind,CD,8,USD,INV-BULK-61,']);
     await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts' });
-    const list = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Recent payouts') && message.text.includes(id)));
+    const list = await h.slack.waitFor(() =>
+      h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Recent payouts') && message.text.includes(id)),
+    );
     expect(list.text).toContain(`${id} waiting for approval`);
     expect(blockText(list)).toContain(`\`${id}\` · bulk payout of *2* payouts: 15.00 USD · \`rows.csv\` · *waiting for approval*`);
     for (const words of ['inv-bulk-61', 'kalala bulkfind', '812399001', id.toLowerCase()]) {
       await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: `payouts ${words}` });
-      const found = await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Payouts found') && blockText(message).includes(`\`${words.split(' ')[0]}\``)));
+      const found = await h.slack.waitFor(() =>
+        h.visibleTo(PEOPLE.approver2).find((message) => message.text.startsWith('Payouts found') && blockText(message).includes(`\`${words.split(' ')[0]}\``)),
+      );
       expect(found.text, words).toContain(`${id} waiting for approval`);
       expect(blockText(found)).toContain('1 bulk payout holds');
     }
@@ -157,7 +175,11 @@ describe('asking one approval for a bulk payout', () => {
     h.bot.batches.approve = () => Promise.reject(new Error('database connection lost'));
     try {
       await h.slack.clickButton({ userId: PEOPLE.approver, actionId: PAYOUT_BATCH_ACTIONS.approve, channelId: CHANNELS.approvals, messageTs: message.ts });
-      const told = await h.waitForMessage(PEOPLE.approver, 'Could not record your approval of the bulk payout: something went wrong on our side', CHANNELS.approvals);
+      const told = await h.waitForMessage(
+        PEOPLE.approver,
+        'Could not record your approval of the bulk payout: something went wrong on our side',
+        CHANNELS.approvals,
+      );
       expect(told.ephemeralTo).toBe(PEOPLE.approver);
       expect(told.text).not.toContain('database connection lost');
     } finally {

@@ -35,7 +35,12 @@ describe('checking a bulk payout file in Slack', () => {
     const fileId = h.slack.uploadFileAs({ userId, name, bytes: content });
     const ack = await h.slack.submitView({ userId, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
     expect(ack.status).toBe(200);
-    return waitForView(h, userId, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check of the file');
+    return waitForView(
+      h,
+      userId,
+      (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView,
+      'the check of the file',
+    );
   }
 
   it('opens the form with a CSV file input and a paste area, in French too', async () => {
@@ -104,7 +109,7 @@ describe('checking a bulk payout file in Slack', () => {
     expect(viewText(await submitFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), 'photo.csv'))).toContain('not a text file');
   });
 
-  it('sends the bot token to Slack alone: a file whose private URL names another server is refused in the person\'s language, and that server is never asked', async () => {
+  it("sends the bot token to Slack alone: a file whose private URL names another server is refused in the person's language, and that server is never asked", async () => {
     const asked: IncomingHttpHeaders[] = [];
     const elsewhere = createServer((request, response) => {
       asked.push(request.headers);
@@ -138,8 +143,17 @@ describe('checking a bulk payout file in Slack', () => {
     const form = await openForm();
     const none = await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: {} });
     expect(JSON.stringify(none.body)).toContain('Choose a file or paste rows');
-    await h.slack.submitView({ userId: PEOPLE.requester, viewId: form.id, values: { [PAYOUT_BATCH.pasteBlock]: { [PAYOUT_BATCH.input]: `${HEADER}\n${GOOD[0]}` } } });
-    const result = await waitForView(h, PEOPLE.requester, (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView, 'the check');
+    await h.slack.submitView({
+      userId: PEOPLE.requester,
+      viewId: form.id,
+      values: { [PAYOUT_BATCH.pasteBlock]: { [PAYOUT_BATCH.input]: `${HEADER}\n${GOOD[0]}` } },
+    });
+    const result = await waitForView(
+      h,
+      PEOPLE.requester,
+      (view) => view.id === form.id && view.view.callback_id !== PAYOUT_BATCH.uploadView && view.view.callback_id !== PAYOUT_BATCH.checkingView,
+      'the check',
+    );
     expect(viewText(result)).toContain('1 row');
   });
 

@@ -34,7 +34,7 @@ describe('day totals across a single request and a bulk payout', () => {
 
     const message = await batchMessage(h, id);
     expect(blockText(message)).toContain('0 of 2');
-    expect(blockText(message)).toContain('Needs 2 approvers: the recipient\'s USD total for the team’s day, 1,800.00 USD, is above 1,000.00 USD.');
+    expect(blockText(message)).toContain("Needs 2 approvers: the recipient's USD total for the team’s day, 1,800.00 USD, is above 1,000.00 USD.");
 
     await clickOnBatch(h, ABEL, id, 'approve');
     await h.slack.waitFor(() => blockText(h.slack.message(CHANNELS.approvals, message.ts)!).includes('1 of 2'));

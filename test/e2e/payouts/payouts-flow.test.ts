@@ -1,9 +1,27 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, BANK_FIELDS, BANK_PATH, buttonsOf, callbackIs, clickOnApproval, dmTexts, dmWith, MOBILE_FIELDS,
-  MOBILE_PATH, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, requestPayout, submitForm,
-  viewText, waitForApprovalMessage, waitForView,
+  approvalMessage,
+  approveAs,
+  BANK_FIELDS,
+  BANK_PATH,
+  buttonsOf,
+  callbackIs,
+  clickOnApproval,
+  dmTexts,
+  dmWith,
+  MOBILE_FIELDS,
+  MOBILE_PATH,
+  openPayoutForm,
+  PAYOUT_ACTIONS,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  requestPayout,
+  submitForm,
+  viewText,
+  waitForApprovalMessage,
+  waitForView,
 } from '../../support/payout-flow.js';
 
 describe('payouts from request to money moved, through the real receiver', () => {
@@ -25,10 +43,16 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(prefilled).toContain('"initial_value":"150"');
     expect(prefilled).toMatch(/"initial_option":\{"text":\{[^}]*"text":"USD"/);
 
-    const review = await submitForm(h, PEOPLE.requester, form.id, { name: 'Amani <Kabila>', countryCode: 'cd', operator: 'VODACOM_MPESA', reference: 'INV-2025-0042' });
+    const review = await submitForm(h, PEOPLE.requester, form.id, {
+      name: 'Amani <Kabila>',
+      countryCode: 'cd',
+      operator: 'VODACOM_MPESA',
+      reference: 'INV-2025-0042',
+    });
     expect(review.view.callback_id).toBe(PAYOUT_VIEWS.review);
     const shown = viewText(review);
-    for (const detail of ['150.00 USD', '243812345678', 'VODACOM_MPESA', 'INV-2025-0042', 'Amani &lt;Kabila&gt;', 'amount `150`']) expect(shown).toContain(detail);
+    for (const detail of ['150.00 USD', '243812345678', 'VODACOM_MPESA', 'INV-2025-0042', 'Amani &lt;Kabila&gt;', 'amount `150`'])
+      expect(shown).toContain(detail);
     expect(payoutPosts(h)).toBe(0);
 
     await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
@@ -46,7 +70,10 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(h.sandbox.payouts()).toHaveLength(1);
     expect(payout!.body).toEqual({
       recipient: { phone: '243812345678', name: 'Amani <Kabila>', countryCode: 'CD' },
-      amount: 150, currency: 'USD', reference: 'INV-2025-0042', operator: 'VODACOM_MPESA',
+      amount: 150,
+      currency: 'USD',
+      reference: 'INV-2025-0042',
+      operator: 'VODACOM_MPESA',
     });
     expect(outcome).toContain(payout!.transactionId);
 
@@ -54,7 +81,9 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(buttonsOf(done)).toEqual([]);
     expect(blockText(done)).toContain(`Approved by <@${PEOPLE.approver}>`);
     expect(blockText(done)).toMatch(new RegExp(`\\*Sent\\.\\* Transaction \`${payout!.transactionId}\`\\.$`, 'm'));
-    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('was sent') && text.includes(payout!.transactionId)));
+    await h.slack.waitFor(() =>
+      dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('was sent') && text.includes(payout!.transactionId)),
+    );
     expect(h.sandbox.requests.filter((request) => request.method === 'POST' && request.path === MOBILE_PATH)).toHaveLength(1);
   });
 
@@ -62,7 +91,12 @@ describe('payouts from request to money moved, through the real receiver', () =>
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'payout' });
     const chooser = await waitForView(h, PEOPLE.requester, callbackIs(PAYOUT_VIEWS.chooser), 'the chooser');
     await h.slack.clickButton({ userId: PEOPLE.requester, viewId: chooser.id, actionId: PAYOUT_ACTIONS.chooseBankAccount });
-    const form = await waitForView(h, PEOPLE.requester, (view) => view.view.callback_id === PAYOUT_VIEWS.form && viewText(view).includes('Bank code'), 'the bank form');
+    const form = await waitForView(
+      h,
+      PEOPLE.requester,
+      (view) => view.view.callback_id === PAYOUT_VIEWS.form && viewText(view).includes('Bank code'),
+      'the bank form',
+    );
     expect(form.id).toBe(chooser.id);
 
     const review = await submitForm(h, PEOPLE.requester, form.id, BANK_FIELDS);
@@ -79,7 +113,9 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(payoutPosts(h) - before).toBe(1);
     expect(bankPosts[0]!.body).toEqual({
       recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
-      amount: 750.5, currency: 'EUR', reference,
+      amount: 750.5,
+      currency: 'EUR',
+      reference,
     });
     const transactionId = h.sandbox.payouts().at(-1)!.transactionId;
     await waitForApprovalMessage(h, id, transactionId);
@@ -114,7 +150,7 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(ids[0]!))).toHaveLength(1);
   });
 
-  it('shows both submissions of a review the stored id when that request used up the day\'s allowance', async () => {
+  it("shows both submissions of a review the stored id when that request used up the day's allowance", async () => {
     const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
     const review = await submitForm(h, PEOPLE.requester, form.id, { ...MOBILE_FIELDS, amount: '5000', currency: 'CDF', reference: 'WHOLE-DAY-01' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
@@ -132,7 +168,11 @@ describe('payouts from request to money moved, through the real receiver', () =>
   it('lets the requester cancel while nothing is approved, and then nobody can approve it', async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '20' });
     await clickOnApproval(h, PEOPLE.approver, id, PAYOUT_ACTIONS.cancel);
-    await h.slack.waitFor(() => h.slack.messages(CHANNELS.approvals, { visibleTo: PEOPLE.approver }).find((m) => m.ephemeralTo === PEOPLE.approver && m.text.includes('Only the person who requested')));
+    await h.slack.waitFor(() =>
+      h.slack
+        .messages(CHANNELS.approvals, { visibleTo: PEOPLE.approver })
+        .find((m) => m.ephemeralTo === PEOPLE.approver && m.text.includes('Only the person who requested')),
+    );
     expect(buttonsOf(approvalMessage(h, id)!)).toContain(PAYOUT_ACTIONS.cancel);
 
     await clickOnApproval(h, PEOPLE.requester, id, PAYOUT_ACTIONS.cancel);
@@ -141,7 +181,7 @@ describe('payouts from request to money moved, through the real receiver', () =>
     await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('is cancelled')));
   });
 
-  it('lists recent payouts and shows one request\'s history to requesters and approvers only', async () => {
+  it("lists recent payouts and shows one request's history to requesters and approvers only", async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '30' });
     await approveAs(h, PEOPLE.approver, id);
     await waitForApprovalMessage(h, id, '*Sent.*');
@@ -154,7 +194,12 @@ describe('payouts from request to money moved, through the real receiver', () =>
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: `payouts ${id.toLowerCase()}` });
     const history = await h.waitForMessage(PEOPLE.requester, `Payout ${id}`);
     const lines = blockText(history);
-    for (const line of [`Requested by <@${PEOPLE.requester}>`, `Approved by <@${PEOPLE.approver}> (1 of 1)`, 'Sent to the Fleet API (attempt 1)', 'Completed: transaction `PO-']) {
+    for (const line of [
+      `Requested by <@${PEOPLE.requester}>`,
+      `Approved by <@${PEOPLE.approver}> (1 of 1)`,
+      'Sent to the Fleet API (attempt 1)',
+      'Completed: transaction `PO-',
+    ]) {
       expect(lines).toContain(line);
     }
 
@@ -175,7 +220,9 @@ describe('payouts from request to money moved, through the real receiver', () =>
     expect(blockText(byName)).toContain(`\`${id}\` · \`${reference}\` · `);
 
     await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: `paiements ${reference.toLowerCase()}` });
-    await h.slack.waitFor(() => h.visibleTo(PEOPLE.approver2).filter((m) => m.text.startsWith('Payouts found') && m.text.includes(id)).length >= 2 || undefined);
+    await h.slack.waitFor(
+      () => h.visibleTo(PEOPLE.approver2).filter((m) => m.text.startsWith('Payouts found') && m.text.includes(id)).length >= 2 || undefined,
+    );
 
     await h.slack.runCommand({ userId: PEOPLE.approver2, channelId: CHANNELS.treasury, text: 'payouts nobody-by-this-name' });
     const none = await h.waitForMessage(PEOPLE.approver2, 'Payouts found: none');

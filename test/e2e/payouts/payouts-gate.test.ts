@@ -2,7 +2,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import { ManualClock } from '../../support/payout-doubles.js';
 import {
-  approveAs, dmTexts, formValues, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage,
+  approveAs,
+  dmTexts,
+  formValues,
+  MOBILE_FIELDS,
+  openPayoutForm,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  viewText,
+  waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 import { FRESH_READ_REUSE_MS } from '../../../src/slack/access.js';
 import { PAYOUT_SCHEDULE } from '../../../src/slack/ids.js';
@@ -16,8 +25,10 @@ describe('the gate before sending, through the whole bot', () => {
   beforeAll(async () => {
     h = await startHarness({
       env: {
-        ...PAYOUT_ENV, FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2},${PEOPLE.newcomer}`,
-        PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:2000,EUR:2000,CDF:5000000', PAYOUT_SENIOR_APPROVERS: SENIORS_GROUP,
+        ...PAYOUT_ENV,
+        FLEET_APPROVERS: `${PEOPLE.approver},${PEOPLE.approver2},${PEOPLE.newcomer}`,
+        PAYOUT_SENIOR_APPROVAL_ABOVE: 'USD:2000,EUR:2000,CDF:5000000',
+        PAYOUT_SENIOR_APPROVERS: SENIORS_GROUP,
       },
       slack: { usergroups: { [SENIORS_GROUP]: [PEOPLE.approver2] } },
       bot: { clock, payoutTimers: { scheduleEveryMs: 50 } },
@@ -48,7 +59,9 @@ describe('the gate before sending, through the whole bot', () => {
     const held = blockText(await waitForApprovalMessage(h, payoutId, 'senior approver who still is one'));
     expect(held).toContain('Not sent');
     expect(payoutPosts(h)).toBe(0);
-    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(payoutId) && text.includes('was not sent yet')), { message: 'the requester told' });
+    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(payoutId) && text.includes('was not sent yet')), {
+      message: 'the requester told',
+    });
 
     h.slack.setUsergroupMembers(SENIORS_GROUP, [PEOPLE.approver2]);
     // The release's fresh read of the group stands for a few seconds.

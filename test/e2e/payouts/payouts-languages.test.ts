@@ -1,7 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approveAs, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ACTIONS, PAYOUT_ENV, privateNotes, requestPayout, viewText,
+  approveAs,
+  clickOnApproval,
+  dmTexts,
+  MOBILE_FIELDS,
+  MOBILE_PATH,
+  openApproveModal,
+  PAYOUT_ACTIONS,
+  PAYOUT_ENV,
+  privateNotes,
+  requestPayout,
+  viewText,
   waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
@@ -11,7 +21,7 @@ const thin = '\u202f';
 /** An approver whose Slack runs in French (`fr-FR`) in the local workspace. */
 const FABRICE = 'U0FABRICE';
 
-describe('payout approval in each reader\'s language, through the real receiver', () => {
+describe("payout approval in each reader's language, through the real receiver", () => {
   let h: Harness;
 
   beforeAll(async () => {
@@ -42,10 +52,13 @@ describe('payout approval in each reader\'s language, through the real receiver'
     expect(shown).not.toContain('1,500.50');
 
     await h.slack.submitView({ userId: FABRICE, viewId: modal.id });
-    const outcome = await h.slack.waitFor(() => {
-      const view = h.slack.view(modal.id);
-      return view && viewText(view).includes('Votre approbation est enregistrée') ? view : undefined;
-    }, { message: 'the outcome of the approval, in French' });
+    const outcome = await h.slack.waitFor(
+      () => {
+        const view = h.slack.view(modal.id);
+        return view && viewText(view).includes('Votre approbation est enregistrée') ? view : undefined;
+      },
+      { message: 'the outcome of the approval, in French' },
+    );
     expect(outcome.view.title).toMatchObject({ text: `Paiement ${id}` });
     expect(viewText(outcome)).toContain('Un autre approbateur doit encore approuver avant tout envoi.');
 
@@ -55,14 +68,16 @@ describe('payout approval in each reader\'s language, through the real receiver'
     expect(h.sandbox.payouts()).toHaveLength(0);
   });
 
-  it('writes the requester\'s direct messages in the requester\'s language, and the channel\'s message in the channel\'s', async () => {
+  it("writes the requester's direct messages in the requester's language, and the channel's message in the channel's", async () => {
     // In euros: the first test's dollars would make this one need two approvers (the requester's day total).
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '150', currency: 'EUR', reference: 'INV-FR-0002' });
     await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('attend une approbation')), {
       message: 'the French receipt',
     });
     const receipt = dmTexts(h, PEOPLE.requester).find((text) => text.includes(id))!;
-    expect(receipt).toContain(`Votre demande de paiement *${id}* (*150,00 EUR* par mobile money à *Amani Kabila*) attend une approbation dans <#${CHANNELS.approvals}>`);
+    expect(receipt).toContain(
+      `Votre demande de paiement *${id}* (*150,00 EUR* par mobile money à *Amani Kabila*) attend une approbation dans <#${CHANNELS.approvals}>`,
+    );
     expect(receipt).not.toContain('waiting for approval');
 
     // An English approver: their modal is English, the payout goes out, and the requester hears it in French.
@@ -70,10 +85,13 @@ describe('payout approval in each reader\'s language, through the real receiver'
     expect(modal.view.title).toMatchObject({ text: `Approve ${id}` });
     expect(viewText(modal)).toContain('*150.00 EUR*');
     await h.slack.submitView({ userId: PEOPLE.approver2, viewId: modal.id });
-    const outcome = await h.slack.waitFor(() => {
-      const view = h.slack.view(modal.id);
-      return view && !viewText(view).includes('Recording your approval') ? viewText(view) : undefined;
-    }, { message: 'the outcome of the approval', timeoutMs: 10_000 });
+    const outcome = await h.slack.waitFor(
+      () => {
+        const view = h.slack.view(modal.id);
+        return view && !viewText(view).includes('Recording your approval') ? viewText(view) : undefined;
+      },
+      { message: 'the outcome of the approval', timeoutMs: 10_000 },
+    );
     expect(outcome).toContain('Your approval is recorded.\\n:white_check_mark: *Sent.* Transaction');
     const done = await waitForApprovalMessage(h, id, '*Sent.* Transaction');
     expect(blockText(done)).toContain(`Approved by <@${PEOPLE.approver2}>`);
@@ -114,9 +132,16 @@ describe('payout approval in each reader\'s language, through the real receiver'
   it('lists /fleet payouts for a French requester with every amount written the French way', async () => {
     const before = h.visibleTo(PEOPLE.requester).length;
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'paiements' });
-    const list = await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester).slice(before).find((message) => message.text.includes('Paiements récents')), {
-      message: 'the French list of payouts',
-    });
+    const list = await h.slack.waitFor(
+      () =>
+        h
+          .visibleTo(PEOPLE.requester)
+          .slice(before)
+          .find((message) => message.text.includes('Paiements récents')),
+      {
+        message: 'the French list of payouts',
+      },
+    );
     const text = blockText(list);
     expect(text).toContain(`*1${thin}500,50 USD* par mobile money à *Amani Kabila*`);
     expect(text).toContain('*150,00 EUR* par mobile money');

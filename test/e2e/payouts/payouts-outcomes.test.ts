@@ -2,8 +2,19 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, type Harness } from '../../support/bot-harness.js';
 import { HOUR, ManualClock, MINUTE } from '../../support/payout-doubles.js';
 import {
-  approvalMessage, approveAs, buttonsOf, clickOnApproval, dmTexts, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS,
-  payoutPosts, privateNotes, requestPayout, useUnknownOutcomeHarness, waitForApprovalMessage,
+  approvalMessage,
+  approveAs,
+  buttonsOf,
+  clickOnApproval,
+  dmTexts,
+  MOBILE_FIELDS,
+  MOBILE_PATH,
+  PAYOUT_ACTIONS,
+  payoutPosts,
+  privateNotes,
+  requestPayout,
+  useUnknownOutcomeHarness,
+  waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
 const postsTo = (h: Harness, path: string) => h.sandbox.requests.filter((request) => request.method === 'POST' && request.path === path);
@@ -42,13 +53,19 @@ describe('payout outcomes that are not a plain success', () => {
 
     // The Fleet API did act after all: its transaction shows up in the list.
     const appeared = h.sandbox.addTransaction({
-      type: 'PAYMENT', amount: 22, currency: 'USD', status: 'Completed', description: `Mobile money payout ${request!.reference} to 243812345678`,
+      type: 'PAYMENT',
+      amount: 22,
+      currency: 'USD',
+      status: 'Completed',
+      description: `Mobile money payout ${request!.reference} to 243812345678`,
     });
     clock.advance(2000);
     const done = await waitForApprovalMessage(h, id, appeared.reference);
     expect(blockText(done)).toContain(`*Sent.* Transaction \`${appeared.reference}\``);
     expect(payoutPosts(h) - before).toBe(1);
-    await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('was sent') && text.includes(appeared.reference)));
+    await h.slack.waitFor(() =>
+      dmTexts(h, PEOPLE.requester).find((text) => text.includes(id) && text.includes('was sent') && text.includes(appeared.reference)),
+    );
   });
 
   it('asks for review when the payout is not found in time, and lets another approver retry with the same reference', async () => {

@@ -2,9 +2,28 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_USERS } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, approveAs, BANK_FIELDS, buttonsOf, clickOnApproval, dmTexts, fieldErrors, MOBILE_FIELDS, openApproveModal,
-  openPayoutForm, PAYOUT_ACTIONS, PAYOUT_BLOCKS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, privateNotes, requestPayout, submitApproval,
-  submitForm, viewText, waitForApprovalMessage, waitForView,
+  approvalMessage,
+  approveAs,
+  BANK_FIELDS,
+  buttonsOf,
+  clickOnApproval,
+  dmTexts,
+  fieldErrors,
+  MOBILE_FIELDS,
+  openApproveModal,
+  openPayoutForm,
+  PAYOUT_ACTIONS,
+  PAYOUT_BLOCKS,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  privateNotes,
+  requestPayout,
+  submitApproval,
+  submitForm,
+  viewText,
+  waitForApprovalMessage,
+  waitForView,
 } from '../../support/payout-flow.js';
 
 const CROWD = Array.from({ length: 20 }, (_, index) => `U0CROWD${String(index + 1).padStart(2, '0')}`);
@@ -69,7 +88,7 @@ describe('payout rules, enforced through Slack', () => {
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: view.id });
   });
 
-  it('never counts the requester\'s approval of their own request, although they are an approver', async () => {
+  it("never counts the requester's approval of their own request, although they are an approver", async () => {
     const id = await requestPayout(h, 'mobile', { ...MOBILE_FIELDS, amount: '12' });
     await clickOnApproval(h, PEOPLE.requester, id, PAYOUT_ACTIONS.approve);
     await h.slack.waitFor(() => privateNotes(h, PEOPLE.requester).find((text) => text.includes('You requested this payout, so your approval cannot count')));
@@ -127,7 +146,10 @@ describe('payout rules, enforced through Slack', () => {
     const outcomes = await Promise.all(CROWD.map((approver, index) => submitApproval(h, approver, modals[index]!.id)));
     expect(payoutPosts(h) - before).toBe(1);
     expect(outcomes.filter((text) => text.includes('*Sent.*'))).toHaveLength(1);
-    expect(outcomes.filter((text) => text.includes(':no_entry:') && text.includes('Nothing was changed')), outcomes.join('\n')).toHaveLength(19);
+    expect(
+      outcomes.filter((text) => text.includes(':no_entry:') && text.includes('Nothing was changed')),
+      outcomes.join('\n'),
+    ).toHaveLength(19);
     const done = await waitForApprovalMessage(h, id, '*Sent.*');
     expect(blockText(done).match(/Approved by/g)).toHaveLength(1);
   });

@@ -2,7 +2,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  callbackIs, fieldErrors, MOBILE_FIELDS, openPayoutForm, PAYOUT_ACTIONS, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, submitForm, viewText, waitForView,
+  callbackIs,
+  fieldErrors,
+  MOBILE_FIELDS,
+  openPayoutForm,
+  PAYOUT_ACTIONS,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  submitForm,
+  viewText,
+  waitForView,
 } from '../../support/payout-flow.js';
 
 const titleOf = (view: OpenView) => (view.view.title as { text?: string } | undefined)?.text;
@@ -70,7 +80,7 @@ describe('requesting a payout in the language of the person', () => {
     expect(payoutPosts(h)).toBe(0);
   });
 
-  it('refuses decimals beyond the currency\'s even when they are zeros, naming the thousands reading, and stores nothing', async () => {
+  it("refuses decimals beyond the currency's even when they are zeros, naming the thousands reading, and stores nothing", async () => {
     const cases = [
       [ENGLISH, '75.000', 'CDF', '75.000 CDF: 75,000? CDF has 2 decimals.'],
       [ENGLISH, '1.500', 'USD', '1.500 USD: 1,500? USD has 2 decimals.'],

@@ -5,7 +5,15 @@ import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slac
 import { testDatabases } from '../../support/databases.js';
 import { blockText, BOT_TOKEN, PEOPLE, SIGNING_SECRET, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
-  approvalMessage, buttonsOf, dmTexts, MOBILE_FIELDS, MOBILE_PATH, openApproveModal, PAYOUT_ENV, payoutPosts, requestPayout,
+  approvalMessage,
+  buttonsOf,
+  dmTexts,
+  MOBILE_FIELDS,
+  MOBILE_PATH,
+  openApproveModal,
+  PAYOUT_ENV,
+  payoutPosts,
+  requestPayout,
   waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
@@ -18,7 +26,10 @@ describe('a payout in flight when the app restarts', () => {
   // The database, the Fleet API and Slack outlive the app, as they do in production.
   const startApp = async (headersMs: number) => {
     const h = await startHarness({
-      env: { ...PAYOUT_ENV }, existingDb: db, existingSandbox: sandbox, existingSlack: slack,
+      env: { ...PAYOUT_ENV },
+      existingDb: db,
+      existingSandbox: sandbox,
+      existingSlack: slack,
       bot: { fleetTimeouts: { headersMs, bodyMs: headersMs } },
     });
     harnesses.push(h);
@@ -59,7 +70,7 @@ describe('a payout in flight when the app restarts', () => {
     await first.close();
     harnesses.splice(harnesses.indexOf(first), 1);
     expect(payoutPosts(second)).toBe(1);
-    expect((await second.bot.payouts.get(id))).toMatchObject({ state: 'completed', transactionId });
+    expect(await second.bot.payouts.get(id)).toMatchObject({ state: 'completed', transactionId });
     expect(slack.messages(approvalMessage(second, id)!.channel).filter((message) => message.text.includes(id))).toHaveLength(1);
     await second.slack.waitFor(() => dmTexts(second, PEOPLE.requester).find((text) => text.includes(id) && text.includes(transactionId)));
     expect(slack.limitViolations).toEqual([]);

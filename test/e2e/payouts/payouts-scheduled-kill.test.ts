@@ -17,7 +17,7 @@ import { startBotProcess, type BotProcess } from '../../support/bot-process.js';
 import { scheduling } from '../../payouts/schedule/support.js';
 import { APPROVER, mobileForm, REQUESTER } from '../../support/payout-doubles.js';
 
-describe('a scheduled payout and a process killed between its release and the Fleet API\'s answer', () => {
+describe("a scheduled payout and a process killed between its release and the Fleet API's answer", () => {
   let slack: LocalSlack;
   let fleet: Server;
   let fleetUrl: string;
@@ -56,9 +56,19 @@ describe('a scheduled payout and a process killed between its release and the Fl
   const open = () => openDatabase({ dataDir, logger: createLogger({ level: 'silent' }) });
   const start = () => {
     const bot = startBotProcess({
-      SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_API_URL: slack.apiUrl, PORT: '0', HOST: '127.0.0.1',
-      FLEET_API_URL: fleetUrl, FLEET_API_KEY: 'test-key', DATA_DIR: dataDir, LOG_LEVEL: 'info', LEDGER_ENABLED: 'false',
-      FLEET_REQUESTERS: REQUESTER, FLEET_APPROVERS: APPROVER, PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      FLEET_API_URL: fleetUrl,
+      FLEET_API_KEY: 'test-key',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LEDGER_ENABLED: 'false',
+      FLEET_REQUESTERS: REQUESTER,
+      FLEET_APPROVERS: APPROVER,
+      PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
     });
     processes.push(bot);
     return bot;
@@ -70,9 +80,14 @@ describe('a scheduled payout and a process killed between its release and the Fl
     let db: Db = await open();
     const { schedule, service, clock } = scheduling(db);
     clock.set(new Date(due.getTime() - 10 * 60_000));
-    const request = await schedule({
-      firstDay: due.toISOString().slice(0, 10), time: { hour: due.getUTCHours(), minute: due.getUTCMinutes() }, repeat: 'once',
-    }, { ...mobileForm, reference: 'KILL-0001' });
+    const request = await schedule(
+      {
+        firstDay: due.toISOString().slice(0, 10),
+        time: { hour: due.getUTCHours(), minute: due.getUTCMinutes() },
+        repeat: 'once',
+      },
+      { ...mobileForm, reference: 'KILL-0001' },
+    );
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'approved' } });
     await db.close();
 

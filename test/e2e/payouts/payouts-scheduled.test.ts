@@ -2,7 +2,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import { ManualClock, settings } from '../../support/payout-doubles.js';
 import {
-  approveAs, dmTexts, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, payoutPosts, viewText, waitForApprovalMessage, formValues,
+  approveAs,
+  dmTexts,
+  MOBILE_FIELDS,
+  openPayoutForm,
+  PAYOUT_ENV,
+  PAYOUT_VIEWS,
+  payoutPosts,
+  viewText,
+  waitForApprovalMessage,
+  formValues,
 } from '../../support/payout-flow.js';
 import { createLogger } from '../../../src/core/logger.js';
 import { ScheduleReleaser } from '../../../src/payouts/schedule/release.js';
@@ -20,7 +29,7 @@ function when(values: { sendOn?: string; sendAt?: string; repeat?: string; count
   };
 }
 
-describe('scheduled payouts through the real receiver, on the app\'s clock', () => {
+describe("scheduled payouts through the real receiver, on the app's clock", () => {
   let h: Harness;
 
   beforeAll(async () => {
@@ -45,7 +54,7 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: form.id });
   });
 
-  it('schedules a one-off ahead, approves it now, and sends it once with the reference typed when the team\'s clock reaches its time', async () => {
+  it("schedules a one-off ahead, approves it now, and sends it once with the reference typed when the team's clock reaches its time", async () => {
     const review = await schedule({ ...MOBILE_FIELDS, reference: 'DRV-0042' }, { sendOn: '2026-11-26', sendAt: '09:10' });
     expect(review.view.callback_id, JSON.stringify(review.errors)).toBe(PAYOUT_VIEWS.review);
     expect(viewText(review)).toContain('Thu, Nov 26, 2026, 09:10 (Africa/Kinshasa)');
@@ -81,8 +90,15 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
 
     // Another replica looking at the same time, a redelivered release and the recovery sweep send nothing more.
     const replica = new ScheduleReleaser({
-      db: h.bot.db, clock, roles: { canRequest: async () => true, canApprove: async () => true, isSenior: async () => false }, logger: createLogger({ level: 'silent' }),
-      payoutSettings: settings, settings: { timeZone: 'Africa/Kinshasa', catchUpMinutes: 360, noticeMinutes: 0 }, payouts: h.bot.payouts, notifiers: [], holder: 'replica-b',
+      db: h.bot.db,
+      clock,
+      roles: { canRequest: async () => true, canApprove: async () => true, isSenior: async () => false },
+      logger: createLogger({ level: 'silent' }),
+      payoutSettings: settings,
+      settings: { timeZone: 'Africa/Kinshasa', catchUpMinutes: 360, noticeMinutes: 0 },
+      payouts: h.bot.payouts,
+      notifiers: [],
+      holder: 'replica-b',
       databaseNow: async () => clock.now(),
     });
     await replica.releaseDue();
@@ -110,11 +126,23 @@ describe('scheduled payouts through the real receiver, on the app\'s clock', () 
     for (const word of ['planifiés', 'planifies']) {
       const before = h.visibleTo(PEOPLE.requester, CHANNELS.treasury).length;
       await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: word });
-      await h.slack.waitFor(() => h.visibleTo(PEOPLE.requester, CHANNELS.treasury).slice(before).find((m) => blockText(m).includes(`${id} #3`)), { message: `/fleet ${word}` });
+      await h.slack.waitFor(
+        () =>
+          h
+            .visibleTo(PEOPLE.requester, CHANNELS.treasury)
+            .slice(before)
+            .find((m) => blockText(m).includes(`${id} #3`)),
+        { message: `/fleet ${word}` },
+      );
     }
 
     const message = await waitForApprovalMessage(h, id, 'Approved ahead');
-    const ack = await h.slack.clickButton({ userId: PEOPLE.approver2, channelId: CHANNELS.approvals, messageTs: message.ts, actionId: PAYOUT_SCHEDULE.cancelSeries });
+    const ack = await h.slack.clickButton({
+      userId: PEOPLE.approver2,
+      channelId: CHANNELS.approvals,
+      messageTs: message.ts,
+      actionId: PAYOUT_SCHEDULE.cancelSeries,
+    });
     expect(ack.status).toBe(200);
     await waitForApprovalMessage(h, id, 'Series cancelled by');
     await h.slack.waitFor(() => dmTexts(h, PEOPLE.requester).find((text) => text.includes(`cancelled the rest of your scheduled payout ${id}`)));

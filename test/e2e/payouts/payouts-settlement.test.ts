@@ -2,8 +2,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { blockText, PEOPLE, type Harness } from '../../support/bot-harness.js';
 import { ManualClock, MINUTE } from '../../support/payout-doubles.js';
 import {
-  approvalMessage, approveAs, buttonsOf, clickOnApproval, MOBILE_FIELDS, MOBILE_PATH, PAYOUT_ACTIONS, payoutPosts, privateNotes, requestPayout,
-  useUnknownOutcomeHarness, waitForApprovalMessage,
+  approvalMessage,
+  approveAs,
+  buttonsOf,
+  clickOnApproval,
+  MOBILE_FIELDS,
+  MOBILE_PATH,
+  PAYOUT_ACTIONS,
+  payoutPosts,
+  privateNotes,
+  requestPayout,
+  useUnknownOutcomeHarness,
+  waitForApprovalMessage,
 } from '../../support/payout-flow.js';
 
 describe('settling an unknown payout with approvers', () => {
@@ -21,15 +31,18 @@ describe('settling an unknown payout with approvers', () => {
    */
   function lookAgainUntilProposed(id: string) {
     let lastMove = 0;
-    return h.slack.waitFor(() => {
-      const message = approvalMessage(h, id);
-      if (message && blockText(message).includes('Likely match')) return message;
-      if (Date.now() - lastMove >= 250) {
-        lastMove = Date.now();
-        clock.advance(2000);
-      }
-      return undefined;
-    }, { timeoutMs: 15_000, message: `the approval message of ${id} to say "Likely match"` });
+    return h.slack.waitFor(
+      () => {
+        const message = approvalMessage(h, id);
+        if (message && blockText(message).includes('Likely match')) return message;
+        if (Date.now() - lastMove >= 250) {
+          lastMove = Date.now();
+          clock.advance(2000);
+        }
+        return undefined;
+      },
+      { timeoutMs: 15_000, message: `the approval message of ${id} to say "Likely match"` },
+    );
   }
 
   it('shows a credit that only quotes a typed reference as a likely match, and settles it only when an approver confirms', async () => {
@@ -41,7 +54,11 @@ describe('settling an unknown payout with approvers', () => {
     await waitForApprovalMessage(h, id, 'Outcome unknown');
 
     const credit = h.sandbox.addTransaction({
-      type: 'PAYMENT', amount: 31, currency: 'USD', status: 'Completed', description: 'Customer transfer for INV-42 <!channel> <http://evil.example|statement>',
+      type: 'PAYMENT',
+      amount: 31,
+      currency: 'USD',
+      status: 'Completed',
+      description: 'Customer transfer for INV-42 <!channel> <http://evil.example|statement>',
     });
     const proposed = await lookAgainUntilProposed(id);
     const text = blockText(proposed);
@@ -74,10 +91,13 @@ describe('settling an unknown payout with approvers', () => {
     h.sandbox.addTransaction({ type: 'PAYMENT', amount: 32, currency: 'USD', status: 'Completed', description: 'Refund for INV-43' });
     await lookAgainUntilProposed(id);
     await clickOnApproval(h, PEOPLE.approver2, id, PAYOUT_ACTIONS.rejectMatch);
-    await h.slack.waitFor(() => {
-      const message = approvalMessage(h, id);
-      return message && !blockText(message).includes('Likely match') ? message : undefined;
-    }, { message: 'the likely match to leave the approval message' });
+    await h.slack.waitFor(
+      () => {
+        const message = approvalMessage(h, id);
+        return message && !blockText(message).includes('Likely match') ? message : undefined;
+      },
+      { message: 'the likely match to leave the approval message' },
+    );
     expect((await h.bot.payouts.get(id))?.state).toBe('unknown');
     clock.advance(11 * MINUTE);
     const review = await waitForApprovalMessage(h, id, 'Needs review');

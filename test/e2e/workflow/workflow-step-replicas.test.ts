@@ -17,7 +17,9 @@ describe('the payout step with two replicas, a restart, and tokens that expire',
   // Replicas on one database, Slack and Fleet API, sweeping every 50 ms; the workspace's time is the bot's.
   const startReplica = async () => {
     const h = await startHarness({
-      env: { ...PAYOUT_ENV }, existingDb: db, ...(first ? { existingSlack: first.slack, existingSandbox: first.sandbox } : { slack: { now: () => clock.now().getTime() } }),
+      env: { ...PAYOUT_ENV },
+      existingDb: db,
+      ...(first ? { existingSlack: first.slack, existingSandbox: first.sandbox } : { slack: { now: () => clock.now().getTime() } }),
       bot: { clock, payoutTimers: { maintenanceEveryMs: 50 } },
     });
     replicas.push(h);
@@ -54,13 +56,15 @@ describe('the payout step with two replicas, a restart, and tokens that expire',
     await pause(400);
     expect(completionCalls(first) - before).toBe(1);
     expect(third.slack.apiCalls.filter((call) => call.method.startsWith('functions.') && call.error)).toEqual([]);
-    expect((await first.bot.db.query('SELECT sealed_token FROM workflow_payout_steps WHERE execution_id = $1', [executionId])).rows).toEqual([{ sealed_token: null }]);
+    expect((await first.bot.db.query('SELECT sealed_token FROM workflow_payout_steps WHERE execution_id = $1', [executionId])).rows).toEqual([
+      { sealed_token: null },
+    ]);
     await third.close();
     replicas.splice(replicas.indexOf(third), 1);
     first.slack.setAppUrl(first.bot.eventsUrl!);
   });
 
-  it('completes with unknown and the request id 3 minutes before the event\'s token expires, however late the confirmation, then keeps following the payout', async () => {
+  it("completes with unknown and the request id 3 minutes before the event's token expires, however late the confirmation, then keeps following the payout", async () => {
     const before = completionCalls(first);
     const executionId = await runStep(first, stepInputs());
     await waitForQuestion(first, executionId);

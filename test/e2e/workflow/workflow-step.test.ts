@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
-import { approveAs, dmTexts, MOBILE_PATH, openApproveModal, PAYOUT_ENV, payoutPosts, submitApproval, viewText, waitForApprovalMessage } from '../../support/payout-flow.js';
+import {
+  approveAs,
+  dmTexts,
+  MOBILE_PATH,
+  openApproveModal,
+  PAYOUT_ENV,
+  payoutPosts,
+  submitApproval,
+  viewText,
+  waitForApprovalMessage,
+} from '../../support/payout-flow.js';
 import { answer, completionCalls, messageText, runStep, stepInputs, waitForQuestion, waitForRunEnd } from '../../support/workflow-flow.js';
 
 describe('the Workflow Builder step "Request a payout"', () => {
@@ -113,7 +123,7 @@ describe('the Workflow Builder step "Request a payout"', () => {
     expect((await waitForRunEnd(h, cancelled)).error).toBe(`Payout request ${other} was cancelled by its requester.`);
   });
 
-  it('fails the step with the Fleet API\'s reason when the payout fails', async () => {
+  it("fails the step with the Fleet API's reason when the payout fails", async () => {
     const executionId = await runStep(h, stepInputs());
     const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
     h.sandbox.setFault({ match: { method: 'POST', path: MOBILE_PATH }, status: 400, times: 1 });
@@ -142,7 +152,9 @@ describe('the Workflow Builder step "Request a payout"', () => {
     const question = await waitForQuestion(h, executionId);
     const before = (await h.bot.payouts.listRecent({ limit: 100 })).length;
     await h.slack.clickButton({ userId: PEOPLE.requester, actionId: 'workflow_payout_confirm', channelId: question.channel, messageTs: question.ts });
-    await h.slack.clickButton({ userId: PEOPLE.requester, actionId: 'workflow_payout_confirm', channelId: question.channel, messageTs: question.ts }).catch(() => undefined);
+    await h.slack
+      .clickButton({ userId: PEOPLE.requester, actionId: 'workflow_payout_confirm', channelId: question.channel, messageTs: question.ts })
+      .catch(() => undefined);
     await h.slack.waitFor(() => messageText(h.slack.message(question.channel, question.ts)!).includes('You confirmed'));
     expect((await h.bot.payouts.listRecent({ limit: 100 })).length).toBe(before + 1);
     expect(h.slack.workflowRun(executionId)?.state).toBe('running');
@@ -159,7 +171,7 @@ describe('the payout step over Socket Mode', () => {
     await h?.close();
   });
 
-  it('receives function_executed as an events_api envelope, and completes the step at the payout\'s end', async () => {
+  it("receives function_executed as an events_api envelope, and completes the step at the payout's end", async () => {
     const executionId = await runStep(h, stepInputs());
     const id = /PR-[A-Z0-9]{6}/.exec(messageText(await answer(h, executionId, 'confirm')))?.[0] ?? '';
     await approveAs(h, PEOPLE.approver, id);

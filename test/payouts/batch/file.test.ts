@@ -9,7 +9,11 @@ const BANK = 'bank,0001 2345 6789,BCDCCDKI,Ndaya Logistics SARL,CD,2500,EUR,INV-
 const settings = {
   operators: ['VODACOM_MPESA', 'ORANGE_MONEY'],
   currencies: ['USD', 'EUR', 'CDF'],
-  maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000], ['CDF', 10_000_000_000]]),
+  maxAmount: new Map([
+    ['USD', 5_000_000],
+    ['EUR', 5_000_000],
+    ['CDF', 10_000_000_000],
+  ]),
 };
 const context = { settings, now: new Date('2026-11-23T10:00:00Z'), batchId: 'PB-7K3F9Q' };
 
@@ -30,7 +34,7 @@ function check(content: string) {
 }
 
 describe('reading a bulk payout file', () => {
-  it('refuses a row whose wallet number lacks its country\'s prefix, as the form does', () => {
+  it("refuses a row whose wallet number lacks its country's prefix, as the form does", () => {
     const checked = check(`${HEADER}\nmobile,0812345678,VODACOM_MPESA,Amani Kabila,CD,10,USD,,\nmobile,254712345678,VODACOM_MPESA,Amani Kabila,KE,10,USD,,\n`);
     expect(checked.problems).toEqual([{ rowNumber: 2, column: 'number', problem: { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } }]);
     expect(checked.rows.map((row) => row.rowNumber)).toEqual([3]);
@@ -44,7 +48,10 @@ describe('reading a bulk payout file', () => {
       [3, 'bank_account', 250000, 'INV-2025-031'],
     ]);
     expect(checked.rows[1]?.draft).toMatchObject({ recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI' } });
-    expect([...checked.totals]).toEqual([['USD', 15050], ['EUR', 250000]]);
+    expect([...checked.totals]).toEqual([
+      ['USD', 15050],
+      ['EUR', 250000],
+    ]);
   });
 
   it('reads a file with a UTF-8 BOM and Windows line endings like any other', () => {
@@ -120,13 +127,15 @@ describe('reading a bulk payout file', () => {
 
 describe('checking the rows of a bulk payout file', () => {
   it('checks every row with the single payout rules and reports each problem with its row and column', () => {
-    const checked = check([
-      HEADER,
-      'cash,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,USD,,',
-      'mobile,24381,VODACOM_MPESA,A,CD,10,USD,,',
-      'bank,0001 2345 6789,NOTABIC,Ndaya Logistics,CD,60000,EUR,,',
-      'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,GBP,,',
-    ].join('\n'));
+    const checked = check(
+      [
+        HEADER,
+        'cash,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,USD,,',
+        'mobile,24381,VODACOM_MPESA,A,CD,10,USD,,',
+        'bank,0001 2345 6789,NOTABIC,Ndaya Logistics,CD,60000,EUR,,',
+        'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,10,GBP,,',
+      ].join('\n'),
+    );
     expect(checked.rows).toEqual([]);
     expect(checked.problems.map(({ rowNumber, column, problem }) => [rowNumber, column, problem.code])).toEqual([
       [2, 'kind', 'kind_unknown'],
@@ -139,17 +148,39 @@ describe('checking the rows of a bulk payout file', () => {
   });
 
   it('reads amounts with a dot as the decimal mark only, refusing commas, spaces and negative amounts', () => {
-    const checked = check([HEADER, ...['1,500', '1 500', '1500,50', '-10', '10.123', 'ten'].map((amount) =>
-      `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,"${amount}",USD,,`)].join('\n'));
+    const checked = check(
+      [
+        HEADER,
+        ...['1,500', '1 500', '1500,50', '-10', '10.123', 'ten'].map((amount) => `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,"${amount}",USD,,`),
+      ].join('\n'),
+    );
     expect(checked.problems.map(({ rowNumber, problem }) => [rowNumber, problem.code])).toEqual([
-      [2, 'amount_format'], [3, 'amount_format'], [4, 'amount_format'], [5, 'amount_not_positive'], [6, 'amount_too_many_decimals'], [7, 'amount_format'],
+      [2, 'amount_format'],
+      [3, 'amount_format'],
+      [4, 'amount_format'],
+      [5, 'amount_not_positive'],
+      [6, 'amount_too_many_decimals'],
+      [7, 'amount_format'],
     ]);
   });
 
   it('refuses amounts with more decimals than the currency has, even zeros, as spreadsheets group thousands', () => {
-    const withXaf = { ...context, settings: { ...settings, currencies: [...settings.currencies, 'XAF'], maxAmount: new Map([...settings.maxAmount, ['XAF', 10_000_000]]) } };
-    const reading = read([HEADER, ...[['75.000', 'CDF'], ['1.500', 'USD'], ['150.000', 'XAF'], ['12.50', 'USD'], ['150000', 'XAF']].map(([amount, currency]) =>
-      `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,${amount},${currency},,`)].join('\n'));
+    const withXaf = {
+      ...context,
+      settings: { ...settings, currencies: [...settings.currencies, 'XAF'], maxAmount: new Map([...settings.maxAmount, ['XAF', 10_000_000]]) },
+    };
+    const reading = read(
+      [
+        HEADER,
+        ...[
+          ['75.000', 'CDF'],
+          ['1.500', 'USD'],
+          ['150.000', 'XAF'],
+          ['12.50', 'USD'],
+          ['150000', 'XAF'],
+        ].map(([amount, currency]) => `mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,${amount},${currency},,`),
+      ].join('\n'),
+    );
     if (!reading.ok) throw new Error('expected the file to be read');
     const checked = checkBatchRows(reading.rows, reading.columnProblems, withXaf);
     expect(checked.problems).toEqual([
@@ -157,8 +188,14 @@ describe('checking the rows of a bulk payout file', () => {
       { rowNumber: 3, column: 'amount', problem: { code: 'amount_too_many_decimals', currency: 'USD', decimals: 2, typed: '1.500', thousands: 150_000 } },
       { rowNumber: 4, column: 'amount', problem: { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 } },
     ]);
-    expect(checked.rows.map((row) => [row.rowNumber, row.draft.amountMinor])).toEqual([[5, 1250], [6, 150_000]]);
-    expect([...checked.totals]).toEqual([['USD', 1250], ['XAF', 150_000]]);
+    expect(checked.rows.map((row) => [row.rowNumber, row.draft.amountMinor])).toEqual([
+      [5, 1250],
+      [6, 150_000],
+    ]);
+    expect([...checked.totals]).toEqual([
+      ['USD', 1250],
+      ['XAF', 150_000],
+    ]);
   });
 
   it('refuses a reference given twice in the file, naming the first row that has it', () => {
@@ -173,12 +210,14 @@ describe('checking the rows of a bulk payout file', () => {
   });
 
   it('refuses names with hidden characters and keeps mentions and formula-looking text as plain text', () => {
-    const checked = check([
-      HEADER,
-      'mobile,243812345678,VODACOM_MPESA,"Amani\u202EKabila",CD,10,USD,,',
-      'mobile,243812345679,VODACOM_MPESA,<!channel> Amani,CD,10,USD,,',
-      'mobile,243812345670,VODACOM_MPESA,"=HYPERLINK(""http://x"")",CD,10,USD,,@note',
-    ].join('\n'));
+    const checked = check(
+      [
+        HEADER,
+        'mobile,243812345678,VODACOM_MPESA,"Amani\u202EKabila",CD,10,USD,,',
+        'mobile,243812345679,VODACOM_MPESA,<!channel> Amani,CD,10,USD,,',
+        'mobile,243812345670,VODACOM_MPESA,"=HYPERLINK(""http://x"")",CD,10,USD,,@note',
+      ].join('\n'),
+    );
     expect(checked.problems).toEqual([{ rowNumber: 2, column: 'name', problem: { code: 'hidden_characters', kind: 'invisible' } }]);
     expect(checked.rows.map((row) => row.draft.recipient.name)).toEqual(['<!channel> Amani', '=HYPERLINK("http://x")']);
   });
@@ -192,7 +231,12 @@ describe('checking the rows of a bulk payout file', () => {
 
   it('reads the same rows whatever the line ends, BOM, spacing or column order', () => {
     const one = check(`${HEADER}\n${MOBILE}\n`);
-    const two = check(`\uFEFF${HEADER.split(',').reverse().join(',')}\r\n${MOBILE.split(',').map((cell) => ` ${cell} `).reverse().join(',')}\r\n`);
+    const two = check(
+      `\uFEFF${HEADER.split(',').reverse().join(',')}\r\n${MOBILE.split(',')
+        .map((cell) => ` ${cell} `)
+        .reverse()
+        .join(',')}\r\n`,
+    );
     expect(one.rows).toHaveLength(1);
     expect(two.rows).toEqual(one.rows);
     expect(check(`${HEADER}\n${MOBILE.replace('150.50', '150.51')}\n`).rows[0]?.draft.amountMinor).toBe(15_051);
@@ -200,7 +244,10 @@ describe('checking the rows of a bulk payout file', () => {
 
   it('finds the largest row in each currency', () => {
     const checked = check(`${HEADER}\n${MOBILE}\n${MOBILE.replace('150.50', '900').replace('678', '679')}\n${BANK}\n`);
-    expect([...largestRows(checked.rows)].map(([currency, row]) => [currency, row.rowNumber])).toEqual([['USD', 3], ['EUR', 4]]);
+    expect([...largestRows(checked.rows)].map(([currency, row]) => [currency, row.rowNumber])).toEqual([
+      ['USD', 3],
+      ['EUR', 4],
+    ]);
   });
 
   it('reads a 500-row file', () => {
@@ -211,9 +258,13 @@ describe('checking the rows of a bulk payout file', () => {
   });
 
   it('finds the same rows, problems, totals and content hash when it checks a large file in slices', async () => {
-    const rows = Array.from({ length: 2000 }, (_, index) => (index % 7 === 3
-      ? `mobile,0812345678,NOPE,Amani Kabila,CD,ten,GBP,,`
-      : index % 11 === 5 ? BANK.replace('INV-2025-031', 'INV-REPEATED') : MOBILE.replace('150.50', String(index + 1))));
+    const rows = Array.from({ length: 2000 }, (_, index) =>
+      index % 7 === 3
+        ? `mobile,0812345678,NOPE,Amani Kabila,CD,ten,GBP,,`
+        : index % 11 === 5
+          ? BANK.replace('INV-2025-031', 'INV-REPEATED')
+          : MOBILE.replace('150.50', String(index + 1)),
+    );
     const reading = read(`${HEADER}\n${rows.join('\n')}\n${MOBILE},extra\n`, 5000);
     if (!reading.ok) throw new Error('expected the file to be read');
     const atOnce = checkBatchRows(reading.rows, reading.columnProblems, context);

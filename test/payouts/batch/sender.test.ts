@@ -5,11 +5,23 @@ import { BatchSender } from '../../../src/payouts/batch/sender.js';
 import type { Db } from '../../../src/store/db.js';
 import { FleetTimeoutError } from '../../../src/fleet/errors.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, createService, MINUTE, mobileForm, OUTSIDER, REQUESTER, rolesFor, settings, usePayoutDatabase } from '../../support/payout-doubles.js';
+import {
+  APPROVER,
+  changingRoles,
+  createService,
+  MINUTE,
+  mobileForm,
+  OUTSIDER,
+  REQUESTER,
+  rolesFor,
+  settings,
+  usePayoutDatabase,
+} from '../../support/payout-doubles.js';
 import { refusalMessage, type RefusalFacts } from '../../../src/slack/refusals/payout-refusals.js';
 
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
-const rows = (count: number) => Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
+const rows = (count: number) =>
+  Array.from({ length: count }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,Person ${index},CD,1,USD,,`);
 
 describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }) => {
   let db: Db;
@@ -21,11 +33,25 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
   function replica(fleet?: ReturnType<typeof createService>['fleet'], send?: 'dies_before_sending') {
     const made = createService(db, fleet ? { fleet } : {});
     const batches = new PayoutBatchService({
-      db, clock: made.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles: rolesFor([REQUESTER], [APPROVER]), logger: createLogger({ level: 'silent' }),
+      db,
+      clock: made.clock,
+      settings,
+      batchSettings: { maxRows: 500, ratePerSecond: 1000 },
+      roles: rolesFor([REQUESTER], [APPROVER]),
+      logger: createLogger({ level: 'silent' }),
     });
     const sender = new BatchSender({
-      db, clock: made.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1000, announce: async () => undefined,
-      send: send === 'dies_before_sending' ? async () => { throw new Error('killed'); } : (request) => made.service.sendApproved(request, 'bulk'),
+      db,
+      clock: made.clock,
+      logger: createLogger({ level: 'silent' }),
+      ratePerSecond: 1000,
+      announce: async () => undefined,
+      send:
+        send === 'dies_before_sending'
+          ? async () => {
+              throw new Error('killed');
+            }
+          : (request) => made.service.sendApproved(request, 'bulk'),
     });
     return { ...made, batches, sender };
   }
@@ -51,7 +77,7 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     expect((await one.batches.results(id)).every((row) => row.outcome === 'sent')).toBe(true);
   });
 
-  it('keeps the references of an approved bulk payout\'s rows not yet sent: a payout typed with one is refused, saying whose, and every row is still sent', async () => {
+  it("keeps the references of an approved bulk payout's rows not yet sent: a payout typed with one is refused, saying whose, and every row is still sent", async () => {
     const one = replica();
     const id = await releasedBatch(one.batches, 4);
     const typed = await one.service.validate('mobile_money', { ...mobileForm, reference: `${id}-4` });
@@ -60,13 +86,15 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     if (!other.ok) throw new Error('expected a valid form');
     const refused = await one.service.submit(REQUESTER, { ...other.draft, reference: `${id}-4` });
     expect(refused).toMatchObject({ ok: false, code: 'duplicate_reference', details: { reservedFor: { kind: 'bulk', batchId: id, row: 4 } } });
-    expect(refusalMessage(refused as RefusalFacts, 'fr')).toBe(`Cette référence est réservée à la ligne 4 du paiement groupé ${id} : choisissez-en une autre, ou laissez le champ vide.`);
+    expect(refusalMessage(refused as RefusalFacts, 'fr')).toBe(
+      `Cette référence est réservée à la ligne 4 du paiement groupé ${id} : choisissez-en une autre, ou laissez le champ vide.`,
+    );
     await one.sender.sendDue(500);
     // Row 1 is the header: the rows are 2 to 5.
     expect(one.fleet.payoutCalls.map((call) => call.body.reference).sort()).toEqual([2, 3, 4, 5].map((row) => `${id}-${row}`));
   });
 
-  it('lets one replica at a time attempt a finished batch\'s results, retries a failed attempt after its wait, and never after delivery', async () => {
+  it("lets one replica at a time attempt a finished batch's results, retries a failed attempt after its wait, and never after delivery", async () => {
     const one = replica();
     const two = replica(one.fleet);
     const id = await releasedBatch(one.batches, 2);
@@ -121,12 +149,16 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
       const one = replica();
       const id = await releasedBatch(one.batches, 3);
       let tookRow: () => void = () => {};
-      const rowTaken = new Promise<void>((resolve) => { tookRow = resolve; });
+      const rowTaken = new Promise<void>((resolve) => {
+        tookRow = resolve;
+      });
       let stopAsked: () => void = () => {};
-      const stopping = new Promise<void>((resolve) => { stopAsked = resolve; });
+      const stopping = new Promise<void>((resolve) => {
+        stopAsked = resolve;
+      });
       // A replica's take, step by step, in the order BatchSender.takeRow locks: the pace, a row, then its batch.
       const take = db.transaction(async (tx) => {
-        await tx.query('INSERT INTO payout_batch_pace (name, next_at) VALUES ($1, \'epoch\') ON CONFLICT DO NOTHING', ['batches']);
+        await tx.query("INSERT INTO payout_batch_pace (name, next_at) VALUES ($1, 'epoch') ON CONFLICT DO NOTHING", ['batches']);
         await tx.query('SELECT 1 FROM payout_batch_pace WHERE name = $1 FOR UPDATE', ['batches']);
         await tx.query('SELECT 1 FROM payout_batch_rows WHERE batch_id = $1 AND row_number = 2 FOR UPDATE', [id]);
         tookRow();
@@ -143,12 +175,17 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
     });
   }
 
-  it('refuses Stop sending from someone not an approver by the cached lists, without asking Slack afresh; an approver\'s Stop is checked fresh', async () => {
+  it("refuses Stop sending from someone not an approver by the cached lists, without asking Slack afresh; an approver's Stop is checked fresh", async () => {
     const one = replica();
     const id = await releasedBatch(one.batches, 2);
     const people = changingRoles();
     const batches = new PayoutBatchService({
-      db, clock: one.clock, settings, batchSettings: { maxRows: 500, ratePerSecond: 1000 }, roles: people.roles, logger: createLogger({ level: 'silent' }),
+      db,
+      clock: one.clock,
+      settings,
+      batchSettings: { maxRows: 500, ratePerSecond: 1000 },
+      roles: people.roles,
+      logger: createLogger({ level: 'silent' }),
     });
     expect(await batches.stop(id, OUTSIDER)).toMatchObject({ ok: false, code: 'not_approver' });
     expect(await batches.stop(id, OUTSIDER)).toMatchObject({ ok: false, code: 'not_approver' });
@@ -160,13 +197,19 @@ describe.each(testDatabases())('sending a bulk payout on $name', ({ name, open }
   it('keeps the pace across replicas in the database: after one row, the next slot is a second away at 1 a second', async () => {
     const slow = replica();
     const slowSender = new BatchSender({
-      db, clock: slow.clock, logger: createLogger({ level: 'silent' }), ratePerSecond: 1, announce: async () => undefined,
+      db,
+      clock: slow.clock,
+      logger: createLogger({ level: 'silent' }),
+      ratePerSecond: 1,
+      announce: async () => undefined,
       send: (request) => slow.service.sendApproved(request, 'bulk'),
     });
     await releasedBatch(slow.batches, 2);
     await db.query("UPDATE payout_batch_pace SET next_at = 'epoch'");
     expect(await slowSender.sendDue(1)).toBe(1);
-    const { rows: [pace] } = await db.query<{ ahead_ms: number | string }>('SELECT EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000 AS ahead_ms FROM payout_batch_pace');
+    const {
+      rows: [pace],
+    } = await db.query<{ ahead_ms: number | string }>('SELECT EXTRACT(EPOCH FROM (next_at - clock_timestamp())) * 1000 AS ahead_ms FROM payout_batch_pace');
     expect(Number(pace?.ahead_ms)).toBeGreaterThan(500);
     expect(Number(pace?.ahead_ms)).toBeLessThanOrEqual(1000);
     expect(slow.fleet.payoutCalls).toHaveLength(1);

@@ -17,13 +17,18 @@ describe('when a scheduled payout falls', () => {
     expect(iso(times)).toEqual(['2026-03-22T08:00:00.000Z', '2026-03-29T07:00:00.000Z']);
   });
 
-  it('clamps a monthly series on the 31st to each month\'s last day and comes back to the 31st', () => {
+  it("clamps a monthly series on the 31st to each month's last day and comes back to the 31st", () => {
     const rule = { firstDay: '2027-01-31', repeat: 'monthly' as const };
     expect([0, 1, 2, 3].map((n) => occurrenceDay(rule, n))).toEqual(['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30']);
   });
 
   it('lands on the leap day in a leap year and on 28 February otherwise', () => {
-    expect([0, 1, 12, 13].map((n) => occurrenceDay({ firstDay: '2028-01-29', repeat: 'monthly' }, n))).toEqual(['2028-01-29', '2028-02-29', '2029-01-29', '2029-02-28']);
+    expect([0, 1, 12, 13].map((n) => occurrenceDay({ firstDay: '2028-01-29', repeat: 'monthly' }, n))).toEqual([
+      '2028-01-29',
+      '2028-02-29',
+      '2029-01-29',
+      '2029-02-28',
+    ]);
     expect(occurrenceDay({ firstDay: '2028-02-29', repeat: 'monthly' }, 12)).toBe('2029-02-28');
     expect([0, 1].map((n) => occurrenceDay({ firstDay: '2028-02-22', repeat: 'weekly' }, n))).toEqual(['2028-02-22', '2028-02-29']);
   });
@@ -41,8 +46,12 @@ describe('when a scheduled payout falls', () => {
     expect(checkSchedule({ ...base, firstDay: '2027-11-27', repeat: 'once' }, now)).toEqual([]);
     expect(checkSchedule({ ...base, firstDay: '2027-11-28', repeat: 'once' }, now)).toEqual([{ field: 'send_on', code: 'schedule_too_far', maxDays: 366 }]);
     expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly' }, now)).toEqual([{ field: 'repeat_end', code: 'schedule_end_missing' }]);
-    expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly', count: 53 }, now)).toEqual([{ field: 'repeat_end', code: 'schedule_count_invalid', max: 52 }]);
-    expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly', endsOn: '2027-12-31' }, now)).toEqual([{ field: 'repeat_end', code: 'schedule_too_many', max: 52 }]);
+    expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly', count: 53 }, now)).toEqual([
+      { field: 'repeat_end', code: 'schedule_count_invalid', max: 52 },
+    ]);
+    expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly', endsOn: '2027-12-31' }, now)).toEqual([
+      { field: 'repeat_end', code: 'schedule_too_many', max: 52 },
+    ]);
     expect(checkSchedule({ ...base, firstDay: '2026-11-27', repeat: 'weekly', count: 52 }, now)).toEqual([]);
     expect(checkSchedule({ ...base, firstDay: '2026-02-30', repeat: 'once' }, now)).toEqual([{ field: 'send_on', code: 'schedule_day_invalid' }]);
   });

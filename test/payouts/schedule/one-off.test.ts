@@ -26,7 +26,10 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     await Promise.all([releaser.releaseDue(), releaserFor('replica-b').releaseDue()]);
     expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual(['INV-204']);
     expect(await service.get(request.id)).toMatchObject({
-      state: 'completed', reference: 'INV-204', attempts: 1, schedule: { occurrences: [{ state: 'released', payoutId: request.id }] },
+      state: 'completed',
+      reference: 'INV-204',
+      attempts: 1,
+      schedule: { occurrences: [{ state: 'released', payoutId: request.id }] },
     });
     expect(await service.getByReference('INV-204-1')).toBeUndefined();
     expect(told.map((entry) => entry.event)).toEqual(['released']);
@@ -42,7 +45,11 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     const request = await schedule(TOMORROW_NINE, { ...mobileForm, reference: 'INV-205' });
     await service.approve(request.id, APPROVER);
     clock.set(DUE);
-    await releaserFor('replica-a', { beforeSend: async () => { throw new Error('SIGKILL'); } }).releaseDue();
+    await releaserFor('replica-a', {
+      beforeSend: async () => {
+        throw new Error('SIGKILL');
+      },
+    }).releaseDue();
     await releaserFor('replica-b').releaseDue();
     // Not before it has stood still as long as any approved request a process left behind.
     await service.recoverInterrupted();
@@ -69,7 +76,7 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     clock.set(DUE);
     await releaser.releaseDue();
     expect(fleet.payoutCalls).toHaveLength(1);
-    const draft = (await service.validate('mobile_money', { ...mobileForm, amount: '200', reference: 'INV-207' }) as { ok: true; draft: never }).draft;
+    const draft = ((await service.validate('mobile_money', { ...mobileForm, amount: '200', reference: 'INV-207' })) as { ok: true; draft: never }).draft;
     expect(await service.previewApprovals(REQUESTER, draft)).toMatchObject({ required: 2, reason: { rule: 'requester_total', totalMinor: 110_000 } });
   });
 
@@ -78,14 +85,19 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     const request = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '600', reference: 'INV-208' });
     await service.approve(request.id, APPROVER);
     clock.set(new Date('2025-03-15T08:00:00Z'));
-    const other = (await service.validate('mobile_money', { ...mobileForm, phone: '+243 899 000 001', amount: '600' }) as { ok: true; draft: never }).draft;
+    const other = ((await service.validate('mobile_money', { ...mobileForm, phone: '+243 899 000 001', amount: '600' })) as { ok: true; draft: never }).draft;
     const second = await service.submit(REQUESTER, other);
     if (!second.ok) throw new Error('expected the other request to be stored');
     await service.approve(second.request.id, APPROVER);
     await service.approve(second.request.id, SECOND_APPROVER);
     clock.set(DUE);
     await releaser.releaseDue();
-    expect(await service.get(request.id)).toMatchObject({ state: 'pending', hold: 'needs_approvers', requiredApprovals: 2, dualApproval: { rule: 'requester_total', totalMinor: 120_000 } });
+    expect(await service.get(request.id)).toMatchObject({
+      state: 'pending',
+      hold: 'needs_approvers',
+      requiredApprovals: 2,
+      dualApproval: { rule: 'requester_total', totalMinor: 120_000 },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(request.id, SECOND_APPROVER)).toMatchObject({ ok: true, request: { state: 'completed', reference: 'INV-208' } });
     expect(fleet.payoutCalls.map((call) => call.body.reference)).toEqual([second.request.reference, 'INV-208']);
@@ -98,7 +110,11 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     clock.set(new Date('2025-03-15T11:00:00Z'));
     await releaser.releaseDue();
     expect((await service.get(request.id))?.schedule?.occurrences[0]).toMatchObject({ state: 'missed' });
-    expect(await schedules.sendNow(request.id, 1, REQUESTER)).toMatchObject({ ok: true, occurrence: { state: 'released' }, payout: { request: { id: request.id, state: 'pending', hold: 'missed' } } });
+    expect(await schedules.sendNow(request.id, 1, REQUESTER)).toMatchObject({
+      ok: true,
+      occurrence: { state: 'released' },
+      payout: { request: { id: request.id, state: 'pending', hold: 'missed' } },
+    });
     expect(await schedules.sendNow(request.id, 1, REQUESTER)).toMatchObject({ ok: false, code: 'moved_on' });
     expect(fleet.payoutCalls).toHaveLength(0);
     expect(await service.approve(request.id, APPROVER)).toMatchObject({ ok: true, request: { state: 'completed' } });
@@ -111,8 +127,10 @@ describe.each(testDatabases())('a one-off scheduled payout on $name', ({ open })
     // As a one-off was stored before: its occurrence names no payout while it waits.
     await db.query('UPDATE payout_occurrences SET payout_id = NULL WHERE request_id = $1', [request.id]);
     await service.approve(request.id, APPROVER);
-    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-210-1' }))
-      .toMatchObject({ ok: false, errors: { reference: { code: 'reference_reserved' } } });
+    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-210-1' })).toMatchObject({
+      ok: false,
+      errors: { reference: { code: 'reference_reserved' } },
+    });
     clock.set(DUE);
     await Promise.all([releaser.releaseDue(), releaserFor('replica-b').releaseDue()]);
     await service.recoverInterrupted({ staleAfterMs: 0 });

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { PayoutDraft } from '../../../src/payouts/model.js';
 import type { Db } from '../../../src/store/db.js';
 import { testDatabases } from '../../support/databases.js';
-import { APPROVER, changingRoles, ManualClock, MINUTE, mobileForm, REQUESTER, SECOND_APPROVER, submitted, usePayoutDatabase } from '../../support/payout-doubles.js';
+import {
+  APPROVER,
+  changingRoles,
+  ManualClock,
+  MINUTE,
+  mobileForm,
+  REQUESTER,
+  SECOND_APPROVER,
+  submitted,
+  usePayoutDatabase,
+} from '../../support/payout-doubles.js';
 import { scheduling } from './support.js';
 import { refusalMessage, type RefusalFacts } from '../../../src/slack/refusals/payout-refusals.js';
 import { scheduledOn } from '../../../src/digest/scheduled-day.js';
@@ -33,7 +43,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const stored = await service.get(request.id);
     const occurrence = stored?.schedule?.occurrences[0];
     expect(occurrence).toMatchObject({ state: 'released', number: 1 });
-    expect(await service.get(occurrence!.payoutId!)).toMatchObject({ state: 'completed', scheduledFrom: { requestId: request.id, number: 1, of: 2 }, approvals: [{ userId: APPROVER }] });
+    expect(await service.get(occurrence!.payoutId!)).toMatchObject({
+      state: 'completed',
+      scheduledFrom: { requestId: request.id, number: 1, of: 2 },
+      approvals: [{ userId: APPROVER }],
+    });
     // The requester was reminded before the time (PAYOUT_SCHEDULED_NOTICE_MINUTES), then told of the outcome.
     expect(told.map((entry) => entry.event)).toEqual(['noticed', 'released']);
     // Recovery never sends the approved scheduled request itself.
@@ -41,11 +55,14 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
-  it('counts an occurrence on its release day only, so today\'s limit and totals are untouched', async () => {
+  it("counts an occurrence on its release day only, so today's limit and totals are untouched", async () => {
     const { schedule, service } = scheduling(db);
     await schedule(TOMORROW_NINE, { ...mobileForm, amount: '900' });
     // 900 today would need two approvers with 900 more to the same wallet; tomorrow's does not count today.
-    const today = await service.previewApprovals(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '900' }) as { ok: true; draft: never }).draft);
+    const today = await service.previewApprovals(
+      REQUESTER,
+      ((await service.validate('mobile_money', { ...mobileForm, amount: '900' })) as { ok: true; draft: never }).draft,
+    );
     expect(today.required).toBe(1);
     const second = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '900' });
     expect(second).toMatchObject({ requiredApprovals: 2, dualApproval: { rule: 'requester_total', totalMinor: 180_000 } });
@@ -68,7 +85,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const request = await schedule(TOMORROW_NINE);
     await service.approve(request.id, APPROVER);
     clock.set(DUE);
-    const crashing = releaserFor('replica-a', { beforeSend: async () => { throw new Error('SIGKILL'); } });
+    const crashing = releaserFor('replica-a', {
+      beforeSend: async () => {
+        throw new Error('SIGKILL');
+      },
+    });
     await crashing.releaseDue();
     expect(fleet.payoutCalls).toHaveLength(0);
     await releaserFor('replica-b').releaseDue();
@@ -115,7 +136,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     await service.approve(request.id, APPROVER);
     clock.set(new Date('2025-03-15T08:00:00Z'));
     // That morning another 600 USD goes to the same wallet: with the occurrence, the day's total is 1,200 USD.
-    const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '600' }) as { ok: true; draft: never }).draft);
+    const other = await service.submit(
+      REQUESTER,
+      ((await service.validate('mobile_money', { ...mobileForm, amount: '600' })) as { ok: true; draft: never }).draft,
+    );
     const otherId = (other as { request: { id: string; requiredApprovals: number } }).request;
     expect(otherId.requiredApprovals).toBe(2);
     // The same amount to the same wallet as the approved schedule: a possible duplicate, approved with the tick.
@@ -128,7 +152,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const payoutId = (await service.get(request.id))?.schedule?.occurrences[0]?.payoutId;
     // The reason is the release day's, as the approvers are told it.
     expect(await service.get(payoutId!)).toMatchObject({
-      state: 'pending', requiredApprovals: 2, approvals: [{ userId: APPROVER }], dualApproval: { rule: 'requester_total', totalMinor: 120_000 },
+      state: 'pending',
+      requiredApprovals: 2,
+      approvals: [{ userId: APPROVER }],
+      dualApproval: { rule: 'requester_total', totalMinor: 120_000 },
     });
     expect(fleet.payoutCalls).toHaveLength(1);
     expect(await service.approve(payoutId!, SECOND_APPROVER)).toMatchObject({ ok: false });
@@ -139,14 +166,17 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
 
   it('says what changed from the saved recipient picked on a scheduled request, and again on an occurrence that waits for approval', async () => {
     const { schedules, service, clock, releaser } = scheduling(db);
-    const draftOf = async (fields: Record<string, string>) => (await service.validate('mobile_money', fields) as { ok: true; draft: PayoutDraft }).draft;
+    const draftOf = async (fields: Record<string, string>) => ((await service.validate('mobile_money', fields)) as { ok: true; draft: PayoutDraft }).draft;
     const paid = await service.submit(REQUESTER, await draftOf({ ...mobileForm, amount: '10' }));
     if (!paid.ok) throw new Error(paid.code);
     await service.approve(paid.request.id, APPROVER);
     const edited = { ...mobileForm, phone: '+243 812 345 679', amount: '600' };
     const scheduled = await schedules.request(REQUESTER, await draftOf(edited), TOMORROW_NINE, { filledFrom: 'mobile:243812345678:VODACOM_MPESA' });
     if (!scheduled.ok) throw new Error(scheduled.code);
-    const changed = { saved: { identity: 'mobile:243812345678:VODACOM_MPESA', name: 'Amani Kabila' }, changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }] };
+    const changed = {
+      saved: { identity: 'mobile:243812345678:VODACOM_MPESA', name: 'Amani Kabila' },
+      changes: [{ field: 'phone', from: '243812345678', to: '243812345679' }],
+    };
     expect(scheduled.request.changedDetails).toMatchObject(changed);
     await service.approve(scheduled.request.id, APPROVER);
     // That morning another 600 USD goes to the edited wallet: the release day now needs a second approver.
@@ -165,7 +195,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     await service.approve(request.id, APPROVER);
     clock.set(new Date('2025-03-15T08:00:00Z'));
     // Another amount to the same wallet that morning: the release day now needs two approvers, and nothing repeats the occurrence but its own schedule.
-    const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '700' }) as { ok: true; draft: never }).draft);
+    const other = await service.submit(
+      REQUESTER,
+      ((await service.validate('mobile_money', { ...mobileForm, amount: '700' })) as { ok: true; draft: never }).draft,
+    );
     const otherId = (other as { request: { id: string } }).request.id;
     await service.approve(otherId, APPROVER);
     await service.approve(otherId, SECOND_APPROVER);
@@ -190,7 +223,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(told.filter((entry) => entry.event === 'missed')).toHaveLength(1);
 
     const sent = await schedules.sendNow(series.id, 1, REQUESTER);
-    expect(sent).toMatchObject({ ok: true, occurrence: { state: 'released' }, payout: { ok: true, request: { state: 'pending', reference: `${series.reference}-1` } } });
+    expect(sent).toMatchObject({
+      ok: true,
+      occurrence: { state: 'released' },
+      payout: { ok: true, request: { state: 'pending', reference: `${series.reference}-1` } },
+    });
     expect(fleet.payoutCalls).toHaveLength(1);
   });
 
@@ -210,10 +247,16 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(fleet.payoutCalls).toHaveLength(1);
     const occurrences = (await service.get(series.id))?.schedule?.occurrences;
     expect(occurrences?.map((occurrence) => [occurrence.dueAt.toISOString().slice(0, 10), occurrence.state])).toEqual([
-      ['2025-03-31', 'skipped'], ['2025-04-30', 'released'], ['2025-05-31', 'cancelled'], ['2025-06-30', 'cancelled'],
+      ['2025-03-31', 'skipped'],
+      ['2025-04-30', 'released'],
+      ['2025-05-31', 'cancelled'],
+      ['2025-06-30', 'cancelled'],
     ]);
     expect((await schedules.history(series.id)).map((event) => [event.event, event.userId])).toEqual([
-      ['scheduled', REQUESTER], ['skipped', REQUESTER], ['released', undefined], ['cancelled', SECOND_APPROVER],
+      ['scheduled', REQUESTER],
+      ['skipped', REQUESTER],
+      ['released', undefined],
+      ['cancelled', SECOND_APPROVER],
     ]);
   });
 
@@ -223,7 +266,10 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     await service.approve(series.id, APPROVER);
     clock.set(new Date('2025-03-15T08:00:00Z'));
     // That morning another 600 USD goes to the same wallet: the occurrence released at 09:00 waits for a second approver.
-    const other = await service.submit(REQUESTER, (await service.validate('mobile_money', { ...mobileForm, amount: '600' }) as { ok: true; draft: never }).draft);
+    const other = await service.submit(
+      REQUESTER,
+      ((await service.validate('mobile_money', { ...mobileForm, amount: '600' })) as { ok: true; draft: never }).draft,
+    );
     const otherId = (other as { request: { id: string } }).request.id;
     await service.approve(otherId, APPROVER, { duplicateChecked: true });
     await service.approve(otherId, SECOND_APPROVER, { duplicateChecked: true });
@@ -242,7 +288,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
   it('releases an approved series on time though more due occurrences of unapproved series come before it', async () => {
     const { schedule, service, clock, fleet, releaser } = scheduling(db);
     // Three series nobody approved yet, due at 08:00, 08:30 and 08:45; then an approved one due at 09:00.
-    for (const [minute, amount] of [[0, '11'], [30, '12'], [45, '13']] as const) {
+    for (const [minute, amount] of [
+      [0, '11'],
+      [30, '12'],
+      [45, '13'],
+    ] as const) {
       await schedule({ firstDay: '2025-03-15', time: { hour: 8, minute }, repeat: 'once' }, { ...mobileForm, amount });
     }
     const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '14' });
@@ -254,7 +304,7 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect((await service.get(approved.id))?.schedule?.occurrences[0]?.state).toBe('released');
   });
 
-  it('decides what is due on the database\'s clock, so two replicas whose clocks are hours apart release the same occurrences', async () => {
+  it("decides what is due on the database's clock, so two replicas whose clocks are hours apart release the same occurrences", async () => {
     const { schedule, service, clock, fleet, releaserFor } = scheduling(db);
     const HOUR = 60 * MINUTE;
     const dbNow = Math.floor(Date.now() / MINUTE) * MINUTE;
@@ -280,7 +330,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
 
   it('sends the heads-up of an approved series though more series nobody approved are due sooner', async () => {
     const { schedule, service, clock, told, releaser } = scheduling(db);
-    for (const [minute, amount] of [[0, '11'], [15, '12'], [30, '13']] as const) {
+    for (const [minute, amount] of [
+      [0, '11'],
+      [15, '12'],
+      [30, '13'],
+    ] as const) {
       await schedule({ firstDay: '2025-03-15', time: { hour: 8, minute }, repeat: 'once' }, { ...mobileForm, amount });
     }
     const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '14' });
@@ -291,7 +345,7 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     expect(told.filter((entry) => entry.event === 'noticed').map((entry) => entry.id)).toEqual([approved.id]);
   });
 
-  it('gives a scheduled request\'s approval message the totals of its busiest day, this payout included, not those of the day it was requested', async () => {
+  it("gives a scheduled request's approval message the totals of its busiest day, this payout included, not those of the day it was requested", async () => {
     const { schedule, service } = scheduling(db);
     // Weekly on the 15th and the 22nd; another payout to the same wallet waits for the 22nd.
     await schedule({ firstDay: '2025-03-22', time: { hour: 8, minute: 0 }, repeat: 'once' }, { ...mobileForm, amount: '300' });
@@ -303,13 +357,17 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const { schedule, service, clock, fleet, releaser } = scheduling(db);
     const series = await schedule({ ...TOMORROW_NINE, repeat: 'weekly', count: 3 }, { ...mobileForm, reference: 'INV-42' });
     await service.approve(series.id, APPROVER);
-    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-42-3' }))
-      .toEqual({ ok: false, errors: { reference: { code: 'reference_reserved', reservedFor: { kind: 'series', requestId: series.id, number: 3 } } } });
+    expect(await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-42-3' })).toEqual({
+      ok: false,
+      errors: { reference: { code: 'reference_reserved', reservedFor: { kind: 'series', requestId: series.id, number: 3 } } },
+    });
     const other = await service.validate('mobile_money', { ...mobileForm, amount: '20', reference: 'INV-43' });
     if (!other.ok) throw new Error('expected a valid form');
     const refused = await service.submit(REQUESTER, { ...other.draft, reference: 'INV-42-3' });
     expect(refused).toMatchObject({ ok: false, code: 'duplicate_reference', details: { reservedFor: { kind: 'series', requestId: series.id, number: 3 } } });
-    expect(refusalMessage(refused as RefusalFacts, 'en')).toBe(`This reference is kept for payout #3 of the scheduled request ${series.id}: choose another, or leave it empty.`);
+    expect(refusalMessage(refused as RefusalFacts, 'en')).toBe(
+      `This reference is kept for payout #3 of the scheduled request ${series.id}: choose another, or leave it empty.`,
+    );
     for (const day of ['2025-03-15', '2025-03-22', '2025-03-29']) {
       clock.set(new Date(`${day}T09:00:00Z`));
       await releaser.releaseDue();
@@ -322,7 +380,11 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const series = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '15' });
     await service.approve(series.id, APPROVER);
     const plain = await submitted(service, { ...mobileForm, amount: '16' });
-    const listed = [await service.listRecent({ limit: 10 }), await service.requestedBy(REQUESTER, { limit: 10 }), (await service.search([series.reference], { limit: 10 })).requests];
+    const listed = [
+      await service.listRecent({ limit: 10 }),
+      await service.requestedBy(REQUESTER, { limit: 10 }),
+      (await service.search([series.reference], { limit: 10 })).requests,
+    ];
     for (const requests of listed) {
       expect(requests.find((request) => request.id === series.id)).toMatchObject({ state: 'approved', schedule: { repeat: 'once' } });
     }
@@ -332,12 +394,15 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
   it('checks a series against the daily limit of each of its days, refusing when one would go over', async () => {
     const { schedules, service } = scheduling(db);
     // Each request has a reference of its own: a fresh review of the same form.
-    const form = async () => (await service.validate('mobile_money', { ...mobileForm, amount: '40000' }) as { ok: true; draft: never }).draft;
+    const form = async () => ((await service.validate('mobile_money', { ...mobileForm, amount: '40000' })) as { ok: true; draft: never }).draft;
     const at = (day: string, hour: number) => ({ firstDay: day, time: { hour, minute: 0 }, repeat: 'once' as const });
     expect(await schedules.request(REQUESTER, await form(), at('2025-03-20', 9))).toMatchObject({ ok: true });
     expect(await schedules.request(REQUESTER, await form(), at('2025-03-20', 10))).toMatchObject({ ok: true });
     // Today (the 14th) holds nothing, but the 20th would reach 120,000 USD with the limit at 100,000.
-    expect(await schedules.request(REQUESTER, await form(), { ...at('2025-03-20', 11), repeat: 'weekly', count: 2 })).toMatchObject({ ok: false, code: 'over_daily_limit' });
+    expect(await schedules.request(REQUESTER, await form(), { ...at('2025-03-20', 11), repeat: 'weekly', count: 2 })).toMatchObject({
+      ok: false,
+      code: 'over_daily_limit',
+    });
     expect(await schedules.request(REQUESTER, await form(), { ...at('2025-03-21', 11), repeat: 'weekly', count: 2 })).toMatchObject({ ok: true });
   });
 
@@ -346,6 +411,8 @@ describe.each(testDatabases())('scheduled payouts are released once, at their ti
     const approved = await schedule(TOMORROW_NINE, { ...mobileForm, amount: '120' });
     await service.approve(approved.id, APPROVER);
     await schedule({ ...TOMORROW_NINE, time: { hour: 11, minute: 0 } }, { ...mobileForm, amount: '80' });
-    expect(await scheduledOn(db, new Date('2025-03-15T00:00:00Z'), new Date('2025-03-16T00:00:00Z'))).toEqual([{ currency: 'USD', totalMinor: 12_000, count: 1 }]);
+    expect(await scheduledOn(db, new Date('2025-03-15T00:00:00Z'), new Date('2025-03-16T00:00:00Z'))).toEqual([
+      { currency: 'USD', totalMinor: 12_000, count: 1 },
+    ]);
   });
 });

@@ -16,7 +16,10 @@ export interface Told {
   hold: string | undefined;
 }
 
-export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: string; catchUpMinutes?: number; holder?: string; settings?: PayoutSettings } = {}) {
+export function scheduling(
+  db: Db,
+  options: { roles?: PayoutRoles; timeZone?: string; catchUpMinutes?: number; holder?: string; settings?: PayoutSettings } = {},
+) {
   const timeZone = options.timeZone ?? 'UTC';
   const payoutSettings = { ...(options.settings ?? settings), timeZone };
   const made = createService(db, { ...(options.roles ? { roles: options.roles } : {}), settings: payoutSettings });
@@ -26,18 +29,29 @@ export function scheduling(db: Db, options: { roles?: PayoutRoles; timeZone?: st
       told.push({ id: request.id, number: occurrence.number, state: occurrence.state, event, hold: occurrence.hold });
     },
   };
-  const releaserFor = (holder: string, extra: Partial<ConstructorParameters<typeof ScheduleReleaser>[0]> = {}) => new ScheduleReleaser({
-    db, clock: made.clock, roles: options.roles ?? (made.service as unknown as { options: { roles: PayoutRoles } }).options.roles,
-    logger: createLogger({ level: 'silent' }), payoutSettings,
-    settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
-    payouts: { sendApproved: (request, via) => made.service.sendApproved(request, via), announce: (request, event) => made.service.announce(request, event) },
-    // The hand-moved clock stands for the database's too, unless a test gives the releaser another.
-    notifiers: [notifier], holder, databaseNow: async () => made.clock.now(), ...extra,
-  });
+  const releaserFor = (holder: string, extra: Partial<ConstructorParameters<typeof ScheduleReleaser>[0]> = {}) =>
+    new ScheduleReleaser({
+      db,
+      clock: made.clock,
+      roles: options.roles ?? (made.service as unknown as { options: { roles: PayoutRoles } }).options.roles,
+      logger: createLogger({ level: 'silent' }),
+      payoutSettings,
+      settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
+      payouts: { sendApproved: (request, via) => made.service.sendApproved(request, via), announce: (request, event) => made.service.announce(request, event) },
+      // The hand-moved clock stands for the database's too, unless a test gives the releaser another.
+      notifiers: [notifier],
+      holder,
+      databaseNow: async () => made.clock.now(),
+      ...extra,
+    });
   const releaser = releaserFor(options.holder ?? 'replica-a');
   const schedules = new PayoutSchedules({
-    db, clock: made.clock, roles: options.roles ?? (made.service as unknown as { options: { roles: PayoutRoles } }).options.roles,
-    payouts: made.service, releaser, settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
+    db,
+    clock: made.clock,
+    roles: options.roles ?? (made.service as unknown as { options: { roles: PayoutRoles } }).options.roles,
+    payouts: made.service,
+    releaser,
+    settings: { timeZone, catchUpMinutes: options.catchUpMinutes ?? 360, noticeMinutes: 60 },
   });
 
   async function schedule(input: ScheduleInput, fields: Record<string, string> = mobileForm, by = REQUESTER): Promise<PayoutRequest> {

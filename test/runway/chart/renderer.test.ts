@@ -12,10 +12,17 @@ function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-const history = (start: number, step: number) => Array.from({ length: 14 }, (_, i) => ({ day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: start + step * i }));
+const history = (start: number, step: number) =>
+  Array.from({ length: 14 }, (_, i) => ({ day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: start + step * i }));
 
 export const SAMPLE_RUNWAY: Runway = {
-  known: true, today: '2026-11-26', timeZone: 'UTC', windowDays: 14, daysRead: 14, firstDay: '2026-11-12', lastDay: '2026-11-25',
+  known: true,
+  today: '2026-11-26',
+  timeZone: 'UTC',
+  windowDays: 14,
+  daysRead: 14,
+  firstDay: '2026-11-12',
+  lastDay: '2026-11-25',
   readAt: new Date('2026-11-26T09:00:00Z'),
   currencies: [
     { currency: 'EUR', balanceMinor: 3_172_309, averageDailyNetMinor: -291_723, daysLeft: 10.87, zeroDay: '2026-12-06', history: history(7_000_000, -291_723) },
@@ -43,15 +50,16 @@ describe('the runway chart', () => {
     expect(first!.png.equals((await renderer.render(SAMPLE_RUNWAY, 'en'))!.png)).toBe(false);
   });
 
-  it('says in the picture when each currency reaches zero or that it is not falling, in the reader\'s language', () => {
+  it("says in the picture when each currency reaches zero or that it is not falling, in the reader's language", () => {
     expect(runwayChartSvg(SAMPLE_RUNWAY, 'en')?.svg).toContain('zero on Dec 6');
     expect(runwayChartSvg(SAMPLE_RUNWAY, 'en')?.svg).toContain('not falling');
     expect(runwayChartSvg(SAMPLE_RUNWAY, 'fr')?.svg).toContain('à zéro le 6 déc.');
   });
 
-  it('writes the year of a day that is not in the current year, in the panel\'s zero day and on its axis', () => {
+  it("writes the year of a day that is not in the current year, in the panel's zero day and on its axis", () => {
     const far: Runway = {
-      ...SAMPLE_RUNWAY, windowDays: 700,
+      ...SAMPLE_RUNWAY,
+      windowDays: 700,
       currencies: [{ ...SAMPLE_RUNWAY.currencies[0]!, averageDailyNetMinor: -4_638, daysLeft: 684, zeroDay: '2028-10-10' }],
     };
     expect(runwayChartSvg(far, 'en')!.svg).toContain('zero on Oct 10, 2028');
@@ -61,7 +69,8 @@ describe('the runway chart', () => {
   });
 
   it('scales each panel to its own balances, so that a small change on a large balance shows', () => {
-    const large = (start: number, step: number) => Array.from({ length: 14 }, (_, i) => ({ day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: start + step * i }));
+    const large = (start: number, step: number) =>
+      Array.from({ length: 14 }, (_, i) => ({ day: `2026-11-${String(12 + i).padStart(2, '0')}`, balanceMinor: start + step * i }));
     const steady: Runway = {
       ...SAMPLE_RUNWAY,
       currencies: [{ currency: 'CDF', balanceMinor: 69_310_000_000, averageDailyNetMinor: 2_000_000, history: large(69_280_000_000, 2_000_000) }],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FileChecks } from '../../../src/slack/files/file-checks.js';
 
 describe('one file check at a time per person', () => {
-  it('refuses a second check of the same person until the first gives its slot back, and never someone else\'s', () => {
+  it("refuses a second check of the same person until the first gives its slot back, and never someone else's", () => {
     const checks = new FileChecks();
     const first = checks.take('U1');
     expect(first).toBeTypeOf('function');

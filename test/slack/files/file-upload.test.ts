@@ -40,7 +40,7 @@ describe('uploading a file from disk to Slack', () => {
     expect(message.files).toEqual([{ id: fileId, name: 'big.csv', title: 'Big export', size: content.length }]);
   });
 
-  it('says which step failed and Slack\'s code, never the upload URL', async () => {
+  it("says which step failed and Slack's code, never the upload URL", async () => {
     slack.failNext('files.getUploadURLExternal', { error: 'not_allowed_token_type' });
     const first = await uploadFile(client, { path, filename: 'a.csv', title: 'A', channelId: RITA_DM }).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(FileUploadError);

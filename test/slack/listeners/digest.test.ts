@@ -12,7 +12,7 @@ describe('/fleet digest', () => {
     expect(seen(replies[0])).toContain('`yesterday`');
   });
 
-  it('says it is building yesterday\'s digest at once, then says the digest failed without the cause\'s words', async () => {
+  it("says it is building yesterday's digest at once, then says the digest failed without the cause's words", async () => {
     const build = vi.fn(async () => Promise.reject(new Error('ledger exploded')));
     const ctx = fakeContext({ digest: { timeZone: 'UTC', build } as never });
     const { replies } = await runSubcommand(digestSubcommand(ctx), ctx, VIEWER);

@@ -3,12 +3,20 @@ import { registerFleetCommand } from '../../../src/slack/listeners/fleet-command
 import type { Subcommand } from '../../../src/slack/subcommands.js';
 import { fakeContext, FakeRouter, seen, STRANGER, VIEWER } from '../../support/fake-router.js';
 
-function setUp(run: Subcommand['run'] = async ({ respond }) => {
-  await respond({ text: 'balance shown' });
-}) {
+function setUp(
+  run: Subcommand['run'] = async ({ respond }) => {
+    await respond({ text: 'balance shown' });
+  },
+) {
   const ctx = fakeContext();
   const ran = vi.fn(run);
-  const balance: Subcommand = { name: 'balance', localNames: { fr: 'solde' }, audience: 'viewers', help: () => [{ usage: '/fleet balance', description: 'the balance' }], run: ran };
+  const balance: Subcommand = {
+    name: 'balance',
+    localNames: { fr: 'solde' },
+    audience: 'viewers',
+    help: () => [{ usage: '/fleet balance', description: 'the balance' }],
+    run: ran,
+  };
   const fake = new FakeRouter(ctx);
   registerFleetCommand(fake.router, ctx, [balance]);
   return { fake, ran };
@@ -23,7 +31,7 @@ describe('the /fleet command', () => {
     expect(handled.replies).toEqual([{ text: 'balance shown' }]);
   });
 
-  it('refuses someone outside the subcommand\'s audience before it runs', async () => {
+  it("refuses someone outside the subcommand's audience before it runs", async () => {
     const { fake, ran } = setUp();
     const handled = await fake.command('/fleet', STRANGER, 'balance');
     expect(ran).not.toHaveBeenCalled();

@@ -3,7 +3,11 @@ import { languageSubcommand } from '../../../src/slack/listeners/language.js';
 import { fakeContext, runSubcommand, seen, STRANGER } from '../../support/fake-router.js';
 
 function setUp(choose = vi.fn(async () => undefined)) {
-  const locales = { forPerson: async () => 'en' as const, explain: async () => ({ locale: 'en' as const, source: 'default' as const, slackLocale: undefined }), choose };
+  const locales = {
+    forPerson: async () => 'en' as const,
+    explain: async () => ({ locale: 'en' as const, source: 'default' as const, slackLocale: undefined }),
+    choose,
+  };
   const ctx = fakeContext({ locales });
   return { ctx, choose };
 }

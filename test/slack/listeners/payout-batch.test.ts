@@ -8,7 +8,9 @@ async function openAs(userId: string, mayRequest: () => Promise<unknown>) {
   const replies: unknown[] = [];
   const { client, of } = fakeClient();
   await openBatchForm(ctx)({
-    command: { user_id: userId, trigger_id: 'T-1' } as never, args: [], client,
+    command: { user_id: userId, trigger_id: 'T-1' } as never,
+    args: [],
+    client,
     respond: (async (reply: unknown) => {
       replies.push(reply);
     }) as never,
@@ -30,7 +32,7 @@ describe('bulk payouts in Slack', () => {
     expect(replies).toEqual([expect.objectContaining({ response_type: 'ephemeral' })]);
   });
 
-  it('answers the upload window\'s and the checked file\'s submissions', () => {
+  it("answers the upload window's and the checked file's submissions", () => {
     const ctx = fakeContext();
     const fake = new FakeRouter(ctx);
     registerPayoutBatchListeners(fake.router, ctx);

@@ -6,8 +6,13 @@ import { pendingRequest } from '../../support/payout-doubles.js';
 import { fakeContext, FakeRouter, REQUESTER, runSubcommand, seen, STRANGER } from '../../support/fake-router.js';
 
 const draft: PayoutDraft = {
-  kind: 'mobile_money', recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' }, operator: 'VODACOM_MPESA',
-  amountMinor: 15000, currency: 'USD', reference: 'PAY-20261120-7K3F9Q', note: '',
+  kind: 'mobile_money',
+  recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
+  operator: 'VODACOM_MPESA',
+  amountMinor: 15000,
+  currency: 'USD',
+  reference: 'PAY-20261120-7K3F9Q',
+  note: '',
 };
 const refused = { ok: false as const, code: 'not_requester' as const, details: { action: 'request' as const } };
 
@@ -65,7 +70,7 @@ describe('the payout review', () => {
     expect(handled.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ callback_id: PAYOUT_VIEWS.notice }) }]);
   });
 
-  it('shows the form again when the review\'s fields no longer pass, and a refusal as a notice', async () => {
+  it("shows the form again when the review's fields no longer pass, and a refusal as a notice", async () => {
     const invalid = vi.fn(async () => ({ ok: false, code: 'invalid', errors: { amount: { code: 'check_value' } } }));
     const form = await setUp({ submitReview: invalid }).fake.submit(PAYOUT_VIEWS.review, REQUESTER, review({ draft }));
     expect(form.acks).toEqual([{ response_action: 'update', view: expect.objectContaining({ callback_id: PAYOUT_VIEWS.form }) }]);

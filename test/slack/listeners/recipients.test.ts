@@ -20,7 +20,7 @@ describe('saved recipients in Slack', () => {
     expect(seen(replies[0]).length).toBeGreaterThan(0);
   });
 
-  it('answers the form\'s select with no options when the search fails', async () => {
+  it("answers the form's select with no options when the search fails", async () => {
     const { fake } = setUp({ suggest: async () => Promise.reject(new Error('db down')) });
     const handled = await fake.options(RECIPIENT_ACTIONS.pick, REQUESTER, 'ama');
     expect(handled.acks).toEqual([{ options: [] }]);

@@ -17,7 +17,11 @@ describe('the Workflow Builder step', () => {
     const fake = new FakeRouter(ctx);
     const app = fakeClient();
     registerWorkflowStepListeners(fake.router, ctx, app.client);
-    const callbackId = fake.registered().find((key) => key.startsWith('function:'))?.slice('function:'.length) ?? '';
+    const callbackId =
+      fake
+        .registered()
+        .find((key) => key.startsWith('function:'))
+        ?.slice('function:'.length) ?? '';
     const handled = await fake.functionExecuted(callbackId, { function_execution_id: 'Fx1', workflow_execution_id: 'Wx1', inputs: {} });
     expect(handled.calls).toEqual([]);
     expect(start).not.toHaveBeenCalled();

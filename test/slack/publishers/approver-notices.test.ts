@@ -16,7 +16,13 @@ describe('whom an approval message mentions', () => {
   });
 
   it('leaves out whoever already approved, and the requester', () => {
-    const halfway = { requestedBy: 'U0RITA', approvals: [{ userId: 'U0ABEL', at: new Date(0) }, { userId: 'U0OLD', at: new Date(0), revokedAt: new Date(1) }] };
+    const halfway = {
+      requestedBy: 'U0RITA',
+      approvals: [
+        { userId: 'U0ABEL', at: new Date(0) },
+        { userId: 'U0OLD', at: new Date(0), revokedAt: new Date(1) },
+      ],
+    };
     expect(notToCall(halfway)).toEqual(['U0RITA', 'U0ABEL']);
     expect(approverMentions(list(['U0ABEL', 'U0ADA', 'U0RITA']), notToCall(halfway))).toBe('<@U0ADA>');
   });

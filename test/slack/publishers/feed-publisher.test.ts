@@ -55,7 +55,9 @@ describe('Slack feed publisher', () => {
 
   it('turns a 429 into an error carrying Retry-After, after exactly one request', async () => {
     answers = [{ status: 429, headers: { 'Retry-After': '7' }, body: { ok: false, error: 'ratelimited' } }];
-    const failure = await publisher().publish('C0FEED', { kind: 'notice', notes: [] }).catch((error: unknown) => error);
+    const failure = await publisher()
+      .publish('C0FEED', { kind: 'notice', notes: [] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FeedPublishError);
     expect((failure as FeedPublishError).retryAfterMs).toBe(7_000);
     expect(received).toHaveLength(1);
@@ -63,7 +65,9 @@ describe('Slack feed publisher', () => {
 
   it('reports a refusal such as channel_not_found by its code, without retrying and without the token', async () => {
     answers = [{ status: 200, body: { ok: false, error: 'channel_not_found' } }];
-    const failure = await publisher().publish('C0GONE', { kind: 'notice', notes: [] }).catch((error: unknown) => error);
+    const failure = await publisher()
+      .publish('C0GONE', { kind: 'notice', notes: [] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FeedPublishError);
     expect((failure as FeedPublishError).details.code).toBe('channel_not_found');
     expect((failure as FeedPublishError).retryAfterMs).toBeUndefined();
@@ -83,15 +87,22 @@ describe('Slack feed publisher', () => {
   });
 
   it('does not post again when the text is refused too, and reports the refusal', async () => {
-    answers = [{ status: 200, body: { ok: false, error: 'invalid_blocks' } }, { status: 200, body: { ok: false, error: 'msg_too_long' } }];
-    const failure = await publisher().publish('C0FEED', { kind: 'transactions', entries: [transaction(new Date())], notes: [] }).catch((error: unknown) => error);
+    answers = [
+      { status: 200, body: { ok: false, error: 'invalid_blocks' } },
+      { status: 200, body: { ok: false, error: 'msg_too_long' } },
+    ];
+    const failure = await publisher()
+      .publish('C0FEED', { kind: 'transactions', entries: [transaction(new Date())], notes: [] })
+      .catch((error: unknown) => error);
     expect((failure as FeedPublishError).details.code).toBe('msg_too_long');
     expect(received).toHaveLength(2);
   });
 
   it('does not retry a server error on its own: the feed decides when to try again', async () => {
     answers = [{ status: 503, body: { ok: false } }];
-    const failure = await publisher().publish('C0FEED', { kind: 'notice', notes: [] }).catch((error: unknown) => error);
+    const failure = await publisher()
+      .publish('C0FEED', { kind: 'notice', notes: [] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FeedPublishError);
     expect(received).toHaveLength(1);
   });

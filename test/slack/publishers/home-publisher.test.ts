@@ -65,7 +65,8 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
         const earlier = data.repeats.get(request.id);
         return Promise.resolve({
           duplicateOf: earlier ? { kind: 'request', requestId: earlier, reference: 'INV-1', state: 'completed' } : undefined,
-          unusualAmount: undefined, dayTotals: { currency: request.currency, requesterMinor: 0, recipientMinor: 0 },
+          unusualAmount: undefined,
+          dayTotals: { currency: request.currency, requesterMinor: 0, recipientMinor: 0 },
         });
       },
     },
@@ -75,11 +76,19 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
     ledgerStatus: undefined,
     buttons: { newPayout: true, export: false },
   };
-  const publisher = (options: { client?: HomeClient; timers?: Timers } = {}) => new SlackHomePublisher({
-    client: options.client ?? client, homes: new HomeViews(db), sources, surface: { sandbox: false, locale: 'en' }, locales: fixedLocale('en'),
-    clock: systemClock, logger: createLogger({ level: 'silent' }), readTimeoutMs: 5_000, throttleMs: 2_000,
-    ...(options.timers ? { timers: options.timers } : {}),
-  });
+  const publisher = (options: { client?: HomeClient; timers?: Timers } = {}) =>
+    new SlackHomePublisher({
+      client: options.client ?? client,
+      homes: new HomeViews(db),
+      sources,
+      surface: { sandbox: false, locale: 'en' },
+      locales: fixedLocale('en'),
+      clock: systemClock,
+      logger: createLogger({ level: 'silent' }),
+      readTimeoutMs: 5_000,
+      throttleMs: 2_000,
+      ...(options.timers ? { timers: options.timers } : {}),
+    });
   const publishes = (userId?: string) => slack.apiCalls.filter((call) => call.method === 'views.publish' && (!userId || call.args.user_id === userId));
   const homeText = (userId: string) => JSON.stringify(slack.home(userId)?.view.blocks ?? []);
 
@@ -120,7 +129,7 @@ describe.each(testDatabases())('home publishing on $name', ({ open }) => {
     await homes.close();
   });
 
-  it('marks a possible duplicate in the approver\'s list of requests waiting for them', async () => {
+  it("marks a possible duplicate in the approver's list of requests waiting for them", async () => {
     const homes = publisher();
     data.waiting = [pendingRequest({ id: 'PR-AGAIN2', requestedBy: RITA }), pendingRequest({ id: 'PR-FRESH2', requestedBy: RITA })];
     data.repeats = new Map([['PR-AGAIN2', 'PR-EARLY2']]);

@@ -14,7 +14,7 @@ const at = new Date('2026-11-21T10:00:00.000Z');
 const pending = pendingRequest({ approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' }, version: 2 });
 
 describe('payout approval message updates', () => {
-  it('writes the approval message in the channel\'s language and the requester\'s direct message in theirs', async () => {
+  it("writes the approval message in the channel's language and the requester's direct message in theirs", async () => {
     const posted: Array<{ channel: string; text: string; blocks: unknown[] }> = [];
     const client = {
       chat: {
@@ -30,8 +30,17 @@ describe('payout approval message updates', () => {
     } as unknown as WebClient;
     const requests = { get: async () => pending, setApprovalMessage: async () => undefined, signals: quietSignals };
     const asked: string[] = [];
-    const locales = { forPerson: (userId: string) => Promise.resolve(asked.push(userId) && userId === pending.requestedBy ? 'en' as const : 'fr' as const) };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'fr' as const }, locales, logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
+    const locales = {
+      forPerson: (userId: string) => Promise.resolve(asked.push(userId) && userId === pending.requestedBy ? ('en' as const) : ('fr' as const)),
+    };
+    const notifier = new SlackPayoutNotifier({
+      client,
+      surface: { sandbox: false, locale: 'fr' as const },
+      locales,
+      logger: createLogger({ level: 'silent' }),
+      requests,
+      approvalChannelId: 'C0APPROVALS',
+    });
 
     await notifier.changed(pending, 'requested', pending.requestedBy);
     await notifier.changed(pending, 'executing', undefined);
@@ -39,7 +48,10 @@ describe('payout approval message updates', () => {
 
     const channel = posted.filter((message) => message.channel === 'C0APPROVALS');
     const direct = posted.filter((message) => message.channel === pending.requestedBy);
-    expect(channel.map((message) => message.text)).toEqual([expect.stringMatching(new RegExp(`^Paiement ${pending.id}: .*: en attente d’approbation$`)), expect.any(String)]);
+    expect(channel.map((message) => message.text)).toEqual([
+      expect.stringMatching(new RegExp(`^Paiement ${pending.id}: .*: en attente d’approbation$`)),
+      expect.any(String),
+    ]);
     expect(JSON.stringify(channel[0]!.blocks)).toContain('demande l’envoi de');
     expect(direct).toHaveLength(1);
     expect(JSON.stringify(direct[0]!.blocks)).toContain(`:inbox_tray: Your payout request *${pending.id}*`);
@@ -49,12 +61,20 @@ describe('payout approval message updates', () => {
 
   it('calls only the approvers who may still approve once one of two approvals is given', async () => {
     const updates: Array<{ text: string; blocks: unknown[] }> = [];
-    const client = { chat: { update: async (message: { text: string; blocks: unknown[] }) => (updates.push(message), { ok: true }), postMessage: async () => ({ ok: true }) } } as unknown as WebClient;
+    const client = {
+      chat: { update: async (message: { text: string; blocks: unknown[] }) => (updates.push(message), { ok: true }), postMessage: async () => ({ ok: true }) },
+    } as unknown as WebClient;
     const halfway = { ...pending, requiredApprovals: 2, approvals: [{ userId: 'U0ABEL', at }] };
     const requests = { get: async () => halfway, setApprovalMessage: async () => undefined, signals: quietSignals };
     const mentions = { everyone: false, users: new Set(['U0ABEL', 'U0ADA', 'U0FABRICE', halfway.requestedBy]), groups: new Set<string>() };
     const notifier = new SlackPayoutNotifier({
-      client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS', mentions,
+      client,
+      surface: { sandbox: false, locale: 'en' as const },
+      locales: fixedLocale('en'),
+      logger: createLogger({ level: 'silent' }),
+      requests,
+      approvalChannelId: 'C0APPROVALS',
+      mentions,
     });
 
     await notifier.changed(halfway, 'approved', 'U0ABEL');
@@ -82,7 +102,14 @@ describe('payout approval message updates', () => {
       },
     } as unknown as WebClient;
     const requests = { get: async () => stored, setApprovalMessage: async () => undefined, signals: quietSignals };
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({
+      client,
+      surface: { sandbox: false, locale: 'en' as const },
+      locales: fixedLocale('en'),
+      logger: createLogger({ level: 'silent' }),
+      requests,
+      approvalChannelId: 'C0APPROVALS',
+    });
 
     await notifier.changed(pending, 'requested', 'U0REQUESTER');
     await notifier.idle();
@@ -120,7 +147,14 @@ describe('payout approval message updates', () => {
       },
     };
     const replicas = [1, 2].map(() => {
-      return new SlackPayoutNotifier({ client, surface: { sandbox: false, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
+      return new SlackPayoutNotifier({
+        client,
+        surface: { sandbox: false, locale: 'en' as const },
+        locales: fixedLocale('en'),
+        logger: createLogger({ level: 'silent' }),
+        requests,
+        approvalChannelId: 'C0APPROVALS',
+      });
     });
 
     for (const notifier of replicas) notifier.repostIfMissing(stored);
@@ -145,7 +179,14 @@ describe.each(testDatabases())('a payout the Fleet API answers with a 500-charac
     };
     const client = { chat: { postMessage: record('chat.postMessage'), update: record('chat.update') } } as unknown as WebClient;
     const requests = payoutRequestReader(db, systemClock, settings);
-    const notifier = new SlackPayoutNotifier({ client, surface: { sandbox: true, locale: 'en' as const }, locales: fixedLocale('en'), logger: createLogger({ level: 'silent' }), requests, approvalChannelId: 'C0APPROVALS' });
+    const notifier = new SlackPayoutNotifier({
+      client,
+      surface: { sandbox: true, locale: 'en' as const },
+      locales: fixedLocale('en'),
+      logger: createLogger({ level: 'silent' }),
+      requests,
+      approvalChannelId: 'C0APPROVALS',
+    });
     const { service, fleet } = createService(db, { notifiers: [notifier] });
     const transactionId = `PO-${'<&\u202E'.repeat(165)}X`.slice(0, 500);
     fleet.willAnswer({ transactionId, message: 'Payout processing initiated' });

@@ -56,7 +56,7 @@ describe('balance message', () => {
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
   });
 
-  it.each(['en', 'fr'] as const)('keeps header, buttons and footer within Slack\'s limits on the sandbox, shared or not (%s)', (locale) => {
+  it.each(['en', 'fr'] as const)("keeps header, buttons and footer within Slack's limits on the sandbox, shared or not (%s)", (locale) => {
     const balances = { USD: 999_999_999_999.99, ['<&'.repeat(500)]: 1 };
     for (const options of [{}, { sharedBy: 'U0ALICE' }]) {
       const reply = buildBalanceMessage({ sandbox: true, locale }, { balances, readAt }, options);
@@ -67,7 +67,11 @@ describe('balance message', () => {
   });
 
   it('writes the balance in French, amounts the French way, for a French reader', () => {
-    const reply = buildBalanceMessage({ sandbox: false, locale: 'fr' as const }, { balances: { USD: 125430.57, CDF: 25000000 }, readAt }, { shareValue: 'sealed' });
+    const reply = buildBalanceMessage(
+      { sandbox: false, locale: 'fr' as const },
+      { balances: { USD: 125430.57, CDF: 25000000 }, readAt },
+      { shareValue: 'sealed' },
+    );
     expect(reply.text).toBe('Solde du compte de flotte : CDF : 25\u202F000\u202F000,00 CDF, USD : 125\u202F430,57 USD');
     expect(texts(reply)).toContain('"text":"Solde du compte de flotte"');
     expect(texts(reply)).toContain('*USD*\\n125\u202F430,57 USD');
@@ -97,23 +101,39 @@ describe('transactions message', () => {
   });
 
   it('escapes descriptions so they cannot ping the channel or disguise a link', () => {
-    const page = { page: 1, pageSize: 10, firstItem: 1, transactions: [tx(1, { description: '<!channel> pay <http://evil|here> & now' })], hasNext: false, readAt };
+    const page = {
+      page: 1,
+      pageSize: 10,
+      firstItem: 1,
+      transactions: [tx(1, { description: '<!channel> pay <http://evil|here> & now' })],
+      hasNext: false,
+      readAt,
+    };
     const blocks = texts(buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, page));
     expect(blocks).toContain('&lt;!channel&gt; pay &lt;http://evil|here&gt; &amp; now');
     expect(blocks).not.toContain('<!channel>');
   });
 
   it('says so when a page is empty and offers no Next', () => {
-    const empty = buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, { page: 40, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    const empty = buildTransactionsMessage(
+      { sandbox: false, locale: 'en' as const },
+      { page: 40, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt },
+    );
     expect(empty.text).toContain('Page 40 is empty');
     expect(texts(empty)).not.toContain('"Next"');
-    const none = buildTransactionsMessage({ sandbox: false, locale: 'en' as const }, { page: 1, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt });
+    const none = buildTransactionsMessage(
+      { sandbox: false, locale: 'en' as const },
+      { page: 1, pageSize: 10, firstItem: 0, transactions: [], hasNext: false, readAt },
+    );
     expect(none.text).toContain('no transactions yet');
   });
 
   it('stays within Block Kit limits with 25 long rows', () => {
     const rows = Array.from({ length: 25 }, (_, i) => tx(i, { description: 'x'.repeat(5000) }));
-    const reply = buildTransactionsMessage({ sandbox: true, locale: 'en' as const }, { page: 1, pageSize: 25, firstItem: 1, transactions: rows, hasNext: true, readAt });
+    const reply = buildTransactionsMessage(
+      { sandbox: true, locale: 'en' as const },
+      { page: 1, pageSize: 25, firstItem: 1, transactions: rows, hasNext: true, readAt },
+    );
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
   });
 });
@@ -138,7 +158,7 @@ describe('help message', () => {
     expect(buildHelpMessage({ sandbox: false, locale: 'fr' as const }, entries).text).toMatch(/^Voici ce que je sais faire :/);
   });
 
-  it.each(['en', 'fr'] as const)('keeps every entry and stays within Slack\'s limits however long the help is (%s)', (locale) => {
+  it.each(['en', 'fr'] as const)("keeps every entry and stays within Slack's limits however long the help is (%s)", (locale) => {
     const many = Array.from({ length: 15 }, (_, i) => ({ usage: `/fleet word${i}`, description: `${'é'.repeat(350)} ${i}` }));
     const reply = buildHelpMessage({ sandbox: true, locale }, many, '<'.repeat(900));
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);

@@ -6,7 +6,10 @@ const notInChannel = Object.assign(new Error('An API error occurred: not_in_chan
 
 describe('the channels the bot must be invited to', () => {
   it('remembers a channel Slack refused with not_in_channel, for each use, until a post there works', async () => {
-    const invites = new ChannelInvites(async () => 'U0BOT', () => new Date('2026-11-28T10:00:00Z'));
+    const invites = new ChannelInvites(
+      async () => 'U0BOT',
+      () => new Date('2026-11-28T10:00:00Z'),
+    );
     await expect(invites.post('C0FEED', 'feed', () => Promise.reject(notInChannel))).rejects.toBe(notInChannel);
     await expect(invites.post('C0FEED', 'alerts', () => Promise.reject(notInChannel))).rejects.toBe(notInChannel);
     await expect(invites.post('C0OTHER', 'digest', () => Promise.reject(new Error('timeout')))).rejects.toThrow('timeout');

@@ -21,10 +21,12 @@ describe('the export replies', () => {
   });
 
   it('are written in French for a French reader', () => {
-    expect(buildExportProgressMessage(FR, { search, timeZone: 'UTC', status: complete, count: 100_000, rows: 20_000 }).text)
-      .toContain('20\u202f000 transactions écrites sur 100\u202f000');
-    expect(buildExportTooManyMessage(FR, { search, timeZone: 'UTC', status: loading, count: 600_000, maxRows: 500_000 }).text)
-      .toContain('600\u202f000 transactions, au-delà des 500\u202f000');
+    expect(buildExportProgressMessage(FR, { search, timeZone: 'UTC', status: complete, count: 100_000, rows: 20_000 }).text).toContain(
+      '20\u202f000 transactions écrites sur 100\u202f000',
+    );
+    expect(buildExportTooManyMessage(FR, { search, timeZone: 'UTC', status: loading, count: 600_000, maxRows: 500_000 }).text).toContain(
+      '600\u202f000 transactions, au-delà des 500\u202f000',
+    );
   });
 
   it('never let a typed word ping or link', () => {

@@ -29,9 +29,20 @@ describe('feed message builder', () => {
 
   it.each(['en', 'fr'] as const)('stays within 50 blocks and 3000 characters per section for 20 entries with the longest descriptions (%s)', (locale) => {
     const entries = Array.from({ length: 20 }, (_, i) =>
-      transaction(at(i), { description: '&<>'.repeat(2000), reference: `R${'x'.repeat(500)}`, type: 'T'.repeat(300), currency: `C${i % 10}X`, status: '<&'.repeat(300) }),
+      transaction(at(i), {
+        description: '&<>'.repeat(2000),
+        reference: `R${'x'.repeat(500)}`,
+        type: 'T'.repeat(300),
+        currency: `C${i % 10}X`,
+        status: '<&'.repeat(300),
+      }),
     );
-    const notes = [{ kind: 'caught_up', behindMs: 3_600_000 }, { kind: 'overflow', count: 5000, atLeast: true }, { kind: 'late', count: 20 }, { kind: 'future_dated', count: 20 }] as const;
+    const notes = [
+      { kind: 'caught_up', behindMs: 3_600_000 },
+      { kind: 'overflow', count: 5000, atLeast: true },
+      { kind: 'late', count: 20 },
+      { kind: 'future_dated', count: 20 },
+    ] as const;
     const message = buildFeedMessage({ sandbox: true, locale }, { kind: 'transactions', entries, notes: [...notes] });
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
     expect(message.blocks.length).toBeLessThanOrEqual(50);
@@ -42,7 +53,7 @@ describe('feed message builder', () => {
     for (const block of context) expect(block.type === 'context' && block.elements.length).toBeLessThanOrEqual(10);
   });
 
-  it.each(['en', 'fr'] as const)('stays within Slack\'s limits when the Fleet API sends absurdly long currency codes (%s)', (locale) => {
+  it.each(['en', 'fr'] as const)("stays within Slack's limits when the Fleet API sends absurdly long currency codes (%s)", (locale) => {
     // A message Slack refuses for its size would be retried at every poll, and the feed would stall on it.
     const entries = Array.from({ length: 20 }, (_, i) => transaction(at(i), { currency: `${String(i).padStart(2, '0')}${'<&'.repeat(1500)}` }));
     const message = buildFeedMessage({ sandbox: false, locale }, { kind: 'transactions', entries, notes: [] });
@@ -76,13 +87,20 @@ describe('feed message builder', () => {
 
   it('posts a single new entry as one compact line, without headline, totals or footer', () => {
     for (const locale of ['en', 'fr'] as const) {
-      const message = buildFeedMessage({ sandbox: false, locale }, {
-        kind: 'transactions', entries: [transaction(at(0), { amount: -150, currency: 'USD', reference: 'PAY-1', description: 'Mobile money payout\nto 243812345678' })], notes: [],
-      });
+      const message = buildFeedMessage(
+        { sandbox: false, locale },
+        {
+          kind: 'transactions',
+          entries: [transaction(at(0), { amount: -150, currency: 'USD', reference: 'PAY-1', description: 'Mobile money payout\nto 243812345678' })],
+          notes: [],
+        },
+      );
       expect(message.blocks).toHaveLength(1);
       const [line] = sectionTexts(message.blocks);
       expect(line).not.toContain('\n');
-      expect(line).toMatch(locale === 'en' ? /^:red_circle: \*-150\.00 USD\* · PAYMENT · `PAY-1` · <!date\^/ : /^:red_circle: \*-150,00 USD\* · PAYMENT · `PAY-1` · <!date\^/);
+      expect(line).toMatch(
+        locale === 'en' ? /^:red_circle: \*-150\.00 USD\* · PAYMENT · `PAY-1` · <!date\^/ : /^:red_circle: \*-150,00 USD\* · PAYMENT · `PAY-1` · <!date\^/,
+      );
       expect(line).toContain('Mobile money payout to 243812345678');
       expect(message.text).toContain(locale === 'en' ? '-150.00 USD' : '-150,00 USD');
       expect(checkMessage(message.blocks, message.text)).toEqual([]);
@@ -97,7 +115,9 @@ describe('feed message builder', () => {
     const single = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0), { status: 'Pending', reference: 'PAY-1' })], notes: [] });
     expect(sectionTexts(single.blocks)[0]).toMatch(/^:large_green_circle: \*\+[\d,.]+ [A-Z]+\* · PAYMENT · _Pending_ · `PAY-1` · <!date\^/);
     const several = buildFeedMessage(live, {
-      kind: 'transactions', entries: [transaction(at(0), { status: 'Completed' }), transaction(at(1), { status: 'Pending' })], notes: [],
+      kind: 'transactions',
+      entries: [transaction(at(0), { status: 'Completed' }), transaction(at(1), { status: 'Pending' })],
+      notes: [],
     });
     const [, completed, pending] = sectionTexts(several.blocks);
     expect(completed).not.toContain('Completed');
@@ -113,7 +133,11 @@ describe('feed message builder', () => {
   it('says above the entries when they showed up late or are dated in the future', () => {
     const late = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0))], notes: [{ kind: 'late', count: 1 }] });
     expect(sectionTexts(late.blocks)[0]).toContain('*1 transaction late*: dated before entries already posted');
-    const ahead = buildFeedMessage(live, { kind: 'transactions', entries: [transaction(at(0)), transaction(at(1))], notes: [{ kind: 'future_dated', count: 2 }] });
+    const ahead = buildFeedMessage(live, {
+      kind: 'transactions',
+      entries: [transaction(at(0)), transaction(at(1))],
+      notes: [{ kind: 'future_dated', count: 2 }],
+    });
     expect(sectionTexts(ahead.blocks)[0]).toContain('*2 transactions dated in the future*, more than 2 min ahead');
   });
 
@@ -127,7 +151,10 @@ describe('feed message builder', () => {
     const message = buildFeedMessage(french, {
       kind: 'transactions',
       entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' }), transaction(at(1), { amount: -200, currency: 'USD' })],
-      notes: [{ kind: 'caught_up', behindMs: 2 * 86_400_000 + 3 * 3_600_000 }, { kind: 'late', count: 2 }],
+      notes: [
+        { kind: 'caught_up', behindMs: 2 * 86_400_000 + 3 * 3_600_000 },
+        { kind: 'late', count: 2 },
+      ],
     });
     const texts = sectionTexts(message.blocks);
     expect(texts[0]).toContain('Le flux avait *2 j 3 h de retard*');
@@ -139,7 +166,9 @@ describe('feed message builder', () => {
     expect(message.text).toBe('2 nouvelles transactions de la flotte : net +125\u202F230,57 USD');
     expect(message.text).not.toMatch(/new|transactions late/);
     const fallback = buildFeedFallbackText(french, {
-      kind: 'transactions', entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' })], notes: [{ kind: 'overflow', count: 3, atLeast: true }],
+      kind: 'transactions',
+      entries: [transaction(at(0), { amount: 125430.57, currency: 'USD' })],
+      notes: [{ kind: 'overflow', count: 3, atLeast: true }],
     });
     expect(fallback).toContain('*au moins 3 transactions antérieures n’ont pas été publiées*');
     expect(fallback).toContain('*1 nouvelle transaction de la flotte : net +125\u202F430,57 USD*');
@@ -213,10 +242,17 @@ describe('feed status builder', () => {
     expect(buildFeedStatusMessage(french, undefined, now).text).toContain('Le flux des transactions est désactivé');
   });
 
-  it.each(['en', 'fr'] as const)('stays within Slack\'s limits with every line shown (%s)', (locale) => {
+  it.each(['en', 'fr'] as const)("stays within Slack's limits with every line shown (%s)", (locale) => {
     const busy: FeedStatus = {
-      ...status, started: true, behindMs: 90 * 86_400_000, pendingEntries: 1_000_000, lateEntries: 1_000_000, futureDatedEntries: 1_000_000, unreadableEntries: 1_000_000,
-      newestPosted: { reference: 'R'.repeat(5000), date: at(0), postedAt: at(0) }, lastError: { code: '<&'.repeat(3000), at: at(0) },
+      ...status,
+      started: true,
+      behindMs: 90 * 86_400_000,
+      pendingEntries: 1_000_000,
+      lateEntries: 1_000_000,
+      futureDatedEntries: 1_000_000,
+      unreadableEntries: 1_000_000,
+      newestPosted: { reference: 'R'.repeat(5000), date: at(0), postedAt: at(0) },
+      lastError: { code: '<&'.repeat(3000), at: at(0) },
     };
     const reply = buildFeedStatusMessage({ sandbox: true, locale }, busy, now);
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);

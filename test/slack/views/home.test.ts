@@ -10,8 +10,15 @@ const reading = { balances: { USD: 152_310.75, EUR: 18_204.1 }, readAt: new Date
 
 function viewer(overrides: Partial<ViewerHome> = {}): ViewerHome {
   return {
-    kind: 'viewer', now, balance: { reading, failed: false }, waiting: { requests: [], total: 0 }, mine: undefined,
-    feed: 'off', ledger: 'off', buttons: { newPayout: true, export: true }, ...overrides,
+    kind: 'viewer',
+    now,
+    balance: { reading, failed: false },
+    waiting: { requests: [], total: 0 },
+    mine: undefined,
+    feed: 'off',
+    ledger: 'off',
+    buttons: { newPayout: true, export: true },
+    ...overrides,
   };
 }
 
@@ -22,7 +29,7 @@ describe('the home view', () => {
   it('shows an outsider only the access message', () => {
     const view = buildHomeView(en, { kind: 'outsider' });
     expect(view.blocks).toHaveLength(1);
-    expect(text(view)).toContain('You don\'t have access');
+    expect(text(view)).toContain("You don't have access");
     expect(text(view)).not.toContain('USD');
   });
 
@@ -37,7 +44,12 @@ describe('the home view', () => {
 
   it('stays within 100 blocks with 60 requests waiting, and says how many more there are and where to find them', () => {
     const requests = Array.from({ length: 60 }, (_, index) => pendingRequest({ id: `PR-${String(index).padStart(6, '0')}`, requestedBy: 'U0REQUESTER' }));
-    const mine = Array.from({ length: 10 }, (_, index) => pendingRequest({ id: `PR-MINE${String(index).padStart(2, '0')}`, recipient: { phone: '243812345678', name: '<@U0X> & *bold*'.repeat(8), countryCode: 'CD' } as never }));
+    const mine = Array.from({ length: 10 }, (_, index) =>
+      pendingRequest({
+        id: `PR-MINE${String(index).padStart(2, '0')}`,
+        recipient: { phone: '243812345678', name: '<@U0X> & *bold*'.repeat(8), countryCode: 'CD' } as never,
+      }),
+    );
     const view = buildHomeView(en, viewer({ waiting: { requests, total: 60 }, mine }));
     expect(view.blocks.length).toBeLessThanOrEqual(HOME_MAX_BLOCKS);
     expect(checkView(view as unknown as Record<string, unknown>)).toEqual([]);
@@ -49,9 +61,24 @@ describe('the home view', () => {
 
   it('shows the runway per currency in one block, and stays within 100 blocks with 60 requests waiting and 45 currencies', () => {
     const currencies = Array.from({ length: 45 }, (_, i) => ({
-      currency: `C${String(i).padStart(2, '0')}`, balanceMinor: 100_000, averageDailyNetMinor: -10_000, daysLeft: 10, zeroDay: '2026-12-01', history: [],
+      currency: `C${String(i).padStart(2, '0')}`,
+      balanceMinor: 100_000,
+      averageDailyNetMinor: -10_000,
+      daysLeft: 10,
+      zeroDay: '2026-12-01',
+      history: [],
     }));
-    const runway = { known: true as const, today: '2026-11-21', timeZone: 'UTC', windowDays: 14, daysRead: 14, firstDay: '2026-11-07', lastDay: '2026-11-20', readAt: now, currencies };
+    const runway = {
+      known: true as const,
+      today: '2026-11-21',
+      timeZone: 'UTC',
+      windowDays: 14,
+      daysRead: 14,
+      firstDay: '2026-11-07',
+      lastDay: '2026-11-20',
+      readAt: now,
+      currencies,
+    };
     const balances = Object.fromEntries(currencies.map((c) => [c.currency, 1000]));
     const requests = Array.from({ length: 60 }, (_, index) => pendingRequest({ id: `PR-${String(index).padStart(6, '0')}`, requestedBy: 'U0REQUESTER' }));
     const mine = Array.from({ length: 10 }, (_, index) => pendingRequest({ id: `PR-MINE${String(index).padStart(2, '0')}` }));
@@ -76,9 +103,19 @@ describe('the home view', () => {
 
 describe('a possible duplicate waiting for the approver', () => {
   const earlier = { kind: 'request' as const, requestId: 'PR-EARLY1', reference: 'INV-1', state: 'completed' as const };
-  const waiting = (locale: 'en' | 'fr') => text(buildHomeView({ sandbox: false, locale }, viewer({
-    waiting: { requests: [pendingRequest({ id: 'PR-AGAIN1' }), pendingRequest({ id: 'PR-OTHER1' })], total: 2, duplicates: new Map([['PR-AGAIN1', earlier]]) },
-  })));
+  const waiting = (locale: 'en' | 'fr') =>
+    text(
+      buildHomeView(
+        { sandbox: false, locale },
+        viewer({
+          waiting: {
+            requests: [pendingRequest({ id: 'PR-AGAIN1' }), pendingRequest({ id: 'PR-OTHER1' })],
+            total: 2,
+            duplicates: new Map([['PR-AGAIN1', earlier]]),
+          },
+        }),
+      ),
+    );
 
   it('is marked in the list, naming the payout it may repeat, and the others are not', () => {
     const home = waiting('en');
@@ -90,9 +127,15 @@ describe('a possible duplicate waiting for the approver', () => {
 
 describe('the count of approvals on the home, in French', () => {
   const approval = (userId: string) => ({ userId, at: now });
-  const line = (approvals: ReturnType<typeof approval>[]) => text(buildHomeView({ sandbox: false, locale: 'fr' }, viewer({
-    waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
-  })));
+  const line = (approvals: ReturnType<typeof approval>[]) =>
+    text(
+      buildHomeView(
+        { sandbox: false, locale: 'fr' },
+        viewer({
+          waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
+        }),
+      ),
+    );
 
   it('agrees with the number of approvals given, not the number needed', () => {
     expect(line([])).toContain('0 approbation sur 2');
@@ -102,9 +145,15 @@ describe('the count of approvals on the home, in French', () => {
   });
 
   it('reads as English does for an English reader', () => {
-    const english = (approvals: ReturnType<typeof approval>[]) => text(buildHomeView(en, viewer({
-      waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
-    })));
+    const english = (approvals: ReturnType<typeof approval>[]) =>
+      text(
+        buildHomeView(
+          en,
+          viewer({
+            waiting: { requests: [pendingRequest({ approvals, requiredApprovals: 2 })], total: 1 },
+          }),
+        ),
+      );
     expect(english([approval('U0ABEL')])).toContain('1 approval of 2');
     expect(english([])).toContain('0 approvals of 2');
   });

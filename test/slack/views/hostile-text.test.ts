@@ -26,7 +26,11 @@ const SHORT = SEED;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
 const at = new Date('2026-11-21T10:00:00.000Z');
-const surfaces = [{ sandbox: false, locale: 'en' as const }, { sandbox: true, locale: 'en' as const }, { sandbox: true, locale: 'fr' as const }];
+const surfaces = [
+  { sandbox: false, locale: 'en' as const },
+  { sandbox: true, locale: 'en' as const },
+  { sandbox: true, locale: 'fr' as const },
+];
 
 function tx(index: number, text: string): Transaction {
   return { reference: text, type: text, amount: index % 2 ? 150.5 : -20, currency: 'USD', description: text, date: at.toISOString(), status: text };
@@ -34,13 +38,22 @@ function tx(index: number, text: string): Transaction {
 
 function hostileRequest(overrides: Record<string, unknown> = {}): PayoutRequest {
   return pendingRequest({
-    recipient: { phone: HOSTILE, name: HOSTILE, countryCode: HOSTILE }, operator: HOSTILE, reference: HOSTILE, note: HOSTILE,
-    failureReason: HOSTILE, rejectReason: HOSTILE, transactionId: HOSTILE, rejectedBy: 'U0APPROVER',
-    approvals: [{ userId: 'U0APPROVER', at }], requiredApprovals: 2, ...overrides,
+    recipient: { phone: HOSTILE, name: HOSTILE, countryCode: HOSTILE },
+    operator: HOSTILE,
+    reference: HOSTILE,
+    note: HOSTILE,
+    failureReason: HOSTILE,
+    rejectReason: HOSTILE,
+    transactionId: HOSTILE,
+    rejectedBy: 'U0APPROVER',
+    approvals: [{ userId: 'U0APPROVER', at }],
+    requiredApprovals: 2,
+    ...overrides,
   });
 }
 
-type Built = { kind: 'message'; name: string; value: { text: string; blocks: unknown[] } }
+type Built =
+  | { kind: 'message'; name: string; value: { text: string; blocks: unknown[] } }
   | { kind: 'view'; name: string; value: Record<string, unknown> }
   | { kind: 'text'; name: string; value: string };
 
@@ -53,25 +66,64 @@ function everything(): Built[] {
   for (const surface of surfaces) {
     for (const text of [HOSTILE, SHORT]) {
       message('balance', buildBalanceMessage(surface, { balances: { [text]: 1, USD: 2 }, readAt: at }));
-      message('transactions', buildTransactionsMessage(surface, { page: 1, pageSize: 25, firstItem: 1, transactions: Array.from({ length: 25 }, (_, i) => tx(i, text)), hasNext: true, readAt: at }));
+      message(
+        'transactions',
+        buildTransactionsMessage(surface, {
+          page: 1,
+          pageSize: 25,
+          firstItem: 1,
+          transactions: Array.from({ length: 25 }, (_, i) => tx(i, text)),
+          hasNext: true,
+          readAt: at,
+        }),
+      );
       message('help', buildHelpMessage(surface, [{ usage: '/fleet balance', description: 'The balance.' }], text));
       message('notice', notice(surface, text));
       view('chooser', buildPayoutChooser(surface, text));
-      view('form', buildPayoutForm(surface, 'mobile_money', { operators: ['<!channel> \u202E\u200B'], currencies: ['USD'] }, { name: text, note: text, phone: text, operator: text }, [text, text]));
-      view('bank form', buildPayoutForm(surface, 'bank_account', { operators: [], currencies: ['USD'] }, { name: text, accountNumber: text, bankCode: text }, [text]));
+      view(
+        'form',
+        buildPayoutForm(
+          surface,
+          'mobile_money',
+          { operators: ['<!channel> \u202E\u200B'], currencies: ['USD'] },
+          { name: text, note: text, phone: text, operator: text },
+          [text, text],
+        ),
+      );
+      view(
+        'bank form',
+        buildPayoutForm(surface, 'bank_account', { operators: [], currencies: ['USD'] }, { name: text, accountNumber: text, bankCode: text }, [text]),
+      );
       view('payout notice', noticeModal(surface, { title: text, text, callbackId: PAYOUT_VIEWS.notice }));
       const feedEntries = Array.from({ length: 20 }, (_, i) => ({ ...tx(i, text), currency: i % 3 ? 'USD' : text }));
       message('feed', buildFeedMessage(surface, { kind: 'transactions', entries: feedEntries, notes: [{ kind: 'overflow', count: 3, atLeast: true }] }));
       built.push({ kind: 'text', name: 'feed fallback', value: buildFeedFallbackText(surface, { kind: 'transactions', entries: feedEntries, notes: [] }) });
-      message('feed status', buildFeedStatusMessage(surface, {
-        channelId: 'C0FEED', pollIntervalSeconds: 15, started: true, lastSuccessfulPollAt: at, newestPosted: { reference: text, date: at, postedAt: at },
-        behindMs: 0, pendingEntries: 3, lateEntries: 2, gapEntries: 0, futureDatedEntries: 1, unreadableEntries: 4, lastError: { code: text, at },
-      }, at));
+      message(
+        'feed status',
+        buildFeedStatusMessage(
+          surface,
+          {
+            channelId: 'C0FEED',
+            pollIntervalSeconds: 15,
+            started: true,
+            lastSuccessfulPollAt: at,
+            newestPosted: { reference: text, date: at, postedAt: at },
+            behindMs: 0,
+            pendingEntries: 3,
+            lateEntries: 2,
+            gapEntries: 0,
+            futureDatedEntries: 1,
+            unreadableEntries: 4,
+            lastError: { code: text, at },
+          },
+          at,
+        ),
+      );
     }
     for (const kind of ['mobile_money', 'bank_account'] as const) {
-      const base = hostileRequest(kind === 'bank_account'
-        ? { kind, recipient: { accountNumber: HOSTILE, bankCode: HOSTILE, name: HOSTILE, countryCode: HOSTILE } }
-        : {});
+      const base = hostileRequest(
+        kind === 'bank_account' ? { kind, recipient: { accountNumber: HOSTILE, bankCode: HOSTILE, name: HOSTILE, countryCode: HOSTILE } } : {},
+      );
       for (const state of PAYOUT_STATES) {
         for (const needsReview of [false, true]) {
           const request: PayoutRequest = { ...base, state, needsReview, attempts: needsReview ? 2 : 1 };
@@ -81,12 +133,24 @@ function everything(): Built[] {
           view(`reject modal, ${label}`, buildRejectModal(surface, request));
           view(`review, ${label}`, buildPayoutReview(surface, request, 'C0APPROVALS'));
           view(`submitted, ${label}`, buildPayoutSubmitted(surface, request, 'C0APPROVALS'));
-          message(`list, ${label}`, buildPayoutList(surface, Array.from({ length: 15 }, () => request)));
+          message(
+            `list, ${label}`,
+            buildPayoutList(
+              surface,
+              Array.from({ length: 15 }, () => request),
+            ),
+          );
           const events: PayoutEvent[] = PAYOUT_EVENT_NAMES.map((event, index) => ({
-            id: index, requestId: request.id, event, userId: 'U0APPROVER', at, details: { reason: HOSTILE, transactionId: HOSTILE, attempt: HOSTILE },
+            id: index,
+            requestId: request.id,
+            event,
+            userId: 'U0APPROVER',
+            at,
+            details: { reason: HOSTILE, transactionId: HOSTILE, attempt: HOSTILE },
           }));
           message(`history, ${label}`, buildPayoutHistory(surface, request, [...events, ...events, ...events]));
-          for (const event of PAYOUT_EVENT_NAMES) message(`requester update ${event}, ${label}`, buildRequesterUpdate(surface, request, event, 'U0APPROVER', 'C0APPROVALS'));
+          for (const event of PAYOUT_EVENT_NAMES)
+            message(`requester update ${event}, ${label}`, buildRequesterUpdate(surface, request, event, 'U0APPROVER', 'C0APPROVALS'));
           const outcome = approvalOutcome({ ok: true, request }, 'U0APPROVER');
           built.push({ kind: 'text', name: `approval outcome, ${label}`, value: outcome.text });
           view(`approval outcome notice, ${label}`, noticeModal(surface, { title: outcome.title, text: outcome.text, callbackId: PAYOUT_VIEWS.notice }));
@@ -148,7 +212,8 @@ describe('every view builder with hostile text', () => {
   it('can never ping, link or mention', () => {
     const problems = built.flatMap((item) => {
       if (COMPOSED.has(item.name)) return [];
-      return shownIn(item).filter((shown) => shown.mrkdwn)
+      return shownIn(item)
+        .filter((shown) => shown.mrkdwn)
         .flatMap(({ text }) => MRKDWN_HAZARDS.filter((hazard) => text.includes(hazard)).map((hazard) => `${item.name}: ${hazard}`));
     });
     expect([...new Set(problems)]).toEqual([]);
@@ -157,14 +222,20 @@ describe('every view builder with hostile text', () => {
   it('never shows a bidi override, zero-width or control character', () => {
     const problems = built.flatMap((item) => {
       if (COMPOSED.has(item.name)) return [];
-      return shownIn(item).filter(({ text }) => INVISIBLE.test(text)).map(() => item.name);
+      return shownIn(item)
+        .filter(({ text }) => INVISIBLE.test(text))
+        .map(() => item.name);
     });
     expect([...new Set(problems)]).toEqual([]);
   });
 
-  it('keeps the review modal\'s private_metadata within 3,000 characters whatever the draft holds', () => {
+  it("keeps the review modal's private_metadata within 3,000 characters whatever the draft holds", () => {
     for (const note of ['\u0001'.repeat(500), '"'.repeat(2000), '\uD800'.repeat(500), HOSTILE]) {
-      const review = buildPayoutReview({ sandbox: false, locale: 'en' as const }, hostileRequest({ note, recipient: { phone: '243812345678', name: note, countryCode: 'CD' } }), 'C0APPROVALS');
+      const review = buildPayoutReview(
+        { sandbox: false, locale: 'en' as const },
+        hostileRequest({ note, recipient: { phone: '243812345678', name: note, countryCode: 'CD' } }),
+        'C0APPROVALS',
+      );
       expect((review.private_metadata ?? '').length).toBeLessThanOrEqual(3000);
     }
   });

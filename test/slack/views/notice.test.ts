@@ -14,7 +14,7 @@ describe('a notice', () => {
     expect(modal.blocks).toEqual(reply.blocks);
   });
 
-  it('has no footer outside the sandbox, and a modal closes in the reader\'s language without a submit button', () => {
+  it("has no footer outside the sandbox, and a modal closes in the reader's language without a submit button", () => {
     const modal = noticeModal({ sandbox: false, locale: 'fr' }, { title: 'Virement groupé', text: said, callbackId: 'payout_batch_result' });
     expect(modal.blocks).toHaveLength(1);
     expect(modal.close?.text).toBe('Fermer');
@@ -28,7 +28,7 @@ describe('a notice', () => {
     expect(section.text.text.length).toBeLessThanOrEqual(3000);
   });
 
-  it('is private as a reply, says whether it replaces the message only when asked, and takes a submitted modal\'s place', () => {
+  it("is private as a reply, says whether it replaces the message only when asked, and takes a submitted modal's place", () => {
     const surface = { sandbox: false, locale: 'en' } as const;
     expect(privateNotice(surface, said)).toEqual({ response_type: 'ephemeral', ...notice(surface, said) });
     expect(privateNotice(surface, said, { replaceOriginal: false })).toEqual({ response_type: 'ephemeral', replace_original: false, ...notice(surface, said) });

@@ -2,7 +2,11 @@ import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { describe, expect, it } from 'vitest';
 import type { RecordsRun, RunSummary } from '../../../src/partner-records/index.js';
 import {
-  buildRecordsHistory, buildRecordsResultMessage, buildRecordsResultModal, buildRecordsUploadModal, exceptionsFileName,
+  buildRecordsHistory,
+  buildRecordsResultMessage,
+  buildRecordsResultModal,
+  buildRecordsUploadModal,
+  exceptionsFileName,
 } from '../../../src/slack/views/partner-records.js';
 import type { Surface } from '../../../src/slack/views/text.js';
 
@@ -11,14 +15,27 @@ const FR: Surface = { sandbox: false, locale: 'fr' };
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 
 const summary: RunSummary = {
-  id: 'RC-7K3F9Q', userId: 'U0VIEWER', createdAt: new Date('2026-11-20T10:00:00.000Z'), fileName: '<!channel> *books*.csv',
-  periodStart: '2026-11-01', periodEnd: '2026-11-30', ledgerComplete: true, records: 1200, matched: 1100, differences: 3, notInLedger: 97, notInRecords: 12,
-  totals: new Map([['CDF', { count: 100, minor: -125_000 }], ['USD', { count: 1000, minor: 1_505_025 }]]),
+  id: 'RC-7K3F9Q',
+  userId: 'U0VIEWER',
+  createdAt: new Date('2026-11-20T10:00:00.000Z'),
+  fileName: '<!channel> *books*.csv',
+  periodStart: '2026-11-01',
+  periodEnd: '2026-11-30',
+  ledgerComplete: true,
+  records: 1200,
+  matched: 1100,
+  differences: 3,
+  notInLedger: 97,
+  notInRecords: 12,
+  totals: new Map([
+    ['CDF', { count: 100, minor: -125_000 }],
+    ['USD', { count: 1000, minor: 1_505_025 }],
+  ]),
 };
 const run: RecordsRun = { summary, gap: undefined, exceptions: [], kept: true };
 
 describe('the records check views', () => {
-  it('open a form with one CSV file input, within Block Kit\'s limits, in both languages', () => {
+  it("open a form with one CSV file input, within Block Kit's limits, in both languages", () => {
     const limits = { maxRows: 50_000, maxBytes: 10 * 1024 * 1024, toleranceDays: 1, timeZone: 'Africa/Kinshasa' };
     const form = buildRecordsUploadModal(EN, limits);
     expect(JSON.stringify(form.blocks)).toContain('"filetypes":["csv"]');
@@ -27,7 +44,7 @@ describe('the records check views', () => {
     expect(checkView(asJson(buildRecordsUploadModal(FR, limits)))).toEqual([]);
   });
 
-  it('sum the run up with totals per currency in the reader\'s way, the file name escaped', () => {
+  it("sum the run up with totals per currency in the reader's way, the file name escaped", () => {
     const modal = buildRecordsResultModal(EN, { run, timeZone: 'UTC', file: { sent: exceptionsFileName(summary) }, lastPollAt: undefined });
     const text = JSON.stringify(modal.blocks);
     expect(text).toContain('1,200 records from 2026-11-01 to 2026-11-30');
@@ -46,7 +63,7 @@ describe('the records check views', () => {
     expect(exceptionsFileName(summary)).toBe('fleet-records-2026-11-01_2026-11-30-RC-7K3F9Q.csv');
   });
 
-  it('count the days of the match\'s tolerance in proper singular and plural, in both languages', () => {
+  it("count the days of the match's tolerance in proper singular and plural, in both languages", () => {
     const form = (surface: Surface, toleranceDays: number) =>
       JSON.stringify(buildRecordsUploadModal(surface, { maxRows: 10, maxBytes: 1024, toleranceDays, timeZone: 'UTC' }).blocks);
     expect(form(EN, 1)).toContain('within 1 day of their date');
@@ -80,7 +97,7 @@ describe('the records check views', () => {
     expect(history).toContain('97 not found while the ledger was incomplete (nothing called missing)');
   });
 
-  it('list ten runs with a button each for those with exceptions, within a message\'s limits', () => {
+  it("list ten runs with a button each for those with exceptions, within a message's limits", () => {
     const runs = Array.from({ length: 10 }, (_, index) => ({ ...summary, id: `RC-AAAAA${index + 2}`, fileName: 'x'.repeat(300) }));
     const history = buildRecordsHistory(EN, [...runs.slice(0, 9), { ...runs[9]!, differences: 0, notInLedger: 0, notInRecords: 0 }]);
     expect(history.blocks.filter((block) => 'accessory' in block && block.accessory)).toHaveLength(9);

@@ -9,7 +9,14 @@ import type { Surface } from '../../../src/slack/views/text.js';
 
 const EN: Surface = { sandbox: true, locale: 'en' };
 const FR: Surface = { sandbox: false, locale: 'fr' };
-const settings = { operators: ['VODACOM_MPESA'], currencies: ['USD', 'EUR'], maxAmount: new Map([['USD', 5_000_000], ['EUR', 5_000_000]]) };
+const settings = {
+  operators: ['VODACOM_MPESA'],
+  currencies: ['USD', 'EUR'],
+  maxAmount: new Map([
+    ['USD', 5_000_000],
+    ['EUR', 5_000_000],
+  ]),
+};
 const HEADER = 'kind,number,provider,name,country,amount,currency,reference,note';
 const HOSTILE = '<!channel> *bold* &amp; <https://evil.example|click>';
 
@@ -28,7 +35,9 @@ describe('the bulk payout views', () => {
   });
 
   it('show at most 20 of 5,000 problems, escaped, within Block Kit limits', () => {
-    const view = buildBatchResult(EN, checked(Array.from({ length: 5000 }, (_, index) => `mobile,24381${index},NOPE,"${HOSTILE}",CD,1,GBP,,`)), { sent: 'pb-7k3f9q-problems.csv' });
+    const view = buildBatchResult(EN, checked(Array.from({ length: 5000 }, (_, index) => `mobile,24381${index},NOPE,"${HOSTILE}",CD,1,GBP,,`)), {
+      sent: 'pb-7k3f9q-problems.csv',
+    });
     expect(checkView(asJson(view))).toEqual([]);
     const text = JSON.stringify(view.blocks);
     expect(text.match(/• Row /g)).toHaveLength(20);
@@ -37,26 +46,36 @@ describe('the bulk payout views', () => {
   });
 
   it('escape names in the summary and keep a 5,000-row summary within limits', () => {
-    const view = buildBatchResult(FR, checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)), undefined, { batchId: 'PB-7K3F9Q' });
+    const view = buildBatchResult(
+      FR,
+      checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)),
+      undefined,
+      { batchId: 'PB-7K3F9Q' },
+    );
     expect(checkView(asJson(view))).toEqual([]);
     expect(JSON.stringify(view.blocks)).not.toContain('<!channel>');
     expect(view.private_metadata).toBe('PB-7K3F9Q');
   });
 
-  it('name the thousands reading of an amount with decimals beyond its currency\'s, in both languages', () => {
+  it("name the thousands reading of an amount with decimals beyond its currency's, in both languages", () => {
     const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1.500,USD,,', 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,20.5000,EUR,,']);
     expect(check.rows).toEqual([]);
     const english = JSON.stringify(buildBatchResult(EN, check, undefined).blocks);
     expect(english).toContain('Row 2, amount: 1.500 USD: 1,500? USD has 2 decimals.');
     expect(english).toContain('Row 3, amount: EUR has 2 decimals at most.');
-    expect(JSON.stringify(buildBatchResult(FR, check, undefined).blocks)).toContain('Ligne 2, amount : 1.500 USD : 1\u202F500 ? Les montants en USD ont 2 décimales.');
+    expect(JSON.stringify(buildBatchResult(FR, check, undefined).blocks)).toContain(
+      'Ligne 2, amount : 1.500 USD : 1\u202F500 ? Les montants en USD ont 2 décimales.',
+    );
   });
 
   it('list rows that may pay someone twice with what each repeats, and ask for the tick, within limits in both languages', () => {
     const check = checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index % 2500).padStart(5, '0')},VODACOM_MPESA,Person,CD,1,USD,,`));
     check.rows[0] = { ...check.rows[0]!, duplicateOf: { kind: 'request', requestId: 'PR-7K3F9Q', reference: 'REF-1', state: 'completed' } };
     check.rows[1] = { ...check.rows[1]!, duplicateOf: { kind: 'batch_row', batchId: 'PB-2222AA', rowNumber: 7 } };
-    for (const [surface, words] of [[EN, ['2,502 rows may pay someone twice', 'row 2 repeats PR-7K3F9Q (sent)', 'row 3 repeats PB-2222AA row 7', 'row 2,502 repeats row 2']], [FR, ['lignes peuvent payer quelqu’un deux fois', 'la ligne 2 répète PR-7K3F9Q (envoyé)']]] as const) {
+    for (const [surface, words] of [
+      [EN, ['2,502 rows may pay someone twice', 'row 2 repeats PR-7K3F9Q (sent)', 'row 3 repeats PB-2222AA row 7', 'row 2,502 repeats row 2']],
+      [FR, ['lignes peuvent payer quelqu’un deux fois', 'la ligne 2 répète PR-7K3F9Q (envoyé)']],
+    ] as const) {
       const view = buildBatchResult(surface, check, undefined, { batchId: 'PB-7K3F9Q' });
       expect(checkView(asJson(view))).toEqual([]);
       const text = JSON.stringify(view.blocks);
@@ -68,11 +87,33 @@ describe('the bulk payout views', () => {
   it('keep the approval message within limits, its buttons carrying the batch id only', () => {
     const rows = checked([`mobile,243812345678,VODACOM_MPESA,"${HOSTILE}",CD,10,USD,,`]).rows;
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
-      rowCount: 500, totals: new Map([['USD', 1000], ['EUR', 2000]]), newRecipients: 3, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
-      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+      id: 'PB-7K3F9Q',
+      requestedBy: 'U0REQUESTER',
+      createdAt: new Date(),
+      requestedAt: new Date(),
+      expiresAt: new Date(),
+      state: 'pending',
+      rowCount: 500,
+      totals: new Map([
+        ['USD', 1000],
+        ['EUR', 2000],
+      ]),
+      newRecipients: 3,
+      requiredApprovals: 2,
+      approvals: [],
+      rejectedBy: undefined,
+      rejectReason: undefined,
+      stoppedBy: undefined,
+      approvalMessage: undefined,
+      progressMessage: undefined,
+      finishedAt: undefined,
+      version: 1,
     };
-    const message = buildBatchApprovalMessage(EN, { batch, largest: rows.map((row) => ({ ...row, requestId: undefined, skipped: undefined })), progress: { sent: 0, failed: 0, unknown: 0, remaining: 500, skipped: 0 } });
+    const message = buildBatchApprovalMessage(EN, {
+      batch,
+      largest: rows.map((row) => ({ ...row, requestId: undefined, skipped: undefined })),
+      progress: { sent: 0, failed: 0, unknown: 0, remaining: 500, skipped: 0 },
+    });
     expect(checkMessage(message.blocks, message.text)).toEqual([]);
     expect(JSON.stringify(message.blocks)).not.toContain('<!channel>');
     expect(JSON.stringify(message.blocks).match(/"value":"[^"]*"/g)).toEqual(['"value":"PB-7K3F9Q"', '"value":"PB-7K3F9Q"']);
@@ -81,12 +122,28 @@ describe('the bulk payout views', () => {
   it('state the money flow of the spec on the checked screen and the approval message, in each language', () => {
     const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.50,USD,,']);
     const ready = { batchId: 'PB-7K3F9Q' };
-    expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks))
-      .toContain('debits the platform\'s wallet user and credits the fleet account with the totals above');
+    expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks)).toContain(
+      "debits the platform's wallet user and credits the fleet account with the totals above",
+    );
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
-      rowCount: 1, totals: new Map([['USD', 150_050]]), newRecipients: 1, requiredApprovals: 2, approvals: [], rejectedBy: undefined,
-      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+      id: 'PB-7K3F9Q',
+      requestedBy: 'U0REQUESTER',
+      createdAt: new Date(),
+      requestedAt: new Date(),
+      expiresAt: new Date(),
+      state: 'pending',
+      rowCount: 1,
+      totals: new Map([['USD', 150_050]]),
+      newRecipients: 1,
+      requiredApprovals: 2,
+      approvals: [],
+      rejectedBy: undefined,
+      rejectReason: undefined,
+      stoppedBy: undefined,
+      approvalMessage: undefined,
+      progressMessage: undefined,
+      finishedAt: undefined,
+      version: 1,
     };
     const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 1, skipped: 0 } };
     const french = JSON.stringify(buildBatchApprovalMessage(FR, facts).blocks);
@@ -94,11 +151,29 @@ describe('the bulk payout views', () => {
     expect(french).toContain('1\u202f500,50 USD');
   });
 
-  it('state the count and the totals per currency in the confirmation of Approve and send all, in the reader\'s language', () => {
+  it("state the count and the totals per currency in the confirmation of Approve and send all, in the reader's language", () => {
     const batch: PayoutBatch = {
-      id: 'PB-7K3F9Q', requestedBy: 'U0REQUESTER', createdAt: new Date(), requestedAt: new Date(), expiresAt: new Date(), state: 'pending',
-      rowCount: 12, totals: new Map([['USD', 150_050], ['CDF', 250_000_000]]), newRecipients: 0, requiredApprovals: 1, approvals: [], rejectedBy: undefined,
-      rejectReason: undefined, stoppedBy: undefined, approvalMessage: undefined, progressMessage: undefined, finishedAt: undefined, version: 1,
+      id: 'PB-7K3F9Q',
+      requestedBy: 'U0REQUESTER',
+      createdAt: new Date(),
+      requestedAt: new Date(),
+      expiresAt: new Date(),
+      state: 'pending',
+      rowCount: 12,
+      totals: new Map([
+        ['USD', 150_050],
+        ['CDF', 250_000_000],
+      ]),
+      newRecipients: 0,
+      requiredApprovals: 1,
+      approvals: [],
+      rejectedBy: undefined,
+      rejectReason: undefined,
+      stoppedBy: undefined,
+      approvalMessage: undefined,
+      progressMessage: undefined,
+      finishedAt: undefined,
+      version: 1,
     };
     const facts = { batch, largest: [], progress: { sent: 0, failed: 0, unknown: 0, remaining: 12, skipped: 0 } };
     const confirmOf = (surface: Surface) => JSON.stringify(buildBatchApprovalMessage(surface, facts).blocks.find((block) => block.type === 'actions'));

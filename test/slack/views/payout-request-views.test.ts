@@ -7,9 +7,7 @@ import { describeFieldProblem } from '../../../src/slack/refusals/payout-field-p
 import { fieldErrorsByBlock, refusalMessage, refusalProblems } from '../../../src/slack/refusals/payout-refusals.js';
 import { PAYOUT_FIELD_BLOCKS, PAYOUT_VIEWS } from '../../../src/slack/ids.js';
 import { noticeModal } from '../../../src/slack/views/notice.js';
-import {
-  buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, formValuesFor,
-} from '../../../src/slack/views/payout-form.js';
+import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubmitted, formValuesFor } from '../../../src/slack/views/payout-form.js';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
 const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY'], currencies: ['USD', 'EUR', 'CDF', 'JPY', 'KWD'] };
@@ -18,8 +16,15 @@ const json = (value: unknown) => JSON.stringify(value);
 
 function request(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
   return pendingRequest({
-    amountMinor: 150_050, reference: 'INV-2025-0042', note: 'March stipend', requestedBy: 'U0REQUESTER', requestedAt: at,
-    expiresAt: new Date(at.getTime() + 24 * 3_600_000), requiredApprovals: 2, updatedAt: at, ...overrides,
+    amountMinor: 150_050,
+    reference: 'INV-2025-0042',
+    note: 'March stipend',
+    requestedBy: 'U0REQUESTER',
+    requestedAt: at,
+    expiresAt: new Date(at.getTime() + 24 * 3_600_000),
+    requiredApprovals: 2,
+    updatedAt: at,
+    ...overrides,
   });
 }
 
@@ -31,7 +36,7 @@ function shortTexts(view: unknown): string[] {
     else if (node && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
         if (['label', 'placeholder', 'title', 'submit', 'close', 'text'].includes(key) && value && typeof value === 'object') {
-          const text = (value as { type?: unknown; text?: unknown });
+          const text = value as { type?: unknown; text?: unknown };
           if (text.type === 'plain_text') found.push(String(text.text));
         }
         walk(value);
@@ -87,16 +92,22 @@ const EVERY_PROBLEM: Array<[PayoutFieldName, FieldProblem]> = [
 ];
 
 describe.each(LOCALES)('payout request modals in %s', (locale: Locale) => {
-  const surfaces = [{ sandbox: false, locale }, { sandbox: true, locale }];
+  const surfaces = [
+    { sandbox: false, locale },
+    { sandbox: true, locale },
+  ];
 
-  it('keeps every modal of the flow within Slack\'s limits, in the sandbox and out of it', () => {
+  it("keeps every modal of the flow within Slack's limits, in the sandbox and out of it", () => {
     for (const surface of surfaces) {
       const problems = EVERY_PROBLEM.map(([field, problem]) => describeFieldProblem(locale, field, problem, (refusal) => refusalMessage(refusal, locale)));
       const views = [
         buildPayoutChooser(surface, '243812345678 150 USD'),
         buildPayoutForm(surface, 'mobile_money', choices, {}),
         buildPayoutForm(surface, 'bank_account', choices, { amount: '9'.repeat(40), currency: 'EUR' }, problems),
-        buildPayoutReview(surface, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 } }),
+        buildPayoutReview(surface, request(), 'C0APPROVALS', {
+          required: 2,
+          reason: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 },
+        }),
         buildPayoutReview(surface, request({ note: '<'.repeat(500) }), undefined),
         buildPayoutSubmitted(surface, request(), 'C0APPROVALS'),
         buildPayoutSubmitted(surface, request(), undefined),
@@ -160,11 +171,18 @@ describe('payout request modals for a French reader', () => {
   it('shows the amount once on the review screen, beside the other details, in English and in French', () => {
     const times = (view: ReturnType<typeof buildPayoutReview>, amount: string) => json(view.blocks).split(amount).length - 1;
     expect(times(buildPayoutReview(fr, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS'), '1\u202F500,50 USD')).toBe(1);
-    expect(times(buildPayoutReview({ sandbox: false, locale: 'en' }, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS'), '1,500.50 USD')).toBe(1);
+    expect(times(buildPayoutReview({ sandbox: false, locale: 'en' }, request({ amountMinor: 150_050, currency: 'USD' }), 'C0APPROVALS'), '1,500.50 USD')).toBe(
+      1,
+    );
   });
 
   it('puts the amount back into the form as the person types it, which reads back to the same value', () => {
-    for (const [amountMinor, currency, typed] of [[150_050, 'USD', '1 500,50'], [150, 'EUR', '1,50'], [1_500, 'JPY', '1 500'], [1_234, 'KWD', '01,234']] as const) {
+    for (const [amountMinor, currency, typed] of [
+      [150_050, 'USD', '1 500,50'],
+      [150, 'EUR', '1,50'],
+      [1_500, 'JPY', '1 500'],
+      [1_234, 'KWD', '01,234'],
+    ] as const) {
       const values = formValuesFor(fr, request({ amountMinor, currency }));
       expect(values.amount).toBe(typed);
       expect(parseAmount(values.amount ?? '', currency, 'fr')).toEqual({ ok: true, minor: amountMinor });
@@ -174,11 +192,15 @@ describe('payout request modals for a French reader', () => {
 
   it('shows the form a wallet number takes in the chosen country, in English and in French', () => {
     const problem = { code: 'phone_country_prefix', countryCode: 'CD', prefix: '243' } as const;
-    expect(describeFieldProblem('en', 'phone', problem, () => '')).toBe('A wallet in CD starts with the country prefix 243, without a plus: 243 then the number without its leading 0.');
-    expect(describeFieldProblem('fr', 'phone', problem, () => '')).toBe('Un portefeuille en CD commence par l’indicatif 243, sans plus : 243 puis le numéro sans son 0 initial.');
+    expect(describeFieldProblem('en', 'phone', problem, () => '')).toBe(
+      'A wallet in CD starts with the country prefix 243, without a plus: 243 then the number without its leading 0.',
+    );
+    expect(describeFieldProblem('fr', 'phone', problem, () => '')).toBe(
+      'Un portefeuille en CD commence par l’indicatif 243, sans plus : 243 puis le numéro sans son 0 initial.',
+    );
   });
 
-  it('names the thousands reading of an amount with decimals beyond its currency\'s, in English and in French', () => {
+  it("names the thousands reading of an amount with decimals beyond its currency's, in English and in French", () => {
     const words = (locale: Locale, problem: FieldProblem) => describeFieldProblem(locale, 'amount', problem, () => '');
     const cdf = { code: 'amount_too_many_decimals', currency: 'CDF', decimals: 2, typed: '75.000', thousands: 7_500_000 } as const;
     const xaf = { code: 'amount_too_many_decimals', currency: 'XAF', decimals: 0, typed: '150.000', thousands: 150_000 } as const;
@@ -205,13 +227,15 @@ describe('payout request modals for a French reader', () => {
   });
 
   it('puts field errors under their blocks and problem lines above the form, in French', () => {
-    expect(fieldErrorsByBlock({ amount: { code: 'amount_not_positive' } }, 'fr')).toEqual({ [PAYOUT_FIELD_BLOCKS.amount]: 'Le montant doit être supérieur à zéro.' });
+    expect(fieldErrorsByBlock({ amount: { code: 'amount_not_positive' } }, 'fr')).toEqual({
+      [PAYOUT_FIELD_BLOCKS.amount]: 'Le montant doit être supérieur à zéro.',
+    });
     const lines = refusalProblems({ ok: false, code: 'duplicate_reference', errors: { reference: { code: 'reference_used' } } }, 'fr');
     expect(lines).toEqual(['Référence : Cette référence a déjà été utilisée : choisissez-en une autre, ou laissez-la vide.']);
   });
 });
 
-describe('the payout form\'s placeholders', () => {
+describe("the payout form's placeholders", () => {
   /** Every placeholder of the form, in the order of its fields. */
   const placeholders = (locale: Locale, kind: 'mobile_money' | 'bank_account') => {
     const found: string[] = [];

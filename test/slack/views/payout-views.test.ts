@@ -36,7 +36,11 @@ describe('payout request modals', () => {
     const view = buildPayoutForm(surface, 'mobile_money', choices, { phone: '243812345678', amount: '150', currency: 'usd' });
     const blockIds = view.blocks.map((block) => block.block_id).filter(Boolean);
     expect(blockIds[0]).toBe(RECIPIENT_BLOCKS.pick);
-    expect(blockIds.slice(1, 9)).toEqual(['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map((f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS]));
+    expect(blockIds.slice(1, 9)).toEqual(
+      ['phone', 'name', 'countryCode', 'operator', 'amount', 'currency', 'reference', 'note'].map(
+        (f) => PAYOUT_FIELD_BLOCKS[f as keyof typeof PAYOUT_FIELD_BLOCKS],
+      ),
+    );
     // Then the optional When fields of a scheduled payout.
     expect(blockIds.slice(9)).toEqual(['payout_send_on', 'payout_send_at', 'payout_repeat', 'payout_repeat_count', 'payout_repeat_until']);
     expect(json(view)).toContain('"initial_value":"243812345678"');
@@ -74,30 +78,48 @@ describe('requester messages and history', () => {
   it('says nothing when sending starts, and gives the reason of a rejection escaped', () => {
     expect(buildRequesterUpdate(surface, request({ state: 'executing' }), 'executing', 'U0APPROVER')).toBeUndefined();
     expect(buildRequesterUpdate(surface, request({ state: 'approved' }), 'approved', 'U0APPROVER')).toBeUndefined();
-    const rejected = buildRequesterUpdate(surface, request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Wrong <@U0BOSS>' }), 'rejected', 'U0APPROVER');
+    const rejected = buildRequesterUpdate(
+      surface,
+      request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Wrong <@U0BOSS>' }),
+      'rejected',
+      'U0APPROVER',
+    );
     expect(json(rejected?.blocks)).toContain('<@U0APPROVER> rejected your payout');
     expect(json(rejected?.blocks)).toContain('Wrong &lt;@U0BOSS&gt;');
   });
 
   it.each(LOCALES)('lists recent payouts and one history within Block Kit limits in %s', (locale) => {
     const reader = { sandbox: true, locale };
-    const list = buildPayoutList(reader, Array.from({ length: 15 }, (_, index) => request({ id: `PR-AAAAA${index}`, recipient: { phone: '1', name: '<'.repeat(100), countryCode: 'CD' } })));
+    const list = buildPayoutList(
+      reader,
+      Array.from({ length: 15 }, (_, index) => request({ id: `PR-AAAAA${index}`, recipient: { phone: '1', name: '<'.repeat(100), countryCode: 'CD' } })),
+    );
     expect(checkMessage(list.blocks, list.text)).toEqual([]);
     const events: PayoutEvent[] = Array.from({ length: 60 }, (_, index) => ({
-      id: index, requestId: 'PR-7K3F9Q', event: PAYOUT_EVENT_NAMES[index % PAYOUT_EVENT_NAMES.length]!, userId: 'U0APPROVER', at,
+      id: index,
+      requestId: 'PR-7K3F9Q',
+      event: PAYOUT_EVENT_NAMES[index % PAYOUT_EVENT_NAMES.length]!,
+      userId: 'U0APPROVER',
+      at,
       details: { reason: '<'.repeat(500), transactionId: 'T'.repeat(300), approvals: 1, required: 2, attempt: 2 },
     }));
     const history = buildPayoutHistory(reader, request({ note: '&'.repeat(500) }), events);
     expect(json(history.blocks)).toContain(locale === 'fr' ? '25 derniers sur 60' : 'last 25 of 60');
     expect(checkMessage(history.blocks, history.text)).toEqual([]);
     for (const event of PAYOUT_EVENT_NAMES) {
-      const update = buildRequesterUpdate(reader, request({ failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(300) }), event, 'U0APPROVER', 'C0APPROVALS');
+      const update = buildRequesterUpdate(
+        reader,
+        request({ failureReason: 'f'.repeat(2000), rejectReason: '<'.repeat(500), transactionId: 'T'.repeat(300) }),
+        event,
+        'U0APPROVER',
+        'C0APPROVALS',
+      );
       if (update) expect(checkMessage(update.blocks, update.text), event).toEqual([]);
     }
   });
 });
 
-describe('a request a workflow made in the requester\'s name', () => {
+describe("a request a workflow made in the requester's name", () => {
   const through = { en: "Requested by a workflow in <@U0REQUESTER>'s name; they confirmed it", fr: 'Demandé par un workflow au nom de <@U0REQUESTER>' };
 
   it.each(LOCALES)('says so on the approval message, in the approve window and in its history, in %s', (locale) => {
@@ -106,7 +128,9 @@ describe('a request a workflow made in the requester\'s name', () => {
     expect(json(buildApprovalMessage(reader, made).blocks)).toContain(through[locale]);
     expect(json(buildApproveModal(reader, made).blocks)).toContain(through[locale]);
     const requested: PayoutEvent = { id: 1, requestId: made.id, event: 'requested', userId: 'U0REQUESTER', at, details: { through: 'workflow' } };
-    expect(json(buildPayoutHistory(reader, made, [requested]).blocks)).toContain(locale === 'fr' ? 'par un workflow confirmé par le demandeur' : 'through a workflow they confirmed');
+    expect(json(buildPayoutHistory(reader, made, [requested]).blocks)).toContain(
+      locale === 'fr' ? 'par un workflow confirmé par le demandeur' : 'through a workflow they confirmed',
+    );
   });
 
   it('says nothing of the kind for a request made in the app', () => {
@@ -118,23 +142,41 @@ describe('a request a workflow made in the requester\'s name', () => {
 describe('text people or the Fleet API wrote', () => {
   const hostile = '<!channel> <http://evil.example|bank> <@U0BOSS> &';
   const typed = request({
-    recipient: { phone: '243812345678', name: hostile, countryCode: 'CD' }, note: hostile, rejectReason: hostile, failureReason: hostile,
-    transactionId: hostile, rejectedBy: 'U0APPROVER', approvals: [{ userId: 'U0APPROVER', at }], retryApprovals: [{ userId: hostile, at }],
+    recipient: { phone: '243812345678', name: hostile, countryCode: 'CD' },
+    note: hostile,
+    rejectReason: hostile,
+    failureReason: hostile,
+    transactionId: hostile,
+    rejectedBy: 'U0APPROVER',
+    approvals: [{ userId: 'U0APPROVER', at }],
+    retryApprovals: [{ userId: hostile, at }],
     likelyMatch: { id: 'a'.repeat(24), reference: hostile, date: hostile, amount: 1, currency: hostile, description: hostile, proposedAt: at },
   });
-  const surfaces = (state: PayoutState, needsReview = false) => LOCALES.flatMap((locale) => {
-    const surface = { sandbox: false, locale };
-    const shown: PayoutRequest = { ...typed, state, needsReview };
-    const events: PayoutEvent[] = PAYOUT_EVENT_NAMES
-      .map((event, index) => ({ id: index, requestId: shown.id, event, userId: 'U0APPROVER', at, details: { reason: hostile, transactionId: hostile } }));
-    return [
-      buildApprovalMessage(surface, shown), buildApproveModal(surface, shown), buildRejectModal(surface, shown), buildPayoutReview(surface, shown, 'C0APPROVALS'),
-      buildPayoutSubmitted(surface, shown, 'C0APPROVALS'), buildPayoutList(surface, [shown]), buildPayoutHistory(surface, shown, events),
-      approvalOutcome({ ok: true, request: shown }, 'U0APPROVER', locale),
-      approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: hostile } }, 'U0APPROVER', locale),
-      ...events.map((event) => buildRequesterUpdate(surface, shown, event.event, 'U0APPROVER', 'C0APPROVALS')),
-    ];
-  });
+  const surfaces = (state: PayoutState, needsReview = false) =>
+    LOCALES.flatMap((locale) => {
+      const surface = { sandbox: false, locale };
+      const shown: PayoutRequest = { ...typed, state, needsReview };
+      const events: PayoutEvent[] = PAYOUT_EVENT_NAMES.map((event, index) => ({
+        id: index,
+        requestId: shown.id,
+        event,
+        userId: 'U0APPROVER',
+        at,
+        details: { reason: hostile, transactionId: hostile },
+      }));
+      return [
+        buildApprovalMessage(surface, shown),
+        buildApproveModal(surface, shown),
+        buildRejectModal(surface, shown),
+        buildPayoutReview(surface, shown, 'C0APPROVALS'),
+        buildPayoutSubmitted(surface, shown, 'C0APPROVALS'),
+        buildPayoutList(surface, [shown]),
+        buildPayoutHistory(surface, shown, events),
+        approvalOutcome({ ok: true, request: shown }, 'U0APPROVER', locale),
+        approvalOutcome({ ok: false, code: 'could_not_check', details: { searchProblem: hostile } }, 'U0APPROVER', locale),
+        ...events.map((event) => buildRequesterUpdate(surface, shown, event.event, 'U0APPROVER', 'C0APPROVALS')),
+      ];
+    });
 
   it('can never ping, link or mention from any payout surface, in any state', () => {
     for (const [state, needsReview] of [...PAYOUT_STATES.map((state) => [state, false] as const), ['unknown', true] as const]) {
@@ -146,7 +188,7 @@ describe('text people or the Fleet API wrote', () => {
   });
 });
 
-describe('why the Fleet API failed a payout, in the reader\'s language', () => {
+describe("why the Fleet API failed a payout, in the reader's language", () => {
   const failed = (failureReason: string) => request({ state: 'failed', failureReason, approvals: [{ userId: 'U0APPROVER', at }] });
   const dm = (locale: 'en' | 'fr', shown: PayoutRequest) => json(buildRequesterUpdate({ sandbox: false, locale }, shown, 'failed', 'U0APPROVER')!.blocks);
 
@@ -155,7 +197,7 @@ describe('why the Fleet API failed a payout, in the reader\'s language', () => {
     expect(dm('fr', failed('fleet:unavailable'))).toContain('a échoué : L’API Fleet est indisponible pour le moment.');
   });
 
-  it('quotes the API\'s own words of a refusal, escaped, inside the reader\'s sentence', () => {
+  it("quotes the API's own words of a refusal, escaped, inside the reader's sentence", () => {
     const shown = failed('fleet:rejected:Insufficient <!channel> funds');
     expect(dm('fr', shown)).toContain('L’API Fleet a refusé la demande : Insufficient &lt;!channel&gt; funds');
     expect(dm('en', failed('fleet:rejected'))).toContain('The Fleet API refused the request.');
@@ -168,21 +210,24 @@ describe('why the Fleet API failed a payout, in the reader\'s language', () => {
   });
 
   it('words the reason in the history too', () => {
-    const events: PayoutEvent[] = [{ id: 1, requestId: 'PR-7K3F9Q', event: 'failed', userId: undefined, at, details: { code: 'unavailable', reason: 'fleet:unavailable' } }];
+    const events: PayoutEvent[] = [
+      { id: 1, requestId: 'PR-7K3F9Q', event: 'failed', userId: undefined, at, details: { code: 'unavailable', reason: 'fleet:unavailable' } },
+    ];
     expect(json(buildPayoutHistory({ sandbox: false, locale: 'fr' }, failed('fleet:unavailable'), events))).toContain('L’API Fleet est indisponible');
   });
 
-  it('words a reason an older version stored as the client\'s English sentence in the reader\'s language, and shows any other sentence as it is', () => {
+  it("words a reason an older version stored as the client's English sentence in the reader's language, and shows any other sentence as it is", () => {
     expect(dm('fr', failed('The Fleet API refused the request (HTTP 400).'))).toContain('a échoué : L’API Fleet a refusé la demande.');
     expect(dm('fr', failed('Something only a person wrote.'))).toContain('a échoué : Something only a person wrote.');
   });
 });
 
 describe('the money flow, as the Fleet API spec describes it', () => {
-  const flow = "Sending this payout debits the platform's wallet user and credits the fleet account with the amount above: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
+  const flow =
+    "Sending this payout debits the platform's wallet user and credits the fleet account with the amount above: the fleet account's USD balance goes up by that amount. The partner then credits its own customer, the recipient above.";
   const wrong = /from the fleet account|debits the fleet account|fleet account's \w+ balance goes down/i;
 
-  it('is stated on the review screen, with the effect on the fleet account\'s balance', () => {
+  it("is stated on the review screen, with the effect on the fleet account's balance", () => {
     const review = json(buildPayoutReview(surface, request(), 'C0APPROVALS').blocks);
     expect(review).toContain(flow);
     expect(review).not.toMatch(wrong);
@@ -195,7 +240,7 @@ describe('the money flow, as the Fleet API spec describes it', () => {
     expect(json(buildApproveModal(surface, request()).blocks)).toContain(flow);
   });
 
-  it('follows the Amount field that names the payout\'s own amount, and names its currency', () => {
+  it("follows the Amount field that names the payout's own amount, and names its currency", () => {
     const cdf = json(buildApprovalMessage(surface, request({ amountMinor: 250_000_000, currency: 'CDF' })).blocks);
     expect(cdf).toContain('*Amount*\\n*2,500,000.00 CDF*');
     expect(cdf).toContain("credits the fleet account with the amount above: the fleet account's CDF balance goes up by that amount");
@@ -237,14 +282,35 @@ describe('the approval side in French', () => {
     expect(json(pending.blocks)).toContain('En attente de 2 approbations');
     expect(pending.text).toBe(`Paiement PR-7K3F9Q: 1${thin}500,50 USD par mobile money à ${request().recipient.name}: en attente d’approbation`);
     const review = buildApprovalMessage(fr, request({ state: 'unknown', needsReview: true, reference: 'R'.repeat(40) }));
-    const match = buildApprovalMessage(fr, request({
-      state: 'unknown', needsReview: true,
-      likelyMatch: { id: 'a'.repeat(24), reference: 'FLT-1', date: at.toISOString(), amount: 1500.5, currency: 'USD', description: 'Virement INV-2025-0042', proposedAt: at },
-    }));
+    const match = buildApprovalMessage(
+      fr,
+      request({
+        state: 'unknown',
+        needsReview: true,
+        likelyMatch: {
+          id: 'a'.repeat(24),
+          reference: 'FLT-1',
+          date: at.toISOString(),
+          amount: 1500.5,
+          currency: 'USD',
+          description: 'Virement INV-2025-0042',
+          proposedAt: at,
+        },
+      }),
+    );
     expect(json(match.blocks)).toContain(`*Transaction* \`FLT-1\``);
     expect(json(match.blocks)).toContain(`*1${thin}500,50 USD*`);
     const shown = [...texts(pending.blocks), ...texts(review.blocks), ...texts(match.blocks)];
-    for (const label of ['Approuver', 'Rejeter', 'Annuler la demande', 'Renvoyer avec la même référence', 'Confirmer l’envoi', 'Pas celle-ci', 'Renvoyer ce paiement ?', 'Est-ce bien ce paiement ?']) {
+    for (const label of [
+      'Approuver',
+      'Rejeter',
+      'Annuler la demande',
+      'Renvoyer avec la même référence',
+      'Confirmer l’envoi',
+      'Pas celle-ci',
+      'Renvoyer ce paiement ?',
+      'Est-ce bien ce paiement ?',
+    ]) {
       expect(shown, label).toContain(label);
     }
     for (const text of shown) expect(text.endsWith('…'), text).toBe(false);
@@ -264,7 +330,7 @@ describe('the approval side in French', () => {
     expect(buildRejectModal(fr, request()).title.text).toBe('Rejeter PR-7K3F9Q');
   });
 
-  it('tells the approver their approval\'s outcome, and a refusal, in French', () => {
+  it("tells the approver their approval's outcome, and a refusal, in French", () => {
     const waiting = approvalOutcome({ ok: true, request: request({ approvals: [{ userId: 'U0APPROVER', at }] }) }, 'U0APPROVER', 'fr');
     expect(waiting).toEqual({
       title: 'Paiement PR-7K3F9Q',
@@ -277,8 +343,9 @@ describe('the approval side in French', () => {
 
   it('writes the dual-approval reason with French amounts', () => {
     const byTotal = request({ dualApproval: { rule: 'requester_total', totalMinor: 500_000, thresholdMinor: 100_000 } });
-    expect(json(buildApprovalMessage(fr, byTotal).blocks))
-      .toContain(`Nécessite 2 approbateurs : le total du jour de l’équipe du demandeur en USD, 5${thin}000,00 USD, dépasse 1${thin}000,00 USD.`);
+    expect(json(buildApprovalMessage(fr, byTotal).blocks)).toContain(
+      `Nécessite 2 approbateurs : le total du jour de l’équipe du demandeur en USD, 5${thin}000,00 USD, dépasse 1${thin}000,00 USD.`,
+    );
   });
 
   it('sends the requester their messages in French', () => {
@@ -286,12 +353,17 @@ describe('the approval side in French', () => {
     expect(json(sent?.blocks)).toContain(`:white_check_mark: Votre paiement *PR-7K3F9Q* (*1${thin}500,50 USD* par mobile money à *`);
     expect(json(sent?.blocks)).toContain('a été envoyé. Transaction `PO-ABC`.');
     expect(sent?.text).toMatch(/: envoyé \(transaction PO-ABC\)$/);
-    const rejected = buildRequesterUpdate(fr, request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Mauvais numéro' }), 'rejected', 'U0APPROVER');
+    const rejected = buildRequesterUpdate(
+      fr,
+      request({ state: 'rejected', rejectedBy: 'U0APPROVER', rejectReason: 'Mauvais numéro' }),
+      'rejected',
+      'U0APPROVER',
+    );
     expect(json(rejected?.blocks)).toContain('<@U0APPROVER> a rejeté votre paiement *PR-7K3F9Q*');
     expect(json(rejected?.blocks)).toContain(': Mauvais numéro');
   });
 
-  it('words the app\'s own reason for an unknown outcome in the reader\'s language, and the Fleet API\'s as it said it', () => {
+  it("words the app's own reason for an unknown outcome in the reader's language, and the Fleet API's as it said it", () => {
     const interrupted = request({ state: 'unknown', failureReason: INTERRUPTED_FAILURE });
     expect(json(buildApprovalMessage(fr, interrupted).blocks)).toContain('*Résultat inconnu :* L’application s’est arrêtée pendant l’envoi de ce paiement');
     expect(json(buildApprovalMessage(surface, interrupted).blocks)).toContain('*Outcome unknown:* The app stopped while sending this payout');
@@ -300,7 +372,9 @@ describe('the approval side in French', () => {
   });
 
   it('repeats the details on the French review screen the French way, the amount once', () => {
-    const review = json(buildPayoutReview(fr, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'amount', totalMinor: 150_050, thresholdMinor: 100_000 } }).blocks);
+    const review = json(
+      buildPayoutReview(fr, request(), 'C0APPROVALS', { required: 2, reason: { rule: 'amount', totalMinor: 150_050, thresholdMinor: 100_000 } }).blocks,
+    );
     expect(review).toContain(`*Montant*\\n*1${thin}500,50 USD*`);
     expect(review.split(`1${thin}500,50 USD`)).toHaveLength(2);
     expect(review).toContain(`Nécessite 2 approbateurs : le montant dépasse 1${thin}000,00 USD.`);

@@ -7,14 +7,21 @@ const en = { sandbox: false, locale: 'en' as const };
 const fr = { sandbox: false, locale: 'fr' as const };
 
 const runway = (currencies: Extract<Runway, { known: true }>['currencies'], daysRead = 14): Runway => ({
-  known: true, today: '2026-11-26', timeZone: 'Africa/Kinshasa', windowDays: 14, daysRead, firstDay: daysRead === 14 ? '2026-11-12' : '2026-11-23', lastDay: '2026-11-25',
-  readAt: new Date('2026-11-26T09:00:00Z'), currencies,
+  known: true,
+  today: '2026-11-26',
+  timeZone: 'Africa/Kinshasa',
+  windowDays: 14,
+  daysRead,
+  firstDay: daysRead === 14 ? '2026-11-12' : '2026-11-23',
+  lastDay: '2026-11-25',
+  readAt: new Date('2026-11-26T09:00:00Z'),
+  currencies,
 });
 const eur = { currency: 'EUR', balanceMinor: 3_172_309, averageDailyNetMinor: -291_723.4, daysLeft: 10.87, zeroDay: '2026-12-06', history: [] };
 const usd = { currency: 'USD', balanceMinor: 18_898_517, averageDailyNetMinor: 105_030, history: [] };
 
 describe('the runway reply', () => {
-  it('writes each currency\'s balance, daily net flow, days left and zero day, the window and its time zone', () => {
+  it("writes each currency's balance, daily net flow, days left and zero day, the window and its time zone", () => {
     const reply = buildRunwayMessage(en, runway([eur, usd]));
     const text = JSON.stringify(reply.blocks);
     expect(text).toContain('*EUR* 31,723.09 EUR · -2,917.23 EUR a day · *10 days left*, zero on Dec 6, 2026');
@@ -24,8 +31,12 @@ describe('the runway reply', () => {
   });
 
   it('says where the chart goes when one follows, and nothing of it otherwise', () => {
-    expect(JSON.stringify(buildRunwayMessage(en, runway([eur]), { chartInDm: true }).blocks)).toContain('The chart follows in your direct messages with the app.');
-    expect(JSON.stringify(buildRunwayMessage(fr, runway([eur]), { chartInDm: true }).blocks)).toContain('Le graphique suit dans vos messages directs avec l’app.');
+    expect(JSON.stringify(buildRunwayMessage(en, runway([eur]), { chartInDm: true }).blocks)).toContain(
+      'The chart follows in your direct messages with the app.',
+    );
+    expect(JSON.stringify(buildRunwayMessage(fr, runway([eur]), { chartInDm: true }).blocks)).toContain(
+      'Le graphique suit dans vos messages directs avec l’app.',
+    );
     expect(JSON.stringify(buildRunwayMessage(en, runway([eur])).blocks)).not.toContain('chart');
   });
 
@@ -43,7 +54,7 @@ describe('the runway reply', () => {
     expect(buildRunwayMessage(fr, { known: false, reason: 'no_whole_day', windowDays: 14 }).text).toContain('aucun jour entier');
   });
 
-  it('stays within Block Kit\'s limits with 60 currencies whose codes hold markup', () => {
+  it("stays within Block Kit's limits with 60 currencies whose codes hold markup", () => {
     const many = Array.from({ length: 60 }, (_, i) => ({ ...eur, currency: `<!here>${i}*&` }));
     const reply = buildRunwayMessage(en, runway(many));
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
@@ -52,11 +63,14 @@ describe('the runway reply', () => {
   });
 
   it('words the alert on the way down and on the way back', () => {
-    expect(buildRunwayAlertMessage(en, { kind: 'runway_low', currency: { ...eur, daysLeft: 4.2 }, alertDays: 7 }).text)
-      .toBe(':warning: *EUR* lasts *4 days* at this pace, below the 7-day line: 31,723.09 EUR, -2,917.23 EUR a day, zero on Dec 6, 2026.');
-    expect(buildRunwayAlertMessage(en, { kind: 'runway_recovered', currency: usd, alertDays: 7 }).text)
-      .toBe(':white_check_mark: *USD* is back above the 7-day line: not falling.');
-    expect(buildRunwayAlertMessage(fr, { kind: 'runway_recovered', currency: eur, alertDays: 7 }).text)
-      .toBe(':white_check_mark: *EUR* repasse au-dessus du seuil de 7 jours : 10 jours restants à ce rythme.');
+    expect(buildRunwayAlertMessage(en, { kind: 'runway_low', currency: { ...eur, daysLeft: 4.2 }, alertDays: 7 }).text).toBe(
+      ':warning: *EUR* lasts *4 days* at this pace, below the 7-day line: 31,723.09 EUR, -2,917.23 EUR a day, zero on Dec 6, 2026.',
+    );
+    expect(buildRunwayAlertMessage(en, { kind: 'runway_recovered', currency: usd, alertDays: 7 }).text).toBe(
+      ':white_check_mark: *USD* is back above the 7-day line: not falling.',
+    );
+    expect(buildRunwayAlertMessage(fr, { kind: 'runway_recovered', currency: eur, alertDays: 7 }).text).toBe(
+      ':white_check_mark: *EUR* repasse au-dessus du seuil de 7 jours : 10 jours restants à ce rythme.',
+    );
   });
 });

@@ -13,19 +13,25 @@ const hostile = `<!channel> *Eve* & <https://evil.example|pay here> ${'x'.repeat
 
 function saved(index: number, name = `Recipient ${index}`): SavedRecipient {
   return {
-    identity: `mobile:24381000${String(index).padStart(4, '0')}:VODACOM_MPESA`, lastPayoutId: `PR-${String(index).padStart(6, '0')}`,
-    lastPaidAt: new Date('2026-11-20T10:00:00Z'), kind: 'mobile_money', operator: 'VODACOM_MPESA',
+    identity: `mobile:24381000${String(index).padStart(4, '0')}:VODACOM_MPESA`,
+    lastPayoutId: `PR-${String(index).padStart(6, '0')}`,
+    lastPaidAt: new Date('2026-11-20T10:00:00Z'),
+    kind: 'mobile_money',
+    operator: 'VODACOM_MPESA',
     recipient: { phone: `24381000${String(index).padStart(4, '0')}`, name, countryCode: 'CD' },
   };
 }
 
 const bank: SavedRecipient = {
-  identity: 'bank:BCDCCDKI:123456789', lastPayoutId: 'PR-BANK01', lastPaidAt: new Date('2026-11-20T10:00:00Z'), kind: 'bank_account',
+  identity: 'bank:BCDCCDKI:123456789',
+  lastPayoutId: 'PR-BANK01',
+  lastPaidAt: new Date('2026-11-20T10:00:00Z'),
+  kind: 'bank_account',
   recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKIXXX', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
 };
 
 describe('the saved recipients views', () => {
-  it('list 15 recipients with hostile names inside Slack\'s limits, escaped, each with a Remove button that asks first', () => {
+  it("list 15 recipients with hostile names inside Slack's limits, escaped, each with a Remove button that asks first", () => {
     const recipients = Array.from({ length: 15 }, (_, index) => saved(index, hostile));
     const reply = buildRecipientList(EN, recipients, { words: ['<!here>'], total: 40 }, { canRemove: true, notice: 'Done.' });
     expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
@@ -49,7 +55,14 @@ describe('the saved recipients views', () => {
   it('fill the recipient fields of the picked kind and keep the amount, currency, reference and note typed', () => {
     const typed = { phone: '243899999999', name: 'Typed', amount: '25', currency: 'USD', reference: 'INV-1', note: 'hello' };
     expect(fillFromSaved(typed, bank)).toEqual({
-      accountNumber: '000123456789', bankCode: 'BCDCCDKIXXX', name: 'Ndaya Logistics SARL', countryCode: 'CD', amount: '25', currency: 'USD', reference: 'INV-1', note: 'hello',
+      accountNumber: '000123456789',
+      bankCode: 'BCDCCDKIXXX',
+      name: 'Ndaya Logistics SARL',
+      countryCode: 'CD',
+      amount: '25',
+      currency: 'USD',
+      reference: 'INV-1',
+      note: 'hello',
     });
     const form = buildPayoutForm(FR, 'bank_account', settings, fillFromSaved(typed, bank), [], 2);
     expect(checkView(form as unknown as Record<string, unknown>)).toEqual([]);

@@ -7,27 +7,56 @@ import type { LedgerEntry, LedgerStatus } from '../../../src/ledger/types.js';
 import { buildLedgerStatusMessage } from '../../../src/slack/views/ledger-status.js';
 import { buildTransactionFilterModal } from '../../../src/slack/views/transaction-filter.js';
 import {
-  buildQueryProblemMessage, buildSearchResultsMessage, buildTransactionsMessage, decodePageRequest, describeSearch, encodePageRequest,
+  buildQueryProblemMessage,
+  buildSearchResultsMessage,
+  buildTransactionsMessage,
+  decodePageRequest,
+  describeSearch,
+  encodePageRequest,
 } from '../../../src/slack/views/transactions.js';
 
 const readAt = new Date('2026-11-21T10:00:00.000Z');
 const complete: LedgerStatus = { loaded: 40_000, historyComplete: true, estimatedTotal: undefined, upToDateSince: readAt, lastPollAt: readAt };
 const loading: LedgerStatus = { loaded: 12_300, historyComplete: false, estimatedTotal: 40_000, upToDateSince: undefined, lastPollAt: readAt };
 const full: TransactionSearch = {
-  currency: 'USD', type: 'PAYMENT', status: 'Completed', direction: 'out', since: '2026-11-01', until: '2026-11-15', min: '100', max: '5000.5',
+  currency: 'USD',
+  type: 'PAYMENT',
+  status: 'Completed',
+  direction: 'out',
+  since: '2026-11-01',
+  until: '2026-11-15',
+  min: '100',
+  max: '5000.5',
   words: ['INV-42', 'office rent'],
 };
 
 function entry(index: number, overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
-    key: `k${index}`, reference: `INV-${index}`, type: 'PAYMENT', amountMinor: -15050, currency: 'USD', description: `Entry ${index}`,
-    date: new Date(readAt.getTime() - index * 60_000).toISOString(), status: 'Completed', firstSeenAt: readAt, late: false, ...overrides,
+    key: `k${index}`,
+    reference: `INV-${index}`,
+    type: 'PAYMENT',
+    amountMinor: -15050,
+    currency: 'USD',
+    description: `Entry ${index}`,
+    date: new Date(readAt.getTime() - index * 60_000).toISOString(),
+    status: 'Completed',
+    firstSeenAt: readAt,
+    late: false,
+    ...overrides,
   };
 }
 
 const texts = (reply: { blocks: unknown[] }) => JSON.stringify(reply.blocks);
 const results = (overrides: Partial<Parameters<typeof buildSearchResultsMessage>[1]> = {}) => ({
-  search: full, page: 1, pageSize: 10, entries: [entry(1), entry(2)], total: 23, storedUpTo: 4321, newer: 0, status: complete, timeZone: 'Europe/Paris',
+  search: full,
+  page: 1,
+  pageSize: 10,
+  entries: [entry(1), entry(2)],
+  total: 23,
+  storedUpTo: 4321,
+  newer: 0,
+  status: complete,
+  timeZone: 'Europe/Paris',
   ...overrides,
 });
 
@@ -36,7 +65,9 @@ describe('search results', () => {
     const reply = buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results());
     expect(reply.text).toContain('23 matches, showing 1–2, newest first.');
     const blocks = texts(reply);
-    expect(blocks).toContain('in USD · type `PAYMENT` · status `Completed` · money out · from Nov 1, 2026 to Nov 15, 2026 · amount from 100 to 5,000.5 · containing “INV-42”, “office rent”');
+    expect(blocks).toContain(
+      'in USD · type `PAYMENT` · status `Completed` · money out · from Nov 1, 2026 to Nov 15, 2026 · amount from 100 to 5,000.5 · containing “INV-42”, “office rent”',
+    );
     expect(blocks).toContain('Days are read in Europe/Paris.');
     expect(blocks).toContain('*-150.50 USD* · PAYMENT · Completed');
     expect(blocks).toContain('"text":"Filter"');
@@ -47,17 +78,24 @@ describe('search results', () => {
     const reply = buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ page: 2, total: 12 }));
     expect(reply.text).toContain('12 résultats, affichés de 11 à 12');
     const blocks = texts(reply);
-    expect(blocks).toContain('en USD · type `PAYMENT` · statut `Completed` · sorties · du 1 nov. 2026 au 15 nov. 2026 · montant de 100 à 5\u202f000,5 · contenant « INV-42 », « office rent »');
+    expect(blocks).toContain(
+      'en USD · type `PAYMENT` · statut `Completed` · sorties · du 1 nov. 2026 au 15 nov. 2026 · montant de 100 à 5\u202f000,5 · contenant « INV-42 », « office rent »',
+    );
     expect(blocks).toContain('fuseau horaire Europe/Paris');
     expect(blocks).toContain('"text":"Précédent"');
     expect(blocks).toContain('"text":"Filtrer"');
-    expect(buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ total: 1, entries: [entry(1)] })).text).toContain('1 résultat, affiché de 1 à 1');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ total: 1, entries: [entry(1)] })).text).toContain(
+      '1 résultat, affiché de 1 à 1',
+    );
   });
 
   it('say so when nothing matches, when a page is past the end, and when the history is still loading', () => {
-    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ total: 0, entries: [] })).text).toContain('No transaction matches this search.');
-    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ page: 4, entries: [] })).text)
-      .toContain('Page 4 is past the last match: there are 23 in all.');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ total: 0, entries: [] })).text).toContain(
+      'No transaction matches this search.',
+    );
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ page: 4, entries: [] })).text).toContain(
+      'Page 4 is past the last match: there are 23 in all.',
+    );
     const partial = texts(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ status: loading })));
     expect(partial).toContain('The history is still loading: 12,300 of about 40,000 transactions so far, so older matches may be missing.');
     const partialFr = texts(buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ status: loading })));
@@ -70,11 +108,19 @@ describe('search results', () => {
     const next = buttons.find((button) => button.action_id === 'transactions_page:next')!;
     // Every button carries the point the list was read at, so the next page reads the same list.
     expect(decodePageRequest(next.value, 25)).toEqual({ page: 3, pageSize: 10, search: full, asOf: 4321 });
-    expect(decodePageRequest(buttons.find((button) => button.action_id === 'transactions_filter')!.value, 25)).toEqual({ page: 1, pageSize: 10, search: full, asOf: 4321 });
+    expect(decodePageRequest(buttons.find((button) => button.action_id === 'transactions_filter')!.value, 25)).toEqual({
+      page: 1,
+      pageSize: 10,
+      search: full,
+      asOf: 4321,
+    });
   });
 
   it('offer the last page past the end instead of a Previous into more empty pages, and say how many there are', () => {
-    for (const [locale, words] of [['en', 'Page 99,999 is past the end of the list: there are 23 transactions in all.'], ['fr', 'il y a 23 transactions en tout']] as const) {
+    for (const [locale, words] of [
+      ['en', 'Page 99,999 is past the end of the list: there are 23 transactions in all.'],
+      ['fr', 'il y a 23 transactions en tout'],
+    ] as const) {
       const reply = buildSearchResultsMessage({ sandbox: false, locale }, results({ search: {}, page: 99999, entries: [] }));
       expect(texts(reply)).toContain(words);
       const buttons = (reply.blocks.at(-1) as { elements: { action_id: string; value: string; text: { text: string } }[] }).elements;
@@ -101,8 +147,9 @@ describe('search results', () => {
     expect(texts(french)).toContain('"text":"Dernière page"');
     const fromEnd = buildSearchResultsMessage({ sandbox: false, locale: 'fr' }, results({ ...many, hasNext: false, page: -2 }));
     expect(fromEnd.text).toContain('Plus de 10\u202f000 résultats : page 2 depuis la fin');
-    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ ...many, search: {}, hasNext: false, page: -1 })).text)
-      .toContain('More than 10,000 transactions, showing page 1 from the end (the oldest last).');
+    expect(buildSearchResultsMessage({ sandbox: false, locale: 'en' }, results({ ...many, search: {}, hasNext: false, page: -1 })).text).toContain(
+      'More than 10,000 transactions, showing page 1 from the end (the oldest last).',
+    );
   });
 
   it('read keyset and last-page buttons back, and refuse a page counted from the end without its position', () => {
@@ -135,7 +182,10 @@ describe('search results', () => {
     const hostile: TransactionSearch = { ...full, type: '<!channel>'.repeat(5), words: Array.from({ length: 10 }, () => `<!here>${'&'.repeat(30)}`) };
     for (const locale of LOCALES) {
       const rows = Array.from({ length: 25 }, (_, i) => entry(i, { description: 'x'.repeat(5000), reference: '<'.repeat(300) }));
-      const reply = buildSearchResultsMessage({ sandbox: true, locale }, results({ search: hostile, entries: rows, pageSize: 25, page: 3, total: 1_000_000, status: loading }));
+      const reply = buildSearchResultsMessage(
+        { sandbox: true, locale },
+        results({ search: hostile, entries: rows, pageSize: 25, page: 3, total: 1_000_000, status: loading }),
+      );
       expect(checkMessage(reply.blocks, reply.text)).toEqual([]);
       // Button values are never shown; everything a person reads is escaped.
       const shown = JSON.stringify(reply.blocks.filter((block) => block.type !== 'actions'));
@@ -166,7 +216,7 @@ describe('paging button values', () => {
 });
 
 describe('the plain list', () => {
-  it('offers Filter only when searches work, in the reader\'s language', () => {
+  it("offers Filter only when searches work, in the reader's language", () => {
     const page = { page: 1, pageSize: 10, firstItem: 1, transactions: [], hasNext: false, readAt };
     expect(texts(buildTransactionsMessage({ sandbox: false, locale: 'en' }, { ...page, transactions: [] }))).not.toContain('transactions_filter');
     const fr = buildTransactionsMessage({ sandbox: false, locale: 'fr' }, page, { filterButton: true });
@@ -196,9 +246,15 @@ describe('usage replies', () => {
 
 describe('the Filter modal', () => {
   it('is filled from the search, with what has no control of its own in the text field', () => {
-    const modal = buildTransactionFilterModal({ sandbox: false, locale: 'en' }, {
-      search: { ...full, currency: 'JPY' }, currencies: ['USD', 'EUR', 'CDF'], timeZone: 'Africa/Kinshasa', privateMetadata: '{}',
-    });
+    const modal = buildTransactionFilterModal(
+      { sandbox: false, locale: 'en' },
+      {
+        search: { ...full, currency: 'JPY' },
+        currencies: ['USD', 'EUR', 'CDF'],
+        timeZone: 'Africa/Kinshasa',
+        privateMetadata: '{}',
+      },
+    );
     const json = JSON.stringify(modal);
     expect(json).toContain('"initial_date":"2026-11-01"');
     expect(json).toContain('"initial_date":"2026-11-15"');
@@ -210,20 +266,32 @@ describe('the Filter modal', () => {
 
   it('fills amounts that submit unchanged without being refused as ambiguous, in both languages', () => {
     for (const locale of LOCALES) {
-      const modal = buildTransactionFilterModal({ sandbox: false, locale }, {
-        search: { min: '1.234', max: '5000' }, currencies: ['USD'], timeZone: 'UTC', privateMetadata: '{}',
-      });
+      const modal = buildTransactionFilterModal(
+        { sandbox: false, locale },
+        {
+          search: { min: '1.234', max: '5000' },
+          currencies: ['USD'],
+          timeZone: 'UTC',
+          privateMetadata: '{}',
+        },
+      );
       const values = [...JSON.stringify(modal).matchAll(/"block_id":"filter_(min|max)".*?"initial_value":"([^"]*)"/g)].map((match) => match[2]!);
       expect(values).toHaveLength(2);
       expect(searchFromFields({ min: values[0], max: values[1] }, { locale })).toMatchObject({ ok: true, search: { min: '1.234', max: '5000' } });
     }
   });
 
-  it('stays within Slack\'s limits in both languages, title at most 24 characters', () => {
+  it("stays within Slack's limits in both languages, title at most 24 characters", () => {
     for (const locale of LOCALES) {
-      const modal = buildTransactionFilterModal({ sandbox: true, locale }, {
-        search: { ...full, words: Array.from({ length: 40 }, () => 'x'.repeat(20)) }, currencies: ['USD', 'EUR', 'CDF'], timeZone: 'America/Argentina/ComodRivadavia', privateMetadata: '{}',
-      });
+      const modal = buildTransactionFilterModal(
+        { sandbox: true, locale },
+        {
+          search: { ...full, words: Array.from({ length: 40 }, () => 'x'.repeat(20)) },
+          currencies: ['USD', 'EUR', 'CDF'],
+          timeZone: 'America/Argentina/ComodRivadavia',
+          privateMetadata: '{}',
+        },
+      );
       expect(modal.title.text.length).toBeLessThanOrEqual(24);
       expect(checkView(modal as unknown as Record<string, unknown>)).toEqual([]);
     }
@@ -258,7 +326,9 @@ describe('hostile text in searches and entries', () => {
     const visit = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(visit);
       else if (node && typeof node === 'object') {
-        for (const [key, value] of Object.entries(node)) if (key === 'text' && typeof value === 'string') parts.push(value); else visit(value);
+        for (const [key, value] of Object.entries(node))
+          if (key === 'text' && typeof value === 'string') parts.push(value);
+          else visit(value);
       }
     };
     visit((reply.blocks as { type: string }[]).filter((block) => block.type !== 'actions'));

@@ -61,8 +61,9 @@ export const DEMO_TIME_ZONE = 'Africa/Kinshasa';
  * away), so that the digest of yesterday appears in #treasury-digest soon after the demo starts.
  */
 export function digestTimeSoonAfter(now: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .formatToParts(new Date(now.getTime() + 60_000));
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(
+    new Date(now.getTime() + 60_000),
+  );
   const part = (type: string) => parts.find((piece) => piece.type === type)?.value ?? '00';
   return `${part('hour')}:${part('minute')}`;
 }
@@ -134,11 +135,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       people: Object.values(DEMO_PEOPLE).map(({ id, role }) => ({ id, role })),
       commandHint: COMMAND_HINT,
       workflowSteps: [payoutStep()],
-      sampleFiles: sandbox ? [{
-        name: RECORDS_EXAMPLE_NAME,
-        description: 'The partner\'s books of the last two days, for /fleet reconcile',
-        content: () => recordsExample(sandbox.transactions(), options.clock?.now() ?? new Date()),
-      }] : [],
+      sampleFiles: sandbox
+        ? [
+            {
+              name: RECORDS_EXAMPLE_NAME,
+              description: "The partner's books of the last two days, for /fleet reconcile",
+              content: () => recordsExample(sandbox.transactions(), options.clock?.now() ?? new Date()),
+            },
+          ]
+        : [],
     });
     pageOpened();
     const running = slack;
@@ -189,14 +194,26 @@ function afterFirstAnswer(slack: LocalSlack, pageOpen: Promise<void>, after: typ
 function payoutStep(): PageWorkflowStep {
   const required = new Set(['requester', 'kind', 'name', 'country', 'amount', 'currency']);
   const examples: Record<string, string> = {
-    kind: 'mobile', number: '243812345678', provider: 'VODACOM_MPESA', country: 'CD', name: 'Amani Kabila', amount: '150', currency: 'USD', note: 'Fuel for the Goma run',
+    kind: 'mobile',
+    number: '243812345678',
+    provider: 'VODACOM_MPESA',
+    country: 'CD',
+    name: 'Amani Kabila',
+    amount: '150',
+    currency: 'USD',
+    note: 'Fuel for the Goma run',
   };
   return {
-    callbackId: PAYOUT_STEP_CALLBACK_ID, title: 'Request a payout',
+    callbackId: PAYOUT_STEP_CALLBACK_ID,
+    title: 'Request a payout',
     inputs: STEP_INPUTS.map((name) => ({
-      name, title: name, type: name === 'requester' ? 'user' : name === 'started_by' ? 'runner' : 'text', required: required.has(name),
+      name,
+      title: name,
+      type: name === 'requester' ? 'user' : name === 'started_by' ? 'runner' : 'text',
+      required: required.has(name),
       ...(examples[name] ? { example: examples[name] } : {}),
     })),
-    runningNote: 'waiting for {requester} to confirm the payout in their direct messages with the app; then it waits for the approvers, and completes once the payout is sent',
+    runningNote:
+      'waiting for {requester} to confirm the payout in their direct messages with the app; then it waits for the approvers, and completes once the payout is sent',
   };
 }

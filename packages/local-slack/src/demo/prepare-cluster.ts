@@ -16,7 +16,13 @@ export async function prepareDemoCluster(dir = PREPARED_DIR): Promise<'ready' | 
   const version = await pgliteVersion();
   const target = await snapshotFile(dir);
   // Made by this PGlite version: kept. Migrations added since are applied by each demo start.
-  if (await stat(target).then(() => true, () => false)) return 'ready';
+  if (
+    await stat(target).then(
+      () => true,
+      () => false,
+    )
+  )
+    return 'ready';
   await mkdir(dir, { recursive: true });
   const partial = path.join(dir, `.partial-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {

@@ -45,7 +45,8 @@ export function recordsExample(transactions: readonly Transaction[], now: Date):
     .filter((entry) => days.includes(entry.day))
     .sort((a, b) => a.transaction.date.localeCompare(b.transaction.date) || a.transaction.reference.localeCompare(b.transaction.reference));
   const amountCount = new Map<string, number>();
-  for (const entry of entries) amountCount.set(`${entry.transaction.currency}:${entry.minor}`, (amountCount.get(`${entry.transaction.currency}:${entry.minor}`) ?? 0) + 1);
+  for (const entry of entries)
+    amountCount.set(`${entry.transaction.currency}:${entry.minor}`, (amountCount.get(`${entry.transaction.currency}:${entry.minor}`) ?? 0) + 1);
 
   const leftOut = entries[1];
   const typedDifferently = entries[3];

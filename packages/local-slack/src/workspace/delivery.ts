@@ -87,9 +87,13 @@ export interface AppTarget {
 
 /** An envelope signed to the app's URL: commands and interactions form-encoded, Events API callbacks as a JSON body. */
 export async function postEnvelope(target: AppTarget, type: EnvelopeType, payload: Json): Promise<AckResult> {
-  const body = type === 'events_api'
-    ? JSON.stringify(payload)
-    : (type === 'slash_commands' ? new URLSearchParams(payload as Record<string, string>) : new URLSearchParams({ payload: JSON.stringify(payload) })).toString();
+  const body =
+    type === 'events_api'
+      ? JSON.stringify(payload)
+      : (type === 'slash_commands'
+          ? new URLSearchParams(payload as Record<string, string>)
+          : new URLSearchParams({ payload: JSON.stringify(payload) })
+        ).toString();
   return toAckResult(await postSigned({ ...target, body, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE }));
 }
 

@@ -23,7 +23,10 @@ const Z99 = 2.3263;
  * The setting an option or `LOCAL_SLACK_LATENCY` names: `real` (150 ms median, 600 ms p99),
  * `<median>,<p99>` in milliseconds, or `off`; the option wins, `false` turns it off.
  */
-export function latencySetting(option: LatencyOptions | false | undefined, env: string | undefined = process.env.LOCAL_SLACK_LATENCY): LatencyOptions | undefined {
+export function latencySetting(
+  option: LatencyOptions | false | undefined,
+  env: string | undefined = process.env.LOCAL_SLACK_LATENCY,
+): LatencyOptions | undefined {
   if (option !== undefined) return option || undefined;
   const value = env?.trim().toLowerCase();
   if (!value || value === 'off' || value === '0') return undefined;

@@ -17,7 +17,15 @@ import { handleResponseUrl } from './response-url.js';
 import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
 import type {
-  AckResult, ApiCall, LocalSlackOptions, OpenView, SlackMessage, SubmittedValues, WorkspaceChange, WorkspaceChannel, WorkspaceUser,
+  AckResult,
+  ApiCall,
+  LocalSlackOptions,
+  OpenView,
+  SlackMessage,
+  SubmittedValues,
+  WorkspaceChange,
+  WorkspaceChannel,
+  WorkspaceUser,
 } from './types.js';
 import { waitForChange } from './wait-for.js';
 import { createWebApi } from './web-api.js';
@@ -46,8 +54,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     const onChange = (change: WorkspaceChange) => this.emit('change', change);
     this.state = new WorkspaceState(
       {
-        teamId: options.teamId ?? 'T0DEMO', teamDomain: 'fleet-treasury-local', botUserId: options.botUserId ?? 'U0FLEETBOT',
-        botId: options.botId ?? 'B0FLEETBOT', appId: options.appId ?? 'A0FLEETAPP',
+        teamId: options.teamId ?? 'T0DEMO',
+        teamDomain: 'fleet-treasury-local',
+        botUserId: options.botUserId ?? 'U0FLEETBOT',
+        botId: options.botId ?? 'B0FLEETBOT',
+        appId: options.appId ?? 'A0FLEETAPP',
       },
       { users: options.users ?? DEFAULT_USERS, channels: options.channels ?? DEFAULT_CHANNELS, usergroups: options.usergroups ?? {} },
       now,
@@ -69,7 +80,9 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
         this.calls.push(call);
         this.emit('change', { type: 'api_call', method: call.method });
       },
-      now, rateLimit: options.rateLimits === false ? undefined : rateLimiter(now, options.rateLimits), delay: slowdown(options.latency),
+      now,
+      rateLimit: options.rateLimits === false ? undefined : rateLimiter(now, options.rateLimits),
+      delay: slowdown(options.latency),
     });
     this.server = createServer((request, response) => {
       this.route(request, response).catch((error: unknown) => {
@@ -251,8 +264,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   ): Promise<{ status: number; body: string }> {
     if (!this.appUrl) throw new Error('sendSigned needs an appUrl');
     const answer = await postSigned({
-      url: this.appUrl, body, secret: options.secret ?? this.options.signingSecret, contentType: options.contentType ?? FORM_CONTENT_TYPE,
-      timestampSeconds: options.timestamp ?? Math.floor(this.state.now() / 1000), timeoutMs: this.options.ackTimeoutMs ?? 3000,
+      url: this.appUrl,
+      body,
+      secret: options.secret ?? this.options.signingSecret,
+      contentType: options.contentType ?? FORM_CONTENT_TYPE,
+      timestampSeconds: options.timestamp ?? Math.floor(this.state.now() / 1000),
+      timeoutMs: this.options.ackTimeoutMs ?? 3000,
       ...(options.signature !== undefined ? { signature: options.signature } : {}),
     });
     return { status: answer.status, body: answer.text };
@@ -297,7 +314,11 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
    * How many of the messages `messages()` would give match `where`, without copying them: for
    * benchmarks that poll while thousands of messages pile up.
    */
-  countMessages(channelId: string, options: { visibleTo?: string; includeDeleted?: boolean } = {}, where: (message: Readonly<SlackMessage>) => boolean = () => true): number {
+  countMessages(
+    channelId: string,
+    options: { visibleTo?: string; includeDeleted?: boolean } = {},
+    where: (message: Readonly<SlackMessage>) => boolean = () => true,
+  ): number {
     return this.state.listMessages(channelId, options).filter((message) => where(message)).length;
   }
 

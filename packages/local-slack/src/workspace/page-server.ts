@@ -60,7 +60,9 @@ const STATIC_FILES: Record<string, string> = {
   '/page/workflows.js': 'workflows.js',
 };
 const CONTENT_TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 };
 
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
@@ -86,36 +88,55 @@ function pageAction<S extends z.ZodType>(schema: S, run: (slack: LocalSlack, inp
 /** The longest command text the composer sends; longer text stays in the composer with a message. */
 const MAX_COMMAND_LENGTH = 4000;
 
-const ACTIONS = new Map<string, PageAction>(Object.entries({
-  command: pageAction(z.object({ as: z.string(), channel: z.string(), text: z.string() }), (slack, input) => {
-    if (input.text.length > MAX_COMMAND_LENGTH) {
-      throw new Error(`This command is ${input.text.length.toLocaleString('en-US')} characters long; this workspace sends at most ${MAX_COMMAND_LENGTH.toLocaleString('en-US')} to the app. Shorten it and send it again.`);
-    }
-    const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
-    if (!match) throw new Error('The composer sends slash commands: start with /fleet');
-    return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
+const ACTIONS = new Map<string, PageAction>(
+  Object.entries({
+    command: pageAction(z.object({ as: z.string(), channel: z.string(), text: z.string() }), (slack, input) => {
+      if (input.text.length > MAX_COMMAND_LENGTH) {
+        throw new Error(
+          `This command is ${input.text.length.toLocaleString('en-US')} characters long; this workspace sends at most ${MAX_COMMAND_LENGTH.toLocaleString('en-US')} to the app. Shorten it and send it again.`,
+        );
+      }
+      const match = /^\s*(\/\S+)\s*([\s\S]*)$/.exec(input.text);
+      if (!match) throw new Error('The composer sends slash commands: start with /fleet');
+      return slack.runCommand({ userId: input.as, channelId: input.channel, command: match[1], text: match[2]?.trim() ?? '' });
+    }),
+    click: pageAction(
+      z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string().optional(), ...source }),
+      (slack, input) =>
+        slack.clickButton({
+          userId: input.as,
+          actionId: input.actionId,
+          ...where(input),
+          ...optional('value', input.value),
+          ...optional('blockId', input.blockId),
+        }),
+    ),
+    select: pageAction(
+      z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), values: valuesSchema.optional(), ...source }),
+      (slack, input) => {
+        if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
+        return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) });
+      },
+    ),
+    suggest: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), ...source }), (slack, input) =>
+      slack.suggestOptions({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) }),
+    ),
+    // A file chosen in a file input: stored at once, as Slack's client uploads it; the page keeps its id.
+    upload: pageAction(z.object({ as: z.string(), name: z.string().min(1).max(255), content: z.string().max(15 * 1024 * 1024) }), async (slack, input) => {
+      const fileId = slack.uploadFileAs({ userId: input.as, name: input.name, bytes: Buffer.from(input.content, 'base64') });
+      return { status: 200, body: undefined, elapsedMs: 0, options: [{ fileId }] };
+    }),
+    submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
+      slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values }),
+    ),
+    close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) => slack.closeView({ userId: input.as, viewId: input.viewId })),
+    openHome: pageAction(z.object({ as: z.string() }), (slack, input) => slack.openHome({ userId: input.as })),
+    runWorkflow: pageAction(
+      z.object({ as: z.string(), callbackId: z.string(), inputs: z.record(z.string(), z.string().max(4000)) }),
+      async (slack, input) => (await slack.runWorkflowStep({ callbackId: input.callbackId, inputs: input.inputs })).ack,
+    ),
   }),
-  click: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string().optional(), ...source }), (slack, input) =>
-    slack.clickButton({ userId: input.as, actionId: input.actionId, ...where(input), ...optional('value', input.value), ...optional('blockId', input.blockId) })),
-  select: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), values: valuesSchema.optional(), ...source }), (slack, input) => {
-    if (input.viewId && input.values) slack.enterValues({ userId: input.as, viewId: input.viewId, values: input.values });
-    return slack.selectOption({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) });
-  }),
-  suggest: pageAction(z.object({ as: z.string(), actionId: z.string(), blockId: z.string().optional(), value: z.string(), ...source }), (slack, input) =>
-    slack.suggestOptions({ userId: input.as, actionId: input.actionId, value: input.value, ...where(input), ...optional('blockId', input.blockId) })),
-  // A file chosen in a file input: stored at once, as Slack's client uploads it; the page keeps its id.
-  upload: pageAction(z.object({ as: z.string(), name: z.string().min(1).max(255), content: z.string().max(15 * 1024 * 1024) }), async (slack, input) => {
-    const fileId = slack.uploadFileAs({ userId: input.as, name: input.name, bytes: Buffer.from(input.content, 'base64') });
-    return { status: 200, body: undefined, elapsedMs: 0, options: [{ fileId }] };
-  }),
-  submit: pageAction(z.object({ as: z.string(), viewId: z.string(), values: valuesSchema }), (slack, input) =>
-    slack.submitView({ userId: input.as, viewId: input.viewId, values: input.values })),
-  close: pageAction(z.object({ as: z.string(), viewId: z.string() }), (slack, input) =>
-    slack.closeView({ userId: input.as, viewId: input.viewId })),
-  openHome: pageAction(z.object({ as: z.string() }), (slack, input) => slack.openHome({ userId: input.as })),
-  runWorkflow: pageAction(z.object({ as: z.string(), callbackId: z.string(), inputs: z.record(z.string(), z.string().max(4000)) }), async (slack, input) =>
-    (await slack.runWorkflowStep({ callbackId: input.callbackId, inputs: input.inputs })).ack),
-}));
+);
 
 /** Serves the page at `/` and its API under `/workspace/` on the workspace's own server. */
 export function mountPage(slack: LocalSlack, options: PageOptions = {}): void {
@@ -124,7 +145,10 @@ export function mountPage(slack: LocalSlack, options: PageOptions = {}): void {
 }
 
 class WorkspacePage {
-  constructor(private readonly slack: LocalSlack, private readonly options: PageOptions) {}
+  constructor(
+    private readonly slack: LocalSlack,
+    private readonly options: PageOptions,
+  ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // A page on another site can rebind its own name to 127.0.0.1; its requests still name that site as Host.
@@ -185,7 +209,10 @@ class WorkspacePage {
       home: (me && this.slack.home(me.id)) ?? null,
       violations: this.slack.limitViolations,
       workflowSteps: this.options.workflowSteps ?? [],
-      workflowRuns: this.slack.workflowRuns().slice(-20).map(({ event: _event, ...run }) => run),
+      workflowRuns: this.slack
+        .workflowRuns()
+        .slice(-20)
+        .map(({ event: _event, ...run }) => run),
       sampleFiles: (this.options.sampleFiles ?? []).map(({ name, description }) => ({ name, description })),
       commandHint: this.options.commandHint ?? '',
     };

@@ -113,10 +113,7 @@ function functionContext(state: WorkspaceState, message: SlackMessage): Json {
 }
 
 /** `block_actions` from a modal: the container is the view, and there is no response_url. */
-export function viewActionPayload(
-  state: WorkspaceState,
-  input: { user: WorkspaceUser; view: Json; action: Json; triggerId: string },
-): Json {
+export function viewActionPayload(state: WorkspaceState, input: { user: WorkspaceUser; view: Json; action: Json; triggerId: string }): Json {
   return {
     ...common(state, 'block_actions', input.user),
     container: { type: 'view', view_id: input.view.id },
@@ -141,8 +138,10 @@ export function blockSuggestionPayload(
   const container = view
     ? { container: { type: 'view', view_id: view.id }, view }
     : message
-      ? { container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: message.ephemeralTo !== undefined },
-        channel: { id: message.channel, name: channelName(state, message.channel) } }
+      ? {
+          container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: message.ephemeralTo !== undefined },
+          channel: { id: message.channel, name: channelName(state, message.channel) },
+        }
       : {};
   return {
     ...common(state, 'block_suggestion', input.user),
@@ -156,10 +155,7 @@ export function blockSuggestionPayload(
   };
 }
 
-export function viewSubmissionPayload(
-  state: WorkspaceState,
-  input: { user: WorkspaceUser; view: Json; triggerId: string; responseUrls: Json[] },
-): Json {
+export function viewSubmissionPayload(state: WorkspaceState, input: { user: WorkspaceUser; view: Json; triggerId: string; responseUrls: Json[] }): Json {
   return {
     ...common(state, 'view_submission', input.user),
     team: team(state),
@@ -186,7 +182,12 @@ export function viewClosedPayload(state: WorkspaceState, input: { user: Workspac
 export function actionEntry(element: Json, blockId: string, actionTs: string, selection?: Json): Json {
   const base: Json = { type: element.type, action_id: element.action_id, block_id: blockId, action_ts: actionTs };
   if (element.type === 'button') {
-    return { ...base, text: element.text, ...(element.value !== undefined ? { value: element.value } : {}), ...(element.style ? { style: element.style } : {}) };
+    return {
+      ...base,
+      text: element.text,
+      ...(element.value !== undefined ? { value: element.value } : {}),
+      ...(element.style ? { style: element.style } : {}),
+    };
   }
   const { type: _type, ...selected } = selection ?? {};
   return { ...base, ...selected, ...(element.placeholder ? { placeholder: element.placeholder } : {}) };

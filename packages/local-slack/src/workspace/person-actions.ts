@@ -7,7 +7,13 @@ import { checkView } from './block-kit-limits.js';
 import { interactiveElements, isObject, type FoundElement, type Json } from './blocks.js';
 import type { EnvelopeType } from './socket-mode.js';
 import {
-  actionEntry, appHomeOpenedPayload, blockSuggestionPayload, messageActionPayload, slashCommandFields, viewActionPayload, viewClosedPayload,
+  actionEntry,
+  appHomeOpenedPayload,
+  blockSuggestionPayload,
+  messageActionPayload,
+  slashCommandFields,
+  viewActionPayload,
+  viewClosedPayload,
   viewSubmissionPayload,
 } from './payloads.js';
 import { postResponse } from './response-url.js';
@@ -40,18 +46,19 @@ function requireView(state: WorkspaceState, userId: string, viewId: string): Sto
 
 const actionTs = (state: WorkspaceState): string => (state.now() / 1000).toFixed(6);
 
-export async function runCommand(
-  context: PersonContext,
-  input: { userId: string; channelId: string; text?: string; command?: string },
-): Promise<AckResult> {
+export async function runCommand(context: PersonContext, input: { userId: string; channelId: string; text?: string; command?: string }): Promise<AckResult> {
   const { state } = context;
   const user = requireUser(state, input.userId);
   const channel = state.resolveChannel(input.channelId);
   if (!channel) throw new Error(`no channel ${input.channelId} in the workspace`);
   const responseId = state.issueResponseUrl({ channelId: channel.id, userId: user.id, kind: 'command' });
   const fields = slashCommandFields(state, {
-    user, channelId: channel.id, command: input.command ?? '/fleet', text: input.text ?? '',
-    responseUrl: context.responseUrlBase + responseId, triggerId: state.issueTrigger(user.id),
+    user,
+    channelId: channel.id,
+    command: input.command ?? '/fleet',
+    text: input.text ?? '',
+    responseUrl: context.responseUrlBase + responseId,
+    triggerId: state.issueTrigger(user.id),
   });
   const ack = await context.deliver('slash_commands', fields);
   // Slack shows a slash command's acknowledgement body as its first response.
@@ -79,8 +86,9 @@ function locate(
 ): Located {
   // An action_id is unique within its block only: inputs of one modal may all be `value`, told apart by block.
   const match = (blocks: unknown): FoundElement | undefined => {
-    const candidates = interactiveElements(blocks).filter(({ element, blockId }) =>
-      element.action_id === input.actionId && (input.blockId === undefined || blockId === input.blockId) && accepts(element));
+    const candidates = interactiveElements(blocks).filter(
+      ({ element, blockId }) => element.action_id === input.actionId && (input.blockId === undefined || blockId === input.blockId) && accepts(element),
+    );
     return candidates.find(({ element }) => input.value !== undefined && element.value === input.value) ?? candidates[0];
   };
   const inView = (stored: StoredView): Located | undefined => {
@@ -99,8 +107,14 @@ function locate(
     const visible = message && !message.deleted && (message.ephemeralTo === undefined || message.ephemeralTo === input.userId);
     located = visible ? inMessage(message) : undefined;
   } else {
-    const views = input.channelId ? [] : state.stack(input.userId).reverse().map((open) => state.findView(open.id));
-    located = views.reduce<Located | undefined>((hit, stored) => hit ?? (stored && inView(stored)), undefined) ??
+    const views = input.channelId
+      ? []
+      : state
+          .stack(input.userId)
+          .reverse()
+          .map((open) => state.findView(open.id));
+    located =
+      views.reduce<Located | undefined>((hit, stored) => hit ?? (stored && inView(stored)), undefined) ??
       state.visibleMessages(input.userId, input.channelId).reduce<Located | undefined>((hit, message) => hit ?? inMessage(message), undefined);
   }
   if (!located) {
@@ -118,9 +132,16 @@ async function sendAction(context: PersonContext, user: WorkspaceUser, located: 
   }
   const message = located.message as SlackMessage;
   const responseId = state.issueResponseUrl({ channelId: message.channel, userId: user.id, kind: 'message', targetTs: message.ts });
-  return context.deliver('interactive', messageActionPayload(state, {
-    user, message, action, triggerId, responseUrl: context.responseUrlBase + responseId,
-  }));
+  return context.deliver(
+    'interactive',
+    messageActionPayload(state, {
+      user,
+      message,
+      action,
+      triggerId,
+      responseUrl: context.responseUrlBase + responseId,
+    }),
+  );
 }
 
 /**
@@ -136,10 +157,7 @@ export interface ElementTarget {
   viewId?: string;
 }
 
-export async function clickButton(
-  context: PersonContext,
-  input: ElementTarget & { value?: string },
-): Promise<AckResult> {
+export async function clickButton(context: PersonContext, input: ElementTarget & { value?: string }): Promise<AckResult> {
   const user = requireUser(context.state, input.userId);
   const located = locate(context.state, input, (element) => element.type === 'button');
   // A value the button does not carry is sent anyway: a tampered client can send anything.
@@ -147,19 +165,17 @@ export async function clickButton(
   return sendAction(context, user, located, actionEntry(element, located.found.blockId, actionTs(context.state)));
 }
 
-export async function selectOption(
-  context: PersonContext,
-  input: ElementTarget & { value: string },
-): Promise<AckResult> {
+export async function selectOption(context: PersonContext, input: ElementTarget & { value: string }): Promise<AckResult> {
   const { state } = context;
   const user = requireUser(state, input.userId);
   const located = locate(state, { ...input, value: undefined }, (element) => isStateful(element) || element.type === 'overflow');
   const { element, block, blockId } = located.found;
   const multi = String(element.type).startsWith('multi_') || element.type === 'checkboxes';
   const offered = located.view?.offered?.[blockId]?.[String(element.action_id)];
-  const selection = element.type === 'overflow'
-    ? { selected_option: stateEntry({ ...element, type: 'static_select' }, input.value).selected_option }
-    : stateEntry(element, multi ? [input.value] : input.value, offered);
+  const selection =
+    element.type === 'overflow'
+      ? { selected_option: stateEntry({ ...element, type: 'static_select' }, input.value).selected_option }
+      : stateEntry(element, multi ? [input.value] : input.value, offered);
   if (located.view && element.type !== 'overflow') state.enterValue(located.view, blockId, String(element.action_id), multi ? [input.value] : input.value);
   // Inside an input block an element only dispatches an action when the block asks for it.
   if (block.type === 'input' && block.dispatch_action !== true) return NOT_SENT;
@@ -178,20 +194,24 @@ const MAX_SUGGESTED = 100;
  * `min_query_length` (3 unless set); otherwise the app gets a `block_suggestion` and answers in its
  * acknowledgement with `options` or `option_groups`, which the person may then pick from.
  */
-export async function suggestOptions(
-  context: PersonContext,
-  input: ElementTarget & { value: string },
-): Promise<Suggestion> {
+export async function suggestOptions(context: PersonContext, input: ElementTarget & { value: string }): Promise<Suggestion> {
   const { state } = context;
   const user = requireUser(state, input.userId);
   const located = locate(state, { ...input, value: undefined }, (element) => element.type === 'external_select' || element.type === 'multi_external_select');
   const { element, blockId } = located.found;
   const minimum = typeof element.min_query_length === 'number' ? element.min_query_length : 3;
   if (input.value.length < minimum) return { ...NOT_SENT, options: [] };
-  const ack = await context.deliver('interactive', blockSuggestionPayload(state, {
-    user, actionId: String(element.action_id), blockId, value: input.value,
-    ...(located.view ? { view: state.fullView(located.view) } : {}), ...(located.message ? { message: located.message } : {}),
-  }));
+  const ack = await context.deliver(
+    'interactive',
+    blockSuggestionPayload(state, {
+      user,
+      actionId: String(element.action_id),
+      blockId,
+      value: input.value,
+      ...(located.view ? { view: state.fullView(located.view) } : {}),
+      ...(located.message ? { message: located.message } : {}),
+    }),
+  );
   const options = ack.status === 200 ? suggestedOptions(context, ack.body) : [];
   if (located.view) state.offerOptions(located.view, blockId, String(element.action_id), options);
   return { ...ack, options };
@@ -205,12 +225,14 @@ function suggestedOptions(context: PersonContext, body: unknown): Json[] {
     ? answer.options.filter(isObject)
     : groups.flatMap((group) => (Array.isArray(group.options) ? group.options.filter(isObject) : []));
   const problems: string[] = [];
-  if (!Array.isArray(answer.options) && !Array.isArray(answer.option_groups)) problems.push('an answer without options or option_groups: Slack shows no options');
+  if (!Array.isArray(answer.options) && !Array.isArray(answer.option_groups))
+    problems.push('an answer without options or option_groups: Slack shows no options');
   if (options.length > MAX_SUGGESTED) problems.push(`${options.length} options, more than the ${MAX_SUGGESTED} Slack shows`);
   for (const option of options) {
     const text = isObject(option.text) ? option.text : {};
     if (text.type !== 'plain_text') problems.push(`option "${String(option.value)}": text must be plain_text`);
-    if (typeof text.text !== 'string' || text.text.length === 0 || text.text.length > 75) problems.push(`option "${String(option.value)}": text must hold 1 to 75 characters`);
+    if (typeof text.text !== 'string' || text.text.length === 0 || text.text.length > 75)
+      problems.push(`option "${String(option.value)}": text must hold 1 to 75 characters`);
     if (typeof option.value !== 'string' || option.value.length === 0 || option.value.length > 150) problems.push(`option value must hold 1 to 150 characters`);
   }
   context.report('block_suggestion ack', problems);
@@ -234,10 +256,7 @@ export function enterValues(context: PersonContext, input: { userId: string; vie
   enterSubmittedValues(context.state, requireView(context.state, input.userId, input.viewId), input.values);
 }
 
-export async function submitView(
-  context: PersonContext,
-  input: { userId: string; viewId: string; values?: SubmittedValues },
-): Promise<AckResult> {
+export async function submitView(context: PersonContext, input: { userId: string; viewId: string; values?: SubmittedValues }): Promise<AckResult> {
   const { state } = context;
   const user = requireUser(state, input.userId);
   const stored = requireView(state, input.userId, input.viewId);
@@ -250,7 +269,10 @@ export async function submitView(
     return NOT_SENT;
   }
   const payload = viewSubmissionPayload(state, {
-    user, view: state.fullView(stored), triggerId: state.issueTrigger(user.id), responseUrls: responseUrlsFor(context, stored, values),
+    user,
+    view: state.fullView(stored),
+    triggerId: state.issueTrigger(user.id),
+    responseUrls: responseUrlsFor(context, stored, values),
   });
   const ack = await context.deliver('interactive', payload);
   if (ack.status === 200) applySubmissionAck(context, stored, ack.body);
@@ -278,10 +300,16 @@ function applySubmissionAck(context: PersonContext, stored: StoredView, body: un
   switch (answer.response_action) {
     case 'errors': {
       const errors = isObject(answer.errors) ? (answer.errors as Record<string, string>) : {};
-      const inputs = new Set(interactiveElements(stored.open.view.blocks).filter(({ block }) => block.type === 'input').map(({ blockId }) => blockId));
+      const inputs = new Set(
+        interactiveElements(stored.open.view.blocks)
+          .filter(({ block }) => block.type === 'input')
+          .map(({ blockId }) => blockId),
+      );
       const stray = Object.keys(errors).filter((blockId) => !inputs.has(blockId));
-      context.report('view_submission ack', stray.map((blockId) =>
-        `errors for "${blockId}", which is not an input block of the view: Slack shows "We had some trouble connecting" instead`));
+      context.report(
+        'view_submission ack',
+        stray.map((blockId) => `errors for "${blockId}", which is not an input block of the view: Slack shows "We had some trouble connecting" instead`),
+      );
       return state.setViewErrors(stored, errors);
     }
     case 'update':

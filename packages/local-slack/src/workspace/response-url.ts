@@ -63,12 +63,7 @@ export function postResponse(
 }
 
 /** Handles `POST /response/<id>` with the app's JSON body. */
-export function handleResponseUrl(
-  state: WorkspaceState,
-  id: string,
-  body: unknown,
-  report: (source: string, violations: string[]) => void,
-): ResponseUrlAnswer {
+export function handleResponseUrl(state: WorkspaceState, id: string, body: unknown, report: (source: string, violations: string[]) => void): ResponseUrlAnswer {
   const record = state.responseUrl(id);
   if (!record) return refuse(404, 'no_such_url');
   if (state.now() - record.createdAt > RESPONSE_URL_TTL_MS) return refuse(404, 'expired_url');

@@ -55,12 +55,14 @@ export class SocketModeHub {
       this.sockets.splice(this.sockets.indexOf(ws), 1);
       this.options.onChange({ type: 'app_disconnected' });
     });
-    ws.send(JSON.stringify({
-      type: 'hello',
-      num_connections: this.sockets.length,
-      debug_info: { host: 'local-slack', build_number: 1, approximate_connection_time: 18060 },
-      connection_info: { app_id: this.options.appId },
-    }));
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: this.sockets.length,
+        debug_info: { host: 'local-slack', build_number: 1, approximate_connection_time: 18060 },
+        connection_info: { app_id: this.options.appId },
+      }),
+    );
     this.options.onChange({ type: 'app_connected' });
   }
 
@@ -114,18 +116,23 @@ export class SocketModeHub {
   /** Tells connected apps the link is going away, then closes each socket cleanly (forcibly after a second). */
   async close(): Promise<void> {
     this.disconnectAll('link_disabled');
-    await Promise.all([...this.sockets].map((ws) => new Promise<void>((resolve) => {
-      if (ws.readyState === WebSocket.CLOSED) return resolve();
-      const timer = setTimeout(() => {
-        ws.terminate();
-        resolve();
-      }, 1000);
-      ws.once('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server closing');
-    })));
+    await Promise.all(
+      [...this.sockets].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            const timer = setTimeout(() => {
+              ws.terminate();
+              resolve();
+            }, 1000);
+            ws.once('close', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'server closing');
+          }),
+      ),
+    );
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

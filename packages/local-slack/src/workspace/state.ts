@@ -104,7 +104,11 @@ export class WorkspaceState {
       for (const userId of channel.members ?? directory.users.map((user) => user.id)) this.membership.add(channel.id, userId);
     }
     for (const [id, members] of Object.entries(directory.usergroups)) this.usergroups.set(id, [...members]);
-    this.workflows = new WorkflowRuns(now, (prefix) => this.nextId(prefix), (run) => onChange({ type: 'workflow_run', executionId: run.executionId }));
+    this.workflows = new WorkflowRuns(
+      now,
+      (prefix) => this.nextId(prefix),
+      (run) => onChange({ type: 'workflow_run', executionId: run.executionId }),
+    );
   }
 
   next(): number {
@@ -181,18 +185,14 @@ export class WorkspaceState {
 
   listMessages(channelId: string, options: { visibleTo?: string; includeDeleted?: boolean } = {}): SlackMessage[] {
     return (this.messagesByChannel.get(channelId) ?? []).filter(
-      (message) =>
-        (options.includeDeleted || !message.deleted) &&
-        (message.ephemeralTo === undefined || message.ephemeralTo === options.visibleTo),
+      (message) => (options.includeDeleted || !message.deleted) && (message.ephemeralTo === undefined || message.ephemeralTo === options.visibleTo),
     );
   }
 
   /** Every live message a person can see, newest first (for finding the button they mean). */
   visibleMessages(userId: string, channelId?: string): SlackMessage[] {
     const channels = channelId ? [channelId] : [...this.messagesByChannel.keys()];
-    return channels
-      .flatMap((id) => this.listMessages(id, { visibleTo: userId }))
-      .sort((a, b) => Number(b.ts.split('.')[1]) - Number(a.ts.split('.')[1]));
+    return channels.flatMap((id) => this.listMessages(id, { visibleTo: userId })).sort((a, b) => Number(b.ts.split('.')[1]) - Number(a.ts.split('.')[1]));
   }
 
   // Triggers and response URLs
@@ -250,11 +250,18 @@ export class WorkspaceState {
     const extension = /\.(\w+)$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
     const privateUrl = `${this.privateFilesBase}/files-pri/${this.identity.teamId}-${file.id}/${encodeURIComponent(file.name)}`;
     return {
-      id: file.id, name: file.name, title: file.title ?? file.name,
+      id: file.id,
+      name: file.name,
+      title: file.title ?? file.name,
       mimetype: extension === 'csv' ? 'text/csv' : extension === 'png' ? 'image/png' : 'application/octet-stream',
-      filetype: extension, size: file.bytes.length, user: file.uploadedBy ?? this.identity.botUserId, created: Math.floor(this.now() / 1000),
-      url_private: privateUrl, url_private_download: `${privateUrl.replace(/\/[^/]*$/, '')}/download/${encodeURIComponent(file.name)}`,
-      is_public: false, channels: [...file.channels],
+      filetype: extension,
+      size: file.bytes.length,
+      user: file.uploadedBy ?? this.identity.botUserId,
+      created: Math.floor(this.now() / 1000),
+      url_private: privateUrl,
+      url_private_download: `${privateUrl.replace(/\/[^/]*$/, '')}/download/${encodeURIComponent(file.name)}`,
+      is_public: false,
+      channels: [...file.channels],
     };
   };
 
@@ -289,7 +296,10 @@ export class WorkspaceState {
   publishHome(userId: string, view: Json): StoredView {
     const existing = this.homes.get(userId);
     const id = existing?.open.id ?? this.nextId('V');
-    const stored: StoredView = { open: { id, hash: this.nextHash(), userId, view: this.normalizeView(view), rootViewId: id }, entered: existing?.entered ?? {} };
+    const stored: StoredView = {
+      open: { id, hash: this.nextHash(), userId, view: this.normalizeView(view), rootViewId: id },
+      entered: existing?.entered ?? {},
+    };
     this.homes.set(userId, stored);
     this.onChange({ type: 'home_published', viewId: id, userId });
     return stored;
@@ -321,7 +331,12 @@ export class WorkspaceState {
     if (!top) return this.openView(userId, view);
     const id = this.nextId('V');
     const open: OpenView = {
-      id, hash: this.nextHash(), userId, view: this.normalizeView(view), rootViewId: top.open.rootViewId, previousViewId: top.open.id,
+      id,
+      hash: this.nextHash(),
+      userId,
+      view: this.normalizeView(view),
+      rootViewId: top.open.rootViewId,
+      previousViewId: top.open.id,
     };
     stack.push({ open, entered: {} });
     this.onChange({ type: 'view_opened', viewId: id, userId });

@@ -62,8 +62,11 @@ export function stateEntry(element: Json, entered: string | string[] | undefined
     entry = element[stateKind.initial] ?? (stateKind.multi ? [] : null);
   } else {
     const values = Array.isArray(entered) ? entered : [entered];
-    const picked = stateKind.option ? values.map((value) => pickOption(element, value, offered))
-      : type === 'file_input' ? values.map((id) => pickFile(id, files)) : values;
+    const picked = stateKind.option
+      ? values.map((value) => pickOption(element, value, offered))
+      : type === 'file_input'
+        ? values.map((id) => pickFile(id, files))
+        : values;
     entry = stateKind.multi ? picked : (picked[0] ?? null);
   }
   return { type, [stateKind.key]: entry };
@@ -76,8 +79,10 @@ function pickFile(id: string, files: FileLookup | undefined): Json {
 }
 
 function pickOption(element: Json, value: string, offered: readonly Json[]): Json {
-  const option = findOption(element, value) ?? offered.find((candidate) => candidate.value === value)
-    ?? (isObject(element.initial_option) && element.initial_option.value === value ? element.initial_option : undefined);
+  const option =
+    findOption(element, value) ??
+    offered.find((candidate) => candidate.value === value) ??
+    (isObject(element.initial_option) && element.initial_option.value === value ? element.initial_option : undefined);
   if (!option) {
     throw new Error(`no option with value "${value}" in ${String(element.type)} "${String(element.action_id)}"`);
   }
@@ -86,15 +91,19 @@ function pickOption(element: Json, value: string, offered: readonly Json[]): Jso
 
 /** True when a state entry holds nothing: what makes Slack's client refuse a required input. */
 export function isEmptyEntry(entry: Json): boolean {
-  return Object.entries(entry).every(([key, value]) =>
-    key === 'type' || value === null || value === '' || (Array.isArray(value) && value.length === 0));
+  return Object.entries(entry).every(([key, value]) => key === 'type' || value === null || value === '' || (Array.isArray(value) && value.length === 0));
 }
 
 /** Options an app suggested per external select, by block_id → action_id. */
 export type OfferedOptions = Record<string, Record<string, Json[]>>;
 
 /** `state.values` for all stateful elements of the blocks, entered values over initial ones. */
-export function buildStateValues(blocks: unknown, entered: SubmittedValues, offered: OfferedOptions = {}, files?: FileLookup): Record<string, Record<string, Json>> {
+export function buildStateValues(
+  blocks: unknown,
+  entered: SubmittedValues,
+  offered: OfferedOptions = {},
+  files?: FileLookup,
+): Record<string, Record<string, Json>> {
   const values: Record<string, Record<string, Json>> = {};
   for (const { blockId, element } of interactiveElements(blocks)) {
     if (!isStateful(element)) continue;

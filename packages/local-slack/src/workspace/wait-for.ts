@@ -49,5 +49,7 @@ function describeTimeout(timeoutMs: number, message: string | undefined, lastErr
     `waitFor gave up after ${timeoutMs} ms: ${message ?? 'the probe never returned a value'}`,
     lastError instanceof Error ? `last probe error: ${lastError.message}` : undefined,
     `last Web API calls: ${recent || 'none'}`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

@@ -17,7 +17,6 @@ export interface WebApiContext {
   report: (source: string, violations: string[]) => void;
 }
 
-
 const fail = (error: string): never => {
   throw new SlackApiError(error);
 };
@@ -35,8 +34,7 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
   const channelArg = (args: Json) => state.resolveChannel(text(args.channel) ?? '') ?? fail('channel_not_found');
 
   // The manifest has no `chat:write.public`: as Slack, the bot posts and shares files only where it was invited.
-  const botMember = <T extends { id: string }>(channel: T): T =>
-    state.membership.has(channel.id, identity.botUserId) ? channel : fail('not_in_channel');
+  const botMember = <T extends { id: string }>(channel: T): T => (state.membership.has(channel.id, identity.botUserId) ? channel : fail('not_in_channel'));
 
   const botMessage = (args: Json, method: string): { text: string; blocks: unknown } => {
     const body = text(args.text);
@@ -61,8 +59,14 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
     if (!user) return undefined;
     const realName = user.realName ?? user.name;
     return {
-      id: user.id, team_id: identity.teamId, name: user.name, real_name: realName, deleted: false, is_bot: false,
-      is_admin: user.isAdmin ?? false, tz: 'Africa/Kinshasa',
+      id: user.id,
+      team_id: identity.teamId,
+      name: user.name,
+      real_name: realName,
+      deleted: false,
+      is_bot: false,
+      is_admin: user.isAdmin ?? false,
+      tz: 'Africa/Kinshasa',
       profile: { real_name: realName, display_name: user.name, real_name_normalized: realName, display_name_normalized: user.name },
     };
   };
@@ -90,8 +94,14 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
 
   return {
     'auth.test': () => ({
-      ok: true, url: `https://${identity.teamDomain}.slack.com/`, team: 'Fleet Treasury (local)', user: 'fleet',
-      team_id: identity.teamId, user_id: identity.botUserId, bot_id: identity.botId, is_enterprise_install: false,
+      ok: true,
+      url: `https://${identity.teamDomain}.slack.com/`,
+      team: 'Fleet Treasury (local)',
+      user: 'fleet',
+      team_id: identity.teamId,
+      user_id: identity.botUserId,
+      bot_id: identity.botId,
+      is_enterprise_install: false,
     }),
 
     'chat.postMessage': (args, auth) => {
@@ -99,7 +109,11 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
       const content = botMessage(args, 'chat.postMessage');
       const threadTs = text(args.thread_ts);
       const message = state.postMessage({
-        channel: channel.id, userId: identity.botUserId, botId: identity.botId, ...content, ...(threadTs ? { threadTs } : {}),
+        channel: channel.id,
+        userId: identity.botUserId,
+        botId: identity.botId,
+        ...content,
+        ...(threadTs ? { threadTs } : {}),
         ...(auth.functionExecutionId ? { functionExecutionId: auth.functionExecutionId } : {}),
       });
       return { ok: true, channel: channel.id, ts: message.ts, message: messageObject(state, message) };
@@ -136,7 +150,11 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
       const content = botMessage(args, 'chat.postEphemeral');
       const threadTs = text(args.thread_ts);
       const message = state.postMessage({
-        channel: channel.id, userId: identity.botUserId, botId: identity.botId, ...content, ephemeralTo: userId,
+        channel: channel.id,
+        userId: identity.botUserId,
+        botId: identity.botId,
+        ...content,
+        ephemeralTo: userId,
         ...(threadTs ? { threadTs } : {}),
       });
       return { ok: true, message_ts: message.ts };
@@ -194,7 +212,10 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
     'conversations.open': (args) => {
       const channelId = text(args.channel);
       if (channelId) return { ok: true, channel: { id: channelArg(args).id } };
-      const users = (text(args.users) ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+      const users = (text(args.users) ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
       // Group DMs are not modelled: the app only ever opens a DM with one person.
       if (users.length !== 1) fail(users.length === 0 ? 'users_list_not_supplied' : 'not_supported');
       return { ok: true, channel: { id: (state.dmWith(users[0] ?? '') ?? fail('user_not_found')).id } };
@@ -227,7 +248,11 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
       if (channel) {
         const threadTs = text(args.thread_ts);
         state.postMessage({
-          channel: channel.id, userId: identity.botUserId, botId: identity.botId, text: text(args.initial_comment) ?? '', files: shared,
+          channel: channel.id,
+          userId: identity.botUserId,
+          botId: identity.botId,
+          text: text(args.initial_comment) ?? '',
+          files: shared,
           ...(threadTs ? { threadTs } : {}),
         });
       }
@@ -238,7 +263,8 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
     'files.info': (args) => ({ ok: true, file: state.fileLookup(text(args.file) ?? '') ?? fail('file_not_found') }),
 
     // Workflow steps: completed once, with a token of that execution (the event's, or a click's).
-    'functions.completeSuccess': (args, auth) => completeStep(args, auth, () => (isObject(args.outputs) ? { outputs: args.outputs } : fail('invalid_arguments'))),
+    'functions.completeSuccess': (args, auth) =>
+      completeStep(args, auth, () => (isObject(args.outputs) ? { outputs: args.outputs } : fail('invalid_arguments'))),
     'functions.completeError': (args, auth) => completeStep(args, auth, () => ({ error: text(args.error) || fail('invalid_arguments') })),
 
     'conversations.info': (args) => {
@@ -247,8 +273,15 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
       return {
         ok: true,
         channel: {
-          id: channel.id, name: isIm ? undefined : channel.name, is_channel: !isIm, is_group: false, is_im: isIm,
-          is_private: false, is_archived: false, is_member: state.membership.has(channel.id, identity.botUserId), ...(isIm ? { user: channel.name } : {}),
+          id: channel.id,
+          name: isIm ? undefined : channel.name,
+          is_channel: !isIm,
+          is_group: false,
+          is_im: isIm,
+          is_private: false,
+          is_archived: false,
+          is_member: state.membership.has(channel.id, identity.botUserId),
+          ...(isIm ? { user: channel.name } : {}),
         },
       };
     },

@@ -52,8 +52,19 @@ export class WorkflowRuns {
       event: {
         type: 'function_executed',
         function: {
-          id: `Fn${input.callbackId.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 10)}`, callback_id: input.callbackId, title: input.callbackId, type: 'app',
-          input_parameters: [], output_parameters: [], app_id: input.appId, date_created: Math.floor(eventTime), date_updated: 0, date_deleted: 0,
+          id: `Fn${input.callbackId
+            .toUpperCase()
+            .replace(/[^A-Z0-9]/g, '')
+            .slice(0, 10)}`,
+          callback_id: input.callbackId,
+          title: input.callbackId,
+          type: 'app',
+          input_parameters: [],
+          output_parameters: [],
+          app_id: input.appId,
+          date_created: Math.floor(eventTime),
+          date_updated: 0,
+          date_deleted: 0,
         },
         inputs: input.inputs,
         function_execution_id: executionId,
@@ -62,7 +73,15 @@ export class WorkflowRuns {
         bot_access_token: this.issueToken(executionId),
       },
     };
-    const run: WorkflowRun = { executionId, workflowExecutionId, callbackId: input.callbackId, inputs: input.inputs, state: 'running', startedAt: this.now(), event };
+    const run: WorkflowRun = {
+      executionId,
+      workflowExecutionId,
+      callbackId: input.callbackId,
+      inputs: input.inputs,
+      state: 'running',
+      startedAt: this.now(),
+      event,
+    };
     this.runs.set(executionId, run);
     this.changed(run);
     return run;

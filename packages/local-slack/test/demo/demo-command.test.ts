@@ -14,7 +14,8 @@ describe('npm run demo', () => {
   // After a failure, a Ctrl-C to npm's child, so that the demo still removes its folder.
   afterAll(() => {
     if (child?.pid && child.exitCode === null) {
-      for (const pid of readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) process.kill(Number(pid), 'SIGINT');
+      for (const pid of readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean))
+        process.kill(Number(pid), 'SIGINT');
     }
   });
 
@@ -48,14 +49,18 @@ describe('npm run demo', () => {
           }
         });
       });
-      await new Promise<void>((resolve) => (output.includes('Ctrl-C stops') ? resolve() : npm.stdout?.on('data', () => output.includes('Ctrl-C stops') && resolve())));
+      await new Promise<void>((resolve) =>
+        output.includes('Ctrl-C stops') ? resolve() : npm.stdout?.on('data', () => output.includes('Ctrl-C stops') && resolve()),
+      );
       expect(output).toContain('Rita Requester');
       const page = await fetch(url);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Fleet Treasury');
       // Rita asks for the balance through the page's API, as the browser does, and the bot answers.
       const sent = await fetch(`${url}/workspace/command`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ as: 'U0REQUESTER', channel: 'C0TREASURY', text: '/fleet balance' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ as: 'U0REQUESTER', channel: 'C0TREASURY', text: '/fleet balance' }),
       });
       expect(await sent.json()).toMatchObject({ ok: true, status: 200 });
       const balanceShown = async () => {
@@ -77,7 +82,11 @@ describe('npm run demo', () => {
 
   it('reads only DEMO_PORT, LOG_LEVEL and DEMO_TIMINGS, and refuses a port that is not one', () => {
     expect(demoSettings({})).toEqual({ port: 3000, logLevel: 'warn', timings: false });
-    expect(demoSettings({ DEMO_PORT: '4000', LOG_LEVEL: 'info', DEMO_TIMINGS: '1', SLACK_BOT_TOKEN: 'xoxb-ignored' })).toEqual({ port: 4000, logLevel: 'info', timings: true });
+    expect(demoSettings({ DEMO_PORT: '4000', LOG_LEVEL: 'info', DEMO_TIMINGS: '1', SLACK_BOT_TOKEN: 'xoxb-ignored' })).toEqual({
+      port: 4000,
+      logLevel: 'info',
+      timings: true,
+    });
     expect(() => demoSettings({ DEMO_PORT: 'http' })).toThrow('DEMO_PORT');
     expect(() => demoSettings({ DEMO_PORT: '70000' })).toThrow('DEMO_PORT');
   });

@@ -8,7 +8,7 @@ describe('the daily digest in the demo', () => {
     expect(DEMO_CHANNELS.digest.name).toBe('treasury-digest');
   });
 
-  it('sets DIGEST_TIME to the next minute after one minute from start, on the demo zone\'s clock', () => {
+  it("sets DIGEST_TIME to the next minute after one minute from start, on the demo zone's clock", () => {
     // 10:00:30 UTC is 11:00:30 in Kinshasa: due at 11:01, thirty seconds later.
     expect(digestTimeSoonAfter(new Date('2026-11-21T10:00:30Z'), DEMO_TIME_ZONE)).toBe('11:01');
     // Just before midnight in Kinshasa, the digest time wraps to the next day's first minutes.

@@ -27,8 +27,14 @@ async function reconcile(file: string, transactions: readonly Transaction[]) {
   const grid = await dayGrid(reading.records, 1, 'UTC');
   const entries: LedgerCandidate[] = transactions
     .map((tx) => ({
-      key: tx.reference, reference: tx.reference, partnerReference: undefined, amountMinor: toMinor(tx.amount, tx.currency), currency: tx.currency,
-      at: Date.parse(tx.date), date: tx.date, description: tx.description,
+      key: tx.reference,
+      reference: tx.reference,
+      partnerReference: undefined,
+      amountMinor: toMinor(tx.amount, tx.currency),
+      currency: tx.currency,
+      at: Date.parse(tx.date),
+      date: tx.date,
+      description: tx.description,
     }))
     .filter((entry) => entry.at >= grid.starts[0]! && entry.at < grid.starts[grid.starts.length - 1]!)
     .sort((a, b) => a.at - b.at);
@@ -36,8 +42,8 @@ async function reconcile(file: string, transactions: readonly Transaction[]) {
   return { records: reading.records, result };
 }
 
-describe('the demo\'s example records file', () => {
-  it('matches the sandbox\'s last two days but for one exception of each kind, whatever day the demo starts', async () => {
+describe("the demo's example records file", () => {
+  it("matches the sandbox's last two days but for one exception of each kind, whatever day the demo starts", async () => {
     for (const now of ['2026-11-05T09:00:00.000Z', '2026-11-28T21:40:00.000Z', '2027-02-01T00:10:00.000Z', '2027-06-30T23:59:00.000Z']) {
       const transactions = await sandboxTransactions(new Date(now));
       const { records, result } = await reconcile(recordsExample(transactions, new Date(now)), transactions);
@@ -45,9 +51,18 @@ describe('the demo\'s example records file', () => {
       expect(new Set(records.map((record) => record.day)), now).toEqual(new Set([first, last]));
       expect(result.matched.length, now).toBe(records.length - 2);
       expect(result.matched.length, now).toBeGreaterThanOrEqual(8);
-      expect(result.matched.some((match) => match.by === 'amount'), now).toBe(true);
-      expect(result.differences.map(({ record, entry }) => record.reference === entry.reference), now).toEqual([true]);
-      expect(result.notInLedger.map((record) => record.note), now).toEqual(['Bank charges, not yet in the fleet account']);
+      expect(
+        result.matched.some((match) => match.by === 'amount'),
+        now,
+      ).toBe(true);
+      expect(
+        result.differences.map(({ record, entry }) => record.reference === entry.reference),
+        now,
+      ).toEqual([true]);
+      expect(
+        result.notInLedger.map((record) => record.note),
+        now,
+      ).toEqual(['Bank charges, not yet in the fleet account']);
       expect(result.notInRecords, now).toHaveLength(1);
     }
   });

@@ -21,8 +21,13 @@ describe('channel membership in the local Slack workspace, as Slack enforces it'
 
   beforeAll(async () => {
     slack = await startLocalSlack({
-      signingSecret: 'membershiptestsigningsecret', botToken: BOT_TOKEN,
-      channels: [{ id: TREASURY, name: 'treasury' }, { id: FEED, name: 'treasury-feed' }, { id: PRIVATE_ROOM, name: 'board', members: [ABEL] }],
+      signingSecret: 'membershiptestsigningsecret',
+      botToken: BOT_TOKEN,
+      channels: [
+        { id: TREASURY, name: 'treasury' },
+        { id: FEED, name: 'treasury-feed' },
+        { id: PRIVATE_ROOM, name: 'board', members: [ABEL] },
+      ],
     });
   });
   afterAll(async () => slack?.close());

@@ -17,7 +17,11 @@ const pickerModal = {
   title: { type: 'plain_text' as const, text: 'Pick a city' },
   submit: { type: 'plain_text' as const, text: 'Send' },
   blocks: [
-    { type: 'actions' as const, block_id: 'city', elements: [{ type: 'external_select' as const, action_id: 'pick', min_query_length: 2, placeholder: { type: 'plain_text' as const, text: 'City' } }] },
+    {
+      type: 'actions' as const,
+      block_id: 'city',
+      elements: [{ type: 'external_select' as const, action_id: 'pick', min_query_length: 2, placeholder: { type: 'plain_text' as const, text: 'City' } }],
+    },
   ],
 };
 

@@ -20,14 +20,24 @@ describe('file uploads in the local workspace', () => {
   afterAll(async () => slack?.close());
 
   const callApi = async (method: string, args: Record<string, string>) =>
-    (await (await fetch(`${slack.apiUrl}${method}`, {
-      method: 'POST', headers: { authorization: `Bearer ${BOT_TOKEN}` }, body: new URLSearchParams(args),
-    })).json()) as { ok: boolean; error?: string; upload_url?: string; file_id?: string; file?: { mimetype?: string } };
+    (await (
+      await fetch(`${slack.apiUrl}${method}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BOT_TOKEN}` },
+        body: new URLSearchParams(args),
+      })
+    ).json()) as { ok: boolean; error?: string; upload_url?: string; file_id?: string; file?: { mimetype?: string } };
   const post = (url: string, body: string | Buffer) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
 
   it('takes a file through the three steps and shows it in the DM with its bytes, as the SDK helper drives them', async () => {
     const content = 'reference,amount\r\nINV-42,10.00\r\n';
-    const answer = await client.filesUploadV2({ channel_id: RITA_DM, filename: 'report.csv', title: 'October report', content, initial_comment: 'Your export' });
+    const answer = await client.filesUploadV2({
+      channel_id: RITA_DM,
+      filename: 'report.csv',
+      title: 'October report',
+      content,
+      initial_comment: 'Your export',
+    });
     expect(answer.ok).toBe(true);
     const message = await slack.waitFor(() => slack.messages(RITA_DM).find((m) => m.files?.length));
     expect(message.text).toBe('Your export');

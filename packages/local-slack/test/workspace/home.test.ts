@@ -20,7 +20,11 @@ const homeView = (text: string, blocks = 1) => ({
   type: 'home' as const,
   blocks: [
     { type: 'section' as const, text: { type: 'mrkdwn' as const, text } },
-    { type: 'actions' as const, block_id: 'home_actions', elements: [{ type: 'button' as const, action_id: 'home_refresh', value: 'r', text: { type: 'plain_text' as const, text: 'Refresh' } }] },
+    {
+      type: 'actions' as const,
+      block_id: 'home_actions',
+      elements: [{ type: 'button' as const, action_id: 'home_refresh', value: 'r', text: { type: 'plain_text' as const, text: 'Refresh' } }],
+    },
     ...Array.from({ length: blocks - 1 }, () => ({ type: 'divider' as const })),
   ],
 });
@@ -71,9 +75,10 @@ describe('the Home tab', () => {
 
       beforeAll(async () => {
         slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ...(mode === 'Socket Mode' ? { appToken: APP_TOKEN } : {}) });
-        app = mode === 'Socket Mode'
-          ? new App({ token: BOT_TOKEN, appToken: APP_TOKEN, socketMode: true, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR })
-          : new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
+        app =
+          mode === 'Socket Mode'
+            ? new App({ token: BOT_TOKEN, appToken: APP_TOKEN, socketMode: true, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR })
+            : new App({ signingSecret: SIGNING_SECRET, token: BOT_TOKEN, clientOptions: { slackApiUrl: slack.apiUrl }, logLevel: LogLevel.ERROR });
         homeApp(app, seen);
         if (mode === 'Socket Mode') {
           await app.start();
@@ -102,11 +107,13 @@ describe('the Home tab', () => {
         expect(slack.home(RITA)?.hash).not.toBe(first.hash);
       });
 
-      it('refuses a publish over a hash that is no longer the home\'s, as Slack does (hash_conflict)', async () => {
+      it("refuses a publish over a hash that is no longer the home's, as Slack does (hash_conflict)", async () => {
         const current = slack.home(RITA)!;
         await app.client.views.publish({ user_id: RITA, hash: current.hash, view: homeView('Newer') });
         const stale = await app.client.views.publish({ user_id: RITA, hash: current.hash, view: homeView('Older') }).then(
-          () => 'ok', (error: { data?: { error?: string } }) => error.data?.error);
+          () => 'ok',
+          (error: { data?: { error?: string } }) => error.data?.error,
+        );
         expect(stale).toBe('hash_conflict');
         expect(JSON.stringify(slack.home(RITA)?.view.blocks)).toContain('Newer');
       });

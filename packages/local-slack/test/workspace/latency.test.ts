@@ -19,7 +19,7 @@ describe('the latency setting of the local workspace', () => {
     expect(() => latencySetting(undefined, 'slow')).toThrow(/LOCAL_SLACK_LATENCY: write real, off, or <median ms>,<p99 ms>/);
   });
 
-  it('draws round trips of Slack\'s shape, 150 ms median and 600 ms p99, the same ones for the same seed', () => {
+  it("draws round trips of Slack's shape, 150 ms median and 600 ms p99, the same ones for the same seed", () => {
     const draw = latencyDraws(REAL_LATENCY);
     const draws = Array.from({ length: 5000 }, draw);
     expect(quantile(draws, 0.5)).toBeGreaterThan(135);

@@ -65,7 +65,11 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
           text: 'Hello there',
           blocks: [
             { type: 'section', text: { type: 'mrkdwn', text: 'Hello there' } },
-            { type: 'actions', block_id: 'greeting', elements: [{ type: 'button', action_id: 'wave', value: 'wave-1', text: { type: 'plain_text', text: 'Wave' } }] },
+            {
+              type: 'actions',
+              block_id: 'greeting',
+              elements: [{ type: 'button', action_id: 'wave', value: 'wave-1', text: { type: 'plain_text', text: 'Wave' } }],
+            },
           ],
         });
       } else if (command.text === 'build') {
@@ -82,7 +86,11 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
       } else if (command.text === 'modal twice') {
         const opened = await client.views.open({ trigger_id: command.trigger_id, view: amountModal() });
         const viewId = opened.view?.id ?? '';
-        const outcome = (call: Promise<unknown>) => call.then(() => 'ok', (error: { data?: { error?: string } }) => error.data?.error ?? 'unknown');
+        const outcome = (call: Promise<unknown>) =>
+          call.then(
+            () => 'ok',
+            (error: { data?: { error?: string } }) => error.data?.error ?? 'unknown',
+          );
         const reuse = await outcome(client.views.open({ trigger_id: command.trigger_id, view: amountModal() }));
         await client.views.update({ view_id: viewId, hash: opened.view?.hash, view: amountModal('First update') });
         const stale = await outcome(client.views.update({ view_id: viewId, hash: opened.view?.hash, view: amountModal('Stale update') }));
@@ -133,12 +141,18 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
   it("posts each answer to a command's response_url as a new message: replace_original cannot replace its first reply", async () => {
     await slack.runCommand({ userId: RITA, channelId: TREASURY, text: 'build' });
     await slack.waitFor(() => responseErrors[0]);
-    expect(slack.messages(TREASURY, { visibleTo: RITA }).filter((m) => m.text.startsWith('Buil')).map((m) => m.text)).toEqual(['Building…', 'Built']);
+    expect(
+      slack
+        .messages(TREASURY, { visibleTo: RITA })
+        .filter((m) => m.text.startsWith('Buil'))
+        .map((m) => m.text),
+    ).toEqual(['Building…', 'Built']);
   });
 
   it('says at once that a slash command the app does not declare is not a valid command, and sends the app nothing', async () => {
-    await expect(slack.runCommand({ userId: RITA, channelId: TREASURY, command: '/feet', text: 'balance' }))
-      .rejects.toThrow('/feet is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.');
+    await expect(slack.runCommand({ userId: RITA, channelId: TREASURY, command: '/feet', text: 'balance' })).rejects.toThrow(
+      '/feet is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.',
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(undeclaredCommands).toEqual([]);
   });
@@ -198,7 +212,7 @@ describe('the local Slack workspace with a Bolt app in HTTP mode', () => {
     expect(sent.view.state.values.amount?.value).toEqual({ type: 'plain_text_input', value: '12' });
   });
 
-  it('keeps a modal open with Slack\'s own message when a required input is empty', async () => {
+  it("keeps a modal open with Slack's own message when a required input is empty", async () => {
     await slack.runCommand({ userId: ABEL, channelId: TREASURY, text: 'modal' });
     const opened = await slack.waitFor(() => slack.views(ABEL)[0]);
     const before = submissions.length;
@@ -294,7 +308,7 @@ describe('the local Slack Web API and response URLs', () => {
     expect((await call('chat.postMessage', { channel: TREASURY, text: 'hi' })).body.ok).toBe(true);
   });
 
-  it('keeps a message\'s buttons when chat.update sends new text without blocks, as Slack does, and drops them for an empty list', async () => {
+  it("keeps a message's buttons when chat.update sends new text without blocks, as Slack does, and drops them for an empty list", async () => {
     const blocks = [{ type: 'actions', elements: [{ type: 'button', action_id: 'approve', text: { type: 'plain_text', text: 'Approve' } }] }];
     const posted = await call('chat.postMessage', { channel: TREASURY, text: 'Waiting', blocks: JSON.stringify(blocks) });
     const ts = String(posted.body.ts);
@@ -323,7 +337,9 @@ describe('the local Slack Web API and response URLs', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
         const response = await fetch(payloads[0]!.response_url, {
-          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text: `reply ${i}` }),
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ text: `reply ${i}` }),
         });
         statuses.push(response.status);
       }
@@ -335,10 +351,17 @@ describe('the local Slack Web API and response URLs', () => {
       expect(second).toMatch(/^\/response\/[\w-]*[0-9a-f]{24}$/);
       expect(first!.slice(-24)).not.toBe(second!.slice(-24));
       const guessed = await fetch(`${slack.url}${second!.slice(0, -1)}${second!.endsWith('0') ? '1' : '0'}`, {
-        method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ text: 'forged' }),
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify({ text: 'forged' }),
       });
       expect(guessed.status).toBe(404);
-      expect(slack.messages(TREASURY, { visibleTo: RITA }).filter((m) => m.text.startsWith('reply')).map((m) => m.ephemeralTo)).toEqual(Array(5).fill(RITA));
+      expect(
+        slack
+          .messages(TREASURY, { visibleTo: RITA })
+          .filter((m) => m.text.startsWith('reply'))
+          .map((m) => m.ephemeralTo),
+      ).toEqual(Array(5).fill(RITA));
     } finally {
       appServer.close();
     }

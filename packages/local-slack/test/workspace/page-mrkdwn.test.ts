@@ -25,7 +25,7 @@ async function emojiTheAppUses(): Promise<string[]> {
   return [...names].sort();
 }
 
-describe('the local page\'s mrkdwn', () => {
+describe("the local page's mrkdwn", () => {
   it('draws every emoji the app uses, as Slack does, rather than its code', async () => {
     const names = await emojiTheAppUses();
     expect(names.length).toBeGreaterThan(20);
@@ -33,7 +33,7 @@ describe('the local page\'s mrkdwn', () => {
     expect(missing).toEqual([]);
   });
 
-  it('writes a <!date> in the reader\'s language, as Slack\'s client does', () => {
+  it("writes a <!date> in the reader's language, as Slack's client does", () => {
     const seconds = Math.floor(Date.UTC(2026, 2, 4, 12, 0) / 1000);
     const token = `<!date^${seconds}^{date_long}|fallback>`;
     expect(mrkdwn(token, { users: {}, channels: {}, locale: 'fr-FR' })).toContain('mercredi 4 mars 2026');

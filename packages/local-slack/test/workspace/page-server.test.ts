@@ -21,7 +21,11 @@ describe('the workspace page server', () => {
     slack.invite('C0TREASURY');
     let written = 0;
     mountPage(slack, {
-      people: [{ id: RITA, role: 'requester' }, { id: ABEL, role: 'approver' }], commandHint: '/fleet help',
+      people: [
+        { id: RITA, role: 'requester' },
+        { id: ABEL, role: 'approver' },
+      ],
+      commandHint: '/fleet help',
       sampleFiles: [{ name: 'records.csv', description: 'books to check', content: () => `reference,date\r\nA-${++written},2026-11-02\r\n` }],
     });
   });
@@ -70,7 +74,9 @@ describe('the workspace page server', () => {
 
   it('refuses actions that are not JSON, so another web page cannot act as a person', async () => {
     const answer = await fetch(`${slack.url}/workspace/command`, {
-      method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ as: RITA, channel: 'C0TREASURY', text: '/fleet balance' }),
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ as: RITA, channel: 'C0TREASURY', text: '/fleet balance' }),
     });
     expect(answer.status).toBe(415);
   });

@@ -53,7 +53,12 @@ describe("Slack's rate limits in the local workspace", () => {
     await start({ now: Date.now, rateLimits: { postMessageBurst: 2, postMessagePerSecond: 4 } });
     const client = new WebClient(BOT_TOKEN, { slackApiUrl: slack!.apiUrl, logLevel: LogLevel.ERROR });
     await Promise.all([1, 2, 3, 4].map((i) => client.chat.postMessage({ channel: TREASURY, text: `burst ${i}` })));
-    expect(slack!.messages(TREASURY).map((m) => m.text).sort()).toEqual(['burst 1', 'burst 2', 'burst 3', 'burst 4']);
+    expect(
+      slack!
+        .messages(TREASURY)
+        .map((m) => m.text)
+        .sort(),
+    ).toEqual(['burst 1', 'burst 2', 'burst 3', 'burst 4']);
     expect(slack!.apiCalls.some((c) => c.error === 'http_429')).toBe(true);
   }, 20_000);
 

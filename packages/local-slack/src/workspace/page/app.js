@@ -100,39 +100,93 @@ function renderSidebar(counts) {
   $('#role').textContent = data.me.role;
   const entry = (conversation) => {
     const unread = counts[conversation.id] - (page.seen[conversation.id] ?? 0);
-    return h('li', {},
-      h('a', {
-        href: `#${conversation.id}`,
-        class: `${conversation.id === page.channel ? 'active' : ''}${unread > 0 ? ' unread' : ''}`,
-        'data-conversation': conversation.id,
-        onclick: (event) => {
-          event.preventDefault();
-          page.channel = conversation.id;
-          render();
-          $('#composer-input').focus();
+    return h(
+      'li',
+      {},
+      h(
+        'a',
+        {
+          href: `#${conversation.id}`,
+          class: `${conversation.id === page.channel ? 'active' : ''}${unread > 0 ? ' unread' : ''}`,
+          'data-conversation': conversation.id,
+          onclick: (event) => {
+            event.preventDefault();
+            page.channel = conversation.id;
+            render();
+            $('#composer-input').focus();
+          },
         },
-      }, conversation.dm ? `● ${conversation.name}` : `# ${conversation.name}`, unread > 0 && h('span', { class: 'badge' }, String(unread))));
+        conversation.dm ? `● ${conversation.name}` : `# ${conversation.name}`,
+        unread > 0 && h('span', { class: 'badge' }, String(unread)),
+      ),
+    );
   };
   $('#channels').replaceChildren(...data.conversations.filter((c) => !c.dm).map(entry));
   $('#dms').replaceChildren(...data.conversations.filter((c) => c.dm).map(entry));
-  $('#apps').replaceChildren(h('li', {},
-    h('a', { href: `#${HOME}`, class: page.channel === HOME ? 'active' : '', 'data-conversation': HOME, onclick: (event) => {
-      event.preventDefault();
-      showHome();
-    } }, '⌂ Fleet Treasury · Home')),
-  h('li', {},
-    h('a', { href: `#${WORKFLOWS}`, class: page.channel === WORKFLOWS ? 'active' : '', 'data-conversation': WORKFLOWS, onclick: (event) => {
-      event.preventDefault();
-      page.channel = WORKFLOWS;
-      render();
-    } }, '⚙ Workflows · Run workflow')));
+  $('#apps').replaceChildren(
+    h(
+      'li',
+      {},
+      h(
+        'a',
+        {
+          href: `#${HOME}`,
+          class: page.channel === HOME ? 'active' : '',
+          'data-conversation': HOME,
+          onclick: (event) => {
+            event.preventDefault();
+            showHome();
+          },
+        },
+        '⌂ Fleet Treasury · Home',
+      ),
+    ),
+    h(
+      'li',
+      {},
+      h(
+        'a',
+        {
+          href: `#${WORKFLOWS}`,
+          class: page.channel === WORKFLOWS ? 'active' : '',
+          'data-conversation': WORKFLOWS,
+          onclick: (event) => {
+            event.preventDefault();
+            page.channel = WORKFLOWS;
+            render();
+          },
+        },
+        '⚙ Workflows · Run workflow',
+      ),
+    ),
+  );
   const samples = data.sampleFiles ?? [];
   $('#samples-title').hidden = samples.length === 0;
-  $('#samples').replaceChildren(...samples.map((file) => h('li', {},
-    h('a', { href: `/workspace/samples/${encodeURIComponent(file.name)}`, download: file.name, class: 'sample-file', title: file.description }, `⬇ ${file.name}`),
-    h('div', { class: 'sample-description' }, file.description))));
+  $('#samples').replaceChildren(
+    ...samples.map((file) =>
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          { href: `/workspace/samples/${encodeURIComponent(file.name)}`, download: file.name, class: 'sample-file', title: file.description },
+          `⬇ ${file.name}`,
+        ),
+        h('div', { class: 'sample-description' }, file.description),
+      ),
+    ),
+  );
   const current = data.conversations.find((c) => c.id === page.channel);
-  $('#channel-title').textContent = page.channel === HOME ? 'Fleet Treasury · Home' : page.channel === WORKFLOWS ? 'Workflows' : current ? (current.dm ? current.name : `# ${current.name}`) : '';
+  $('#channel-title').textContent =
+    page.channel === HOME
+      ? 'Fleet Treasury · Home'
+      : page.channel === WORKFLOWS
+        ? 'Workflows'
+        : current
+          ? current.dm
+            ? current.name
+            : `# ${current.name}`
+          : '';
   $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;
 }
 
@@ -142,7 +196,12 @@ function renderViolations() {
   banner.hidden = violations.length === 0;
   banner.replaceChildren(
     h('strong', {}, `${violations.length} Block Kit limit violation${violations.length === 1 ? '' : 's'}: real Slack would refuse these.`),
-    h('ul', {}, violations.slice(-10).map((line) => h('li', {}, line))));
+    h(
+      'ul',
+      {},
+      violations.slice(-10).map((line) => h('li', {}, line)),
+    ),
+  );
 }
 
 /** Opening the Home tab is what makes Slack send the app `app_home_opened`. */
@@ -166,7 +225,9 @@ function renderHome() {
   if (!onHome) return;
   if (!home) return $('#home').replaceChildren(h('p', { class: 'empty waiting-home' }, 'The app has not published a Home tab for you yet.'));
   const ctx = {
-    names: names(), people: page.data.people, conversations: page.data.conversations,
+    names: names(),
+    people: page.data.people,
+    conversations: page.data.conversations,
     act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, viewId: home.id }),
   };
   $('#home').replaceChildren(h('div', { 'data-view-id': home.id }, ...renderBlocks(home.view.blocks, ctx)));
@@ -200,36 +261,63 @@ function renderMessage(message) {
   const author = data.userNames[message.userId] ?? message.userId ?? 'unknown';
   const time = new Date(Number(message.ts.split('.')[0]) * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
   const ctx = {
-    names: names(), people: data.people, conversations: data.conversations,
+    names: names(),
+    people: data.people,
+    conversations: data.conversations,
     act: (kind, element, blockId, value) => call(kind, { actionId: element.action_id, blockId, value, channel: message.channel, ts: message.ts }),
   };
-  const body = message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : message.text ? [h('div', { class: 'text', html: mrkdwn(message.text, names()) })] : [];
+  const body =
+    message.blocks.length > 0 ? renderBlocks(message.blocks, ctx) : message.text ? [h('div', { class: 'text', html: mrkdwn(message.text, names()) })] : [];
   for (const file of message.files ?? []) body.push(renderFile(file));
-  return h('article', { class: `message${message.ephemeralTo ? ' ephemeral' : ''}`, 'data-ts': message.ts },
+  return h(
+    'article',
+    { class: `message${message.ephemeralTo ? ' ephemeral' : ''}`, 'data-ts': message.ts },
     h('div', { class: `avatar${fromBot ? ' bot' : ''}` }, fromBot ? 'FT' : author.slice(0, 1)),
-    h('div', { class: 'message-body' },
-      h('div', { class: 'meta' }, h('strong', {}, author), fromBot && h('span', { class: 'app-badge' }, 'APP'),
-        h('span', { class: 'time' }, time), message.edited && h('span', { class: 'edited' }, '(edited)'),
-        message.threadTs && h('span', { class: 'thread' }, '↳ in thread')),
+    h(
+      'div',
+      { class: 'message-body' },
+      h(
+        'div',
+        { class: 'meta' },
+        h('strong', {}, author),
+        fromBot && h('span', { class: 'app-badge' }, 'APP'),
+        h('span', { class: 'time' }, time),
+        message.edited && h('span', { class: 'edited' }, '(edited)'),
+        message.threadTs && h('span', { class: 'thread' }, '↳ in thread'),
+      ),
       message.ephemeralTo && h('div', { class: 'ephemeral-note' }, '👁 Only visible to you'),
-      ...body));
+      ...body,
+    ),
+  );
 }
 
 /** A shared file: its title, name and size, and a download link served by the workspace; a PNG shown as the image itself. */
 function renderFile(file) {
   const href = `/workspace/files/${encodeURIComponent(file.id)}?as=${encodeURIComponent(page.as)}`;
-  const size = file.size < 1024 ? `${file.size} B` : file.size < 1024 * 1024 ? `${(file.size / 1024).toFixed(1)} KB` : `${(file.size / 1024 / 1024).toFixed(1)} MB`;
+  const size =
+    file.size < 1024 ? `${file.size} B` : file.size < 1024 * 1024 ? `${(file.size / 1024).toFixed(1)} KB` : `${(file.size / 1024 / 1024).toFixed(1)} MB`;
   if (/\.png$/i.test(file.name)) {
     // Served by the workspace itself (the page's own address), as Slack shows an image inline.
-    return h('figure', { class: 'file-image', 'data-file-id': file.id },
+    return h(
+      'figure',
+      { class: 'file-image', 'data-file-id': file.id },
       h('img', { src: `${href}&inline=1`, alt: file.title, loading: 'lazy' }),
-      h('figcaption', {}, h('strong', {}, file.title), h('span', { class: 'file-detail' }, ` ${file.name} · ${size} `),
-        h('a', { class: 'file-download', href, download: file.name }, 'Download')));
+      h(
+        'figcaption',
+        {},
+        h('strong', {}, file.title),
+        h('span', { class: 'file-detail' }, ` ${file.name} · ${size} `),
+        h('a', { class: 'file-download', href, download: file.name }, 'Download'),
+      ),
+    );
   }
-  return h('div', { class: 'file', 'data-file-id': file.id },
+  return h(
+    'div',
+    { class: 'file', 'data-file-id': file.id },
     h('span', { class: 'file-icon' }, '📄'),
     h('div', { class: 'file-meta' }, h('strong', {}, file.title), h('span', { class: 'file-detail' }, `${file.name} · ${size}`)),
-    h('a', { class: 'file-download', href, download: file.name }, 'Download'));
+    h('a', { class: 'file-download', href, download: file.name }, 'Download'),
+  );
 }
 
 function renderModal() {
@@ -243,9 +331,7 @@ function renderModal() {
   if (!top) return root.replaceChildren();
   const drafts = page.drafts.get(top.id) ?? new Map();
   page.drafts.set(top.id, drafts);
-  root.replaceChildren(
-    buildModal({ views, drafts, names: names(), people: page.data.people, conversations: page.data.conversations, call }),
-  );
+  root.replaceChildren(buildModal({ views, drafts, names: names(), people: page.data.people, conversations: page.data.conversations, call }));
 }
 
 function bindComposer() {

@@ -41,19 +41,43 @@ export function renderBlocks(blocks, ctx) {
 const BLOCKS = {
   header: (block) => html('h3', { class: 'block header' }, plainText(block.text)),
   divider: () => h('hr', { class: 'block divider' }),
-  section: (block, ctx) => h('div', { class: 'block section' },
-    h('div', { class: 'section-main' },
-      block.text && html('div', { class: 'section-text' }, textObject(block.text, ctx.names)),
-      Array.isArray(block.fields) && h('div', { class: 'fields' },
-        block.fields.map((field) => html('div', { class: 'field' }, textObject(field, ctx.names))))),
-    block.accessory && h('div', { class: 'accessory' }, renderElement(block.accessory, block, ctx))),
-  context: (block, ctx) => h('div', { class: 'block context' },
-    (block.elements ?? []).map((element) => element.type === 'image'
-      ? imageChip(element)
-      : ['mrkdwn', 'plain_text'].includes(element.type) ? html('span', {}, textObject(element, ctx.names)) : placeholder('element', element.type))),
-  actions: (block, ctx) => h('div', { class: 'block actions' }, (block.elements ?? []).map((element) => renderElement(element, block, ctx))),
-  image: (block, ctx) => h('div', { class: 'block image' },
-    block.title && html('div', { class: 'image-title' }, textObject(block.title, ctx.names)), imageChip(block)),
+  section: (block, ctx) =>
+    h(
+      'div',
+      { class: 'block section' },
+      h(
+        'div',
+        { class: 'section-main' },
+        block.text && html('div', { class: 'section-text' }, textObject(block.text, ctx.names)),
+        Array.isArray(block.fields) &&
+          h(
+            'div',
+            { class: 'fields' },
+            block.fields.map((field) => html('div', { class: 'field' }, textObject(field, ctx.names))),
+          ),
+      ),
+      block.accessory && h('div', { class: 'accessory' }, renderElement(block.accessory, block, ctx)),
+    ),
+  context: (block, ctx) =>
+    h(
+      'div',
+      { class: 'block context' },
+      (block.elements ?? []).map((element) =>
+        element.type === 'image'
+          ? imageChip(element)
+          : ['mrkdwn', 'plain_text'].includes(element.type)
+            ? html('span', {}, textObject(element, ctx.names))
+            : placeholder('element', element.type),
+      ),
+    ),
+  actions: (block, ctx) =>
+    h(
+      'div',
+      { class: 'block actions' },
+      (block.elements ?? []).map((element) => renderElement(element, block, ctx)),
+    ),
+  image: (block, ctx) =>
+    h('div', { class: 'block image' }, block.title && html('div', { class: 'image-title' }, textObject(block.title, ctx.names)), imageChip(block)),
   input: (block, ctx) => inputBlock(block, ctx),
 };
 
@@ -65,12 +89,14 @@ function imageChip(element) {
 function inputBlock(block, ctx) {
   const id = `${ctx.idPrefix ?? 'in'}-${block.block_id}`;
   const error = ctx.errors?.[block.block_id];
-  return h('div', { class: `block input${error ? ' has-error' : ''}` },
-    h('label', { class: 'input-label', for: id }, html('span', {}, plainText(block.label)),
-      block.optional && h('span', { class: 'optional' }, ' (optional)')),
+  return h(
+    'div',
+    { class: `block input${error ? ' has-error' : ''}` },
+    h('label', { class: 'input-label', for: id }, html('span', {}, plainText(block.label)), block.optional && h('span', { class: 'optional' }, ' (optional)')),
     renderElement(block.element ?? {}, block, ctx, id),
     block.hint && html('div', { class: 'hint' }, plainText(block.hint)),
-    error && h('div', { class: 'field-error', role: 'alert' }, error));
+    error && h('div', { class: 'field-error', role: 'alert' }, error),
+  );
 }
 
 function renderElement(element, block, ctx, id) {
@@ -100,29 +126,50 @@ function recalled(element, block, ctx, initial) {
 }
 
 const ELEMENTS = {
-  button: (element, block, ctx) => h('button', {
-    type: 'button',
-    class: `btn${element.style ? ` ${element.style}` : ''}`,
-    onclick: async () => {
-      if (element.confirm && !(await confirmDialog(element.confirm, ctx))) return;
-      if (element.url) window.open(element.url, '_blank', 'noopener');
-      ctx.act('click', element, block.block_id, element.value);
-    },
-    html: plainText(element.text),
-  }),
+  button: (element, block, ctx) =>
+    h('button', {
+      type: 'button',
+      class: `btn${element.style ? ` ${element.style}` : ''}`,
+      onclick: async () => {
+        if (element.confirm && !(await confirmDialog(element.confirm, ctx))) return;
+        if (element.url) window.open(element.url, '_blank', 'noopener');
+        ctx.act('click', element, block.block_id, element.value);
+      },
+      html: plainText(element.text),
+    }),
   static_select: (element, block, ctx, id) => selectElement(element, block, ctx, id, optionsOf(element)),
   external_select: externalSelect,
   users_select: (element, block, ctx, id) =>
-    selectElement(element, block, ctx, id, ctx.people.map((p) => ({ value: p.id, text: { type: 'plain_text', text: p.realName } })), 'initial_user'),
-  conversations_select: (element, block, ctx, id) =>
-    selectElement(element, block, ctx, id, conversationOptions(ctx), 'initial_conversation'),
+    selectElement(
+      element,
+      block,
+      ctx,
+      id,
+      ctx.people.map((p) => ({ value: p.id, text: { type: 'plain_text', text: p.realName } })),
+      'initial_user',
+    ),
+  conversations_select: (element, block, ctx, id) => selectElement(element, block, ctx, id, conversationOptions(ctx), 'initial_conversation'),
   channels_select: (element, block, ctx, id) =>
-    selectElement(element, block, ctx, id, conversationOptions(ctx).filter((o) => !o.value.startsWith('D')), 'initial_channel'),
+    selectElement(
+      element,
+      block,
+      ctx,
+      id,
+      conversationOptions(ctx).filter((o) => !o.value.startsWith('D')),
+      'initial_channel',
+    ),
   multi_static_select: (element, block, ctx, id) => multiSelect(element, block, ctx, id, optionsOf(element)),
-  overflow: (element, block, ctx) => h('select', {
-    class: 'overflow', 'aria-label': 'More actions',
-    onchange: (event) => ctx.act('select', element, block.block_id, event.target.value),
-  }, h('option', { value: '' }, '⋯'), optionsOf(element).map((option) => h('option', { value: option.value }, option.text?.text ?? option.value))),
+  overflow: (element, block, ctx) =>
+    h(
+      'select',
+      {
+        class: 'overflow',
+        'aria-label': 'More actions',
+        onchange: (event) => ctx.act('select', element, block.block_id, event.target.value),
+      },
+      h('option', { value: '' }, '⋯'),
+      optionsOf(element).map((option) => h('option', { value: option.value }, option.text?.text ?? option.value)),
+    ),
   radio_buttons: (element, block, ctx, id) => choiceGroup(element, block, ctx, id, 'radio'),
   checkboxes: (element, block, ctx, id) => choiceGroup(element, block, ctx, id, 'checkbox'),
   plain_text_input: (element, block, ctx, id) => textInput(element, block, ctx, id, element.multiline ? 'textarea' : 'text'),
@@ -143,7 +190,9 @@ function fileInput(element, block, ctx, id) {
   let uploaded = recalled(element, block, ctx, undefined);
   const note = h('span', { class: 'file-note', role: 'status' }, uploaded ? 'File uploaded' : '');
   const input = h('input', {
-    id, type: 'file', accept: (element.filetypes ?? []).map((type) => `.${type}`).join(','),
+    id,
+    type: 'file',
+    accept: (element.filetypes ?? []).map((type) => `.${type}`).join(','),
     onchange: async () => {
       const file = input.files?.[0];
       if (!file) return;
@@ -173,15 +222,19 @@ function conversationOptions(ctx) {
 function selectElement(element, block, ctx, id, options, initialKey = 'initial_option') {
   const initialRaw = element[initialKey];
   const initial = recalled(element, block, ctx, typeof initialRaw === 'string' ? initialRaw : initialRaw?.value);
-  const select = h('select', {
-    id, class: 'select',
-    onchange: () => {
-      remember(element, block, ctx, select.value);
-      ctx.act('select', element, block.block_id, select.value);
+  const select = h(
+    'select',
+    {
+      id,
+      class: 'select',
+      onchange: () => {
+        remember(element, block, ctx, select.value);
+        ctx.act('select', element, block.block_id, select.value);
+      },
     },
-  },
-  h('option', { value: '', disabled: true, selected: initial === undefined }, element.placeholder?.text ?? 'Select an item'),
-  options.map((option) => h('option', { value: option.value, selected: option.value === initial }, option.text?.text ?? option.value)));
+    h('option', { value: '', disabled: true, selected: initial === undefined }, element.placeholder?.text ?? 'Select an item'),
+    options.map((option) => h('option', { value: option.value, selected: option.value === initial }, option.text?.text ?? option.value)),
+  );
   stateful(element, block, ctx, () => (select.value === '' ? undefined : select.value));
   return select;
 }
@@ -207,15 +260,32 @@ function externalSelect(element, block, ctx, id) {
     const answer = await ctx.act('suggest', element, block.block_id, search.value);
     // A slower answer to earlier typing must not replace the options of the latest.
     if (mine !== asked) return;
-    list.replaceChildren(...(answer?.options ?? []).map((option) => h('li', {
-      role: 'option', class: 'suggestion', tabindex: 0, 'data-value': option.value,
-      onclick: () => choose(option),
-      onkeydown: (event) => event.key === 'Enter' && choose(option),
-    }, option.text?.text ?? option.value)));
+    list.replaceChildren(
+      ...(answer?.options ?? []).map((option) =>
+        h(
+          'li',
+          {
+            role: 'option',
+            class: 'suggestion',
+            tabindex: 0,
+            'data-value': option.value,
+            onclick: () => choose(option),
+            onkeydown: (event) => event.key === 'Enter' && choose(option),
+          },
+          option.text?.text ?? option.value,
+        ),
+      ),
+    );
   };
   const search = h('input', {
-    id, type: 'search', class: 'text-input', autocomplete: 'off', role: 'combobox',
-    placeholder: element.placeholder?.text ?? 'Type to search', oninput: suggest, onfocus: () => (element.min_query_length === 0 ? suggest() : undefined),
+    id,
+    type: 'search',
+    class: 'text-input',
+    autocomplete: 'off',
+    role: 'combobox',
+    placeholder: element.placeholder?.text ?? 'Type to search',
+    oninput: suggest,
+    onfocus: () => (element.min_query_length === 0 ? suggest() : undefined),
   });
   search.value = selected === initial?.value ? (initial?.text?.text ?? '') : '';
   stateful(element, block, ctx, () => selected);
@@ -223,23 +293,52 @@ function externalSelect(element, block, ctx, id) {
 }
 
 function multiSelect(element, block, ctx, id, options) {
-  const initial = recalled(element, block, ctx, (element.initial_options ?? []).map((option) => option.value));
-  const select = h('select', {
-    id, class: 'select', multiple: true,
-    onchange: () => remember(element, block, ctx, [...select.selectedOptions].map((option) => option.value)),
-  }, options.map((option) => h('option', { value: option.value, selected: initial.includes(option.value) }, option.text?.text ?? option.value)));
+  const initial = recalled(
+    element,
+    block,
+    ctx,
+    (element.initial_options ?? []).map((option) => option.value),
+  );
+  const select = h(
+    'select',
+    {
+      id,
+      class: 'select',
+      multiple: true,
+      onchange: () =>
+        remember(
+          element,
+          block,
+          ctx,
+          [...select.selectedOptions].map((option) => option.value),
+        ),
+    },
+    options.map((option) => h('option', { value: option.value, selected: initial.includes(option.value) }, option.text?.text ?? option.value)),
+  );
   stateful(element, block, ctx, () => [...select.selectedOptions].map((option) => option.value));
   return select;
 }
 
 function choiceGroup(element, block, ctx, id, kind) {
-  const initialOptions = kind === 'radio' ? [element.initial_option].filter(Boolean) : element.initial_options ?? [];
-  const initial = [recalled(element, block, ctx, initialOptions.map((option) => option.value))].flat();
+  const initialOptions = kind === 'radio' ? [element.initial_option].filter(Boolean) : (element.initial_options ?? []);
+  const initial = [
+    recalled(
+      element,
+      block,
+      ctx,
+      initialOptions.map((option) => option.value),
+    ),
+  ].flat();
   const boxes = [];
-  const group = h('div', { class: 'choices', id, role: kind === 'radio' ? 'radiogroup' : 'group' },
+  const group = h(
+    'div',
+    { class: 'choices', id, role: kind === 'radio' ? 'radiogroup' : 'group' },
     (element.options ?? []).map((option) => {
       const box = h('input', {
-        type: kind, name: id, value: option.value, checked: initial.includes(option.value),
+        type: kind,
+        name: id,
+        value: option.value,
+        checked: initial.includes(option.value),
         onchange: () => {
           const picked = boxes.filter((b) => b.checked).map((b) => b.value);
           remember(element, block, ctx, kind === 'radio' ? picked[0] : picked);
@@ -248,7 +347,8 @@ function choiceGroup(element, block, ctx, id, kind) {
       });
       boxes.push(box);
       return h('label', { class: 'choice' }, box, ' ', h('span', { html: textObject(option.text, ctx.names) }));
-    }));
+    }),
+  );
   stateful(element, block, ctx, () => {
     const picked = boxes.filter((b) => b.checked).map((b) => b.value);
     return kind === 'radio' ? picked[0] : picked;
@@ -259,7 +359,10 @@ function choiceGroup(element, block, ctx, id, kind) {
 function textInput(element, block, ctx, id, type) {
   const value = recalled(element, block, ctx, element.initial_value ?? '');
   const attributes = {
-    id, class: 'text-input', placeholder: element.placeholder?.text, maxlength: element.max_length,
+    id,
+    class: 'text-input',
+    placeholder: element.placeholder?.text,
+    maxlength: element.max_length,
     oninput: () => remember(element, block, ctx, input.value),
     onkeydown: (event) => {
       // Slack dispatches a text input's action on Enter when its block asks for actions.
@@ -275,7 +378,9 @@ function textInput(element, block, ctx, id, type) {
 
 function pickerInput(element, block, ctx, id, type, initialKey) {
   const input = h('input', {
-    id, type, class: 'text-input',
+    id,
+    type,
+    class: 'text-input',
     onchange: () => {
       remember(element, block, ctx, input.value);
       if (!inModal(ctx) || block.type !== 'input' || block.dispatch_action) ctx.act('select', element, block.block_id, input.value);
@@ -301,16 +406,27 @@ export function confirmDialog(confirm, ctx) {
       resolve(answer);
     };
     document.addEventListener('keydown', onKey, true);
-    const overlay = h('div', { class: 'overlay confirm-overlay' },
-      h('div', { class: 'dialog', role: 'dialog', 'aria-label': confirm.title?.text ?? 'Are you sure?' },
+    const overlay = h(
+      'div',
+      { class: 'overlay confirm-overlay' },
+      h(
+        'div',
+        { class: 'dialog', role: 'dialog', 'aria-label': confirm.title?.text ?? 'Are you sure?' },
         h('h3', { html: plainText(confirm.title ?? { text: 'Are you sure?' }) }),
         h('div', { class: 'dialog-text', html: textObject(confirm.text, ctx.names) }),
-        h('div', { class: 'dialog-buttons' },
+        h(
+          'div',
+          { class: 'dialog-buttons' },
           h('button', { type: 'button', class: 'btn', onclick: () => close(false), html: escapeHtml(confirm.deny?.text ?? 'Cancel') }),
           h('button', {
-            type: 'button', class: `btn ${confirm.style === 'danger' ? 'danger' : 'primary'}`,
-            onclick: () => close(true), html: escapeHtml(confirm.confirm?.text ?? 'Yes'),
-          }))));
+            type: 'button',
+            class: `btn ${confirm.style === 'danger' ? 'danger' : 'primary'}`,
+            onclick: () => close(true),
+            html: escapeHtml(confirm.confirm?.text ?? 'Yes'),
+          }),
+        ),
+      ),
+    );
     document.body.append(overlay);
   });
 }

@@ -3,18 +3,77 @@
 // Everything from the text is HTML-escaped; only the tags added here are markup.
 
 const EMOJI = {
-  test_tube: '🧪', large_green_circle: '🟢', red_circle: '🔴', white_check_mark: '✅', heavy_check_mark: '✔️',
-  x: '❌', warning: '⚠️', hourglass_flowing_sand: '⏳', hourglass: '⌛', lock: '🔒', unlock: '🔓',
-  fast_forward: '⏩', rewind: '⏪', moneybag: '💰', money_with_wings: '💸', bank: '🏦', iphone: '📱',
-  arrows_counterclockwise: '🔄', no_entry: '⛔', no_entry_sign: '🚫', information_source: 'ℹ️', bell: '🔔',
-  chart_with_upwards_trend: '📈', chart_with_downwards_trend: '📉', receipt: '🧾', memo: '📝', clipboard: '📋',
-  eyes: '👀', thumbsup: '👍', '+1': '👍', tada: '🎉', rotating_light: '🚨', zap: '⚡', calendar: '📅',
-  clock3: '🕒', stopwatch: '⏱️', large_blue_circle: '🔵', large_yellow_circle: '🟡', white_circle: '⚪',
-  black_circle: '⚫', heavy_minus_sign: '➖', heavy_plus_sign: '➕', arrow_right: '➡️', arrow_left: '⬅️',
-  inbox_tray: '📥', outbox_tray: '📤', mag: '🔍', gear: '⚙️', wave: '👋', raised_hand: '✋', sos: '🆘',
-  grey_question: '❔', question: '❓', heavy_multiplication_x: '✖️', leftwards_arrow_with_hook: '↩️', repeat: '🔁', satellite: '📡', link: '🔗', pencil2: '✏️', wastebasket: '🗑️',
-  new: '🆕', busts_in_silhouette: '👥', bar_chart: '📊', incoming_envelope: '📨', alarm_clock: '⏰', construction: '🚧', medal: '🏅',
-  octagonal_sign: '🛑', page_facing_up: '📄', pause_button: '⏸️', zzz: '💤',
+  test_tube: '🧪',
+  large_green_circle: '🟢',
+  red_circle: '🔴',
+  white_check_mark: '✅',
+  heavy_check_mark: '✔️',
+  x: '❌',
+  warning: '⚠️',
+  hourglass_flowing_sand: '⏳',
+  hourglass: '⌛',
+  lock: '🔒',
+  unlock: '🔓',
+  fast_forward: '⏩',
+  rewind: '⏪',
+  moneybag: '💰',
+  money_with_wings: '💸',
+  bank: '🏦',
+  iphone: '📱',
+  arrows_counterclockwise: '🔄',
+  no_entry: '⛔',
+  no_entry_sign: '🚫',
+  information_source: 'ℹ️',
+  bell: '🔔',
+  chart_with_upwards_trend: '📈',
+  chart_with_downwards_trend: '📉',
+  receipt: '🧾',
+  memo: '📝',
+  clipboard: '📋',
+  eyes: '👀',
+  thumbsup: '👍',
+  '+1': '👍',
+  tada: '🎉',
+  rotating_light: '🚨',
+  zap: '⚡',
+  calendar: '📅',
+  clock3: '🕒',
+  stopwatch: '⏱️',
+  large_blue_circle: '🔵',
+  large_yellow_circle: '🟡',
+  white_circle: '⚪',
+  black_circle: '⚫',
+  heavy_minus_sign: '➖',
+  heavy_plus_sign: '➕',
+  arrow_right: '➡️',
+  arrow_left: '⬅️',
+  inbox_tray: '📥',
+  outbox_tray: '📤',
+  mag: '🔍',
+  gear: '⚙️',
+  wave: '👋',
+  raised_hand: '✋',
+  sos: '🆘',
+  grey_question: '❔',
+  question: '❓',
+  heavy_multiplication_x: '✖️',
+  leftwards_arrow_with_hook: '↩️',
+  repeat: '🔁',
+  satellite: '📡',
+  link: '🔗',
+  pencil2: '✏️',
+  wastebasket: '🗑️',
+  new: '🆕',
+  busts_in_silhouette: '👥',
+  bar_chart: '📊',
+  incoming_envelope: '📨',
+  alarm_clock: '⏰',
+  construction: '🚧',
+  medal: '🏅',
+  octagonal_sign: '🛑',
+  page_facing_up: '📄',
+  pause_button: '⏸️',
+  zzz: '💤',
 };
 
 export function escapeHtml(text) {
@@ -128,10 +187,14 @@ function inline(text, names) {
 }
 
 function lines(text, names) {
-  return text.split('\n').map((line) => {
-    const quote = /^(&gt;|>)\s?(.*)$/.exec(line);
-    return quote ? `<blockquote>${inline(quote[2], names)}</blockquote>` : inline(line, names);
-  }).join('<br>').replace(/<\/blockquote><br>/g, '</blockquote>');
+  return text
+    .split('\n')
+    .map((line) => {
+      const quote = /^(&gt;|>)\s?(.*)$/.exec(line);
+      return quote ? `<blockquote>${inline(quote[2], names)}</blockquote>` : inline(line, names);
+    })
+    .join('<br>')
+    .replace(/<\/blockquote><br>/g, '</blockquote>');
 }
 
 /**
@@ -141,9 +204,11 @@ function lines(text, names) {
 export function mrkdwn(text, names = { users: {}, channels: {} }, verbatim = false) {
   if (verbatim) return escapeHtml(decodeEntities(text)).replace(/\n/g, '<br>');
   const parts = text.split(/(```[\s\S]*?```|`[^`\n]+`)/g);
-  return parts.map((part, index) => {
-    if (index % 2 === 0) return lines(part, names);
-    if (part.startsWith('```')) return `<pre>${escapeHtml(decodeEntities(part.slice(3, -3).replace(/^\n/, '')))}</pre>`;
-    return `<code>${escapeHtml(decodeEntities(part.slice(1, -1)))}</code>`;
-  }).join('');
+  return parts
+    .map((part, index) => {
+      if (index % 2 === 0) return lines(part, names);
+      if (part.startsWith('```')) return `<pre>${escapeHtml(decodeEntities(part.slice(3, -3).replace(/^\n/, '')))}</pre>`;
+      return `<code>${escapeHtml(decodeEntities(part.slice(1, -1)))}</code>`;
+    })
+    .join('');
 }

@@ -29,33 +29,58 @@ function stepForm(step, data, run) {
   const field = (input) => {
     const id = `wf-${step.callbackId}-${input.name}`;
     if (input.type === 'runner') {
-      return h('label', { class: 'workflow-input', for: id }, h('span', {}, input.title),
-        h('input', { id, name: input.name, value: `${data.me.realName} (Person who used this workflow)`, readonly: true, disabled: true }));
+      return h(
+        'label',
+        { class: 'workflow-input', for: id },
+        h('span', {}, input.title),
+        h('input', { id, name: input.name, value: `${data.me.realName} (Person who used this workflow)`, readonly: true, disabled: true }),
+      );
     }
     if (input.type !== 'user') values[input.name] ??= input.example ?? '';
     const chosen = input.type === 'user' ? personOf(step, input, me) : undefined;
-    const control = input.type === 'user'
-      ? h('select', { id, name: input.name, onchange: (event) => { picked.set(`${step.callbackId}:${input.name}`, { by: me, value: event.target.value }); } },
-          data.people.map((person) => h('option', { value: person.id, selected: person.id === chosen }, person.realName)))
-      : h('input', { id, name: input.name, value: values[input.name], oninput: (event) => { values[input.name] = event.target.value; } });
+    const control =
+      input.type === 'user'
+        ? h(
+            'select',
+            {
+              id,
+              name: input.name,
+              onchange: (event) => {
+                picked.set(`${step.callbackId}:${input.name}`, { by: me, value: event.target.value });
+              },
+            },
+            data.people.map((person) => h('option', { value: person.id, selected: person.id === chosen }, person.realName)),
+          )
+        : h('input', {
+            id,
+            name: input.name,
+            value: values[input.name],
+            oninput: (event) => {
+              values[input.name] = event.target.value;
+            },
+          });
     return h('label', { class: 'workflow-input', for: id }, h('span', {}, `${input.title}${input.required ? ' *' : ''}`), control);
   };
-  return h('form', {
-    class: 'workflow-step', 'data-step': step.callbackId,
-    onsubmit: (event) => {
-      event.preventDefault();
-      const inputs = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
-      for (const input of step.inputs) {
-        if (input.type === 'user') inputs[input.name] = personOf(step, input, me);
-        if (input.type === 'runner') inputs[input.name] = me;
-      }
-      void run(step.callbackId, inputs);
+  return h(
+    'form',
+    {
+      class: 'workflow-step',
+      'data-step': step.callbackId,
+      onsubmit: (event) => {
+        event.preventDefault();
+        const inputs = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+        for (const input of step.inputs) {
+          if (input.type === 'user') inputs[input.name] = personOf(step, input, me);
+          if (input.type === 'runner') inputs[input.name] = me;
+        }
+        void run(step.callbackId, inputs);
+      },
     },
-  },
-  h('h2', {}, `Run workflow · ${step.title}`),
-  h('p', { class: 'hint' }, 'A workflow whose step is the app\'s custom step: Slack sends the app function_executed with these inputs and a function token.'),
-  h('div', { class: 'workflow-inputs' }, step.inputs.map(field)),
-  h('button', { type: 'submit', class: 'btn primary' }, 'Run workflow'));
+    h('h2', {}, `Run workflow · ${step.title}`),
+    h('p', { class: 'hint' }, "A workflow whose step is the app's custom step: Slack sends the app function_executed with these inputs and a function token."),
+    h('div', { class: 'workflow-inputs' }, step.inputs.map(field)),
+    h('button', { type: 'submit', class: 'btn primary' }, 'Run workflow'),
+  );
 }
 
 /** The step's note on a run still going, its `{input}` placeholders filled with the run's inputs (people by name). */
@@ -70,16 +95,24 @@ function runningNote(step, run, userNames) {
 function runList(runs, userNames, steps) {
   const rows = [...runs].reverse().map((run) => {
     const step = steps.find((candidate) => candidate.callbackId === run.callbackId);
-    const outcome = run.state === 'running'
-      ? `running: ${runningNote(step, run, userNames)}`
-      : run.state === 'completed'
-        ? `completed: ${Object.entries(run.outputs ?? {}).map(([key, value]) => `${key} = ${value}`).join(', ')}`
-        : `failed: ${run.error}`;
+    const outcome =
+      run.state === 'running'
+        ? `running: ${runningNote(step, run, userNames)}`
+        : run.state === 'completed'
+          ? `completed: ${Object.entries(run.outputs ?? {})
+              .map(([key, value]) => `${key} = ${value}`)
+              .join(', ')}`
+          : `failed: ${run.error}`;
     const who = userNames[run.inputs.requester] ?? run.inputs.requester ?? '';
     const runner = step?.inputs.find((input) => input.type === 'runner');
-    const by = runner ? userNames[run.inputs[runner.name]] ?? '' : '';
-    return h('li', { class: `workflow-run ${run.state}`, 'data-execution': run.executionId },
-      h('strong', {}, run.executionId), ` · ${run.callbackId}${by && by !== who ? ` run by ${by}` : ''}${who ? ` for ${who}` : ''} · `, h('span', { class: 'workflow-outcome' }, outcome));
+    const by = runner ? (userNames[run.inputs[runner.name]] ?? '') : '';
+    return h(
+      'li',
+      { class: `workflow-run ${run.state}`, 'data-execution': run.executionId },
+      h('strong', {}, run.executionId),
+      ` · ${run.callbackId}${by && by !== who ? ` run by ${by}` : ''}${who ? ` for ${who}` : ''} · `,
+      h('span', { class: 'workflow-outcome' }, outcome),
+    );
   });
   return h('section', { class: 'workflow-runs' }, h('h3', {}, 'Runs'), rows.length > 0 ? h('ul', {}, rows) : h('p', { class: 'empty' }, 'No run yet.'));
 }

@@ -10,11 +10,16 @@ export function bulkSteps(session: BrowserSession): void {
     showLogsOnFailure();
     const { page } = session;
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
-    const rows = Array.from({ length: 20 }, (_, index) => `mobile,2439900${String(index).padStart(5, '0')},ORANGE_MONEY,Driver ${index + 1},CD,${index + 1}.50,USD,,November`);
+    const rows = Array.from(
+      { length: 20 },
+      (_, index) => `mobile,2439900${String(index).padStart(5, '0')},ORANGE_MONEY,Driver ${index + 1},CD,${index + 1}.50,USD,,November`,
+    );
     const file = `kind,number,provider,name,country,amount,currency,reference,note\r\n${rows.join('\r\n')}\r\n`;
     await run('/fleet payout bulk');
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Bulk payouts');
-    await modal().locator('input[type=file]').setInputFiles({ name: 'drivers.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+    await modal()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'drivers.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await eventually(() => modal().innerText()).toContain('drivers.csv uploaded');
     await screenshot('bulk-form');
     await modal().getByRole('button', { name: 'Check' }).click();
@@ -37,7 +42,10 @@ export function bulkSteps(session: BrowserSession): void {
     }
     await screenshot('bulk-approved');
     await expect.poll(() => sandbox().payouts().length - before, { timeout: 40_000 }).toBe(20);
-    const references = sandbox().payouts().slice(before).map((payout) => (payout.body as { reference: string }).reference);
+    const references = sandbox()
+      .payouts()
+      .slice(before)
+      .map((payout) => (payout.body as { reference: string }).reference);
     expect(new Set(references).size).toBe(20);
     await become(DEMO_PEOPLE.rita, 'direct messages');
     await expect.poll(() => message(`${batchId} is finished`).count(), { timeout: 20_000 }).toBe(1);

@@ -46,9 +46,7 @@ export function limitSteps(session: BrowserSession): void {
       ] as never,
     });
     const posted = message('HHHH');
-    await eventually(() => posted.locator('.unknown').allInnerTexts()).toEqual([
-      'Unsupported block: rich_text', 'Unsupported element: workflow_button',
-    ]);
+    await eventually(() => posted.locator('.unknown').allInnerTexts()).toEqual(['Unsupported block: rich_text', 'Unsupported element: workflow_button']);
     const banner = page.locator('#violations');
     await eventually(() => banner.isVisible()).toBe(true);
     expect(await banner.innerText()).toContain('151 chars (limit 150)');

@@ -20,7 +20,10 @@ export function readingSteps(session: BrowserSession): void {
 
   it('pages Rita through the transactions with Next, updating the message in place', async () => {
     showLogsOnFailure();
-    const newest = sandbox().transactions().slice(0, 20).map((tx) => tx.reference);
+    const newest = sandbox()
+      .transactions()
+      .slice(0, 20)
+      .map((tx) => tx.reference);
     await run('/fleet transactions');
     const list = message('Fleet account transactions');
     // "Showing 1–10" while the ledger's first walk runs, "320 transactions, showing 1–10" once it is done.

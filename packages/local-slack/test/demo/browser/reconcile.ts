@@ -12,7 +12,7 @@ import type { BrowserSession } from './session.js';
 export function reconcileSteps(session: BrowserSession): void {
   const { sandbox, screenshot, showLogsOnFailure, message, modal, eventually, scrollTo, run, become } = session;
 
-  it('reconciles the demo\'s example records file for Abel: most records matched, one exception of each kind, the file in his DM', async () => {
+  it("reconciles the demo's example records file for Abel: most records matched, one exception of each kind, the file in his DM", async () => {
     showLogsOnFailure();
     const { page, demo } = session;
     const ledger = demo.bot.ledger!.reader;
@@ -29,16 +29,23 @@ export function reconcileSteps(session: BrowserSession): void {
     await run('/fleet reconcile');
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check records');
     expect(await modal().innerText()).toContain('within 1 day of their date');
-    await modal().locator('input[type=file]').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(records) });
+    await modal()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(records) });
     await eventually(() => modal().innerText()).toContain('records.csv uploaded');
     await screenshot('records-form', 'reconcile-form');
     await modal().getByRole('button', { name: 'Check' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records checked');
     const summary = await modal().innerText();
     for (const detail of [
-      `${count} records from ${first} to ${last}`, `${count - 2} matched`, '1 found in the ledger with another amount', '1 record not in the ledger',
-      '1 ledger entry not in your records', 'in your direct messages with the app',
-    ]) expect(summary).toContain(detail);
+      `${count} records from ${first} to ${last}`,
+      `${count - 2} matched`,
+      '1 found in the ledger with another amount',
+      '1 record not in the ledger',
+      '1 ledger entry not in your records',
+      'in your direct messages with the app',
+    ])
+      expect(summary).toContain(detail);
     const runId = /RC-[A-Z0-9]{6}/.exec(summary)?.[0] ?? '';
     expect(runId).not.toBe('');
     const fileName = `fleet-records-${first}_${last}-${runId}.csv`;
@@ -59,7 +66,17 @@ export function reconcileSteps(session: BrowserSession): void {
     expect(download.suggestedFilename()).toBe(fileName);
     const rows = parse<Record<string, string>>(await readFile(await download.path(), 'utf8'), { bom: true, columns: true });
     expect(rows.map((row) => row.kind)).toEqual(['amount_difference', 'not_in_ledger', 'not_in_records']);
-    expect(rows[1]).toMatchObject({ reference: '', date: last, records_amount: expect.stringMatching(/^-12\.\d\d$/), currency: 'USD', note: 'Bank charges, not yet in the fleet account' });
-    expect(sandbox().transactions().some((tx) => tx.reference === rows[2]!.reference!.replace(/^'/, ''))).toBe(true);
+    expect(rows[1]).toMatchObject({
+      reference: '',
+      date: last,
+      records_amount: expect.stringMatching(/^-12\.\d\d$/),
+      currency: 'USD',
+      note: 'Bank charges, not yet in the fleet account',
+    });
+    expect(
+      sandbox()
+        .transactions()
+        .some((tx) => tx.reference === rows[2]!.reference!.replace(/^'/, '')),
+    ).toBe(true);
   });
 }

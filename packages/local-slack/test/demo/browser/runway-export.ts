@@ -9,7 +9,7 @@ import type { BrowserSession } from './session.js';
 export function runwayAndExportSteps(session: BrowserSession): void {
   const { sandbox, screenshot, showLogsOnFailure, message, eventually, scrollTo, run, become } = session;
 
-  it('answers Abel\'s /fleet runway and shows him its chart in his direct messages, an image the workspace serves itself', async () => {
+  it("answers Abel's /fleet runway and shows him its chart in his direct messages, an image the workspace serves itself", async () => {
     showLogsOnFailure();
     const { page, demo } = session;
     const ledger = demo.bot.ledger!.reader;
@@ -26,10 +26,11 @@ export function runwayAndExportSteps(session: BrowserSession): void {
     await eventually(() => chart.count()).toBe(1);
     // Loaded from the page's own address, and drawn: a PNG at least 600 pixels wide.
     expect(await chart.getAttribute('src')).toMatch(/^\/workspace\/files\/F\w+\?as=U\w+&inline=1$/);
-    const drawnWidth = () => chart.evaluate((img) => {
-      const image = img as unknown as { complete: boolean; naturalWidth: number };
-      return image.complete ? image.naturalWidth : 0;
-    });
+    const drawnWidth = () =>
+      chart.evaluate((img) => {
+        const image = img as unknown as { complete: boolean; naturalWidth: number };
+        return image.complete ? image.naturalWidth : 0;
+      });
     await eventually(drawnWidth).toBeGreaterThanOrEqual(600);
     await scrollTo(chart);
     await screenshot('runway-chart-in-dm');
@@ -56,7 +57,11 @@ export function runwayAndExportSteps(session: BrowserSession): void {
     const text = await readFile(await download.path(), 'utf8');
     const rows = parse<Record<string, string>>(text, { bom: true, columns: true });
     expect(rows).toHaveLength(sent);
-    const known = new Map(sandbox().transactions().map((tx) => [tx.reference, tx]));
+    const known = new Map(
+      sandbox()
+        .transactions()
+        .map((tx) => [tx.reference, tx]),
+    );
     for (const row of rows) {
       const tx = known.get(row.reference!.replace(/^'/, ''));
       expect(tx, row.reference).toBeDefined();

@@ -24,7 +24,7 @@ export function savedRecipientAndHomeSteps(session: BrowserSession): void {
     await eventually(() => modal().count()).toBe(0);
   });
 
-  it('lets Abel, then Ada, approve Rita\'s pending payout to a new recipient from their Home tabs, which then no longer list it', async () => {
+  it("lets Abel, then Ada, approve Rita's pending payout to a new recipient from their Home tabs, which then no longer list it", async () => {
     showLogsOnFailure();
     const { page } = session;
     const id = await ritaRequestsMobilePayout({ phone: '243812345672', name: 'Grace Ilunga', operator: 'AIRTEL_MONEY', amount: '75', currency: 'USD' });

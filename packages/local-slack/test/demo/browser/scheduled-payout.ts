@@ -6,14 +6,24 @@ import type { BrowserSession } from './session.js';
 export function scheduledPayoutSteps(session: BrowserSession): void {
   const { sandbox, screenshot, showLogsOnFailure, message, modal, eventually, scrollTo, run, become } = session;
 
-  it('lets Rita schedule a payout two minutes ahead on the team\'s clock, which Abel approves now and the app sends once at its time', async () => {
+  it("lets Rita schedule a payout two minutes ahead on the team's clock, which Abel approves now and the app sends once at its time", async () => {
     showLogsOnFailure();
     const { page } = session;
     // Two minutes ahead, to the minute, on the demo team's clock (Kinshasa).
     const at = new Date(Date.now() + session.clockAheadMs + 2 * 60_000);
-    const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Africa/Kinshasa', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-    }).formatToParts(at).map((part) => [part.type, part.value]));
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Africa/Kinshasa',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(at)
+        .map((part) => [part.type, part.value]),
+    );
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet payout mobile');
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
@@ -23,7 +33,9 @@ export function scheduledPayoutSteps(session: BrowserSession): void {
     await modal().getByLabel('Mobile money operator').selectOption('VODACOM_MPESA');
     await modal().getByLabel('Amount').fill('12');
     await modal().getByLabel('Currency', { exact: true }).selectOption('USD');
-    await modal().getByLabel(/^Send on/).fill(`${parts.year}-${parts.month}-${parts.day}`);
+    await modal()
+      .getByLabel(/^Send on/)
+      .fill(`${parts.year}-${parts.month}-${parts.day}`);
     await modal().getByLabel(/^At\b/).fill(`${parts.hour}:${parts.minute}`);
     await screenshot('scheduled-payout-form');
     await modal().getByRole('button', { name: 'Review' }).click();
@@ -47,11 +59,16 @@ export function scheduledPayoutSteps(session: BrowserSession): void {
     await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${id}`);
     // The approver sees when the payout will be sent before approving it ahead.
     expect(await modal().innerText()).toMatch(sendTime);
-    await modal().getByRole('button', { name: /^Approve/ }).click();
+    await modal()
+      .getByRole('button', { name: /^Approve/ })
+      .click();
     await eventually(() => modal().innerText()).toContain('Approved ahead');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     await eventually(() => approval.innerText()).toContain('Approved ahead');
-    const ours = () => sandbox().payouts().filter((payout) => (payout.body as { amount?: number }).amount === 12);
+    const ours = () =>
+      sandbox()
+        .payouts()
+        .filter((payout) => (payout.body as { amount?: number }).amount === 12);
     expect(ours()).toHaveLength(0);
     expect(await approval.innerText()).toMatch(/Approved by @?Abel Approver/);
     await scrollTo(approval);

@@ -16,8 +16,14 @@ import { testDatabases } from '../../../../../test/support/databases.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const SCREENSHOTS = 'test-output/demo';
 const DOCS_SCREENSHOTS = new URL('../../../../../docs/demo/', import.meta.url);
@@ -60,7 +66,10 @@ export function browserSession() {
     showLogsOnFailure: () =>
       onTestFailed(async ({ task }) => {
         console.log(`bot logs (warn and above):\n${logs.join('')}`);
-        const name = task.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60);
+        const name = task.name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .slice(0, 60);
         await session.page.screenshot({ path: `${SCREENSHOTS}/failed-${name}.png` }).catch(() => undefined);
       }),
     message: (text: string | RegExp) => session.page.locator('article.message', { hasText: text }),
@@ -76,7 +85,12 @@ export function browserSession() {
 
   /** Scrolls a message into view; the page draws messages again as they change, so a detached one is looked up again. */
   async function scrollTo(locator: Locator): Promise<void> {
-    await eventually(() => locator.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(() => true, () => false)).toBe(true);
+    await eventually(() =>
+      locator.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
   }
 
   async function run(command: string): Promise<void> {

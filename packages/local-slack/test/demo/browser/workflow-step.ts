@@ -16,7 +16,8 @@ export function workflowStepSteps(session: BrowserSession): void {
       await eventually(() => form.locator('h2').innerText()).toBe('Run workflow · Request a payout');
     };
     const requester = form.getByLabel('requester');
-    const chosenRequester = () => requester.evaluate((select) => (select as unknown as { selectedOptions: Array<{ textContent: string }> }).selectedOptions[0]?.textContent ?? '');
+    const chosenRequester = () =>
+      requester.evaluate((select) => (select as unknown as { selectedOptions: Array<{ textContent: string }> }).selectedOptions[0]?.textContent ?? '');
     // Whoever runs the workflow is its requester until they pick another: first Abel, then Rita.
     await openWorkflowsAs(DEMO_PEOPLE.abel);
     expect(await chosenRequester()).toBe('Abel Approver');
@@ -55,7 +56,9 @@ export function workflowStepSteps(session: BrowserSession): void {
       expect(await approval.innerText()).toContain('Requested by a workflow');
       await approval.getByRole('button', { name: 'Approve' }).click();
       await eventually(() => modal().locator('.modal-title').innerText()).toBe(`Approve ${requestId}`);
-      await modal().getByRole('button', { name: /^Approve( and send)?$/ }).click();
+      await modal()
+        .getByRole('button', { name: /^Approve( and send)?$/ })
+        .click();
       await eventually(() => modal().innerText()).toMatch(/Sent\.|One more approver/);
       const sent = (await modal().innerText()).includes('Sent.');
       await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
@@ -68,7 +71,8 @@ export function workflowStepSteps(session: BrowserSession): void {
     const ended = page.locator('li.workflow-run.completed');
     await eventually(() => ended.count()).toBe(1);
     const outcome = await ended.innerText();
-    for (const detail of ['for Rita Requester', 'status = sent', `transaction_id = ${transactionId}`, `payout_request_id = ${requestId}`]) expect(outcome).toContain(detail);
+    for (const detail of ['for Rita Requester', 'status = sent', `transaction_id = ${transactionId}`, `payout_request_id = ${requestId}`])
+      expect(outcome).toContain(detail);
     await screenshot('workflow-completed', 'workflow-completed');
   });
 }
