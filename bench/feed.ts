@@ -120,10 +120,7 @@ class WindowedFleet implements FleetApi {
   async getBalance(): Promise<Balances> {
     return {};
   }
-  async payoutMobileMoney(): Promise<PayoutResult> {
-    throw new Error('not in the bench');
-  }
-  async payoutBankAccount(): Promise<PayoutResult> {
+  async payout(): Promise<PayoutResult> {
     throw new Error('not in the bench');
   }
 }

@@ -3,14 +3,13 @@ import type { Logger } from '../core/logger.js';
 import { FleetHttp, type FleetHttpOptions } from './http.js';
 import {
   balanceResponseSchema,
-  bankAccountPayoutResponseSchema,
-  mobileMoneyPayoutResponseSchema,
   PAYOUT_PATHS,
+  PAYOUT_RESPONSE_SCHEMAS,
   transactionListResponseSchema,
   type Balances,
-  type BankAccountPayoutRequest,
   type FleetApi,
-  type MobileMoneyPayoutRequest,
+  type PayoutKind,
+  type PayoutRequestOf,
   type PayoutResult,
   type Transaction,
   type TransactionListPage,
@@ -66,22 +65,12 @@ export class FleetClient implements FleetApi {
     return { transactions, received: response.transactions.length, malformed };
   }
 
-  async payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult> {
+  async payout<K extends PayoutKind>(kind: K, request: PayoutRequestOf<K>): Promise<PayoutResult> {
     const response = await this.http.request({
       method: 'POST',
-      path: PAYOUT_PATHS.mobile_money,
+      path: PAYOUT_PATHS[kind],
       body: request,
-      schema: mobileMoneyPayoutResponseSchema,
-    });
-    return { transactionId: response.transactionId, message: response.message };
-  }
-
-  async payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult> {
-    const response = await this.http.request({
-      method: 'POST',
-      path: PAYOUT_PATHS.bank_account,
-      body: request,
-      schema: bankAccountPayoutResponseSchema,
+      schema: PAYOUT_RESPONSE_SCHEMAS[kind],
     });
     return { transactionId: response.transactionId, message: response.message };
   }

@@ -90,6 +90,15 @@ export const bankAccountPayoutRequestSchema = z.object({
 });
 export type BankAccountPayoutRequest = z.infer<typeof bankAccountPayoutRequestSchema>;
 
+/** The body each kind's endpoint takes: the app's draft of a kind carries the same fields but the amount (in minor units there). */
+export const PAYOUT_REQUEST_SCHEMAS = {
+  mobile_money: mobileMoneyPayoutRequestSchema,
+  bank_account: bankAccountPayoutRequestSchema,
+} as const satisfies { readonly [K in PayoutKind]: z.ZodObject };
+export type PayoutRequestOf<K extends PayoutKind> = z.infer<(typeof PAYOUT_REQUEST_SCHEMAS)[K]>;
+/** The fields every payout body has; the others (`recipient`, `operator`, …) are the kind's own. */
+export const PAYOUT_REQUEST_COMMON = ['amount', 'currency', 'reference'] as const;
+
 export const mobileMoneyPayoutResponseSchema = z.object({
   success: z.literal(true),
   message: z.string().optional(),
@@ -103,6 +112,12 @@ export const bankAccountPayoutResponseSchema = z.object({
   message: z.string().optional(),
   transactionId: z.string().min(1).optional(),
 });
+
+/** The answer each kind's endpoint gives. */
+export const PAYOUT_RESPONSE_SCHEMAS: { readonly [K in PayoutKind]: z.ZodType<{ transactionId?: string | undefined; message?: string | undefined }> } = {
+  mobile_money: mobileMoneyPayoutResponseSchema,
+  bank_account: bankAccountPayoutResponseSchema,
+};
 
 export interface PayoutResult {
   /** The service's unique reference for the payout; absent only when the bank endpoint omits it. */
@@ -118,9 +133,11 @@ export interface FleetApi {
    * left out and counted in `malformed`; the rest of the page is still returned.
    */
   listTransactions(page?: { limit?: number; offset?: number }, options?: { signal?: AbortSignal }): Promise<TransactionListPage>;
-  /** Never retried: a failure that may have reached the service throws with `outcomeUnknown` set. */
-  payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult>;
-  payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult>;
+  /**
+   * A payout of a kind, to its endpoint (`PAYOUT_PATHS`). Never retried: a failure that may have
+   * reached the service throws with `outcomeUnknown` set.
+   */
+  payout<K extends PayoutKind>(kind: K, request: PayoutRequestOf<K>): Promise<PayoutResult>;
 }
 
 /** A page in which every entry was well formed (for stand-ins of the API that build entries themselves). */

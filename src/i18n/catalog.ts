@@ -11,6 +11,7 @@ import { digestTexts } from './messages/digest.js';
 import { exportTexts } from './messages/export.js';
 import { payoutApproval } from './messages/payout-approval.js';
 import { payoutDetails } from './messages/payout-details.js';
+import { payoutRails } from './messages/payout-rails.js';
 import { payoutRefusals } from './messages/payout-refusals.js';
 import { payoutBatch } from './messages/payout-batch.js';
 import { payoutRecords } from './messages/payout-records.js';
@@ -45,6 +46,7 @@ const areas = [
   digestTexts,
   payoutApproval,
   payoutDetails,
+  payoutRails,
   payoutRefusals,
   payoutRecords,
   homeTexts,

@@ -6,15 +6,7 @@
  * compares what the ledger stored (`storedEntriesSince`) with what it posted. Balances and payouts
  * still go to the API.
  */
-import type {
-  Balances,
-  BankAccountPayoutRequest,
-  FleetApi,
-  MobileMoneyPayoutRequest,
-  PayoutResult,
-  Transaction,
-  TransactionListPage,
-} from '../fleet/schemas.js';
+import type { Balances, FleetApi, PayoutKind, PayoutRequestOf, PayoutResult, Transaction, TransactionListPage } from '../fleet/schemas.js';
 import { SourceNotReadyError } from '../fleet/errors.js';
 import type { Queryable } from '../store/db.js';
 
@@ -123,11 +115,7 @@ export class LedgerListing implements FleetApi {
     return this.fleet.getBalance(options);
   }
 
-  payoutMobileMoney(request: MobileMoneyPayoutRequest): Promise<PayoutResult> {
-    return this.fleet.payoutMobileMoney(request);
-  }
-
-  payoutBankAccount(request: BankAccountPayoutRequest): Promise<PayoutResult> {
-    return this.fleet.payoutBankAccount(request);
+  payout<K extends PayoutKind>(kind: K, request: PayoutRequestOf<K>): Promise<PayoutResult> {
+    return this.fleet.payout(kind, request);
   }
 }

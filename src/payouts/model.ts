@@ -3,10 +3,9 @@
  * events written to its audit log, and the typed results every service method returns. Approvals
  * and their rules are in `approval-model.ts`, stored failure reasons in `failure-reasons.ts`.
  */
-import type { BankAccountRecipient, MobileMoneyRecipient } from '../fleet/schemas.js';
+import { PAYOUT_REQUEST_COMMON, PAYOUT_REQUEST_SCHEMAS, type PayoutKind, type PayoutRequestOf } from '../fleet/schemas.js';
 import type { HiddenCharacterKind } from '../core/hidden-text.js';
 import type { AmountProblem } from '../core/money.js';
-import { assertNever } from './rails/exhaustive.js';
 import type { PayoutSchedule, ScheduledFrom } from './schedule/model.js';
 import type { DualApprovalReason, PayoutApproval, PayoutHold } from './approval-model.js';
 
@@ -95,40 +94,37 @@ export interface PayoutDraftCommon {
   referenceGenerated?: boolean;
 }
 
-export interface MobileMoneyDraft extends PayoutDraftCommon {
-  kind: 'mobile_money';
-  recipient: MobileMoneyRecipient;
-  operator: string;
-}
-
-export interface BankAccountDraft extends PayoutDraftCommon {
-  kind: 'bank_account';
-  recipient: BankAccountRecipient;
-}
+/**
+ * A draft of a kind: its kind's own fields are those its Fleet request carries besides the amount,
+ * currency and reference (`recipient`, and `operator` for mobile money), so a kind's draft follows
+ * its request schema in `fleet/schemas.ts`.
+ */
+export type PayoutDraftOf<K extends PayoutKind> = Flat<{ kind: K } & Omit<PayoutRequestOf<K>, (typeof PAYOUT_REQUEST_COMMON)[number]> & PayoutDraftCommon>;
+type Flat<T> = { [P in keyof T]: T[P] };
 
 /** Narrow on `kind`: mobile money has `operator` and a phone; bank has an account number and BIC. */
-export type PayoutDraft = MobileMoneyDraft | BankAccountDraft;
+export type PayoutDraft = { [K in PayoutKind]: PayoutDraftOf<K> }[PayoutKind];
+
+/** The kind and its own fields besides the recipient (`operator` for mobile money), as its request schema names them. */
+function railFields(value: PayoutDraft): Record<string, unknown> {
+  const own = Object.keys(PAYOUT_REQUEST_SCHEMAS[value.kind].shape).filter(
+    (key) => key !== 'recipient' && !(PAYOUT_REQUEST_COMMON as readonly string[]).includes(key),
+  );
+  const fields = value as unknown as Record<string, unknown>;
+  const entries: Array<[string, unknown]> = [['kind', value.kind], ...own.map((key): [string, unknown] => [key, fields[key]])];
+  return Object.fromEntries(entries);
+}
 
 /**
  * Whether `request` is exactly what `draft` asks for: the same rail, recipient, operator, amount,
  * currency, reference and note. A stored request is taken for a draft's only when it is.
  */
 export function requestMatchesDraft(request: PayoutRequest, draft: PayoutDraft): boolean {
-  const rail = (value: PayoutDraft): Record<string, string> => {
-    switch (value.kind) {
-      case 'mobile_money':
-        return { kind: value.kind, operator: value.operator };
-      case 'bank_account':
-        return { kind: value.kind };
-      default:
-        return assertNever(value);
-    }
-  };
   const recipient = (value: PayoutDraft): Record<string, string> => ({ ...value.recipient });
   const same = (a: Record<string, unknown>, b: Record<string, unknown>) =>
     Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
   return (
-    same(rail(request), rail(draft)) &&
+    same(railFields(request), railFields(draft)) &&
     same(recipient(request), recipient(draft)) &&
     request.amountMinor === draft.amountMinor &&
     request.currency === draft.currency &&

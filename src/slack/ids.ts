@@ -40,13 +40,17 @@ export const PAYOUT_VIEWS = {
   notice: 'payout_notice',
 } as const;
 
+/** The chooser's button of a kind (`payout_choose_mobile_money`): one id per kind, kept as it is since sent messages carry it. */
+export type PayoutChooserAction<K extends string> = `payout_choose_${K}`;
+export function payoutChooserAction<K extends string>(kind: K): PayoutChooserAction<K> {
+  return `payout_choose_${kind}`;
+}
+
 /**
  * Buttons of the payout flow. Their `value` is at most a request id (and, for a likely match, which
  * entry): everything else is read from the store.
  */
 export const PAYOUT_ACTIONS = {
-  chooseMobileMoney: 'payout_choose_mobile_money',
-  chooseBankAccount: 'payout_choose_bank_account',
   backToForm: 'payout_back_to_form',
   approve: 'payout_approve',
   reject: 'payout_reject',

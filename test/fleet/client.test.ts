@@ -317,14 +317,14 @@ describe('FleetClient retrying reads', () => {
 
 describe('FleetClient sending payouts', () => {
   it('sends the payout as JSON and returns the service transaction id', async () => {
-    const result = await client().payoutMobileMoney(payoutRequest());
+    const result = await client().payout('mobile_money', payoutRequest());
     const last = sandbox.payouts().at(-1);
     expect(result.transactionId).toBe(last?.transactionId);
     expect(result.transactionId).toMatch(/^PO-/);
   });
 
   it('sends a bank payout to its own endpoint', async () => {
-    const result = await client().payoutBankAccount({
+    const result = await client().payout('bank_account', {
       recipient: { accountNumber: '00012345678901', bankCode: 'RAWBCDKI', name: 'Kivu Logistics SARL', countryCode: 'CD' },
       amount: 900,
       currency: 'EUR',
@@ -334,7 +334,7 @@ describe('FleetClient sending payouts', () => {
   });
 
   it('shows the API message when a payout is refused as invalid', async () => {
-    const error = await failure(client().payoutMobileMoney(payoutRequest({ operator: 'MTN_MOMO' })));
+    const error = await failure(client().payout('mobile_money', payoutRequest({ operator: 'MTN_MOMO' })));
     expect(error).toBeInstanceOf(FleetRejectedError);
     expect(error.status).toBe(400);
     expect(error.message).toContain('operator must be one of');
@@ -343,8 +343,8 @@ describe('FleetClient sending payouts', () => {
 
   it('tells a duplicate reference apart by the API error code', async () => {
     const request = payoutRequest();
-    await client().payoutMobileMoney(request);
-    const error = await failure(client().payoutMobileMoney(request));
+    await client().payout('mobile_money', request);
+    const error = await failure(client().payout('mobile_money', request));
     expect(error).toBeInstanceOf(FleetRejectedError);
     expect((error as FleetRejectedError).apiCode).toBe('duplicate_reference');
   });
@@ -353,7 +353,7 @@ describe('FleetClient sending payouts', () => {
     const clock = recordingClock();
     sandbox.setFault({ match: { method: 'POST' }, status: 503 });
     const start = sandbox.requests.length;
-    const error = await failure(client({ clock }).payoutMobileMoney(payoutRequest()));
+    const error = await failure(client({ clock }).payout('mobile_money', payoutRequest()));
     expect(error).toBeInstanceOf(FleetUnavailableError);
     expect(error.outcomeUnknown).toBe(true);
     expect(requestsSince(start)).toHaveLength(1);
@@ -363,7 +363,7 @@ describe('FleetClient sending payouts', () => {
   it('never retries a payout on a 429 either', async () => {
     sandbox.setFault({ match: { method: 'POST' }, status: 429, retryAfterSeconds: 1 });
     const start = sandbox.requests.length;
-    const error = await failure(client().payoutMobileMoney(payoutRequest()));
+    const error = await failure(client().payout('mobile_money', payoutRequest()));
     expect(error).toBeInstanceOf(FleetRateLimitError);
     expect(requestsSince(start)).toHaveLength(1);
   });
@@ -373,7 +373,7 @@ describe('FleetClient sending payouts', () => {
     const before = sandbox.payouts().length;
     const balanceBefore = sandbox.balances().USD ?? 0;
     const start = sandbox.requests.length;
-    const error = await failure(client({ timeouts: { headersMs: 150 } }).payoutMobileMoney(payoutRequest({ amount: 40 })));
+    const error = await failure(client({ timeouts: { headersMs: 150 } }).payout('mobile_money', payoutRequest({ amount: 40 })));
     expect(error).toBeInstanceOf(FleetTimeoutError);
     expect(error.outcomeUnknown).toBe(true);
     expect(requestsSince(start)).toHaveLength(1);
@@ -384,7 +384,7 @@ describe('FleetClient sending payouts', () => {
   it('marks a payout whose 2xx answer is unreadable as outcome unknown', async () => {
     const stub = await startStubServer((_request, response) => json(response, 200, { success: true }));
     try {
-      const error = await failure(client({ baseUrl: stub.url }).payoutMobileMoney(payoutRequest()));
+      const error = await failure(client({ baseUrl: stub.url }).payout('mobile_money', payoutRequest()));
       expect(error).toBeInstanceOf(FleetBadResponseError);
       expect(error.message).toContain('transactionId');
       expect(error.outcomeUnknown).toBe(true);
@@ -396,7 +396,7 @@ describe('FleetClient sending payouts', () => {
 
   it('knows a refused connection never reached the service', async () => {
     const port = await closedPort();
-    const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}` }).payoutMobileMoney(payoutRequest()));
+    const error = await failure(client({ baseUrl: `http://127.0.0.1:${port}` }).payout('mobile_money', payoutRequest()));
     expect(error).toBeInstanceOf(FleetConnectionError);
     expect(error.outcomeUnknown).toBe(false);
   });
@@ -421,11 +421,11 @@ describe('FleetClient keeping the key secret', () => {
     try {
       const options = { logger, timeouts: { headersMs: 150 }, retry: { maxAttempts: 1 } };
       errors.push(await failure(client({ ...options, baseUrl: echo.url }).getBalance()));
-      errors.push(await failure(client({ ...options, baseUrl: `http://127.0.0.1:${port}` }).payoutMobileMoney(payoutRequest())));
+      errors.push(await failure(client({ ...options, baseUrl: `http://127.0.0.1:${port}` }).payout('mobile_money', payoutRequest())));
       sandbox.setFault({ hang: true });
       errors.push(await failure(client(options).getBalance()));
       sandbox.setFault({ status: 503 });
-      errors.push(await failure(client(options).payoutMobileMoney(payoutRequest())));
+      errors.push(await failure(client(options).payout('mobile_money', payoutRequest())));
     } finally {
       await echo.close();
     }

@@ -4,8 +4,9 @@
  * does not compile (the `@ts-expect-error` lines below fail `npm run typecheck` when it would).
  */
 import { describe, expect, it } from 'vitest';
-import { PAYOUT_KINDS, type PayoutDraft, type PayoutKind } from '../../src/payouts/model.js';
+import { PAYOUT_KINDS, requestMatchesDraft, type PayoutDraft, type PayoutKind, type PayoutRequest } from '../../src/payouts/model.js';
 import { assertNever, PAYOUT_RAILS, railOf, travelledDraftSchema, type PayoutRail } from '../../src/payouts/rails/index.js';
+import { pendingRequest } from '../support/payout-doubles.js';
 import { draftToFields, validatePayoutForm, type ValidationContext } from '../../src/payouts/validation.js';
 
 const context: ValidationContext = {
@@ -46,6 +47,24 @@ describe('the payout rails', () => {
     expect(railOf('mobile_money').recipientIdentity(wallet)).toBe('mobile:243812345678:VODACOM_MPESA');
     const branch = { ...DRAFTS.bank_account, recipient: { ...DRAFTS.bank_account.recipient, bankCode: 'BCDCCDKIXXX' } };
     expect(railOf('bank_account').recipientIdentity(branch)).toBe(railOf('bank_account').recipientIdentity(DRAFTS.bank_account));
+  });
+
+  it('takes a stored request for a draft only when its kind, recipient, operator, amount, currency, reference and note are the same', () => {
+    const stored = (draft: PayoutDraft): PayoutRequest => {
+      const request: Record<string, unknown> = { ...pendingRequest() };
+      delete request.operator;
+      return { ...request, ...draft } as PayoutRequest;
+    };
+    for (const draft of Object.values(DRAFTS)) {
+      expect(requestMatchesDraft(stored(draft), { ...draft, referenceGenerated: false })).toBe(true);
+      expect(requestMatchesDraft(stored(draft), { ...draft, note: 'April' })).toBe(false);
+    }
+    const { mobile_money: wallet, bank_account: account } = DRAFTS;
+    expect(requestMatchesDraft(stored(wallet), { ...wallet, recipient: { ...wallet.recipient, name: 'Someone else' } })).toBe(false);
+    expect(requestMatchesDraft(stored(account), { ...account, recipient: { ...account.recipient, bankCode: 'RAWBCDKI' } })).toBe(false);
+    expect(requestMatchesDraft(stored(DRAFTS.mobile_money), { ...DRAFTS.mobile_money, operator: 'ORANGE_MONEY' })).toBe(false);
+    expect(requestMatchesDraft(stored(DRAFTS.bank_account), DRAFTS.mobile_money)).toBe(false);
+    expect(requestMatchesDraft(stored(DRAFTS.mobile_money), DRAFTS.bank_account)).toBe(false);
   });
 
   it('makes a third kind a compile error where its rail or its case is missing', () => {

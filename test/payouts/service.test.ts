@@ -215,7 +215,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     expect(result).toMatchObject({ ok: true, request: { state: 'completed', transactionId: 'TX-1', approvals: [{ userId: APPROVER }] } });
     expect(fleet.payoutCalls).toEqual([
       {
-        endpoint: 'mobile-money',
+        kind: 'mobile_money',
         body: {
           recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
           amount: 150,
@@ -240,7 +240,7 @@ describe.each(testDatabases())('PayoutService requests and approvals on $name', 
     await service.approve(request.id, APPROVER);
     expect(fleet.payoutCalls).toEqual([
       {
-        endpoint: 'bank-account',
+        kind: 'bank_account',
         body: {
           recipient: { accountNumber: '000123456789', bankCode: 'BCDCCDKI', name: 'Ndaya Logistics SARL', countryCode: 'CD' },
           amount: 750.5,

@@ -206,10 +206,10 @@ describe.each(testDatabases())('PayoutService outcomes, reconciliation and maint
       if (arrived === 2) await sent;
       return list(page);
     };
-    const payout = fleet.payoutMobileMoney.bind(fleet);
-    fleet.payoutMobileMoney = async (body) => {
+    const payout = fleet.payout.bind(fleet);
+    fleet.payout = async (kind, body) => {
       try {
-        return await payout(body);
+        return await payout(kind, body);
       } finally {
         firstSent();
       }

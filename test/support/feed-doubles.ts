@@ -166,11 +166,7 @@ export class ScriptedFleet implements FleetApi {
     return { ...this.balances };
   }
 
-  async payoutMobileMoney(): Promise<PayoutResult> {
-    throw new Error('the feed never pays out');
-  }
-
-  async payoutBankAccount(): Promise<PayoutResult> {
+  async payout(): Promise<PayoutResult> {
     throw new Error('the feed never pays out');
   }
 }

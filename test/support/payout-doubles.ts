@@ -5,9 +5,9 @@ import type { Config } from '../../src/config/config.js';
 import { FleetError } from '../../src/fleet/errors.js';
 import {
   wholePage,
-  type BankAccountPayoutRequest,
   type FleetApi,
-  type MobileMoneyPayoutRequest,
+  type PayoutKind,
+  type PayoutRequestOf,
   type PayoutResult,
   type Transaction,
   type TransactionListPage,
@@ -35,7 +35,7 @@ export class ManualClock implements Clock {
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 
-type PayoutCall = { endpoint: 'mobile-money'; body: MobileMoneyPayoutRequest } | { endpoint: 'bank-account'; body: BankAccountPayoutRequest };
+type PayoutCall = { [K in PayoutKind]: { kind: K; body: PayoutRequestOf<K> } }[PayoutKind];
 
 /** What the next payout POST does: answer, throw, or wait for the test to let it go. */
 export type PayoutBehaviour = PayoutResult | FleetError | ((call: PayoutCall) => Promise<PayoutResult>);
@@ -77,12 +77,8 @@ export class RecordingFleet implements FleetApi {
     return wholePage(this.transactions.slice(offset, offset + (page.limit ?? 50)));
   }
 
-  payoutMobileMoney(body: MobileMoneyPayoutRequest): Promise<PayoutResult> {
-    return this.answer({ endpoint: 'mobile-money', body });
-  }
-
-  payoutBankAccount(body: BankAccountPayoutRequest): Promise<PayoutResult> {
-    return this.answer({ endpoint: 'bank-account', body });
+  payout<K extends PayoutKind>(kind: K, body: PayoutRequestOf<K>): Promise<PayoutResult> {
+    return this.answer({ kind, body } as PayoutCall);
   }
 
   private async answer(call: PayoutCall): Promise<PayoutResult> {

@@ -1,22 +1,13 @@
 /**
  * Texts of how a payout reads wherever it is shown: its recipient's flags, its summary, state,
- * history and fields. The keys keep the `payoutApproval.` prefix of the approval side they belong to.
+ * history and fields (what differs by rail is in `payout-rails.ts`). The keys keep the `payoutApproval.`
+ * prefix of the approval side they belong to.
  */
 import { defineMessages } from '../define.js';
 
 export const payoutDetails = defineMessages({
   en: {
-    // What approvers must notice about a recipient (src/slack/views/recipient-flags.ts).
-    'payoutApproval.newRecipient.mobile': ':new: *New recipient:* no payout to this phone number with this operator has been completed before.',
-    'payoutApproval.newRecipient.bank': ':new: *New recipient:* no payout to this account has been completed before.',
-    'payoutApproval.otherName.mobile':
-      ':warning: *Another name:* this number was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same person.',
-    'payoutApproval.otherName.bank':
-      ':warning: *Another name:* this account was last paid under the name {name}. The Fleet API cannot check names: make sure it is the same holder.',
-
     // How a payout reads (src/slack/views/payout-details.ts).
-    'payoutApproval.kind.mobileMoney': 'mobile money',
-    'payoutApproval.kind.bankAccount': 'bank transfer',
     'payoutApproval.summary': '*{amount}* by {kind} to *{name}*',
     'payoutApproval.plainSummary': '{amount} by {kind} to {name}',
     'payoutApproval.moneyFlow':
@@ -31,8 +22,6 @@ export const payoutDetails = defineMessages({
     'payoutApproval.field.accountNumber': 'Account number',
     'payoutApproval.field.bankCode': 'Bank code (BIC)',
     'payoutApproval.note': '*Note for the approver*\n{note}',
-    'payoutApproval.sentAsMobile': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}, operator {operator}.',
-    'payoutApproval.sentAsBank': 'Sent to the Fleet API as amount {amount}, currency {currency}, reference {reference}.',
     'payoutApproval.rule.requesterTotal': "the requester's {currency} total for the team’s day",
     'payoutApproval.rule.recipientTotal': "the recipient's {currency} total for the team’s day",
     'payoutApproval.dualApproval.plain': 'Needs {count} different approvers.',
@@ -119,15 +108,6 @@ export const payoutDetails = defineMessages({
     'payoutApproval.retryApproved': ':repeat: Retry approved by {who}.',
   },
   fr: {
-    'payoutApproval.newRecipient.mobile': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce numéro avec cet opérateur n’a encore abouti.',
-    'payoutApproval.newRecipient.bank': ':new: *Nouveau bénéficiaire :* aucun paiement vers ce compte n’a encore abouti.',
-    'payoutApproval.otherName.mobile':
-      ':warning: *Autre nom :* ce numéro a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit de la même personne.',
-    'payoutApproval.otherName.bank':
-      ':warning: *Autre nom :* ce compte a été payé la dernière fois au nom de {name}. L’API Fleet ne vérifie pas les noms : assurez-vous qu’il s’agit du même titulaire.',
-
-    'payoutApproval.kind.mobileMoney': 'mobile money',
-    'payoutApproval.kind.bankAccount': 'virement bancaire',
     'payoutApproval.summary': '*{amount}* par {kind} à *{name}*',
     'payoutApproval.plainSummary': '{amount} par {kind} à {name}',
     'payoutApproval.moneyFlow':
@@ -142,8 +122,6 @@ export const payoutDetails = defineMessages({
     'payoutApproval.field.accountNumber': 'Numéro de compte',
     'payoutApproval.field.bankCode': 'Code banque (BIC)',
     'payoutApproval.note': '*Note pour l’approbateur*\n{note}',
-    'payoutApproval.sentAsMobile': 'Envoyé à l’API Fleet avec le montant {amount}, la devise {currency}, la référence {reference} et l’opérateur {operator}.',
-    'payoutApproval.sentAsBank': 'Envoyé à l’API Fleet avec le montant {amount}, la devise {currency} et la référence {reference}.',
     'payoutApproval.rule.requesterTotal': 'le total du jour de l’équipe du demandeur en {currency}',
     'payoutApproval.rule.recipientTotal': 'le total du jour de l’équipe du bénéficiaire en {currency}',
     'payoutApproval.dualApproval.plain': 'Nécessite {count} approbateurs différents.',

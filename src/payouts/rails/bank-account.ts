@@ -62,5 +62,5 @@ export const bankAccountRail: PayoutRail<'bank_account'> = {
     recipient: z.object({ accountNumber: travelledText(100), bankCode: travelledText(30), name: travelledText(300), countryCode: travelledText(10) }),
     ...TRAVELLED_COMMON,
   }),
-  send: (fleet, draft, common) => fleet.payoutBankAccount({ recipient: { ...draft.recipient }, ...common }),
+  send: (fleet, draft, common) => fleet.payout('bank_account', { recipient: { ...draft.recipient }, ...common }),
 };

@@ -53,7 +53,7 @@ export const mobileMoneyRail: PayoutRail<'mobile_money'> = {
     operator: travelledText(100),
     ...TRAVELLED_COMMON,
   }),
-  send: (fleet, draft, common) => fleet.payoutMobileMoney({ recipient: { ...draft.recipient }, ...common, operator: draft.operator }),
+  send: (fleet, draft, common) => fleet.payout('mobile_money', { recipient: { ...draft.recipient }, ...common, operator: draft.operator }),
 };
 
 /**

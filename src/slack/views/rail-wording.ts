@@ -6,7 +6,7 @@
 import type { SectionBlock } from '@slack/types';
 import type { Texts } from '../../i18n/index.js';
 import type { DraftOf, PayoutKind, RecipientPart } from '../../payouts/index.js';
-import { PAYOUT_ACTIONS } from '../ids.js';
+import { payoutChooserAction, type PayoutChooserAction } from '../ids.js';
 import { operatorName } from './operators.js';
 
 type Field = NonNullable<SectionBlock['fields']>[number];
@@ -37,8 +37,8 @@ export interface SavedLineCommon {
 }
 
 export interface RailWording<K extends PayoutKind> {
-  /** The chooser's button: its id (`slack/ids.ts`), its label, whether it is the primary one. */
-  chooser: { actionId: string; label: (t: Texts) => string; primary: boolean };
+  /** The chooser's button: its id (`payoutChooserAction` in `slack/ids.ts`), its label, whether it is the primary one. */
+  chooser: { actionId: PayoutChooserAction<K>; label: (t: Texts) => string; primary: boolean };
   /** `150.00 USD by mobile money to …`. */
   kindName: (t: Texts) => string;
   /** The form's name field: who the name is (a wallet's holder, an account's holder) and an example. */
@@ -57,7 +57,7 @@ export interface RailWording<K extends PayoutKind> {
 
 const RAIL_WORDING: { readonly [K in PayoutKind]: RailWording<K> } = {
   mobile_money: {
-    chooser: { actionId: PAYOUT_ACTIONS.chooseMobileMoney, label: (t) => t('payoutRequest.chooser.mobileMoney'), primary: true },
+    chooser: { actionId: payoutChooserAction('mobile_money'), label: (t) => t('payoutRequest.chooser.mobileMoney'), primary: true },
     kindName: (t) => t('payoutApproval.kind.mobileMoney'),
     nameField: (t) => ({ label: t('payoutRequest.field.name.mobile'), example: 'Amani Kabila' }),
     recipientFields: (t, payout, write) => [
@@ -83,7 +83,7 @@ const RAIL_WORDING: { readonly [K in PayoutKind]: RailWording<K> } = {
     savedNumber: (saved) => `${saved.recipient.phone} · ${operatorName(saved.operator)}`,
   },
   bank_account: {
-    chooser: { actionId: PAYOUT_ACTIONS.chooseBankAccount, label: (t) => t('payoutRequest.chooser.bankAccount'), primary: false },
+    chooser: { actionId: payoutChooserAction('bank_account'), label: (t) => t('payoutRequest.chooser.bankAccount'), primary: false },
     kindName: (t) => t('payoutApproval.kind.bankAccount'),
     nameField: (t) => ({ label: t('payoutRequest.field.name.bank'), example: 'Ndaya Logistics SARL' }),
     recipientFields: (t, payout, write) => [

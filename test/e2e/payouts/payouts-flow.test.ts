@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { payoutChooserAction } from '../../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
   approvalMessage,
@@ -90,7 +91,7 @@ describe('payouts from request to money moved, through the real receiver', () =>
   it('moves a bank payout once, reached through the chooser', async () => {
     await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'payout' });
     const chooser = await waitForView(h, PEOPLE.requester, callbackIs(PAYOUT_VIEWS.chooser), 'the chooser');
-    await h.slack.clickButton({ userId: PEOPLE.requester, viewId: chooser.id, actionId: PAYOUT_ACTIONS.chooseBankAccount });
+    await h.slack.clickButton({ userId: PEOPLE.requester, viewId: chooser.id, actionId: payoutChooserAction('bank_account') });
     const form = await waitForView(
       h,
       PEOPLE.requester,

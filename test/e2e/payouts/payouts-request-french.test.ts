@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { payoutChooserAction } from '../../../src/slack/ids.js';
 import type { OpenView } from '@fleet-treasury-bot/local-slack';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
 import {
@@ -103,7 +104,7 @@ describe('requesting a payout in the language of the person', () => {
     const chooser = await waitForView(h, FRENCH, callbackIs(PAYOUT_VIEWS.chooser), 'the chooser');
     expect(titleOf(chooser)).toBe('Nouveau paiement');
     expect(viewText(chooser)).toContain('Compte bancaire');
-    await h.slack.clickButton({ userId: FRENCH, viewId: chooser.id, actionId: PAYOUT_ACTIONS.chooseBankAccount });
+    await h.slack.clickButton({ userId: FRENCH, viewId: chooser.id, actionId: payoutChooserAction('bank_account') });
     const form = await waitForView(h, FRENCH, callbackIs(PAYOUT_VIEWS.form), 'the bank form');
     expect(titleOf(form)).toBe('Virement bancaire');
     await h.slack.closeView({ userId: FRENCH, viewId: form.id });
