@@ -146,6 +146,7 @@ export function buildPayouts(
     batches,
     reminders,
     approvalMessages,
+    batchMessages,
     soleProcess: db.kind === 'pglite',
     logger,
   });

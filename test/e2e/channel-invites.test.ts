@@ -8,6 +8,8 @@ import type { Db } from '../../src/store/index.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { testDatabases } from '../support/databases.js';
 import { storePayout } from '../support/digest-doubles.js';
+import { PAYOUT_BATCH_ACTIONS } from '../../src/slack/ids.js';
+import { batchRow, submitBatch } from '../support/batch-flow.js';
 import { approvalMessage, dmWith, MOBILE_FIELDS, openPayoutForm, PAYOUT_ENV, PAYOUT_VIEWS, submitForm, viewText } from '../support/payout-flow.js';
 
 const DIGEST = 'C0DIGEST';
@@ -26,6 +28,7 @@ describe('a bot nobody invited to its channels', () => {
   const missing = async () => Object.fromEntries((await readyz()).channels.missing_invites.map((invite) => [invite.channel, invite.for]));
   const feedText = () => h.slack.messages(CHANNELS.feed).map(blockText).join('\n');
   let payoutId = '';
+  let batchId = '';
   let fedBefore: string[] = [];
 
   beforeAll(async () => {
@@ -82,6 +85,12 @@ describe('a bot nobody invited to its channels', () => {
     expect(approvalMessage(h, payoutId)).toBeUndefined();
   });
 
+  it('keeps a bulk payout requested meanwhile for its approval message, with its rows in the thread', async () => {
+    batchId = await submitBatch(h, [batchRow(41), batchRow(42)]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(batchId))).toEqual([]);
+  });
+
   it('names every channel that waits for an invite in /fleet feed and in /readyz, and stays ready', async () => {
     fedBefore = h.sandbox.addTransactions(3).map((tx) => tx.reference);
     for (let tries = 0; ; tries += 1) {
@@ -106,6 +115,14 @@ describe('a bot nobody invited to its channels', () => {
   it('catches up once invited: the waiting approval message, the missed feed entries and the digest, each once', async () => {
     for (const channel of [CHANNELS.approvals, CHANNELS.feed, DIGEST]) h.slack.invite(channel);
     await h.slack.waitFor(() => approvalMessage(h, payoutId), { timeoutMs: 10_000, message: 'the approval message, once invited' });
+    const batch = await h.slack.waitFor(() => h.slack.messages(CHANNELS.approvals).find((message) => message.text.includes(batchId) && !message.threadTs), {
+      timeoutMs: 10_000,
+      message: "the bulk payout's approval message, once invited",
+    });
+    expect(JSON.stringify(batch.blocks)).toContain(`"action_id":"${PAYOUT_BATCH_ACTIONS.approve}"`);
+    await h.slack.waitFor(() => h.slack.messages(CHANNELS.approvals).find((message) => message.threadTs === batch.ts), {
+      message: "the bulk payout's rows in its thread",
+    });
     await h.slack.waitFor(() => fedBefore.every((reference) => feedText().includes(reference)) || undefined, {
       timeoutMs: 20_000,
       message: 'the missed feed entries',
@@ -118,6 +135,7 @@ describe('a bot nobody invited to its channels', () => {
     expect(blockText(digest)).toContain('Sent: 1 payout (25.00 USD)');
 
     expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(payoutId))).toHaveLength(1);
+    expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(batchId) && !message.threadTs)).toHaveLength(1);
     for (const reference of fedBefore) expect(feedText().split(reference).length - 1).toBe(1);
     expect(await missing()).toEqual({});
     expect((await readyz()).channels.ok).toBe(true);

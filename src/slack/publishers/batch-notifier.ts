@@ -53,15 +53,35 @@ export class SlackBatchNotifier implements BatchNotifier {
   constructor(private readonly options: SlackBatchNotifierOptions) {}
 
   async changed(batch: PayoutBatch, event: BatchEvent, actor?: string): Promise<void> {
-    const previous = this.queues.get(batch.id) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.publish(batch, event, actor))
-      .catch((error: unknown) => this.options.logger.error({ err: error, batchId: batch.id }, 'bulk payout notification failed'));
-    this.queues.set(batch.id, next);
-    void next.finally(() => {
-      if (this.queues.get(batch.id) === next) this.queues.delete(batch.id);
+    await this.enqueue(batch.id, () => this.publish(batch, event, actor));
+  }
+
+  /**
+   * Posts the approval message of a pending bulk payout that has none (its first post failed, say the
+   * bot was not invited yet), with its rows in the thread, so that approvers still see it. Queued
+   * behind the batch's other updates, and read again from the store first, so it never posts twice.
+   */
+  repostIfMissing(batch: PayoutBatch): void {
+    if (batch.state !== 'pending' || batch.approvalMessage || !this.options.approvalChannelId) return;
+    void this.enqueue(batch.id, async () => {
+      const current = await this.options.batches().get(batch.id);
+      if (current?.state === 'pending' && !current.approvalMessage) await this.showMessage(current, true);
     });
-    await next;
+  }
+
+  /** Resolves once every queued Slack update has been tried (used when stopping and by tests). */
+  async idle(): Promise<void> {
+    while (this.queues.size > 0) await Promise.all([...this.queues.values()]);
+  }
+
+  private enqueue(id: string, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(id) ?? Promise.resolve();
+    const next = previous.then(work).catch((error: unknown) => this.options.logger.error({ err: error, batchId: id }, 'bulk payout notification failed'));
+    this.queues.set(id, next);
+    void next.finally(() => {
+      if (this.queues.get(id) === next) this.queues.delete(id);
+    });
+    return next;
   }
 
   private async publish(snapshot: PayoutBatch, event: BatchEvent, actor: string | undefined): Promise<void> {
