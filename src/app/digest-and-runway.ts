@@ -2,6 +2,7 @@
  * The runway figure and its chart, the daily digest and the runway alert. `start` schedules the
  * digest and, with the ledger on and RUNWAY_ALERT_CHANNEL_ID set, the alert's check every minute.
  */
+import { postingClient } from '../slack/transport/app.js';
 import { DigestBuilder, DigestScheduler } from '../digest/index.js';
 import type { AccountReader } from '../account/account-reader.js';
 import { StoredLedgerReader, type LedgerSync } from '../ledger/index.js';
@@ -47,8 +48,8 @@ export function buildDigestAndRunway(
         clock,
         settings: { ...config.digest, channelId: digestChannelId },
         logger: logger.child({ component: 'digest' }),
-        publisher: createSlackDigestPublisher(app.client, { surface, logger: logger.child({ component: 'digest' }), invites }),
-        followUps: [runwayChartFollowUp(app.client, charts, surface)],
+        publisher: createSlackDigestPublisher(postingClient(app), { surface, logger: logger.child({ component: 'digest' }), invites }),
+        followUps: [runwayChartFollowUp(postingClient(app), charts, surface)],
       })
     : undefined;
 
@@ -62,7 +63,7 @@ export function buildDigestAndRunway(
           db,
           clock,
           alertDays: config.runway.alertDays,
-          post: createRunwayAlertPoster(app.client, runwayAlertChannel, surface, invites),
+          post: createRunwayAlertPoster(postingClient(app), runwayAlertChannel, surface, invites),
         })
       : undefined;
 

@@ -2,6 +2,7 @@
  * The ledger and what reads it: the sync (the one reader of the Fleet API's list when on), the live
  * feed, the export and the partner's records check. `start` begins the feed's and the sync's loops.
  */
+import { postingClient } from '../slack/transport/app.js';
 import { TransactionFeed } from '../feed/index.js';
 import { LedgerExporter } from '../ledger/exporter.js';
 import { LedgerListing, LedgerSync, StoredLedgerReader } from '../ledger/index.js';
@@ -32,7 +33,7 @@ export function buildLedgerAndFeed(
         clock,
         settings: config.feed,
         logger: logger.child({ component: 'feed' }),
-        publisher: createSlackFeedPublisher(app.client, { surface, logger: logger.child({ component: 'feed' }), invites }),
+        publisher: createSlackFeedPublisher(postingClient(app), { surface, logger: logger.child({ component: 'feed' }), invites }),
       })
     : undefined;
 

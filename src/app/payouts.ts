@@ -3,6 +3,7 @@
  * in Slack, and the upkeep. Who hears of a change is a list the wiring fills, in order, once every
  * listener is made. `start` begins the bulk sender, the schedule releaser and the upkeep.
  */
+import { postingClient } from '../slack/transport/app.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { systemClock } from '../core/clock.js';
@@ -77,7 +78,7 @@ export function buildPayouts(
     clock,
     reminderMinutes: config.approverNotices.reminderMinutes,
     approvers: approverDirectory(access, config.access.approvers),
-    sender: new SlackReminderSender({ client: app.client, surface, locales, logger: log('payouts') }),
+    sender: new SlackReminderSender({ client: postingClient(app), surface, locales, logger: log('payouts') }),
     logger: log('payouts'),
   });
 
@@ -85,7 +86,7 @@ export function buildPayouts(
   const mentions = config.approverNotices.mention ? config.access.approvers : undefined;
   const approversAvailable = (requestedBy: string) => access.countBesides(config.access.approvers, requestedBy);
   const approvalMessages = new SlackPayoutNotifier({
-    client: app.client,
+    client: postingClient(app),
     surface,
     locales,
     logger: log('payouts'),
@@ -98,7 +99,7 @@ export function buildPayouts(
     invites,
   });
   const batchMessages = new SlackBatchNotifier({
-    client: app.client,
+    client: postingClient(app),
     surface,
     locales,
     logger: log('batches'),
@@ -122,7 +123,7 @@ export function buildPayouts(
     ...(clock === systemClock ? {} : { databaseNow: async () => clock.now() }),
     notifiers: [
       new SlackScheduleNotifier({
-        client: app.client,
+        client: postingClient(app),
         surface,
         locales,
         logger: log('schedules'),

@@ -18,7 +18,7 @@ import { ChannelInvites } from '../slack/channel-invites.js';
 import { SlackPersonLanguages } from '../slack/locales.js';
 import { SlackUsers } from '../slack/people.js';
 import { SlackHomePublisher } from '../slack/publishers/home-publisher.js';
-import { createSlackApp, initSlackApp, lookupClient, startHttpApp } from '../slack/transport/app.js';
+import { createSlackApp, initSlackApp, lookupClient, postingClient, startHttpApp } from '../slack/transport/app.js';
 import { HTTP_LIMITS, type HttpLimits } from '../slack/transport/http-limits.js';
 import { TokenBox } from '../slack/trust/token-box.js';
 import type { Surface } from '../slack/views/text.js';
@@ -92,7 +92,7 @@ export function buildHome(
 ) {
   const { feed, ledger } = sources;
   const home = new SlackHomePublisher({
-    client: app.client,
+    client: postingClient(app),
     homes: new HomeViews(db),
     surface,
     locales,

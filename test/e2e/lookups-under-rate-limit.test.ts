@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
-import { MOBILE_FIELDS, openApproveModal, PAYOUT_ENV, requestPayout } from '../support/payout-flow.js';
+import { approvalMessage, MOBILE_FIELDS, openApproveModal, openPayoutForm, PAYOUT_ENV, requestPayout, submitForm, viewText } from '../support/payout-flow.js';
 
 describe('lookups before a modal while Slack rate-limits background posting', () => {
   let h: Harness;
@@ -37,4 +37,18 @@ describe('lookups before a modal while Slack rate-limits background posting', ()
         .sort(),
     ).toEqual([1, 2, 3, 4, 5].map((i) => `background post ${i}`));
   });
+
+  it('posts an approval message through a long run of 429s, once, where a person-facing call would have given up', async () => {
+    // Four refusals in a row: three retries, as a person's answer has, would lose the post.
+    h.slack.failNext('chat.postMessage', { retryAfterSeconds: 1 }, 4);
+    const form = await openPayoutForm(h, PEOPLE.requester, 'payout mobile');
+    const review = await submitForm(h, PEOPLE.requester, form.id, { ...MOBILE_FIELDS, amount: '171' });
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: review.id });
+    const id = /PR-[A-Z0-9]{6}/.exec(viewText(h.slack.view(review.id)!))![0];
+    // Retry-After waited out four times, with a backoff between: about 12 s; the upkeep's own post again comes later.
+    await h.slack.waitFor(() => approvalMessage(h, id), { timeoutMs: 18_000, message: 'the approval message, after the 429s' });
+    const refused = h.slack.apiCalls.filter((call) => call.method === 'chat.postMessage' && call.error === 'http_429');
+    expect(refused.length).toBeGreaterThanOrEqual(4);
+    expect(h.slack.messages(CHANNELS.approvals).filter((message) => message.text.includes(id))).toHaveLength(1);
+  }, 40_000);
 });

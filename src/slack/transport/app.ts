@@ -35,8 +35,16 @@ export interface SlackOps {
   ack(route: string, seconds: number): void;
 }
 
-// Each app's client for the lookups made before a modal opens (see lookupClient).
+// Each app's client for the lookups made before a modal opens (see lookupClient), and for posting in the background (see postingClient).
 const lookupClients = new WeakMap<App, WebClient>();
+const postingClients = new WeakMap<App, WebClient>();
+
+/**
+ * Posting in the background (approval messages, the feed, the digest, the Home, DMs) has nobody
+ * waiting on it: it keeps trying through a long run of 429s (each `Retry-After` waited out, then a
+ * backoff of up to 30 s), about four minutes in all, where a person's answer gives up after 3 tries.
+ */
+const POSTING_RETRIES = { retries: 10, factor: 2, minTimeout: 500, maxTimeout: 30_000 };
 
 export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, turns }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
@@ -63,6 +71,7 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
   lookupClients.set(app, new WebClient(slack.botToken, clientOptions));
+  postingClients.set(app, new WebClient(slack.botToken, { ...clientOptions, retryConfig: POSTING_RETRIES }));
   return app;
 }
 
@@ -75,6 +84,11 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
  */
 export function lookupClient(app: App): WebClient {
   return lookupClients.get(app) ?? app.client;
+}
+
+/** The client the publishers post with, its queue apart from the lookups' and its retries for work nobody waits on. */
+export function postingClient(app: App): WebClient {
+  return postingClients.get(app) ?? app.client;
 }
 
 /** Bolt's HTTPReceiver, which buffers a body to check its signature: at most `maxBodyBytes` of it. */
