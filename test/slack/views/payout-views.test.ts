@@ -7,29 +7,9 @@ import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/pa
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES } from '../../../src/i18n/index.js';
-import { pendingRequest } from '../../support/payout-doubles.js';
+import { at, buttons, json, request, surface } from '../../support/payout-view-fixtures.js';
 
-const surface = { sandbox: false, locale: 'en' as const };
 const choices = { operators: ['VODACOM_MPESA', 'ORANGE_MONEY'], currencies: ['USD', 'EUR', 'CDF'] };
-const at = new Date('2026-11-21T10:00:00.000Z');
-
-function request(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
-  return pendingRequest({
-    amountMinor: 150_050,
-    reference: 'INV-2025-0042',
-    note: 'March stipend',
-    requestedBy: 'U0REQUESTER',
-    requestedAt: at,
-    expiresAt: new Date(at.getTime() + 24 * 3_600_000),
-    requiredApprovals: 2,
-    approvalMessage: { channel: 'C0APPROVALS', ts: '1.000001' },
-    updatedAt: at,
-    ...overrides,
-  });
-}
-
-const json = (value: unknown) => JSON.stringify(value);
-const buttons = (blocks: unknown) => Object.values(PAYOUT_ACTIONS).filter((id) => json(blocks).includes(`"action_id":"${id}"`));
 
 describe('payout request modals', () => {
   it('lays out the mobile money form in order, prefilled, with the saved-recipient select then one block per field', () => {
