@@ -117,6 +117,13 @@ describe('reading a records file through an import profile', () => {
     expect(IMPORT_PROFILE.safeParse({ ...profile(positions), reference: 'Reference' }).success).toBe(false);
   });
 
+  it('refuses a profile that would read an amount two ways or names an unknown time zone', () => {
+    const base = defaultProfile('Africa/Kinshasa');
+    expect(IMPORT_PROFILE.safeParse({ ...base, numbers: { decimalMark: '.', grouping: '.' } }).success).toBe(false);
+    expect(IMPORT_PROFILE.safeParse({ ...base, timeZone: 'Mars/Olympus' }).success).toBe(false);
+    expect(IMPORT_PROFILE.safeParse({ ...base, date: { column: 'date', format: 'D/M/YY' } }).success).toBe(false);
+  });
+
   it('reads an unsigned amount with a D/C flag, the flag’s words as the profile gives them', async () => {
     const file = [
       'Value Date,Txn Ref,Narrative,Amount,Dr/Cr,Ccy',
