@@ -96,8 +96,7 @@ export function decodeAs(bytes: Uint8Array, encoding: ImportProfile['encoding'])
 
 type Roles = 'reference' | 'date' | 'amount' | 'debit' | 'credit' | 'flag' | 'currency' | 'status' | 'description' | 'note';
 
-/** Each role's 0-based column, undefined for a role the file may lack; or the file's problem. */
-/** Each role's 0-based column; `optional`: roles whose cell may be absent from a short row (read as empty). */
+/** Each role's 0-based column (undefined for an optional one the header lacks); `optional`: roles whose cell may be absent from a short row (read as empty). */
 type ResolvedColumns = Map<Roles, number | undefined> & { optional: Set<Roles> };
 
 function resolveColumns(profile: ImportProfile, header: string[] | undefined): ResolvedColumns | ProfileFileProblem {
