@@ -230,6 +230,45 @@ export function readPlainAmount(
   return { ok: true, minor: match[1] === '-' && read.minor !== 0 ? -read.minor : read.minor };
 }
 
+/** How a file writes its numbers: the decimal mark, and the mark grouping thousands (none, `,`, `.`, a space, an apostrophe). */
+export interface NumberLayout {
+  decimalMark: '.' | ',';
+  grouping: 'none' | ',' | '.' | ' ' | "'";
+}
+
+/**
+ * Reads an amount as a file with a known number layout writes it (a bank export read through an
+ * import profile): an optional sign (`-`, `−` or `+`), the whole part grouped by the layout's mark
+ * in threes (`1.234.567`), or not grouped at all, then the layout's decimal mark before at most the
+ * currency's decimals, by `minorUnits`. A grouping of spaces accepts the no-break spaces too. Nothing
+ * is guessed: a mark the layout does not name is refused, as are groups that are not threes.
+ */
+export function readLaidOutAmount(
+  text: string,
+  currency: string,
+  layout: NumberLayout,
+): { ok: true; minor: number } | { ok: false; code: 'amount_not_a_number' | 'amount_too_large' } | ({ ok: false } & TooManyDecimals) {
+  const input = text.trim();
+  const signed = /^([-\u2212+]?)\s*(.*)$/su.exec(input);
+  const body = signed?.[2] ?? '';
+  const at = body.lastIndexOf(layout.decimalMark);
+  const whole = at === -1 ? body : body.slice(0, at);
+  const fraction = at === -1 ? '' : body.slice(at + 1);
+  if (!/^\d+$/.test(fraction) && at !== -1) return { ok: false, code: 'amount_not_a_number' };
+  let digits = whole;
+  if (layout.grouping !== 'none') {
+    const groups = whole.split(layout.grouping === ' ' ? GROUP_SPACE : layout.grouping);
+    if (groups.length > 1 && !validGroups(groups)) return { ok: false, code: 'amount_not_a_number' };
+    digits = groups.join('');
+  }
+  if (!/^\d+$/.test(digits)) return { ok: false, code: 'amount_not_a_number' };
+  const read = minorUnits(digits, fraction, currency, input);
+  if (!read.ok) return read;
+  if (!Number.isSafeInteger(read.minor)) return { ok: false, code: 'amount_too_large' };
+  const negative = signed?.[1] === '-' || signed?.[1] === '\u2212';
+  return { ok: true, minor: negative && read.minor !== 0 ? -read.minor : read.minor };
+}
+
 /**
  * Parses an amount written for operators (configuration): digits and a dot only, positive, as the
  * app always accepted there. A comma is refused rather than guessed.

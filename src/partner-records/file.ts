@@ -108,14 +108,18 @@ function decode(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Parses the CSV text in slices, resolving with each record and the line it ends on. */
-async function parseInSlices(
+/**
+ * Parses the CSV text in slices, resolving with each non-blank record and the line it ends on; at
+ * most `maxRows` plus one records are kept, with `tooMany` set beyond.
+ */
+export async function parseInSlices(
   text: string,
   maxRows: number,
   turns: BackgroundTurns,
+  delimiter: ',' | ';' | '\t' = ',',
 ): Promise<{ records: Array<{ cells: string[]; line: number }>; tooMany: boolean }> {
   // A quote inside a field that does not start with one (`Fuel "A"`) is taken as written.
-  const parser = parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true });
+  const parser = parse({ bom: true, delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true });
   const records: Array<{ cells: string[]; line: number }> = [];
   let tooMany = false;
   let failure: Error | undefined;
