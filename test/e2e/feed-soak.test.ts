@@ -1,5 +1,5 @@
 /**
- * A short feed soak (issue 45): the bot as deployed, in a process of its own, ledger and feed every
+ * A short feed soak: the bot as deployed, in a process of its own, ledger and feed every
  * 5 s, the sandbox making an entry every 250 ms in real time (one in 17 Pending), and a person's
  * `/fleet balance` and `/fleet tx` every 2 s. The long soak is `bench/soak.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The transaction list's pages over the stored ledger (issue 31, item 3): Next and Previous read by
+ * The transaction list's pages over the stored ledger: Next and Previous read by
  * keyset give exactly the pages an offset would, ties on a timestamp included; totals are exact up
  * to 10,000 and "more than" beyond; the last page is read from the other end; migration 026's
  * indexes exist and the list's queries can be answered through them.

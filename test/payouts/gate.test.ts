@@ -1,5 +1,5 @@
 /**
- * The findings of issue 39 that the gate before sending closes, each as a person would meet it:
+ * What the gate before sending closes, each as a person would meet it:
  * through the service, the schedule releaser and the recovery sweep, with no test hook.
  */
 import { describe, expect, it } from 'vitest';
