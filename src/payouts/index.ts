@@ -85,5 +85,5 @@ export { ScheduleReleaser, type ScheduleNotifier } from './schedule/release.js';
 export { MAX_OCCURRENCES, MAX_DAYS_AHEAD, SCHEDULE_REPEATS } from './schedule/dates.js';
 export type { ScheduleProblem, ScheduleRepeat } from './schedule/dates.js';
 export type { Occurrence, OccurrenceHold, OccurrenceState, PayoutSchedule, ScheduledFrom, ScheduleEventName } from './schedule/model.js';
-export { sendsItself } from './schedule/model.js';
+export { isSinglePayout, sendsItself } from './schedule/model.js';
 export type { PayoutScheduleSettings } from './schedule/settings.js';

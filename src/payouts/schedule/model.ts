@@ -55,6 +55,14 @@ export function sendsItself(schedule: Pick<PayoutSchedule, 'requestId' | 'occurr
   return schedule.occurrences.length === 1 && schedule.occurrences[0]?.payoutId === schedule.requestId;
 }
 
+/**
+ * One payout, not a series: a one-off, or a series whose end left a single occurrence, sent as the
+ * request itself. Nothing next to skip; cancelling it cancels the payout.
+ */
+export function isSinglePayout(schedule: Pick<PayoutSchedule, 'requestId' | 'occurrences' | 'repeat'>): boolean {
+  return schedule.repeat === 'once' || sendsItself(schedule);
+}
+
 /** On a payout that an occurrence became: which schedule and which occurrence. */
 export interface ScheduledFrom {
   requestId: string;

@@ -13,6 +13,7 @@ import {
   PAYOUT_FIELD_LIMITS,
   readFleetFailure,
   revokedApprovals,
+  isSinglePayout,
   sendsItself,
   type AmountApprovalRule,
   type DualApprovalReason,
@@ -335,7 +336,7 @@ function releasedItself(schedule: NonNullable<PayoutRequest['schedule']>): boole
 function scheduledState(schedule: NonNullable<PayoutRequest['schedule']>, locale: Locale): string {
   const t = textsFor(locale);
   const waiting = schedule.occurrences.some((occurrence) => ['scheduled', 'held', 'missed'].includes(occurrence.state));
-  if (schedule.repeat === 'once') {
+  if (isSinglePayout(schedule)) {
     const [only] = schedule.occurrences;
     if (!waiting && only?.payoutId) return t('payoutSchedule.state.releasedOnce', { payoutId: only.payoutId });
     return t('payoutSchedule.state.approvedAheadOnce');

@@ -8,6 +8,7 @@ import { parseWallTime } from '../../core/calendar.js';
 import { textsFor, type Locale, type Texts } from '../../i18n/index.js';
 import {
   MAX_OCCURRENCES,
+  isSinglePayout,
   sendsItself,
   type Occurrence,
   type OccurrenceState,
@@ -258,7 +259,7 @@ export function scheduleMessageBlocks(surface: Surface, request: PayoutRequest):
   const live = !schedule.cancelledAt && (request.state === 'approved' || request.state === 'pending');
   if (live && schedule.occurrences.some((occurrence) => occurrence.state === 'scheduled')) {
     // A one-off has no "next" to skip: Cancel alone, worded for one payout (the same action as Cancel series).
-    const once = schedule.repeat === 'once';
+    const once = isSinglePayout(schedule);
     if (!once) buttons.push(occurrenceButton(PAYOUT_SCHEDULE.skipNext, t('payoutSchedule.button.skipNext'), request, 0));
     buttons.push({
       ...occurrenceButton(
@@ -367,7 +368,7 @@ export function buildScheduledList(surface: Surface, upcoming: readonly { occurr
   ];
   const series = [...new Map(upcoming.map((entry) => [entry.request.id, entry.request])).values()].slice(0, 12);
   for (const request of series) {
-    const once = request.schedule?.repeat === 'once';
+    const once = request.schedule ? isSinglePayout(request.schedule) : false;
     blocks.push({
       type: 'actions',
       block_id: `${PAYOUT_SCHEDULE.actions}_${request.id}`,

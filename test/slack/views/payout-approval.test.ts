@@ -6,6 +6,7 @@ import { noticeModal } from '../../../src/slack/views/notice.js';
 import { approvalOutcome, buildApprovalMessage, buildApproveModal, buildRejectModal } from '../../../src/slack/views/payout-approval.js';
 import { buildPayoutReview } from '../../../src/slack/views/payout-form.js';
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
+import { buildScheduledList } from '../../../src/slack/views/payout-schedule.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { LOCALES } from '../../../src/i18n/index.js';
@@ -243,6 +244,17 @@ describe('approval message', () => {
     );
     const copied = { ...schedule, occurrences: [{ ...occurrence, state: 'released' as const, payoutId: 'PR-9Z9Z9Z' }] };
     expect(json(buildApprovalMessage(surface, request({ state: 'approved', schedule: copied })).blocks)).toContain('Released at its time as PR-9Z9Z9Z');
+    // A weekly series whose end leaves one payout is sent as itself too: one payout, nothing next to skip.
+    const single = request({
+      state: 'approved',
+      schedule: { ...schedule, repeat: 'weekly' as const, endsOn: '2026-12-05' },
+      approvals: [{ userId: 'U0APPROVER', at }],
+    });
+    const singleText = json(buildApprovalMessage(surface, single).blocks);
+    for (const wrong of ['Skip next', 'Cancel series', 'each payout is sent at its time']) expect(singleText).not.toContain(wrong);
+    expect(singleText).toContain('Cancel scheduled payout');
+    expect(singleText).toContain('Approved ahead: sent at its time.');
+    expect(json(buildScheduledList(surface, [{ occurrence, request: single }], 'UTC').blocks)).not.toContain('Skip next');
   });
 
   it('shows an approver whose approval arrived twice the outcome, not a refusal', () => {
