@@ -4,28 +4,28 @@ import { DEMO_CHANNELS, DEMO_PEOPLE } from '../../../src/demo/people.js';
 import type { BrowserSession } from './session.js';
 
 export function duplicateSteps(session: BrowserSession): void {
-  const { sandbox, screenshot, showLogsOnFailure, message, modal, eventually, scrollTo, run, become, ritaRequestsMobilePayout } = session;
+  const {
+    sandbox,
+    screenshot,
+    showLogsOnFailure,
+    message,
+    modal,
+    eventually,
+    scrollTo,
+    become,
+    ritaRequestsMobilePayout,
+    ritaReviewsMobilePayout,
+    submitReviewedPayout,
+  } = session;
 
   it('warns Rita and Abel of a possible duplicate, and lets Abel approve it only once he ticks that he checked', async () => {
     showLogsOnFailure();
     const fields = { phone: '243812345670', name: 'Amani Kabila', operator: 'VODACOM_MPESA', amount: '31', currency: 'USD' };
     const first = await ritaRequestsMobilePayout(fields);
-    await run('/fleet payout mobile');
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
-    await modal().getByLabel('Phone number').fill(fields.phone);
-    await modal().getByLabel('Recipient name').fill(fields.name);
-    await modal().getByLabel('Country').fill('CD');
-    await modal().getByLabel('Mobile money operator').selectOption(fields.operator);
-    await modal().getByLabel('Amount').fill(fields.amount);
-    await modal().getByLabel('Currency', { exact: true }).selectOption(fields.currency);
-    await modal().getByRole('button', { name: 'Review' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+    await ritaReviewsMobilePayout(fields);
     expect(await modal().innerText()).toContain(`Possible duplicate: the same recipient, amount and currency as ${first}`);
     await screenshot('duplicate-review', 'duplicate-review');
-    await modal().getByRole('button', { name: 'Submit for approval' }).click();
-    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
-    const second = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
-    await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+    const second = await submitReviewedPayout();
 
     await become(DEMO_PEOPLE.abel, { channelId: DEMO_CHANNELS.approvals.id });
     const approval = message(second);

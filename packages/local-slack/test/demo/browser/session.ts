@@ -80,6 +80,8 @@ export function browserSession() {
     run,
     become,
     ritaRequestsMobilePayout,
+    ritaReviewsMobilePayout,
+    submitReviewedPayout,
   };
   const { eventually, modal } = session;
 
@@ -109,8 +111,8 @@ export function browserSession() {
     await eventually(() => conversation.getAttribute('class')).toContain('active');
   }
 
-  /** Rita asks for a mobile money payout through the form, to its confirmation; the request's id. */
-  async function ritaRequestsMobilePayout(fields: MobilePayoutFields): Promise<string> {
+  /** Rita fills the mobile money form and presses Review: the review screen is open. */
+  async function ritaReviewsMobilePayout(fields: MobilePayoutFields): Promise<void> {
     await become(DEMO_PEOPLE.rita, { channelId: DEMO_CHANNELS.treasury.id });
     await run('/fleet payout mobile');
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Mobile money payout');
@@ -122,12 +124,22 @@ export function browserSession() {
     await modal().getByLabel('Currency', { exact: true }).selectOption(fields.currency);
     await modal().getByRole('button', { name: 'Review' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Check the payout');
+  }
+
+  /** The open review submitted for approval and its confirmation closed; the request's id. */
+  async function submitReviewedPayout(): Promise<string> {
     await modal().getByRole('button', { name: 'Submit for approval' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Payout requested');
     const id = /PR-[A-Z0-9]+/.exec(await modal().innerText())?.[0] ?? '';
     expect(id).not.toBe('');
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
     return id;
+  }
+
+  /** Rita asks for a mobile money payout through the form, to its confirmation; the request's id. */
+  async function ritaRequestsMobilePayout(fields: MobilePayoutFields): Promise<string> {
+    await ritaReviewsMobilePayout(fields);
+    return submitReviewedPayout();
   }
 
   beforeAll(async () => {
