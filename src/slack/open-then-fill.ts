@@ -3,6 +3,8 @@
  * reader's language, the request, the policy): given a moment, the finished modal opens at once, or
  * the refusal goes back to the caller to be told as before; past that moment a loading view opens
  * first, and `views.update` fills it (with the modal, or the refusal as a notice) once the lookups end.
+ * Lookups that fail before anything opened throw to the caller, who tells the person; after the
+ * loading view opened, their failure replaces it, so that no modal is left loading.
  */
 import type { ModalView, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -23,7 +25,7 @@ export async function openThenFill(
   client: WebClient,
   triggerId: string,
   lookups: Promise<ModalOrRefusal>,
-  views: { loading: () => ModalView; refusal: (text: string) => ModalView },
+  views: { loading: () => ModalView; refusal: (text: string) => ModalView; failure: (error: unknown) => ModalView },
   quickMs: number = QUICK_LOOKUP_MS,
 ): Promise<{ refusal: string } | undefined> {
   const early = await Promise.race([lookups, sleep(quickMs).then(() => undefined)]);
@@ -33,8 +35,10 @@ export async function openThenFill(
     return undefined;
   }
   const opened = await client.views.open({ trigger_id: triggerId, view: views.loading() });
-  const result = await lookups;
-  const view = 'view' in result ? result.view : views.refusal(result.refusal);
+  const view = await lookups.then(
+    (result) => ('view' in result ? result.view : views.refusal(result.refusal)),
+    (error: unknown) => views.failure(error),
+  );
   if (opened.view?.id) await client.views.update({ view_id: opened.view.id, ...(opened.view.hash ? { hash: opened.view.hash } : {}), view });
   return undefined;
 }

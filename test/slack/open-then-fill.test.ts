@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { openThenFill, type ModalOrRefusal } from '../../src/slack/open-then-fill.js';
 
 const modal = (text: string): ModalView => ({ type: 'modal', title: { type: 'plain_text', text }, blocks: [] });
-const views = { loading: () => modal('Loading…'), refusal: (text: string) => modal(`refused: ${text}`) };
+const views = {
+  loading: () => modal('Loading…'),
+  refusal: (text: string) => modal(`refused: ${text}`),
+  failure: (error: unknown) => modal(`failed: ${(error as Error).message}`),
+};
 const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
 /** A client that records views.open and views.update, in order, with the time since the start. */
@@ -59,5 +63,23 @@ describe('opening a modal before slow lookups spend the trigger', () => {
     const { calls, client } = recordingClient();
     expect(await openThenFill(client, 'T1', after<ModalOrRefusal>(400, { refusal: 'not yours' }), views, 100)).toBeUndefined();
     expect(calls.map(({ method, title }) => `${method}: ${title}`)).toEqual(['views.open: Loading…', 'views.update: refused: not yours']);
+  });
+
+  it('replaces the loading view with the failure when the lookups fail after it opened, instead of leaving it loading', async () => {
+    const { calls, client } = recordingClient();
+    const failing = after(300, undefined).then((): ModalOrRefusal => {
+      throw new Error('database gone');
+    });
+    expect(await openThenFill(client, 'T1', failing, views, 100)).toBeUndefined();
+    expect(calls.map(({ method, title }) => `${method}: ${title}`)).toEqual(['views.open: Loading…', 'views.update: failed: database gone']);
+  });
+
+  it('hands a quick failure back to the caller, opening nothing', async () => {
+    const { calls, client } = recordingClient();
+    const failing = after(10, undefined).then((): ModalOrRefusal => {
+      throw new Error('database gone');
+    });
+    await expect(openThenFill(client, 'T1', failing, views, 200)).rejects.toThrow('database gone');
+    expect(calls).toEqual([]);
   });
 });

@@ -54,6 +54,7 @@ export function registerPayoutApprovalListeners(router: ListenerRouter, ctx: Sla
         const refused = await openThenFill(client, body.trigger_id, lookups(), {
           loading: () => notice(reader, textsFor(reader.locale)('common.loading')),
           refusal: (text) => notice(reader, text),
+          failure: (error) => notice(reader, failureText(reader.locale, error, what, logger)),
         });
         if (refused) await tell(refused.refusal);
       } catch (error) {

@@ -50,6 +50,7 @@ export function registerPayoutBatchApprovalListeners(router: ListenerRouter, ctx
               return loadingModal(surface, title, callbackId);
             },
             refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
+            failure: (error) => noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, what, logger) }),
           });
         const result = await act(batchId, body.user.id, open);
         if (result && !result.ok) await tell(`:no_entry: ${batchRefusalText(surface.locale, result)}`);

@@ -46,6 +46,7 @@ export function openBatchForm(ctx: SlackContext) {
           return loadingModal(surface, title, callbackId);
         },
         refusal: (text) => noticeModal(surface, { ...inBatchModal(surface), text }),
+        failure: (error) => noticeModal(surface, { ...inBatchModal(surface), text: failureText(surface.locale, error, 'openPayoutForm', ctx.logger) }),
       });
       if (refused) await respond(privateNotice(surface, refused.refusal));
     } catch (error) {

@@ -300,6 +300,8 @@ export function registerPayoutRequestListeners(router: ListenerRouter, ctx: Slac
       await openThenFill(client, body.trigger_id, lookups(), {
         loading: () => loadingModal(surface, title(), PAYOUT_VIEWS.notice),
         refusal: (text) => noticeModal(surface, { title: title(), text, callbackId: PAYOUT_VIEWS.notice }),
+        failure: (error) =>
+          noticeModal(surface, { title: title(), text: failureText(surface.locale, error, 'openPayoutForm', logger), callbackId: PAYOUT_VIEWS.notice }),
       });
     } catch (error) {
       logger.error({ err: error, userId: body.user.id }, 'could not open the form to resubmit a rejected payout');

@@ -249,6 +249,8 @@ export function registerTransactionsListeners(router: ListenerRouter, ctx: Slack
       const refused = await openThenFill(client, body.trigger_id, lookups(), {
         loading: () => loadingModal(surface, title(), TRANSACTION_FILTER.view),
         refusal: (text) => noticeModal(surface, { title: title(), text, callbackId: TRANSACTION_FILTER.view }),
+        failure: (error) =>
+          noticeModal(surface, { title: title(), text: failureText(surface.locale, error, 'openFilter', ctx.logger), callbackId: TRANSACTION_FILTER.view }),
       });
       if (refused) await respond(privateNotice(surface, refused.refusal, { replaceOriginal: false }));
     } catch (error) {
