@@ -8,7 +8,7 @@ import { startLocalSlack, type LocalSlack, type WorkspaceChange } from '../works
 import { mountPage, type PageWorkflowStep } from '../workspace/page-server.js';
 import { openDemoDatabase, type DemoDatabase } from './demo-database.js';
 import { DEMO_BOT_CHANNELS, DEMO_CHANNELS, DEMO_PEOPLE, demoRoleEnv } from './people.js';
-import { RECORDS_EXAMPLE_NAME, recordsExample } from './records-example.js';
+import { exampleFiles } from './example-files.js';
 import { markStart } from './start-timings.js';
 import { createLogger, loadConfig, PAYOUT_STEP_CALLBACK_ID, startBot, STEP_INPUTS, type Clock, type Db, type Logger, type RunningBot } from './product.js';
 
@@ -136,13 +136,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       commandHint: COMMAND_HINT,
       workflowSteps: [payoutStep()],
       sampleFiles: sandbox
-        ? [
-            {
-              name: RECORDS_EXAMPLE_NAME,
-              description: "The partner's books of the last two days, for /fleet reconcile",
-              content: () => recordsExample(sandbox.transactions(), options.clock?.now() ?? new Date()),
-            },
-          ]
+        ? exampleFiles(
+            () => sandbox.transactions(),
+            () => options.clock?.now() ?? new Date(),
+          )
         : [],
     });
     pageOpened();

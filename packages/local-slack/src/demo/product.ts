@@ -10,3 +10,4 @@ export type { Clock } from '../../../../src/core/clock.js';
 export type { Transaction } from '../../../../src/fleet/schemas.js';
 export { minorToPlain, toMinor } from '../../../../src/core/money.js';
 export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';
+export type { ImportProfile } from '../../../../src/partner-records/profile.js';

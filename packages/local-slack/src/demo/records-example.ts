@@ -5,28 +5,19 @@
  * typed differently, a bank charge the fleet account never saw, and a ledger entry left out of the
  * books. The same transactions and day give the same file.
  */
-import { minorToPlain, toMinor, type Transaction } from './product.js';
+import { amountNoEntryHas, exampleDays, periodEntries, type PeriodEntry } from './example-period.js';
+import { minorToPlain, type Transaction } from './product.js';
 
 export const RECORDS_EXAMPLE_NAME = 'records.csv';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The bank charge the ledger lacks: USD 12.50 out, moved by a cent until no entry near it has that amount. */
 const CHARGE_MINOR = -1250;
 
-interface Entry {
-  transaction: Transaction;
-  minor: number;
-  day: string;
-}
-
-/** The two UTC days before `now`'s, oldest first. */
-export function recordsExampleDays(now: Date): [string, string] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return [new Date(today - 2 * DAY_MS).toISOString().slice(0, 10), new Date(today - DAY_MS).toISOString().slice(0, 10)];
-}
+/** The two UTC days before `now`'s, oldest first: the period of every example file. */
+export const recordsExampleDays = exampleDays;
 
 /** The partner's own words for an entry: they book by what the money was for, not by the API's description. */
-function noteFor(entry: Entry): string {
+function noteFor(entry: PeriodEntry): string {
   if (entry.transaction.type === 'B2B_JIT_FUNDING') return 'Card spend';
   return entry.minor > 0 ? 'Driver wallet withdrawal' : 'Payout to a driver';
 }
@@ -39,11 +30,8 @@ const cell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '
  * some give a time, some leave the direction to the sign.
  */
 export function recordsExample(transactions: readonly Transaction[], now: Date): string {
-  const days = recordsExampleDays(now);
-  const entries: Entry[] = transactions
-    .map((transaction) => ({ transaction, minor: toMinor(transaction.amount, transaction.currency), day: transaction.date.slice(0, 10) }))
-    .filter((entry) => days.includes(entry.day))
-    .sort((a, b) => a.transaction.date.localeCompare(b.transaction.date) || a.transaction.reference.localeCompare(b.transaction.reference));
+  const days = exampleDays(now);
+  const entries = periodEntries(transactions, now);
   const amountCount = new Map<string, number>();
   for (const entry of entries)
     amountCount.set(`${entry.transaction.currency}:${entry.minor}`, (amountCount.get(`${entry.transaction.currency}:${entry.minor}`) ?? 0) + 1);
@@ -66,9 +54,7 @@ export function recordsExample(transactions: readonly Transaction[], now: Date):
     rows.push([reference, date, amount, transaction.currency, direction, note].map(cell).join(','));
   }
   // Not an amount of any USD entry, so that it matches none whatever the day.
-  const usd = new Set(transactions.filter((transaction) => transaction.currency === 'USD').map((transaction) => toMinor(transaction.amount, 'USD')));
-  let charge = CHARGE_MINOR;
-  while (usd.has(charge)) charge -= 1;
+  const charge = amountNoEntryHas(CHARGE_MINOR, 'USD', transactions);
   rows.push(['', days[1], minorToPlain(Math.abs(charge), 'USD'), 'USD', 'out', 'Bank charges, not yet in the fleet account'].map(cell).join(','));
   return `${rows.join('\r\n')}\r\n`;
 }

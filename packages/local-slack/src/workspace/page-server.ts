@@ -29,11 +29,16 @@ export interface PageOptions {
   sampleFiles?: PageSampleFile[];
 }
 
-/** A file offered under "Example files": its name (letters, digits, `.`, `-`, `_`), what it is for, and its text. */
+/**
+ * A file offered under "Example files": its name (letters, digits, `.`, `-`, `_`), what it is for, and
+ * its text (sent as UTF-8) or its bytes (sent as they are, in the encoding `charset` names).
+ */
 export interface PageSampleFile {
   name: string;
   description: string;
-  content(): string;
+  content(): string | Uint8Array;
+  /** The bytes' encoding, for the download's content type; UTF-8 for text. */
+  charset?: string;
 }
 
 /**
@@ -275,9 +280,11 @@ class WorkspacePage {
 /** An example file as a download, written when asked for. */
 function sendSample(response: ServerResponse, sample: PageSampleFile): void {
   const name = sample.name.replace(/[^\w.-]/g, '_');
-  const body = Buffer.from(sample.content(), 'utf8');
+  const content = sample.content();
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+  const charset = typeof content === 'string' ? 'utf-8' : (sample.charset ?? 'utf-8');
   response.writeHead(200, {
-    'content-type': name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'text/plain; charset=utf-8',
+    'content-type': `${name.endsWith('.csv') ? 'text/csv' : 'text/plain'}; charset=${charset}`,
     'content-disposition': `attachment; filename="${name}"`,
     'content-length': String(body.length),
     'cache-control': 'no-store',

@@ -26,7 +26,10 @@ describe('the workspace page server', () => {
         { id: ABEL, role: 'approver' },
       ],
       commandHint: '/fleet help',
-      sampleFiles: [{ name: 'records.csv', description: 'books to check', content: () => `reference,date\r\nA-${++written},2026-11-02\r\n` }],
+      sampleFiles: [
+        { name: 'records.csv', description: 'books to check', content: () => `reference,date\r\nA-${++written},2026-11-02\r\n` },
+        { name: 'statement.txt', description: 'a statement', content: () => Uint8Array.from([0xff, 0xfe, 0x41, 0x00]), charset: 'utf-16' },
+      ],
     });
   });
   afterAll(async () => slack?.close());
@@ -63,13 +66,22 @@ describe('the workspace page server', () => {
 
   it('offers its example files in the state and as downloads written when asked for, and nothing else under their path', async () => {
     const state = (await (await fetch(`${slack.url}/workspace/state?as=${RITA}`)).json()) as { sampleFiles: unknown };
-    expect(state.sampleFiles).toEqual([{ name: 'records.csv', description: 'books to check' }]);
+    expect(state.sampleFiles).toEqual([
+      { name: 'records.csv', description: 'books to check' },
+      { name: 'statement.txt', description: 'a statement' },
+    ]);
     const first = await fetch(`${slack.url}/workspace/samples/records.csv`);
     expect(first.headers.get('content-disposition')).toBe('attachment; filename="records.csv"');
     expect(first.headers.get('content-type')).toContain('text/csv');
     expect(await first.text()).toBe('reference,date\r\nA-1,2026-11-02\r\n');
     expect(await (await fetch(`${slack.url}/workspace/samples/records.csv`)).text()).toContain('A-2');
     expect((await fetch(`${slack.url}/workspace/samples/other.csv`)).status).toBe(404);
+  });
+
+  it('sends an example file given as bytes exactly as written, with its encoding in the content type', async () => {
+    const answer = await fetch(`${slack.url}/workspace/samples/statement.txt`);
+    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-16');
+    expect([...new Uint8Array(await answer.arrayBuffer())]).toEqual([0xff, 0xfe, 0x41, 0x00]);
   });
 
   it('refuses actions that are not JSON, so another web page cannot act as a person', async () => {
