@@ -174,6 +174,8 @@ export const PROFILE = {
     encoding: 'profile_encoding_changed',
     skipAbove: 'profile_skip_above_changed',
     header: 'profile_header_changed',
+    /** The date column: its values show under the date format, which is suggested when only one reads them all. */
+    date: 'profile_date_changed',
     amountLayout: 'profile_amount_layout_changed',
     currencyKind: 'profile_currency_kind_changed',
   },

@@ -160,7 +160,7 @@ const countIn = (value: string | undefined) => (value !== undefined && /^\d{1,3}
 /** A column as the modal gives it: a position chosen in the list, or a number or name typed. */
 function columnIn(values: ViewStateValues, field: ColumnField): ColumnRef | undefined {
   const block = values[PROFILE_BLOCKS[field]];
-  const chosen = block?.[PROFILE.input]?.selected_option?.value;
+  const chosen = block?.[actionOf(field)]?.selected_option?.value;
   if (chosen !== undefined) return chosen === NO_COLUMN ? undefined : countIn(chosen);
   const typed = block?.[PROFILE.typedColumn]?.value?.trim();
   if (!typed) return undefined;
@@ -249,7 +249,7 @@ export function profileFromState(values: ViewStateValues, sample: FileSample | u
   for (const field of ['delimiter', 'encoding', 'skipAbove', 'skipBelow', 'header', 'amountLayout', 'decimalMark', 'grouping', 'currencyKind'] as const) {
     if (draft[field] === undefined) fail(field, t('profiles.error.choose'));
   }
-  const columns = columnsFrom(draft, sample, t, fail);
+  const columns = columnsFrom(values, draft, sample, t, fail);
   if (draft.dateFormat === undefined) {
     const dates = sampleDates(sample, draft.date);
     const ambiguous = dates.find((date) => datesAmbiguous([date]));
@@ -294,6 +294,7 @@ function checkWords(words: string[] | undefined, fail: (key: WordsProblem) => vo
 
 /** Each role's column as the profile will name it; a role left out, unknown or already taken is reported under its block. */
 function columnsFrom(
+  values: ViewStateValues,
   draft: ProfileDraft,
   sample: FileSample | undefined,
   t: ReturnType<typeof textsFor>,
@@ -310,7 +311,8 @@ function columnsFrom(
     }
     const position = positionIn(sample, ref);
     if (sample && count > 0 && position === undefined) {
-      if (typeof ref === 'number' && count <= LISTED_COLUMNS_MAX) fail(field, t('profiles.error.columnOutside'));
+      const typed = values[PROFILE_BLOCKS[field]]?.[PROFILE.typedColumn] !== undefined;
+      if (typeof ref === 'number' && !typed) fail(field, t('profiles.error.columnOutside'));
       else if (typeof ref === 'string' && sample.named) fail(field, t('profiles.error.columnUnknown', { typed: plainWithin(String(ref), 40), count }));
       else fail(field, t('profiles.error.columnPosition', { count }));
       continue;

@@ -50,11 +50,20 @@ export interface ProfileModalInput {
   currencies: readonly string[];
 }
 
+/** The input, and whether the file's columns are offered in lists (or typed, for a view that would be too large). */
+type Built = ProfileModalInput & { listColumns: boolean };
+
 const OPTIONS_MAX = 100;
+/**
+ * Slack refuses a view past a size it does not state exactly (views.update's reference says 250 kB;
+ * modals of a few long selects are reported failing): past this many characters of JSON, a file's
+ * columns are typed by number or name instead of listed in every role's select.
+ */
+export const VIEW_JSON_MAX = 60_000;
 /** Lines lose their end past this, so that the first lines fit one section. */
 const LINE_MAX = 360;
 const SECTION_MAX = 3000;
-const SKIP_CHOICES = 30;
+const SKIP_CHOICES = 20;
 const EXAMPLE_MAX = 24;
 const WORDS_INPUT_MAX = 400;
 
@@ -69,8 +78,10 @@ interface InputSpec {
   optional?: boolean;
 }
 
+const REBUILD_ACTIONS: ReadonlySet<string> = new Set(Object.values(PROFILE.rebuild));
+
 function inputBlock(field: ProfileField, spec: InputSpec, element: InputBlock['element']): InputBlock {
-  const rebuilds = actionOf(field) !== PROFILE.input;
+  const rebuilds = 'action_id' in element && element.action_id !== undefined && REBUILD_ACTIONS.has(element.action_id);
   return {
     type: 'input',
     block_id: PROFILE_BLOCKS[field],
@@ -121,7 +132,7 @@ function firstLinesText(sample: FileSample): string {
   return `\`\`\`\n${cutMrkdwn(lines.join('\n'), SECTION_MAX - 8) || ' '}\n\`\`\``;
 }
 
-function sampleBlocks(surface: Surface, input: ProfileModalInput): KnownBlock[] {
+function sampleBlocks(surface: Surface, input: Built): KnownBlock[] {
   const t = textsFor(surface.locale);
   const intro: KnownBlock = {
     type: 'section',
@@ -158,21 +169,21 @@ function columnOption(t: Texts, sample: FileSample, index: number): PlainTextOpt
 }
 
 /** A role's column: a list of the file's columns, or (a file too wide for a list, or none read) a number or name to type. */
-function columnInput(t: Texts, input: ProfileModalInput, field: ColumnField, spec: InputSpec): InputBlock {
+function columnInput(t: Texts, input: Built, field: ColumnField, spec: InputSpec): InputBlock {
   const { sample, draft } = input;
   const ref = draft[field];
   const optional = spec.optional ?? false;
   const count = sample?.columns.length ?? 0;
-  if (!sample || count === 0 || count > LISTED_COLUMNS_MAX) {
+  if (!sample || count === 0 || count > LISTED_COLUMNS_MAX || !input.listColumns) {
     const typed = typeof ref === 'number' ? String(ref) : Array.isArray(ref) ? ref[0] : ref;
     return inputBlock(
       field,
-      { ...spec, hint: count > 0 ? t('profiles.column.typedHint', { count }) : spec.hint },
+      { ...spec, hint: [spec.hint, count > 0 ? t('profiles.column.typedHint', { count }) : undefined].filter(Boolean).join(' ') },
       {
         type: 'plain_text_input',
         action_id: PROFILE.typedColumn,
         max_length: 80,
-        ...(typed ? { initial_value: typed } : {}),
+        ...(typed ? { initial_value: typed.slice(0, 80) } : {}),
       },
     );
   }
@@ -224,7 +235,7 @@ function fileBlocks(t: Texts, draft: ProfileDraft): KnownBlock[] {
   ];
 }
 
-function dateBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
+function dateBlocks(t: Texts, input: Built): KnownBlock[] {
   const { draft, sample } = input;
   const dates = sampleDates(sample, draft.date);
   const formats = dateFormatsReading(dates);
@@ -256,7 +267,7 @@ function dateBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
   ];
 }
 
-function amountBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
+function amountBlocks(t: Texts, input: Built): KnownBlock[] {
   const { draft } = input;
   const layout = draft.amountLayout;
   const blocks: KnownBlock[] = [
@@ -309,7 +320,7 @@ function amountBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
   return blocks;
 }
 
-function currencyBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
+function currencyBlocks(t: Texts, input: Built): KnownBlock[] {
   const { draft } = input;
   const kind = radio(
     'currencyKind',
@@ -335,7 +346,7 @@ function currencyBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
   ];
 }
 
-function optionalBlocks(t: Texts, input: ProfileModalInput): KnownBlock[] {
+function optionalBlocks(t: Texts, input: Built): KnownBlock[] {
   return [
     { type: 'header', text: plainText(t('profiles.section.more'), 150) },
     columnInput(t, input, 'status', { label: t('profiles.status.label'), hint: t('profiles.status.hint'), optional: true }),
@@ -364,6 +375,11 @@ function withErrors(blocks: KnownBlock[], errors: Record<string, string> | undef
 }
 
 export function buildProfileModal(surface: Surface, input: ProfileModalInput): ModalView {
+  const listed = profileModal(surface, { ...input, listColumns: true });
+  return JSON.stringify(listed).length <= VIEW_JSON_MAX ? listed : profileModal(surface, { ...input, listColumns: false });
+}
+
+function profileModal(surface: Surface, input: Built): ModalView {
   const t = textsFor(surface.locale);
   const { draft } = input;
   const blocks: KnownBlock[] = [

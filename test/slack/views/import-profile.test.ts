@@ -1,4 +1,5 @@
 import { checkView } from '@fleet-treasury-bot/local-slack';
+import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_PROFILE, type ImportProfile } from '../../../src/partner-records/profile.js';
@@ -10,6 +11,7 @@ import {
   draftFromState,
   newDraft,
   profileFromState,
+  VIEW_JSON_MAX,
   type ProfileDraft,
   type ViewStateValues,
 } from '../../../src/slack/views/import-profile.js';
@@ -159,6 +161,11 @@ describe('the import profile modal', () => {
     expect([B.amount, B.flag, B.inWords, B.outWords, B.flagRequired].every((blockId) => rebuilt.has(blockId))).toBe(true);
     expect(rebuilt.get(B.reference)?.element.initial_option?.value).toBe('2');
     expect(rebuilt.get(B.timeZone)?.element.initial_option?.value).toBe('UTC');
+    // Choosing the date column shows its dates, and the one format that reads them all.
+    expect(inputsOf(modal(EN, newDraft('UTC'))).get(B.dateFormat)?.element.initial_option).toBeUndefined();
+    const dated = inputsOf(modal(EN, draftFromState(choose(state, B.date, '1'))));
+    expect(dated.get(B.dateFormat)?.element.initial_option?.value).toBe('DD/MM/YYYY');
+    expect(dated.get(B.dateFormat)?.hint?.text).toBe('The file writes: 02/11/2026, 25/11/2026');
   });
 });
 
@@ -274,12 +281,35 @@ describe("the modal within Slack's limits", () => {
         const view = modal(surface, { ...newDraft('UTC'), amountLayout: layout }, wide, { [B.reference]: 'x'.repeat(5000) });
         expect(checkView(asJson(view))).toEqual([]);
         expect(view.blocks.length).toBeLessThan(100);
+        expect(JSON.stringify(view).length).toBeLessThanOrEqual(VIEW_JSON_MAX);
         expect(JSON.stringify(view)).not.toContain('<!channel>');
       }
     }
     const reference = inputsOf(modal(EN, newDraft('UTC'), wide)).get(B.reference);
     expect(reference?.element.type).toBe('plain_text_input');
     expect(reference?.hint?.text).toContain('The file has 150 columns');
+  });
+
+  it('lists the columns of a narrow file, and has them typed when the lists would make the view too large', () => {
+    const named = modal(EN, { ...newDraft('UTC'), amountLayout: 'flagged' });
+    expect(inputsOf(named).get(B.flag)?.element.type).toBe('static_select');
+    const sixty = sampleFor(
+      [Array.from({ length: 60 }, (_, index) => `Libellé de la colonne numéro ${index + 1} ${'x'.repeat(40)}`).join(';'), 'a;'.repeat(60)].join('\n'),
+      {
+        encoding: 'windows-1252',
+        delimiter: ';',
+        skipAbove: 0,
+        header: true,
+      },
+    );
+    const view = modal(EN, { ...newDraft('UTC'), amountLayout: 'flagged' }, sixty);
+    expect(inputsOf(view).get(B.flag)?.element.type).toBe('plain_text_input');
+    expect(JSON.stringify(view).length).toBeLessThanOrEqual(VIEW_JSON_MAX);
+  });
+
+  it('reads the state values as Bolt types them', () => {
+    const values = stateOf(modal(EN, newDraft('UTC'))) as unknown as ViewOutput['state']['values'];
+    expect(draftFromState(values)).toMatchObject({ timeZone: 'UTC', delimiter: ',', amountLayout: 'signed' });
   });
 
   it('reads a column typed by its number or its header name', () => {
