@@ -247,7 +247,11 @@ function dateBlocks(t: Texts, input: Built): KnownBlock[] {
     .join(', ');
   const hint =
     dates.length === 0 ? undefined : datesAmbiguous(dates) ? t('profiles.dateFormat.ambiguousHint', { values }) : t('profiles.dateFormat.hint', { values });
-  const zones = offered(input.timeZones, draft.timeZone);
+  // An option's value holds 75 characters: a longer name is no zone anyway.
+  const zones = offered(
+    input.timeZones.filter((zone) => zone.length <= 75),
+    draft.timeZone !== undefined && draft.timeZone.length <= 75 ? draft.timeZone : undefined,
+  );
   return [
     columnInput(t, input, 'date', { label: t('profiles.date.label') }),
     select(
@@ -330,10 +334,8 @@ function currencyBlocks(t: Texts, input: Built): KnownBlock[] {
   );
   if (draft.currencyKind === 'column') return [kind, columnInput(t, input, 'currencyColumn', { label: t('profiles.currencyColumn.label') })];
   if (draft.currencyKind !== 'fixed') return [kind];
-  const currencies = offered(
-    input.currencies.map((code) => code.toUpperCase()),
-    draft.currency,
-  );
+  const isCode = (code: string | undefined): code is string => code !== undefined && /^[A-Z]{3}$/.test(code);
+  const currencies = offered(input.currencies.map((code) => code.toUpperCase()).filter(isCode), isCode(draft.currency) ? draft.currency : undefined);
   return [
     kind,
     select(
