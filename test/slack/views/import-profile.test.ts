@@ -3,6 +3,7 @@ import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_PROFILE, type ImportProfile } from '../../../src/partner-records/profile.js';
+import { readWithProfile } from '../../../src/partner-records/profile-reader.js';
 import { sampleOf, type FileSample, type SampleLayout } from '../../../src/partner-records/profile-sample.js';
 import { PROFILE } from '../../../src/slack/ids.js';
 import {
@@ -198,6 +199,28 @@ describe('the profile read back from the submitted modal', () => {
       note: 10,
     });
     expect(roundTrip(saved, sample)).toEqual({ ok: true, profile: saved });
+  });
+
+  it('reads the uploaded file with the profile the person built from it', async () => {
+    const draft = { ...newDraft('Africa/Kinshasa'), delimiter: ';', encoding: 'windows-1252', skipAbove: 2, skipBelow: 1, name: 'Rawbank' } as const;
+    let state = stateOf(modal(EN, { ...draft, amountLayout: 'debit_credit', currencyKind: 'fixed', currency: 'EUR' }));
+    for (const [blockId, value] of [
+      [B.reference, '2'],
+      [B.date, '1'],
+      [B.debit, '6'],
+      [B.credit, '7'],
+      [B.decimalMark, 'comma'],
+      [B.grouping, 'dot'],
+    ] as const)
+      state = choose(state, blockId, value);
+    const built = profileFromState(choose(state, B.dateFormat, 'DD/MM/YYYY'), NAMED, EN);
+    if (!built.ok) throw new Error(JSON.stringify(built.errors));
+    const limits = { maxBytes: 100_000, maxRows: 100, timeZone: 'Africa/Kinshasa', currencies: new Set(['EUR']) };
+    const reading = await readWithProfile(windows1252(STATEMENT), built.profile, limits);
+    expect(reading.ok && reading.records.map(({ reference, day, amountMinor }) => ({ reference, day, amountMinor }))).toEqual([
+      { reference: 'VIR-881', day: '2026-11-02', amountMinor: 125050 },
+      { reference: 'FRAIS-12', day: '2026-11-25', amountMinor: -1200 },
+    ]);
   });
 
   it('names a column by position when its header is blank or repeated', () => {
