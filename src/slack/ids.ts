@@ -129,6 +129,58 @@ export const RECORDS = {
   exceptionsFile: 'records_exceptions_file',
 } as const;
 
+/**
+ * The import profile builder (`/fleet reconcile`): its modal's callback_id, one block per field
+ * (each input's action_id is `value`, or `typed` for a column typed by number or name), and the
+ * inputs whose change rebuilds the modal: they dispatch their own action_id, and the listener
+ * answers with `views.update` of the view built from `draftFromState`.
+ */
+export const PROFILE = {
+  view: 'import_profile',
+  input: 'value',
+  typedColumn: 'typed',
+  sampleBlock: 'profile_sample',
+  blocks: {
+    name: 'profile_name',
+    delimiter: 'profile_delimiter',
+    encoding: 'profile_encoding',
+    skipAbove: 'profile_skip_above',
+    skipBelow: 'profile_skip_below',
+    header: 'profile_header',
+    reference: 'profile_reference',
+    date: 'profile_date',
+    dateFormat: 'profile_date_format',
+    timeZone: 'profile_time_zone',
+    amountLayout: 'profile_amount_layout',
+    amount: 'profile_amount',
+    debit: 'profile_debit',
+    credit: 'profile_credit',
+    flag: 'profile_flag',
+    inWords: 'profile_in_words',
+    outWords: 'profile_out_words',
+    flagRequired: 'profile_flag_required',
+    decimalMark: 'profile_decimal_mark',
+    grouping: 'profile_grouping',
+    currencyKind: 'profile_currency_kind',
+    currencyColumn: 'profile_currency_column',
+    currency: 'profile_currency',
+    status: 'profile_status',
+    counted: 'profile_counted',
+    description: 'profile_description',
+    note: 'profile_note',
+  },
+  rebuild: {
+    delimiter: 'profile_delimiter_changed',
+    encoding: 'profile_encoding_changed',
+    skipAbove: 'profile_skip_above_changed',
+    header: 'profile_header_changed',
+    /** The date column: its values show under the date format, which is suggested when only one reads them all. */
+    date: 'profile_date_changed',
+    amountLayout: 'profile_amount_layout_changed',
+    currencyKind: 'profile_currency_kind_changed',
+  },
+} as const;
+
 /** Buttons of a bulk payout's approval message; their `value` is the batch id, nothing more. */
 export const PAYOUT_BATCH_ACTIONS = {
   approve: 'payout_batch_approve',

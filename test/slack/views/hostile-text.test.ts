@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../src/fleet/schemas.js';
 import { PAYOUT_EVENT_NAMES, PAYOUT_STATES, type PayoutEvent, type PayoutRequest } from '../../../src/payouts/index.js';
-import { PAYOUT_VIEWS } from '../../../src/slack/ids.js';
+import { PAYOUT_VIEWS, PROFILE } from '../../../src/slack/ids.js';
 import { notice, noticeModal } from '../../../src/slack/views/notice.js';
 import { buildBalanceMessage } from '../../../src/slack/views/balance.js';
 import { buildFeedFallbackText, buildFeedMessage } from '../../../src/slack/views/feed.js';
@@ -17,6 +17,7 @@ import { buildPayoutChooser, buildPayoutForm, buildPayoutReview, buildPayoutSubm
 import { buildPayoutHistory, buildPayoutList } from '../../../src/slack/views/payout-history.js';
 import { buildRequesterUpdate } from '../../../src/slack/views/payout-updates.js';
 import { buildTransactionsMessage } from '../../../src/slack/views/transactions.js';
+import { buildProfileModal, newDraft } from '../../../src/slack/views/import-profile.js';
 import { checkMessage, checkView } from '@fleet-treasury-bot/local-slack';
 import { pendingRequest } from '../../support/payout-doubles.js';
 
@@ -78,6 +79,21 @@ function everything(): Built[] {
         }),
       );
       message('help', buildHelpMessage(surface, [{ usage: '/fleet balance', description: 'The balance.' }], text));
+      for (const named of [true, false]) {
+        const columns = named ? [text, 'Date', text] : ['1', '2', '3'];
+        view(
+          'import profile',
+          buildProfileModal(surface, {
+            fileName: text,
+            sample: { columns, named, firstLines: [text, text], firstRows: [[text, `03/04/2026${text}`, text]] },
+            draft: { ...newDraft(text), name: text, date: 2, amountLayout: 'flagged', inWords: [text], currencyKind: 'fixed', currency: text },
+            errors: { [PROFILE.blocks.reference]: text, elsewhere: text },
+            privateMetadata: '{}',
+            timeZones: [text, 'UTC'],
+            currencies: [text, 'USD'],
+          }),
+        );
+      }
       message('notice', notice(surface, text));
       view('chooser', buildPayoutChooser(surface, text));
       view(
