@@ -119,22 +119,22 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
       else byReference.set(reference, [entry]);
     }
   }
-  // The records sharing each reference, in date order; each group taken when its first record comes.
-  const groups = new Map<string, PartnerRecord[]>();
+  // Records sharing a reference are taken together when the first of them comes; the rest go on in date order.
+  const shared = await sharedReferences(records, byReference, slices);
+  const context: GroupContext = { input, slices, used, result, recordDay, recordAt };
+  const leftOver = new Set<PartnerRecord>();
+  const rest: PartnerRecord[] = [];
   for (const record of records) {
     if (slices.due()) await slices.next();
-    if (record.reference === '' || !byReference.has(record.reference)) continue;
-    const group = groups.get(record.reference);
-    if (group) group.push(record);
-    else groups.set(record.reference, [record]);
+    const candidates = record.reference === '' ? undefined : byReference.get(record.reference);
+    if (!candidates) {
+      rest.push(record);
+      continue;
+    }
+    const group = shared.get(record.reference) ?? [record];
+    if (group[0] === record) for (const left of await matchGroup(record.reference, group, candidates, context)) leftOver.add(left);
+    if (leftOver.has(record)) rest.push(record);
   }
-  const unmatched = new Set<PartnerRecord>();
-  const context: GroupContext = { input, used, result, recordDay, recordAt };
-  for (const [reference, group] of groups) {
-    if (slices.due()) await slices.next();
-    for (const record of matchGroup(reference, group, byReference.get(reference)!, context)) unmatched.add(record);
-  }
-  const rest = records.filter((record) => record.reference === '' || !groups.has(record.reference) || unmatched.has(record));
 
   // 2. The rest by amount, currency and direction (the sign), within the tolerance of days.
   const byAmount = new Map<string, LedgerCandidate[]>();
@@ -170,37 +170,65 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
 
 interface GroupContext {
   input: MatchInput;
+  slices: Slices;
   used: Set<string>;
   result: MatchResult;
   recordDay: (record: PartnerRecord) => number;
   recordAt: (record: PartnerRecord) => number;
 }
 
+/** The references two or more records share (with an entry holding them), each with its records in date order. */
+async function sharedReferences(
+  records: readonly PartnerRecord[],
+  byReference: ReadonlyMap<string, readonly LedgerCandidate[]>,
+  slices: Slices,
+): Promise<Map<string, PartnerRecord[]>> {
+  const counts = new Map<string, number>();
+  for (const { reference } of records) {
+    if (slices.due()) await slices.next();
+    if (reference !== '' && byReference.has(reference)) counts.set(reference, (counts.get(reference) ?? 0) + 1);
+  }
+  const shared = new Map<string, PartnerRecord[]>();
+  for (const record of records) {
+    if (slices.due()) await slices.next();
+    if ((counts.get(record.reference) ?? 0) < 2) continue;
+    const group = shared.get(record.reference);
+    if (group) group.push(record);
+    else shared.set(record.reference, [record]);
+  }
+  return shared;
+}
+
 /**
- * The records sharing one reference (date order) against the entries holding it: (a) each record to
- * the closest unused entry of its own amount and currency; (b) two or more left, in one currency:
- * their sum to the closest entry left of that amount dated within the tolerance of every one of
- * them; (c) else, one entry left for two or more records of one currency: each an amount difference
- * with it, their sum shown; else each record an amount difference with the closest entry left, while
- * any is. Returns the records no entry of the reference was left for, for the match by amount.
+ * The records sharing one reference (date order; often one alone) against the entries holding it:
+ * (a) each record to the closest unused entry of its own amount and currency; (b) two or more left,
+ * in one currency: their sum to the closest entry left of that amount dated within the tolerance of
+ * every one of them; (c) else, one entry left for two or more records of one currency: each an
+ * amount difference with it, their sum shown; else each record an amount difference with the closest
+ * entry left, while any is. Resolves with the records no entry of the reference was left for, for the
+ * match by amount.
  */
-function matchGroup(reference: string, group: readonly PartnerRecord[], candidates: readonly LedgerCandidate[], context: GroupContext): PartnerRecord[] {
-  const { used, result, recordAt } = context;
-  const closest = (record: PartnerRecord, entries: readonly LedgerCandidate[]) => {
+async function matchGroup(
+  reference: string,
+  group: readonly PartnerRecord[],
+  candidates: readonly LedgerCandidate[],
+  context: GroupContext,
+): Promise<PartnerRecord[]> {
+  const { slices, used, result, recordAt } = context;
+  const closest = (record: PartnerRecord, accept: (entry: LedgerCandidate) => boolean) => {
     let best: { distance: number; entry: LedgerCandidate } | undefined;
-    for (const entry of entries) {
+    for (const entry of candidates) {
+      if (used.has(entry.key) || !accept(entry)) continue;
       const option = { distance: Math.abs(entry.at - recordAt(record)), entry };
-      if (!used.has(entry.key) && better(option, best)) best = option;
+      if (better(option, best)) best = option;
     }
     return best?.entry;
   };
 
   const left: PartnerRecord[] = [];
   for (const record of group) {
-    const found = closest(
-      record,
-      candidates.filter((entry) => entry.amountMinor === record.amountMinor && entry.currency === record.currency),
-    );
+    if (slices.due()) await slices.next();
+    const found = closest(record, (entry) => entry.amountMinor === record.amountMinor && entry.currency === record.currency);
     if (!found) {
       left.push(record);
       continue;
@@ -213,10 +241,7 @@ function matchGroup(reference: string, group: readonly PartnerRecord[], candidat
   const currency = left.every((record) => record.currency === left[0]!.currency) ? left[0]!.currency : undefined;
   const minor = left.reduce((sum, record) => sum + record.amountMinor, 0);
   if (left.length > 1 && currency !== undefined) {
-    const found = closest(
-      left[0]!,
-      candidates.filter((entry) => entry.amountMinor === minor && entry.currency === currency && withinTolerance(entry, left, context)),
-    );
+    const found = closest(left[0]!, (entry) => entry.amountMinor === minor && entry.currency === currency && withinTolerance(entry, left, context));
     if (found) {
       used.add(found.key);
       for (const record of left) result.matched.push({ record, entry: found, by: 'sum' });
@@ -234,7 +259,8 @@ function matchGroup(reference: string, group: readonly PartnerRecord[], candidat
   }
   const rest: PartnerRecord[] = [];
   for (const record of left) {
-    const found = closest(record, remaining);
+    if (slices.due()) await slices.next();
+    const found = remaining.length === 0 ? undefined : closest(record, () => true);
     if (!found) {
       rest.push(record);
       continue;
