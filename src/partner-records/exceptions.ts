@@ -8,10 +8,14 @@ import { minorToPlain } from '../core/money.js';
 import type { MatchResult } from './match.js';
 
 /** The header row: English identifiers, as the export's, for scripts that read by name. */
-export const EXCEPTION_COLUMNS = ['kind', 'reference', 'date', 'records_amount', 'ledger_amount', 'currency', 'note', 'records_row'] as const;
+export const EXCEPTION_COLUMNS = ['kind', 'reference', 'date', 'records_amount', 'ledger_amount', 'currency', 'note', 'records_row', 'records_sum'] as const;
 
 /** The columns holding amounts the app wrote in machine form: numbers for a spreadsheet, never neutralised. */
-export const EXCEPTION_AMOUNT_COLUMNS: readonly number[] = [EXCEPTION_COLUMNS.indexOf('records_amount'), EXCEPTION_COLUMNS.indexOf('ledger_amount')];
+export const EXCEPTION_AMOUNT_COLUMNS: readonly number[] = [
+  EXCEPTION_COLUMNS.indexOf('records_amount'),
+  EXCEPTION_COLUMNS.indexOf('ledger_amount'),
+  EXCEPTION_COLUMNS.indexOf('records_sum'),
+];
 
 /**
  * `not_found_yet`: a record the ledger does not hold while it cannot vouch for the period (behind, or
@@ -32,6 +36,11 @@ export interface ExceptionRow {
   note: string;
   /** The record's row in the file; undefined for an entry the records lack. */
   recordsRow: number | undefined;
+  /**
+   * For an amount difference of records sharing a reference compared together with one entry: their
+   * sum, on each of their rows; empty otherwise.
+   */
+  recordsSum: string;
 }
 
 /**
@@ -41,7 +50,7 @@ export interface ExceptionRow {
 export async function exceptionRows(result: MatchResult, ledgerComplete: boolean, turns: BackgroundTurns = new EventLoopTurns()): Promise<ExceptionRow[]> {
   const slices = new Slices(turns);
   const rows: ExceptionRow[] = [];
-  for (const { record, entry } of result.differences) {
+  for (const { record, entry, sharedSum } of result.differences) {
     if (slices.due()) await slices.next();
     rows.push({
       kind: 'amount_difference',
@@ -52,6 +61,7 @@ export async function exceptionRows(result: MatchResult, ledgerComplete: boolean
       currency: record.currency === entry.currency ? record.currency : `${record.currency}/${entry.currency}`,
       note: record.note,
       recordsRow: record.row,
+      recordsSum: sharedSum === undefined ? '' : minorToPlain(sharedSum.minor, record.currency),
     });
   }
   for (const record of result.notInLedger) {
@@ -65,6 +75,7 @@ export async function exceptionRows(result: MatchResult, ledgerComplete: boolean
       currency: record.currency,
       note: record.note,
       recordsRow: record.row,
+      recordsSum: '',
     });
   }
   for (const entry of result.notInRecords) {
@@ -78,6 +89,7 @@ export async function exceptionRows(result: MatchResult, ledgerComplete: boolean
       currency: entry.currency,
       note: entry.description,
       recordsRow: undefined,
+      recordsSum: '',
     });
   }
   return rows;
@@ -94,5 +106,6 @@ export function exceptionCells(row: ExceptionRow): string[] {
     row.currency,
     row.note,
     row.recordsRow === undefined ? '' : String(row.recordsRow),
+    row.recordsSum,
   ];
 }

@@ -67,17 +67,17 @@ export type RecordsFileProblem =
   | { code: 'rows'; problems: RowProblem[]; more: number };
 
 export type RowProblemCode =
-  'column_count' | 'date_invalid' | 'amount_invalid' | 'amount_decimals' | 'currency_unknown' | 'direction_invalid' | 'direction_sign' | 'reference_repeated';
+  'column_count' | 'date_invalid' | 'amount_invalid' | 'amount_decimals' | 'currency_unknown' | 'direction_invalid' | 'direction_sign';
 
 /**
- * A problem in one cell: its row, its column as the header names it, for a repeated reference the
- * first row, and for an amount with decimals beyond its currency's the refusal of the one rule.
+ * A problem in one cell: its row, its column as the header names it, and for an amount with
+ * decimals beyond its currency's the refusal of the one rule. A reference may repeat (a transfer,
+ * its fee and its VAT share one): the match takes such records together.
  */
 export interface RowProblem {
   row: number;
   column: string;
   code: RowProblemCode;
-  firstRow?: number;
   amount?: TooManyDecimals;
 }
 
@@ -231,7 +231,6 @@ async function readRows(
     if (problems.length < SHOWN_PROBLEMS) problems.push(problem);
   };
   const headerName = (column: RecordsColumn) => (header[columns[column] ?? 0] ?? column).trim().slice(0, 40);
-  const firstRowOf = new Map<string, number>();
   const slices = new Slices(turns);
   for (const { cells, line } of body) {
     if (slices.due()) await slices.next();
@@ -245,14 +244,6 @@ async function readRows(
     if ('problem' in read) {
       report({ row, column: headerName(read.column), code: read.problem, ...(read.amount === undefined ? {} : { amount: read.amount }) });
       continue;
-    }
-    if (read.reference !== '') {
-      const first = firstRowOf.get(read.reference);
-      if (first !== undefined) {
-        report({ row, column: headerName('reference'), code: 'reference_repeated', firstRow: first });
-        continue;
-      }
-      firstRowOf.set(read.reference, row);
     }
     records.push({ ...read, row });
   }

@@ -3,5 +3,5 @@ export { RecordsService, RUN_ID_PATTERN, type RecordsOutcome, type RecordsRun, t
 export { DEFAULT_RECORDS_SETTINGS, type RecordsSettings } from './settings.js';
 export type { RecordsFileProblem, RowProblem, RowProblemCode } from './file.js';
 export { EXCEPTION_AMOUNT_COLUMNS, EXCEPTION_COLUMNS, exceptionCells, type ExceptionRow } from './exceptions.js';
-export type { RunSummary, CurrencyTotal } from './store.js';
+export type { RunSummary, CurrencyTotal, SumGroup, SumGroups } from './store.js';
 export type { LedgerGap } from './ledger-side.js';

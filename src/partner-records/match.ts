@@ -2,7 +2,9 @@
  * Matches the partner's records against ledger entries: by reference first (the Fleet reference, or
  * the partner reference this app sent with a payout), then the rest by amount, currency and
  * direction within the tolerance of days (the closest date wins, then the oldest entry), each entry
- * used once. Pure, and run in slices of a few milliseconds that yield to the event loop.
+ * used once. Records sharing a reference (a transfer, its fee and the fee's VAT) are taken together:
+ * one by one to entries of their own amount, then the rest by their sum to one entry. Pure, and run
+ * in slices of a few milliseconds that yield to the event loop.
  */
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
 import type { PartnerRecord } from './file.js';
@@ -36,15 +38,28 @@ export interface DayGrid {
   lastPeriodDay: number;
 }
 
-export type MatchedBy = 'reference' | 'amount';
+/** `sum`: one of several records sharing a reference whose sum is the entry's amount. */
+export type MatchedBy = 'reference' | 'sum' | 'amount';
+
+/** Records sharing a reference compared together with one entry: how many, and their signed sum. */
+export interface SharedSum {
+  records: number;
+  minor: number;
+}
 
 export interface MatchResult {
+  /** One pair per record: the records matched by their sum each name their one entry. */
   matched: Array<{ record: PartnerRecord; entry: LedgerCandidate; by: MatchedBy }>;
-  /** A reference found with another amount (or currency): both shown. */
-  differences: Array<{ record: PartnerRecord; entry: LedgerCandidate }>;
+  /**
+   * A reference found with another amount (or currency): both shown; with `sharedSum` when several
+   * records sharing the reference were compared together with the one entry left.
+   */
+  differences: Array<{ record: PartnerRecord; entry: LedgerCandidate; sharedSum?: SharedSum }>;
   notInLedger: PartnerRecord[];
   /** Entries inside the records' days that no record matched (empty when the ledger is not complete). */
   notInRecords: LedgerCandidate[];
+  /** The groups of records matched by their sum, in the order they were matched (their records' dates). */
+  bySum: Array<{ reference: string; entry: LedgerCandidate; records: PartnerRecord[] }>;
 }
 
 export interface MatchInput {
@@ -88,7 +103,7 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
   const slices = new Slices(input.turns ?? new EventLoopTurns());
   const dayIndex = new Map(grid.days.map((day, index) => [day, index]));
   const used = new Set<string>();
-  const result: MatchResult = { matched: [], differences: [], notInLedger: [], notInRecords: [] };
+  const result: MatchResult = { matched: [], differences: [], notInLedger: [], notInRecords: [], bySum: [] };
   const records = await inDateOrder(input.records, slices);
   const recordDay = (record: PartnerRecord) => dayIndex.get(record.day) ?? -1;
   const recordAt = (record: PartnerRecord) => record.at ?? grid.starts[recordDay(record)]!;
@@ -104,24 +119,21 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
       else byReference.set(reference, [entry]);
     }
   }
+  // Records sharing a reference are taken together when the first of them comes; the rest go on in date order.
+  const shared = await sharedReferences(records, byReference, slices);
+  const context: GroupContext = { input, slices, used, result, recordDay, recordAt };
+  const leftOver = new Set<PartnerRecord>();
   const rest: PartnerRecord[] = [];
   for (const record of records) {
     if (slices.due()) await slices.next();
     const candidates = record.reference === '' ? undefined : byReference.get(record.reference);
-    let best: { distance: number; entry: LedgerCandidate; same: boolean } | undefined;
-    for (const entry of candidates ?? []) {
-      if (used.has(entry.key)) continue;
-      const same = entry.amountMinor === record.amountMinor && entry.currency === record.currency;
-      const option = { distance: Math.abs(entry.at - recordAt(record)), entry, same };
-      if (!best || (same && !best.same) || (same === best.same && better(option, best))) best = option;
-    }
-    if (!best) {
+    if (!candidates) {
       rest.push(record);
       continue;
     }
-    used.add(best.entry.key);
-    if (best.same) result.matched.push({ record, entry: best.entry, by: 'reference' });
-    else result.differences.push({ record, entry: best.entry });
+    const group = shared.get(record.reference) ?? [record];
+    if (group[0] === record) for (const left of await matchGroup(record.reference, group, candidates, context)) leftOver.add(left);
+    if (leftOver.has(record)) rest.push(record);
   }
 
   // 2. The rest by amount, currency and direction (the sign), within the tolerance of days.
@@ -154,6 +166,120 @@ export async function matchRecords(input: MatchInput): Promise<MatchResult> {
     }
   }
   return result;
+}
+
+interface GroupContext {
+  input: MatchInput;
+  slices: Slices;
+  used: Set<string>;
+  result: MatchResult;
+  recordDay: (record: PartnerRecord) => number;
+  recordAt: (record: PartnerRecord) => number;
+}
+
+/** The references two or more records share (with an entry holding them), each with its records in date order. */
+async function sharedReferences(
+  records: readonly PartnerRecord[],
+  byReference: ReadonlyMap<string, readonly LedgerCandidate[]>,
+  slices: Slices,
+): Promise<Map<string, PartnerRecord[]>> {
+  const counts = new Map<string, number>();
+  for (const { reference } of records) {
+    if (slices.due()) await slices.next();
+    if (reference !== '' && byReference.has(reference)) counts.set(reference, (counts.get(reference) ?? 0) + 1);
+  }
+  const shared = new Map<string, PartnerRecord[]>();
+  for (const record of records) {
+    if (slices.due()) await slices.next();
+    if ((counts.get(record.reference) ?? 0) < 2) continue;
+    const group = shared.get(record.reference);
+    if (group) group.push(record);
+    else shared.set(record.reference, [record]);
+  }
+  return shared;
+}
+
+/**
+ * The records sharing one reference (date order; often one alone) against the entries holding it:
+ * (a) each record to the closest unused entry of its own amount and currency; (b) two or more left,
+ * in one currency: their sum to the closest entry left of that amount dated within the tolerance of
+ * every one of them; (c) else, one entry left for two or more records of one currency: each an
+ * amount difference with it, their sum shown; else each record an amount difference with the closest
+ * entry left, while any is. Resolves with the records no entry of the reference was left for, for the
+ * match by amount.
+ */
+async function matchGroup(
+  reference: string,
+  group: readonly PartnerRecord[],
+  candidates: readonly LedgerCandidate[],
+  context: GroupContext,
+): Promise<PartnerRecord[]> {
+  const { slices, used, result, recordAt } = context;
+  const closest = (record: PartnerRecord, accept: (entry: LedgerCandidate) => boolean) => {
+    let best: { distance: number; entry: LedgerCandidate } | undefined;
+    for (const entry of candidates) {
+      if (used.has(entry.key) || !accept(entry)) continue;
+      const option = { distance: Math.abs(entry.at - recordAt(record)), entry };
+      if (better(option, best)) best = option;
+    }
+    return best?.entry;
+  };
+
+  const left: PartnerRecord[] = [];
+  for (const record of group) {
+    if (slices.due()) await slices.next();
+    const found = closest(record, (entry) => entry.amountMinor === record.amountMinor && entry.currency === record.currency);
+    if (!found) {
+      left.push(record);
+      continue;
+    }
+    used.add(found.key);
+    result.matched.push({ record, entry: found, by: 'reference' });
+  }
+  if (left.length === 0) return [];
+
+  const currency = left.every((record) => record.currency === left[0]!.currency) ? left[0]!.currency : undefined;
+  const minor = left.reduce((sum, record) => sum + record.amountMinor, 0);
+  if (left.length > 1 && currency !== undefined) {
+    const found = closest(left[0]!, (entry) => entry.amountMinor === minor && entry.currency === currency && withinTolerance(entry, left, context));
+    if (found) {
+      used.add(found.key);
+      for (const record of left) result.matched.push({ record, entry: found, by: 'sum' });
+      result.bySum.push({ reference, entry: found, records: left });
+      return [];
+    }
+  }
+
+  const remaining = candidates.filter((entry) => !used.has(entry.key));
+  if (left.length > 1 && currency !== undefined && remaining.length === 1) {
+    const [entry] = remaining as [LedgerCandidate];
+    used.add(entry.key);
+    for (const record of left) result.differences.push({ record, entry, sharedSum: { records: left.length, minor } });
+    return [];
+  }
+  const rest: PartnerRecord[] = [];
+  for (const record of left) {
+    if (slices.due()) await slices.next();
+    const found = remaining.length === 0 ? undefined : closest(record, () => true);
+    if (!found) {
+      rest.push(record);
+      continue;
+    }
+    used.add(found.key);
+    result.differences.push({ record, entry: found });
+  }
+  return rest;
+}
+
+/** Whether the entry's day is within the tolerance of every record's day. */
+function withinTolerance(entry: LedgerCandidate, records: readonly PartnerRecord[], context: GroupContext): boolean {
+  const day = dayIndexOf(context.input.grid, entry.at);
+  if (day < 0) return false;
+  const tolerance = context.input.toleranceDays;
+  return records.every((record) => {
+    const recordDay = context.recordDay(record);
+    return recordDay >= 0 && Math.abs(day - recordDay) <= tolerance;
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { readRecordsFile, type PartnerRecord, type RecordsFileProblem } from './
 import { entriesBetween, entriesByReference, ledgerCurrencies, ledgerGapFor, type LedgerGap } from './ledger-side.js';
 import { matchRecords, type DayGrid, type LedgerCandidate } from './match.js';
 import type { RecordsSettings } from './settings.js';
-import { keepRun, recentRuns, runById, runExceptions, type CurrencyTotal, type RunSummary } from './store.js';
+import { keepRun, recentRuns, runById, runExceptions, SHOWN_SUM_GROUPS, type CurrencyTotal, type RunSummary } from './store.js';
 
 export interface RecordsServiceOptions {
   db: Db;
@@ -109,6 +109,13 @@ export class RecordsService {
       notInLedger: result.notInLedger.length,
       notInRecords: result.notInRecords.length,
       totals: new Map([...totals].sort(([a], [b]) => (a < b ? -1 : 1))),
+      bySum: {
+        groups: result.bySum.length,
+        records: result.bySum.reduce((count, group) => count + group.records.length, 0),
+        shown: result.bySum
+          .slice(0, SHOWN_SUM_GROUPS)
+          .map(({ reference, entry, records: group }) => ({ reference, records: group.length, currency: entry.currency, minor: entry.amountMinor })),
+      },
     };
     const kept = await keepRun(db, { ...summary, sourceKey: submission.sourceKey }, exceptions);
     if (!kept.kept) {

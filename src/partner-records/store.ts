@@ -8,6 +8,24 @@ export interface CurrencyTotal {
   minor: number;
 }
 
+/** One group of records sharing a reference matched by their sum: the reference, how many records, their sum. */
+export interface SumGroup {
+  reference: string;
+  records: number;
+  currency: string;
+  minor: number;
+}
+
+/** The groups of records matched by their sum: how many, the records in them, and the first few (at most SHOWN_SUM_GROUPS). */
+export interface SumGroups {
+  groups: number;
+  records: number;
+  shown: SumGroup[];
+}
+
+/** Groups named with a run; the rest counted. */
+export const SHOWN_SUM_GROUPS = 5;
+
 export interface RunSummary {
   id: string;
   userId: string;
@@ -23,6 +41,8 @@ export interface RunSummary {
   notInRecords: number;
   /** By currency code, in code order. */
   totals: ReadonlyMap<string, CurrencyTotal>;
+  /** Of the matched records, those matched by their sum with others sharing their reference. */
+  bySum: SumGroups;
 }
 
 interface RunRow {
@@ -39,6 +59,7 @@ interface RunRow {
   not_in_ledger: number;
   not_in_records: number;
   totals: Record<string, CurrencyTotal> | string;
+  by_sum: SumGroups | string;
 }
 
 function toSummary(row: RunRow): RunSummary {
@@ -57,6 +78,7 @@ function toSummary(row: RunRow): RunSummary {
     notInLedger: Number(row.not_in_ledger),
     notInRecords: Number(row.not_in_records),
     totals: new Map(Object.entries(totals).sort(([a], [b]) => (a < b ? -1 : 1))),
+    bySum: typeof row.by_sum === 'string' ? (JSON.parse(row.by_sum) as SumGroups) : row.by_sum,
   };
 }
 
@@ -71,8 +93,8 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
     const totals = Object.fromEntries(run.totals);
     const inserted = await tx.query<{ id: string }>(
       `INSERT INTO records_runs (id, source_key, user_id, created_at, file_name, period_start, period_end, ledger_complete,
-                                 record_count, matched, differences, not_in_ledger, not_in_records, totals)
-       VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)
+                                 record_count, matched, differences, not_in_ledger, not_in_records, totals, by_sum)
+       VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::jsonb)
        ON CONFLICT (source_key) DO NOTHING RETURNING id`,
       [
         run.id,
@@ -89,6 +111,7 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
         run.notInLedger,
         run.notInRecords,
         JSON.stringify(totals),
+        JSON.stringify(run.bySum),
       ],
     );
     if (inserted.rows.length === 0) {
@@ -106,12 +129,13 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
         currency: row.currency,
         note: row.note,
         records_row: row.recordsRow ?? null,
+        records_sum: row.recordsSum,
       }));
       await tx.query(
-        `INSERT INTO records_run_exceptions (run_id, ord, kind, reference, date, records_amount, ledger_amount, currency, note, records_row)
-         SELECT $1, r.ord, r.kind, r.reference, r.date, r.records_amount, r.ledger_amount, r.currency, r.note, r.records_row
+        `INSERT INTO records_run_exceptions (run_id, ord, kind, reference, date, records_amount, ledger_amount, currency, note, records_row, records_sum)
+         SELECT $1, r.ord, r.kind, r.reference, r.date, r.records_amount, r.ledger_amount, r.currency, r.note, r.records_row, r.records_sum
            FROM jsonb_to_recordset($2::jsonb) AS r(ord integer, kind text, reference text, date text, records_amount text,
-                ledger_amount text, currency text, note text, records_row integer)`,
+                ledger_amount text, currency text, note text, records_row integer, records_sum text)`,
         [run.id, JSON.stringify(batch)],
       );
     }
@@ -120,7 +144,7 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
 }
 
 const SUMMARY_COLUMNS = `id, user_id, created_at, file_name, period_start, period_end, ledger_complete, record_count, matched,
-  differences, not_in_ledger, not_in_records, totals`;
+  differences, not_in_ledger, not_in_records, totals, by_sum`;
 
 /** The latest runs, newest first. */
 export async function recentRuns(db: Queryable, limit: number): Promise<RunSummary[]> {
@@ -146,9 +170,12 @@ export async function runExceptions(db: Queryable, id: string): Promise<Exceptio
     currency: string;
     note: string;
     records_row: number | null;
-  }>('SELECT kind, reference, date, records_amount, ledger_amount, currency, note, records_row FROM records_run_exceptions WHERE run_id = $1 ORDER BY ord', [
-    id,
-  ]);
+    records_sum: string;
+  }>(
+    `SELECT kind, reference, date, records_amount, ledger_amount, currency, note, records_row, records_sum
+       FROM records_run_exceptions WHERE run_id = $1 ORDER BY ord`,
+    [id],
+  );
   return rows.map((row) => ({
     kind: row.kind,
     reference: row.reference,
@@ -158,5 +185,6 @@ export async function runExceptions(db: Queryable, id: string): Promise<Exceptio
     currency: row.currency,
     note: row.note,
     recordsRow: row.records_row === null ? undefined : Number(row.records_row),
+    recordsSum: row.records_sum,
   }));
 }

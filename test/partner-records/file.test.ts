@@ -132,12 +132,15 @@ describe('reading a records file', () => {
     });
   });
 
-  it('refuses a reference twice, naming both rows', async () => {
-    const reading = await read('reference,date,amount,currency\nA,2026-11-02,1,USD\n,2026-11-02,1,USD\n,2026-11-02,1,USD\nA,2026-11-03,2,USD\n');
-    expect(reading).toEqual({
-      ok: false,
-      problem: { code: 'rows', more: 0, problems: [{ row: 5, column: 'reference', code: 'reference_repeated', firstRow: 2 }] },
-    });
+  it('keeps every row of a reference that repeats: a transfer, its fee and its VAT', async () => {
+    const reading = await read(
+      'reference,date,amount,currency,note\nFT123,2026-11-02,1000,USD,transfer\nFT123,2026-11-02,-5,USD,fee\nFT123,2026-11-02,-0.80,USD,VAT\n',
+    );
+    expect(reading.ok && reading.records.map((record) => [record.row, record.reference, record.amountMinor, record.note])).toEqual([
+      [2, 'FT123', 100_000, 'transfer'],
+      [3, 'FT123', -500, 'fee'],
+      [4, 'FT123', -80, 'VAT'],
+    ]);
   });
 
   it('refuses a direction against the sign, and a word that is no direction', async () => {

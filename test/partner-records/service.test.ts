@@ -84,14 +84,52 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
     });
     expect([...summary.totals]).toEqual([['USD', { count: 4, minor: 15050 - 2000 + 7500 - 5000 }]]);
     expect(exceptions.map(exceptionCells)).toEqual([
-      ['amount_difference', 'FL-3', '2026-11-03', '13.00', '12.00', 'EUR', '=HYPERLINK("x")', '5'],
-      ['not_in_ledger', 'NOT-THERE', '2026-11-03', '5.00', '', 'USD', 'not in the ledger', '6'],
-      ['not_in_records', 'FL-EXTRA', '2026-11-03T12:00:00.000Z', '', '99.00', 'USD', 'Entry FL-EXTRA', ''],
+      ['amount_difference', 'FL-3', '2026-11-03', '13.00', '12.00', 'EUR', '=HYPERLINK("x")', '5', ''],
+      ['not_in_ledger', 'NOT-THERE', '2026-11-03', '5.00', '', 'USD', 'not in the ledger', '6', ''],
+      ['not_in_records', 'FL-EXTRA', '2026-11-03T12:00:00.000Z', '', '99.00', 'USD', 'Entry FL-EXTRA', '', ''],
     ]);
     const history = await service.history();
     expect(history[0]).toMatchObject({ id: summary.id, userId: 'U0VIEWER', fileName: 'records.csv', matched: 4 });
     const again = await service.run(summary.id);
     expect(again?.exceptions).toEqual(exceptions);
+  });
+
+  it('matches records sharing a reference by their sum, keeps the groups with the run, and gives the sum of a group that differs', async () => {
+    const entries = [tx('FT123', '2026-11-06T09:00:00.000Z', 994.2), tx('FT456', '2026-11-06T10:00:00.000Z', 500)];
+    await insertEntries(db, identifyPage([...entries].reverse()), { firstSeenAt: NOW, markLate: false });
+    const outcome = await check(
+      [
+        'reference,date,amount,currency,note',
+        'FT123,2026-11-06,1000,USD,transfer',
+        'FT123,2026-11-06,-5,USD,fee',
+        'FT123,2026-11-06,-0.80,USD,VAT on the fee',
+        'FT456,2026-11-06,510,USD,transfer',
+        'FT456,2026-11-06,-5,USD,fee',
+      ].join('\n'),
+    );
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const { summary, exceptions } = outcome.run;
+    const bySum = { groups: 1, records: 3, shown: [{ reference: 'FT123', records: 3, currency: 'USD', minor: 99_420 }] };
+    expect(summary).toMatchObject({ records: 5, matched: 3, differences: 2, notInLedger: 0, notInRecords: 0, bySum });
+    expect([...summary.totals]).toEqual([['USD', { count: 3, minor: 99_420 }]]);
+    expect(exceptions.map(exceptionCells)).toEqual([
+      ['amount_difference', 'FT456', '2026-11-06', '510.00', '500.00', 'USD', 'transfer', '5', '505.00'],
+      ['amount_difference', 'FT456', '2026-11-06', '-5.00', '500.00', 'USD', 'fee', '6', '505.00'],
+    ]);
+    const kept = await service.run(summary.id);
+    expect(kept?.summary.bySum).toEqual(bySum);
+    expect(kept?.exceptions).toEqual(exceptions);
+  });
+
+  it('counts no group matched by their sum for a run kept before groups were', async () => {
+    await db.query(
+      `INSERT INTO records_runs (id, source_key, user_id, created_at, file_name, period_start, period_end, ledger_complete,
+                                 record_count, matched, differences, not_in_ledger, not_in_records, totals)
+       VALUES ('RC-2222QQ', 'before-groups:F1', 'U0VIEWER', $1, 'old.csv', '2026-10-01', '2026-10-31', true, 1, 1, 0, 0, 0, '{}')`,
+      [NOW],
+    );
+    expect((await service.run('RC-2222QQ'))?.summary.bySum).toEqual({ groups: 0, records: 0, shown: [] });
   });
 
   it('keeps a submission delivered twice once', async () => {

@@ -13,12 +13,12 @@ export const recordsTexts = defineMessages({
     'records.intro':
       'Choose a CSV file of your records, with a header row: `reference`, `date`, `amount`, `currency`, and optionally `direction` (`in` / `out`) and `note` (French names work too). Amounts as in `/fleet export`: a dot for decimals, negative for money out of the fleet account. Dates as `2026-11-02` or `2026-11-02 14:30`, read in {zone}. At most {rows} rows and {size} MiB.',
     'records.matchRule': {
-      one: 'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} day of their date.',
+      one: 'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} day of their date. Records sharing a reference (a transfer, its fee and its VAT) match entries of their own amounts one by one, or together one entry of their sum.',
       other:
-        'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} days of their date.',
+        'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} days of their date. Records sharing a reference (a transfer, its fee and its VAT) match entries of their own amounts one by one, or together one entry of their sum.',
     },
     'records.matchRuleSameDay':
-      'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction on their own date.',
+      'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction on their own date. Records sharing a reference (a transfer, its fee and its VAT) match entries of their own amounts one by one, or together one entry of their sum.',
     'records.fileLabel': 'Records file (CSV)',
     'records.submit': 'Check',
     'records.close': 'Close',
@@ -53,7 +53,6 @@ export const recordsTexts = defineMessages({
     'records.row.currency_unknown': 'a currency the fleet account does not know.',
     'records.row.direction_invalid': 'the direction is `in` or `out` (`entrée` or `sortie`), or empty.',
     'records.row.direction_sign': 'a negative amount says money out, but the direction says `in`.',
-    'records.row.reference_repeated': 'this reference is already on row {first}.',
     'records.result.title': 'Records checked',
     'records.result.headline': {
       one: '*{file}*: {count} record from {from} to {to} (days in {zone}).',
@@ -61,6 +60,15 @@ export const recordsTexts = defineMessages({
     },
     'records.result.matched': { one: ':white_check_mark: {count} matched', other: ':white_check_mark: {count} matched' },
     'records.result.total': { one: '• {currency}: {count} record, {total}', other: '• {currency}: {count} records, {total}' },
+    'records.result.bySum': {
+      one: ':link: {count} group of records sharing a reference matched one ledger entry by their sum ({records} records in all):',
+      other: ':link: {count} groups of records sharing a reference each matched one ledger entry by their sum ({records} records in all):',
+    },
+    'records.result.bySumGroup': {
+      one: '• {count} record sharing reference {reference} matched one ledger entry by their sum, {total}',
+      other: '• {count} records sharing reference {reference} matched one ledger entry by their sum, {total}',
+    },
+    'records.result.bySumMore': { one: '…and {count} more group.', other: '…and {count} more groups.' },
     'records.result.differences': {
       one: ':warning: {count} found in the ledger with another amount',
       other: ':warning: {count} found in the ledger with another amount',
@@ -110,12 +118,12 @@ export const recordsTexts = defineMessages({
     'records.intro':
       'Choisissez un fichier CSV de vos écritures, avec une ligne d’en-tête : `référence`, `date`, `montant`, `devise`, et au choix `sens` (`entrée` / `sortie`) et `note` (les noms anglais marchent aussi). Les montants comme dans `/fleet export` : un point pour les décimales, négatifs pour l’argent qui sort du compte de flotte. Les dates comme `2026-11-02` ou `2026-11-02 14:30`, lues dans le fuseau {zone}. Au plus {rows} lignes et {size} Mio.',
     'records.matchRule': {
-      one: 'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jour près de sa date.',
+      one: 'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jour près de sa date. Des écritures de même référence (un virement, ses frais et leur TVA) sont rapprochées une à une d’opérations de même montant, ou ensemble d’une seule opération de leur somme.',
       other:
-        'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jours près de sa date.',
+        'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jours près de sa date. Des écritures de même référence (un virement, ses frais et leur TVA) sont rapprochées une à une d’opérations de même montant, ou ensemble d’une seule opération de leur somme.',
     },
     'records.matchRuleSameDay':
-      'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à sa date même.',
+      'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à sa date même. Des écritures de même référence (un virement, ses frais et leur TVA) sont rapprochées une à une d’opérations de même montant, ou ensemble d’une seule opération de leur somme.',
     'records.fileLabel': 'Fichier des écritures (CSV)',
     'records.submit': 'Rapprocher',
     'records.close': 'Fermer',
@@ -154,7 +162,6 @@ export const recordsTexts = defineMessages({
     'records.row.currency_unknown': 'une devise que le compte de flotte ne connaît pas.',
     'records.row.direction_invalid': 'le sens est `entrée` ou `sortie` (`in` ou `out`), ou vide.',
     'records.row.direction_sign': 'un montant négatif dit que l’argent sort, mais le sens dit `entrée`.',
-    'records.row.reference_repeated': 'cette référence est déjà à la ligne {first}.',
     'records.result.title': 'Rapprochement fait',
     'records.result.headline': {
       one: '*{file}* : {count} écriture du {from} au {to} (jours du fuseau {zone}).',
@@ -162,6 +169,16 @@ export const recordsTexts = defineMessages({
     },
     'records.result.matched': { one: ':white_check_mark: {count} rapprochée', other: ':white_check_mark: {count} rapprochées' },
     'records.result.total': { one: '• {currency} : {count} écriture, {total}', other: '• {currency} : {count} écritures, {total}' },
+    'records.result.bySum': {
+      one: ':link: {count} groupe d’écritures de même référence rapproché d’une seule opération du grand livre par leur somme ({records} écritures en tout) :',
+      other:
+        ':link: {count} groupes d’écritures de même référence rapprochés chacun d’une seule opération du grand livre par leur somme ({records} écritures en tout) :',
+    },
+    'records.result.bySumGroup': {
+      one: '• {count} écriture de référence {reference} rapprochée d’une seule opération du grand livre par leur somme, {total}',
+      other: '• {count} écritures de même référence {reference} rapprochées d’une seule opération du grand livre par leur somme, {total}',
+    },
+    'records.result.bySumMore': { one: '…et {count} autre groupe.', other: '…et {count} autres groupes.' },
     'records.result.differences': {
       one: ':warning: {count} trouvée au grand livre avec un autre montant',
       other: ':warning: {count} trouvées au grand livre avec un autre montant',

@@ -18,9 +18,6 @@ export function describeRowProblem(locale: Locale, problem: RowProblem): string 
       : t('records.row.where', { row: problem.row, column: codeSpan(problem.column, 40) });
   let what: string;
   switch (problem.code) {
-    case 'reference_repeated':
-      what = t('records.row.reference_repeated', { first: problem.firstRow ?? 0 });
-      break;
     case 'amount_decimals':
       what = problem.amount ? describeTooManyDecimals(locale, problem.amount, (typed) => codeSpan(typed, 40)) : t('records.row.amount_invalid');
       break;

@@ -99,6 +99,7 @@ export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZ
       t('records.result.total', { currency, count: total.count, total: formatMinor(total.minor, currency, { locale: surface.locale, signed: true }) }),
     );
   }
+  lines.push(...bySumLines(surface, summary));
   lines.push(t('records.result.differences', { count: summary.differences }));
   if (summary.ledgerComplete) {
     lines.push(t('records.result.notInLedger', { count: summary.notInLedger }));
@@ -107,6 +108,25 @@ export function recordsSummaryLines(surface: Surface, summary: RunSummary, timeZ
     // The ledger may only be late: nothing is called missing, on either side.
     lines.push(t('records.result.notFoundYet', { count: summary.notInLedger }));
   }
+  return lines;
+}
+
+/** The groups of records sharing a reference matched by their sum: the count, the first few named, the count of the rest. */
+function bySumLines(surface: Surface, summary: RunSummary): string[] {
+  const t = textsFor(surface.locale);
+  const { groups, records, shown } = summary.bySum;
+  if (groups === 0) return [];
+  const lines = [t('records.result.bySum', { count: groups, records })];
+  for (const group of shown) {
+    lines.push(
+      t('records.result.bySumGroup', {
+        count: group.records,
+        reference: codeSpan(group.reference, 40),
+        total: formatMinor(group.minor, group.currency, { locale: surface.locale, signed: true }),
+      }),
+    );
+  }
+  if (groups > shown.length) lines.push(t('records.result.bySumMore', { count: groups - shown.length }));
   return lines;
 }
 

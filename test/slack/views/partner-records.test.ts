@@ -31,8 +31,11 @@ const summary: RunSummary = {
     ['CDF', { count: 100, minor: -125_000 }],
     ['USD', { count: 1000, minor: 1_505_025 }],
   ]),
+  bySum: { groups: 0, records: 0, shown: [] },
 };
 const run: RecordsRun = { summary, gap: undefined, exceptions: [], kept: true };
+
+const modalOf = (recordsRun: RecordsRun) => buildRecordsResultModal(EN, { run: recordsRun, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined });
 
 describe('the records check views', () => {
   it("open a form with one CSV file input, within Block Kit's limits, in both languages", () => {
@@ -59,6 +62,34 @@ describe('the records check views', () => {
     expect(checkMessage(asJson(french).blocks, french.text)).toEqual([]);
   });
 
+  it('say which records sharing a reference matched one ledger entry by their sum, the first five named and the rest counted, in both languages', () => {
+    const shown = [
+      { reference: 'FT123', records: 3, currency: 'USD', minor: 99_420 },
+      ...Array.from({ length: 4 }, (_, index) => ({ reference: `FT${index}<!here>${'x'.repeat(200)}`, records: 2, currency: 'CDF', minor: -125_000 })),
+    ];
+    const grouped: RecordsRun = { ...run, summary: { ...summary, bySum: { groups: 7, records: 17, shown } } };
+    const modal = buildRecordsResultModal(EN, { run: grouped, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined });
+    const english = JSON.stringify(modal.blocks);
+    expect(english).toContain('7 groups of records sharing a reference each matched one ledger entry by their sum (17 records in all)');
+    expect(english).toContain('3 records sharing reference `FT123` matched one ledger entry by their sum, +994.20 USD');
+    expect(english).toContain('…and 2 more groups.');
+    expect(english).not.toContain('<!here>');
+    expect(checkView(asJson(modal))).toEqual([]);
+    const french = buildRecordsResultMessage(FR, { run: grouped, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined });
+    const frenchText = JSON.stringify(french.blocks);
+    expect(frenchText).toContain(
+      '7 groupes d’écritures de même référence rapprochés chacun d’une seule opération du grand livre par leur somme (17 écritures en tout)',
+    );
+    expect(frenchText).toContain('3 écritures de même référence `FT123` rapprochées d’une seule opération du grand livre par leur somme, +994,20 USD');
+    expect(frenchText).toContain('…et 2 autres groupes.');
+    expect(checkMessage(asJson(french).blocks, french.text)).toEqual([]);
+    const one = { ...run, summary: { ...summary, bySum: { groups: 1, records: 3, shown: shown.slice(0, 1) } } };
+    const single = JSON.stringify(buildRecordsResultMessage(EN, { run: one, timeZone: 'UTC', file: { none: true }, lastPollAt: undefined }).blocks);
+    expect(single).toContain('1 group of records sharing a reference matched one ledger entry by their sum (3 records in all)');
+    expect(single).not.toContain('more group');
+    expect(JSON.stringify(modalOf(run).blocks)).not.toContain('by their sum');
+  });
+
   it('name the exceptions file after the run id as the summary writes it, in its capitals', () => {
     expect(exceptionsFileName(summary)).toBe('fleet-records-2026-11-01_2026-11-30-RC-7K3F9Q.csv');
   });
@@ -71,6 +102,10 @@ describe('the records check views', () => {
     expect(form(FR, 1)).toContain('à 1 jour près');
     expect(form(FR, 3)).toContain('à 3 jours près');
     expect(form(EN, 0)).toContain('on their own date');
+    expect(form(EN, 1)).toContain(
+      'Records sharing a reference (a transfer, its fee and its VAT) match entries of their own amounts one by one, or together one entry of their sum.',
+    );
+    expect(form(FR, 1)).toContain('Des écritures de même référence');
     for (const text of [form(EN, 1), form(EN, 0), form(FR, 1), form(FR, 3)]) expect(text).not.toContain('(s)');
   });
 

@@ -210,6 +210,24 @@ describe("the demo's example exports", () => {
     expect(new TextDecoder('utf-8', { fatal: true }).decode(mobile)).toContain('Card funding — ');
   });
 
+  it("reconciles the bank statement, its transfer, commission and VAT matching the fleet account's credit by their sum", async () => {
+    for (const now of NOWS) {
+      const transactions = await sandboxTransactions(now);
+      const grouped = oldestFirst(transactions, now).find((tx) => tx.currency === 'USD' && minorOf(tx) > 0)!;
+      const records = (await read(bankStatementExample(transactions, now), BANK_STATEMENT_PROFILE)).records;
+      const bank = await reconcile(records, transactions);
+      expect(
+        bank.bySum.map((group) => [group.reference, group.entry.reference, group.records.length]),
+        now.toISOString(),
+      ).toEqual([[grouped.reference, grouped.reference, 3]]);
+      expect(bank.matched).toHaveLength(records.length - 1);
+      expect(bank.notInLedger.map((record) => record.reference)).toEqual([`FTC${recordsExampleDays(now)[1].replace(/-/g, '')}`]);
+      expect(bank.differences).toEqual([]);
+      // The statement is the USD account's: the other currencies' entries are not in it.
+      expect(bank.notInRecords.every((entry) => entry.currency !== 'USD')).toBe(true);
+    }
+  });
+
   it('reconciles the mobile-money statement and the accounting export but for their honest exceptions', async () => {
     for (const now of NOWS) {
       const transactions = await sandboxTransactions(now);
