@@ -27,6 +27,7 @@ import { homeTexts } from './messages/home.js';
 import { approvalSignals } from './messages/approval-signals.js';
 import { payoutSchedule } from './messages/payout-schedule.js';
 import { recordsTexts } from './messages/records.js';
+import { tableFiles } from './messages/table-files.js';
 import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 import { channelInvites } from './messages/channel-invites.js';
@@ -55,6 +56,7 @@ const areas = [
   payoutSchedule,
   workflowStep,
   recordsTexts,
+  tableFiles,
   runwayTexts,
   channelInvites,
 ] as const;
