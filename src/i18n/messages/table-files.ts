@@ -4,7 +4,7 @@ import { defineMessages } from '../define.js';
 export const tableFiles = defineMessages({
   en: {
     'tableFile.file_empty': ':no_entry: The file is empty. Nothing was kept.',
-    'tableFile.file_too_large': ':no_entry: The file is larger than {size} MiB, the most this form reads. Nothing was kept.',
+    'tableFile.file_too_large': ':no_entry: The file is too large: it is over {size} MiB, the most this form reads. Nothing was kept.',
     'tableFile.file_encoding.bulk':
       ':no_entry: The file is not text in {encoding}: it holds bytes that encoding does not have (another encoding, or not a text file at all). Choose its encoding under "File encoding", or save it from your spreadsheet as "CSV UTF-8" or as an Excel workbook (.xlsx). Nothing was kept.',
     'tableFile.file_encoding.records':
@@ -38,7 +38,7 @@ export const tableFiles = defineMessages({
   },
   fr: {
     'tableFile.file_empty': ':no_entry: Le fichier est vide. Rien n’a été gardé.',
-    'tableFile.file_too_large': ':no_entry: Le fichier dépasse {size} Mio, le plus que lit ce formulaire. Rien n’a été gardé.',
+    'tableFile.file_too_large': ':no_entry: Le fichier est trop gros : il dépasse {size} Mio, le plus que lit ce formulaire. Rien n’a été gardé.',
     'tableFile.file_encoding.bulk':
       ':no_entry: Le fichier n’est pas du texte en {encoding} : il contient des octets que cet encodage n’a pas (un autre encodage, ou pas un fichier texte du tout). Choisissez son encodage sous « Encodage du fichier », ou enregistrez-le depuis votre tableur en « CSV UTF-8 » ou en classeur Excel (.xlsx). Rien n’a été gardé.',
     'tableFile.file_encoding.records':

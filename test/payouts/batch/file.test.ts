@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { readBatchFile, type BatchFileReading } from '../../../src/payouts/batch/file.js';
 import { checkBatchRows, checkBatchRowsInSlices, largestRows } from '../../../src/payouts/batch/rows.js';
@@ -133,6 +134,88 @@ describe('reading a bulk payout file', () => {
 
   it('refuses more rows than allowed, saying how many there are', async () => {
     expect(await problemOf(`${HEADER}\n${MOBILE}\n${MOBILE}\n${MOBILE}\n`, 2)).toEqual({ code: 'file_too_many_rows', max: 2, rows: 3 });
+  });
+});
+
+/** A bulk file as Excel saves it: the header and rows given, then whatever `edit` sets on the sheet. */
+async function workbook(rows: unknown[][], edit?: (sheet: ExcelJS.Worksheet) => void): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Payouts');
+  for (const row of rows) sheet.addRow(row);
+  edit?.(sheet);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+async function checkBytes(content: Uint8Array, encoding?: 'utf-8' | 'windows-1252' | 'iso-8859-1') {
+  const reading = await readBatchFile(content, { maxRows: 500, ...(encoding ? { encoding } : {}) });
+  if (!reading.ok) throw new Error(`expected the file to be read, got ${reading.problem.code}`);
+  return checkBatchRows(reading.rows, reading.columnProblems, context);
+}
+
+describe('the kinds of bulk payout file read', () => {
+  const ACCENTED = 'mobile,243812345678,VODACOM_MPESA,Zoë Mbuyi-Kasaï,CD,150.50,USD,,Prime d’été';
+
+  it('reads UTF-16 with its byte-order mark, either way round, whatever encoding was chosen', async () => {
+    const text = `${HEADER.replaceAll(',', '\t')}\r\n${ACCENTED.replaceAll(',', '\t')}\r\n`;
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const checked = await checkBytes(le, 'windows-1252');
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows[0]?.draft).toMatchObject({ recipient: { name: 'Zoë Mbuyi-Kasaï' }, note: 'Prime d’été', amountMinor: 15050 });
+  });
+
+  it('reads a Windows-1252 file when that encoding is chosen, and refuses it as UTF-8 naming the encoding', async () => {
+    const bytes = Uint8Array.from(
+      [...`${HEADER.replaceAll(',', ';')}\r\n${ACCENTED.replaceAll(',', ';')}\r\n`].map((char) => (char === '’' ? 0x92 : char.charCodeAt(0))),
+    );
+    const checked = await checkBytes(bytes, 'windows-1252');
+    expect(checked.rows[0]?.draft).toMatchObject({ recipient: { name: 'Zoë Mbuyi-Kasaï' }, note: 'Prime d’été' });
+    expect(await problemOf(bytes)).toEqual({ code: 'file_encoding', encoding: 'utf-8' });
+  });
+
+  it('reads the first sheet of an Excel workbook, amounts as exact decimals, rows numbered as the sheet shows them', async () => {
+    const bytes = await workbook([
+      HEADER.split(','),
+      ['mobile', '+243812345678', 'VODACOM_MPESA', 'Amani Kabila', 'CD', 1234.56, 'USD', '', 'March'],
+      [],
+      ['bank', '0001 2345 6789', 'BCDCCDKI', 'Ndaya Logistics SARL', 'CD', 2500, 'EUR', 'INV-2025-031'],
+    ]);
+    const checked = await checkBytes(bytes);
+    expect(checked.problems).toEqual([]);
+    expect(checked.rows.map((row) => [row.rowNumber, row.draft.kind, row.draft.amountMinor, row.draft.reference])).toEqual([
+      [2, 'mobile_money', 123456, 'PB-7K3F9Q-2'],
+      [4, 'bank_account', 250000, 'INV-2025-031'],
+    ]);
+  });
+
+  it('refuses a phone number a spreadsheet wrote in scientific notation, naming what it found', async () => {
+    const checked = await check(`${HEADER}\nmobile,2.43998E+11,VODACOM_MPESA,Amani Kabila,CD,10,USD,,\n${MOBILE}\n`);
+    expect(checked.problems).toEqual([{ rowNumber: 2, column: 'number', problem: { code: 'number_scientific', found: '2.43998E+11' } }]);
+    expect(checked.rows.map((row) => row.rowNumber)).toEqual([3]);
+  });
+
+  it('takes a workbook phone typed as a whole number in full, and refuses one the sheet shows with an exponent or a fraction', async () => {
+    const row = (number: unknown) => ['mobile', number, 'VODACOM_MPESA', 'Amani Kabila', 'CD', 10, 'USD'];
+    const bytes = await workbook([HEADER.split(',').slice(0, 7), row(243812345678), row(243812345679), row(2438123.5)], (sheet) => {
+      sheet.getCell('B3').numFmt = '0.00E+00';
+    });
+    const checked = await checkBytes(bytes);
+    expect(checked.rows.map((entry) => [entry.rowNumber, entry.draft.recipient])).toEqual([[2, expect.objectContaining({ phone: '243812345678' })]]);
+    expect(checked.problems).toEqual([
+      { rowNumber: 3, column: 'number', problem: { code: 'number_scientific', found: '243812345679', cell: 'B3' } },
+      { rowNumber: 4, column: 'number', problem: { code: 'number_scientific', found: '2438123.5', cell: 'B4' } },
+    ]);
+  });
+
+  it("reports a workbook's formula without its result, and a number Excel cannot hold exactly, in their row and column", async () => {
+    const bytes = await workbook([HEADER.split(',').slice(0, 7), ['mobile', '243812345678', 'VODACOM_MPESA', 'Amani Kabila', 'CD', 10, 'USD']], (sheet) => {
+      sheet.getCell('F2').value = { formula: 'SUM(F3:F9)' };
+      sheet.getRow(3).values = ['mobile', '243812345679', 'VODACOM_MPESA', 'Amani Kabila', 'CD', 0.1 + 0.2, 'USD'];
+    });
+    const checked = await checkBytes(bytes);
+    expect(checked.problems).toEqual([
+      { rowNumber: 2, column: 'amount', problem: { code: 'cell_formula_uncached', cell: 'F2', found: '=SUM(F3:F9)' } },
+      { rowNumber: 3, column: 'amount', problem: { code: 'cell_number_precision', cell: 'F3', found: '0.30000000000000004' } },
+    ]);
   });
 });
 
