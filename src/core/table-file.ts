@@ -223,6 +223,8 @@ export async function readTableFile(
   const header = layout.header ? rows.shift() : undefined;
   if (layout.header && header === undefined) return fail({ code: 'file_empty' });
   const body = rows.slice(0, Math.max(0, rows.length - layout.skipBelow));
+  // A sheet's row ends at its last cell holding anything: its empty cells up to the header's width are cells all the same, as in a CSV.
+  if (format === 'xlsx' && header) for (const row of body) while (row.cells.length < header.cells.length) row.cells.push('');
   if (count > allowed) return fail({ code: 'file_too_many_rows', max: limits.maxRows, rows: dataRows(count, layout) });
   return { ok: true, format, header, rows: body };
 }

@@ -24,7 +24,7 @@ const refused = (reading: TableReading) => (reading.ok ? undefined : reading.pro
 
 describe('reading an Excel workbook', () => {
   it('reads the first sheet whatever the layout says of delimiters and encodings, with rows numbered as the sheet numbers them', async () => {
-    const bytes = await workbook([['ref', 'name'], ['A-1', 'René'], [], ['A-2', 'Zoë; “quoted”, too']]);
+    const bytes = await workbook([['ref', 'name'], ['A-1', 'René'], [], ['A-2', 'Zoë; “quoted”, too'], ['A-3']]);
     const reading = await readTableFile(bytes, LAYOUT, LIMITS);
     if (!reading.ok) throw new Error(JSON.stringify(reading.problem));
     expect(reading.format).toBe('xlsx');
@@ -32,6 +32,8 @@ describe('reading an Excel workbook', () => {
     expect(reading.rows.map((row) => [row.line, ...row.cells])).toEqual([
       [2, 'A-1', 'René'],
       [4, 'A-2', 'Zoë; “quoted”, too'],
+      // Its empty last cell is a cell all the same, up to the header's width.
+      [5, 'A-3', ''],
     ]);
   });
 

@@ -132,9 +132,9 @@ function toRows(body: TableRow[], columns: BatchColumn[], format: 'csv' | 'xlsx'
   body.forEach((record, index) => {
     // A CSV's rows count the header as row 1 and skip blank lines, as the person's spreadsheet shows no gaps; a sheet's rows are its own.
     const rowNumber = format === 'xlsx' ? record.line : index + 2;
-    // A sheet's row ends at its last cell holding anything: shorter rows are not a miscount.
-    const length = format === 'xlsx' ? Math.max(columns.length, record.cells.length) : record.cells.length;
-    if (length !== columns.length && (format === 'csv' || record.cells.slice(columns.length).some((cell) => cell.trim() !== ''))) {
+    // A sheet's cells beyond the header's count only when they hold something.
+    const length = format === 'xlsx' && record.cells.slice(columns.length).every((cell) => cell.trim() === '') ? columns.length : record.cells.length;
+    if (length !== columns.length) {
       columnProblems.push({ rowNumber, code: 'row_column_count', expected: columns.length, found: length });
       return;
     }
