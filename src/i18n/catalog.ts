@@ -28,6 +28,7 @@ import { approvalSignals } from './messages/approval-signals.js';
 import { payoutSchedule } from './messages/payout-schedule.js';
 import { recordsTexts } from './messages/records.js';
 import { importProfiles } from './messages/import-profiles.js';
+import { tableFiles } from './messages/table-files.js';
 import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 import { channelInvites } from './messages/channel-invites.js';
@@ -57,6 +58,7 @@ const areas = [
   workflowStep,
   recordsTexts,
   importProfiles,
+  tableFiles,
   runwayTexts,
   channelInvites,
 ] as const;

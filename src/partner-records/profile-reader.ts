@@ -4,10 +4,10 @@
  * problem of every row (the first `SHOWN_PROBLEMS`, with a count of the rest), and the rows left out
  * by their status. Rows sharing a reference are all kept. Amounts through `money.ts`'s one rule.
  */
-import { CsvError } from 'csv-parse';
 import { readLaidOutAmount, type NumberLayout, type TooManyDecimals } from '../core/money.js';
+import { readTableFile, type CellProblem, type TableFileProblem } from '../core/table-file.js';
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.js';
-import { parseInSlices, type PartnerRecord, type RecordsLimits } from './file.js';
+import type { PartnerRecord, RecordsLimits } from './file.js';
 import { readProfileDate } from './profile-dates.js';
 import type { ColumnRef, ImportProfile } from './profile.js';
 
@@ -25,7 +25,9 @@ export type ProfileRowProblemCode =
   | 'amount_both'
   | 'amount_sign'
   | 'flag_invalid'
-  | 'currency_unknown';
+  | 'currency_unknown'
+  /** A workbook's cell that gives no text (a formula without its result, an error, a number Excel cannot hold exactly): `cell` says which. */
+  | 'cell_unreadable';
 
 /** One problem in one cell: the row as a spreadsheet numbers it, the column by its header (or position), what was found. */
 export interface ProfileRowProblem {
@@ -38,17 +40,12 @@ export interface ProfileRowProblem {
   /** The cell as written, at most 40 characters. */
   found: string;
   amount?: TooManyDecimals;
+  cell?: CellProblem;
 }
 
+/** The file-level problems every table has (`core/table-file.ts`), and those of a profile's columns. */
 export type ProfileFileProblem =
-  | { code: 'file_empty' }
-  | { code: 'file_too_large'; maxBytes: number }
-  | { code: 'file_encoding'; encoding: ImportProfile['encoding'] }
-  | { code: 'file_unreadable'; line: number }
-  | { code: 'file_missing_columns'; columns: string[] }
-  | { code: 'file_repeated_column'; column: string }
-  | { code: 'file_no_rows' }
-  | { code: 'file_too_many_rows'; max: number };
+  TableFileProblem | { code: 'file_missing_columns'; columns: string[] } | { code: 'file_repeated_column'; column: string } | { code: 'file_no_rows' };
 
 export type ProfileReading =
   | {
@@ -68,31 +65,8 @@ export const SHOWN_PROBLEMS = 200;
 const fail = (problem: ProfileFileProblem): ProfileReading => ({ ok: false, problem });
 const words = (text: string) => text.trim().toLowerCase().normalize('NFC');
 
-/** Windows-1252's characters for the bytes 0x80 to 0x9F (the five it leaves undefined kept as the byte). */
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d,
-  0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-].map((code) => String.fromCharCode(code));
-
-/** The file's text in the profile's encoding, or undefined when its bytes are not that encoding. */
-export function decodeAs(bytes: Uint8Array, encoding: ImportProfile['encoding']): string | undefined {
-  try {
-    if (encoding === 'utf-16') {
-      // Only with its byte-order mark: without one, the byte order would be a guess.
-      if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le', { fatal: true }).decode(bytes);
-      if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be', { fatal: true }).decode(bytes);
-      return undefined;
-    }
-    if (encoding === 'utf-8') return bytes.includes(0) ? undefined : new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    // A NUL is never text in a one-byte encoding: most likely a UTF-16 file.
-    if (bytes.includes(0)) return undefined;
-    const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-    // Windows-1252 puts printable characters (`€`, `’`, `—`) where ISO-8859-1 has control codes; Node's decoders read those bytes as Latin-1.
-    return encoding === 'windows-1252' ? latin1.replace(/[\u0080-\u009F]/g, (char) => WINDOWS_1252_HIGH[char.charCodeAt(0) - 0x80] ?? char) : latin1;
-  } catch {
-    return undefined;
-  }
-}
+/** The file's text in the profile's encoding (kept here for the readers that import it from records). */
+export { decodeAs } from '../core/table-file.js';
 
 type Roles = 'reference' | 'date' | 'amount' | 'debit' | 'credit' | 'flag' | 'currency' | 'status' | 'description' | 'note';
 
@@ -142,28 +116,12 @@ export async function readWithProfile(
   limits: RecordsLimits,
   turns: BackgroundTurns = new EventLoopTurns(),
 ): Promise<ProfileReading> {
-  const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
-  if (size > limits.maxBytes) return fail({ code: 'file_too_large', maxBytes: limits.maxBytes });
-  const text = typeof content === 'string' ? content : decodeAs(content, profile.encoding);
-  if (text === undefined) return fail({ code: 'file_encoding', encoding: profile.encoding });
-  if (/^\uFEFF?\s*$/u.test(text)) return fail({ code: 'file_empty' });
-  const headerLines = profile.header ? 1 : 0;
-  let parsed: Awaited<ReturnType<typeof parseInSlices>>;
-  try {
-    parsed = await parseInSlices(text, limits.maxRows + profile.skipAbove + headerLines + profile.skipBelow, turns, profile.delimiter);
-  } catch (error) {
-    if (error instanceof CsvError) return fail({ code: 'file_unreadable', line: (error as CsvError & { lines?: number }).lines ?? 1 });
-    throw error;
-  }
-  if (parsed.tooMany) return fail({ code: 'file_too_many_rows', max: limits.maxRows });
-  const lines = parsed.records.slice(profile.skipAbove);
-  const header = profile.header ? lines.shift() : undefined;
-  if (profile.header && header === undefined) return fail({ code: 'file_empty' });
-  const body = lines.slice(0, Math.max(0, lines.length - profile.skipBelow));
+  const table = await readTableFile(content, profile, limits, turns);
+  if (!table.ok) return fail(table.problem);
+  const { header, rows: body } = table;
   const columns = resolveColumns(profile, header?.cells);
   if (!(columns instanceof Map)) return fail(columns);
   if (body.length === 0) return fail({ code: 'file_no_rows' });
-  if (body.length > limits.maxRows) return fail({ code: 'file_too_many_rows', max: limits.maxRows });
 
   const records: ProfileRecord[] = [];
   const leftOut: Array<{ row: number; status: string }> = [];
@@ -171,12 +129,24 @@ export async function readWithProfile(
   let problemCount = 0;
   const counted = new Set(profile.status?.counted.map(words));
   const slices = new Slices(turns);
-  for (const { cells, line: row } of body) {
+  for (const { cells, line: row, typed } of body) {
     if (slices.due()) await slices.next();
     const rowProblems: ProfileRowProblem[] = [];
     const cell = (role: Roles): string | undefined => {
       const index = columns.get(role);
       if (index === undefined) return columns.has(role) ? '' : undefined;
+      const given = typed?.[index];
+      if (given?.kind === 'problem') {
+        rowProblems.push({
+          row,
+          column: (header?.cells[index] ?? '').trim().slice(0, 40),
+          position: index + 1,
+          code: 'cell_unreadable',
+          found: given.problem.found,
+          cell: given.problem,
+        });
+        return undefined;
+      }
       const value = cells[index];
       // A row may end before its last, empty cells; only a cell that must say something is then missing.
       if (value === undefined && columns.optional.has(role)) return '';
@@ -201,7 +171,11 @@ export async function readWithProfile(
     }
     const reference = cell('reference') ?? '';
     const dateText = cell('date');
-    const date = dateText === undefined ? undefined : readProfileDate(dateText, profile.date.format, profile.timeZone, limits.timeZone);
+    const dateIndex = columns.get('date');
+    const typedDate = dateIndex === undefined ? undefined : typed?.[dateIndex];
+    // A workbook's date cell is a date already (`2026-11-02`, or with its time on the file's clock): read as such, not through the profile's format.
+    const format = typedDate?.kind === 'date' ? 'YYYY-MM-DD' : profile.date.format;
+    const date = dateText === undefined ? undefined : readProfileDate(dateText, format, profile.timeZone, limits.timeZone);
     if (dateText !== undefined && !date) report('date', 'date_invalid', dateText);
     const currencyText = 'fixed' in profile.currency ? profile.currency.fixed : cell('currency');
     let currency = (currencyText ?? '').toUpperCase();
@@ -209,7 +183,12 @@ export async function readWithProfile(
       if (currencyText !== undefined) report('currency', 'currency_unknown', currencyText);
       currency = '';
     }
-    const amountMinor = readAmount(profile, currency, cell, report);
+    // A workbook's number cell is a number already: its exact decimal (`1234.56`) read as such, whatever the profile's marks.
+    const numberCell = (role: Roles) => {
+      const index = columns.get(role);
+      return index !== undefined && typed?.[index]?.kind === 'number';
+    };
+    const amountMinor = readAmount(profile, currency, cell, report, numberCell);
     const description = cell('description') ?? '';
     const note = cell('note') ?? '';
     if (rowProblems.length > 0 || !date || amountMinor === undefined || currency === '') {
@@ -223,14 +202,23 @@ export async function readWithProfile(
   return { ok: true, records, leftOut, problems, moreProblems: problemCount - problems.length };
 }
 
+/** How a workbook's number cell is written once read: a dot before decimals, no grouping. */
+const MACHINE_NUMBERS: NumberLayout = { decimalMark: '.', grouping: 'none' };
+
 type Report = (role: Roles, code: ProfileRowProblemCode, found: string, amount?: TooManyDecimals) => void;
 
 /** The row's signed amount in minor units by the profile's layout, or undefined with its problems reported. */
-function readAmount(profile: ImportProfile, currency: string, cell: (role: Roles) => string | undefined, report: Report): number | undefined {
+function readAmount(
+  profile: ImportProfile,
+  currency: string,
+  cell: (role: Roles) => string | undefined,
+  report: Report,
+  numberCell: (role: Roles) => boolean,
+): number | undefined {
   const numbers: NumberLayout = profile.numbers;
   // With the currency unknown, the amount's form is still checked (its decimals cannot be).
   const parse = (role: Roles, text: string): number | undefined => {
-    const read = readLaidOutAmount(text, currency === '' ? 'XXX' : currency, numbers);
+    const read = readLaidOutAmount(text, currency === '' ? 'XXX' : currency, numberCell(role) ? MACHINE_NUMBERS : numbers);
     if (read.ok) return read.minor;
     if (read.code === 'amount_too_many_decimals') {
       if (currency === '') return undefined;

@@ -113,6 +113,8 @@ export const PAYOUT_BATCH = {
   readyView: 'payout_batch_ready',
   fileBlock: 'payout_batch_file',
   pasteBlock: 'payout_batch_paste',
+  /** The text file's encoding, chosen in the form (UTF-8 when none). */
+  encodingBlock: 'payout_batch_encoding',
   /** An approver's rejection: the modal (its private_metadata is the batch id) and its reason's block. */
   rejectView: 'payout_batch_reject_modal',
   rejectReasonBlock: 'payout_batch_reject_reason',

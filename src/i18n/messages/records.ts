@@ -25,7 +25,8 @@ export const recordsTexts = defineMessages({
     'records.nothingChosen': 'Choose a CSV file of your records.',
     'records.checking': ':hourglass_flowing_sand: Reading your records and matching them against the ledger…',
     'records.problem.file_too_large': ':no_entry: The file is larger than {size} MiB, the most the records check reads (RECORDS_MAX_BYTES). Nothing was kept.',
-    'records.problem.not_csv': ':no_entry: {name} is not a CSV file. Save your records as CSV (comma-separated) and choose that file. Nothing was kept.',
+    'records.problem.not_csv':
+      ':no_entry: {name} is not a file the records check reads. Choose a CSV, TSV or TXT text file, or an Excel workbook (.xlsx). Nothing was kept.',
     'records.problem.not_on_slack': ':no_entry: {name} is not stored on Slack, so the app does not download it. Upload the file itself. Nothing was kept.',
     'records.problem.unavailable': ':warning: Slack did not give the file (it answered `{code}`). Try again in a moment. Nothing was kept.',
     'records.problem.file_empty': ':no_entry: The file is empty. Nothing was kept.',
@@ -131,7 +132,7 @@ export const recordsTexts = defineMessages({
     'records.checking': ':hourglass_flowing_sand: Lecture de vos écritures et rapprochement avec le grand livre…',
     'records.problem.file_too_large': ':no_entry: Le fichier dépasse {size} Mio, le plus que lit le rapprochement (RECORDS_MAX_BYTES). Rien n’a été gardé.',
     'records.problem.not_csv':
-      ':no_entry: {name} n’est pas un fichier CSV. Enregistrez vos écritures en CSV (séparées par des virgules) et choisissez ce fichier. Rien n’a été gardé.',
+      ':no_entry: {name} n’est pas un fichier que lit le rapprochement. Choisissez un fichier texte CSV, TSV ou TXT, ou un classeur Excel (.xlsx). Rien n’a été gardé.',
     'records.problem.not_on_slack':
       ':no_entry: {name} n’est pas stocké sur Slack : l’application ne le télécharge pas. Déposez le fichier lui-même. Rien n’a été gardé.',
     'records.problem.unavailable': ':warning: Slack n’a pas donné le fichier (réponse `{code}`). Réessayez dans un instant. Rien n’a été gardé.',

@@ -5,7 +5,7 @@
  */
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Queryable } from '../../store/db.js';
-import { readBatchFile, type BatchFileProblem } from './file.js';
+import { readBatchFile, type BatchFileEncoding, type BatchFileProblem } from './file.js';
 import { checkBatchRowsInSlices, withStoreFacts, type BatchCheck } from './rows.js';
 import { duplicateKey, findEarlierPayouts, repeatsWithin, type EarlierPayout } from '../duplicates.js';
 import type { PayoutDraft } from '../model.js';
@@ -21,12 +21,18 @@ export interface BatchFileCheckContext {
   batchId: string;
   /** PAYOUT_DUPLICATE_WINDOW_HOURS. */
   duplicateWindowHours: number;
+  /** The encoding the person chose for a text file; UTF-8 when none. */
+  encoding?: BatchFileEncoding;
   /** The bot's turns of the event loop, so that this background work lets Slack's waiting requests go first; turns of its own by default (tests). */
   turns?: BackgroundTurns;
 }
 
 export async function checkBatchFile(q: Queryable, content: Uint8Array | string, context: BatchFileCheckContext): Promise<BatchFileCheck> {
-  const reading = readBatchFile(content, { maxRows: context.maxRows });
+  const reading = await readBatchFile(content, {
+    maxRows: context.maxRows,
+    ...(context.encoding ? { encoding: context.encoding } : {}),
+    ...(context.turns ? { turns: context.turns } : {}),
+  });
   if (!reading.ok) return reading;
   const check = await checkBatchRowsInSlices(reading.rows, reading.columnProblems, context);
   const references = check.rows.map((row) => row.draft.reference);

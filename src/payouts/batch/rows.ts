@@ -4,7 +4,7 @@
  * repeat another (duplicates.ts), rows to new recipients, and every problem with its row number. Pure.
  */
 import { EventLoopTurns, Slices, type BackgroundTurns } from '../../runtime/turns.js';
-import type { BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
+import type { BatchCellProblem, BatchColumn, ColumnCountProblem, RawBatchRow } from './file.js';
 import type { FieldProblem, PayoutDraft, PayoutFieldName, PayoutKind } from '../model.js';
 import { duplicateKey, repeatsWithin, type EarlierPayout } from '../duplicates.js';
 import { kindNamed, railOf } from '../rails/index.js';
@@ -33,7 +33,9 @@ export type BatchOnlyProblem =
   /** Amounts in a file are digits with an optional dot and decimals, nothing else (`1500.50`). */
   | { code: 'amount_format' }
   /** The same reference on an earlier row: each row is its own payout, with its own reference. */
-  | { code: 'reference_repeated'; firstRow: number };
+  | { code: 'reference_repeated'; firstRow: number }
+  /** A cell that could not be read as typed (a number in scientific notation, a workbook's formula without its result…). */
+  | BatchCellProblem;
 
 /** One problem of one row; `column` says which cell (undefined for the row as a whole). */
 export interface BatchRowProblem {
@@ -175,7 +177,9 @@ function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
   const { kind, fields, amountShapeWrong } = cellsToForm(cells);
   const problems: BatchRowProblem[] = [];
   if (!kind) problems.push({ rowNumber, column: 'kind', problem: { code: 'kind_unknown' } });
-  if (amountShapeWrong) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
+  if (amountShapeWrong && !row.cellProblems?.amount) problems.push({ rowNumber, column: 'amount', problem: { code: 'amount_format' } });
+  const unreadable = Object.entries(row.cellProblems ?? {}) as Array<[BatchColumn, BatchCellProblem]>;
+  for (const [column, problem] of unreadable) problems.push({ rowNumber, column, problem });
   const result = validatePayoutForm(kind ?? 'mobile_money', fields, {
     settings: context.settings,
     now: context.now,
@@ -188,6 +192,8 @@ function checkRow(row: RawBatchRow, context: BatchCheckContext): RowResult {
       // Without a kind, the number and provider cannot be judged; the kind's problem says enough.
       if (!kind && (column === 'number' || column === 'provider')) continue;
       if (amountShapeWrong && column === 'amount') continue;
+      // A cell that could not be read has said so; its field's check would only repeat it.
+      if (row.cellProblems?.[column]) continue;
       problems.push({ rowNumber, column, problem });
     }
   }

@@ -10,6 +10,7 @@ import type { BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import { BatchApprovals, batchMovedOn, waitingPayouts } from './approvals.js';
 import { checkBatchFile, findBatchDuplicates, type BatchFileCheck } from './check.js';
+import type { BatchFileEncoding } from './file.js';
 import {
   batchApprovalRefusal,
   batchRefusal,
@@ -107,7 +108,7 @@ export class PayoutBatchService {
   }
 
   /** Reads and checks `content`; stores it as a draft of `userId`'s only when no row has a problem. */
-  async check(userId: string, content: Uint8Array | string, options: { fileName?: string } = {}): Promise<BatchCheckResult> {
+  async check(userId: string, content: Uint8Array | string, options: { fileName?: string; encoding?: BatchFileEncoding } = {}): Promise<BatchCheckResult> {
     const batchId = (this.options.newBatchId ?? newBatchId)();
     const { settings, batchSettings } = this.options;
     // Reading the file and checking every row is a heavy job: on its own connections (store/db.ts).
@@ -119,6 +120,7 @@ export class PayoutBatchService {
       now,
       batchId,
       duplicateWindowHours: settings.duplicateWindowHours,
+      ...(options.encoding ? { encoding: options.encoding } : {}),
       ...(this.options.turns ? { turns: this.options.turns } : {}),
     });
     if (!result.ok || result.check.problems.length > 0) return { ...result, batchId };

@@ -1,5 +1,5 @@
 /**
- * Reads the file a person chose in the bulk payout form: `files.info` first (its size and type, so
+ * Reads the file a person chose in the bulk payout or records form (a CSV, TSV or TXT text table, or an .xlsx workbook): `files.info` first (its size and type, so
  * that a file too large is refused before any byte is read), then its private download URL with the
  * bot token in an Authorization header, stopping at the size cap. The token goes only to Slack (see
  * `mayCarryBotToken`); neither the URL nor the token is logged.
@@ -10,6 +10,7 @@ import { quietClient } from './file-upload.js';
 
 export type ChosenFile =
   | { ok: true; bytes: Uint8Array; name: string }
+  /** `not_csv`: neither a text table (CSV, TSV, TXT) nor an Excel workbook (.xlsx). */
   | { ok: false; problem: 'too_large' | 'not_csv'; name: string }
   | { ok: false; problem: 'unavailable'; code: string }
   /** Its private URL names a host other than Slack's: nothing was downloaded, no token sent. */
@@ -39,7 +40,15 @@ export function mayCarryBotToken(fileUrl: string, slackApiUrl: string): boolean 
   }
 }
 
-const CSV_TYPES = new Set(['csv', 'text']);
+/** Slack's file types for the tables read (`text` is a .txt), and the names' endings that say the same. */
+const TABLE_TYPES = new Set(['csv', 'tsv', 'text', 'xlsx']);
+const TABLE_ENDINGS = ['.csv', '.tsv', '.txt', '.xlsx'];
+
+/** A text table or an Excel workbook, by Slack's file type or the file's name. */
+export function isTableFile(filetype: string, name: string): boolean {
+  const lower = name.toLowerCase();
+  return TABLE_TYPES.has(filetype.toLowerCase()) || TABLE_ENDINGS.some((ending) => lower.endsWith(ending));
+}
 
 function slackCode(error: unknown): string {
   const data = (error as { data?: { error?: unknown } } | undefined)?.data;
@@ -58,8 +67,7 @@ export async function readChosenFile(client: WebClient, fileId: string, maxBytes
   const url = info?.url_private_download ?? info?.url_private;
   if (!info || !url) return { ok: false, problem: 'unavailable', code: 'no_private_url' };
   if ((info.size ?? 0) > maxBytes) return { ok: false, problem: 'too_large', name };
-  const filetype = (info.filetype ?? '').toLowerCase();
-  if (!CSV_TYPES.has(filetype) && !name.toLowerCase().endsWith('.csv') && !name.toLowerCase().endsWith('.txt')) return { ok: false, problem: 'not_csv', name };
+  if (!isTableFile(info.filetype ?? '', name)) return { ok: false, problem: 'not_csv', name };
   if (!mayCarryBotToken(url, client.slackApiUrl)) return { ok: false, problem: 'not_on_slack', name };
   return download(client, url, name, maxBytes, options.timeoutMs ?? 10_000);
 }

@@ -1,5 +1,5 @@
 /**
- * `/fleet payout bulk`: the form with a CSV file input (or rows pasted), acknowledged at once with a
+ * `/fleet payout bulk`: the form with a file input (CSV, text or .xlsx; its encoding chosen) or rows pasted, acknowledged at once with a
  * "checking…" screen, then updated with the file's check: its summary, or its problems (the first
  * ones in the modal, every one in a CSV sent to the person's DM). A refused file stores nothing.
  */
@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
-import { BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck } from '../../payouts/index.js';
+import { BATCH_FILE_ENCODINGS, BATCH_FILE_MAX_BYTES, BATCH_ID_PATTERN, type BatchCheck, type BatchFileEncoding } from '../../payouts/index.js';
 import { textsFor } from '../../i18n/index.js';
 import { batchRefusalText, describeFileProblem, describeRowProblem } from '../refusals/batch-problems.js';
 import { readChosenFile } from '../files/batch-file-source.js';
@@ -55,15 +55,17 @@ export function openBatchForm(ctx: SlackContext) {
   };
 }
 
-type Chosen = { fileId: string } | { pasted: string };
+type Chosen = ({ fileId: string } | { pasted: string }) & { encoding?: BatchFileEncoding };
 
 /** The file chosen or the rows pasted; a problem for the form when neither or both. */
 function chosenInput(view: ViewOutput): Chosen | { missing: 'payoutBatch.nothingChosen' | 'payoutBatch.bothChosen' } {
   const files = view.state.values[PAYOUT_BATCH.fileBlock]?.[PAYOUT_BATCH.input]?.files ?? [];
   const pasted = (view.state.values[PAYOUT_BATCH.pasteBlock]?.[PAYOUT_BATCH.input]?.value ?? '').trim();
   const fileId = files[0]?.id;
+  const selected = view.state.values[PAYOUT_BATCH.encodingBlock]?.[PAYOUT_BATCH.input]?.selected_option?.value;
+  const encoding = BATCH_FILE_ENCODINGS.find((known) => known === selected);
   if (fileId && pasted !== '') return { missing: 'payoutBatch.bothChosen' };
-  if (fileId) return { fileId };
+  if (fileId) return { fileId, ...(encoding ? { encoding } : {}) };
   if (pasted !== '') return { pasted };
   return { missing: 'payoutBatch.nothingChosen' };
 }
@@ -162,7 +164,11 @@ async function checkChosen(ctx: SlackContext, client: WebClient, surface: Surfac
   } else {
     content = chosen.pasted;
   }
-  const checked = await ctx.batches.check(userId, content, fileName === undefined ? {} : { fileName });
+  // Pasted rows are text already: an encoding only applies to a file's bytes.
+  const checked = await ctx.batches.check(userId, content, {
+    ...(fileName === undefined ? {} : { fileName }),
+    ...(chosen.encoding === undefined ? {} : { encoding: chosen.encoding }),
+  });
   if (!checked.ok) return noticeModal(surface, { ...inBatchModal(surface), text: describeFileProblem(surface.locale, checked.problem) });
   if (checked.check.problems.length > 0)
     return buildBatchResult(surface, checked.check, await sendErrors(ctx, client, surface, userId, checked.batchId, checked.check));

@@ -4,6 +4,7 @@ import type { BatchFileProblem, BatchRefusal, BatchRowProblem, PayoutFieldName }
 import { formatMinor } from '../../core/money.js';
 import { describeFieldProblem } from './payout-field-problems.js';
 import { refusalText } from './payout-refusals.js';
+import { describeCellProblem, describeTableFileProblem } from './table-file-problems.js';
 
 // The file's columns name the form's fields well enough for the form's wording of a problem.
 const COLUMN_FIELD: Record<string, PayoutFieldName> = {
@@ -22,23 +23,15 @@ export function describeFileProblem(locale: Locale, problem: BatchFileProblem): 
   const t = textsFor(locale);
   const columns = (names: readonly string[]) => names.map((name) => `\`${name.replace(/`/g, "'")}\``).join(', ');
   switch (problem.code) {
-    case 'file_empty':
     case 'file_no_rows':
-    case 'file_binary':
-      return t(`payoutBatch.file.${problem.code}`);
-    case 'file_too_large':
-      return t('payoutBatch.file.file_too_large', { size: Math.max(1, Math.round(problem.maxBytes / (1024 * 1024))) });
-    case 'file_delimiter':
-      return t('payoutBatch.file.file_delimiter', { found: t(problem.found === ';' ? 'payoutBatch.file.semicolon' : 'payoutBatch.file.tab') });
+      return t('payoutBatch.file.file_no_rows');
     case 'file_missing_columns':
     case 'file_unknown_columns':
       return t(`payoutBatch.file.${problem.code}`, { columns: columns(problem.columns) });
     case 'file_repeated_column':
       return t('payoutBatch.file.file_repeated_column', { column: columns([problem.column]) });
-    case 'file_too_many_rows':
-      return t('payoutBatch.file.file_too_many_rows', { rows: problem.rows, max: problem.max });
-    case 'file_unreadable':
-      return t('payoutBatch.file.file_unreadable', { line: problem.line });
+    default:
+      return describeTableFileProblem(locale, problem, 'bulk');
   }
 }
 
@@ -53,6 +46,12 @@ export function describeRowProblem(locale: Locale, problem: BatchRowProblem['pro
       return t('payoutBatch.problem.reference_repeated', { first: problem.firstRow });
     case 'row_column_count':
       return t('payoutBatch.problem.row_column_count', { found: problem.found, expected: problem.expected });
+    case 'number_scientific':
+    case 'cell_number_exponent':
+    case 'cell_number_precision':
+    case 'cell_formula_uncached':
+    case 'cell_error':
+      return describeCellProblem(locale, problem, (found) => found);
     default:
       return describeFieldProblem(locale, COLUMN_FIELD[column ?? ''] ?? 'note', problem, (refusal) => refusalText(refusal, locale));
   }

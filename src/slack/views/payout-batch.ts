@@ -5,7 +5,15 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { textsFor, type Locale } from '../../i18n/index.js';
 import { formatMinor } from '../../core/money.js';
-import { isPossibleDuplicate, largestRows, type BatchCheck, type BatchRow, type EarlierPayout, type PayoutBatch } from '../../payouts/index.js';
+import {
+  BATCH_FILE_ENCODINGS,
+  isPossibleDuplicate,
+  largestRows,
+  type BatchCheck,
+  type BatchRow,
+  type EarlierPayout,
+  type PayoutBatch,
+} from '../../payouts/index.js';
 import { earlierPayoutStateWord } from './payout-details.js';
 import { rowProblemLine } from '../refusals/batch-problems.js';
 import { PAYOUT_BATCH, PAYOUT_BATCH_ACTIONS } from '../ids.js';
@@ -20,6 +28,7 @@ const ROWS_LISTED = 30;
 
 export function buildBatchUploadModal(surface: Surface, maxRows: number): ModalView {
   const t = textsFor(surface.locale);
+  const encodingOptions = BATCH_FILE_ENCODINGS.map((encoding) => ({ text: plainText(t(`payoutBatch.encoding.${encoding}`)), value: encoding }));
   const blocks: KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: t('payoutBatch.intro', { max: maxRows }) } },
     {
@@ -27,7 +36,15 @@ export function buildBatchUploadModal(surface: Surface, maxRows: number): ModalV
       block_id: PAYOUT_BATCH.fileBlock,
       optional: true,
       label: plainText(t('payoutBatch.fileLabel')),
-      element: { type: 'file_input', action_id: PAYOUT_BATCH.input, filetypes: ['csv'], max_files: 1 },
+      element: { type: 'file_input', action_id: PAYOUT_BATCH.input, filetypes: ['csv', 'tsv', 'txt', 'xlsx'], max_files: 1 },
+    },
+    {
+      type: 'input',
+      block_id: PAYOUT_BATCH.encodingBlock,
+      optional: true,
+      label: plainText(t('payoutBatch.encodingLabel')),
+      hint: plainText(t('payoutBatch.encodingHint')),
+      element: { type: 'static_select', action_id: PAYOUT_BATCH.input, options: encodingOptions, initial_option: encodingOptions[0]! },
     },
     {
       type: 'input',

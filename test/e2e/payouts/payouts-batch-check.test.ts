@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_BATCH } from '../../../src/slack/ids.js';
 import { CHANNELS, PEOPLE, startHarness, type Harness } from '../../support/bot-harness.js';
@@ -30,10 +31,14 @@ describe('checking a bulk payout file in Slack', () => {
     return waitForView(h, userId, callbackIs(PAYOUT_BATCH.uploadView), 'the bulk payout form');
   }
 
-  async function submitFile(content: string | Buffer, name = 'payouts.csv', userId: string = PEOPLE.requester) {
+  async function submitFile(content: string | Buffer, name = 'payouts.csv', userId: string = PEOPLE.requester, encoding?: string) {
     const form = await openForm('payout bulk', userId);
     const fileId = h.slack.uploadFileAs({ userId, name, bytes: content });
-    const ack = await h.slack.submitView({ userId, viewId: form.id, values: { [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] } } });
+    const values = {
+      [PAYOUT_BATCH.fileBlock]: { [PAYOUT_BATCH.input]: [fileId] },
+      ...(encoding ? { [PAYOUT_BATCH.encodingBlock]: { [PAYOUT_BATCH.input]: encoding } } : {}),
+    };
+    const ack = await h.slack.submitView({ userId, viewId: form.id, values });
     expect(ack.status).toBe(200);
     return waitForView(
       h,
@@ -47,7 +52,8 @@ describe('checking a bulk payout file in Slack', () => {
     const form = await openForm();
     const blocks = JSON.stringify(form.view.blocks);
     expect(blocks).toContain('"type":"file_input"');
-    expect(blocks).toContain('"filetypes":["csv"]');
+    expect(blocks).toContain('"filetypes":["csv","tsv","txt","xlsx"]');
+    expect(blocks).toContain('File encoding');
     expect(blocks).toContain('"max_files":1');
     expect(blocks).toContain('At most 30 rows');
     await h.slack.closeView({ userId: PEOPLE.requester, viewId: form.id });
@@ -103,10 +109,32 @@ describe('checking a bulk payout file in Slack', () => {
     expect(payoutPosts(h)).toBe(0);
   });
 
-  it('refuses a file with semicolons, an empty file and a binary file with a clear reason', async () => {
-    expect(viewText(await submitFile(`${HEADER.replaceAll(',', ';')}\n`))).toContain('separated by semicolons');
+  it('reads a file with semicolons, and refuses an empty file and a binary file with a clear reason', async () => {
+    expect(viewText(await submitFile(`${HEADER.replaceAll(',', ';')}\n${GOOD[0]!.replaceAll(',', ';')}\n`))).toContain('Every row can be sent');
     expect(viewText(await submitFile(''.padEnd(3, '\n')))).toContain('The file is empty');
     expect(viewText(await submitFile(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]), 'photo.csv'))).toContain('not a text file');
+  });
+
+  it('reads a Windows-1252 file with that encoding chosen in the form, and an Excel workbook', async () => {
+    const latin = `${HEADER}\nmobile,243812345678,VODACOM_MPESA,Zoé Kabila,CD,150.50,USD,,Prime été\n`;
+    expect(viewText(await submitFile(Buffer.from(latin, 'latin1'), 'payouts.csv', PEOPLE.requester))).toContain('not text in UTF-8');
+    const chosen = viewText(await submitFile(Buffer.from(latin, 'latin1'), 'payouts.csv', PEOPLE.requester, 'windows-1252'));
+    expect(chosen).toContain('Zoé Kabila');
+    expect(chosen).toContain('Every row can be sent');
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Payouts');
+    sheet.addRow(HEADER.split(','));
+    sheet.addRow(['mobile', '243812345678', 'VODACOM_MPESA', 'Amani Kabila', 'CD', 150.5, 'USD', '', 'November']);
+    const workbook = viewText(await submitFile(Buffer.from(await book.xlsx.writeBuffer()), 'payouts.xlsx'));
+    expect(workbook).toContain('1 row');
+    expect(workbook).toContain('150.50 USD');
+    expect(payoutPosts(h)).toBe(0);
+  });
+
+  it('refuses a phone number in scientific notation with the fix, in French too', async () => {
+    const file = `${HEADER}\nmobile,2.43998E+11,VODACOM_MPESA,Amani Kabila,CD,10,USD,,\n`;
+    expect(viewText(await submitFile(file))).toContain('Row 2, number: 2.43998E+11 is a number in scientific notation');
+    expect(viewText(await submitFile(file, 'paiements.csv', FRENCH))).toContain('Mettez la colonne au format Texte');
   });
 
   it("sends the bot token to Slack alone: a file whose private URL names another server is refused in the person's language, and that server is never asked", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayCarryBotToken } from '../../../src/slack/files/batch-file-source.js';
+import { isTableFile, mayCarryBotToken } from '../../../src/slack/files/batch-file-source.js';
 
 const SLACK_API = 'https://slack.com/api/';
 const LOCAL_API = 'http://127.0.0.1:4100/api/';
@@ -31,5 +31,18 @@ describe('where a private file URL may be sent the bot token', () => {
   it("refuses another loopback port than the local workspace's, and what is not a URL", () => {
     expect(mayCarryBotToken('http://127.0.0.1:4101/files-pri/T0-F0/rows.csv', LOCAL_API)).toBe(false);
     expect(mayCarryBotToken('files-pri/T0-F0/rows.csv', LOCAL_API)).toBe(false);
+  });
+});
+
+describe('which chosen files are read', () => {
+  it('takes CSV, TSV and TXT text tables and Excel workbooks, by Slack’s file type or by the name', () => {
+    expect(['csv', 'tsv', 'text', 'xlsx'].map((type) => isTableFile(type, 'export'))).toEqual([true, true, true, true]);
+    expect(['payouts.CSV', 'payouts.tsv', 'payouts.txt', 'Payouts.XLSX'].map((name) => isTableFile('binary', name))).toEqual([true, true, true, true]);
+  });
+
+  it('refuses other kinds: an old Excel file, a PDF, a picture', () => {
+    expect(isTableFile('xls', 'payouts.xls')).toBe(false);
+    expect(isTableFile('pdf', 'payouts.pdf')).toBe(false);
+    expect(isTableFile('png', 'photo.png')).toBe(false);
   });
 });

@@ -22,8 +22,8 @@ const HOSTILE = '<!channel> *bold* &amp; <https://evil.example|click>';
 
 const asJson = (view: object) => view as unknown as Record<string, unknown>;
 
-function checked(lines: string[]) {
-  const reading = readBatchFile(`${HEADER}\n${lines.join('\n')}\n`, { maxRows: 5000 });
+async function checked(lines: string[]) {
+  const reading = await readBatchFile(`${HEADER}\n${lines.join('\n')}\n`, { maxRows: 5000 });
   if (!reading.ok) throw new Error(reading.problem.code);
   return checkBatchRows(reading.rows, reading.columnProblems, { settings, now: new Date('2026-11-23T10:00:00Z'), batchId: 'PB-7K3F9Q' });
 }
@@ -34,8 +34,8 @@ describe('the bulk payout views', () => {
     expect(checkView(asJson(buildBatchUploadModal(FR, 500)))).toEqual([]);
   });
 
-  it('show at most 20 of 5,000 problems, escaped, within Block Kit limits', () => {
-    const view = buildBatchResult(EN, checked(Array.from({ length: 5000 }, (_, index) => `mobile,24381${index},NOPE,"${HOSTILE}",CD,1,GBP,,`)), {
+  it('show at most 20 of 5,000 problems, escaped, within Block Kit limits', async () => {
+    const view = buildBatchResult(EN, await checked(Array.from({ length: 5000 }, (_, index) => `mobile,24381${index},NOPE,"${HOSTILE}",CD,1,GBP,,`)), {
       sent: 'pb-7k3f9q-problems.csv',
     });
     expect(checkView(asJson(view))).toEqual([]);
@@ -45,10 +45,12 @@ describe('the bulk payout views', () => {
     expect(text).not.toContain('<!channel>');
   });
 
-  it('escape names in the summary and keep a 5,000-row summary within limits', () => {
+  it('escape names in the summary and keep a 5,000-row summary within limits', async () => {
     const view = buildBatchResult(
       FR,
-      checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`)),
+      await checked(
+        Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index).padStart(5, '0')},VODACOM_MPESA,"${HOSTILE}",CD,${index + 1},USD,,`),
+      ),
       undefined,
       { batchId: 'PB-7K3F9Q' },
     );
@@ -57,8 +59,11 @@ describe('the bulk payout views', () => {
     expect(view.private_metadata).toBe('PB-7K3F9Q');
   });
 
-  it("name the thousands reading of an amount with decimals beyond its currency's, in both languages", () => {
-    const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1.500,USD,,', 'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,20.5000,EUR,,']);
+  it("name the thousands reading of an amount with decimals beyond its currency's, in both languages", async () => {
+    const check = await checked([
+      'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1.500,USD,,',
+      'mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,20.5000,EUR,,',
+    ]);
     expect(check.rows).toEqual([]);
     const english = JSON.stringify(buildBatchResult(EN, check, undefined).blocks);
     expect(english).toContain('Row 2, amount: 1.500 USD: 1,500? USD has 2 decimals.');
@@ -68,8 +73,10 @@ describe('the bulk payout views', () => {
     );
   });
 
-  it('list rows that may pay someone twice with what each repeats, and ask for the tick, within limits in both languages', () => {
-    const check = checked(Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index % 2500).padStart(5, '0')},VODACOM_MPESA,Person,CD,1,USD,,`));
+  it('list rows that may pay someone twice with what each repeats, and ask for the tick, within limits in both languages', async () => {
+    const check = await checked(
+      Array.from({ length: 5000 }, (_, index) => `mobile,2438123${String(index % 2500).padStart(5, '0')},VODACOM_MPESA,Person,CD,1,USD,,`),
+    );
     check.rows[0] = { ...check.rows[0]!, duplicateOf: { kind: 'request', requestId: 'PR-7K3F9Q', reference: 'REF-1', state: 'completed' } };
     check.rows[1] = { ...check.rows[1]!, duplicateOf: { kind: 'batch_row', batchId: 'PB-2222AA', rowNumber: 7 } };
     for (const [surface, words] of [
@@ -84,8 +91,8 @@ describe('the bulk payout views', () => {
     }
   });
 
-  it('keep the approval message within limits, its buttons carrying the batch id only', () => {
-    const rows = checked([`mobile,243812345678,VODACOM_MPESA,"${HOSTILE}",CD,10,USD,,`]).rows;
+  it('keep the approval message within limits, its buttons carrying the batch id only', async () => {
+    const { rows } = await checked([`mobile,243812345678,VODACOM_MPESA,"${HOSTILE}",CD,10,USD,,`]);
     const batch: PayoutBatch = {
       id: 'PB-7K3F9Q',
       requestedBy: 'U0REQUESTER',
@@ -119,8 +126,8 @@ describe('the bulk payout views', () => {
     expect(JSON.stringify(message.blocks).match(/"value":"[^"]*"/g)).toEqual(['"value":"PB-7K3F9Q"', '"value":"PB-7K3F9Q"']);
   });
 
-  it('state the money flow of the spec on the checked screen and the approval message, in each language', () => {
-    const check = checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.50,USD,,']);
+  it('state the money flow of the spec on the checked screen and the approval message, in each language', async () => {
+    const check = await checked(['mobile,243812345678,VODACOM_MPESA,Amani Kabila,CD,1500.50,USD,,']);
     const ready = { batchId: 'PB-7K3F9Q' };
     expect(JSON.stringify(buildBatchResult(EN, check, undefined, ready).blocks)).toContain(
       "debits the platform's wallet user and credits the fleet account with the totals above",
