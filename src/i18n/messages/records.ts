@@ -3,7 +3,7 @@ import { defineMessages } from '../define.js';
 
 export const recordsTexts = defineMessages({
   en: {
-    'records.help.usage': '/fleet reconcile',
+    'records.help.usage': '/fleet reconcile [profile:name]',
     'records.help.description':
       "Checks your own records (a CSV file: reference, date, amount, currency, optional direction and note) against the fleet account's ledger, and sends you the exceptions.",
     'records.history.help.usage': '/fleet reconcile history',
@@ -11,7 +11,7 @@ export const recordsTexts = defineMessages({
     'records.unavailable': "The records check reads the ledger, the app's own copy of the transaction history, and it is not turned on here (LEDGER_ENABLED).",
     'records.title': 'Check records',
     'records.intro':
-      'Choose a CSV file of your records, with a header row: `reference`, `date`, `amount`, `currency`, and optionally `direction` (`in` / `out`) and `note` (French names work too). Amounts as in `/fleet export`: a dot for decimals, negative for money out of the fleet account. Dates as `2026-11-02` or `2026-11-02 14:30`, read in {zone}. At most {rows} rows and {size} MiB.',
+      'Choose a CSV file of your records, with a header row: `reference`, `date`, `amount`, `currency`, and optionally `direction` (`in` / `out`) and `note` (French names work too). Amounts as in `/fleet export`: a dot for decimals, negative for money out of the fleet account. Dates as `2026-11-02` or `2026-11-02 14:30`, read in {zone}. Another layout (a bank export) is read through a saved profile, picked below or by the header of the file. At most {rows} rows and {size} MiB.',
     'records.matchRule': {
       one: 'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction within {count} day of their date.',
       other:
@@ -143,7 +143,7 @@ export const recordsTexts = defineMessages({
     'records.history.unknown': 'There is no records check {id}. `/fleet reconcile history` lists the last runs.',
   },
   fr: {
-    'records.help.usage': '/fleet rapprochement',
+    'records.help.usage': '/fleet rapprochement [profil:nom]',
     'records.help.description':
       'Rapproche vos propres écritures (un fichier CSV : référence, date, montant, devise, sens et note facultatifs) du grand livre du compte de flotte, et vous envoie les écarts.',
     'records.history.help.usage': '/fleet rapprochement historique',
@@ -152,7 +152,7 @@ export const recordsTexts = defineMessages({
       'Le rapprochement lit le grand livre, la copie de l’historique des transactions tenue par l’application, qui n’est pas activé ici (LEDGER_ENABLED).',
     'records.title': 'Rapprochement',
     'records.intro':
-      'Choisissez un fichier CSV de vos écritures, avec une ligne d’en-tête : `référence`, `date`, `montant`, `devise`, et au choix `sens` (`entrée` / `sortie`) et `note` (les noms anglais marchent aussi). Les montants comme dans `/fleet export` : un point pour les décimales, négatifs pour l’argent qui sort du compte de flotte. Les dates comme `2026-11-02` ou `2026-11-02 14:30`, lues dans le fuseau {zone}. Au plus {rows} lignes et {size} Mio.',
+      'Choisissez un fichier CSV de vos écritures, avec une ligne d’en-tête : `référence`, `date`, `montant`, `devise`, et au choix `sens` (`entrée` / `sortie`) et `note` (les noms anglais marchent aussi). Les montants comme dans `/fleet export` : un point pour les décimales, négatifs pour l’argent qui sort du compte de flotte. Les dates comme `2026-11-02` ou `2026-11-02 14:30`, lues dans le fuseau {zone}. Une autre disposition (l’export d’une banque) se lit par un profil enregistré, choisi ci-dessous ou par l’en-tête du fichier. Au plus {rows} lignes et {size} Mio.',
     'records.matchRule': {
       one: 'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à {count} jour près de sa date.',
       other:
