@@ -17,7 +17,7 @@ import { EventLoopTurns } from '../src/runtime/turns.js';
 import { updateSyncState } from '../src/ledger/store.js';
 import { createLogger } from '../src/core/logger.js';
 import { minorToPlain } from '../src/core/money.js';
-import { RecordsService } from '../src/partner-records/index.js';
+import { defaultProfile, RecordsService } from '../src/partner-records/index.js';
 import { buildRecordsResultMessage, buildRecordsResultModal, exceptionsFileName, exceptionsFileText } from '../src/slack/views/partner-records.js';
 import type { Surface } from '../src/slack/views/text.js';
 import { openDatabase, type Db } from '../src/store/index.js';
@@ -171,6 +171,7 @@ async function measure(service: RecordsService, count: number): Promise<RecordsC
     fileName: `bench-${count}.csv`,
     content,
     sourceKey: `bench-${count}-${randomBytes(4).toString('hex')}`,
+    profile: defaultProfile('UTC'),
   });
   if (!outcome.ok) throw new Error(`the bench's records file was refused: ${JSON.stringify(outcome.problem)}`);
   // What the listener sends once the run is kept: the summary (DM and modal) and the exceptions file.

@@ -159,6 +159,12 @@ export function tokenize(text: string): Token[] {
 
 const foldApostrophes = (text: string) => text.replace(/[’‘`]/g, "'");
 
+/** A `word:value` (or `word=value`) token: its word lower-cased and its value trimmed; undefined for a free word. Other commands read their own words with it. */
+export function filterPair(token: string): { key: string; value: string } | undefined {
+  const pair = /^([\p{L}_']+)[:=](.*)$/u.exec(foldApostrophes(token));
+  return pair ? { key: pair[1]!.toLowerCase(), value: pair[2]!.trim() } : undefined;
+}
+
 /**
  * Reads `/fleet tx` text into a search and a page. Bare whole numbers are the page and page size
  * (the forms before filters existed: `2`, `2 25`, `page 2`, `size=25`); quote a number to search it.
@@ -227,13 +233,12 @@ function readQuery(text: string, locale: Locale, paging: boolean): Read {
       if (problem) return { ok: false, problem };
       continue;
     }
-    const pair = /^([\p{L}_']+)[:=](.*)$/u.exec(folded);
+    const pair = filterPair(folded);
     if (!pair) {
       words.push(token.text);
       continue;
     }
-    const key = pair[1]!.toLowerCase();
-    const value = pair[2]!.trim();
+    const { key, value } = pair;
     const field = FILTER_KEYS[key];
     if (!field || (!paging && (field === 'page' || field === 'size'))) return fail('unknown_filter', token.text);
     if (value === '') return fail('empty_value', token.text);

@@ -1,7 +1,7 @@
 /**
- * The records check from the domain's side: reads the partner's file, asks the ledger for the
- * records' days (widened by the tolerance) and for their references, matches, and keeps the run with
- * its exceptions. Who may run it is the Slack layer's check, made before any file is read; sending
+ * The records check from the domain's side: reads the partner's file through an import profile
+ * (its preview first, nothing matched), asks the ledger for the records' days (widened by the
+ * tolerance) and for their references, matches, and keeps the run with its exceptions. Who may run it is the Slack layer's check, made before any file is read; sending
  * the summary and the file is the Slack layer's job too.
  */
 import type { Clock } from '../core/clock.js';
@@ -10,9 +10,13 @@ import { EventLoopTurns, Slices, type BackgroundTurns } from '../runtime/turns.j
 import { randomReadableCode } from '../payouts/identifiers.js';
 import type { Db } from '../store/db.js';
 import { exceptionRows, type ExceptionRow } from './exceptions.js';
-import { readRecordsFile, type PartnerRecord, type RecordsFileProblem } from './file.js';
+import type { PartnerRecord } from './file.js';
 import { entriesBetween, entriesByReference, ledgerCurrencies, ledgerGapFor, type LedgerGap } from './ledger-side.js';
 import { matchRecords, type DayGrid, type LedgerCandidate } from './match.js';
+import { pickProfile, type ProfilePick } from './profile-pick.js';
+import { readWithProfile, type ProfileFileProblem, type ProfileReading, type ProfileRowProblem } from './profile-reader.js';
+import type { ImportProfile } from './profile.js';
+import { ImportProfiles, LISTED_PROFILES } from './profiles-store.js';
 import type { RecordsSettings } from './settings.js';
 import { keepRun, recentRuns, runById, runExceptions, SHOWN_SUM_GROUPS, type CurrencyTotal, type RunSummary } from './store.js';
 
@@ -36,7 +40,42 @@ export interface RecordsSubmission {
   content: Uint8Array | string;
   /** Names the submission (a modal and its file): the same one delivered twice is kept once. */
   sourceKey: string;
+  /** How the file is read (see `pick`). */
+  profile: ImportProfile;
 }
+
+/** Why a file is refused: the file as a whole, its rows' problems, or no row that counts. */
+export type RecordsRefusal =
+  | ProfileFileProblem
+  | { code: 'rows'; problems: ProfileRowProblem[]; more: number }
+  /** Every row was left out by its status. */
+  | { code: 'file_no_records'; leftOut: number };
+
+/** A record as the preview shows it: the date as written, the signed amount, its currency and reference. */
+export interface PreviewRecord {
+  row: number;
+  date: string;
+  amountMinor: number;
+  currency: string;
+  reference: string;
+}
+
+/** A file read through a profile, nothing matched nor kept. */
+export type RecordsPreview =
+  | { ok: false; problem: ProfileFileProblem }
+  | {
+      ok: true;
+      /** The first records as read, in the file's order. */
+      first: PreviewRecord[];
+      records: number;
+      leftOut: Array<{ row: number; status: string }>;
+      /** Every problem of every row, up to the reader's bound, and the count of the rest. */
+      problems: ProfileRowProblem[];
+      moreProblems: number;
+    };
+
+/** Records the preview shows. */
+export const PREVIEW_RECORDS = 10;
 
 export interface RecordsRun {
   summary: RunSummary;
@@ -47,27 +86,52 @@ export interface RecordsRun {
   kept: boolean;
 }
 
-export type RecordsOutcome = { ok: true; run: RecordsRun } | { ok: false; problem: RecordsFileProblem };
+export type RecordsOutcome = { ok: true; run: RecordsRun } | { ok: false; problem: RecordsRefusal };
 
 export const RUN_ID_PATTERN = /^RC-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/;
 
 export class RecordsService {
   private readonly turns: BackgroundTurns;
+  /** The team's saved import profiles. */
+  readonly profiles: ImportProfiles;
 
   constructor(private readonly options: RecordsServiceOptions) {
     this.turns = options.turns ?? new EventLoopTurns();
+    this.profiles = new ImportProfiles(options.db, options.clock);
   }
 
   get settings(): RecordsSettings {
     return this.options.settings;
   }
 
-  /** Checks one file; a file with a problem keeps nothing. */
+  /** The profile that reads `content`: the saved one named `name`, else the first saved one the file's header fits, else the built-in one. */
+  async pick(content: Uint8Array | string, name?: string): Promise<ProfilePick> {
+    const saved = await this.profiles.list(LISTED_PROFILES);
+    return pickProfile(
+      content,
+      saved.map(({ profile }) => profile),
+      { timeZone: this.options.timeZone, ...(name === undefined ? {} : { name }) },
+    );
+  }
+
+  /** The file as `profile` reads it, before anything is matched: its first records, the counts, the rows left out and every problem. */
+  async preview(content: Uint8Array | string, profile: ImportProfile): Promise<RecordsPreview> {
+    const reading = await this.read(content, profile);
+    if (!reading.ok) return reading;
+    const first = reading.records
+      .slice(0, PREVIEW_RECORDS)
+      .map(({ row, dateText, amountMinor, currency, reference }) => ({ row, date: dateText, amountMinor, currency, reference }));
+    const { records, leftOut, problems, moreProblems } = reading;
+    return { ok: true, first, records: records.length, leftOut, problems, moreProblems };
+  }
+
+  /** Checks one file read through its profile; a file with any problem, or without a record, keeps nothing. */
   async check(submission: RecordsSubmission): Promise<RecordsOutcome> {
     const { db, settings, timeZone, clock } = this.options;
-    const currencies = new Set([...this.options.currencies, ...(await ledgerCurrencies(db))]);
-    const reading = await readRecordsFile(submission.content, { maxBytes: settings.maxBytes, maxRows: settings.maxRows, timeZone, currencies }, this.turns);
+    const reading = await this.read(submission.content, submission.profile);
     if (!reading.ok) return reading;
+    if (reading.problems.length > 0) return { ok: false, problem: { code: 'rows', problems: reading.problems, more: reading.moreProblems } };
+    if (reading.records.length === 0) return { ok: false, problem: { code: 'file_no_records', leftOut: reading.leftOut.length } };
     const { records } = reading;
     const grid = await dayGrid(records, settings.toleranceDays, timeZone, this.turns);
     const from = new Date(grid.starts[0]!);
@@ -123,6 +187,13 @@ export class RecordsService {
       return { ok: true, run: { summary: first ?? summary, gap, exceptions: await runExceptions(db, kept.id), kept: false } };
     }
     return { ok: true, run: { summary, gap, exceptions, kept: true } };
+  }
+
+  /** `content` read through `profile`; the currencies allowed are the payout currencies and those the ledger holds. */
+  private async read(content: Uint8Array | string, profile: ImportProfile): Promise<ProfileReading> {
+    const { db, settings, timeZone } = this.options;
+    const currencies = new Set([...this.options.currencies, ...(await ledgerCurrencies(db))]);
+    return readWithProfile(content, profile, { maxBytes: settings.maxBytes, maxRows: settings.maxRows, timeZone, currencies }, this.turns);
   }
 
   /** The latest runs, newest first (everyone's: the team reconciles one account). */

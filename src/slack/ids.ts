@@ -125,10 +125,17 @@ export const PAYOUT_BATCH = {
 export const RECORDS = {
   uploadView: 'records_upload',
   checkingView: 'records_checking',
+  /** The file as read through its profile; its submit button runs the match. */
+  previewView: 'records_preview',
   resultView: 'records_result',
   fileBlock: 'records_file',
+  /** The upload form's profile select: `auto` (by the file's header) or `profile:<name>`. */
+  profileBlock: 'records_profile',
   input: 'value',
   exceptionsFile: 'records_exceptions_file',
+  /** The preview's buttons that switch the modal to the profile builder. */
+  makeProfile: 'records_make_profile',
+  editProfile: 'records_edit_profile',
 } as const;
 
 /**

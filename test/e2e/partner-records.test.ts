@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { updateSyncState } from '../../src/ledger/store.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { defaultProfile } from '../../src/partner-records/index.js';
+import { ImportProfiles } from '../../src/partner-records/profiles-store.js';
 import { RECORDS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, startHarness, type Harness } from '../support/bot-harness.js';
 import { callbackIs, dmWith, viewText, waitForView } from '../support/payout-flow.js';
@@ -68,20 +70,50 @@ describe('/fleet reconcile in the running bot', () => {
   const fileMessages = (userId: string) => h.slack.messages(dmWith(userId)).filter((message) => message.files?.length);
   const rowsOfFile = (fileId: string): Row[] => parse<Row>(h.slack.file(fileId)!.bytes!.toString('utf8'), { bom: true, columns: true });
 
-  async function submitRecords(content: string, options: { userId?: string; text?: string; name?: string } = {}) {
+  /** The file chosen in the form: the preview as its profile reads it, or the notice that it was not read. */
+  async function previewRecords(content: string, options: { userId?: string; text?: string; name?: string } = {}) {
     const userId = options.userId ?? PEOPLE.requester;
     await h.slack.runCommand({ userId, channelId: CHANNELS.treasury, text: options.text ?? 'reconcile' });
     const form = await waitForView(h, userId, callbackIs(RECORDS.uploadView), 'the records form');
     const fileId = h.slack.uploadFileAs({ userId, name: options.name ?? 'records.csv', bytes: content });
     const ack = await h.slack.submitView({ userId, viewId: form.id, values: { [RECORDS.fileBlock]: { [RECORDS.input]: [fileId] } } });
     expect(ack.status).toBe(200);
-    return waitForView(h, userId, (view) => view.id === form.id && view.view.callback_id === RECORDS.resultView, 'the records check');
+    return waitForView(
+      h,
+      userId,
+      (view) => view.id === form.id && [RECORDS.previewView, RECORDS.resultView].some((id) => id === view.view.callback_id),
+      'the records preview',
+    );
   }
+
+  /** The file previewed, then matched with the preview's button. */
+  async function submitRecords(content: string, options: { userId?: string; text?: string; name?: string } = {}) {
+    const userId = options.userId ?? PEOPLE.requester;
+    const preview = await previewRecords(content, options);
+    expect(preview.view.callback_id).toBe(RECORDS.previewView);
+    const ack = await h.slack.submitView({ userId, viewId: preview.id });
+    expect(ack.status).toBe(200);
+    return waitForView(h, userId, (view) => view.id === preview.id && view.view.callback_id === RECORDS.resultView, 'the records check');
+  }
+
+  it('previews the records as the built-in profile reads them, matching nothing until asked', async () => {
+    const before = await runs();
+    const preview = await previewRecords(RECORDS_FILE, { name: 'november.csv' });
+    const shown = viewText(preview);
+    expect(preview.view.callback_id).toBe(RECORDS.previewView);
+    expect(shown).toContain('read with the profile `default` (the built-in layout');
+    expect(shown).toContain('4 records read');
+    expect(shown).toContain('Row 3: `2026-11-16`, -20.25 USD (money out), no reference');
+    expect(shown).toContain('No problem.');
+    expect(preview.view.submit).toMatchObject({ text: 'Match with the ledger' });
+    expect(await runs()).toBe(before);
+  });
 
   it('opens a form with a CSV file input, matches the records, and sends the summary and the exceptions file to the person', async () => {
     const downloads = h.slack.privateDownloads;
     const result = viewText(await submitRecords(RECORDS_FILE, { name: 'november.csv' }));
-    expect(h.slack.privateDownloads).toBe(downloads + 1);
+    // Once for the preview, once again for the match.
+    expect(h.slack.privateDownloads).toBe(downloads + 2);
     const unmatched = sandbox
       .transactions()
       .filter((tx) => tx.date >= '2026-11-16' && tx.date < '2026-11-18' && !['NOV-A', 'NOV-B', 'NOV-C'].includes(tx.reference))
@@ -165,39 +197,78 @@ describe('/fleet reconcile in the running bot', () => {
 
   it('refuses a file without an amount column, naming it, and keeps nothing', async () => {
     const before = await runs();
-    const shown = viewText(await submitRecords('reference,date,currency\nA,2026-11-16,USD\n'));
-    expect(shown).toContain('The header row (row 1) has no `amount` column');
+    const preview = await previewRecords('reference,date,currency\nA,2026-11-16,USD\n');
+    const shown = viewText(preview);
+    expect(shown).toContain('The header row has no `amount` column, which the profile `default` reads');
     expect(shown).toContain('Nothing was kept');
+    expect(preview.view.submit).toBeUndefined();
     expect(await runs()).toBe(before);
   });
 
-  it('names the row and column of each bad cell: an unknown currency, a date that is not one; a reference twice is none', async () => {
+  it('names the row, column and what was found of each bad cell, offers no match, and keeps a reference twice', async () => {
     const before = await runs();
-    const shown = viewText(
-      await submitRecords('reference,date,amount,currency\nA,2026-11-16,1,ZZZ\nB,16/11/2026,1,USD\nC,2026-11-16,1,USD\nC,2026-11-17,2,USD\n'),
-    );
-    expect(shown).toContain('2 problems in your records; nothing was kept');
-    expect(shown).toContain('Row 2, column `currency`: a currency the fleet account does not know.');
-    expect(shown).toContain('Row 3, column `date`: not a date');
-    expect(shown).not.toContain('Row 5');
+    const preview = await previewRecords('reference,date,amount,currency\nA,2026-11-16,1,ZZZ\nB,16/11/2026,1,USD\nC,2026-11-16,1,USD\nC,2026-11-17,2,USD\n');
+    const shown = viewText(preview);
+    expect(shown).toContain('*2 problems.* Nothing is matched while a row has one');
+    expect(shown).toContain('Row 2, column `currency`: found `ZZZ`. Not a currency the fleet account knows');
+    expect(shown).toContain('Row 3, column `date`: found `16/11/2026`. Not a date as the profile reads it (`YYYY-MM-DD`): write it like `2026-11-02`');
+    expect(shown).toContain('2 records read');
+    expect(preview.view.submit).toBeUndefined();
     expect(await runs()).toBe(before);
   });
 
   it("refuses amounts with decimals beyond the currency's, even zeros, naming the thousands reading, and keeps nothing", async () => {
     const before = await runs();
-    const shown = viewText(await submitRecords('reference,date,amount,currency\nA,2026-11-16,75.000,CDF\nB,2026-11-16,-1.500,USD\nC,2026-11-16,150.50,USD\n'));
-    expect(shown).toContain('2 problems in your records; nothing was kept');
-    expect(shown).toContain('Row 2, column `amount`: `75.000` CDF: 75,000? CDF has 2 decimals.');
-    expect(shown).toContain('Row 3, column `amount`: `-1.500` USD: 1,500? USD has 2 decimals.');
+    const shown = viewText(await previewRecords('reference,date,amount,currency\nA,2026-11-16,75.000,CDF\nB,2026-11-16,-1.500,USD\nC,2026-11-16,150.50,USD\n'));
+    expect(shown).toContain('*2 problems.*');
+    expect(shown).toContain('Row 2, column `amount`: found `75.000`. `75.000` CDF: 75,000? CDF has 2 decimals.');
+    expect(shown).toContain('Row 3, column `amount`: found `-1.500`. `-1.500` USD: 1,500? USD has 2 decimals.');
     expect(await runs()).toBe(before);
   });
 
   it('refuses an empty file and a file over the row limit, naming the limit', async () => {
-    expect(viewText(await submitRecords(''))).toContain('The file is empty');
+    expect(viewText(await previewRecords(''))).toContain('The file is empty');
     const rows = Array.from({ length: 51 }, (_, index) => `R${index},2026-11-16,1,USD`).join('\n');
-    expect(viewText(await submitRecords(`reference,date,amount,currency\n${rows}\n`))).toContain(
-      'more than 50 rows, the most one check reads (RECORDS_MAX_ROWS)',
+    expect(viewText(await previewRecords(`reference,date,amount,currency\n${rows}\n`))).toContain(
+      'The file has 51 rows; at most 50 are read at once (`RECORDS_MAX_ROWS`). Split it.',
     );
+  });
+
+  it("picks a saved profile by the file's header: a bank's semicolon statement, its debits money out", async () => {
+    const saved = await new ImportProfiles(h.bot.db, clock).save(
+      {
+        ...defaultProfile('UTC'),
+        name: 'TMB',
+        delimiter: ';',
+        skipAbove: 1,
+        reference: 'Référence',
+        date: { column: 'Date', format: 'DD/MM/YYYY' },
+        amount: { layout: 'debit_credit', debit: 'Débit', credit: 'Crédit' },
+        numbers: { decimalMark: ',', grouping: 'none' },
+        currency: { fixed: 'USD' },
+        note: undefined,
+      },
+      PEOPLE.approver,
+    );
+    expect(saved.ok).toBe(true);
+    const statement = ['Relevé TMB novembre;;;', 'Date;Référence;Débit;Crédit', '16/11/2026;NOV-A;;150,50', '17/11/2026;NOV-B;20,25;'].join('\r\n');
+    const preview = await previewRecords(statement, { name: 'tmb.csv' });
+    const shown = viewText(preview);
+    expect(shown).toContain("read with the profile `TMB` (picked by the file's header)");
+    expect(shown).toContain('Row 4: `17/11/2026`, -20.25 USD (money out), `NOV-B`');
+    expect(shown).toContain('records_edit_profile');
+    await h.slack.submitView({ userId: PEOPLE.requester, viewId: preview.id });
+    const result = viewText(
+      await waitForView(h, PEOPLE.requester, (view) => view.id === preview.id && view.view.callback_id === RECORDS.resultView, 'the match'),
+    );
+    expect(result).toContain('2 matched');
+  });
+
+  it('answers an unknown profile with the saved names, opening no form', async () => {
+    const views = h.slack.views(PEOPLE.requester).length;
+    await h.slack.runCommand({ userId: PEOPLE.requester, channelId: CHANNELS.treasury, text: 'reconcile profile:equity' });
+    await h.waitForMessage(PEOPLE.requester, 'There is no saved profile `equity`. Saved profiles: `TMB`.');
+    expect(h.slack.views(PEOPLE.requester)).toHaveLength(views);
   });
 
   it('says the ledger is behind and calls nothing missing from the records', async () => {

@@ -3,7 +3,7 @@ import type { Clock } from '../../src/core/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
 import { identifyPage } from '../../src/ledger/identity.js';
 import { insertEntries, updateSyncState } from '../../src/ledger/store.js';
-import { RecordsService, exceptionCells } from '../../src/partner-records/index.js';
+import { defaultProfile, IMPORT_PROFILE, RecordsService, exceptionCells } from '../../src/partner-records/index.js';
 import type { Db } from '../../src/store/db.js';
 import { testDatabases } from '../support/databases.js';
 
@@ -64,7 +64,9 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
   });
 
   let source = 0;
-  const check = (content: string) => service.check({ userId: 'U0VIEWER', fileName: 'records.csv', content, sourceKey: `view-${++source}:F1` });
+  const profile = defaultProfile('UTC');
+  const check = (content: string) => service.check({ userId: 'U0VIEWER', fileName: 'records.csv', content, sourceKey: `view-${++source}:F1`, profile });
+  const runs = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records_runs')).rows[0]?.n;
 
   it('matches by reference and partner reference, then by amount, and keeps the run with its exceptions', async () => {
     const outcome = await check(RECORDS);
@@ -133,8 +135,8 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
   });
 
   it('keeps a submission delivered twice once', async () => {
-    const first = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1' });
-    const second = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1' });
+    const first = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1', profile });
+    const second = await service.check({ userId: 'U0VIEWER', fileName: 'twice.csv', content: RECORDS, sourceKey: 'view-twice:F1', profile });
     expect(first.ok && second.ok && second.run.summary.id).toBe(first.ok && first.run.summary.id);
     expect(second.ok && second.run.kept).toBe(false);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM records_runs WHERE source_key = 'view-twice:F1'");
@@ -158,10 +160,64 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
   });
 
   it('refuses a currency neither the ledger nor the payouts know, and keeps nothing', async () => {
-    const before = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records_runs');
+    const before = await runs();
     const outcome = await check('reference,date,amount,currency\nX,2026-11-02,1,EUR\nY,2026-11-02,1,XAF\n');
-    expect(outcome).toEqual({ ok: false, problem: { code: 'rows', more: 0, problems: [{ row: 3, column: 'currency', code: 'currency_unknown' }] } });
-    const after = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM records_runs');
-    expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+    expect(outcome).toEqual({
+      ok: false,
+      problem: { code: 'rows', more: 0, problems: [{ row: 3, column: 'currency', position: 4, code: 'currency_unknown', found: 'XAF' }] },
+    });
+    expect(await runs()).toBe(before);
+  });
+
+  it('refuses a file whose rows are all left out by their status, and keeps nothing', async () => {
+    const before = await runs();
+    const pending = IMPORT_PROFILE.parse({ ...profile, name: 'pending', status: { column: 'status', counted: ['Completed'] } });
+    const outcome = await service.check({
+      userId: 'U0VIEWER',
+      fileName: 'pending.csv',
+      content: 'reference,date,amount,currency,status\nFL-1,2026-11-02,150.50,USD,Pending\n',
+      sourceKey: 'view-pending:F1',
+      profile: pending,
+    });
+    expect(outcome).toEqual({ ok: false, problem: { code: 'file_no_records', leftOut: 1 } });
+    expect(await runs()).toBe(before);
+  });
+
+  it('previews the first records as read, a debit shown as money out, the rows left out and every problem, keeping nothing', async () => {
+    const before = await runs();
+    const bank = IMPORT_PROFILE.parse({
+      ...profile,
+      name: 'bank',
+      delimiter: ';',
+      reference: 'Ref',
+      date: { column: 'Date', format: 'DD/MM/YYYY' },
+      amount: { layout: 'debit_credit', debit: 'Debit', credit: 'Credit' },
+      numbers: { decimalMark: ',', grouping: 'none' },
+      currency: { fixed: 'USD' },
+      status: { column: 'Status', counted: ['Done'] },
+      note: undefined,
+    });
+    const file = [
+      'Date;Ref;Debit;Credit;Status',
+      '02/11/2026;FL-2;20,00;;Done',
+      '02/11/2026;FL-1;;150,50;Done',
+      '03/11/2026;FL-9;5,00;;Pending',
+      '31/02/2026;FL-8;;1,00;Done',
+    ].join('\n');
+    const preview = await service.preview(file, bank);
+    expect(preview).toEqual({
+      ok: true,
+      first: [
+        { row: 2, date: '02/11/2026', amountMinor: -2000, currency: 'USD', reference: 'FL-2' },
+        { row: 3, date: '02/11/2026', amountMinor: 15050, currency: 'USD', reference: 'FL-1' },
+      ],
+      records: 2,
+      leftOut: [{ row: 4, status: 'Pending' }],
+      problems: [{ row: 5, column: 'Date', position: 1, code: 'date_invalid', found: '31/02/2026' }],
+      moreProblems: 0,
+    });
+    const refused = await service.check({ userId: 'U0VIEWER', fileName: 'bank.csv', content: file, sourceKey: 'view-bank:F1', profile: bank });
+    expect(refused.ok).toBe(false);
+    expect(await runs()).toBe(before);
   });
 });

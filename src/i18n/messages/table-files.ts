@@ -4,14 +4,15 @@ import { defineMessages } from '../define.js';
 export const tableFiles = defineMessages({
   en: {
     'tableFile.file_empty': ':no_entry: The file is empty. Nothing was kept.',
-    'tableFile.file_too_large': ':no_entry: The file is too large: it is over {size} MiB, the most this form reads. Nothing was kept.',
+    'tableFile.file_too_large': ':no_entry: The file is too large: it is over {size} MiB, the most this form reads{setting}. Nothing was kept.',
     'tableFile.file_encoding.bulk':
       ':no_entry: The file is not text in {encoding}: it holds bytes that encoding does not have (another encoding, or not a text file at all). Choose its encoding under "File encoding", or save it from your spreadsheet as "CSV UTF-8" or as an Excel workbook (.xlsx). Nothing was kept.',
     'tableFile.file_encoding.records':
       ':no_entry: The file is not text in {encoding}, the encoding its import profile names (another encoding, or not a text file at all). Save it in {encoding} or as an Excel workbook (.xlsx), or use a profile with its encoding. Nothing was kept.',
     'tableFile.file_unreadable':
       ':no_entry: The file cannot be read as CSV near line {line}: a quote is probably never closed. Close it, or save the file again from your spreadsheet. Nothing was kept.',
-    'tableFile.file_too_many_rows': ':no_entry: The file has {rows} rows; at most {max} are read at once. Split it. Nothing was kept.',
+    'tableFile.file_too_many_rows': ':no_entry: The file has {rows} rows; at most {max} are read at once{setting}. Split it. Nothing was kept.',
+    'tableFile.setting': ' (`{name}`)',
     'tableFile.xlsx_unreadable':
       ':no_entry: The file is a zip archive but not an Excel workbook (.xlsx) that can be opened, or it has no worksheet. Open it in Excel and save it again as .xlsx, or save its first sheet as "CSV UTF-8". Nothing was kept.',
     'tableFile.xlsx_too_large':
@@ -38,14 +39,15 @@ export const tableFiles = defineMessages({
   },
   fr: {
     'tableFile.file_empty': ':no_entry: Le fichier est vide. Rien n’a été gardé.',
-    'tableFile.file_too_large': ':no_entry: Le fichier est trop gros : il dépasse {size} Mio, le plus que lit ce formulaire. Rien n’a été gardé.',
+    'tableFile.file_too_large': ':no_entry: Le fichier est trop gros : il dépasse {size} Mio, le plus que lit ce formulaire{setting}. Rien n’a été gardé.',
     'tableFile.file_encoding.bulk':
       ':no_entry: Le fichier n’est pas du texte en {encoding} : il contient des octets que cet encodage n’a pas (un autre encodage, ou pas un fichier texte du tout). Choisissez son encodage sous « Encodage du fichier », ou enregistrez-le depuis votre tableur en « CSV UTF-8 » ou en classeur Excel (.xlsx). Rien n’a été gardé.',
     'tableFile.file_encoding.records':
       ':no_entry: Le fichier n’est pas du texte en {encoding}, l’encodage que nomme son profil d’import (un autre encodage, ou pas un fichier texte du tout). Enregistrez-le en {encoding} ou en classeur Excel (.xlsx), ou prenez un profil à son encodage. Rien n’a été gardé.',
     'tableFile.file_unreadable':
       ':no_entry: Le fichier ne se lit pas comme un CSV vers la ligne {line} : un guillemet n’est sans doute jamais fermé. Fermez-le, ou enregistrez de nouveau le fichier depuis votre tableur. Rien n’a été gardé.',
-    'tableFile.file_too_many_rows': ':no_entry: Le fichier a {rows} lignes ; {max} au plus sont lues en une fois. Découpez-le. Rien n’a été gardé.',
+    'tableFile.file_too_many_rows': ':no_entry: Le fichier a {rows} lignes ; {max} au plus sont lues en une fois{setting}. Découpez-le. Rien n’a été gardé.',
+    'tableFile.setting': ' (`{name}`)',
     'tableFile.xlsx_unreadable':
       ':no_entry: Le fichier est une archive zip mais pas un classeur Excel (.xlsx) qui s’ouvre, ou il n’a pas de feuille. Ouvrez-le dans Excel et enregistrez-le de nouveau en .xlsx, ou enregistrez sa première feuille en « CSV UTF-8 ». Rien n’a été gardé.',
     'tableFile.xlsx_too_large':

@@ -21,6 +21,7 @@ import { payoutHistorySubcommand } from './payout-history.js';
 import { payoutRequestSubcommand, registerPayoutRequestListeners } from './payout-request.js';
 import { recipientsSubcommand, registerRecipientListeners } from './recipients.js';
 import { registerPayoutScheduleListeners, scheduledSubcommand } from './payout-schedule.js';
+import { registerImportProfileListeners } from './import-profile.js';
 import { recordsSubcommand, registerRecordsListeners } from './partner-records.js';
 import { runwaySubcommand } from './runway.js';
 import { ledgerSubcommand, registerTransactionsListeners, transactionsSubcommand } from './transactions.js';
@@ -57,6 +58,7 @@ export function registerListeners(app: App, ctx: SlackContext): void {
   registerPayoutScheduleListeners(router, ctx);
   registerExportActions(router, ctx);
   registerRecordsListeners(router, ctx);
+  registerImportProfileListeners(router, ctx);
   registerHomeListeners(router, ctx);
   registerWorkflowStepListeners(router, ctx, app.client);
   app.use(router.middleware());

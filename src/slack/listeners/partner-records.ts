@@ -1,9 +1,11 @@
 /**
- * `/fleet reconcile` (French `rapprochement`): the form with a CSV file input, acknowledged at once
- * with a "checking…" screen, then the file read with the bulk file's download rules, matched
- * against the ledger, and the summary shown in the modal and sent to the person's DM with the
- * exceptions file. `/fleet reconcile history` lists the last runs, and their button sends a run's
- * file again. Viewers only, checked again on submission before any file is read.
+ * `/fleet reconcile` (French `rapprochement`): the form with a CSV file input and the import profile
+ * to read it with (`profile:name`, or picked by the file's header), acknowledged at once with a
+ * "checking…" screen, then the file read with the bulk file's download rules and previewed as the
+ * profile reads it. The preview's button downloads it again, matches it against the ledger, and shows
+ * the summary in the modal and in the person's DM with the exceptions file. `/fleet reconcile history`
+ * lists the last runs, and their button sends a run's file again. Viewers only, checked again on every
+ * submission before any file is read.
  */
 import { randomUUID } from 'node:crypto';
 import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
@@ -11,9 +13,10 @@ import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
 import type { ExceptionRow, RecordsRun, RunSummary } from '../../partner-records/index.js';
+import { filterPair, tokenize } from '../../ledger/query-text.js';
 import type { SlackContext } from '../context.js';
 import type { ListenerRouter } from '../transport/listener-router.js';
-import { readChosenFile } from '../files/batch-file-source.js';
+import { downloadRecords, isModal, previewView, savedOrDefault } from '../files/records-file.js';
 import { sendCsvToPerson } from '../files/csv-to-person.js';
 import { FileUploadError } from '../files/file-upload.js';
 import { RECORDS } from '../ids.js';
@@ -29,17 +32,30 @@ import {
   buildRecordsUploadModal,
   exceptionsFileName,
   exceptionsFileText,
+  profileOfSelect,
   recordsNoticeModal,
   type ExceptionsFileOutcome,
 } from '../views/partner-records.js';
-import type { Surface } from '../views/text.js';
+import { decodePreviewMetadata } from '../views/records-preview.js';
+import { codeSpan, type Surface } from '../views/text.js';
 
 /** The words after `/fleet reconcile` that list the history. */
 const HISTORY_WORDS: ReadonlySet<string> = new Set(['history', 'historique']);
 const HISTORY_SHOWN = 10;
 
+/** The words that name a saved profile: `/fleet reconcile profile:tmb` (`profil:tmb`). */
+const PROFILE_WORDS: ReadonlySet<string> = new Set(['profile', 'profil']);
+
 const safeCode = (code: string) => code.replace(/[^\w.-]/g, '').slice(0, 60);
-const quotedName = (name: string) => `\`${name.replace(/[`<>&]/g, '_').slice(0, 80)}\``;
+
+/** The profile named after `/fleet reconcile`, if any (quoted when it holds spaces: `profile:"Bank TMB"`). */
+export function namedProfile(args: readonly string[]): string | undefined {
+  for (const token of tokenize(args.join(' '))) {
+    const pair = token.phrase ? undefined : filterPair(token.text);
+    if (pair && PROFILE_WORDS.has(pair.key) && pair.value !== '') return pair.value.slice(0, 80);
+  }
+  return undefined;
+}
 
 export function recordsSubcommand(ctx: SlackContext): Subcommand {
   return {
@@ -70,14 +86,26 @@ export function recordsSubcommand(ctx: SlackContext): Subcommand {
         return;
       }
       const { settings } = ctx.records;
+      // One query on the app's own database: the trigger id is still fresh after it.
+      const names = (await ctx.records.profiles.list()).map(({ profile }) => profile.name);
+      const chosen = namedProfile(args);
+      const known = chosen === undefined ? undefined : names.find((name) => name.toLowerCase() === chosen.toLowerCase());
+      if (chosen !== undefined && known === undefined) {
+        const name = codeSpan(chosen, 40);
+        await reply(
+          names.length === 0
+            ? t('records.profile.noneSaved', { name })
+            : t('records.profile.unknown', { name, names: names.map((saved) => codeSpan(saved, 40)).join(', ') }),
+        );
+        return;
+      }
       await client.views.open({
         trigger_id: command.trigger_id,
-        view: buildRecordsUploadModal(surface, {
-          maxRows: settings.maxRows,
-          maxBytes: settings.maxBytes,
-          toleranceDays: settings.toleranceDays,
-          timeZone: ctx.ledgerTimeZone,
-        }),
+        view: buildRecordsUploadModal(
+          surface,
+          { maxRows: settings.maxRows, maxBytes: settings.maxBytes, toleranceDays: settings.toleranceDays, timeZone: ctx.ledgerTimeZone },
+          { names, ...(known === undefined ? {} : { chosen: known }) },
+        ),
       });
     },
   };
@@ -102,26 +130,28 @@ export function registerRecordsListeners(router: ListenerRouter, ctx: SlackConte
       await ack({ response_action: 'errors', errors: { [RECORDS.fileBlock]: t('records.nothingChosen') } });
       return;
     }
-    const release = ctx.fileChecks.take(userId);
-    if (!release) {
-      await ack({ response_action: 'update', view: recordsNoticeModal(surface, t('common.fileCheckBusy')) });
+    const profileName = profileOfSelect(view.state.values[RECORDS.profileBlock]?.[RECORDS.input]?.selected_option?.value);
+    // Reading may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
+    await inFileCheck(ctx, ack, client, surface, userId, view.id, () => previewRecords(ctx, client, surface, userId, fileId, profileName));
+  });
+
+  // The preview's button: the same file, downloaded again, read with the same profile and matched.
+  router.view<ViewSubmitAction>(RECORDS.previewView, async ({ ack, body, view, client, context }) => {
+    const userId = body.user.id;
+    const surface = await readerSurfaceOf(context, userId)();
+    const t = textsFor(surface.locale);
+    if (!(await ctx.access.allows(ctx.accessLists.viewers, userId))) {
+      await ack({ response_action: 'update', view: recordsNoticeModal(surface, t('access.noViewer')) });
       return;
     }
-    let result: ModalView;
-    try {
-      // Reading and matching may take longer than Slack's 3 seconds: the person sees "checking…" meanwhile.
-      await ack({ response_action: 'update', view: buildRecordsChecking(surface) });
-      result = await checkRecords(ctx, client, surface, userId, fileId, `${view.id}:${fileId}`);
-    } catch (error) {
-      const incident = randomUUID().slice(0, 8);
-      ctx.logger.error({ err: error, incident }, 'could not check a records file');
-      result = recordsNoticeModal(surface, t('records.failed', { incident }));
-    } finally {
-      release();
+    const metadata = decodePreviewMetadata(view.private_metadata);
+    if (!ctx.records || !metadata) {
+      await ack({ response_action: 'update', view: recordsNoticeModal(surface, t('records.unavailable')) });
+      return;
     }
-    await client.views.update({ view_id: view.id, view: result }).catch((error: unknown) => {
-      ctx.logger.warn({ err: error }, 'could not show the records check');
-    });
+    await inFileCheck(ctx, ack, client, surface, userId, view.id, () =>
+      checkRecords(ctx, client, surface, userId, metadata.file, metadata.profile, `${view.id}:${metadata.file}`),
+    );
   });
 
   router.action<BlockAction<ButtonAction>>(RECORDS.exceptionsFile, async ({ ack, body, action, client, context, respond }) => {
@@ -138,25 +168,79 @@ export function registerRecordsListeners(router: ListenerRouter, ctx: SlackConte
   });
 }
 
-async function checkRecords(ctx: SlackContext, client: WebClient, surface: Surface, userId: string, fileId: string, sourceKey: string): Promise<ModalView> {
+type SubmissionAck = (answer: { response_action: 'update'; view: ModalView }) => Promise<void>;
+
+/**
+ * Runs `work` in the person's one file check: acknowledged with "checking…" (or with "wait" while a
+ * check of theirs runs), then the modal updated with what `work` shows, or with an incident.
+ */
+async function inFileCheck(
+  ctx: SlackContext,
+  ack: SubmissionAck,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  viewId: string,
+  work: () => Promise<ModalView>,
+): Promise<void> {
   const t = textsFor(surface.locale);
-  const records = ctx.records!;
-  const file = await readChosenFile(client, fileId, records.settings.maxBytes);
-  if (!file.ok) {
-    if (file.problem === 'unavailable') {
-      ctx.logger.warn({ code: file.code }, 'could not read a records file from Slack');
-      return recordsNoticeModal(surface, t('records.problem.unavailable', { code: safeCode(file.code) }));
-    }
-    if (file.problem === 'not_on_slack') {
-      ctx.logger.warn("a records file's private URL names a host other than Slack's: not downloaded, no token sent");
-      return recordsNoticeModal(surface, t('records.problem.not_on_slack', { name: quotedName(file.name) }));
-    }
-    if (file.problem === 'too_large')
-      return recordsNoticeModal(surface, describeRecordsProblem(surface.locale, { code: 'file_too_large', maxBytes: records.settings.maxBytes }));
-    return recordsNoticeModal(surface, t('records.problem.not_csv', { name: quotedName(file.name) }));
+  const release = ctx.fileChecks.take(userId);
+  if (!release) {
+    await ack({ response_action: 'update', view: recordsNoticeModal(surface, t('common.fileCheckBusy')) });
+    return;
   }
-  const outcome = await records.check({ userId, fileName: file.name, content: file.bytes, sourceKey });
-  if (!outcome.ok) return recordsNoticeModal(surface, describeRecordsProblem(surface.locale, outcome.problem));
+  let result: ModalView;
+  try {
+    await ack({ response_action: 'update', view: buildRecordsChecking(surface) });
+    result = await work();
+  } catch (error) {
+    const incident = randomUUID().slice(0, 8);
+    ctx.logger.error({ err: error, incident }, 'could not check a records file');
+    result = recordsNoticeModal(surface, t('records.failed', { incident }));
+  } finally {
+    release();
+  }
+  await client.views.update({ view_id: viewId, view: result }).catch((error: unknown) => {
+    ctx.logger.warn({ err: error }, 'could not show the records check');
+  });
+}
+
+/** Downloads the file, picks its profile (the one named, else by its header), and shows it as read. */
+async function previewRecords(
+  ctx: SlackContext,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  fileId: string,
+  profileName: string | undefined,
+): Promise<ModalView> {
+  const records = ctx.records!;
+  const file = await downloadRecords(ctx, client, surface, fileId);
+  if (isModal(file)) return file;
+  const pick = await records.pick(file.bytes, profileName);
+  if (!pick.ok) return recordsNoticeModal(surface, textsFor(surface.locale)('records.profile.gone', { name: codeSpan(pick.unknown, 40) }));
+  const shown = await previewView(ctx, client, surface, userId, file, fileId, { profile: pick.profile, by: pick.by });
+  ctx.logger.info({ userId, profile: pick.by }, 'records file previewed');
+  return shown;
+}
+
+/** Downloads the file again, reads it with the profile the preview used, matches it, and sends the result. */
+async function checkRecords(
+  ctx: SlackContext,
+  client: WebClient,
+  surface: Surface,
+  userId: string,
+  fileId: string,
+  profileName: string | null,
+  sourceKey: string,
+): Promise<ModalView> {
+  const records = ctx.records!;
+  const profile = await savedOrDefault(ctx, surface, profileName);
+  if (isModal(profile)) return profile;
+  const file = await downloadRecords(ctx, client, surface, fileId);
+  if (isModal(file)) return file;
+  const outcome = await records.check({ userId, fileName: file.name, content: file.bytes, sourceKey, profile });
+  if (!outcome.ok) return recordsNoticeModal(surface, describeRecordsProblem(surface.locale, outcome.problem, profile));
   const { run } = outcome;
   const lastPollAt = run.gap === 'behind' ? (await ctx.ledger?.status())?.lastPollAt : undefined;
   const about = { run, timeZone: ctx.ledgerTimeZone, lastPollAt };

@@ -9,7 +9,13 @@ import type { CellProblem, TableFileProblem } from '../../core/table-file.js';
 export type TableFileSurface = 'bulk' | 'records';
 
 /** `10 MiB` for a limit in bytes, at least 1. */
-const mebibytes = (bytes: number) => Math.max(1, Math.round(bytes / (1024 * 1024)));
+export const mebibytes = (bytes: number) => Math.max(1, Math.round(bytes / (1024 * 1024)));
+
+/** The setting that sets a limit, where one does (a bulk file's size is fixed). */
+const SETTINGS: Record<TableFileSurface, { bytes?: string; rows: string }> = {
+  bulk: { rows: 'PAYOUT_BATCH_MAX_ROWS' },
+  records: { bytes: 'RECORDS_MAX_BYTES', rows: 'RECORDS_MAX_ROWS' },
+};
 
 /** Why a whole file was refused, as mrkdwn the app composed. */
 export function describeTableFileProblem(locale: Locale, problem: TableFileProblem, surface: TableFileSurface): string {
@@ -18,15 +24,18 @@ export function describeTableFileProblem(locale: Locale, problem: TableFileProbl
     case 'file_empty':
     case 'xlsx_unreadable':
       return t(`tableFile.${problem.code}`);
-    case 'file_too_large':
+    case 'file_too_large': {
+      const name = SETTINGS[surface].bytes;
+      return t('tableFile.file_too_large', { size: mebibytes(problem.maxBytes), setting: name ? t('tableFile.setting', { name }) : '' });
+    }
     case 'xlsx_too_large':
-      return t(`tableFile.${problem.code}`, { size: mebibytes(problem.maxBytes) });
+      return t('tableFile.xlsx_too_large', { size: mebibytes(problem.maxBytes) });
     case 'file_encoding':
       return t(`tableFile.file_encoding.${surface}`, { encoding: t(`tableFile.encoding.${problem.encoding}`) });
     case 'file_unreadable':
       return t('tableFile.file_unreadable', { line: problem.line });
     case 'file_too_many_rows':
-      return t('tableFile.file_too_many_rows', { rows: problem.rows, max: problem.max });
+      return t('tableFile.file_too_many_rows', { rows: problem.rows, max: problem.max, setting: t('tableFile.setting', { name: SETTINGS[surface].rows }) });
     case 'xlsx_too_many_entries':
     case 'xlsx_too_many_cells':
       return t(`tableFile.${problem.code}`, { max: problem.max });

@@ -14,7 +14,7 @@ import {
 import type { BackgroundTurns } from '../../runtime/turns.js';
 import { csvTextInSlices } from '../files/csv-to-person.js';
 import { RECORDS } from '../ids.js';
-import { mebibytes } from '../refusals/partner-records-problems.js';
+import { mebibytes } from '../refusals/table-file-problems.js';
 import { noticeModal, type Reply } from './notice.js';
 import { codeSpan, cutMrkdwn, escapeWithin, mentionUser, plainText, sandboxFooter, sandboxMarked, type Surface } from './text.js';
 import { slackDate } from './dates.js';
@@ -27,7 +27,35 @@ export interface RecordsFormLimits {
   timeZone: string;
 }
 
-export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLimits): ModalView {
+/** The saved profiles' names (newest first) the form offers, and the one the command named. */
+export interface RecordsFormProfiles {
+  names: readonly string[];
+  chosen?: string;
+}
+
+/** The profile select's value for "by the file's header". */
+export const PICK_BY_HEADER = 'auto';
+const PROFILE_VALUE = 'profile:';
+
+/** The profile name a select value names, or undefined for "by the file's header" (or a value the form never offered). */
+export function profileOfSelect(value: string | undefined): string | undefined {
+  return value?.startsWith(PROFILE_VALUE) ? value.slice(PROFILE_VALUE.length) : undefined;
+}
+
+function profileSelect(surface: Surface, profiles: RecordsFormProfiles): KnownBlock {
+  const t = textsFor(surface.locale);
+  const auto = { text: plainText(t('records.profileByHeader'), 75), value: PICK_BY_HEADER };
+  const options = [auto, ...profiles.names.slice(0, 99).map((name) => ({ text: plainText(name, 75), value: `${PROFILE_VALUE}${name}`.slice(0, 75) }))];
+  const chosen = options.find((option) => option.value.toLowerCase() === `${PROFILE_VALUE}${profiles.chosen ?? ''}`.toLowerCase()) ?? auto;
+  return {
+    type: 'input',
+    block_id: RECORDS.profileBlock,
+    label: plainText(t('records.profileLabel')),
+    element: { type: 'static_select', action_id: RECORDS.input, options, initial_option: chosen },
+  };
+}
+
+export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLimits, profiles: RecordsFormProfiles = { names: [] }): ModalView {
   const t = textsFor(surface.locale);
   const blocks: KnownBlock[] = [
     {
@@ -43,6 +71,7 @@ export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLim
       label: plainText(t('records.fileLabel')),
       element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv'], max_files: 1 },
     },
+    profileSelect(surface, profiles),
     {
       type: 'context',
       elements: [

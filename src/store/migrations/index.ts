@@ -34,6 +34,7 @@ import { requestedThrough } from './029_requested_through.js';
 import { feedLedgerSweep } from './030_feed_ledger_sweep.js';
 import { gateHolds } from './031_gate_holds.js';
 import { dropContentHash } from './032_drop_content_hash.js';
+import { importProfiles } from './033_import_profiles.js';
 import { recordsBySum } from './034_records_by_sum.js';
 
 export type { Migration } from './migration.js';
@@ -69,5 +70,6 @@ export const migrations: Migration[] = [
   feedLedgerSweep,
   gateHolds,
   dropContentHash,
+  importProfiles,
   recordsBySum,
 ];

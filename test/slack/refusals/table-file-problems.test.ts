@@ -25,7 +25,15 @@ describe('the words of a refused table file', () => {
         expect(text).not.toMatch(/\{|undefined/);
       }
     }
-    expect(describeTableFileProblem('en', { code: 'file_too_many_rows', max: 500, rows: 812 }, 'records')).toContain('812 rows; at most 500');
+    expect(describeTableFileProblem('en', { code: 'file_too_many_rows', max: 500, rows: 812 }, 'records')).toContain(
+      '812 rows; at most 500 are read at once (`RECORDS_MAX_ROWS`)',
+    );
+    expect(describeTableFileProblem('fr', { code: 'file_too_large', maxBytes: 10 * 1024 * 1024 }, 'records')).toContain(
+      '10 Mio, le plus que lit ce formulaire (`RECORDS_MAX_BYTES`)',
+    );
+    expect(describeTableFileProblem('en', { code: 'file_too_large', maxBytes: 1024 * 1024 }, 'bulk')).toContain(
+      'over 1 MiB, the most this form reads. Nothing',
+    );
     expect(describeTableFileProblem('en', { code: 'xlsx_too_large', maxBytes: 20 * 1024 * 1024 }, 'bulk')).toContain('more than 20 MiB once unpacked');
     expect(describeTableFileProblem('fr', { code: 'xlsx_too_many_entries', max: 500 }, 'bulk')).toContain('plus de 500 parties');
   });

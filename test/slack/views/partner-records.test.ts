@@ -47,6 +47,19 @@ describe('the records check views', () => {
     expect(checkView(asJson(buildRecordsUploadModal(FR, limits)))).toEqual([]);
   });
 
+  it('offer the saved profiles, picking by the header unless the command named one', () => {
+    const limits = { maxRows: 50_000, maxBytes: 10 * 1024 * 1024, toleranceDays: 1, timeZone: 'UTC' };
+    const select = (form: ReturnType<typeof buildRecordsUploadModal>) =>
+      asJson(form).blocks as Array<{ block_id?: string; element?: { options: Array<{ text: { text: string } }>; initial_option: { text: { text: string } } } }>;
+    const auto = select(buildRecordsUploadModal(EN, limits, { names: ['TMB', 'Rawbank'] })).find((block) => block.block_id === 'records_profile');
+    expect(auto?.element?.options.map((option) => option.text.text)).toEqual(["Pick by the file's header", 'TMB', 'Rawbank']);
+    expect(auto?.element?.initial_option.text.text).toBe("Pick by the file's header");
+    const named = select(buildRecordsUploadModal(FR, limits, { names: ['TMB', 'Rawbank'], chosen: 'Rawbank' })).find(
+      (block) => block.block_id === 'records_profile',
+    );
+    expect(named?.element?.initial_option.text.text).toBe('Rawbank');
+  });
+
   it("sum the run up with totals per currency in the reader's way, the file name escaped", () => {
     const modal = buildRecordsResultModal(EN, { run, timeZone: 'UTC', file: { sent: exceptionsFileName(summary) }, lastPollAt: undefined });
     const text = JSON.stringify(modal.blocks);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { recordsExample, recordsExampleDays } from '../../src/demo/records-example.js';
-import { readRecordsFile } from '../../../../src/partner-records/file.js';
+import { readWithProfile } from '../../../../src/partner-records/profile-reader.js';
+import { defaultProfile } from '../../../../src/partner-records/profile.js';
 import { matchRecords, type LedgerCandidate } from '../../../../src/partner-records/match.js';
 import { dayGrid } from '../../../../src/partner-records/service.js';
 import { startSandbox } from '../../../../src/sandbox/server.js';
@@ -22,8 +23,13 @@ async function sandboxTransactions(now: Date): Promise<Transaction[]> {
 
 /** What a first `/fleet reconcile` finds, the ledger holding every one of `transactions` (days in UTC, one day of tolerance, as in the demo). */
 async function reconcile(file: string, transactions: readonly Transaction[]) {
-  const reading = await readRecordsFile(file, { maxBytes: 1_000_000, maxRows: 1_000, timeZone: 'UTC', currencies: new Set(['USD', 'EUR', 'CDF']) });
-  if (!reading.ok) throw new Error(`the example does not read: ${JSON.stringify(reading.problem)}`);
+  const reading = await readWithProfile(file, defaultProfile('UTC'), {
+    maxBytes: 1_000_000,
+    maxRows: 1_000,
+    timeZone: 'UTC',
+    currencies: new Set(['USD', 'EUR', 'CDF']),
+  });
+  if (!reading.ok || reading.problems.length > 0) throw new Error(`the example does not read: ${JSON.stringify(reading)}`);
   const grid = await dayGrid(reading.records, 1, 'UTC');
   const entries: LedgerCandidate[] = transactions
     .map((tx) => ({

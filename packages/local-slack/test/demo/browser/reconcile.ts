@@ -1,6 +1,6 @@
 /**
- * The reconcile flow: the demo's example records file checked against the ledger, its exceptions file
- * in Abel's direct messages.
+ * The reconcile flow: the demo's example records file previewed, then checked against the ledger, its
+ * exceptions file in Abel's direct messages.
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
@@ -35,6 +35,10 @@ export function reconcileSteps(session: BrowserSession): void {
     await eventually(() => modal().innerText()).toContain('records.csv uploaded');
     await screenshot('records-form', 'reconcile-form');
     await modal().getByRole('button', { name: 'Check' }).click();
+    // The file as the built-in profile reads it first; nothing is matched before the button.
+    await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records as read');
+    expect(await modal().innerText()).toContain(`${count} records read`);
+    await modal().getByRole('button', { name: 'Match with the ledger' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records checked');
     const summary = await modal().innerText();
     for (const detail of [
