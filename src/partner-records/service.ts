@@ -139,7 +139,9 @@ export class RecordsService {
     const period = { start: new Date(grid.starts[grid.firstPeriodDay]!), end: new Date(grid.starts[grid.lastPeriodDay + 1]!) };
     const now = clock.now();
     const gap = await ledgerGapFor(db, period, now, this.options.staleAfterMs);
-    const windowEntries = await entriesBetween(db, from, before);
+    // A file of one fixed currency (a bank account's statement) speaks of that currency only: the ledger's entries in others are not missing from it.
+    const { currency } = submission.profile;
+    const windowEntries = (await entriesBetween(db, from, before)).filter((entry) => !('fixed' in currency) || entry.currency === currency.fixed);
     const references = await referencesOutside(records, windowEntries, this.turns);
     const referencedEntries = await entriesByReference(db, references, from, before);
     const result = await matchRecords({

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import type { Transaction } from '../../src/fleet/schemas.js';
@@ -167,6 +168,27 @@ describe.each(testDatabases())('the records check on $name', ({ open }) => {
       problem: { code: 'rows', more: 0, problems: [{ row: 3, column: 'currency', position: 4, code: 'currency_unknown', found: 'XAF' }] },
     });
     expect(await runs()).toBe(before);
+  });
+
+  it("reads a statement of one fixed currency against the ledger's entries in that currency only", async () => {
+    const usd = IMPORT_PROFILE.parse({ ...profile, name: 'usd account', currency: { fixed: 'USD' } });
+    const content = ['reference,date,amount', 'FL-1,2026-11-02,150.50', 'FL-2,2026-11-02,-20', 'FL-PAYOUT,2026-11-03,75'].join('\n');
+    const outcome = await service.check({ userId: 'U0VIEWER', fileName: 'usd.csv', content, sourceKey: 'view-usd:F1', profile: usd });
+    expect(outcome.ok && outcome.run.summary).toMatchObject({ records: 3, matched: 3, notInRecords: 1 });
+    // FL-3 is in EUR: a USD account's statement does not miss it; FL-EXTRA (USD) it does.
+    expect(outcome.ok && outcome.run.exceptions.map(exceptionCells).map((cells) => cells.slice(0, 2))).toEqual([['not_in_records', 'FL-EXTRA']]);
+  });
+
+  it('checks an Excel workbook as it checks a CSV: dates as dates, amounts as exact decimals', async () => {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Records');
+    sheet.addRow(['reference', 'date', 'amount', 'currency']);
+    sheet.addRow(['FL-1', new Date('2026-11-02T00:00:00.000Z'), 150.5, 'USD']);
+    sheet.addRow(['FL-2', new Date('2026-11-02T00:00:00.000Z'), -20, 'USD']);
+    const content = new Uint8Array(await book.xlsx.writeBuffer());
+    const outcome = await service.check({ userId: 'U0VIEWER', fileName: 'records.xlsx', content, sourceKey: 'view-xlsx:F1', profile });
+    expect(outcome.ok && outcome.run.summary).toMatchObject({ records: 2, matched: 2, differences: 0, notInLedger: 0 });
+    expect(outcome.ok && [...outcome.run.summary.totals]).toEqual([['USD', { count: 2, minor: 15050 - 2000 }]]);
   });
 
   it('refuses a file whose rows are all left out by their status, and keeps nothing', async () => {

@@ -19,7 +19,7 @@ export const recordsTexts = defineMessages({
     },
     'records.matchRuleSameDay':
       'Records match by reference first (the Fleet reference, or the reference the app sent with a payout), then by amount, currency and direction on their own date. Records sharing a reference (a transfer, its fee and its VAT) match entries of their own amounts one by one, or together one entry of their sum.',
-    'records.fileLabel': 'Records file (CSV)',
+    'records.fileLabel': 'Records file (CSV, TXT or Excel)',
     'records.submit': 'Check',
     'records.close': 'Close',
     'records.nothingChosen': 'Choose a CSV file of your records.',
@@ -163,7 +163,7 @@ export const recordsTexts = defineMessages({
     },
     'records.matchRuleSameDay':
       'Une écriture est rapprochée d’abord par sa référence (celle de Fleet, ou celle que l’application a envoyée avec un virement), puis par montant, devise et sens à sa date même. Des écritures de même référence (un virement, ses frais et leur TVA) sont rapprochées une à une d’opérations de même montant, ou ensemble d’une seule opération de leur somme.',
-    'records.fileLabel': 'Fichier des écritures (CSV)',
+    'records.fileLabel': 'Fichier des écritures (CSV, TXT ou Excel)',
     'records.submit': 'Rapprocher',
     'records.close': 'Fermer',
     'records.nothingChosen': 'Choisissez un fichier CSV de vos écritures.',

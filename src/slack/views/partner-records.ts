@@ -69,7 +69,7 @@ export function buildRecordsUploadModal(surface: Surface, limits: RecordsFormLim
       type: 'input',
       block_id: RECORDS.fileBlock,
       label: plainText(t('records.fileLabel')),
-      element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv'], max_files: 1 },
+      element: { type: 'file_input', action_id: RECORDS.input, filetypes: ['csv', 'tsv', 'txt', 'xlsx'], max_files: 1 },
     },
     profileSelect(surface, profiles),
     {

@@ -41,7 +41,7 @@ describe('the records check views', () => {
   it("open a form with one CSV file input, within Block Kit's limits, in both languages", () => {
     const limits = { maxRows: 50_000, maxBytes: 10 * 1024 * 1024, toleranceDays: 1, timeZone: 'Africa/Kinshasa' };
     const form = buildRecordsUploadModal(EN, limits);
-    expect(JSON.stringify(form.blocks)).toContain('"filetypes":["csv"]');
+    expect(JSON.stringify(form.blocks)).toContain('"filetypes":["csv","tsv","txt","xlsx"]');
     expect(JSON.stringify(form.blocks)).toContain('At most 50,000 rows and 10 MiB');
     expect(checkView(asJson(form))).toEqual([]);
     expect(checkView(asJson(buildRecordsUploadModal(FR, limits)))).toEqual([]);
