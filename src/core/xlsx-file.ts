@@ -140,6 +140,7 @@ function readInOwnWorker(bytes: Uint8Array, maxRows: number, timeoutMs: number, 
     worker.once('message', (answer: SheetReading) => resolve(answer));
     // Out of its heap, an exception, or an exit without an answer: the workbook is refused, the process goes on.
     worker.once('error', () => resolve(unreadable));
+    worker.once('messageerror', () => resolve(unreadable));
     worker.once('exit', () => resolve(unreadable));
   }).finally(() => {
     clearTimeout(timer);
