@@ -10,6 +10,7 @@ import { access, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { envSchema } from '../../src/config/config.js';
@@ -193,6 +194,12 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
       ),
     ).toBe(true);
     expect(
+      await access(imagePath(final, 'dist/core/xlsx-worker.js')).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true);
+    expect(
       await access(imagePath(final, 'dist/pglite-blank')).then(
         () => true,
         () => false,
@@ -224,6 +231,35 @@ describe('the Dockerfile, its stages run from a clean clone', () => {
     await rm(folder, { recursive: true, force: true });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ signature: 'PNG', width: 800 });
+  });
+
+  it('reads an Excel workbook from dist/ in the image, exceljs in its worker thread', async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Payouts').addRows([
+      ['reference', 'amount'],
+      ['P-1', 12.5],
+    ]);
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'ftb-xlsx-'));
+    await writeFile(path.join(folder, 'payouts.xlsx'), Buffer.from(await book.xlsx.writeBuffer()));
+    const tableFile = pathToFileURL(imagePath(final, 'dist/core/table-file.js')).href;
+    const script = `
+      import { readFile } from 'node:fs/promises';
+      const { readTableFile } = await import(${JSON.stringify(tableFile)});
+      const bytes = await readFile(${JSON.stringify(path.join(folder, 'payouts.xlsx'))});
+      const reading = await readTableFile(bytes, { encoding: 'utf-8', delimiter: ',', skipAbove: 0, skipBelow: 0, header: true }, { maxBytes: 1048576, maxRows: 10 });
+      console.log(JSON.stringify(reading.ok ? reading.rows.map((row) => row.cells) : reading.problem));
+    `;
+    const file = path.join(folder, 'read.mjs');
+    await writeFile(file, script);
+    const run = spawnSync('node', [file], {
+      cwd: imagePath(final, '.'),
+      env: { PATH: process.env.PATH ?? '', ...final.env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    await rm(folder, { recursive: true, force: true });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([['P-1', '12.5']]);
   });
 
   it("runs as the node image's unprivileged user, who is given the data folder and nothing else", () => {

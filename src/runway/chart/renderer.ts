@@ -1,14 +1,10 @@
 /**
  * Renders runway charts to PNG off the main thread: one worker thread (started on first use, started
- * again after a crash) that rasterises the SVG `svg.ts` builds. Works from source (tsx, vitest: the
- * worker is loaded through tsx) and from `dist/` after `npm run build` (plain JavaScript).
+ * again after a crash) that rasterises the SVG `svg.ts` builds; `startWorker` finds it from source and in `dist/`.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Locale } from '../../i18n/index.js';
+import { startWorker } from '../../runtime/worker-thread.js';
 import type { Runway } from '../figure.js';
 import type { RenderAnswer, RenderRequest } from './render-worker.js';
 import { runwayChartSvg } from './svg.js';
@@ -17,22 +13,6 @@ export interface RunwayChart {
   png: Buffer;
   width: number;
   height: number;
-}
-
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-
-/**
- * The worker from its TypeScript source (under tsx or vitest, never in production): a bootstrap that
- * registers tsx's loader in the worker, then imports it. `--import tsx` in `execArgv` is not honoured
- * by worker threads on every Node version the app supports.
- */
-function sourceWorker(): Worker {
-  // The ES module entry of tsx/esm/api, as its package.json exports it (require.resolve would give the CommonJS one).
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  const tsx = pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
-  const source = new URL('./render-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`, { eval: true });
 }
 
 export class ChartRenderer {
@@ -71,7 +51,7 @@ export class ChartRenderer {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = FROM_SOURCE ? sourceWorker() : new Worker(new URL('./render-worker.js', import.meta.url));
+    const worker = startWorker(import.meta.url, 'render-worker');
     worker.on('message', (answer: RenderAnswer) => {
       const waiting = this.pending.get(answer.id);
       if (!waiting) return;
