@@ -2,12 +2,14 @@
  * Plays the product in Debian's Chromium, by clicking and typing on the demo page as its people would:
  * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
  * then the payout in the feed channel, the runway with its chart shown in Abel's direct messages, an export
- * Abel downloads from his direct messages, the demo's example records file reconciled for him, a
- * possible duplicate, a scheduled payout and the Workflow Builder step.
+ * Abel downloads from his direct messages, the demo's example records file reconciled for him, an
+ * import profile he makes for the example bank statement, a possible duplicate, a scheduled payout and
+ * the Workflow Builder step.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/ (ignored
  * by git). The four flows docs/demo.md walks through (a scheduled payout, a duplicate, a reconcile,
- * the Workflow step) also name the screenshots the page shows: with DEMO_DOCS_SCREENSHOTS=1 they are
- * written to docs/demo/ as well, so that a plain test run leaves the tree as it was.
+ * the Workflow step) and the import profile docs/using.md shows also name the screenshots the page
+ * shows: with DEMO_DOCS_SCREENSHOTS=1 they are written to docs/demo/ as well, so that a plain test run
+ * leaves the tree as it was.
  * Each group of steps is a module of `browser/`; `browser/session.ts` holds the page and its helpers.
  */
 import { describe } from 'vitest';
@@ -15,6 +17,7 @@ import { accessSteps } from './browser/access.js';
 import { bulkSteps } from './browser/bulk.js';
 import { duplicateSteps } from './browser/duplicate.js';
 import { firstPayoutSteps } from './browser/first-payout.js';
+import { importProfileSteps } from './browser/import-profile.js';
 import { frenchSteps } from './browser/french.js';
 import { limitSteps } from './browser/limits.js';
 import { pageBehaviourSteps } from './browser/page-behaviour.js';
@@ -34,6 +37,7 @@ describe('the demo page in a real browser', () => {
   accessSteps(session);
   runwayAndExportSteps(session);
   reconcileSteps(session);
+  importProfileSteps(session);
   pageBehaviourSteps(session);
   frenchSteps(session);
   savedRecipientAndHomeSteps(session);

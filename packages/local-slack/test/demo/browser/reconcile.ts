@@ -1,6 +1,6 @@
 /**
- * The reconcile flow: the demo's example records file previewed, then checked against the ledger, its
- * exceptions file in Abel's direct messages.
+ * The reconcile flow: the demo's example records file previewed as the built-in layout reads it, then
+ * checked against the ledger, its exceptions file in Abel's direct messages.
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
@@ -37,7 +37,11 @@ export function reconcileSteps(session: BrowserSession): void {
     await modal().getByRole('button', { name: 'Check' }).click();
     // The file as the built-in profile reads it first; nothing is matched before the button.
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records as read');
-    expect(await modal().innerText()).toContain(`${count} records read`);
+    const preview = await modal().innerText();
+    expect(preview).toContain("records.csv, read with the profile default (the built-in layout: no saved profile fits the file's header).");
+    expect(preview).toContain(`${count} records read`);
+    expect(preview).toContain('0 problems');
+    await screenshot('records-preview', 'reconcile-preview');
     await modal().getByRole('button', { name: 'Match with the ledger' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Records checked');
     const summary = await modal().innerText();
