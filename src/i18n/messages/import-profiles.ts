@@ -8,6 +8,10 @@ export const importProfiles = defineMessages({
     'profiles.close': 'Cancel',
     'profiles.intro': 'Say how *{file}* is written, so that the app reads it as your bank or provider exported it. Its first lines:',
     'profiles.noSample': 'The file cannot be shown with these settings: try another encoding or separator.',
+    'profiles.noSample.file_encoding':
+      'The file is not text in {encoding}, so its lines cannot be shown: choose its encoding below. Bank and accounting exports with accents are often Windows-1252; a file saved as “Unicode text” is UTF-16.',
+    'profiles.noSample.file_unreadable': 'The file cannot be read with this separator (a quote never closed?): choose another separator below.',
+    'profiles.noSample.file_empty': 'Nothing is left to show with these lines skipped: skip fewer lines above.',
     'profiles.columnsRead': {
       one: 'Read with these settings: {count} column. First record: {row}',
       other: 'Read with these settings: {count} columns. First record: {row}',
@@ -129,6 +133,11 @@ export const importProfiles = defineMessages({
     'profiles.close': 'Annuler',
     'profiles.intro': 'Dites comment *{file}* est écrit, pour que l’app le lise comme votre banque ou votre prestataire l’a exporté. Ses premières lignes :',
     'profiles.noSample': 'Le fichier ne peut pas être affiché avec ces réglages : essayez un autre encodage ou séparateur.',
+    'profiles.noSample.file_encoding':
+      'Le fichier n’est pas du texte en {encoding} : ses lignes ne peuvent pas être affichées. Choisissez son encodage ci-dessous. Les exports de banque ou de comptabilité avec des accents sont souvent en Windows-1252 ; un fichier enregistré en « Texte Unicode » est en UTF-16.',
+    'profiles.noSample.file_unreadable':
+      'Le fichier ne se lit pas avec ce séparateur (un guillemet jamais fermé ?) : choisissez un autre séparateur ci-dessous.',
+    'profiles.noSample.file_empty': 'Il ne reste rien à afficher avec ces lignes sautées : sautez moins de lignes au-dessus.',
     'profiles.columnsRead': {
       one: 'Lu avec ces réglages : {count} colonne. Première écriture : {row}',
       other: 'Lu avec ces réglages : {count} colonnes. Première écriture : {row}',

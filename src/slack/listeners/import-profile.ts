@@ -10,7 +10,7 @@ import type { BlockAction, Context, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ModalView } from '@slack/types';
 import { textsFor } from '../../i18n/index.js';
-import { isSample, sampleOf, type FileSample } from '../../partner-records/profile-sample.js';
+import { isSample, sampleOf, type FileSample, type SampleProblem } from '../../partner-records/profile-sample.js';
 import type { SlackContext } from '../context.js';
 import { downloadRecords, isModal, previewView, savedOrDefault } from '../files/records-file.js';
 import { PROFILE, RECORDS } from '../ids.js';
@@ -21,16 +21,17 @@ import { buildRecordsChecking, recordsNoticeModal } from '../views/partner-recor
 import { decodePreviewMetadata, encodePreviewMetadata, type PreviewMetadata } from '../views/records-preview.js';
 import type { Surface } from '../views/text.js';
 
-/** The file's start as the draft reads it (its encoding, delimiter, lines to skip, header), or undefined when it cannot be read so. */
-function sampleFor(bytes: Uint8Array, draft: ProfileDraft): FileSample | undefined {
-  const read = sampleOf(bytes, {
+/** The file's start as the draft reads it (its encoding, delimiter, lines to skip, header), or why it cannot be read so. */
+function sampleFor(bytes: Uint8Array, draft: ProfileDraft): FileSample | SampleProblem {
+  return sampleOf(bytes, {
     encoding: draft.encoding ?? 'utf-8',
     delimiter: draft.delimiter ?? ',',
     skipAbove: draft.skipAbove ?? 0,
     header: draft.header ?? true,
   });
-  return isSample(read) ? read : undefined;
 }
+
+const sampleOnly = (read: FileSample | SampleProblem): FileSample | undefined => (isSample(read) ? read : undefined);
 
 /**
  * The zones offered for a file's times (a select lists 100): the ledger's first, then UTC, then the
@@ -77,10 +78,11 @@ export function registerImportProfileListeners(router: ListenerRouter, ctx: Slac
     return file;
   };
 
-  const builder = (surface: Surface, file: { name: string }, sample: FileSample | undefined, draft: ProfileDraft, metadata: PreviewMetadata) =>
+  const builder = (surface: Surface, file: { name: string }, read: FileSample | SampleProblem, draft: ProfileDraft, metadata: PreviewMetadata) =>
     buildProfileModal(surface, {
       fileName: file.name,
-      sample,
+      sample: sampleOnly(read),
+      sampleProblem: isSample(read) ? undefined : read.problem,
       draft,
       privateMetadata: encodePreviewMetadata(metadata),
       timeZones: zonesFor(ctx.ledgerTimeZone),
@@ -172,7 +174,7 @@ export function registerImportProfileListeners(router: ListenerRouter, ctx: Slac
       return;
     }
     const values = view.state.values;
-    const checked = profileFromState(values, sampleFor(file.bytes, draftFromState(values)), surface);
+    const checked = profileFromState(values, sampleOnly(sampleFor(file.bytes, draftFromState(values))), surface);
     if (!checked.ok) {
       await ack({ response_action: 'errors', errors: checked.errors });
       return;

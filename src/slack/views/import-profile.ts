@@ -7,7 +7,7 @@
 import type { ContextBlock, InputBlock, KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { textsFor, type Texts } from '../../i18n/index.js';
 import { DATE_FORMATS } from '../../partner-records/profile.js';
-import { dateFormatsReading, type FileSample } from '../../partner-records/profile-sample.js';
+import { dateFormatsReading, type FileSample, type SampleProblem } from '../../partner-records/profile-sample.js';
 import { PROFILE } from '../ids.js';
 import {
   actionOf,
@@ -40,6 +40,8 @@ export interface ProfileModalInput {
   fileName: string;
   /** The file's start read with the draft's layout; undefined when it cannot be read so. */
   sample: FileSample | undefined;
+  /** Why the file's start cannot be read with the draft's layout, when the caller knows. */
+  sampleProblem?: SampleProblem['problem'] | undefined;
   draft: ProfileDraft;
   /** Problems to show under their blocks, by block id (as `profileFromState` gives them). */
   errors?: Record<string, string> | undefined;
@@ -139,7 +141,11 @@ function sampleBlocks(surface: Surface, input: Built): KnownBlock[] {
     text: { type: 'mrkdwn', text: t('profiles.intro', { file: escapeWithin(input.fileName, 100, { oneLine: true }) }) },
   };
   const { sample } = input;
-  if (!sample) return [intro, { type: 'context', elements: [{ type: 'mrkdwn', text: t('profiles.noSample') }] }];
+  if (!sample) {
+    const encoding = t(`profiles.encoding.${input.draft.encoding ?? 'utf-8'}`);
+    const why = input.sampleProblem ? t(`profiles.noSample.${input.sampleProblem}`, { encoding }) : t('profiles.noSample');
+    return [intro, { type: 'section', block_id: PROFILE.sampleBlock, text: { type: 'mrkdwn', text: `:warning: ${why}` } }];
+  }
   const first = sample.firstRows[0];
   const read =
     sample.columns.length === 0 || !first

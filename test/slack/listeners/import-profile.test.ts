@@ -97,6 +97,16 @@ describe('the import profile builder', () => {
     expect(initialOf(view, PROFILE.blocks.amountLayout)).toBe('signed');
   });
 
+  it("says why the file's lines cannot be shown: not text in the draft's encoding", async () => {
+    const { router } = setUp();
+    download.mockResolvedValue({ ok: true, bytes: Uint8Array.from([...'Libellé;Débit\n'].map((char) => char.charCodeAt(0))), name: 'releve.csv' });
+    const view = await openedBuilder(router, null);
+    expect(seen(view)).toContain('The file is not text in UTF-8, so its lines cannot be shown: choose its encoding below.');
+    const values = choose(stateOf(view), PROFILE.blocks.encoding, 'windows-1252');
+    const redrawn = shownView(await router.action(PROFILE.rebuild.encoding, VIEWER, {}, { view: modalWith(null, values) }));
+    expect(seen(redrawn)).toContain('Libellé;Débit');
+  });
+
   it('edits a saved profile, and says so when it is gone', async () => {
     const { router } = setUp();
     expect(initialOf(await openedBuilder(router, 'tmb'), PROFILE.blocks.name)).toBe('TMB');

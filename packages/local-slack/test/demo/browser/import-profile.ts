@@ -99,7 +99,7 @@ export function importProfileSteps(session: BrowserSession): void {
     await modal().getByRole('button', { name: 'Make a profile from this file' }).click();
     await eventually(() => modal().locator('.modal-title').innerText()).toBe('Import profile');
     // A blank profile reads UTF-8: the builder cannot show the bank's bytes until the encoding is chosen.
-    expect(await modal().innerText()).toContain('The file cannot be shown with these settings: try another encoding or separator.');
+    expect(await modal().innerText()).toContain('The file is not text in UTF-8, so its lines cannot be shown: choose its encoding below.');
     await modal().getByLabel('Profile name').fill(profile.name);
     await redrawnAfter(
       () => modal().getByLabel('Text encoding').selectOption('windows-1252'),
@@ -174,11 +174,11 @@ export function importProfileSteps(session: BrowserSession): void {
     const summary = await modal().innerText();
     const fee = rows.at(-1)!;
     expect(fee.label).toBe('Frais de tenue de compte');
-    // The statement holds the account's USD only: the period's other currencies are the ledger's alone.
-    const otherCurrencies = session
+    // The statement holds the account's USD only: the period's entries in other currencies are not called missing from it.
+    const usdEntries = session
       .sandbox()
       .transactions()
-      .filter((tx) => [first, last].includes(tx.date.slice(0, 10)) && tx.currency !== 'USD').length;
+      .filter((tx) => [first, last].includes(tx.date.slice(0, 10)) && tx.currency === 'USD').length;
     for (const detail of [
       `${rows.length} records from ${first} to ${last}`,
       `${rows.length - 1} matched`,
@@ -186,7 +186,7 @@ export function importProfileSteps(session: BrowserSession): void {
       `3 records sharing reference ${group[0]!.reference} matched one ledger entry by their sum`,
       '0 found in the ledger with another amount',
       '1 record not in the ledger',
-      `${otherCurrencies} ledger entries not in your records`,
+      `${usdEntries - (rows.length - 1 - 2)} ledger entries not in your records`,
     ])
       expect(summary).toContain(detail);
     await modal().locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
