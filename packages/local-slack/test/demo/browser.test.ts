@@ -3,7 +3,7 @@
  * the balance, transactions with Next, a mobile money payout requested by Rita and approved by Abel,
  * then the payout in the feed channel, the runway with its chart shown in Abel's direct messages, an export
  * Abel downloads from his direct messages, the demo's example records file reconciled for him, an
- * import profile he makes for the example bank statement, a possible duplicate, a scheduled payout and
+ * import profile he makes for each example export, a possible duplicate, a scheduled payout and
  * the Workflow Builder step.
  * The steps run in order and share one demo; each saves a screenshot under test-output/demo/ (ignored
  * by git). The four flows docs/demo.md walks through (a scheduled payout, a duplicate, a reconcile,
