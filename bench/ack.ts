@@ -13,6 +13,7 @@ import { createTestSchema } from '../test/support/databases.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { collectOwnGarbage } from './own-garbage.js';
 import { percentile, round } from './stats.js';
+import { benchAppEnv } from './app-env.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const BOT_TOKEN = 'xoxb-bench-0000-token';
@@ -71,15 +72,7 @@ export async function runAckBench(options: AckBenchOptions = {}): Promise<AckBen
   const bareSlack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
 
   const env = {
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: botSlack.apiUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url,
-    FLEET_API_KEY: sandbox.apiKey,
-    FLEET_VIEWERS: '*',
-    LOG_LEVEL: 'warn',
+    ...benchAppEnv({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, slackApiUrl: botSlack.apiUrl, sandbox }),
     ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
   };
   let bot: AppProcess | undefined;

@@ -13,6 +13,7 @@ import { createLogger } from '../src/core/logger.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { HTTP_LIMITS } from '../src/slack/transport/http-limits.js';
 import { percentile, round } from './stats.js';
+import { benchAppEnv } from './app-env.js';
 
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const BOT_TOKEN = 'xoxb-bench-0000-token';
@@ -83,15 +84,7 @@ export async function runConnectionsBench(): Promise<ConnectionsBenchResult> {
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: ACK_DEADLINE_MS });
   const silent = new Writable({ write: (_chunk, _encoding, callback) => callback() });
   const config = loadConfig({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    FLEET_API_URL: sandbox.url,
-    FLEET_API_KEY: sandbox.apiKey,
-    FLEET_VIEWERS: '*',
-    LOG_LEVEL: 'warn',
+    ...benchAppEnv({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, slackApiUrl: slack.apiUrl, sandbox }),
     DATA_DIR: ':memory:',
     LEDGER_ENABLED: 'false',
   });

@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { benchAppEnv } from './app-env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
@@ -134,15 +135,7 @@ async function measure(args: string[], env: Record<string, string>, sandbox: San
   const slack = await startLocalSlack({ signingSecret: SIGNING_SECRET, botToken: BOT_TOKEN, ackTimeoutMs: 10_000 });
   try {
     const started = await startProcess(args, {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url,
-      FLEET_API_KEY: sandbox.apiKey,
-      FLEET_VIEWERS: '*',
-      LOG_LEVEL: 'info',
+      ...benchAppEnv({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, slackApiUrl: slack.apiUrl, sandbox, logLevel: 'info' }),
       ...env,
     });
     try {

@@ -20,6 +20,7 @@ import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
 import { collectOwnGarbage } from './own-garbage.js';
 import type { Stalls } from './stalls.js';
 import { percentile, round } from './stats.js';
+import { benchAppEnv } from './app-env.js';
 
 const SIGNING_SECRET = 'benchheavysigningsecret012345678';
 const BOT_TOKEN = 'xoxb-bench-heavy-token';
@@ -108,15 +109,7 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
   let bare: AppProcess | undefined;
   try {
     const env = {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: botSlack.apiUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url,
-      FLEET_API_KEY: sandbox.apiKey,
-      FLEET_VIEWERS: '*',
-      LOG_LEVEL: 'warn',
+      ...benchAppEnv({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, slackApiUrl: botSlack.apiUrl, sandbox }),
       APPROVAL_CHANNEL_ID: 'C0APPROVALS',
       FLEET_REQUESTERS: 'U0REQUESTER',
       FLEET_APPROVERS: 'U0APPROVER,U0APPROVER2',

@@ -26,6 +26,7 @@ import { BENCH_POSTGRES_URL } from './ack.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { percentile, round } from './stats.js';
 import { DEFAULT_SOAK, printSoak, soakOptionsFrom, type EntryDetails, type MemorySample, type SoakOptions, type SoakResult } from './soak-options.js';
+import { benchAppEnv } from './app-env.js';
 
 // What bench/run.ts reads from here.
 export { printSoak, soakOptionsFrom, type SoakResult } from './soak-options.js';
@@ -109,15 +110,7 @@ export async function runSoak(given: Partial<SoakOptions> = {}): Promise<SoakRes
   try {
     const interval = String(options.intervalSeconds);
     const env: Record<string, string> = {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      FLEET_API_URL: sandbox.url,
-      FLEET_API_KEY: sandbox.apiKey,
-      FLEET_VIEWERS: '*',
-      LOG_LEVEL: 'info',
+      ...benchAppEnv({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, slackApiUrl: slack.apiUrl, sandbox, logLevel: 'info' }),
       FEED_CHANNEL_ID: FEED_CHANNEL,
       FEED_POLL_INTERVAL_SECONDS: interval,
       LEDGER_POLL_SECONDS: interval,
