@@ -123,7 +123,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       readTimeoutMs: 20_000,
       metrics: infra.metrics,
       ledgerTimeZone: config.ledger.timeZone,
-      seal: new ValueSeal(config.slack.botToken),
+      seal: new ValueSeal(options.hosted?.sealSecret ?? config.slack.botToken),
       digest: digestAndRunway.digest,
       schedules,
       invites: slack.invites,

@@ -54,6 +54,12 @@ export interface BotOptions {
   runwayAlertEveryMs?: number;
   /** Tests only: the home tab's throttle interval (default 2 s) and its timers. */
   homeTimers?: { throttleMs?: number; timers?: Timers };
+  /**
+   * Hosted mode: this bot serves one workspace of many. It opens no port (the front door hands it each
+   * request through `app.processEvent`), keeps no process-wide metrics, and seals button values and
+   * workflow tokens with secrets derived from the workspace's own data key instead of its bot token.
+   */
+  hosted?: { tenant: string; sealSecret: string; tokenSecret: string };
   /** The demo: the timers (feed, digest, ledger sync, payouts) start once this settles, so that the first answer does not queue behind their first run. */
   timersAfter?: Promise<unknown>;
 }

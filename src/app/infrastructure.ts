@@ -12,7 +12,8 @@ import { openDatabase, type Db } from '../store/index.js';
 import type { Wiring } from './context.js';
 
 export async function buildInfrastructure({ config, logger, clock, shutdown, options }: Wiring) {
-  const metrics = new Metrics();
+  // A hosted workspace's bot counts its own figures; the process's figures (memory, event loop) are counted once, by the front door.
+  const metrics = new Metrics({ defaultMetrics: options.hosted === undefined });
   const sandbox = config.fleet.url === 'sandbox' ? await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 }) : undefined;
   if (sandbox) {
     shutdown.add('sandbox', () => sandbox.close());

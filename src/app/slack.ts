@@ -38,7 +38,7 @@ export async function buildSlack({ config, logger, clock, shutdown, turns, optio
       if (answer.error) readiness.slackError(answer.error);
     },
   };
-  const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops, turns });
+  const app = createSlackApp({ slack: config.slack, logger, httpLimits, ops, turns, external: options.hosted !== undefined });
   await initSlackApp(app);
   readiness.slackTokenAccepted();
   // The channels where no one invited the bot, shown by /readyz.
@@ -65,8 +65,8 @@ export async function buildSlack({ config, logger, clock, shutdown, turns, optio
     locales.close();
     await choices.close();
   });
-  // Workflow function tokens, sealed at rest with a key from the bot token.
-  const tokens = new TokenBox(config.slack.botToken);
+  // Workflow function tokens, sealed at rest with a key from the bot token (hosted: from the workspace's data key).
+  const tokens = new TokenBox(options.hosted?.tokenSecret ?? config.slack.botToken);
   return { app, readiness, httpLimits, invites, access, surface, users, locales, tokens };
 }
 
@@ -118,7 +118,16 @@ export function buildHome(
 }
 
 /** Opens the port Slack's requests arrive on (or connects in Socket Mode), then the operators' port when METRICS_PORT is set. */
-export async function serveSlack({ config, logger, shutdown }: Wiring, { app, readiness, httpLimits }: SlackParts, metrics: Infrastructure['metrics']) {
+export async function serveSlack(
+  { config, logger, shutdown, options }: Wiring,
+  { app, readiness, httpLimits }: SlackParts,
+  metrics: Infrastructure['metrics'],
+) {
+  // Hosted: the front door owns the ports and hands this workspace's requests to `app.processEvent`.
+  if (options.hosted) {
+    shutdown.add('slack', () => app.stop());
+    return { eventsUrl: undefined, opsUrl: undefined };
+  }
   let eventsUrl: string | undefined;
   if (config.slack.appToken) {
     await app.start();

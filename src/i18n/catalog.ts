@@ -32,6 +32,7 @@ import { tableFiles } from './messages/table-files.js';
 import { runwayTexts } from './messages/runway.js';
 import { workflowStep } from './messages/workflow-step.js';
 import { channelInvites } from './messages/channel-invites.js';
+import { hostingTexts } from './messages/hosting.js';
 
 const areas = [
   common,
@@ -58,6 +59,7 @@ const areas = [
   workflowStep,
   recordsTexts,
   importProfiles,
+  hostingTexts,
   tableFiles,
   runwayTexts,
   channelInvites,

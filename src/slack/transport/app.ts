@@ -5,7 +5,7 @@
  */
 import type { RequestListener, Server } from 'node:http';
 import type { ListenOptions } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger, type Receiver } from '@slack/bolt';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../core/logger.js';
@@ -24,6 +24,8 @@ export interface SlackAppOptions {
   ops?: SlackOps;
   /** The bot's turns of the event loop: HTTP mode counts each Slack request waiting for its turn there. */
   turns: EventLoopTurns;
+  /** Hosted mode: no receiver of its own; the front door passes each request to `app.processEvent`. */
+  external?: boolean;
 }
 
 export interface SlackOps {
@@ -46,7 +48,7 @@ const postingClients = new WeakMap<App, WebClient>();
  */
 const POSTING_RETRIES = { retries: 10, factor: 2, minTimeout: 500, maxTimeout: 30_000 };
 
-export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, turns }: SlackAppOptions): App {
+export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, turns, external = false }: SlackAppOptions): App {
   const boltLogger = toBoltLogger(logger.child({ component: 'bolt' }));
   const clientOptions: WebClientOptions = {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
@@ -63,9 +65,11 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
     // initSlackApp() runs the token check, so that its failure is ours to report.
     deferInitialization: true,
     clientOptions,
-    ...(slack.appToken
-      ? { socketMode: true, appToken: slack.appToken }
-      : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops, turns) }),
+    ...(external
+      ? { receiver: EXTERNAL_RECEIVER }
+      : slack.appToken
+        ? { socketMode: true, appToken: slack.appToken }
+        : { receiver: createHttpReceiver(slack.signingSecret ?? '', boltLogger, httpLimits, ops, turns) }),
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
@@ -74,6 +78,13 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
   postingClients.set(app, new WebClient(slack.botToken, { ...clientOptions, retryConfig: POSTING_RETRIES }));
   return app;
 }
+
+/** A receiver that receives nothing by itself: hosted mode's front door verifies each request and calls `app.processEvent`. */
+const EXTERNAL_RECEIVER: Receiver = {
+  init: () => undefined,
+  start: () => Promise.resolve(),
+  stop: () => Promise.resolve(),
+};
 
 /**
  * The client for the lookups made before a modal opens (roles through user groups, `users.info` for

@@ -1,0 +1,154 @@
+/**
+ * Hosted mode's bots, one per workspace that is installed and connected to its Fleet account: each
+ * the same bot as a single workspace's (`startBot`), on the shared database scoped to its workspace,
+ * with its own token, key, settings and timers. `reconcile` (every replica, every few seconds)
+ * starts the bots of new workspaces, builds again those whose version moved (a key replaced,
+ * settings saved) and stops those uninstalled; periodic work inside each bot runs once across
+ * replicas through the workspace's own leases. A bot that fails to start delays no other.
+ */
+import type { BotOptions, RunningBot } from '../bot.js';
+import type { Logger } from '../core/logger.js';
+
+export interface TenantBotsOptions {
+  logger: Logger;
+  /**
+   * The workspaces to serve now (or only `tenant`, when given), each with the version of its bot
+   * (raised by every change that needs it built again).
+   */
+  servable(tenant?: string): Promise<ReadonlyMap<string, number>>;
+  /** What a workspace's bot is built from; undefined while it has no Fleet key (it is answered by the hosting's listeners instead). */
+  botOptions(tenant: string): Promise<BotOptions | undefined>;
+  start(options: BotOptions): Promise<RunningBot>;
+  /** How many bots start at once (each asks Slack and the database a few things). Default 8. */
+  concurrency?: number;
+  /** After a failed start, how long before the next try. Default a minute. */
+  retryAfterMs?: number;
+}
+
+interface Slot {
+  version: number;
+  bot: RunningBot | undefined;
+  failedAt?: number;
+}
+
+export class TenantBots {
+  private readonly slots = new Map<string, Slot>();
+  /** Each workspace's changes one after another: a start, a rebuild and a stop never overlap. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private closed = false;
+
+  constructor(private readonly options: TenantBotsOptions) {}
+
+  /** The running bot of `tenant`, started now when it should run and does not yet (a replica that has not reconciled since the change). */
+  async botFor(tenant: string): Promise<RunningBot | undefined> {
+    const running = this.slots.get(tenant)?.bot;
+    if (running) return running;
+    const version = (await this.options.servable(tenant)).get(tenant);
+    if (version === undefined) return undefined;
+    return this.inTurn(tenant, () => this.ensure(tenant, version, { retryNow: true }));
+  }
+
+  /** Brings the running bots in line with the database. Safe to run on every replica, at any time. */
+  async reconcile(): Promise<{ started: number; stopped: number; failed: number }> {
+    const servable = await this.options.servable();
+    const counts = { started: 0, stopped: 0, failed: 0 };
+    const work: Array<() => Promise<void>> = [];
+    for (const [tenant, version] of servable) {
+      const slot = this.slots.get(tenant);
+      // Up to date: running, or waiting for its Fleet key (connecting raises the version).
+      if (slot && slot.version === version && (slot.bot || slot.failedAt === undefined)) continue;
+      work.push(async () => {
+        const before = this.slots.get(tenant)?.bot;
+        const bot = await this.inTurn(tenant, () => this.ensure(tenant, version, { retryNow: false }));
+        if (bot && bot !== before) counts.started += 1;
+        if (!bot && this.slots.get(tenant)?.failedAt !== undefined) counts.failed += 1;
+      });
+    }
+    for (const tenant of this.slots.keys()) {
+      if (servable.has(tenant)) continue;
+      work.push(async () => {
+        await this.inTurn(tenant, () => this.stopNow(tenant));
+        counts.stopped += 1;
+      });
+    }
+    await runLimited(work, this.options.concurrency ?? 8);
+    return counts;
+  }
+
+  /** Stops the workspace's bot at once (uninstalled, tokens revoked); the next reconcile starts nothing for it. */
+  async stop(tenant: string): Promise<void> {
+    await this.inTurn(tenant, () => this.stopNow(tenant));
+  }
+
+  /** How many bots run: the figure the hosted benchmark divides memory by. */
+  get size(): number {
+    let running = 0;
+    for (const slot of this.slots.values()) if (slot.bot) running += 1;
+    return running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.slots.keys()].map((tenant) => this.inTurn(tenant, () => this.stopNow(tenant))));
+  }
+
+  private async ensure(tenant: string, version: number, { retryNow }: { retryNow: boolean }): Promise<RunningBot | undefined> {
+    if (this.closed) return undefined;
+    const slot = this.slots.get(tenant);
+    if (slot?.bot && slot.version === version) return slot.bot;
+    if (!retryNow && slot?.failedAt !== undefined && slot.version === version && Date.now() - slot.failedAt < (this.options.retryAfterMs ?? 60_000)) {
+      return undefined;
+    }
+    await this.stopNow(tenant);
+    const logger = this.options.logger.child({ tenant });
+    try {
+      const options = await this.options.botOptions(tenant);
+      if (!options) {
+        this.slots.set(tenant, { version, bot: undefined });
+        return undefined;
+      }
+      const bot = await this.options.start(options);
+      this.slots.set(tenant, { version, bot });
+      logger.info({ version }, 'workspace bot started');
+      return bot;
+    } catch (error) {
+      this.slots.set(tenant, { version, bot: undefined, failedAt: Date.now() });
+      logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'workspace bot did not start; tried again later');
+      return undefined;
+    }
+  }
+
+  private async stopNow(tenant: string): Promise<void> {
+    const slot = this.slots.get(tenant);
+    this.slots.delete(tenant);
+    if (!slot?.bot) return;
+    await slot.bot.close();
+    this.options.logger.info({ tenant }, 'workspace bot stopped');
+  }
+
+  private inTurn<T>(tenant: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(tenant) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(tenant, settled);
+    void settled.then(() => {
+      if (this.queues.get(tenant) === settled) this.queues.delete(tenant);
+    });
+    return next;
+  }
+}
+
+/** Runs `work` with at most `limit` under way at once. */
+async function runLimited(work: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, work.length) }, async () => {
+    while (next < work.length) {
+      const job = work[next++]!;
+      await job();
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { BotOptions, RunningBot } from '../../src/bot.js';
+import { createLogger } from '../../src/core/logger.js';
+import { TenantBots } from '../../src/hosting/tenant-bots.js';
+
+/** Each workspace's bot as TenantBots sees it: started from options, closed once. */
+function harness(initial: Record<string, number>, connected = new Set(Object.keys(initial))) {
+  const servable = new Map(Object.entries(initial));
+  const started: string[] = [];
+  const closed: string[] = [];
+  const failing = new Set<string>();
+  const bots = new TenantBots({
+    logger: createLogger({ level: 'silent' }),
+    servable: async (tenant) => (tenant ? new Map(servable.has(tenant) ? [[tenant, servable.get(tenant)!]] : []) : new Map(servable)),
+    botOptions: async (tenant) => (connected.has(tenant) ? ({ hosted: { tenant } } as unknown as BotOptions) : undefined),
+    start: async (options) => {
+      const tenant = options.hosted!.tenant;
+      if (failing.has(tenant)) throw new Error('auth.test said invalid_auth');
+      started.push(tenant);
+      return { close: async () => void closed.push(tenant) } as unknown as RunningBot;
+    },
+    retryAfterMs: 60_000,
+  });
+  return { bots, servable, connected, started, closed, failing };
+}
+
+describe('hosted workspaces’ bots', () => {
+  it('starts one bot per connected workspace, and none for a workspace without its Fleet key', async () => {
+    const h = harness({ T1: 0, T2: 0, T3: 0 }, new Set(['T1', 'T2']));
+    expect(await h.bots.reconcile()).toEqual({ started: 2, stopped: 0, failed: 0 });
+    expect(h.started.sort()).toEqual(['T1', 'T2']);
+    expect(await h.bots.botFor('T3')).toBeUndefined();
+    // Nothing moved: nothing starts again.
+    await h.bots.reconcile();
+    expect(h.started).toHaveLength(2);
+  });
+
+  it('builds a bot again when its version moves, and stops the bot of an uninstalled workspace', async () => {
+    const h = harness({ T1: 0, T2: 0 });
+    await h.bots.reconcile();
+    h.servable.set('T1', 1);
+    h.servable.delete('T2');
+    expect(await h.bots.reconcile()).toEqual({ started: 1, stopped: 1, failed: 0 });
+    expect(h.closed.sort()).toEqual(['T1', 'T2']);
+    expect(h.started).toEqual(['T1', 'T2', 'T1']);
+    expect(h.bots.size).toBe(1);
+  });
+
+  it('starts a newly connected workspace on the first request, without waiting for the next look', async () => {
+    const h = harness({ T1: 0 }, new Set());
+    await h.bots.reconcile();
+    expect(h.bots.size).toBe(0);
+    h.connected.add('T1');
+    h.servable.set('T1', 1);
+    expect(await h.bots.botFor('T1')).toBeDefined();
+    expect(h.started).toEqual(['T1']);
+  });
+
+  it('a workspace whose bot fails to start delays no other, and is tried again later', async () => {
+    const h = harness({ T1: 0, T2: 0 });
+    h.failing.add('T1');
+    expect(await h.bots.reconcile()).toEqual({ started: 1, stopped: 0, failed: 1 });
+    expect(h.started).toEqual(['T2']);
+    // Within the retry delay, a look does not try it again; a request does.
+    h.failing.delete('T1');
+    await h.bots.reconcile();
+    expect(h.started).toEqual(['T2']);
+    expect(await h.bots.botFor('T1')).toBeDefined();
+    expect(h.started).toEqual(['T2', 'T1']);
+  });
+
+  it('two requests for a workspace at once start its bot once', async () => {
+    const h = harness({ T1: 0 });
+    const [a, b] = await Promise.all([h.bots.botFor('T1'), h.bots.botFor('T1')]);
+    expect(a).toBe(b);
+    expect(h.started).toEqual(['T1']);
+  });
+
+  it('close stops every bot', async () => {
+    const h = harness({ T1: 0, T2: 0 });
+    await h.bots.reconcile();
+    await h.bots.close();
+    expect(h.closed.sort()).toEqual(['T1', 'T2']);
+    expect(await h.bots.botFor('T1')).toBeUndefined();
+  });
+});
