@@ -75,7 +75,8 @@ export class KeyVault {
     this.keyRing = options.keyRing;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger;
-    this.cache = new NodeCache({ stdTTL: options.cacheSeconds ?? 120, useClones: false });
+    // Expired keys are dropped by the check every minute, not only when next asked for.
+    this.cache = new NodeCache({ stdTTL: options.cacheSeconds ?? 120, checkperiod: 60, useClones: false });
   }
 
   /** Seals `plaintext` for `tenant` and `purpose`, making the tenant's data key on first use. */

@@ -117,7 +117,7 @@ describe.each(testDatabases())('the key vault on $name', ({ open }) => {
     ]);
   });
 
-  it('can never open again what was sealed before the data key was forgotten, even in a vault that held it in memory', async () => {
+  it('can never open what was sealed before its data key was forgotten, and a replica holding the old key moves to the new one', async () => {
     const tenant = newTeamId();
     const vault = vaultWith(k1);
     const other = vaultWith(k1);
