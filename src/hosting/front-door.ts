@@ -105,7 +105,8 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDo
 
 function createInstaller(options: FrontDoorOptions, logger: Logger): InstallProvider {
   const { hosting } = options;
-  // A stranger's bad or expired link is not the app's error: InstallProvider's errors are logged as warnings.
+  // A stranger's bad or expired link is not the app's error: InstallProvider's errors are logged as warnings. Its
+  // client's debug lines are dropped: they hold the form sent to oauth.v2.access, the client secret in it.
   const installerLogger = toBoltLogger(logger.child({ component: 'oauth' }));
   return new InstallProvider({
     clientId: hosting.clientId,
@@ -116,8 +117,13 @@ function createInstaller(options: FrontDoorOptions, logger: Logger): InstallProv
     directInstall: false,
     installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: `${hosting.publicUrl}${FRONT_DOOR_PATHS.redirect}` },
     renderHtmlForInstallPath: installPage,
-    logger: { ...installerLogger, error: (...values: unknown[]) => installerLogger.warn(...values) },
-    clientOptions: options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {},
+    logger: { ...installerLogger, debug: () => undefined, error: (...values: unknown[]) => installerLogger.warn(...values) },
+    // The installer waits on oauth.v2.access and auth.test: a few quick retries, not the client's half hour of them.
+    clientOptions: {
+      ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2000 },
+      timeout: 10_000,
+    },
   });
 }
 
