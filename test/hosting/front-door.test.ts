@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceiverEvent } from '@slack/bolt';
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/oauth';
@@ -87,7 +87,7 @@ describe('the front door of hosted mode', () => {
   const store = new MemoryInstallationStore();
   const dispatched: Array<{ teamId: string; event: ReceiverEvent }> = [];
   // What dispatch does with a request: ack it with a body, return false (unknown workspace), or throw.
-  let dispatchAnswer: 'ack' | 'unknown' | 'throw' = 'ack';
+  let dispatchAnswer: 'ack' | 'unknown' | 'throw' | 'never' = 'ack';
   const logLines: string[] = [];
   const onInstalled = vi.fn((_installation: Installation) => Promise.resolve());
   const onUninstalled = vi.fn((_teamId: string) => Promise.resolve());
@@ -107,6 +107,7 @@ describe('the front door of hosted mode', () => {
         dispatched.push({ teamId, event });
         if (dispatchAnswer === 'throw') throw new Error('listener failed');
         if (dispatchAnswer === 'unknown') return false;
+        if (dispatchAnswer === 'never') return true;
         await event.ack({ text: `answered for ${teamId}` });
         return true;
       },
@@ -267,9 +268,39 @@ describe('the front door of hosted mode', () => {
       expect(dispatched).toEqual([]);
     });
 
-    it('refuses a body over the size limit with 413, unread', async () => {
-      const answer = await post(JSON.stringify({ type: 'event_callback', team_id: TEAM, padding: 'x'.repeat(200 * 1024) }));
-      expect(answer.status).toBe(413);
+    it("answers 404 when the workspace's app never acks within 3 seconds, as Bolt's receiver does", async () => {
+      dispatchAnswer = 'never';
+      const started = Date.now();
+      const answer = await post(command, { contentType: 'application/x-www-form-urlencoded' });
+      expect(answer.status).toBe(404);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+      expect(dispatched).toHaveLength(1);
+    });
+
+    it('refuses a body over the size limit with 413, whether its length is declared or not', async () => {
+      const big = JSON.stringify({ type: 'event_callback', team_id: TEAM, padding: 'x'.repeat(200 * 1024) });
+      const declared = await post(big);
+      expect(declared.status).toBe(413);
+      // Sent in chunks, without a Content-Length: cut as it grows past the limit.
+      const timestamp = now();
+      const chunked = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${door.url}/slack/events`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'X-Slack-Request-Timestamp': String(timestamp),
+            'X-Slack-Signature': signRequest(SIGNING_SECRET, timestamp, big),
+          },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        for (let at = 0; at < big.length; at += 16 * 1024) request.write(big.slice(at, at + 16 * 1024));
+        request.end();
+      });
+      expect(chunked).toBe(413);
       expect(dispatched).toEqual([]);
     });
   });
