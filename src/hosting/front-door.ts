@@ -69,7 +69,13 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDo
   let listener: RequestListener = (request, response) => {
     const path = (request.url ?? '').split('?')[0];
     const route = `${request.method ?? ''} ${path}`;
-    if (route === `POST ${FRONT_DOOR_PATHS.events}`) return void handleSlackRequest(options, limits, logger, boltLogger, request, response);
+    if (route === `POST ${FRONT_DOOR_PATHS.events}`) {
+      handleSlackRequest(options, limits, logger, boltLogger, request, response).catch((error: unknown) => {
+        logger.error({ err: error }, 'unexpected error while answering a Slack request');
+        if (!response.headersSent) httpFunc.buildNoBodyResponse(response, 500);
+      });
+      return;
+    }
     if (route === `GET ${FRONT_DOOR_PATHS.install}`) return void startInstall(installer, logger, installUrl, response, request);
     if (route === `GET ${FRONT_DOOR_PATHS.redirect}`) return void finishInstall(installer, options, logger, installUrl, request, response);
     if (route === `GET ${FRONT_DOOR_PATHS.health}`) {
