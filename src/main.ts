@@ -17,7 +17,15 @@ async function main(): Promise<void> {
   const logger = createLogger({
     level: config.logLevel,
     pretty: config.prettyLogs,
-    secrets: [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.fleet.apiKey],
+    secrets: [
+      config.slack.botToken,
+      config.slack.signingSecret,
+      config.slack.appToken,
+      config.fleet.apiKey,
+      config.hosting?.clientSecret,
+      config.hosting?.stateSecret,
+      ...[...(config.hosting?.keyRing.byId.values() ?? [])].map(({ key }) => key.toString('base64').replace(/=+$/, '')),
+    ],
   });
   const bot = await startBot({ config, logger });
   let stopping = false;

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { FRONT_DOOR_PATHS } from '../src/hosting/front-door.js';
 import { COMMAND } from '../src/slack/ids.js';
+import { BOT_SCOPES } from '../src/slack/scopes.js';
 
 // A reading of the few manifest keys the app depends on; the file's comments say what to change for HTTP mode.
 async function manifestLines(): Promise<string[]> {
@@ -72,5 +74,14 @@ describe('manifest.yml', () => {
     const end = after.findIndex((line) => !line.startsWith('      - '));
     const scopes = after.slice(0, end === -1 ? after.length : end).map((line) => line.trim().slice(2));
     expect(scopes.sort()).toEqual(['chat:write', 'commands', 'files:read', 'files:write', 'im:write', 'usergroups:read', 'users:read']);
+    // Hosted mode's "Add to Slack" link asks for the list the app keeps in code: the two must agree.
+    expect([...BOT_SCOPES].sort()).toEqual(scopes);
+  });
+
+  it("subscribes to the app's removal from a workspace and declares hosted mode's OAuth redirect", async () => {
+    const lines = await manifestLines();
+    const text = lines.join('\n');
+    expect(text).toMatch(/bot_events:\n\s+- app_home_opened\n\s+- function_executed\n\s+- app_uninstalled\n\s+- tokens_revoked\n/);
+    expect(text).toMatch(new RegExp(`oauth_config:\\n {2}redirect_urls:\\n {4}- https://YOUR-HOST${FRONT_DOOR_PATHS.redirect}\\n {2}scopes:`));
   });
 });

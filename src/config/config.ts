@@ -33,8 +33,9 @@ import {
   timeOfDay,
   locale,
 } from './config-values.js';
+import { hostedModeProblems, hostedModeSchema, isHostedMode, readHostingConfig, type HostingConfig } from './hosted-mode.js';
 
-export type { AccessList };
+export type { AccessList, HostingConfig };
 
 export const envSchema = z.object({
   SLACK_BOT_TOKEN: z
@@ -64,6 +65,7 @@ export const envSchema = z.object({
   NODE_ENV: optionalText,
   DATABASE_URL: optionalText.refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), 'expected a postgres:// connection URL'),
   DATA_DIR: optionalText,
+  ...hostedModeSchema,
   APPROVAL_CHANNEL_ID: channelId,
   PAYOUT_OPERATORS: codeList(['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY']),
   ...payoutAmountsSchema.shape,
@@ -135,7 +137,8 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
     });
   }
   const fleetUrl = text('FLEET_API_URL');
-  if (fleetUrl !== undefined && fleetUrl !== 'sandbox' && text('FLEET_API_KEY') === undefined) {
+  // Hosted mode keeps each workspace's key in the database (hostedModeProblems refuses this one).
+  if (!isHostedMode(env) && fleetUrl !== undefined && fleetUrl !== 'sandbox' && text('FLEET_API_KEY') === undefined) {
     problems.push({ name: 'FLEET_API_KEY', message: 'required unless FLEET_API_URL=sandbox: the partner API key' });
   }
   const payouts = payoutAmountsSchema.safeParse(env);
@@ -145,7 +148,7 @@ function problemsBetweenVariables(env: Record<string, string | undefined>): { na
       if (missing.length > 0) problems.push({ name, message: `expected an amount for every payout currency; missing ${missing.join(', ')}` });
     }
   }
-  problems.push(...approverShortfalls(env), ...seniorTierProblems(env));
+  problems.push(...approverShortfalls(env), ...seniorTierProblems(env), ...hostedModeProblems(env));
   return problems;
 }
 
@@ -240,6 +243,7 @@ function approverShortfalls(env: Record<string, string | undefined>): { name: st
 
 export interface Config {
   slack: {
+    /** Empty in hosted mode, where each workspace's bot token comes from its installation. */
     botToken: string;
     signingSecret: string | undefined;
     /** Set: Socket Mode. Unset: HTTP mode on `port`. */
@@ -260,7 +264,10 @@ export interface Config {
   access: { viewers: AccessList; requesters: AccessList; approvers: AccessList; seniorApprovers: AccessList };
   logLevel: (typeof LOG_LEVELS)[number];
   prettyLogs: boolean;
-  store: { databaseUrl: string | undefined; dataDir: string };
+  /** `ownerUrl`: DATABASE_OWNER_URL, the role that runs the migrations (DATABASE_URL's when unset). */
+  store: { databaseUrl: string | undefined; dataDir: string; ownerUrl?: string };
+  /** Hosted mode (many workspaces installed from an "Add to Slack" link); undefined for one workspace. */
+  hosting?: HostingConfig;
   /** The domain's settings, and where the Slack layer posts requests for approval. */
   payouts: PayoutSettings & { approvalChannelId: string | undefined };
   /** Bulk payouts from a file: how many rows at most, and how fast they are sent. */
@@ -300,8 +307,11 @@ export class ConfigError extends Error {
   }
 }
 
+// Hosted mode has no workspace of its own: the bot token is each installation's.
+const hostedEnvSchema = envSchema.extend({ SLACK_BOT_TOKEN: optionalText.transform((value) => value ?? '') });
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const result = envSchema.safeParse(env);
+  const result = (isHostedMode(env) ? hostedEnvSchema : envSchema).safeParse(env);
   const problems = [
     ...(result.success
       ? []
@@ -314,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   ];
   if (!result.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = result.data;
+  const hosting = readHostingConfig(env, e);
   return {
     slack: {
       botToken: e.SLACK_BOT_TOKEN,
@@ -329,7 +340,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     access: { viewers: e.FLEET_VIEWERS, requesters: e.FLEET_REQUESTERS, approvers: e.FLEET_APPROVERS, seniorApprovers: e.PAYOUT_SENIOR_APPROVERS },
     logLevel: e.LOG_LEVEL ?? 'info',
     prettyLogs: e.NODE_ENV === 'development',
-    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR ?? './data' },
+    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR ?? './data', ...(e.DATABASE_OWNER_URL ? { ownerUrl: e.DATABASE_OWNER_URL } : {}) },
+    ...(hosting ? { hosting } : {}),
     payouts: {
       approvalChannelId: e.APPROVAL_CHANNEL_ID,
       operators: e.PAYOUT_OPERATORS,
