@@ -105,7 +105,11 @@ export class FleetHttp {
       await this.budget?.take(request.signal);
       const result = await this.attempt(request, attempt);
       if (result.ok) return result.value;
-      if (result.rateLimited) this.budget?.pause(Math.min(result.retryAfterMs ?? RATE_LIMIT_PAUSE_MS, this.retry.maxRetryAfterMs));
+      if (result.rateLimited && this.budget) {
+        const pauseMs = Math.min(result.retryAfterMs ?? RATE_LIMIT_PAUSE_MS, this.retry.maxRetryAfterMs);
+        this.budget.pause(pauseMs);
+        this.logger?.warn({ method: request.method, path: request.path, pauseMs }, 'fleet api answered 429: this key waits before its next request');
+      }
       if (!result.retryable || attempt >= maxAttempts) throw result.error;
       // With a budget, its pause already holds this retry (and every request behind it) for the Retry-After.
       if (this.budget && result.rateLimited) continue;

@@ -3,7 +3,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { DEFAULT_FLEET_REQUESTS_PER_SECOND, FleetClient, type FleetClientOptions } from '../../src/fleet/client.js';
 import { FleetConnectionError, FleetRateLimitError } from '../../src/fleet/errors.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { recordingClock } from '../support/fleet-doubles.js';
+import { capturingLogger, recordingClock } from '../support/fleet-doubles.js';
 
 const KEY_A = 'sk_test_partnerA_Qm4Zt8Lw2Vn6';
 const KEY_B = 'sk_test_partnerB_Hx7Rc3Pk9Js5';
@@ -102,7 +102,8 @@ describe('FleetClient request budget', () => {
 
   it('sends a payout answered 429 once, never again, and pauses the reads behind it', async () => {
     sandbox.account(KEY_A).setFault({ match: { method: 'POST' }, status: 429, retryAfterSeconds: 1, times: 1 });
-    const fleet = client({ requestsPerSecond: 10 });
+    const { logger, lines } = capturingLogger();
+    const fleet = client({ requestsPerSecond: 10, logger });
     const start = sandbox.requests.length;
     const payout = fleet.payout('mobile_money', {
       recipient: { phone: '243812345678', name: 'Amani Kabila', countryCode: 'CD' },
@@ -119,6 +120,10 @@ describe('FleetClient request budget', () => {
     ]);
     expect(sandbox.account(KEY_A).payouts()).toEqual([]);
     expect(waited).toBeGreaterThanOrEqual(900);
+    const told = lines.filter((line) => line.includes('answered 429'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('"pauseMs":1000');
+    expect(lines.join('\n')).not.toContain(KEY_A);
   });
 
   it("never makes one key's requests wait for another key's pause", async () => {
