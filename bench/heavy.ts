@@ -120,6 +120,8 @@ export async function runHeavyBench(options: { store?: 'embedded' | 'postgres' }
       FEED_POLL_INTERVAL_SECONDS: '5',
       LEDGER_POLL_SECONDS: '5',
       LEDGER_HISTORY_PAGE_DELAY_MS: '0',
+      // The heavy jobs at full speed: no request budget in front of the sandbox.
+      FLEET_REQUESTS_PER_SECOND: '0',
       EXPORT_MAX_ROWS: String(EXPORT_ROWS * 2),
       ...(schema ? { DATABASE_URL: schema.databaseUrl } : { DATA_DIR: ':memory:' }),
     };

@@ -27,6 +27,7 @@ export async function buildInfrastructure({ config, logger, clock, shutdown, opt
   const fleet = new FleetClient({
     baseUrl: sandbox?.url ?? config.fleet.url,
     apiKey: sandbox?.apiKey ?? config.fleet.apiKey ?? '',
+    ...(config.fleet.requestsPerSecond === undefined ? {} : { requestsPerSecond: config.fleet.requestsPerSecond }),
     logger: logger.child({ component: 'fleet' }),
     clock,
     ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),

@@ -11,6 +11,7 @@ import type { LedgerSettings } from '../ledger/settings.js';
 import type { Locale } from '../i18n/locale.js';
 import type { PayoutBatchSettings } from '../payouts/batch/settings.js';
 import { DUAL_APPROVAL_APPROVERS } from '../payouts/policy.js';
+import { DEFAULT_FLEET_REQUESTS_PER_SECOND } from '../fleet/budget.js';
 import type { PayoutSettings } from '../payouts/settings.js';
 import type { PayoutScheduleSettings } from '../payouts/schedule/settings.js';
 import type { RecordsSettings } from '../partner-records/settings.js';
@@ -55,6 +56,7 @@ export const envSchema = z.object({
     .trim()
     .refine((value) => value === 'sandbox' || /^https?:\/\/[^\s]+$/.test(value), 'expected an http(s) URL or the word sandbox'),
   FLEET_API_KEY: optionalText,
+  FLEET_REQUESTS_PER_SECOND: integer(0, 10_000, DEFAULT_FLEET_REQUESTS_PER_SECOND),
   FLEET_VIEWERS: accessList,
   FLEET_REQUESTERS: accessList,
   FLEET_APPROVERS: accessList,
@@ -258,6 +260,8 @@ export interface Config {
     /** `'sandbox'` starts the embedded sandbox API. */
     url: string;
     apiKey: string | undefined;
+    /** FLEET_REQUESTS_PER_SECOND: the key's request budget; undefined (0) for none. */
+    requestsPerSecond: number | undefined;
     sandboxActivitySeconds: number;
   };
   /** `seniorApprovers`: PAYOUT_SENIOR_APPROVERS, who give the approval a payout above the senior tier needs. */
@@ -336,7 +340,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       port: e.PORT,
       host: e.HOST,
     },
-    fleet: { url: e.FLEET_API_URL, apiKey: e.FLEET_API_KEY, sandboxActivitySeconds: e.SANDBOX_ACTIVITY_SECONDS },
+    fleet: {
+      url: e.FLEET_API_URL,
+      apiKey: e.FLEET_API_KEY,
+      requestsPerSecond: e.FLEET_REQUESTS_PER_SECOND === 0 ? undefined : e.FLEET_REQUESTS_PER_SECOND,
+      sandboxActivitySeconds: e.SANDBOX_ACTIVITY_SECONDS,
+    },
     access: { viewers: e.FLEET_VIEWERS, requesters: e.FLEET_REQUESTERS, approvers: e.FLEET_APPROVERS, seniorApprovers: e.PAYOUT_SENIOR_APPROVERS },
     logLevel: e.LOG_LEVEL ?? 'info',
     prettyLogs: e.NODE_ENV === 'development',

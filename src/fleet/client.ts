@@ -17,6 +17,7 @@ import {
 } from './schemas.js';
 
 export type FleetClientOptions = FleetHttpOptions;
+export { DEFAULT_FLEET_REQUESTS_PER_SECOND } from './budget.js';
 
 const TRANSACTIONS_DEFAULT_LIMIT = 50;
 const TRANSACTIONS_MAX_LIMIT = 100;

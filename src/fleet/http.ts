@@ -1,6 +1,7 @@
 /**
  * The Fleet API request core: one keep-alive connection pool, the Bearer key, timeouts, zod parsing
- * of every answer, typed errors, and retries for reads only (a payout POST is sent exactly once).
+ * of every answer, typed errors, retries for reads only (a payout POST is sent exactly once), and an
+ * optional request budget that every attempt waits for.
  */
 import { Pool } from 'undici';
 import type { z } from 'zod';
@@ -17,6 +18,7 @@ import {
   FleetUnavailableError,
   type FleetError,
 } from './errors.js';
+import { RATE_LIMIT_PAUSE_MS, RequestBudget } from './budget.js';
 import { backoffDelayMs, defaultRetryPolicy, parseRetryAfter, type RetryPolicy } from './retry.js';
 
 export interface FleetHttpOptions {
@@ -27,6 +29,12 @@ export interface FleetHttpOptions {
   random?: () => number;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   retry?: Partial<RetryPolicy>;
+  /**
+   * At most this many requests a second with this key (a token bucket, burst = the rate, first come first
+   * served; retries count). Absent = no budget. A 429 pauses it for Retry-After (1 s when none, at most
+   * `retry.maxRetryAfterMs`). The app passes FLEET_REQUESTS_PER_SECOND (default `DEFAULT_FLEET_REQUESTS_PER_SECOND`).
+   */
+  requestsPerSecond?: number;
   /** Told of every attempt once it ends: method, path (without query), HTTP status if one came, seconds. */
   observe?: (call: { method: string; path: string; status: number | undefined; seconds: number }) => void;
 }
@@ -41,7 +49,7 @@ export interface FleetRequest<T> {
   signal?: AbortSignal;
 }
 
-type Attempt<T> = { ok: true; value: T } | { ok: false; error: FleetError; retryable: boolean; retryAfterMs?: number };
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: FleetError; retryable: boolean; retryAfterMs?: number; rateLimited?: boolean };
 
 // Failures that happen before a single byte of the request left: the service cannot have acted on it.
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -60,6 +68,8 @@ export class FleetHttp {
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
   private readonly observe: FleetHttpOptions['observe'];
+  private readonly budget: RequestBudget | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(options: FleetHttpOptions) {
     let base: URL;
@@ -78,6 +88,7 @@ export class FleetHttp {
     this.random = options.random ?? Math.random;
     this.retry = { ...defaultRetryPolicy, ...options.retry };
     this.observe = options.observe;
+    this.budget = options.requestsPerSecond === undefined ? undefined : new RequestBudget(options.requestsPerSecond, this.clock);
     this.pool = new Pool(base.origin, {
       connect: { timeout: options.timeouts?.connectMs ?? 5000 },
       headersTimeout: options.timeouts?.headersMs ?? 10_000,
@@ -91,15 +102,26 @@ export class FleetHttp {
     const maxAttempts = request.method === 'GET' ? Math.max(1, this.retry.maxAttempts) : 1;
     for (let attempt = 1; ; attempt++) {
       request.signal?.throwIfAborted();
+      await this.budget?.take(request.signal);
       const result = await this.attempt(request, attempt);
       if (result.ok) return result.value;
+      if (result.rateLimited && this.budget) {
+        const pauseMs = Math.min(result.retryAfterMs ?? RATE_LIMIT_PAUSE_MS, this.retry.maxRetryAfterMs);
+        this.budget.pause(pauseMs);
+        this.logger?.warn({ method: request.method, path: request.path, pauseMs }, 'fleet api answered 429: this key waits before its next request');
+      }
       if (!result.retryable || attempt >= maxAttempts) throw result.error;
+      // With a budget, its pause already holds this retry (and every request behind it) for the Retry-After.
+      if (this.budget && result.rateLimited) continue;
       await this.clock.sleep(result.retryAfterMs ?? backoffDelayMs(attempt, this.retry, this.random), request.signal);
     }
   }
 
-  async close(): Promise<void> {
-    await this.pool.close();
+  /** Requests still waiting for the budget fail as never sent; those in flight are waited for. Safe to call twice. */
+  close(): Promise<void> {
+    this.budget?.close(new FleetConnectionError(false, new Error('The Fleet client closed before this request was sent.')));
+    this.closing ??= this.pool.close();
+    return this.closing;
   }
 
   private async attempt<T>(request: FleetRequest<T>, attempt: number): Promise<Attempt<T>> {
@@ -161,7 +183,7 @@ export class FleetHttp {
     const retryAfterMs = parseRetryAfter(headers['retry-after'], this.clock.now());
     if (status === 429) {
       const tooLong = retryAfterMs !== undefined && retryAfterMs > this.retry.maxRetryAfterMs;
-      return { ok: false, error: new FleetRateLimitError(retryAfterMs), retryable: !isPost && !tooLong, retryAfterMs };
+      return { ok: false, error: new FleetRateLimitError(retryAfterMs), retryable: !isPost && !tooLong, retryAfterMs, rateLimited: true };
     }
     if (status >= 500) {
       const waitable = retryAfterMs === undefined || retryAfterMs <= this.retry.maxRetryAfterMs;

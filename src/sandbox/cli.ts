@@ -15,17 +15,28 @@ function wholeNumber(name: string, fallback: number): number {
 const port = wholeNumber('PORT', 4010);
 const activitySeconds = wholeNumber('SANDBOX_ACTIVITY_SECONDS', 10);
 const seed = process.env.SANDBOX_SEED ? wholeNumber('SANDBOX_SEED', 0) : undefined;
+const accountCount = wholeNumber('SANDBOX_ACCOUNTS', 1);
+if (accountCount < 1 || accountCount > 100) {
+  console.error('SANDBOX_ACCOUNTS must be from 1 to 100.');
+  process.exit(1);
+}
 
 const sandbox = await startSandbox({
   port,
   host: process.env.SANDBOX_HOST?.trim() || '127.0.0.1',
   apiKey: process.env.SANDBOX_API_KEY?.trim() || undefined,
   seed,
+  accounts: Array.from({ length: accountCount }, () => ({})),
   activityIntervalMs: activitySeconds * 1000,
 });
 
 console.log(`Sandbox Fleet API listening on ${sandbox.url}`);
-console.log(`API key: ${sandbox.apiKey}`);
+if (sandbox.accounts.length === 1) console.log(`API key: ${sandbox.apiKey}`);
+else {
+  // One fleet account per key on the same URL, as a platform serves its partners.
+  console.log(`${sandbox.accounts.length} fleet accounts, one API key each:`);
+  for (const [index, account] of sandbox.accounts.entries()) console.log(`  account ${index + 1}: ${account.apiKey}`);
+}
 console.log(activitySeconds > 0 ? `A new transaction arrives every ${activitySeconds} s.` : 'No background activity.');
 console.log('\nTry:');
 console.log(`  curl -s -H "Authorization: Bearer ${sandbox.apiKey}" ${sandbox.url}/api/v1/b2b/account/balance`);

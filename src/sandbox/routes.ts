@@ -12,7 +12,7 @@ export interface SandboxPayout {
   transactionId: string;
 }
 
-export interface SandboxAccount {
+export interface RoutedAccount {
   apiKey: string;
   ledger: SandboxLedger;
   context: GeneratorContext;
@@ -34,7 +34,7 @@ const BALANCE_PATH = '/api/v1/b2b/account/balance';
 const TRANSACTIONS_PATHS = new Set(['/api/v1/b2b/account/transactions', '/api/b2b/account/transactions']);
 const PAYOUT_KIND_BY_PATH = new Map<string, PayoutKind>(PAYOUT_KINDS.map((kind) => [PAYOUT_PATHS[kind], kind]));
 
-export function createRouter(account: SandboxAccount): (request: RoutedRequest) => Reply {
+export function createRouter(account: RoutedAccount): (request: RoutedRequest) => Reply {
   const { ledger, context, clock, payouts } = account;
   const usedReferences = new Set<string>();
 

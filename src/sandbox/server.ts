@@ -2,109 +2,97 @@
  * A local stand-in for the Fleet API, faithful to the spec and strict where the spec is silent,
  * with seeded data, optional live activity and injectable faults for tests and demos.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Transaction } from '../fleet/schemas.js';
-import { generateTransaction, seedLedger, seededRandom, uniqueTransaction, type GeneratorContext } from './data.js';
-import { errorReply, MAX_BODY_BYTES, readBody, type Reply } from './replies.js';
-import { createRouter, type SandboxPayout } from './routes.js';
+import {
+  FaultSlot,
+  openAccount,
+  type OpenAccount,
+  type SandboxAccountOptions,
+  type SandboxFault,
+  type SandboxFleetAccount,
+  type SandboxRequest,
+} from './account.js';
+import { authorized, errorReply, MAX_BODY_BYTES, readBody, type Reply } from './replies.js';
+import type { SandboxPayout } from './routes.js';
+
+export type { SandboxAccountOptions, SandboxFault, SandboxFleetAccount, SandboxRequest };
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  /** Generated as `sk_sandbox_…` when absent. */
+  /** The first account's key; generated as `sk_sandbox_…` when absent. */
   apiKey?: string;
+  /** The first account's seed; a further account without one gets this plus its position. */
   seed?: number;
+  /** The first account's seeded transactions (320 when absent). */
   transactionCount?: number;
+  /**
+   * Every fleet account the server serves, one per key, the first being the default one (`url`, `apiKey`,
+   * `balances()`…); the fields above are the first account's defaults. One account when absent.
+   */
+  accounts?: SandboxAccountOptions[];
   /** Dates of seeded and new transactions. Fault latency and activity use real timers. */
   clock?: Clock;
-  /** Seeded from `seed` when absent. */
+  /** The first account's randomness; seeded from `seed` when absent. */
   random?: () => number;
-  /** 0 = off; otherwise a new random PAYMENT or B2B_JIT_FUNDING every N ms. */
+  /** 0 = off; otherwise a new random PAYMENT or B2B_JIT_FUNDING in every account every N ms. */
   activityIntervalMs?: number;
   operators?: string[];
   currencies?: string[];
 }
 
-export interface SandboxFault {
-  match?: { method?: string; path?: string };
-  latencyMs?: number;
-  status?: number;
-  retryAfterSeconds?: number;
-  /** Never answer until close(). */
-  hang?: boolean;
-  /** For payouts: do the payout, then fail or hang the response. */
-  afterProcessing?: boolean;
-  /** Applies to this many matching requests, then clears itself; forever when absent. */
-  times?: number;
-}
-
-export interface SandboxRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body?: unknown;
-  at: Date;
-  status?: number;
-}
-
 export interface Sandbox {
   url: string;
+  /** The first account's key. */
   apiKey: string;
   close(): Promise<void>;
+  /** The first account's balances. */
   balances(): Record<string, number>;
-  /** Newest first; a copy. */
+  /** The first account's transactions, newest first; a copy. */
   transactions(): Transaction[];
-  /** Adds one (random unless given) and moves the balance of its currency. */
+  /** Adds one to the first account (random unless given) and moves the balance of its currency. */
   addTransaction(partial?: Partial<Transaction>): Transaction;
   addTransactions(n: number, partial?: Partial<Transaction>): Transaction[];
   /** A new entry with some fields replaced by values the spec does not allow (`{ amount: '1,50' }`); balances unchanged. */
   addMalformedTransaction(broken: Record<string, unknown>): void;
+  /** A fault for every request the server gets, whatever its key (each account also has one of its own). */
   setFault(fault: SandboxFault | null): void;
+  /** Every request the server got, whatever its key. */
   readonly requests: SandboxRequest[];
+  /** The first account's payouts. */
   payouts(): SandboxPayout[];
+  /** Every account, the first (default) one first. */
+  readonly accounts: readonly SandboxFleetAccount[];
+  /** The account of this key; throws when no account has it. */
+  account(apiKey: string): SandboxFleetAccount;
 }
 
 const DEFAULT_OPERATORS = ['VODACOM_MPESA', 'ORANGE_MONEY', 'AIRTEL_MONEY', 'AFRICELL_MONEY'];
 const DEFAULT_CURRENCIES = ['USD', 'EUR', 'CDF'];
+const DEFAULT_SEED = 20261121;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock;
-  const apiKey = options.apiKey ?? `sk_sandbox_${randomBytes(18).toString('base64url')}`;
-  const context: GeneratorContext = {
-    random: options.random ?? seededRandom(options.seed ?? 20261121),
-    currencies: options.currencies ?? DEFAULT_CURRENCIES,
-    operators: options.operators ?? DEFAULT_OPERATORS,
-  };
-  const ledger = seedLedger(context, clock.now(), options.transactionCount ?? 320);
+  const shared = { clock, currencies: options.currencies ?? DEFAULT_CURRENCIES, operators: options.operators ?? DEFAULT_OPERATORS };
+  const opened = accountOptions(options).map((each) => openAccount(each, shared));
+  const keys = new Set(opened.map((each) => each.view.apiKey));
+  if (keys.size !== opened.length) throw new Error('Each sandbox account needs a key of its own.');
+  const [first] = opened;
+  if (!first) throw new Error('The sandbox needs at least one account.');
   const requests: SandboxRequest[] = [];
-  const payouts: SandboxPayout[] = [];
   const parked = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
-  let fault: SandboxFault | null = null;
-  let added = 0;
+  const serverFaults = new FaultSlot();
 
-  const addTransaction = (partial: Partial<Transaction> = {}): Transaction => {
-    // Generate in the requested currency and kind, so that the fields not given still fit together.
-    const shaped = partial.currency ? { ...context, currencies: [partial.currency] } : context;
-    const kind = partial.type === 'PAYMENT' || partial.type === 'B2B_JIT_FUNDING' ? partial.type : undefined;
-    return ledger.add(uniqueTransaction(ledger, () => ({ ...generateTransaction(shaped, clock.now(), added++, kind), ...partial })));
-  };
-
-  const takeFault = (method: string, path: string): SandboxFault | null => {
-    const current = fault;
-    if (!current) return null;
-    const { match } = current;
-    if (match?.method && match.method.toUpperCase() !== method) return null;
-    if (match?.path && !path.startsWith(match.path)) return null;
-    if (current.times !== undefined) {
-      const remaining = current.times - 1;
-      fault = remaining > 0 ? { ...current, times: remaining } : null;
-    }
-    return current;
+  // Compares the key with every account's, each in constant time, so the answer's timing names none.
+  const accountOf = (header: string | undefined): OpenAccount | undefined => {
+    let found: OpenAccount | undefined;
+    for (const each of opened) if (authorized(header, each.view.apiKey)) found ??= each;
+    return found;
   };
 
   const wait = (ms: number) =>
@@ -116,13 +104,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       timers.add(timer);
     });
 
-  const route = createRouter({ apiKey, ledger, context, clock, payouts });
-
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://sandbox.local');
     const method = (request.method ?? 'GET').toUpperCase();
     const record: SandboxRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), at: clock.now() };
     requests.push(record);
+    const account = accountOf(request.headers.authorization);
+    account?.view.requests.push(record);
     const send = (reply: Reply) => {
       record.status = reply.status;
       response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
@@ -140,7 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       record.body = body;
     }
-    const active = takeFault(method, url.pathname);
+    const active = serverFaults.take(method, url.pathname) ?? account?.faults.take(method, url.pathname) ?? null;
     if (active?.latencyMs) await wait(active.latencyMs);
     const misbehave = (): boolean => {
       if (!active) return false;
@@ -156,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return true;
     };
     if (!active?.afterProcessing && misbehave()) return;
-    const reply = route({ method, headers: request.headers, url, body });
+    const reply = account ? account.route({ method, headers: request.headers, url, body }) : errorReply(401, 'Missing or invalid API key.');
     if (active?.afterProcessing && misbehave()) return;
     send(reply);
   };
@@ -178,25 +166,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   if (options.activityIntervalMs && options.activityIntervalMs > 0) {
-    const activity = setInterval(() => addTransaction(), options.activityIntervalMs);
+    const activity = setInterval(() => {
+      for (const each of opened) each.view.addTransaction();
+    }, options.activityIntervalMs);
     activity.unref();
     timers.add(activity);
   }
 
   let closing: Promise<void> | undefined;
   return {
+    // The first account's helpers, except for the request log and the fault, which are the server's.
+    ...first.view,
     url: `http://${host}:${address.port}`,
-    apiKey,
     requests,
-    balances: () => ledger.balances(),
-    transactions: () => ledger.transactions(),
-    addTransaction,
-    addTransactions: (n, partial) => Array.from({ length: n }, () => addTransaction(partial)),
-    addMalformedTransaction: (broken) => ledger.addMalformed(generateTransaction(context, clock.now(), added++), broken),
-    setFault: (next) => {
-      fault = next ? { ...next } : null;
+    setFault: (next) => serverFaults.set(next),
+    accounts: opened.map((each) => each.view),
+    account: (apiKey) => {
+      const found = opened.find((each) => each.view.apiKey === apiKey);
+      if (!found) throw new Error('No sandbox account has this key.');
+      return found.view;
     },
-    payouts: () => payouts.map((done) => ({ ...done })),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -208,4 +197,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return closing;
     },
   };
+}
+
+/** The accounts asked for, the top-level fields filling in the first one, and seeds that differ between accounts. */
+function accountOptions(options: SandboxOptions): SandboxAccountOptions[] {
+  const [first = {}, ...others] = options.accounts ?? [{}];
+  const seed = first.seed ?? options.seed ?? DEFAULT_SEED;
+  const defaults: SandboxAccountOptions = {
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.random === undefined ? {} : { random: options.random }),
+    ...(options.transactionCount === undefined ? {} : { transactionCount: options.transactionCount }),
+    ...first,
+    seed,
+  };
+  return [defaults, ...others.map((each, index) => ({ ...each, seed: each.seed ?? seed + index + 1 }))];
 }
