@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mountPage } from '../../src/workspace/page-server.js';
 import { signRequest, startLocalSlackGrid, UnknownSlashCommandError, type LocalSlackGrid, type WorkspaceUser } from '../../src/workspace/index.js';
 
 const SIGNING_SECRET = 'gridtestsigningsecret0123456789';
@@ -170,6 +171,20 @@ describe('a grid of workspaces behind one Web API URL', () => {
     expect(Object.fromEntries(new URLSearchParams(north?.body))).toMatchObject({ team_id: 'T0NORTH', team_domain: 'north-fleet', user_id: ADMIN });
     expect(Object.fromEntries(new URLSearchParams(south?.body))).toMatchObject({ team_id: 'T0SOUTH', team_domain: 'south-fleet', user_id: ADMIN });
     expect(JSON.parse(home?.body ?? '')).toMatchObject({ team_id: 'T0SOUTH', authorizations: [{ team_id: 'T0SOUTH' }], event: { type: 'app_home_opened' } });
+  });
+});
+
+describe("the grid's pages", () => {
+  it("lists every workspace in each workspace's page, marking the one it shows", async () => {
+    for (const slack of grid.workspaces) mountPage(slack, { workspaces: grid.pageWorkspaces() });
+    const south = grid.workspace('T0SOUTH');
+    const state = (await (await fetch(`${south.url}/workspace/state?as=${ADMIN}`)).json()) as { me: { realName: string }; workspaces: unknown[] };
+    expect(state.me.realName).toBe('Admin south');
+    expect(state.workspaces).toEqual([
+      { teamId: 'T0NORTH', name: 'North Fleet', url: grid.workspace('T0NORTH').url, current: false },
+      { teamId: 'T0SOUTH', name: 'South Fleet', url: south.url, current: true },
+      { teamId: 'T0OPEN', name: 'Open Fleet', url: grid.workspace('T0OPEN').url, current: false },
+    ]);
   });
 });
 
