@@ -291,6 +291,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   /** An admin removes the app: its token is revoked, then `tokens_revoked` and `app_uninstalled` are sent, signed. */
   async uninstallApp(): Promise<{ tokensRevoked: AckResult; appUninstalled: AckResult } | undefined> {
     if (!this.installation.revoke()) return undefined;
+    this.state.membership.leaveChannels(this.state.identity.botUserId); // as Slack does: a reinstalled app is invited again
     const event = (body: Json) => this.deliver('events_api', appEventPayload(this.state, body, this.state.nextId('Ev')), true);
     const tokensRevoked = await event({ type: 'tokens_revoked', tokens: { oauth: [], bot: [this.state.identity.botUserId] } });
     return { tokensRevoked, appUninstalled: await event({ type: 'app_uninstalled' }) };

@@ -289,8 +289,9 @@ describe('installing the app with OAuth v2', () => {
 });
 
 describe('removing the app from a workspace', () => {
-  it('revokes its token and sends tokens_revoked and app_uninstalled, signed, while other workspaces keep theirs', async () => {
+  it('revokes its token, takes the bot out of its channels and sends tokens_revoked and app_uninstalled, signed, while other workspaces keep theirs', async () => {
     const token = await install('T0SOUTH');
+    grid.workspace('T0SOUTH').invite(CHANNEL);
     const acks = await grid.uninstall('T0SOUTH');
 
     expect(acks).toMatchObject({ tokensRevoked: { status: 200 }, appUninstalled: { status: 200 } });
@@ -305,5 +306,6 @@ describe('removing the app from a workspace', () => {
     const again = await install('T0SOUTH');
     expect(again).not.toBe(token);
     expect(await call('auth.test', again)).toMatchObject({ ok: true, team_id: 'T0SOUTH' });
+    expect(await call('chat.postMessage', again, { channel: CHANNEL, text: 'back' })).toEqual({ ok: false, error: 'not_in_channel' });
   });
 });
