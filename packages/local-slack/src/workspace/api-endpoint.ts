@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SlackApiError, type ApiAuth, type ApiMethod } from './api-method.js';
 import { isObject, type Json } from './blocks.js';
+import type { TokenStatus } from './installation.js';
 import type { ApiCall } from './types.js';
 
 export interface Fault {
@@ -14,7 +15,8 @@ export interface Fault {
 }
 
 export interface ApiEndpointOptions {
-  botToken: string;
+  /** Whether a bearer token is the workspace's bot token (or one it revoked: `token_revoked`). */
+  botToken: (token: string | undefined) => TokenStatus;
   appToken: string | undefined;
   handlers: Record<string, ApiMethod>;
   /** The workflow step execution a function token (`xwfp-`) belongs to, while it is valid. */
@@ -47,7 +49,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(JSON.stringify(body));
 }
 
-function parseArgs(raw: string, contentType: string): Json {
+export function parseArgs(raw: string, contentType: string): Json {
   if (contentType.startsWith('application/json')) {
     try {
       const parsed: unknown = JSON.parse(raw || '{}');
@@ -61,6 +63,16 @@ function parseArgs(raw: string, contentType: string): Json {
     args[key] = JSON_FIELDS.has(key) && /^\s*[[{]/.test(value) ? tryJson(value) : value;
   }
   return args;
+}
+
+/** The caller's token: a bearer Authorization header, else the body's `token` field, as Slack reads it. */
+export function bearerOf(request: IncomingMessage, bodyToken: unknown): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
+}
+
+/** The token a Web API call carries, read from its raw body and headers. */
+export function callerToken(request: IncomingMessage, rawBody: string): string | undefined {
+  return bearerOf(request, parseArgs(rawBody, request.headers['content-type'] ?? '').token);
 }
 
 function tryJson(value: string): unknown {
@@ -87,17 +99,19 @@ export class ApiEndpoint {
     await this.options.delay?.();
   }
 
-  async handle(method: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** `rawBody` when the caller already read it (a grid of workspaces reads it to find whose token it is). */
+  async handle(method: string, request: IncomingMessage, response: ServerResponse, rawBody?: string): Promise<void> {
     await this.roundTrip();
-    const { token: bodyToken, ...args } = parseArgs(await readBody(request), request.headers['content-type'] ?? '');
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? (typeof bodyToken === 'string' ? bodyToken : undefined);
+    const { token: bodyToken, ...args } = parseArgs(rawBody ?? (await readBody(request)), request.headers['content-type'] ?? '');
+    const bearer = bearerOf(request, bodyToken);
     const record = (error?: string) => this.options.record({ method, args, at: this.options.now(), ...(error ? { error } : {}) });
 
-    const expectedToken = method === 'apps.connections.open' ? this.options.appToken : this.options.botToken;
-    const functionExecutionId = method === 'apps.connections.open' ? undefined : this.options.functionExecution?.(bearer);
-    if (!functionExecutionId && (!expectedToken || bearer !== expectedToken)) {
-      // A function token past its 15 minutes, or of a step that completed, is revoked (bolt-js issue 2288).
-      const error = !bearer ? 'not_authed' : bearer.startsWith('xwfp-') ? 'token_revoked' : 'invalid_auth';
+    const appLevel = method === 'apps.connections.open';
+    const functionExecutionId = appLevel ? undefined : this.options.functionExecution?.(bearer);
+    const status = appLevel ? (this.options.appToken && bearer === this.options.appToken ? 'active' : undefined) : this.options.botToken(bearer);
+    if (!functionExecutionId && status !== 'active') {
+      // A function token past its 15 minutes, or of a step that completed, is revoked (bolt-js issue 2288); so is an uninstalled app's.
+      const error = !bearer ? 'not_authed' : bearer.startsWith('xwfp-') || status === 'revoked' ? 'token_revoked' : 'invalid_auth';
       record(error);
       return sendJson(response, 200, { ok: false, error });
     }

@@ -12,14 +12,14 @@ import type { WorkspaceState } from './state.js';
  */
 export function servePrivateFile(
   state: WorkspaceState,
-  access: { botToken: string; signInUrl: string },
+  access: { isBotToken: (token: string | undefined) => boolean; signInUrl: string },
   fileId: string,
   request: IncomingMessage,
   response: ServerResponse,
 ): boolean {
   const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   const file = state.findFile(fileId);
-  if (bearer !== access.botToken) {
+  if (!access.isBotToken(bearer)) {
     response.writeHead(302, { location: access.signInUrl }).end();
     return false;
   }
@@ -41,4 +41,20 @@ export async function receiveUpload(state: WorkspaceState, token: string, reques
   }
   file.bytes = await uploadedBytes(request);
   response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${file.bytes.length}`);
+}
+
+/** The file routes of a request path: `downloaded` when a private file's bytes went out, true when answered, false when not a file route. */
+export async function serveFileRoute(
+  state: WorkspaceState,
+  access: { isBotToken: (token: string | undefined) => boolean; signInUrl: string },
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<'downloaded' | boolean> {
+  const privateFile = /^\/files-pri\/[A-Z0-9]+-(F\w+)\/(?:download\/)?[^/]+$/.exec(path)?.[1];
+  if (request.method === 'GET' && privateFile) return servePrivateFile(state, access, privateFile, request, response) ? 'downloaded' : true;
+  const uploadToken = /^\/upload\/([\da-f]+)$/.exec(path)?.[1];
+  if (request.method !== 'POST' || !uploadToken) return false;
+  await receiveUpload(state, uploadToken, request, response);
+  return true;
 }

@@ -7,3 +7,5 @@ export type * from './types.js';
 export type { WorkflowRun } from './workflows.js';
 export { METHOD_TIERS, type RateLimitOptions } from './rate-limits.js';
 export { latencyDraws, latencySetting, REAL_LATENCY, type LatencyOptions } from './latency.js';
+export { LocalSlackGrid, startLocalSlackGrid, type GridWorkspaceOptions, type LocalSlackGridOptions, type OAuthApp } from './grid.js';
+export { UnknownSlashCommandError } from './local-slack.js';

@@ -6,14 +6,16 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiEndpoint, readBody, sendJson, type Fault } from './api-endpoint.js';
+import { ApiEndpoint, sendJson, type Fault } from './api-endpoint.js';
 import type { Json } from './blocks.js';
-import { receiveUpload, servePrivateFile } from './file-routes.js';
+import { serveFileRoute } from './file-routes.js';
+import { AppInstallation, type Grant } from './installation.js';
+import { appEventPayload } from './payloads.js';
 import { FORM_CONTENT_TYPE, postEnvelope, postSigned, verifyRequestUrl, type AppTarget } from './delivery.js';
 import * as person from './person-actions.js';
 import { slowdown } from './latency.js';
 import { rateLimiter } from './rate-limits.js';
-import { handleResponseUrl } from './response-url.js';
+import { serveResponseUrl } from './response-url.js';
 import { SocketModeHub, type EnvelopeType } from './socket-mode.js';
 import { DEFAULT_CHANNELS, DEFAULT_USERS, WorkspaceState } from './state.js';
 import type {
@@ -30,15 +32,18 @@ import type {
 import { waitForChange } from './wait-for.js';
 import { createWebApi } from './web-api.js';
 import type { WorkflowRun } from './workflows.js';
+import { UnknownSlashCommandError } from './slash-commands.js';
 
 export type * from './types.js';
 export type { WorkflowRun } from './workflows.js';
+export { UnknownSlashCommandError } from './slash-commands.js';
 
 type RouteHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
 
 export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   private readonly server: Server;
   private readonly state: WorkspaceState;
+  private readonly installation: AppInstallation;
   private readonly api: ApiEndpoint;
   private readonly hub: SocketModeHub | undefined;
   private readonly calls: ApiCall[] = [];
@@ -55,7 +60,8 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     this.state = new WorkspaceState(
       {
         teamId: options.teamId ?? 'T0DEMO',
-        teamDomain: 'fleet-treasury-local',
+        teamDomain: options.teamDomain ?? 'fleet-treasury-local',
+        teamName: options.teamName ?? 'Fleet Treasury (local)',
         botUserId: options.botUserId ?? 'U0FLEETBOT',
         botId: options.botId ?? 'B0FLEETBOT',
         appId: options.appId ?? 'A0FLEETAPP',
@@ -64,6 +70,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       now,
       onChange,
     );
+    this.installation = new AppInstallation(this.state.identity.teamId, options.botToken);
     this.appUrl = options.appUrl;
     const ackTimeoutMs = options.ackTimeoutMs ?? 3000;
     const hub = options.appToken
@@ -71,7 +78,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
       : undefined;
     this.hub = hub;
     this.api = new ApiEndpoint({
-      botToken: options.botToken,
+      botToken: (token) => this.installation.status(token),
       appToken: options.appToken,
       handlers: createWebApi({ state: this.state, report: this.report, uploadUrl: (token) => `${this.url}/upload/${token}` }),
       functionExecution: (token) => this.state.workflows.executionOf(token),
@@ -129,24 +136,12 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     const responseId = /^\/response\/([\w-]+)$/.exec(path)?.[1];
     if (request.method === 'POST' && responseId) {
       await this.api.roundTrip();
-      const raw = await readBody(request);
-      let body: unknown;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return sendJson(response, 400, { ok: false, error: 'invalid_payload' });
-      }
-      const answer = handleResponseUrl(this.state, responseId, body, this.report);
-      return sendJson(response, answer.status, answer.body);
+      return serveResponseUrl(this.state, responseId, request, response, this.report);
     }
-    const privateFile = /^\/files-pri\/[A-Z0-9]+-(F\w+)\/(?:download\/)?[^/]+$/.exec(path)?.[1];
-    if (request.method === 'GET' && privateFile) {
-      const access = { botToken: this.options.botToken, signInUrl: `${this.baseUrl}/signin` };
-      if (servePrivateFile(this.state, access, privateFile, request, response)) this.privateDownloads += 1;
-      return;
-    }
-    const uploadToken = /^\/upload\/([\da-f]+)$/.exec(path)?.[1];
-    if (request.method === 'POST' && uploadToken) return receiveUpload(this.state, uploadToken, request, response);
+    const access = { isBotToken: (token?: string) => this.installation.status(token) === 'active', signInUrl: `${this.baseUrl}/signin` };
+    const file = await serveFileRoute(this.state, access, path, request, response);
+    if (file === 'downloaded') this.privateDownloads += 1;
+    if (file) return;
     const mounted = this.routes.find((route) => path.startsWith(route.prefix));
     if (mounted) return mounted.handler(request, response);
     sendJson(response, 404, { ok: false, error: 'not_found' });
@@ -175,7 +170,8 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   }
 
   /** Over Socket Mode when an app is connected, else signed to the app's URL. */
-  private async deliver(type: EnvelopeType, payload: Json): Promise<AckResult> {
+  private async deliver(type: EnvelopeType, payload: Json, evenUninstalled = false): Promise<AckResult> {
+    if (!evenUninstalled && !this.installed) throw new Error(`the app is not installed in ${this.state.identity.teamId}`);
     await this.api.roundTrip();
     if (this.hub?.connected) return this.hub.deliver(type, payload);
     if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
@@ -201,7 +197,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
    */
   runCommand(input: { userId: string; channelId: string; text?: string; command?: string }): Promise<AckResult> {
     const command = input.command ?? '/fleet';
-    if (!(this.options.slashCommands ?? ['/fleet']).includes(command.toLowerCase())) {
+    if (!this.installed || !(this.options.slashCommands ?? ['/fleet']).includes(command.toLowerCase())) {
       return Promise.reject(new UnknownSlashCommandError(command));
     }
     return person.runCommand(this.personContext, input);
@@ -278,6 +274,37 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
   /** Asks connected Socket Mode apps to reconnect (Slack's `disconnect` message). */
   disconnectSocketApps(reason = 'refresh_requested'): void {
     this.hub?.disconnectAll(reason);
+  }
+
+  // The app's installation
+
+  get installed(): boolean {
+    return this.installation.installed;
+  }
+
+  /** Someone installs the app (OAuth's Allow): the workspace's bot token, the same one on a reinstall. */
+  installApp(input: { userId: string; scopes: string[] }): Grant {
+    if (!this.state.users.has(input.userId)) throw new Error(`no user ${input.userId} in the workspace`);
+    return this.installation.install(input.userId, input.scopes);
+  }
+
+  /** An admin removes the app: its token is revoked, then `tokens_revoked` and `app_uninstalled` are sent, signed. */
+  async uninstallApp(): Promise<{ tokensRevoked: AckResult; appUninstalled: AckResult } | undefined> {
+    if (!this.installation.revoke()) return undefined;
+    this.state.membership.leaveChannels(this.state.identity.botUserId); // as Slack does: a reinstalled app is invited again
+    const event = (body: Json) => this.deliver('events_api', appEventPayload(this.state, body, this.state.nextId('Ev')), true);
+    const tokensRevoked = await event({ type: 'tokens_revoked', tokens: { oauth: [], bot: [this.state.identity.botUserId] } });
+    return { tokensRevoked, appUninstalled: await event({ type: 'app_uninstalled' }) };
+  }
+
+  /** Whether a Web API call with this token is this workspace's to answer (its bot token, even revoked, or a function token). */
+  ownsToken(token: string): boolean {
+    return this.installation.status(token) !== undefined || this.state.workflows.executionOf(token) !== undefined;
+  }
+
+  /** A Web API call whose body a grid of workspaces already read, to find whose token it carries. */
+  serveApi(method: string, request: IncomingMessage, response: ServerResponse, rawBody: string): Promise<void> {
+    return this.api.handle(method, request, response, rawBody);
   }
 
   // Observing
@@ -417,12 +444,4 @@ export async function startLocalSlack(options: LocalSlackOptions): Promise<Local
   const slack = new LocalSlack(options);
   await slack.listen();
   return slack;
-}
-
-/** What Slack's client answers to a slash command that no app in the workspace declares. */
-export class UnknownSlashCommandError extends Error {
-  constructor(readonly command: string) {
-    super(`${command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.`);
-    this.name = 'UnknownSlashCommandError';
-  }
 }

@@ -21,6 +21,11 @@ export class ChannelMembership {
     this.members.get(channelId)?.delete(userId);
   }
 
+  /** Takes someone out of every channel (an uninstalled app's bot); DMs (`D…`) keep them. */
+  leaveChannels(userId: string): void {
+    for (const [channelId, members] of this.members) if (!channelId.startsWith('D')) members.delete(userId);
+  }
+
   list(channelId: string): string[] {
     return [...(this.members.get(channelId) ?? [])];
   }

@@ -27,6 +27,15 @@ export interface PageOptions {
   workflowSteps?: PageWorkflowStep[];
   /** Files a person may download from the sidebar to try the app with (written when asked for). */
   sampleFiles?: PageSampleFile[];
+  /** The workspaces of a grid (`LocalSlackGrid.pageWorkspaces()`): with two or more, the sidebar picks among their pages. */
+  workspaces?: PageWorkspace[];
+}
+
+/** A workspace the page's picker offers: its team id, its name, and where its own page is served. */
+export interface PageWorkspace {
+  teamId: string;
+  name: string;
+  url: string;
 }
 
 /**
@@ -219,6 +228,7 @@ class WorkspacePage {
         .slice(-20)
         .map(({ event: _event, ...run }) => run),
       sampleFiles: (this.options.sampleFiles ?? []).map(({ name, description }) => ({ name, description })),
+      workspaces: (this.options.workspaces ?? []).map((workspace) => ({ ...workspace, current: workspace.teamId === directory.teamId })),
       commandHint: this.options.commandHint ?? '',
     };
   }

@@ -223,3 +223,22 @@ export function appHomeOpenedPayload(state: WorkspaceState, input: { user: Works
 export function urlVerificationPayload(challenge: string): Json {
   return { token: VERIFICATION_TOKEN, challenge, type: 'url_verification' };
 }
+
+/**
+ * An Events API callback about the app itself (`app_uninstalled`, `tokens_revoked`): the outer
+ * wrapper names the workspace, as for every event.
+ */
+export function appEventPayload(state: WorkspaceState, event: Json, eventId: string): Json {
+  const { identity } = state;
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: identity.teamId,
+    api_app_id: identity.appId,
+    event: { ...event, event_ts: (state.now() / 1000).toFixed(6) },
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: Math.floor(state.now() / 1000),
+    authorizations: [{ enterprise_id: null, team_id: identity.teamId, user_id: identity.botUserId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}

@@ -5,6 +5,8 @@
  * `replace_original` and `delete_original` change nothing already shown, and each answer is a new
  * message, as Slack's maintainers describe (slackapi/bolt-js#2287, slackapi/bolt-python#1268).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson } from './api-endpoint.js';
 import { checkMessage } from './block-kit-limits.js';
 import { isObject } from './blocks.js';
 import type { ResponseUrlRecord, WorkspaceState } from './state.js';
@@ -71,4 +73,22 @@ export function handleResponseUrl(state: WorkspaceState, id: string, body: unkno
   if (!isObject(body)) return refuse(400, 'invalid_payload');
   record.uses += 1;
   return postResponse(state, record, body, report, 'response_url');
+}
+
+/** A POST to a response URL, answered over HTTP. */
+export async function serveResponseUrl(
+  state: WorkspaceState,
+  id: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  report: (source: string, violations: string[]) => void,
+): Promise<void> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await readBody(request));
+  } catch {
+    return sendJson(response, 400, { ok: false, error: 'invalid_payload' });
+  }
+  const answer = handleResponseUrl(state, id, body, report);
+  sendJson(response, answer.status, answer.body);
 }

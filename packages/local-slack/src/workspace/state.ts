@@ -30,6 +30,7 @@ export const DEFAULT_CHANNELS: WorkspaceChannel[] = [
 export interface WorkspaceIdentity {
   teamId: string;
   teamDomain: string;
+  teamName: string;
   botUserId: string;
   botId: string;
   appId: string;

@@ -7,6 +7,8 @@ export interface WorkspaceUser {
   name: string;
   realName?: string;
   isAdmin?: boolean;
+  /** A workspace owner: may install apps, as an admin may. */
+  isOwner?: boolean;
   /** The language of their Slack, an IETF tag such as `fr-FR`; Slack's own default `en-US` when unset. */
   locale?: string;
 }
@@ -25,7 +27,10 @@ export interface LocalSlackOptions {
   host?: string;
   /** Signs every request sent to the app. */
   signingSecret: string;
-  /** The only bearer token the Web API accepts; anything else gets `invalid_auth`. */
+  /**
+   * The bot token of the app, installed in advance: the only bearer token the Web API accepts
+   * (anything else gets `invalid_auth`). Empty: the app is not installed until `installApp`.
+   */
   botToken: string;
   /** An `xapp-` token: enables Socket Mode (`apps.connections.open` and the WebSocket). */
   appToken?: string;
@@ -36,6 +41,10 @@ export interface LocalSlackOptions {
   /** User-group id (S…) → member user ids. */
   usergroups?: Record<string, string[]>;
   teamId?: string;
+  /** The workspace's subdomain (`<domain>.slack.com`); `fleet-treasury-local` unless set. */
+  teamDomain?: string;
+  /** The workspace's name (`auth.test`'s `team`, `oauth.v2.access`'s `team.name`). */
+  teamName?: string;
   botUserId?: string;
   botId?: string;
   appId?: string;

@@ -96,7 +96,7 @@ export function createWebApi(context: WebApiContext): Record<string, ApiMethod> 
     'auth.test': () => ({
       ok: true,
       url: `https://${identity.teamDomain}.slack.com/`,
-      team: 'Fleet Treasury (local)',
+      team: identity.teamName,
       user: 'fleet',
       team_id: identity.teamId,
       user_id: identity.botUserId,

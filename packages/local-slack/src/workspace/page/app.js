@@ -97,6 +97,7 @@ function renderSidebar(counts) {
     for (const person of data.people) switcher.append(h('option', { value: person.id }, person.realName));
   }
   switcher.value = page.as;
+  renderWorkspacePicker(data.workspaces);
   $('#role').textContent = data.me.role;
   const entry = (conversation) => {
     const unread = counts[conversation.id] - (page.seen[conversation.id] ?? 0);
@@ -188,6 +189,16 @@ function renderSidebar(counts) {
             : `# ${current.name}`
           : '';
   $('#composer-input').placeholder = `Message ${current?.dm ? current.name : `#${current?.name ?? ''}`} — slash commands only, e.g. /fleet help`;
+}
+
+/** With several workspaces, a picker that opens another one's page (each workspace serves its own). */
+function renderWorkspacePicker(workspaces) {
+  const picker = $('#workspace');
+  if (workspaces.length < 2 || picker.options.length > 0) return;
+  for (const workspace of workspaces) picker.append(h('option', { value: workspace.url }, workspace.name));
+  picker.value = workspaces.find((workspace) => workspace.current)?.url ?? '';
+  picker.hidden = false;
+  picker.addEventListener('change', () => location.assign(`${picker.value}/`));
 }
 
 function renderViolations() {
