@@ -1,7 +1,8 @@
-/** Entry point: reads the configuration once, starts the bot, and stops it cleanly on a signal. */
+/** Entry point: reads the configuration once, starts the bot (or hosted mode's front door and bots), and stops it cleanly on a signal. */
 import { startBot } from './bot.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createLogger } from './core/logger.js';
+import { startHosted } from './hosting/hosted.js';
 
 async function main(): Promise<void> {
   let config;
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
       ...[...(config.hosting?.keyRing.byId.values() ?? [])].map(({ key }) => key.toString('base64').replace(/=+$/, '')),
     ],
   });
-  const bot = await startBot({ config, logger });
+  // Hosted: many workspaces, each installed from the Add to Slack page; otherwise the one workspace of SLACK_BOT_TOKEN.
+  const bot = config.hosting ? await startHosted({ config, env: process.env, logger }) : await startBot({ config, logger });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -122,6 +122,8 @@ function createInstaller(options: FrontDoorOptions, logger: Logger): InstallProv
     // The install starts from the app's own page with the "Add to Slack" link (and its state cookie).
     directInstall: false,
     installUrlOptions: { scopes: [...BOT_SCOPES], redirectUri: `${hosting.publicUrl}${FRONT_DOOR_PATHS.redirect}` },
+    // Slack's authorize page sits beside its Web API (https://slack.com/api/ → https://slack.com/oauth/v2/authorize).
+    ...(options.slackApiUrl ? { authorizationUrl: new URL('../oauth/v2/authorize', options.slackApiUrl).toString() } : {}),
     renderHtmlForInstallPath: installPage,
     logger: { ...installerLogger, debug: () => undefined, error: (...values: unknown[]) => installerLogger.warn(...values) },
     // The installer waits on oauth.v2.access and auth.test: a few quick retries, not the client's half hour of them.

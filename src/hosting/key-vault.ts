@@ -3,7 +3,7 @@
  * bound to the tenant and the purpose), and that data key is stored wrapped by a key-encryption key of
  * KEY_ENCRYPTION_KEYS, named by its id so that the outer key can be rotated without downtime.
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import NodeCache from 'node-cache';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -13,6 +13,8 @@ import { bytes, checkTenantId, inTenant } from './tenant-scope.js';
 
 /** What a sealed value is for: a value sealed for one purpose does not open as another. */
 export type SealPurpose = 'slack-installation' | 'fleet-api-key';
+/** The secrets derived from a tenant's data key (`derive`). */
+export type DerivedPurpose = 'button-seal' | 'workflow-tokens';
 
 /** Raised when a data key is wrapped by a key-encryption key the ring lacks; names the id, never a key. */
 export class UnknownKeyEncryptionKeyError extends Error {
@@ -145,6 +147,16 @@ export class KeyVault {
     this.logger?.info({ kekId: current.id, ...counts, unknownKekIds: [...unknown] }, 'data keys re-wrapped with the current key-encryption key');
     if (unknown.size > 0) throw new UnknownKeyEncryptionKeyError([...unknown].sort());
     return counts;
+  }
+
+  /**
+   * A secret of the tenant's own for `purpose` (HKDF-SHA-256 of its data key), as hex: what seals its
+   * buttons' values and its workflow tokens, instead of a key derived from a bot token. It outlives a
+   * rotation of the key-encryption key (the data key stays; only its wrapping changes).
+   */
+  async derive(tenant: string, purpose: DerivedPurpose): Promise<string> {
+    const dataKey = this.cache.get<DataKey>(checkTenantId(tenant)) ?? (await this.loadDataKey(tenant, true));
+    return Buffer.from(hkdfSync('sha256', dataKey!.key, Buffer.alloc(0), `fleet-treasury-bot ${purpose}`, 32)).toString('hex');
   }
 
   /** Deletes the tenant's data key, so that whatever was sealed with it can never be opened again. */

@@ -80,6 +80,29 @@ export class WorkspaceRegistry {
     return { purgeAfter };
   }
 
+  /**
+   * The workspaces served now (or only `tenant`), each with its bot's version: what every replica's
+   * bots are kept in line with.
+   */
+  async servable(tenant?: string): Promise<Map<string, number>> {
+    const { rows } = await this.db.query<{ tenant_id: string; bot_version: number | bigint }>(
+      `SELECT tenant_id, bot_version FROM workspaces WHERE state = 'active'${tenant === undefined ? '' : ' AND tenant_id = $1'}`,
+      tenant === undefined ? [] : [tenant],
+    );
+    return new Map(rows.map((row) => [row.tenant_id, Number(row.bot_version)]));
+  }
+
+  /** Asks every replica to build the workspace's bot again (its Fleet key or settings changed). */
+  async bumpBotVersion(tenant: string): Promise<void> {
+    await inTenant(this.db, tenant, (tx) => tx.query('UPDATE workspaces SET bot_version = bot_version + 1 WHERE tenant_id = $1', [tenant]));
+  }
+
+  /** Who installed the app in the workspace: they may connect it and change its settings, as its admins may. */
+  async installerOf(tenant: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ installed_by: string }>(`SELECT installed_by FROM workspaces WHERE tenant_id = $1 AND state = 'active'`, [tenant]);
+    return rows[0]?.installed_by || undefined;
+  }
+
   /** The workspaces served now. */
   async active(): Promise<string[]> {
     const { rows } = await this.db.query<{ tenant_id: string }>(`SELECT tenant_id FROM workspaces WHERE state = 'active' ORDER BY tenant_id`);

@@ -80,7 +80,7 @@ export function createSlackApp({ slack, logger, httpLimits = HTTP_LIMITS, ops, t
 }
 
 /** A receiver that receives nothing by itself: hosted mode's front door verifies each request and calls `app.processEvent`. */
-const EXTERNAL_RECEIVER: Receiver = {
+export const EXTERNAL_RECEIVER: Receiver = {
   init: () => undefined,
   start: () => Promise.resolve(),
   stop: () => Promise.resolve(),

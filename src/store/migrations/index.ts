@@ -37,6 +37,7 @@ import { dropContentHash } from './032_drop_content_hash.js';
 import { importProfiles } from './033_import_profiles.js';
 import { recordsBySum } from './034_records_by_sum.js';
 import { hosting } from './036_hosting.js';
+import { workspaceSettings } from './037_workspace_settings.js';
 
 export type { Migration } from './migration.js';
 
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   importProfiles,
   recordsBySum,
   hosting,
+  workspaceSettings,
 ];

@@ -1,0 +1,176 @@
+/**
+ * Hosted mode assembled: one database (the app's role confined by row-level security), the key vault
+ * and the stores of installations, Fleet keys, settings and the registry; the front door (install,
+ * removal, every Slack request); the hosting's own listeners; and one bot per connected workspace,
+ * kept in line with the database on every replica. `main.ts` calls it when the hosting's variables are set.
+ */
+import { App } from '@slack/bolt';
+import { startBot, type BotOptions, type RunningBot } from '../bot.js';
+import type { Config } from '../config/config.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { every, type PeriodicJob } from '../runtime/every.js';
+import { isHostingRequest, registerHostingListeners } from '../slack/listeners/hosting.js';
+import { EXTERNAL_RECEIVER, toBoltLogger } from '../slack/transport/app.js';
+import { confinedRoleProblem, openDatabase, type Db } from '../store/index.js';
+import { FleetConnections } from './fleet-connections.js';
+import { startFrontDoor, type FrontDoor } from './front-door.js';
+import { SlackInstallationStore } from './installation-store.js';
+import { KeyVault } from './key-vault.js';
+import { WorkspaceSettingsStore } from './settings-store.js';
+import { workspaceConfig } from './tenant-config.js';
+import { TenantBots } from './tenant-bots.js';
+import { WorkspaceAdmin } from './workspace-admin.js';
+import { WorkspaceRegistry } from './workspaces.js';
+
+export interface HostedOptions {
+  config: Config;
+  /** The process's environment: each workspace's configuration is read over it. */
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  clock?: Clock;
+  /** Tests: an open, migrated database. */
+  db?: Db;
+  /** Tests: what every workspace's bot is started with besides its own (short timers, say). */
+  botDefaults?: Partial<BotOptions>;
+  /** How often each replica brings its bots in line with the database; 15 s by default. */
+  reconcileEveryMs?: number;
+}
+
+export interface RunningHost {
+  url: string;
+  db: Db;
+  bots: TenantBots;
+  /** The running bot of a workspace, for tests. */
+  botFor(tenant: string): Promise<RunningBot | undefined>;
+  close(): Promise<void>;
+}
+
+export async function startHosted(options: HostedOptions): Promise<RunningHost> {
+  const { config, env, logger, clock = systemClock } = options;
+  const hosting = config.hosting;
+  if (!hosting) throw new Error('startHosted needs the hosting variables (SLACK_CLIENT_ID and the others)');
+  const closers: Array<() => Promise<unknown> | unknown> = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer();
+  };
+  try {
+    const db =
+      options.db ??
+      (await openDatabase({ databaseUrl: config.store.databaseUrl, ownerUrl: config.store.ownerUrl, logger: logger.child({ component: 'store' }) }));
+    if (!options.db) closers.push(() => db.close());
+    const confined = await confinedRoleProblem(db);
+    if (confined) throw new Error(`DATABASE_URL: ${confined}; hosted mode connects as a role that row-level security confines (docs/deploy.md)`);
+
+    const vault = new KeyVault({ db, keyRing: hosting.keyRing, clock, logger: logger.child({ component: 'vault' }) });
+    closers.push(() => vault.close());
+    await vault.rewrapAll();
+    const installations = new SlackInstallationStore({ db, vault, clock });
+    const connections = new FleetConnections({ db, vault, clock });
+    const registry = new WorkspaceRegistry({ db, vault, clock, logger: logger.child({ component: 'workspaces' }) });
+    const settings = new WorkspaceSettingsStore(db);
+
+    const bots = new TenantBots({
+      logger: logger.child({ component: 'workspaces' }),
+      servable: (tenant) => registry.servable(tenant),
+      botOptions: async (tenant): Promise<BotOptions | undefined> => {
+        const fleetApiKey = await connections.apiKeyFor(tenant);
+        if (!fleetApiKey) return undefined;
+        const installation = await installations.fetchInstallation({ teamId: tenant, isEnterpriseInstall: false, enterpriseId: undefined });
+        const botToken = installation.bot?.token;
+        if (!botToken) return undefined;
+        const tenantConfig = workspaceConfig(env, await settings.read(tenant), { botToken, fleetApiKey });
+        const [sealSecret, tokenSecret] = await Promise.all([vault.derive(tenant, 'button-seal'), vault.derive(tenant, 'workflow-tokens')]);
+        return {
+          ...options.botDefaults,
+          config: tenantConfig,
+          logger: logger.child({ tenant }),
+          clock,
+          db: db.forTenant(tenant),
+          hosted: { tenant, sealSecret, tokenSecret },
+        };
+      },
+      start: startBot,
+    });
+    closers.push(() => bots.close());
+
+    // The hosting's own listeners: `/fleet connect`, `/fleet settings`, and every command of a workspace not yet connected.
+    const hostingApp = new App({
+      logger: toBoltLogger(logger.child({ component: 'hosting' })),
+      receiver: EXTERNAL_RECEIVER,
+      convoStore: false,
+      ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
+      authorize: async ({ teamId }) => {
+        const installation = await installations.fetchInstallation({ teamId, isEnterpriseInstall: false, enterpriseId: undefined });
+        return { botToken: installation.bot?.token, botId: installation.bot?.id, botUserId: installation.bot?.userId, teamId };
+      },
+    });
+    const admin = new WorkspaceAdmin({
+      hostEnv: env,
+      fleetUrl: config.fleet.url,
+      logger: logger.child({ component: 'hosting' }),
+      clock,
+      storeKey: async (tenant, apiKey, userId) => {
+        await connections.connect(tenant, apiKey, userId);
+        await registry.bumpBotVersion(tenant);
+      },
+      storeSettings: (tenant, values, userId) => settings.save(tenant, values, userId),
+    });
+    registerHostingListeners(hostingApp, {
+      admin,
+      installerOf: (tenant) => registry.installerOf(tenant),
+      isConnected: (tenant) => connections.isConnected(tenant),
+      settingsOf: (tenant) => settings.read(tenant),
+      changed: async (tenant) => void (await bots.botFor(tenant)),
+      defaultLocale: config.language.defaultLocale,
+      logger: logger.child({ component: 'hosting' }),
+    });
+    await hostingApp.init();
+
+    const frontDoor: FrontDoor = await startFrontDoor({
+      hosting,
+      signingSecret: config.slack.signingSecret ?? '',
+      // The registry first: it waits for a purge of the same workspace under way, which would otherwise delete the new installation.
+      installationStore: {
+        storeInstallation: async (installation) => {
+          const tenant = installation.team?.id;
+          if (tenant && !installation.isEnterpriseInstall) {
+            await registry.installed({ tenant, teamName: installation.team?.name ?? '', installedBy: installation.user.id, enterpriseId: installation.enterprise?.id });
+          }
+          await installations.storeInstallation(installation);
+        },
+        fetchInstallation: (query) => installations.fetchInstallation(query),
+        deleteInstallation: (query) => installations.deleteInstallation(query),
+      },
+      port: config.slack.port,
+      host: config.slack.host,
+      logger,
+      ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+      dispatch: async (teamId, event) => {
+        if ((await registry.servable(teamId)).size === 0) return false;
+        const bot = isHostingRequest(event.body, true) ? undefined : await bots.botFor(teamId);
+        await (bot ? bot.app.processEvent(event) : hostingApp.processEvent(event));
+        return true;
+      },
+      // The workspace is served from its first request; its bot starts once it is connected.
+      onInstalled: () => undefined,
+      onUninstalled: async (teamId) => {
+        await bots.stop(teamId);
+        await registry.uninstalled(teamId, hosting.retentionDays);
+      },
+    });
+    closers.push(() => frontDoor.close());
+
+    const jobs: PeriodicJob[] = [
+      every('workspaces', options.reconcileEveryMs ?? 15_000, () => bots.reconcile(), { logger, runAtStart: true }),
+      every('purge', 60 * 60 * 1000, () => registry.purgeExpired(), { logger, runAtStart: true }),
+    ];
+    closers.push(() => Promise.all(jobs.map((job) => job.stop())));
+    await bots.reconcile();
+    logger.info({ url: frontDoor.url, workspaces: bots.size }, 'hosted mode serving Slack requests');
+    return { url: frontDoor.url, db, bots, botFor: (tenant) => bots.botFor(tenant), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
