@@ -14,6 +14,15 @@ const TENANT_B = 'T0BBBB2222';
 const LEDGER_LIST_EXPLAINED =
   'EXPLAIN SELECT reference, type, amount::text AS amount, currency, description, date_text, status FROM ledger_entries ORDER BY entry_at DESC, seq DESC LIMIT 20 OFFSET 0';
 
+/**
+ * Policies beyond tenant_isolation, each a widening of what a tenant sees: listed, so that a new one
+ * fails the catalog test until someone decides it belongs. (Permissive policies are OR-ed.)
+ */
+const EXTRA_POLICIES: Record<string, string[]> = {
+  // Hosted mode's registry of workspaces, readable by every tenant (migration 036).
+  workspaces: ['registry_readable'],
+};
+
 /** Unique keys allowed without tenant_id: ids drawn at random by the app or from a sequence. */
 const GLOBAL_SURROGATE_KEYS = [
   'ledger_entries_pkey (seq)',
@@ -32,7 +41,7 @@ async function catalog(db: Db) {
     `SELECT c.relname AS name,
             EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND a.attnotnull AND NOT a.attisdropped) AS has_tenant,
             c.relrowsecurity AS rls, c.relforcerowsecurity AS forced,
-            (SELECT array_agg(p.polname::text) FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
+            (SELECT array_agg(p.polname::text ORDER BY p.polname) FROM pg_policy p WHERE p.polrelid = c.oid) AS policies
        FROM pg_class c
       WHERE c.relkind IN ('r', 'p') AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = 'schema_migrations'::regclass)
       ORDER BY c.relname`,
@@ -72,7 +81,7 @@ describe.each(testDatabases())('tenants in the schema on $name', ({ open }) => {
         hasTenant: true,
         rls: true,
         forced: true,
-        policies: ['tenant_isolation'],
+        policies: [...(EXTRA_POLICIES[table.name] ?? []), 'tenant_isolation'].sort(),
       });
     }
   });
