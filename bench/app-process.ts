@@ -34,6 +34,8 @@ function timingQueries(db: Db): Db {
   const wrap = (q: Queryable): Queryable => ({ query: (sql, params) => timed(sql, () => q.query(sql, params)) });
   const wrapped: Db = {
     kind: db.kind,
+    tenant: db.tenant,
+    forTenant: (tenant) => db.forTenant(tenant),
     query: (sql, params) => timed(sql, () => db.query(sql, params)),
     transaction: (work) => db.transaction((tx) => work(wrap(tx))),
     listen: (channel, handlers) => db.listen(channel, handlers),

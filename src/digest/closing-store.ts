@@ -54,7 +54,7 @@ export async function storeClosings(db: Queryable, day: ClosingDay, anchor: Bala
                                  WHERE e.currency = b.currency AND ${COMPLETED} AND e.entry_at >= $3 AND e.entry_at < $4 AND e.seq <= $5), 0),
             b.minor, $4, $5, $6
        FROM jsonb_to_recordset($7::jsonb) AS b(currency text, minor bigint)
-     ON CONFLICT (day, time_zone, currency) DO NOTHING`,
+     ON CONFLICT (tenant_id, day, time_zone, currency) DO NOTHING`,
     [day.day, day.timeZone, day.end.toISOString(), anchor.readStart.toISOString(), anchor.ledgerSeq, computedAt.toISOString(), JSON.stringify(balances)],
   );
 }

@@ -6,7 +6,7 @@ import type { Queryable } from '../store/db.js';
 
 /** Records `day` as the first due day, unless one is recorded already; returns the recorded one. */
 export async function firstDigestDay(db: Queryable, day: string): Promise<string> {
-  await db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [day]);
+  await db.query('INSERT INTO digest_state (id, first_day) VALUES (1, $1) ON CONFLICT (tenant_id, id) DO NOTHING', [day]);
   const { rows } = await db.query<{ first_day: string }>('SELECT first_day FROM digest_state WHERE id = 1');
   return rows[0]?.first_day ?? day;
 }
@@ -27,7 +27,7 @@ export async function claimDay(db: Queryable, day: string, channelId: string, ho
   const { rows } = await db.query<{ attempts: number }>(
     `INSERT INTO digest_posts (day, channel_id, claimed_by, claim_expires_at)
      VALUES ($1, $2, $3, clock_timestamp() + $4 * interval '1 millisecond')
-     ON CONFLICT (day) DO UPDATE SET claimed_by = excluded.claimed_by, claim_expires_at = excluded.claim_expires_at,
+     ON CONFLICT (tenant_id, day) DO UPDATE SET claimed_by = excluded.claimed_by, claim_expires_at = excluded.claim_expires_at,
             channel_id = excluded.channel_id, attempts = digest_posts.attempts + 1
       WHERE digest_posts.posted_at IS NULL AND digest_posts.claim_expires_at <= clock_timestamp()
      RETURNING attempts`,

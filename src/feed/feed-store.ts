@@ -61,7 +61,7 @@ export async function loadFeedState(db: Queryable, channelId: string): Promise<F
 export async function createFeedCursor(db: Queryable, channelId: string, cursor: FeedCursor, now: Date): Promise<FeedState & { cursor: FeedCursor }> {
   await db.query(
     `INSERT INTO feed_state (channel_id, cursor, created_at) VALUES ($1, $2::jsonb, $3)
-     ON CONFLICT (channel_id) DO UPDATE SET cursor = excluded.cursor WHERE feed_state.cursor IS NULL`,
+     ON CONFLICT (tenant_id, channel_id) DO UPDATE SET cursor = excluded.cursor WHERE feed_state.cursor IS NULL`,
     [channelId, JSON.stringify(serializeCursor(cursor)), now.toISOString()],
   );
   const state = await loadFeedState(db, channelId);
@@ -143,7 +143,7 @@ async function rememberPosted(db: Queryable, channelId: string, posted: Transact
     `INSERT INTO feed_posted_entries (channel_id, entry_key, entry_at, posted_at, keep_until)
      SELECT $1, entry.key, entry.at, clock_timestamp(), GREATEST(entry.at, clock_timestamp()) + $4 * interval '1 millisecond'
        FROM unnest($2::text[], $3::timestamptz[]) AS entry (key, at)
-     ON CONFLICT (channel_id, entry_key) DO NOTHING`,
+     ON CONFLICT (tenant_id, channel_id, entry_key) DO NOTHING`,
     [channelId, posted.map(entryKey), posted.map((tx) => new Date(entryMs(tx)).toISOString()), POSTED_ENTRY_RETENTION_MS],
   );
 }
@@ -189,7 +189,7 @@ export async function recordPollSuccess(db: Queryable, channelId: string, now: D
 export async function recordPollFailure(db: Queryable, channelId: string, now: Date, code: string, pendingEntries?: number): Promise<void> {
   await db.query(
     `INSERT INTO feed_state (channel_id, last_error, last_error_at, pending_entries, created_at) VALUES ($1, $2, $3, COALESCE($4, 0), $3)
-     ON CONFLICT (channel_id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at,
+     ON CONFLICT (tenant_id, channel_id) DO UPDATE SET last_error = excluded.last_error, last_error_at = excluded.last_error_at,
        pending_entries = COALESCE($4, feed_state.pending_entries)`,
     [channelId, code, now.toISOString(), pendingEntries ?? null],
   );
@@ -249,7 +249,7 @@ export async function loadBalanceAlertStates(db: Queryable, kind: CrossingKind =
 export async function saveBalanceAlertState(db: Queryable, currency: string, state: BalanceAlertState, kind: CrossingKind = 'balance'): Promise<void> {
   await db.query(
     `INSERT INTO feed_balance_alerts (kind, currency, below, balance_minor, threshold_minor, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (kind, currency) DO UPDATE SET below = excluded.below, balance_minor = excluded.balance_minor,
+     ON CONFLICT (tenant_id, kind, currency) DO UPDATE SET below = excluded.below, balance_minor = excluded.balance_minor,
        threshold_minor = excluded.threshold_minor, changed_at = excluded.changed_at`,
     [kind, currency, state.below, state.balanceMinor, state.thresholdMinor, state.changedAt.toISOString()],
   );
@@ -265,7 +265,7 @@ export async function claimCrossing(db: Queryable, kind: CrossingKind, currency:
   const values = [kind, currency, state.below, state.balanceMinor, state.thresholdMinor, state.changedAt.toISOString()];
   const inserted = await db.query(
     `INSERT INTO feed_balance_alerts (kind, currency, below, balance_minor, threshold_minor, changed_at) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (kind, currency) DO NOTHING RETURNING currency`,
+     ON CONFLICT (tenant_id, kind, currency) DO NOTHING RETURNING currency`,
     values,
   );
   if (inserted.rows.length > 0) return state.below;

@@ -22,7 +22,7 @@ export class HomeViews {
     );
     const row = rows[0];
     if (!row) {
-      const inserted = await this.db.query('INSERT INTO home_views (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
+      const inserted = await this.db.query('INSERT INTO home_views (user_id) VALUES ($1) ON CONFLICT (tenant_id, user_id) DO NOTHING', [userId]);
       return inserted.rowCount === 1 ? { hash: undefined } : 'busy';
     }
     if (row.hash !== null) return { hash: row.hash };
@@ -48,7 +48,7 @@ export class HomeViews {
   async seen(userId: string, hash: string): Promise<void> {
     await this.db.query(
       `INSERT INTO home_views (user_id, hash, published_at) VALUES ($1, $2, now())
-       ON CONFLICT (user_id) DO UPDATE SET hash = EXCLUDED.hash WHERE home_views.hash IS NOT NULL`,
+       ON CONFLICT (tenant_id, user_id) DO UPDATE SET hash = EXCLUDED.hash WHERE home_views.hash IS NOT NULL`,
       [userId, hash],
     );
   }

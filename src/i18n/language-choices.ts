@@ -6,6 +6,7 @@
  */
 import NodeCache from 'node-cache';
 import type { Db } from '../store/db.js';
+import { notify } from '../store/notices.js';
 import { isLocale, type Locale } from './locale.js';
 
 export interface LanguageChoices {
@@ -15,7 +16,7 @@ export interface LanguageChoices {
   set(userId: string, locale: Locale | undefined, now: Date): Promise<void>;
 }
 
-/** The channel on which a stored choice is announced; the payload is the person's user id. */
+/** The channel on which a stored choice is announced; the payload is the person's user id (and the tenant, which `Db.listen` strips). */
 export const LANGUAGE_CHOICES_CHANNEL = 'language_choices';
 
 /** The choices as stored: one primary-key read per look-up; storing one notifies every listener. */
@@ -33,12 +34,12 @@ export function storedLanguageChoices(db: Db): LanguageChoices {
         } else {
           await tx.query(
             `INSERT INTO language_choices (user_id, locale, updated_at) VALUES ($1, $2, $3)
-             ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
+             ON CONFLICT (tenant_id, user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
             [userId, locale, now.toISOString()],
           );
         }
         // Delivered at commit only, so no replica re-reads the choice before it is there.
-        await tx.query('SELECT pg_notify($1, $2)', [LANGUAGE_CHOICES_CHANNEL, userId]);
+        await notify(tx, LANGUAGE_CHOICES_CHANNEL, userId);
       });
     },
   };

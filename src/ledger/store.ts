@@ -69,7 +69,7 @@ export async function insertEntries(db: Queryable, entries: readonly IdentifiedE
        FROM jsonb_to_recordset($1::jsonb) AS r(ord integer, key text, reference text, occurrence integer, type text, status text,
             amount text, amount_minor bigint, currency text, description text, date_text text, entry_at timestamptz, words text[])
       ORDER BY r.ord DESC
-     ON CONFLICT (entry_key) DO NOTHING
+     ON CONFLICT (tenant_id, entry_key) DO NOTHING
      RETURNING entry_key, seq, late`,
     [JSON.stringify(rows), options.firstSeenAt.toISOString(), options.markLate],
   );
@@ -77,9 +77,14 @@ export async function insertEntries(db: Queryable, entries: readonly IdentifiedE
 }
 
 export async function readSyncState(db: Queryable): Promise<SyncState> {
-  const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM ledger_sync_state WHERE id = 1');
+  let { rows } = await db.query<Record<string, unknown>>('SELECT * FROM ledger_sync_state WHERE id = 1');
+  if (rows.length === 0) {
+    // A tenant's first sync: its state starts as the migration made the first tenant's.
+    await db.query('INSERT INTO ledger_sync_state (id) VALUES (1) ON CONFLICT (tenant_id, id) DO NOTHING');
+    ({ rows } = await db.query<Record<string, unknown>>('SELECT * FROM ledger_sync_state WHERE id = 1'));
+  }
   const row = rows[0];
-  if (!row) throw new Error('ledger_sync_state has no row: migration 007 did not run');
+  if (!row) throw new Error('ledger_sync_state has no row for this tenant');
   const kind = row.walk_kind;
   return {
     historyComplete: row.history_complete === true,

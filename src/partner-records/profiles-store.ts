@@ -60,7 +60,7 @@ export class ImportProfiles {
     const { rows } = await this.db.query<ProfileRow>(
       `INSERT INTO records_import_profiles (name_key, name, profile, created_by, updated_by, created_at, updated_at)
        VALUES (lower($1), $1, $2::jsonb, $3, $3, $4::timestamptz, $4::timestamptz)
-       ON CONFLICT (name_key) DO UPDATE SET name = EXCLUDED.name, profile = EXCLUDED.profile, updated_by = EXCLUDED.updated_by,
+       ON CONFLICT (tenant_id, name_key) DO UPDATE SET name = EXCLUDED.name, profile = EXCLUDED.profile, updated_by = EXCLUDED.updated_by,
          updated_at = EXCLUDED.updated_at
        RETURNING ${COLUMNS}, (xmax::text <> '0') AS replaced`,
       [name, JSON.stringify(checked.data), userId, now.toISOString()],

@@ -95,7 +95,7 @@ export async function keepRun(db: Db, run: RunSummary & { sourceKey: string }, e
       `INSERT INTO records_runs (id, source_key, user_id, created_at, file_name, period_start, period_end, ledger_complete,
                                  record_count, matched, differences, not_in_ledger, not_in_records, totals, by_sum)
        VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::jsonb)
-       ON CONFLICT (source_key) DO NOTHING RETURNING id`,
+       ON CONFLICT (tenant_id, source_key) DO NOTHING RETURNING id`,
       [
         run.id,
         run.sourceKey,

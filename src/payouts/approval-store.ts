@@ -28,7 +28,7 @@ export async function listApprovals(q: Queryable, requestId: string): Promise<Pa
 export async function insertApproval(q: Queryable, requestId: string, userId: string, at: Date, senior = false): Promise<boolean> {
   const { rowCount } = await q.query(
     `INSERT INTO payout_approvals (request_id, user_id, approved_at, senior) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL, senior = EXCLUDED.senior
+     ON CONFLICT (tenant_id, request_id, user_id) DO UPDATE SET approved_at = EXCLUDED.approved_at, revoked_at = NULL, senior = EXCLUDED.senior
        WHERE payout_approvals.revoked_at IS NOT NULL`,
     [requestId, userId, at, senior],
   );
@@ -49,7 +49,7 @@ export async function revokeApprovals(q: Queryable, requestId: string, userIds: 
 export async function insertRetryApproval(q: Queryable, requestId: string, attempt: number, userId: string, at: Date): Promise<boolean> {
   const { rowCount } = await q.query(
     `INSERT INTO payout_retry_approvals (request_id, attempt, user_id, approved_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (request_id, attempt, user_id) DO NOTHING`,
+     ON CONFLICT (tenant_id, request_id, attempt, user_id) DO NOTHING`,
     [requestId, attempt, userId, at],
   );
   return rowCount > 0;

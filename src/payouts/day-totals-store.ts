@@ -5,18 +5,22 @@
 import type { Queryable } from '../store/db.js';
 import type { PayoutState } from './model.js';
 
-/** Serialises daily-limit checks per requester and currency until the transaction ends. */
+/** Serialises daily-limit checks per tenant, requester and currency until the transaction ends. */
 export async function lockRequesterDay(q: Queryable, requestedBy: string, currency: string): Promise<void> {
-  await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`payout-daily-limit:${requestedBy}:${currency}`]);
+  // The tenant is in the key: two workspaces' requesters never wait for each other.
+  await q.query("SELECT pg_advisory_xact_lock(hashtext(current_setting('app.tenant') || ':' || $1))", [`payout-daily-limit:${requestedBy}:${currency}`]);
 }
 
 /**
  * Serialises the dual-approval decision per recipient and currency until the transaction ends: two
  * requesters paying one wallet at once must not both see the other's request missing. Taken after
- * `lockRequesterDay`, always in that order. Two-key advisory locks live apart from one-key ones.
+ * `lockRequesterDay`, always in that order. Two-key advisory locks live apart from one-key ones;
+ * the tenant is in the second key.
  */
 export async function lockRecipientDay(q: Queryable, recipientKey: string, currency: string): Promise<void> {
-  await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext($1))", [`${recipientKey}:${currency}`]);
+  await q.query("SELECT pg_advisory_xact_lock(hashtext('payout-recipient-day'), hashtext(current_setting('app.tenant') || ':' || $1))", [
+    `${recipientKey}:${currency}`,
+  ]);
 }
 
 /** Which requests count towards a day's totals: one currency, [from, to), requests in `states`. */

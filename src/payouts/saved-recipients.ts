@@ -49,7 +49,7 @@ export async function rememberRecipient(q: Queryable, request: PayoutRequest, at
     `INSERT INTO saved_recipients (
        identity, kind, recipient_name, country_code, phone, operator, account_number, bank_code, last_payout_id, last_paid_at
      ) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-     ON CONFLICT (identity) DO UPDATE SET
+     ON CONFLICT (tenant_id, identity) DO UPDATE SET
        kind = EXCLUDED.kind, recipient_name = EXCLUDED.recipient_name, country_code = EXCLUDED.country_code,
        phone = EXCLUDED.phone, operator = EXCLUDED.operator, account_number = EXCLUDED.account_number, bank_code = EXCLUDED.bank_code,
        last_payout_id = EXCLUDED.last_payout_id, last_paid_at = EXCLUDED.last_paid_at, removed_at = NULL, removed_by = NULL`,

@@ -19,11 +19,21 @@ export interface NoticeHandlers {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * The tenant every query of this Db runs as (`app.tenant` on its connection): row-level security
+   * shows and accepts that tenant's rows alone (see docs/security.md).
+   */
+  readonly tenant: string;
+  /**
+   * The same database as `tenant` sees it: on Postgres the same pools, listener and transaction
+   * scope, its own `close()` doing nothing; PGlite holds one tenant and refuses any other.
+   */
+  forTenant(tenant: string): Db;
   /** Runs `work` in one transaction on one connection; rolls back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Calls `handlers.notice` with the payload of each `NOTIFY` on `channel` (sent with `pg_notify` in a
-   * committed transaction, by this process or any replica). On Postgres one dedicated connection per
+   * Calls `handlers.notice` with the payload of each `NOTIFY` on `channel` for this Db's tenant (sent
+   * with `notify()` of notices.ts in a committed transaction, by this process or any replica). On Postgres one dedicated connection per
    * process listens, and is reconnected when it drops; `handlers.reset` is then called, since notices
    * may have been missed. Resolves once listening; the returned function stops.
    */
@@ -32,7 +42,7 @@ export interface Db extends Queryable {
    * The database as heavy jobs use it (exports, the ledger sync, bulk payouts, the feed and the
    * digest), so that interactions never wait behind them for a connection: on Postgres a pool of its
    * own (`application_name` ending in `/heavy`), on PGlite the one connection there is. Closed with
-   * this Db; its own `close()` does nothing.
+   * this Db; its own `close()` does nothing. It keeps this Db's tenant.
    */
   forHeavyWork(): Db;
   close(): Promise<void>;

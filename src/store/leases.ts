@@ -14,7 +14,7 @@ export async function tryAcquireLease(db: Queryable, name: string, holder: strin
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number of milliseconds');
   const result = await db.query(
     `INSERT INTO app_leases (name, holder, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
-     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+     ON CONFLICT (tenant_id, name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
        WHERE app_leases.holder = excluded.holder OR app_leases.expires_at <= clock_timestamp()
      RETURNING holder`,
     [name, holder, Math.ceil(ttlMs)],

@@ -37,6 +37,16 @@ export async function migrate(db: Db, list: readonly Migration[], logger?: Logge
   return applied;
 }
 
+/**
+ * Throws unless `db` has every migration of `list` recorded: the check of an app that does not
+ * migrate itself (its role may not), once the owner has.
+ */
+export async function assertUpToDate(db: Db, list: readonly Migration[]): Promise<void> {
+  if (!(await allRecorded(db, checkedOrder(list)))) {
+    throw new Error('The database schema is not up to date for the app: run the migrations as the owner role (DATABASE_OWNER_URL)');
+  }
+}
+
 async function allRecorded(db: Db, ordered: readonly Migration[]): Promise<boolean> {
   const { rows } = await db.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
   if (!rows[0]?.present) return false;

@@ -15,7 +15,9 @@ import type { Logger } from '../core/logger.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { needsCluster, seedCluster } from './pglite-seed.js';
 import type { Db, Queryable } from './db.js';
+import { tenantNotices } from './notices.js';
 import { PgliteThread } from './pglite-thread.js';
+import { checkedTenant, SINGLE_WORKSPACE_TENANT } from './tenant.js';
 import { createTransactionScope } from './transaction-scope.js';
 
 /**
@@ -32,6 +34,8 @@ export interface PgliteOptions {
   logger?: Logger;
   /** Starts from this dump (`dumpDataDir()`) instead of a new cluster: tests use it to skip initdb's seconds. */
   loadDataDir?: Blob;
+  /** The one tenant this database holds (see docs/security.md). Default SINGLE_WORKSPACE_TENANT. */
+  tenant?: string;
 }
 
 /** A compiled WebAssembly module, named through PGlite's own options (the build's lib has no WebAssembly types). */
@@ -60,6 +64,7 @@ export function compilePglite(): Promise<WasmModule> {
 
 export async function openPglite(dataDir: string, options: PgliteOptions = {}): Promise<Db> {
   const { logger, loadDataDir } = options;
+  const tenant = checkedTenant(options.tenant ?? SINGLE_WORKSPACE_TENANT);
   const wasm = compilePglite();
   // Failures are reported where it is awaited, below.
   wasm.catch(() => undefined);
@@ -87,6 +92,14 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
     await lock?.release();
     throw error;
   }
+  try {
+    // For the session, on the one connection there is: every statement after runs as this tenant.
+    await thread.query("SELECT set_config('app.tenant', $1, false)", [tenant]);
+  } catch (error) {
+    await thread.terminate();
+    await lock?.release();
+    throw error;
+  }
   logger?.info({ kind: 'pglite', dataDir: location ?? 'memory' }, 'opened database');
 
   const scope = createTransactionScope();
@@ -94,12 +107,18 @@ export async function openPglite(dataDir: string, options: PgliteOptions = {}): 
   let closed = false;
   const db: Db = {
     kind: 'pglite',
+    tenant,
+    forTenant(other) {
+      if (checkedTenant(other) !== tenant) throw new Error('a PGlite database holds one tenant: hosted mode needs DATABASE_URL');
+      return db;
+    },
     // One process, one connection: heavy jobs share it (they yield between their queries).
     forHeavyWork: () => db,
     // One process, one connection: nothing is ever missed, so `reset` is never called.
     async listen(channel, handlers) {
       const listen = (lastListen += 1);
-      thread.onNotice(listen, (payload) => handlers.notice(payload));
+      const ours = tenantNotices(tenant, handlers);
+      thread.onNotice(listen, (payload) => ours.notice(payload));
       try {
         await thread.request({ op: 'listen', channel, listen });
       } catch (error) {

@@ -5,7 +5,9 @@
 import pg from 'pg';
 import type { Logger } from '../core/logger.js';
 import type { Db, Queryable, QueryResult } from './db.js';
+import { tenantNotices } from './notices.js';
 import { PostgresListener } from './postgres-listener.js';
+import { checkedTenant, SINGLE_WORKSPACE_TENANT } from './tenant.js';
 import { createTransactionScope, type TransactionScope } from './transaction-scope.js';
 
 /** Connections for interactions (commands, clicks, payouts), and apart from them for heavy jobs. */
@@ -28,53 +30,79 @@ class DatabaseConnectionError extends Error {
   }
 }
 
-export async function openPostgres(databaseUrl: string, logger?: Logger): Promise<Db> {
+export interface PostgresOptions {
+  logger?: Logger;
+  /** The tenant of the Db returned; others through `forTenant`. Default SINGLE_WORKSPACE_TENANT. */
+  tenant?: string;
+  /** The URL's name in messages. Default 'DATABASE_URL'. */
+  urlName?: string;
+}
+
+export async function openPostgres(databaseUrl: string, options: PostgresOptions = {}): Promise<Db> {
+  const { logger, urlName = 'DATABASE_URL' } = options;
+  const firstTenant = checkedTenant(options.tenant ?? SINGLE_WORKSPACE_TENANT);
   // Anything else (a missing scheme, say) is read with the password where the host or user should
   // be, where neither the scrubber nor describeUrl would find it; config.ts refuses it the same way.
   if (!/^postgres(ql)?:\/\//i.test(databaseUrl)) {
-    throw new DatabaseConnectionError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    throw new DatabaseConnectionError(`${urlName} must be a postgres:// or postgresql:// URL`);
   }
   const hide = secretScrubber(databaseUrl);
-  const pool = createPool(databaseUrl, POOL_SIZE, APPLICATION_NAME, hide, logger);
+  const pool = createPool(databaseUrl, POOL_SIZE, APPLICATION_NAME, hide, urlName, logger);
   try {
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseConnectionError(`Cannot connect to the database in DATABASE_URL (${describeUrl(databaseUrl)}): ${hide(reasonOf(error))}`);
+    throw new DatabaseConnectionError(`Cannot connect to the database in ${urlName} (${describeUrl(databaseUrl)}): ${hide(reasonOf(error))}`);
   }
   // Heavy jobs' pool: it opens its connections on their first queries only.
-  const heavyPool = createPool(databaseUrl, HEAVY_POOL_SIZE, `${APPLICATION_NAME}/heavy`, hide, logger);
+  const heavyPool = createPool(databaseUrl, HEAVY_POOL_SIZE, `${APPLICATION_NAME}/heavy`, hide, urlName, logger);
   logger?.info({ kind: 'postgres', database: describeUrl(databaseUrl) }, 'opened database');
 
-  // One scope for both pools: a query on either from inside a transaction is the same mistake.
-  const scope = createTransactionScope();
+  // Shared by every tenant's Db: one scope for both pools (a query on either from inside a
+  // transaction is the same mistake), and the tenant each pooled connection was last set to.
+  const shared: Shared = { scope: createTransactionScope(), tenants: new WeakMap(), hide, logger };
   // Its connection is opened on the first listen(): one more connection per replica than the pools'.
   const listener = new PostgresListener(databaseUrl, (error) => hide(reasonOf(error)), logger);
-  const listen: Db['listen'] = (channel, handlers) => listener.listen(channel, handlers);
   let closed = false;
-  const heavy: Db = {
-    ...poolQueries(heavyPool, scope, hide, logger),
-    kind: 'postgres',
-    listen,
-    forHeavyWork: () => heavy,
-    // Closed with the Db it came from.
-    close: async () => undefined,
+  const tenantDb = (tenant: string, close: () => Promise<void>): Db => {
+    const heavy: Db = {
+      ...poolQueries(heavyPool, tenant, shared),
+      kind: 'postgres',
+      tenant,
+      forTenant: (other) => tenantDb(checkedTenant(other), async () => undefined).forHeavyWork(),
+      listen: (channel, handlers) => listener.listen(channel, tenantNotices(tenant, handlers)),
+      forHeavyWork: () => heavy,
+      // Closed with the Db it came from.
+      close: async () => undefined,
+    };
+    return {
+      ...poolQueries(pool, tenant, shared),
+      kind: 'postgres',
+      tenant,
+      // Another tenant's view of the same pools; closed with the Db it came from.
+      forTenant: (other) => tenantDb(checkedTenant(other), async () => undefined),
+      listen: (channel, handlers) => listener.listen(channel, tenantNotices(tenant, handlers)),
+      forHeavyWork: () => heavy,
+      close,
+    };
   };
-  return {
-    ...poolQueries(pool, scope, hide, logger),
-    kind: 'postgres',
-    listen,
-    forHeavyWork: () => heavy,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await listener.close();
-      await Promise.all([pool.end(), heavyPool.end()]);
-    },
-  };
+  return tenantDb(firstTenant, async () => {
+    if (closed) return;
+    closed = true;
+    await listener.close();
+    await Promise.all([pool.end(), heavyPool.end()]);
+  });
 }
 
-function createPool(databaseUrl: string, max: number, applicationName: string, hide: (text: string) => string, logger?: Logger): pg.Pool {
+interface Shared {
+  scope: TransactionScope;
+  /** The `app.tenant` each pooled connection holds; a connection missing here holds none yet. */
+  tenants: WeakMap<pg.PoolClient, string>;
+  hide: (text: string) => string;
+  logger?: Logger;
+}
+
+function createPool(databaseUrl: string, max: number, applicationName: string, hide: (text: string) => string, urlName: string, logger?: Logger): pg.Pool {
   let pool: pg.Pool;
   try {
     pool = new pg.Pool({
@@ -88,32 +116,68 @@ function createPool(databaseUrl: string, max: number, applicationName: string, h
       application_name: applicationName,
     });
   } catch (error) {
-    throw new DatabaseConnectionError(`DATABASE_URL is not a usable postgres:// URL: ${hide(reasonOf(error))}`);
+    throw new DatabaseConnectionError(`${urlName} is not a usable postgres:// URL: ${hide(reasonOf(error))}`);
   }
   // Without a listener, a dropped idle connection would crash the process; the pool replaces it.
   pool.on('error', (error) => logger?.warn({ reason: hide(reasonOf(error)) }, 'an idle database connection failed'));
   return pool;
 }
 
-/** `query` and `transaction` over one pool. */
-function poolQueries(pool: pg.Pool, scope: TransactionScope, hide: (text: string) => string, logger?: Logger): Pick<Db, 'query' | 'transaction'> {
+/**
+ * `query` and `transaction` over one pool, as `tenant`: each runs on a connection checked out for
+ * it, whose `app.tenant` is first set to `tenant` unless it already is (so a process serving one
+ * tenant sets it once per connection).
+ */
+function poolQueries(pool: pg.Pool, tenant: string, shared: Shared): Pick<Db, 'query' | 'transaction'> {
+  const { scope, tenants, hide, logger } = shared;
+  const checkout = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    if (tenants.get(client) === tenant) return client;
+    try {
+      // Set for the session (outside any transaction, so it stays), not for one transaction.
+      await client.query("SELECT set_config('app.tenant', $1, false)", [tenant]);
+    } catch (error) {
+      // In doubt about what the connection holds: it is not reused.
+      tenants.delete(client);
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+    tenants.set(client, tenant);
+    return client;
+  };
+  // A checked-out client has no pool listener: without this, a connection the server ends while
+  // it is out (restart, failover) would be an unhandled 'error' event and end the process. The
+  // pending query fails with the error; the client is destroyed on release.
+  const watch = (client: pg.PoolClient, during: string) => {
+    const state: { broken?: Error; stop: () => void } = { stop: () => client.off('error', onError) };
+    const onError = (error: Error) => {
+      state.broken ??= error;
+      logger?.warn({ reason: hide(reasonOf(error)) }, `a database connection failed during ${during}`);
+    };
+    client.on('error', onError);
+    return state;
+  };
   return {
-    query(sql, params) {
+    async query(sql, params) {
       scope.assertOutside();
-      return run(pool, sql, params);
+      const client = await checkout();
+      const watched = watch(client, 'a query');
+      let failure: unknown;
+      try {
+        return await run(client, sql, params);
+      } catch (error) {
+        failure = error;
+        throw error;
+      } finally {
+        watched.stop();
+        // A server's refusal (it has a SQLSTATE) leaves the connection usable; anything else is doubt.
+        client.release(watched.broken ?? (failure === undefined || hasSqlState(failure) ? undefined : true));
+      }
     },
     async transaction(work) {
       scope.assertOutside();
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      // A checked-out client has no pool listener: without this, a connection the server ends
-      // mid-transaction (restart, failover) would be an unhandled 'error' event and end the process.
-      // The pending query fails with the error; the client is destroyed on release.
-      const onError = (error: Error) => {
-        broken ??= error;
-        logger?.warn({ reason: hide(reasonOf(error)) }, 'a database connection failed during a transaction');
-      };
-      client.on('error', onError);
+      const client = await checkout();
+      const watched = watch(client, 'a transaction');
       let ended = false;
       // Refuses queries once the transaction is over, so a stray late query cannot run on a pooled client.
       const tx: Queryable = {
@@ -126,17 +190,22 @@ function poolQueries(pool: pg.Pool, scope: TransactionScope, hide: (text: string
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
+          watched.broken = rollbackError;
         });
         throw error;
       } finally {
         ended = true;
-        client.off('error', onError);
+        watched.stop();
         // A client that failed or could not roll back is in an unknown state: destroy it rather than reuse it.
-        client.release(broken);
+        client.release(watched.broken);
       }
     },
   };
+}
+
+function hasSqlState(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /** Without parameters a query may hold several statements; the last one's result is returned. */

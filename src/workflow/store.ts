@@ -49,7 +49,7 @@ export async function insertStep(
 ): Promise<PayoutStep | undefined> {
   const { rows } = await db.query<StepRow>(
     `INSERT INTO workflow_payout_steps (execution_id, workflow_execution_id, requester, state, sealed_token, token_valid_until, created_at)
-     VALUES ($1, $2, $3, 'received', $4, $5, $6) ON CONFLICT (execution_id) DO NOTHING RETURNING *`,
+     VALUES ($1, $2, $3, 'received', $4, $5, $6) ON CONFLICT (tenant_id, execution_id) DO NOTHING RETURNING *`,
     [step.executionId, step.workflowExecutionId ?? null, step.requester, step.sealedToken, step.tokenValidUntil, step.now],
   );
   return one(rows);

@@ -21,6 +21,8 @@ function recording(db: Db, into: string[], heavy: () => Db): Db {
   });
   return {
     kind: db.kind,
+    tenant: db.tenant,
+    forTenant: (tenant) => db.forTenant(tenant),
     query: (sql, params) => queryable(db).query(sql, params),
     transaction: (work) => db.transaction((tx) => work(queryable(tx))),
     listen: (channel, handlers) => db.listen(channel, handlers),

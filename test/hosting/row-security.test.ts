@@ -22,6 +22,8 @@ function asRole(db: Db, role: string): Db {
     });
   const roleDb: Db = {
     kind: db.kind,
+    tenant: db.tenant,
+    forTenant: (tenant) => asRole(db.forTenant(tenant), role),
     query: (sql, params) => transaction((tx) => tx.query(sql, params)),
     transaction,
     listen: (channel, handlers) => db.listen(channel, handlers),

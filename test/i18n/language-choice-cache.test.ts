@@ -10,6 +10,8 @@ function counting(db: Db): { db: Db; statements: () => number } {
   return {
     db: {
       kind: db.kind,
+      tenant: db.tenant,
+      forTenant: (tenant) => db.forTenant(tenant),
       query: (sql, params) => {
         statements += 1;
         return db.query(sql, params);

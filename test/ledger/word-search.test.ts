@@ -13,7 +13,7 @@ import { StoredLedgerReader } from '../../src/ledger/reader.js';
 import { insertEntries } from '../../src/ledger/store.js';
 import { MATCH_COUNT_LIMIT, type LedgerFilter, type LedgerPage } from '../../src/ledger/types.js';
 import { planSearch } from '../../src/ledger/word-search.js';
-import { migrate, type Db } from '../../src/store/index.js';
+import { migrate, type Db, type Queryable } from '../../src/store/index.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import { testDatabases } from '../support/databases.js';
 
@@ -218,7 +218,11 @@ describe.each(testDatabases())('word search on $name', ({ open }) => {
     try {
       // One statement: before 027 there is no word table to fill, and the test stays short under load.
       const old = Array.from({ length: 2_800 }, (_, index) => transaction(index + 1));
-      await insertEntries(db, identifyPage(old), { firstSeenAt: new Date(NEWEST), markLate: false });
+      // The insert as it was before tenants (migration 035): entry keys were unique on their own then.
+      const beforeTenants: Queryable = {
+        query: (sql, params) => db.query(sql.replace('ON CONFLICT (tenant_id, entry_key)', 'ON CONFLICT (entry_key)'), params),
+      };
+      await insertEntries(beforeTenants, identifyPage(old), { firstSeenAt: new Date(NEWEST), markLate: false });
       await migrate(db, migrations);
       const reader = new StoredLedgerReader(db);
       const filter = { words: ['kin'] };

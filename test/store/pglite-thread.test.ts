@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation, type Db } from '../../src/store/index.js';
+import { isUniqueViolation, notify, type Db } from '../../src/store/index.js';
 import { openPglite } from '../../src/store/pglite.js';
 import { blankPgliteCluster } from '../../src/store/pglite-blank.js';
 
@@ -100,11 +100,11 @@ describe('the embedded store in its worker thread', () => {
     const stop = await db.listen('account_changes', { notice: (payload) => payloads.push(payload) });
 
     await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_notify('account_changes', 'U0ONE')");
+      await notify(tx, 'account_changes', 'U0ONE');
     });
-    await db.query("SELECT pg_notify('account_changes', 'U0TWO')");
+    await notify(db, 'account_changes', 'U0TWO');
     await stop();
-    await db.query("SELECT pg_notify('account_changes', 'U0THREE')");
+    await notify(db, 'account_changes', 'U0THREE');
     await db.query('SELECT 1');
 
     expect(payloads).toEqual(['U0ONE', 'U0TWO']);

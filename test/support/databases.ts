@@ -54,6 +54,8 @@ async function openTestPostgres(baseUrl: string, options: { migrations?: Migrati
     const db = await openDatabase({ databaseUrl: schema.databaseUrl, ...options });
     return {
       kind: db.kind,
+      tenant: db.tenant,
+      forTenant: db.forTenant.bind(db),
       query: db.query.bind(db),
       transaction: db.transaction.bind(db),
       listen: db.listen.bind(db),

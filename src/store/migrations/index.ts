@@ -36,6 +36,7 @@ import { gateHolds } from './031_gate_holds.js';
 import { dropContentHash } from './032_drop_content_hash.js';
 import { importProfiles } from './033_import_profiles.js';
 import { recordsBySum } from './034_records_by_sum.js';
+import { tenants } from './035_tenants.js';
 import { hosting } from './036_hosting.js';
 import { workspaceSettings } from './037_workspace_settings.js';
 
@@ -74,6 +75,7 @@ export const migrations: Migration[] = [
   dropContentHash,
   importProfiles,
   recordsBySum,
+  tenants,
   hosting,
   workspaceSettings,
 ];
