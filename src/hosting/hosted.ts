@@ -50,7 +50,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
   const { config, env, logger, clock = systemClock } = options;
   const hosting = config.hosting;
   if (!hosting) throw new Error('startHosted needs the hosting variables (SLACK_CLIENT_ID and the others)');
-  const closers: Array<() => Promise<unknown> | unknown> = [];
+  const closers: Array<() => unknown> = [];
   const close = async () => {
     for (const closer of closers.splice(0).reverse()) await closer();
   };
@@ -99,6 +99,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       logger: toBoltLogger(logger.child({ component: 'hosting' })),
       receiver: EXTERNAL_RECEIVER,
       convoStore: false,
+      deferInitialization: true,
       ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
       authorize: async ({ teamId }) => {
         const installation = await installations.fetchInstallation({ teamId, isEnterpriseInstall: false, enterpriseId: undefined });
@@ -121,7 +122,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       installerOf: (tenant) => registry.installerOf(tenant),
       isConnected: (tenant) => connections.isConnected(tenant),
       settingsOf: (tenant) => settings.read(tenant),
-      changed: async (tenant) => void (await bots.botFor(tenant)),
+      changed: async (tenant) => void (await bots.refresh(tenant)),
       defaultLocale: config.language.defaultLocale,
       logger: logger.child({ component: 'hosting' }),
     });
@@ -135,7 +136,12 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         storeInstallation: async (installation) => {
           const tenant = installation.team?.id;
           if (tenant && !installation.isEnterpriseInstall) {
-            await registry.installed({ tenant, teamName: installation.team?.name ?? '', installedBy: installation.user.id, enterpriseId: installation.enterprise?.id });
+            await registry.installed({
+              tenant,
+              teamName: installation.team?.name ?? '',
+              installedBy: installation.user.id,
+              enterpriseId: installation.enterprise?.id,
+            });
           }
           await installations.storeInstallation(installation);
         },

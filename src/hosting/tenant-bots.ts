@@ -48,6 +48,16 @@ export class TenantBots {
     return this.inTurn(tenant, () => this.ensure(tenant, version, { retryNow: true }));
   }
 
+  /** Builds the workspace's bot again now when its version moved (this replica took the change); others follow at their next look. */
+  async refresh(tenant: string): Promise<RunningBot | undefined> {
+    const version = (await this.options.servable(tenant)).get(tenant);
+    if (version === undefined) {
+      await this.stop(tenant);
+      return undefined;
+    }
+    return this.inTurn(tenant, () => this.ensure(tenant, version, { retryNow: true }));
+  }
+
   /** Brings the running bots in line with the database. Safe to run on every replica, at any time. */
   async reconcile(): Promise<{ started: number; stopped: number; failed: number }> {
     const servable = await this.options.servable();

@@ -56,6 +56,18 @@ describe('hosted workspaces’ bots', () => {
     expect(h.started).toEqual(['T1']);
   });
 
+  it('builds a changed workspace again at once on the replica that took the change', async () => {
+    const h = harness({ T1: 0 });
+    const first = await h.bots.botFor('T1');
+    h.servable.set('T1', 1);
+    // Asked for by a request, the running bot answers until the change is applied.
+    expect(await h.bots.botFor('T1')).toBe(first);
+    const second = await h.bots.refresh('T1');
+    expect(second).not.toBe(first);
+    expect(h.closed).toEqual(['T1']);
+    expect(await h.bots.botFor('T1')).toBe(second);
+  });
+
   it('a workspace whose bot fails to start delays no other, and is tried again later', async () => {
     const h = harness({ T1: 0, T2: 0 });
     h.failing.add('T1');

@@ -96,7 +96,7 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
   const install = async (teamId: string, userId = ADMIN): Promise<string> => {
     const start = await fetch(`${host.url}/slack/install`);
     const cookie = (start.headers.getSetCookie()[0] ?? '').split(';')[0]!;
-    const link = /href="([^"]+)"/.exec(await start.text())?.[1]?.replace(/&amp;/g, '&');
+    const link = /href="([^"]+)"/.exec(await start.text())?.[1]?.replace(/&amp;|&#38;/g, '&');
     if (!link) throw new Error('the install page has no Add to Slack link');
     const params = new URL(link).searchParams;
     params.set('team', teamId);
@@ -104,7 +104,10 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
     params.set('decision', 'allow');
     const consent = await fetch(`${grid.url}/oauth/v2/authorize`, { method: 'POST', body: params, redirect: 'manual' });
     const back = consent.headers.get('location');
-    if (!back) throw new Error(`the consent page answered ${consent.status} without a redirect`);
+    if (!back)
+      throw new Error(
+        `the consent page answered ${consent.status} without a redirect: ${(await consent.text()).replace(/<style>[^]*<\/style>/, '').slice(0, 900)} for ${link}`,
+      );
     const done = await fetch(back, { headers: { cookie }, redirect: 'manual' });
     return done.text();
   };

@@ -123,6 +123,7 @@ export function tenantRows(tag: string): TenantRow[] {
     { table: 'workspaces', row: { team_name: 'Kinshasa Treasury', installed_by: 'U0AMANI', installed_at: AT, state: 'active' } },
     { table: 'tenant_data_keys', row: { kek_id: 'k1', wrapped_key: Buffer.from('wrapped-data-key'), created_at: AT } },
     { table: 'slack_installations', row: { bot_user_id: 'U0BOT', sealed: Buffer.from('sealed-installation'), installed_at: AT, updated_at: AT } },
+    { table: 'workspace_settings', row: { settings: JSON.stringify({ FLEET_VIEWERS: 'U0AMANI' }), updated_by: 'U0AMANI', updated_at: AT } },
     { table: 'fleet_connections', row: { sealed_key: Buffer.from('sealed-key'), connected_by: 'U0AMANI', connected_at: AT } },
     {
       table: 'records_import_profiles',
