@@ -98,6 +98,12 @@ export function hostedModeProblems(env: Record<string, string | undefined>): { n
     }
   }
   if (text('DATABASE_URL') === undefined) problems.push({ name: 'DATABASE_URL', message: 'required in hosted mode: hosted mode needs Postgres' });
+  if (text('DATABASE_OWNER_URL') === undefined) {
+    problems.push({
+      name: 'DATABASE_OWNER_URL',
+      message: "required in hosted mode: the role that owns the tables and runs the migrations, so that DATABASE_URL's role is confined by row-level security",
+    });
+  }
   if (text('PUBLIC_URL') === undefined) problems.push({ name: 'PUBLIC_URL', message: `required in hosted mode: ${PUBLIC_URL_FORMAT}` });
   if (text('SLACK_APP_TOKEN') !== undefined) {
     problems.push({ name: 'SLACK_APP_TOKEN', message: 'not used in hosted mode, which receives Slack over HTTP: unset it' });

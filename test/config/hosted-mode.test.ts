@@ -14,6 +14,7 @@ const hosted = {
   SLACK_STATE_SECRET: 'state-secret-of-at-least-32-characters!!',
   KEY_ENCRYPTION_KEYS: `k2:${key2},k1:${key1}`,
   DATABASE_URL: 'postgres://fleet@db:5432/fleet',
+  DATABASE_OWNER_URL: 'postgres://fleet_owner@db:5432/fleet',
   PUBLIC_URL: 'https://fleet.example.com/',
 };
 
@@ -50,6 +51,7 @@ describe('hosted mode configuration', () => {
       'KEY_ENCRYPTION_KEYS: required in hosted mode (when one of SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET, KEY_ENCRYPTION_KEYS is set): ' +
         'the key-encryption keys, id:key (openssl rand -base64 32)',
       'DATABASE_URL: required in hosted mode: hosted mode needs Postgres',
+      "DATABASE_OWNER_URL: required in hosted mode: the role that owns the tables and runs the migrations, so that DATABASE_URL's role is confined by row-level security",
       'PUBLIC_URL: required in hosted mode: an https URL of the app as Slack reaches it, such as https://fleet.example.com (http only for 127.0.0.1 or localhost)',
     ]);
     const problems = problemsOf({ KEY_ENCRYPTION_KEYS: hosted.KEY_ENCRYPTION_KEYS, PORT: 'eighty' });
