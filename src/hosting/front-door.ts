@@ -12,6 +12,7 @@ import {
   InstallProvider,
   InvalidStateError,
   MissingStateError,
+  type AuthorizeResult,
   type CodedError,
   type Installation,
   type InstallationStore,
@@ -57,6 +58,11 @@ export interface FrontDoorOptions {
 export interface FrontDoor {
   /** The address it listens on, such as http://127.0.0.1:3000. */
   url: string;
+  /**
+   * A workspace's bot token, through InstallProvider: with token rotation on, a token expiring within
+   * two hours is first refreshed and the new one stored. Throws when the workspace has no installation.
+   */
+  authorize(teamId: string): Promise<AuthorizeResult>;
   close(): Promise<void>;
 }
 
@@ -101,6 +107,7 @@ export async function startFrontDoor(options: FrontDoorOptions): Promise<FrontDo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}`,
+    authorize: (teamId) => installer.authorize({ teamId, enterpriseId: undefined, isEnterpriseInstall: false }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

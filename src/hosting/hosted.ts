@@ -70,18 +70,22 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     const registry = new WorkspaceRegistry({ db, vault, clock, logger: logger.child({ component: 'workspaces' }) });
     const settings = new WorkspaceSettingsStore(db);
 
+    // Set once the front door listens, before any workspace's bot is built.
+    // The front door, once it listens: bots are built only after that, from its `authorize`.
+    const door: { started?: FrontDoor } = {};
     const bots = new TenantBots({
       logger: logger.child({ component: 'workspaces' }),
       servable: (tenant) => registry.servable(tenant),
-      botOptions: async (tenant): Promise<BotOptions | undefined> => {
+      botOptions: async (tenant) => {
         const fleetApiKey = await connections.apiKeyFor(tenant);
         if (!fleetApiKey) return undefined;
-        const installation = await installations.fetchInstallation({ teamId: tenant, isEnterpriseInstall: false, enterpriseId: undefined });
-        const botToken = installation.bot?.token;
-        if (!botToken) return undefined;
-        const tenantConfig = workspaceConfig(env, await settings.read(tenant), { botToken, fleetApiKey });
+        // Through InstallProvider, which refreshes a rotating token about to expire.
+        if (!door.started) return undefined;
+        const auth = await door.started.authorize(tenant);
+        if (!auth.botToken) return undefined;
+        const tenantConfig = workspaceConfig(env, await settings.read(tenant), { botToken: auth.botToken, fleetApiKey });
         const [sealSecret, tokenSecret] = await Promise.all([vault.derive(tenant, 'button-seal'), vault.derive(tenant, 'workflow-tokens')]);
-        return {
+        const botOptions: BotOptions = {
           ...options.botDefaults,
           config: tenantConfig,
           logger: logger.child({ tenant }),
@@ -89,6 +93,9 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
           db: db.forTenant(tenant),
           hosted: { tenant, sealSecret, tokenSecret },
         };
+        // Built again an hour before the token expires, when InstallProvider refreshes it (within two hours of expiry).
+        const renewAt = auth.botTokenExpiresAt === undefined ? undefined : new Date((auth.botTokenExpiresAt - 60 * 60) * 1000);
+        return { options: botOptions, renewAt };
       },
       start: startBot,
     });
@@ -128,7 +135,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     });
     await hostingApp.init();
 
-    const frontDoor: FrontDoor = await startFrontDoor({
+    const frontDoor = await startFrontDoor({
       hosting,
       signingSecret: config.slack.signingSecret ?? '',
       // The registry first: it waits for a purge of the same workspace under way, which would otherwise delete the new installation.
@@ -165,6 +172,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         await registry.uninstalled(teamId, hosting.retentionDays);
       },
     });
+    door.started = frontDoor;
     closers.push(() => frontDoor.close());
 
     const jobs: PeriodicJob[] = [

@@ -16,8 +16,12 @@ export interface TenantBotsOptions {
    * (raised by every change that needs it built again).
    */
   servable(tenant?: string): Promise<ReadonlyMap<string, number>>;
-  /** What a workspace's bot is built from; undefined while it has no Fleet key (it is answered by the hosting's listeners instead). */
-  botOptions(tenant: string): Promise<BotOptions | undefined>;
+  /**
+   * What a workspace's bot is built from, and when its bot token expires (token rotation): the bot is
+   * built again, with a refreshed token, before then. Undefined while it has no Fleet key (it is
+   * answered by the hosting's listeners instead).
+   */
+  botOptions(tenant: string): Promise<{ options: BotOptions; renewAt?: Date | undefined } | undefined>;
   start(options: BotOptions): Promise<RunningBot>;
   /** How many bots start at once (each asks Slack and the database a few things). Default 8. */
   concurrency?: number;
@@ -29,6 +33,8 @@ interface Slot {
   version: number;
   bot: RunningBot | undefined;
   failedAt?: number;
+  /** Before its token expires: built again then, with a refreshed token. */
+  renewAt?: number | undefined;
 }
 
 export class TenantBots {
@@ -65,8 +71,9 @@ export class TenantBots {
     const work: Array<() => Promise<void>> = [];
     for (const [tenant, version] of servable) {
       const slot = this.slots.get(tenant);
-      // Up to date: running, or waiting for its Fleet key (connecting raises the version).
-      if (slot && slot.version === version && (slot.bot || slot.failedAt === undefined)) continue;
+      // Up to date: running with a token that is not about to expire, or waiting for its Fleet key (connecting raises the version).
+      const renew = slot?.renewAt !== undefined && slot.renewAt <= Date.now();
+      if (slot && slot.version === version && !renew && (slot.bot || slot.failedAt === undefined)) continue;
       work.push(async () => {
         const before = this.slots.get(tenant)?.bot;
         const bot = await this.inTurn(tenant, () => this.ensure(tenant, version, { retryNow: false }));
@@ -105,20 +112,21 @@ export class TenantBots {
   private async ensure(tenant: string, version: number, { retryNow }: { retryNow: boolean }): Promise<RunningBot | undefined> {
     if (this.closed) return undefined;
     const slot = this.slots.get(tenant);
-    if (slot?.bot && slot.version === version) return slot.bot;
+    const renew = slot?.renewAt !== undefined && slot.renewAt <= Date.now();
+    if (slot?.bot && slot.version === version && !renew) return slot.bot;
     if (!retryNow && slot?.failedAt !== undefined && slot.version === version && Date.now() - slot.failedAt < (this.options.retryAfterMs ?? 60_000)) {
       return undefined;
     }
     await this.stopNow(tenant);
     const logger = this.options.logger.child({ tenant });
     try {
-      const options = await this.options.botOptions(tenant);
-      if (!options) {
+      const built = await this.options.botOptions(tenant);
+      if (!built) {
         this.slots.set(tenant, { version, bot: undefined });
         return undefined;
       }
-      const bot = await this.options.start(options);
-      this.slots.set(tenant, { version, bot });
+      const bot = await this.options.start(built.options);
+      this.slots.set(tenant, { version, bot, renewAt: built.renewAt?.getTime() });
       logger.info({ version }, 'workspace bot started');
       return bot;
     } catch (error) {

@@ -321,7 +321,8 @@ describe('the front door of hosted mode', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(html).toContain('Add to Slack');
-      expect(`${link.origin}${link.pathname}`).toBe('https://slack.com/oauth/v2/authorize');
+      // Slack's authorize page sits beside the Web API it was given (https://slack.com/api/ → https://slack.com/oauth/v2/authorize).
+      expect(`${link.origin}${link.pathname}`).toBe(`http://127.0.0.1:${(slackApi.address() as AddressInfo).port}/oauth/v2/authorize`);
       expect(link.searchParams.get('client_id')).toBe(hosting.clientId);
       expect(link.searchParams.get('scope')?.split(',')).toEqual([...BOT_SCOPES]);
       expect(link.searchParams.get('redirect_uri')).toBe('https://fleet.example.com/slack/oauth_redirect');

@@ -9,10 +9,12 @@ function harness(initial: Record<string, number>, connected = new Set(Object.key
   const started: string[] = [];
   const closed: string[] = [];
   const failing = new Set<string>();
+  const renewAt = new Map<string, Date>();
   const bots = new TenantBots({
     logger: createLogger({ level: 'silent' }),
     servable: async (tenant) => (tenant ? new Map(servable.has(tenant) ? [[tenant, servable.get(tenant)!]] : []) : new Map(servable)),
-    botOptions: async (tenant) => (connected.has(tenant) ? ({ hosted: { tenant } } as unknown as BotOptions) : undefined),
+    botOptions: async (tenant) =>
+      connected.has(tenant) ? { options: { hosted: { tenant } } as unknown as BotOptions, renewAt: renewAt.get(tenant) } : undefined,
     start: async (options) => {
       const tenant = options.hosted!.tenant;
       if (failing.has(tenant)) throw new Error('auth.test said invalid_auth');
@@ -21,7 +23,7 @@ function harness(initial: Record<string, number>, connected = new Set(Object.key
     },
     retryAfterMs: 60_000,
   });
-  return { bots, servable, connected, started, closed, failing };
+  return { bots, servable, connected, started, closed, failing, renewAt };
 }
 
 describe('hosted workspaces’ bots', () => {
@@ -86,6 +88,20 @@ describe('hosted workspaces’ bots', () => {
     const [a, b] = await Promise.all([h.bots.botFor('T1'), h.bots.botFor('T1')]);
     expect(a).toBe(b);
     expect(h.started).toEqual(['T1']);
+  });
+
+  it('builds a bot again, with a refreshed token, once its token is about to expire', async () => {
+    const h = harness({ T1: 0 });
+    h.renewAt.set('T1', new Date(Date.now() + 100));
+    await h.bots.reconcile();
+    await h.bots.reconcile();
+    expect(h.started).toEqual(['T1']);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    h.renewAt.set('T1', new Date(Date.now() + 60_000));
+    await h.bots.reconcile();
+    await h.bots.reconcile();
+    expect(h.started).toEqual(['T1', 'T1']);
+    expect(h.closed).toEqual(['T1']);
   });
 
   it('close stops every bot', async () => {
