@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export interface ThrowawaySchema {
+  /** The schema's name and the app role's, each made for this run. */
+  schema: string;
+  role: string;
   /** The app's connections: the confined role, the new schema first on its search_path. */
   appUrl: string;
   /** The owner's: the given URL's role on the same schema (DATABASE_OWNER_URL), which runs the migrations. */
@@ -29,6 +32,8 @@ export async function createThrowawaySchema(adminUrl: string): Promise<Throwaway
   appUrl.password = password;
   let dropping: Promise<void> | undefined;
   return {
+    schema,
+    role: appRole,
     appUrl: appUrl.toString(),
     ownerUrl: ownerUrl.toString(),
     drop: () => (dropping ??= asAdmin(adminUrl, `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP OWNED BY ${appRole}; DROP ROLE ${appRole}`)),

@@ -43,6 +43,8 @@ export interface HostedPartner {
 }
 
 export interface HostedDemo {
+  /** This run's schema and confined role, dropped on close. */
+  database: { schema: string; role: string };
   /** The front door, e.g. http://127.0.0.1:3000; the Add to Slack page is under /slack/install. */
   url: string;
   installUrl: string;
@@ -123,6 +125,7 @@ export async function startHostedDemo(options: HostedDemoOptions): Promise<Hoste
     let closing: Promise<void> | undefined;
     return {
       url: host.url,
+      database: { schema: schema.schema, role: schema.role },
       installUrl: `${host.url}/slack/install`,
       partners: HOSTED_PARTNERS.map((partner, index) => ({
         teamId: partner.teamId,

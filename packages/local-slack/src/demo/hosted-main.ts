@@ -25,7 +25,8 @@ export async function runHostedDemo(settings: { port: number; logLevel: string }
   say('  3. /fleet settings gives people their roles (FLEET_VIEWERS U0REQUESTER, say) and the channels;');
   say('     then /fleet balance shows that partner’s account, and only its own.');
   say();
-  say(`  Postgres: a schema and role of this run on ${redacted(databaseUrl)}, dropped on exit. Sandbox data, no real money. Ctrl-C stops.`);
+  say(`  Postgres: schema ${demo.database.schema} and role ${demo.database.role} on ${redacted(databaseUrl)}, dropped on exit.`);
+  say('  Sandbox data, no real money. Ctrl-C stops.');
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
