@@ -35,6 +35,8 @@ export interface HostedOptions {
   botDefaults?: Partial<BotOptions>;
   /** How often each replica brings its bots in line with the database; 15 s by default. */
   reconcileEveryMs?: number;
+  /** After a workspace's installation is stored, before the installer sees the success page (the demo invites the bot to its channels). */
+  onInstalled?(tenant: string): Promise<void> | void;
 }
 
 export interface RunningHost {
@@ -166,7 +168,10 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         return true;
       },
       // The workspace is served from its first request; its bot starts once it is connected.
-      onInstalled: () => undefined,
+      onInstalled: async (installation) => {
+        const tenant = installation.team?.id;
+        if (tenant && !installation.isEnterpriseInstall) await options.onInstalled?.(tenant);
+      },
       onUninstalled: async (teamId) => {
         await bots.stop(teamId);
         await registry.uninstalled(teamId, hosting.retentionDays);

@@ -16,6 +16,7 @@ const CHANNEL = 'C0TREASURY';
 
 describe.runIf(testPostgresUrl)('hosted for many partners', () => {
   let h: HostedHarness;
+  const installedIn: string[] = [];
   const ws = (teamId: string): LocalSlack => h.grid.workspace(teamId);
   const reply = (slack: LocalSlack, userId: string, fragment: string) =>
     slack.waitFor(() => slack.messages(CHANNEL, { visibleTo: userId }).find((message) => message.text.includes(fragment)), {
@@ -32,7 +33,7 @@ describe.runIf(testPostgresUrl)('hosted for many partners', () => {
   };
 
   beforeAll(async () => {
-    h = await startHostedHarness(testPostgresUrl!);
+    h = await startHostedHarness(testPostgresUrl!, { onInstalled: (tenant) => void installedIn.push(tenant) });
   }, 60_000);
   afterAll(async () => {
     if (process.env.HOSTED_LOGS) (await import('node:fs')).writeFileSync(process.env.HOSTED_LOGS, h?.logs.join('') ?? '');
@@ -44,6 +45,7 @@ describe.runIf(testPostgresUrl)('hosted for many partners', () => {
       expect(await h.install(partner.teamId)).toContain('/fleet connect');
       expect(ws(partner.teamId).installed).toBe(true);
     }
+    expect(installedIn).toEqual(PARTNERS.map((partner) => partner.teamId));
   });
 
   it('answers every command of a workspace not yet connected with how to connect it, and lets only an admin connect', async () => {

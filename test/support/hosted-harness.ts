@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { startHosted, type HostedOptions, type RunningHost } from '../../src/hosting/hosted.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { createThrowawaySchema } from '../../src/store/throwaway-schema.js';
 import { startLocalSlackGrid, DEFAULT_USERS, type LocalSlackGrid } from '@fleet-treasury-bot/local-slack';
-import { createTestSchema } from './databases.js';
 
 export const HOSTED_SIGNING_SECRET = 'c0ffee0ddba11c0ffee0ddba11c0ffee';
 const CLIENT_ID = '1111.2222';
@@ -39,11 +38,7 @@ export interface HostedHarness {
 }
 
 export async function startHostedHarness(baseUrl: string, options: Partial<HostedOptions> = {}): Promise<HostedHarness> {
-  const appRole = `fleet_app_${randomBytes(5).toString('hex')}`;
-  await asAdmin(baseUrl, `CREATE ROLE ${appRole} LOGIN NOSUPERUSER NOBYPASSRLS`);
-  const schema = await createTestSchema(baseUrl);
-  const appUrl = new URL(schema.databaseUrl);
-  appUrl.username = appRole;
+  const schema = await createThrowawaySchema(baseUrl);
   const sandbox = await startSandbox({ seed: 7, accounts: PARTNERS.map((partner, index) => ({ apiKey: partner.fleetKey, seed: 100 + index })) });
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -75,8 +70,8 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
     PORT: String(port),
     HOST: '127.0.0.1',
     FLEET_API_URL: sandbox.url,
-    DATABASE_URL: appUrl.toString(),
-    DATABASE_OWNER_URL: schema.databaseUrl,
+    DATABASE_URL: schema.appUrl,
+    DATABASE_OWNER_URL: schema.ownerUrl,
     LEDGER_ENABLED: 'false',
     LOG_LEVEL: 'debug',
   };
@@ -88,7 +83,6 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
   } catch (error) {
     await Promise.allSettled([grid.close(), sandbox.close()]);
     await schema.drop();
-    await asAdmin(baseUrl, `DROP OWNED BY ${appRole}; DROP ROLE ${appRole}`);
     throw error;
   }
   grid.setAppUrl(`${host.url}/slack/events`);
@@ -122,19 +116,8 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
       await host.close();
       await Promise.allSettled([grid.close(), sandbox.close()]);
       await schema.drop();
-      await asAdmin(baseUrl, `DROP OWNED BY ${appRole}; DROP ROLE ${appRole}`);
     },
   };
-}
-
-async function asAdmin(baseUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 function freePort(): Promise<number> {

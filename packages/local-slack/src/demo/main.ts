@@ -1,4 +1,4 @@
-/** `npm run demo`: starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
+/** `npm run demo` (`-- --hosted`: hosted-main.ts): starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
 import { setFlagsFromString } from 'node:v8';
 import { openDemoDatabase } from './demo-database.js';
 import { DEMO_PEOPLE } from './people.js';
@@ -13,6 +13,11 @@ function say(line = ''): void {
 async function main(): Promise<void> {
   markStart('demo code loaded');
   const settings = demoSettings(process.env);
+  // `npm run demo -- --hosted`: the app hosted for two partners, on Postgres (hosted-demo.ts).
+  if (process.argv.slice(2).includes('--hosted')) {
+    const { runHostedDemo } = await import('./hosted-main.js');
+    return runHostedDemo(settings, process.env);
+  }
   say('Starting the Fleet Treasury demo: sandbox Fleet API, embedded database, bot and local Slack workspace…');
   // PGlite's 9 MB of WebAssembly: each function checked when first compiled (most never are), not all
   // of them up front (about 40 ms of CPU). The demo's process only: the module is PGlite's own, trusted.

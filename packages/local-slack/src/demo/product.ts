@@ -11,3 +11,6 @@ export type { Transaction } from '../../../../src/fleet/schemas.js';
 export { minorToPlain, toMinor } from '../../../../src/core/money.js';
 export { PAYOUT_STEP_CALLBACK_ID, STEP_INPUTS } from '../../../../src/workflow/index.js';
 export type { ImportProfile } from '../../../../src/partner-records/profile.js';
+export { startHosted, type RunningHost } from '../../../../src/hosting/hosted.js';
+export { startSandbox, type Sandbox } from '../../../../src/sandbox/server.js';
+export { createThrowawaySchema } from '../../../../src/store/throwaway-schema.js';
