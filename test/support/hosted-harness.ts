@@ -38,7 +38,12 @@ export interface HostedHarness {
   close(): Promise<void>;
 }
 
-export async function startHostedHarness(baseUrl: string, options: Partial<HostedOptions> = {}): Promise<HostedHarness> {
+export interface HostedHarnessOptions extends Partial<HostedOptions> {
+  /** Host variables over the harness's own (LEDGER_ENABLED, METRICS_PORT, poll intervals…). */
+  hostEnv?: Record<string, string>;
+}
+
+export async function startHostedHarness(baseUrl: string, { hostEnv, ...options }: HostedHarnessOptions = {}): Promise<HostedHarness> {
   const appRole = `fleet_app_${randomBytes(5).toString('hex')}`;
   await asAdmin(baseUrl, `CREATE ROLE ${appRole} LOGIN NOSUPERUSER NOBYPASSRLS`);
   const schema = await createTestSchema(baseUrl);
@@ -79,6 +84,7 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
     DATABASE_OWNER_URL: schema.databaseUrl,
     LEDGER_ENABLED: 'false',
     LOG_LEVEL: 'debug',
+    ...hostEnv,
   };
   const config = loadConfig(env);
   const logger = createLogger({ level: 'debug', destination, secrets: [CLIENT_SECRET, STATE_SECRET, ...PARTNERS.map((partner) => partner.fleetKey)] });
