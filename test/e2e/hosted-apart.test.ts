@@ -10,6 +10,7 @@ import type { LocalSlack, SlackMessage } from '@fleet-treasury-bot/local-slack';
 import { blockText, CHANNELS, PEOPLE, type Harness } from '../support/bot-harness.js';
 import { testPostgresUrl } from '../support/databases.js';
 import { ADMIN, PARTNERS, startHostedHarness, type HostedHarness } from '../support/hosted-harness.js';
+import { batchRow, clickOnBatch, submitBatch } from '../support/batch-flow.js';
 import { approveAs, MOBILE_FIELDS, requestPayout, waitForApprovalMessage } from '../support/payout-flow.js';
 
 const [ALPHA, BETA] = PARTNERS;
@@ -23,6 +24,7 @@ const SETTINGS = {
   FEED_CHANNEL_ID: CHANNELS.feed,
   DIGEST_CHANNEL_ID: CHANNELS.treasury,
   PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
+  PAYOUT_BATCH_RATE: '1000',
 };
 /** The same payout, to the same person with the same reference, in both workspaces. */
 const PAYOUT = { ...MOBILE_FIELDS, reference: 'INV-2026-0042' };
@@ -61,6 +63,7 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
         FEED_POLL_INTERVAL_SECONDS: '5',
         METRICS_PORT: '0',
       },
+      botDefaults: { payoutTimers: { batchEveryMs: 50, maintenanceEveryMs: 100, resultsRetrySeconds: 0.2 } },
     });
     for (const partner of PARTNERS) {
       const slack = ws(partner.teamId);
@@ -115,6 +118,32 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
     }
   }, 45_000);
 
+  it('sends the same bulk payout file once in each workspace, from its own account', async () => {
+    const batchIds: string[] = [];
+    for (const { teamId } of PARTNERS) {
+      const flow = flowOf(teamId);
+      const id = await submitBatch(flow, [batchRow(1), batchRow(2, '20.50')]);
+      await clickOnBatch(flow, ADMIN, id, 'approve');
+      const slack = ws(teamId);
+      const done = await slack.waitFor(() => slack.messages(dmOf(RITA)).find((message) => message.text.includes(`${id}* is finished`)), {
+        message: `the results of ${id} in ${teamId}`,
+        timeoutMs: 15_000,
+      });
+      expect(done.text).toContain('2 sent, 0 failed, 0 unknown, 0 not sent');
+      batchIds.push(id);
+    }
+    expect(batchIds[0]).not.toBe(batchIds[1]);
+    for (const { teamId } of PARTNERS) {
+      const numbers = account(teamId)
+        .payouts()
+        .map((payout) => JSON.stringify(payout.body));
+      // The single payout, then the file's two rows: each sent once, from this account.
+      expect(numbers).toHaveLength(3);
+      expect(numbers.filter((body) => body.includes('243812300001'))).toHaveLength(1);
+      expect(numbers.filter((body) => body.includes('243812300002'))).toHaveLength(1);
+    }
+  }, 40_000);
+
   it('posts a new transaction of Alpha’s account to Alpha’s feed channel only', async () => {
     const added = account(ALPHA.teamId).addTransaction({ reference: 'ALPHA-FEED-ONLY' });
     const alpha = ws(ALPHA.teamId);
@@ -138,7 +167,7 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
       // The last three whole days: what the ledger held before the drive began.
       const { since, until, before } = lastDays(3);
       await slack.runCommand({ userId: RITA, channelId: CHANNELS.treasury, command: '/fleet', text: `export since:${since} until:${until}` });
-      const file = await slack.waitFor(() => slack.messages(dmOf(RITA)).find((message) => message.files?.length), {
+      const file = await slack.waitFor(() => slack.messages(dmOf(RITA)).find((message) => message.files?.[0]?.name.startsWith('fleet-transactions')), {
         message: `the export file in ${teamId}`,
         timeoutMs: 15_000,
       });
@@ -206,7 +235,8 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
     }
     // Both wrote where the drive writes: a payout each, a ledger each, a language choice in Alpha only.
     for (const { teamId } of PARTNERS) {
-      expect(seen[teamId]!.payout_requests).toBe(1);
+      expect(seen[teamId]!.payout_requests).toBeGreaterThan(0);
+      expect(seen[teamId]!.payout_requests).toBe(seen[ALPHA.teamId]!.payout_requests);
       expect(seen[teamId]!.ledger_entries).toBeGreaterThan(0);
     }
     expect(seen[ALPHA.teamId]!.language_choices).toBe(1);
