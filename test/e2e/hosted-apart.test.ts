@@ -7,11 +7,12 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalSlack, SlackMessage } from '@fleet-treasury-bot/local-slack';
+import { RECIPIENT_ACTIONS } from '../../src/slack/ids.js';
 import { blockText, CHANNELS, PEOPLE, type Harness } from '../support/bot-harness.js';
 import { testPostgresUrl } from '../support/databases.js';
 import { ADMIN, PARTNERS, startHostedHarness, type HostedHarness } from '../support/hosted-harness.js';
 import { batchRow, clickOnBatch, submitBatch } from '../support/batch-flow.js';
-import { approveAs, MOBILE_FIELDS, requestPayout, waitForApprovalMessage } from '../support/payout-flow.js';
+import { approveAs, MOBILE_FIELDS, openPayoutForm, requestPayout, waitForApprovalMessage } from '../support/payout-flow.js';
 
 const [ALPHA, BETA] = PARTNERS;
 const RITA = PEOPLE.requester;
@@ -244,6 +245,33 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
     expect((await h.host.db.query('SELECT 1 FROM payout_requests')).rows).toEqual([]);
   });
 
+  it('offers a recipient paid in Alpha only to Alpha’s people', async () => {
+    const zawadi = { ...MOBILE_FIELDS, phone: '243820000077', name: 'Zawadi Alpha', amount: '12', reference: 'INV-ALPHA-ONLY' };
+    const id = await requestPayout(flowOf(ALPHA.teamId), 'mobile', zawadi, RITA);
+    expect(await approveAs(flowOf(ALPHA.teamId), ADMIN, id)).toContain('Sent');
+    payoutIds[`${ALPHA.teamId}-zawadi`] = id;
+    expect(blockText(await ask(ALPHA.teamId, RITA, 'recipients'))).toContain('Zawadi Alpha');
+    const betaList = blockText(await ask(BETA.teamId, RITA, 'recipients'));
+    expect(betaList).toContain('Amani Kabila');
+    expect(betaList).not.toContain('Zawadi');
+    for (const [teamId, offered] of [
+      [ALPHA.teamId, 1],
+      [BETA.teamId, 0],
+    ] as const) {
+      const flow = flowOf(teamId);
+      const form = await openPayoutForm(flow, RITA, 'payout mobile');
+      const suggested = await flow.slack.suggestOptions({ userId: RITA, viewId: form.id, actionId: RECIPIENT_ACTIONS.pick, value: 'zawadi' });
+      expect(suggested.options).toHaveLength(offered);
+      await flow.slack.closeView({ userId: RITA, viewId: form.id });
+    }
+    expect(
+      account(BETA.teamId)
+        .payouts()
+        .map((payout) => JSON.stringify(payout.body))
+        .join('\n'),
+    ).not.toContain(zawadi.phone);
+  });
+
   it('writes nothing of one partner’s money into the other’s workspace', async () => {
     for (const { teamId } of PARTNERS) {
       const other = teamId === ALPHA.teamId ? BETA.teamId : ALPHA.teamId;
@@ -252,7 +280,8 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
       const channels = [...directory.channels.map((channel) => channel.id), ...directory.users.map((user) => dmOf(user.id))];
       const everything = channels.flatMap((channel) => slack.messages(channel, { includeDeleted: true }).map(textOf)).join('\n');
       expect(everything).toContain(payoutIds[teamId]);
-      expect(everything).not.toContain(payoutIds[other]);
+      for (const [key, id] of Object.entries(payoutIds)) if (!key.startsWith(teamId)) expect(everything).not.toContain(id);
+      if (teamId === BETA.teamId) expect(everything).not.toContain('Zawadi');
       const theirs = [
         ...account(other)
           .transactions()
