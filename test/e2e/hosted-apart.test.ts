@@ -24,6 +24,8 @@ const SETTINGS = {
   APPROVAL_CHANNEL_ID: CHANNELS.approvals,
   FEED_CHANNEL_ID: CHANNELS.feed,
   DIGEST_CHANNEL_ID: CHANNELS.treasury,
+  DIGEST_TIME: '00:00',
+  DIGEST_TIMEZONE: 'UTC',
   PAYOUT_NEW_RECIPIENT_APPROVALS: '1',
   PAYOUT_BATCH_RATE: '1000',
 };
@@ -67,6 +69,8 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
       botDefaults: { payoutTimers: { batchEveryMs: 50, maintenanceEveryMs: 100, resultsRetrySeconds: 0.2 } },
     });
     for (const partner of PARTNERS) {
+      // Each workspace's app "has been running since before yesterday": its bot posts yesterday's digest once it starts.
+      await h.host.db.forTenant(partner.teamId).query('INSERT INTO digest_state (id, first_day) VALUES (1, $1)', [lastDays(1).since]);
       const slack = ws(partner.teamId);
       expect(await h.install(partner.teamId)).toContain('/fleet connect');
       // As docs/setup-slack.md asks: the bot invited into every channel its settings name.
@@ -144,6 +148,28 @@ describe.runIf(testPostgresUrl)('two hosted workspaces with the same ids, kept a
       expect(numbers.filter((body) => body.includes('243812300002'))).toHaveLength(1);
     }
   }, 40_000);
+
+  it('posts yesterday’s digest in each workspace from its own partner’s figures', async () => {
+    const digests: string[] = [];
+    for (const { teamId } of PARTNERS) {
+      const slack = ws(teamId);
+      const digest = await slack.waitFor(() => slack.messages(CHANNELS.treasury).find((message) => message.text.includes('Daily digest')), {
+        message: `yesterday's digest in ${teamId}`,
+        timeoutMs: 15_000,
+      });
+      // Its largest movements are its own account's transactions of yesterday.
+      const own = new Set(
+        account(teamId)
+          .transactions()
+          .map((tx) => tx.reference),
+      );
+      const named = [...blockText(digest).matchAll(/`([A-Z]+-[A-Z0-9]+)`/g)].map((match) => match[1]!);
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.filter((reference) => !own.has(reference))).toEqual([]);
+      digests.push(blockText(digest));
+    }
+    expect(digests[0]).not.toBe(digests[1]);
+  });
 
   it('posts a new transaction of Alpha’s account to Alpha’s feed channel only', async () => {
     const added = account(ALPHA.teamId).addTransaction({ reference: 'ALPHA-FEED-ONLY' });
