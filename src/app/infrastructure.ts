@@ -12,8 +12,8 @@ import { openDatabase, type Db } from '../store/index.js';
 import type { Wiring } from './context.js';
 
 export async function buildInfrastructure({ config, logger, clock, shutdown, options }: Wiring) {
-  // A hosted workspace's bot counts its own figures; the process's figures (memory, event loop) are counted once, by the front door.
-  const metrics = new Metrics({ defaultMetrics: options.hosted === undefined });
+  // A hosted workspace's bot counts its own figures, labelled with its workspace; the process's figures (memory, event loop) are counted once, by the host.
+  const metrics = options.hosted ? new Metrics({ defaultMetrics: false, labels: { tenant: options.hosted.tenant } }) : new Metrics();
   const sandbox = config.fleet.url === 'sandbox' ? await startSandbox({ clock, activityIntervalMs: config.fleet.sandboxActivitySeconds * 1000 }) : undefined;
   if (sandbox) {
     shutdown.add('sandbox', () => sandbox.close());

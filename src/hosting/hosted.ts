@@ -14,6 +14,7 @@ import { isHostingRequest, registerHostingListeners } from '../slack/listeners/h
 import { EXTERNAL_RECEIVER, toBoltLogger } from '../slack/transport/app.js';
 import { confinedRoleProblem, openDatabase, type Db } from '../store/index.js';
 import { FleetConnections } from './fleet-connections.js';
+import { startHostOps } from './host-ops.js';
 import { startFrontDoor, type FrontDoor } from './front-door.js';
 import { SlackInstallationStore } from './installation-store.js';
 import { KeyVault } from './key-vault.js';
@@ -41,6 +42,8 @@ export interface HostedOptions {
 
 export interface RunningHost {
   url: string;
+  /** With METRICS_PORT: where /healthz, /readyz and /metrics (every workspace's, labelled with its tenant) are served. */
+  opsUrl: string | undefined;
   db: Db;
   bots: TenantBots;
   /** The running bot of a workspace, for tests. */
@@ -186,8 +189,14 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     ];
     closers.push(() => Promise.all(jobs.map((job) => job.stop())));
     await bots.reconcile();
+    let opsUrl: string | undefined;
+    if (config.ops.metricsPort !== undefined) {
+      const ops = await startHostOps({ port: config.ops.metricsPort, host: config.ops.metricsHost, db, bots: () => bots.running(), logger });
+      closers.push(() => ops.close());
+      opsUrl = ops.url;
+    }
     logger.info({ url: frontDoor.url, workspaces: bots.size }, 'hosted mode serving Slack requests');
-    return { url: frontDoor.url, db, bots, botFor: (tenant) => bots.botFor(tenant), close };
+    return { url: frontDoor.url, opsUrl, db, bots, botFor: (tenant) => bots.botFor(tenant), close };
   } catch (error) {
     await close();
     throw error;

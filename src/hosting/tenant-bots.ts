@@ -104,6 +104,11 @@ export class TenantBots {
     return running;
   }
 
+  /** The bots running now (the host's /metrics reads each one's registry). */
+  running(): RunningBot[] {
+    return [...this.slots.values()].flatMap((slot) => (slot.bot ? [slot.bot] : []));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([...this.slots.keys()].map((tenant) => this.inTurn(tenant, () => this.stopNow(tenant))));

@@ -7,7 +7,7 @@
  * templates, HTTP statuses, Slack method names and error codes, payout states and events. Never a
  * user, a channel, an amount, a phone number, a reference or a token.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type CommandOutcome = 'ok' | 'error' | 'unknown_subcommand';
 
@@ -47,8 +47,13 @@ export class Metrics {
   private feedSource: (() => Promise<FeedNumbers>) | undefined;
   private ledgerSource: (() => Promise<LedgerNumbers>) | undefined;
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
+  /**
+   * `labels`: put on every series (hosted mode: the workspace's `tenant`, its Slack team id, so one
+   * process's bots stay apart when their registries are served together, see `aggregatedText`).
+   */
+  constructor(options: { defaultMetrics?: boolean; labels?: Record<string, string> } = {}) {
     const registers = [this.registry];
+    if (options.labels) this.registry.setDefaultLabels(options.labels);
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     this.commands = new Counter({
       name: 'fleet_bot_commands_total',
@@ -169,6 +174,16 @@ export class Metrics {
   async text(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/**
+ * One Prometheus text of several registries (hosted mode: the process's own and every workspace's
+ * bot's). Their metric names repeat, so the series are merged by name; each bot's carry its own
+ * `tenant` label, so none is summed with another's.
+ */
+export async function aggregatedText(registries: readonly Registry[]): Promise<{ contentType: string; body: string }> {
+  const merged = AggregatorRegistry.aggregate(await Promise.all(registries.map((registry) => registry.getMetricsAsJSON())));
+  return { contentType: merged.contentType, body: await merged.metrics() };
 }
 
 /** A path with its variable parts (ids, references) replaced, so a label never holds one. */

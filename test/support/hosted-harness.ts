@@ -37,7 +37,12 @@ export interface HostedHarness {
   close(): Promise<void>;
 }
 
-export async function startHostedHarness(baseUrl: string, options: Partial<HostedOptions> = {}): Promise<HostedHarness> {
+export interface HostedHarnessOptions extends Partial<HostedOptions> {
+  /** Host variables over the harness's own (LEDGER_ENABLED, METRICS_PORT, poll intervals…). */
+  hostEnv?: Record<string, string>;
+}
+
+export async function startHostedHarness(baseUrl: string, { hostEnv, ...options }: HostedHarnessOptions = {}): Promise<HostedHarness> {
   const schema = await createThrowawaySchema(baseUrl);
   const sandbox = await startSandbox({ seed: 7, accounts: PARTNERS.map((partner, index) => ({ apiKey: partner.fleetKey, seed: 100 + index })) });
   const port = await freePort();
@@ -74,6 +79,7 @@ export async function startHostedHarness(baseUrl: string, options: Partial<Hoste
     DATABASE_OWNER_URL: schema.ownerUrl,
     LEDGER_ENABLED: 'false',
     LOG_LEVEL: 'debug',
+    ...hostEnv,
   };
   const config = loadConfig(env);
   const logger = createLogger({ level: 'debug', destination, secrets: [CLIENT_SECRET, STATE_SECRET, ...PARTNERS.map((partner) => partner.fleetKey)] });

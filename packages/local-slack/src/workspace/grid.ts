@@ -138,6 +138,8 @@ export class LocalSlackGrid {
       this.server.listen(this.options.port ?? 0, host, () => resolve());
     });
     this.baseUrl = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+    // As Slack's files.slack.com: every workspace's private files at the one host the Web API is on.
+    for (const slack of this.workspaces) slack.servePrivateFilesFrom(this.baseUrl);
   }
 
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -145,6 +147,9 @@ export class LocalSlackGrid {
     if (path === '/oauth/v2/authorize' && (request.method === 'GET' || request.method === 'POST')) {
       return serveAuthorize({ oauth: this.oauth, appName: this.options.appName ?? 'Fleet Treasury', targets: this.targets }, request, response);
     }
+    const fileTeam = /^\/files-pri\/([A-Z0-9]+)-F/.exec(path)?.[1];
+    const fileOwner = this.targets.find((target) => target.teamId === fileTeam)?.slack;
+    if (request.method === 'GET' && fileOwner) return fileOwner.route(request, response);
     const method = /^\/api\/([\w.]+)$/.exec(path)?.[1];
     if (request.method !== 'POST' || !method) return sendJson(response, 404, { ok: false, error: 'not_found' });
     const raw = await readBody(request);

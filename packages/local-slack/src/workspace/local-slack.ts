@@ -129,7 +129,8 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     this.routes.push({ prefix, handler });
   }
 
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** Answers one HTTP request to the workspace (a grid hands it the files at its shared host). */
+  async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const apiMethod = /^\/api\/([\w.]+)$/.exec(path)?.[1];
     if (request.method === 'POST' && apiMethod) return this.api.handle(apiMethod, request, response);

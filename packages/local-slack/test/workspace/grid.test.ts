@@ -149,6 +149,17 @@ describe('a grid of workspaces behind one Web API URL', () => {
     expect(await call('auth.test', southToken)).toMatchObject({ ok: true, team: 'South Fleet', team_id: 'T0SOUTH', url: 'https://south-fleet.slack.com/' });
   });
 
+  it("serves each workspace's private files at the grid's one host, as files.slack.com, to that workspace's bot token only", async () => {
+    const north = grid.workspace('T0NORTH');
+    const fileId = north.uploadFileAs({ userId: ADMIN, name: 'payouts.csv', bytes: 'kind,number\r\n' });
+    const info = (await call('files.info', NORTH_TOKEN, { file: fileId })) as { file?: { url_private_download?: string } };
+    const url = info.file?.url_private_download ?? '';
+    expect(url.startsWith(`${grid.url}/files-pri/T0NORTH-${fileId}/`)).toBe(true);
+    expect(await (await fetch(url, { headers: { authorization: `Bearer ${NORTH_TOKEN}` } })).text()).toBe('kind,number\r\n');
+    expect((await fetch(url, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(url, { redirect: 'manual', headers: { authorization: 'Bearer xoxb-south-not-north' } })).status).toBe(302);
+  });
+
   it('refuses a token no workspace issued, and a call without one', async () => {
     expect(await call('auth.test', 'xoxb-never-issued')).toEqual({ ok: false, error: 'invalid_auth' });
     expect(await call('auth.test', undefined)).toEqual({ ok: false, error: 'not_authed' });
