@@ -12,6 +12,8 @@ import { printExportBench, runExportBench } from './export.js';
 import { printFeedBench, runFeedBench } from './feed.js';
 import { demoStartTargets, printDemoStartBench, runDemoStartBench } from './demo-start.js';
 import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
+import { runHostedBench } from './hosted.js';
+import { hostedTargets, printHostedBench } from './hosted-report.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { listFilterTargets } from './ledger-filters.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
@@ -192,6 +194,14 @@ if (wanted('modal')) {
   targets.push(boundRow(`expired trigger ids in ${modal.clicks} Approve clicks`, modal.expired_triggers, 'clicks', 0));
   targets.push(boundRow('lookups before a modal: p99 added by a 429 storm on background posting', modal.lookup_storm_added_p99_ms, 'ms', 50));
   results.modal_open = modal;
+}
+
+if (wanted('hosted')) {
+  const hosted = await runHostedBench();
+  printHostedBench(hosted);
+  targets.push(...hostedTargets(hosted));
+  console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
+  results.hosted = hosted;
 }
 
 printTargets(targets);

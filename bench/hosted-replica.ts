@@ -1,0 +1,51 @@
+/**
+ * One replica of the hosted benchmark in a process of its own (`startHosted` over the environment the
+ * parent gives it), so that its memory is its own and a SIGKILL ends it as a crash would. It tells the
+ * parent its URL once every workspace's bot runs, and answers `memory` with its RSS and heap after a GC.
+ * BENCH_HOSTED_LOG names a file for its log (info and above).
+ */
+import { createWriteStream } from 'node:fs';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../src/config/config.js';
+import { createLogger } from '../src/core/logger.js';
+import { startHosted } from '../src/hosting/hosted.js';
+
+export type ReplicaReply =
+  | { type: 'ready'; url: string; bots: number; startMs: number }
+  | { type: 'memory'; rssMb: number; heapUsedMb: number; bots: number }
+  | { type: 'failed'; reason: string };
+
+const expected = Number(process.env.BENCH_TENANTS ?? 1);
+const send = (message: ReplicaReply) => process.send?.(message);
+const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+// The parent gone (a failed run), this replica goes too.
+process.on('disconnect', () => process.exit(0));
+
+try {
+  const started = performance.now();
+  const config = loadConfig(process.env);
+  const host = await startHosted({
+    config,
+    env: process.env,
+    logger: createLogger({
+      level: process.env.BENCH_HOSTED_LOG ? 'info' : 'warn',
+      destination: process.env.BENCH_HOSTED_LOG ? createWriteStream(process.env.BENCH_HOSTED_LOG, { flags: 'a' }) : quiet,
+    }),
+  });
+  // startHosted's first reconcile starts every bot; a failed one is tried again at the next (every 15 s).
+  while (host.bots.size < expected) await new Promise((resolve) => setTimeout(resolve, 200));
+  send({ type: 'ready', url: host.url, bots: host.bots.size, startMs: Math.round(performance.now() - started) });
+  process.on('message', (message: { ask: string }) => {
+    if (message.ask === 'memory') {
+      (globalThis as { gc?: () => void }).gc?.();
+      const usage = process.memoryUsage();
+      send({ type: 'memory', rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed), bots: host.bots.size });
+    }
+    if (message.ask === 'close') void host.close().then(() => process.exit(0));
+  });
+} catch (error) {
+  send({ type: 'failed', reason: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+}
