@@ -165,8 +165,16 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       logger,
       ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
       dispatch: async (teamId, event) => {
+        const forHosting = isHostingRequest(event.body, true);
+        // A workspace whose bot runs here is served without a database read before its ack: under
+        // load the pools are busy with the bots' periodic work, and Slack waits 3 seconds at most.
+        const running = forHosting ? undefined : bots.runningNow(teamId);
+        if (running) {
+          await running.app.processEvent(event);
+          return true;
+        }
         if ((await registry.servable(teamId)).size === 0) return false;
-        const bot = isHostingRequest(event.body, true) ? undefined : await bots.botFor(teamId);
+        const bot = forHosting ? undefined : await bots.botFor(teamId);
         await (bot ? bot.app.processEvent(event) : hostingApp.processEvent(event));
         return true;
       },

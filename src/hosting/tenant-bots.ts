@@ -105,6 +105,12 @@ export class TenantBots {
   }
 
   /** The bots running now (the host's /metrics reads each one's registry). */
+  /** The bot running now for `tenant`, without a look at the database; undefined when none runs here (or its token is due for renewal). */
+  runningNow(tenant: string): RunningBot | undefined {
+    const slot = this.slots.get(tenant);
+    return slot?.renewAt !== undefined && slot.renewAt <= Date.now() ? undefined : slot?.bot;
+  }
+
   running(): RunningBot[] {
     return [...this.slots.values()].flatMap((slot) => (slot.bot ? [slot.bot] : []));
   }

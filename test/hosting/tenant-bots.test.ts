@@ -104,6 +104,15 @@ describe('hosted workspaces’ bots', () => {
     expect(h.closed).toEqual(['T1']);
   });
 
+  it('tells which bot runs now without asking the database, and none once it stopped', async () => {
+    const h = harness({ T1: 0 }, new Set(['T1']));
+    expect(h.bots.runningNow('T1')).toBeUndefined();
+    const bot = await h.bots.botFor('T1');
+    expect(h.bots.runningNow('T1')).toBe(bot);
+    await h.bots.stop('T1');
+    expect(h.bots.runningNow('T1')).toBeUndefined();
+  });
+
   it('close stops every bot', async () => {
     const h = harness({ T1: 0, T2: 0 });
     await h.bots.reconcile();

@@ -23,7 +23,10 @@ export async function checkBatch(h: Harness, rows: string[], userId: string = PE
 /** Checks and submits `rows`; returns the batch id. */
 export async function submitBatch(h: Harness, rows: string[]): Promise<string> {
   const ready = await checkBatch(h, rows);
-  expect(ready.view.callback_id).toBe(PAYOUT_BATCH.readyView);
+  expect({ view: ready.view.callback_id, text: ready.view.callback_id === PAYOUT_BATCH.readyView ? '' : viewText(ready) }).toEqual({
+    view: PAYOUT_BATCH.readyView,
+    text: '',
+  });
   await h.slack.submitView({ userId: PEOPLE.requester, viewId: ready.id });
   const receipt = viewText(h.slack.view(ready.id)!);
   expect(receipt).toContain('waiting for approval');
