@@ -24,6 +24,9 @@ import { TenantBots } from './tenant-bots.js';
 import { WorkspaceAdmin } from './workspace-admin.js';
 import { WorkspaceRegistry } from './workspaces.js';
 
+/** How often each hosted bot looks for bulk payout rows due when nothing woke it. */
+const HOSTED_BATCH_LOOK_MS = 5_000;
+
 export interface HostedOptions {
   config: Config;
   /** The process's environment: each workspace's configuration is read over it. */
@@ -92,6 +95,9 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         const [sealSecret, tokenSecret] = await Promise.all([vault.derive(tenant, 'button-seal'), vault.derive(tenant, 'workflow-tokens')]);
         const botOptions: BotOptions = {
           ...options.botDefaults,
+          // Many bots share a replica's pools: an idle look for bulk rows to send every 5 s rather than every
+          // second (a released bulk payout still wakes its sender at once, and a run sends until none is due).
+          payoutTimers: { batchEveryMs: HOSTED_BATCH_LOOK_MS, ...options.botDefaults?.payoutTimers },
           config: tenantConfig,
           logger: logger.child({ tenant }),
           clock,
