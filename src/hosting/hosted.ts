@@ -10,7 +10,9 @@ import type { Config } from '../config/config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { every, type PeriodicJob } from '../runtime/every.js';
+import { EventLoopTurns } from '../runtime/turns.js';
 import { isHostingRequest, registerHostingListeners } from '../slack/listeners/hosting.js';
+import { ListenerRouter } from '../slack/transport/listener-router.js';
 import { EXTERNAL_RECEIVER, toBoltLogger } from '../slack/transport/app.js';
 import { confinedRoleProblem, openDatabase, type Db } from '../store/index.js';
 import { FleetConnections } from './fleet-connections.js';
@@ -135,7 +137,8 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       },
       storeSettings: (tenant, values, userId) => settings.save(tenant, values, userId),
     });
-    registerHostingListeners(hostingApp, {
+    const router = new ListenerRouter(new EventLoopTurns());
+    registerHostingListeners(router, {
       admin,
       installerOf: (tenant) => registry.installerOf(tenant),
       isConnected: (tenant) => connections.isConnected(tenant),
@@ -144,6 +147,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       defaultLocale: config.language.defaultLocale,
       logger: logger.child({ component: 'hosting' }),
     });
+    hostingApp.use(router.middleware());
     await hostingApp.init();
 
     const frontDoor = await startFrontDoor({

@@ -4,13 +4,13 @@
  * the answer every other `/fleet` command gets while the workspace has no Fleet key. The front door
  * sends them here (`isHostingRequest`); everything else goes to the workspace's own bot.
  */
-import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../../core/logger.js';
 import type { WorkspaceAdmin } from '../../hosting/workspace-admin.js';
 import type { WorkspaceSettings } from '../../hosting/tenant-config.js';
 import { localeFromSlack, textsFor, type Locale } from '../../i18n/index.js';
 import { COMMAND } from '../ids.js';
+import type { ListenerRouter } from '../transport/listener-router.js';
 import { splitFleetCommand } from '../subcommands.js';
 import { CONNECT_KEY_BLOCK, CONNECT_VIEW, SETTINGS_VIEW, connectModal, settingsModal, submittedValues } from '../views/hosting.js';
 
@@ -45,7 +45,7 @@ export function isHostingRequest(body: Record<string, unknown>, connected: boole
   return (body.type === 'view_submission' || body.type === 'view_closed') && (view?.callback_id === CONNECT_VIEW || view?.callback_id === SETTINGS_VIEW);
 }
 
-export function registerHostingListeners(app: App, deps: HostingListenerDeps): void {
+export function registerHostingListeners(router: ListenerRouter, deps: HostingListenerDeps): void {
   const { logger } = deps;
 
   /** The person's language and whether they may administer the workspace, from Slack itself. */
@@ -58,7 +58,7 @@ export function registerHostingListeners(app: App, deps: HostingListenerDeps): v
     };
   };
 
-  app.command(COMMAND, async ({ ack, command, respond, client, context }) => {
+  router.command(COMMAND, async ({ ack, command, respond, client, context }) => {
     await ack();
     const tenant = context.teamId ?? command.team_id;
     const action = HOSTING_WORDS.get(splitFleetCommand(command.text).word as never);
@@ -82,7 +82,7 @@ export function registerHostingListeners(app: App, deps: HostingListenerDeps): v
     }
   });
 
-  app.view(CONNECT_VIEW, async ({ ack, body, view, client, context }) => {
+  router.view(CONNECT_VIEW, async ({ ack, body, view, client, context }) => {
     const tenant = context.teamId ?? body.team?.id ?? '';
     const person = await personOf(client, tenant, body.user.id);
     const t = textsFor(person.locale);
@@ -101,7 +101,7 @@ export function registerHostingListeners(app: App, deps: HostingListenerDeps): v
     await client.chat.postMessage({ channel: body.user.id, text: t('hosting.connected') });
   });
 
-  app.view(SETTINGS_VIEW, async ({ ack, body, view, client, context }) => {
+  router.view(SETTINGS_VIEW, async ({ ack, body, view, client, context }) => {
     const tenant = context.teamId ?? body.team?.id ?? '';
     const person = await personOf(client, tenant, body.user.id);
     const t = textsFor(person.locale);
