@@ -7,7 +7,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { RunningBot } from '../bot.js';
 import type { Logger } from '../core/logger.js';
 import { aggregatedText } from '../ops/metrics.js';
-import { startOpsServer, type OpsHandler } from '../ops/routes.js';
+import { metricsRoute, startOpsServer, type OpsHandler } from '../ops/routes.js';
 import type { Db } from '../store/index.js';
 
 const DATABASE_TIMEOUT_MS = 1_000;
@@ -39,18 +39,7 @@ export async function startHostOps(options: HostOpsOptions): Promise<{ url: stri
           json(res, database.ok ? 200 : 503, { ready: database.ok, checks: { database }, workspaces: { running: bots().length } }),
         );
       },
-      '/metrics': (_req, res) => {
-        aggregatedText([processRegistry, ...bots().map((bot) => bot.metrics.registry)]).then(
-          ({ contentType, body }) => {
-            res.writeHead(200, { 'Content-Type': contentType });
-            res.end(body);
-          },
-          () => {
-            res.writeHead(500, { 'Content-Type': 'text/plain' });
-            res.end('metrics unavailable\n');
-          },
-        );
-      },
+      '/metrics': metricsRoute(() => aggregatedText([processRegistry, ...bots().map((bot) => bot.metrics.registry)])),
     },
     { port: options.port, host: options.host },
   );

@@ -42,6 +42,22 @@ function readyz(readiness: Readiness, detailed: boolean): OpsHandler {
 }
 
 /** The port that faces Slack: liveness, and readiness as a status alone. */
+/** GET /metrics: the exposition text `read` gives, or 500 when it fails. */
+export function metricsRoute(read: () => Promise<{ contentType: string; body: string }>): OpsHandler {
+  return (_req, res) => {
+    read().then(
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'Content-Type': contentType });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end('metrics unavailable\n');
+      },
+    );
+  };
+}
+
 export function publicOpsRoutes(readiness: Readiness): PublicOpsRoutes {
   return { '/healthz': healthz, '/readyz': readyz(readiness, false) };
 }
@@ -50,18 +66,7 @@ export function opsRoutes(readiness: Readiness, metrics: Metrics): OpsRoutes {
   return {
     '/healthz': healthz,
     '/readyz': readyz(readiness, true),
-    '/metrics': (_req, res) => {
-      metrics.text().then(
-        ({ contentType, body }) => {
-          res.writeHead(200, { 'Content-Type': contentType });
-          res.end(body);
-        },
-        () => {
-          res.writeHead(500, { 'Content-Type': 'text/plain' });
-          res.end('metrics unavailable\n');
-        },
-      );
-    },
+    '/metrics': metricsRoute(() => metrics.text()),
   };
 }
 

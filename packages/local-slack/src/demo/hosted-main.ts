@@ -1,9 +1,6 @@
 /** `npm run demo -- --hosted`: starts the hosted demo, prints what to do, and stops everything (its schema and role dropped) on Ctrl-C. */
 import { DEFAULT_HOSTED_DATABASE_URL, HOSTED_ADMIN, startHostedDemo } from './hosted-demo.js';
-
-function say(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
+import { say, stopOnSignals } from './console.js';
 
 export async function runHostedDemo(settings: { port: number; logLevel: string }, env: Record<string, string | undefined>): Promise<void> {
   const databaseUrl = env.DATABASE_URL?.trim() || DEFAULT_HOSTED_DATABASE_URL;
@@ -28,21 +25,7 @@ export async function runHostedDemo(settings: { port: number; logLevel: string }
   say(`  Postgres: schema ${demo.database.schema} and role ${demo.database.role} on ${redacted(databaseUrl)}, dropped on exit.`);
   say('  Sandbox data, no real money. Ctrl-C stops.');
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    say(`\n${signal}: stopping the demo.`);
-    demo.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('The demo did not stop cleanly:', error instanceof Error ? error.message : error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignals(demo);
 }
 
 /** The URL without its password. */

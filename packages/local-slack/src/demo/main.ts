@@ -1,14 +1,11 @@
 /** `npm run demo` (`-- --hosted`: hosted-main.ts): starts the demo, prints where to open it, and stops everything cleanly on Ctrl-C. */
 import { setFlagsFromString } from 'node:v8';
+import { say, stopOnSignals } from './console.js';
 import { openDemoDatabase } from './demo-database.js';
 import { DEMO_PEOPLE } from './people.js';
 import { createLogger } from './product-store.js';
 import { demoSettings } from './settings.js';
 import { markStart, startMarks } from './start-timings.js';
-
-function say(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
 
 async function main(): Promise<void> {
   markStart('demo code loaded');
@@ -44,21 +41,7 @@ async function main(): Promise<void> {
   say('  Type /fleet help in #treasury. Sandbox data, no real money. Ctrl-C stops.');
   if (settings.timings) process.stderr.write(`DEMO_TIMINGS ${JSON.stringify(startMarks())}\n`);
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    say(`\n${signal}: stopping the demo.`);
-    demo.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('The demo did not stop cleanly:', error instanceof Error ? error.message : error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignals(demo);
 }
 
 main().catch((error: unknown) => {
