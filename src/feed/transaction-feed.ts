@@ -45,6 +45,8 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 const CATCH_UP_NOTE_AFTER_INTERVALS = 3;
 /** `/fleet feed` reports the feed as behind past this many intervals without a complete poll. */
 const BEHIND_AFTER_INTERVALS = 2;
+/** Waits between tries to record a message Slack accepted, within a third of the lease from the first. */
+const RECORD_RETRY_WAITS_MS = [250, 500, 1_000, 2_000];
 /** The lease outlives one interval by half of one, so a dead poller is replaced about one interval later. */
 const LEASE_TTL_INTERVALS = 1.5;
 /** Dead row versions left by cursor moves are reclaimed after this many moves (PGlite only). */
@@ -218,11 +220,15 @@ export class TransactionFeed {
     }
   }
 
-  /** Jitter only shortens the wait, so a new entry is never posted later than one interval (plus the work). */
+  /**
+   * Jitter only shortens the wait, so a new entry is never posted later than one interval (plus the
+   * work). Another replica holding the lease is asked again a quarter interval later: when it died,
+   * its feed resumes here soon after the lease expires (one and a half intervals after its last poll).
+   */
   private delayAfter(report: PollReport): number {
     const jitter = 0.9 + 0.1 * this.random();
     this.backingOff = report.error !== undefined && report.error !== 'source_not_ready';
-    if (!report.polled && !report.error) return (this.intervalMs / 2) * jitter;
+    if (!report.polled && !report.error) return (this.intervalMs / 4) * jitter;
     if (!report.error) {
       this.failuresInARow = 0;
       return this.intervalMs * jitter;
@@ -299,14 +305,16 @@ export class TransactionFeed {
       cursor = advanceCursor(cursor, batch, nowMs, first ? { raiseFloorTo: entryMs(first), skippedKeys: collected.skippedKeysAtBoundary } : {});
       pending -= batch.length;
       const newest = newestOf(batch);
-      const moved = await saveCursor(this.options.db, this.channelId, version, {
-        cursor,
-        posted: batch,
-        futureDated: futureDated ? batch.length : 0,
-        newest: { reference: newest.reference, date: new Date(entryMs(newest)) },
-        postedAt: this.options.clock.now(),
-        pendingEntries: pending,
-      });
+      const moved = await this.recordPosted(() =>
+        saveCursor(this.options.db, this.channelId, version, {
+          cursor,
+          posted: batch,
+          futureDated: futureDated ? batch.length : 0,
+          newest: { reference: newest.reference, date: new Date(entryMs(newest)) },
+          postedAt: this.options.clock.now(),
+          pendingEntries: pending,
+        }),
+      );
       if (!moved) throw new LostFeedLeaseError();
       version += 1;
       report.messages += 1;
@@ -343,7 +351,7 @@ export class TransactionFeed {
     let { version } = state;
     for (const batch of chunk(swept.entries, MAX_ENTRIES_PER_MESSAGE)) {
       await this.poster.post(this.channelId, { kind: 'transactions', entries: batch, notes: [{ kind: 'late', count: batch.length }] }, signal);
-      if (!(await saveLatePosted(db, this.channelId, version, batch, { gap: source !== undefined }))) throw new LostFeedLeaseError();
+      if (!(await this.recordPosted(() => saveLatePosted(db, this.channelId, version, batch, { gap: source !== undefined })))) throw new LostFeedLeaseError();
       version += 1;
       report.messages += 1;
       report.postedEntries += batch.length;
@@ -352,6 +360,26 @@ export class TransactionFeed {
     }
     if (swept.settledPosition !== undefined && swept.settledPosition !== state.sweptPosition) {
       if (!(await saveSweptPosition(db, this.channelId, version, swept.settledPosition))) throw new LostFeedLeaseError();
+    }
+  }
+
+  /**
+   * Records a message Slack accepted. A database that fails for a moment (a pool timeout under load)
+   * is tried again for up to a third of the lease, so that the lease is still ours: a record lost
+   * there would post the same entries again at the next poll. Not cut short by a stop, for the same reason.
+   */
+  private async recordPosted(save: () => Promise<boolean>): Promise<boolean> {
+    const { clock } = this.options;
+    const until = clock.now().getTime() + (this.intervalMs * LEASE_TTL_INTERVALS) / 3;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await save();
+      } catch (error) {
+        const waitMs = RECORD_RETRY_WAITS_MS[attempt];
+        if (waitMs === undefined || clock.now().getTime() + waitMs >= until) throw error;
+        this.options.logger.warn({ err: error, channelId: this.channelId, retryInMs: waitMs }, 'could not record a posted feed message; trying again');
+        await clock.sleep(waitMs);
+      }
     }
   }
 

@@ -204,4 +204,30 @@ describe.each(testDatabases())('transaction feed resilience on $name', ({ open }
     expect((await next.pollOnce()).polled).toBe(true);
     expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
   });
+
+  it('records a message Slack accepted even when the database fails for a moment right after, and never posts it again', async () => {
+    const { fleet, publisher, newFeed } = feedRig(db);
+    let refusals = 0;
+    // The first transaction after the post (the cursor's save) fails as a pool timeout under load does.
+    const flaky: Db = {
+      ...db,
+      transaction: async (work) => {
+        if (publisher.posts.length > 0 && refusals === 0) {
+          refusals += 1;
+          throw new Error('timeout exceeded when trying to connect');
+        }
+        return db.transaction(work);
+      },
+    };
+    const feed = newFeed({ db: flaky });
+    await feed.pollOnce();
+    const arrived = fleet.arrive(3);
+    const report = await feed.pollOnce();
+    expect(refusals).toBe(1);
+    expect(report.error).toBeUndefined();
+    fleet.arrive(0);
+    await feed.pollOnce();
+    await feed.pollOnce();
+    expect(publisher.postedReferences()).toEqual(arrived.map((tx) => tx.reference));
+  });
 });
