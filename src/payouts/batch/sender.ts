@@ -13,7 +13,7 @@ import { EventLoopTurns, type BackgroundTurns } from '../../runtime/turns.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BatchEvent } from './service.js';
 import type { PayoutBatch } from './model.js';
-import { appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } from './store.js';
+import { anyBatchToSend, appendBatchEvent, BATCH_PACE, findBatch, lockBatchPace, updateBatch } from './store.js';
 import { newPayoutId } from '../identifiers.js';
 import type { PayoutActionResult, PayoutDraft, PayoutRequest } from '../model.js';
 import { insertApproval } from '../approval-store.js';
@@ -52,6 +52,8 @@ export class BatchSender {
    * `maxRows` bounds one call, so that a loop can stop between rows.
    */
   async sendDue(maxRows = 50, shouldStop: () => boolean = () => false): Promise<number> {
+    // Most looks find nothing: one read, before any lock or transaction.
+    if (!(await anyBatchToSend(this.options.db))) return 0;
     let sent = 0;
     while (sent < maxRows && !shouldStop()) {
       // A row's statements and rendering are background work: a turn of their own, after the Slack requests waiting.

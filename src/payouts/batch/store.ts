@@ -117,6 +117,17 @@ export async function insertDraftBatch(q: Queryable, batch: NewBatch): Promise<v
   );
 }
 
+/**
+ * True when some bulk payout may have work for the sender: one sending, or one stopped whose results
+ * are not yet sent. One read, so that a sender with nothing to do costs one statement a look.
+ */
+export async function anyBatchToSend(q: Queryable): Promise<boolean> {
+  const { rows } = await q.query<{ open: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM payout_batches WHERE state = 'sending' OR (state = 'stopped' AND results_sent_at IS NULL)) AS open`,
+  );
+  return rows[0]?.open === true;
+}
+
 export async function findBatch(q: Queryable, id: string): Promise<PayoutBatch | undefined> {
   const { rows } = await q.query<BatchDbRow>('SELECT * FROM payout_batches WHERE id = $1', [id]);
   return rows[0] ? toBatch(q, rows[0]) : undefined;

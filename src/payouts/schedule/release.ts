@@ -33,7 +33,7 @@ import type { PayoutSettings } from '../settings.js';
 import { LIMITS } from '../validation.js';
 import type { Occurrence, OccurrenceHold, OccurrenceState, ScheduleEventName } from './model.js';
 import type { PayoutScheduleSettings } from './settings.js';
-import { appendScheduleEvent, findOccurrence, moveOccurrence, savedRecipientAtApproval, takeDue, takeNoticesDue } from './store.js';
+import { anyOccurrenceDueWithin, appendScheduleEvent, findOccurrence, moveOccurrence, savedRecipientAtApproval, takeDue, takeNoticesDue } from './store.js';
 
 /** Who hears of an occurrence's change: the requester's DM and the approval message (the Slack layer). */
 export interface ScheduleNotifier {
@@ -88,7 +88,10 @@ export class ScheduleReleaser {
 
   /** One round: when this replica holds the lease, releases what is due and sends the notices due. */
   async tick(): Promise<number> {
-    const { db, holder, leaseMs } = this.options;
+    const { db, holder, leaseMs, settings } = this.options;
+    // Most rounds find nothing due: one read, before the lease is written.
+    const now = this.options.databaseNow ? await this.options.databaseNow(db) : undefined;
+    if (!(await anyOccurrenceDueWithin(db, settings.noticeMinutes, now))) return 0;
     if (!(await tryAcquireLease(db, SCHEDULE_LEASE, holder, leaseMs ?? 60_000))) return 0;
     const released = await this.releaseDue();
     await this.sendNotices();

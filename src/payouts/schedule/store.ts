@@ -155,6 +155,19 @@ export async function findOccurrence(q: Queryable, requestId: string, number: nu
  * for approval are taken only once past `missedBefore` (to be marked missed): until then a release
  * would leave them as they are, and they would take the places of approved ones due after them.
  */
+/**
+ * True when an occurrence is due at `now` (the database's clock by default), or due within
+ * `noticeMinutes` (its notice): the releaser's look, one read, before it takes its lease.
+ */
+export async function anyOccurrenceDueWithin(q: Queryable, noticeMinutes: number, now?: Date): Promise<boolean> {
+  const { rows } = await q.query<{ due: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM payout_occurrences
+                     WHERE state = 'scheduled' AND due_at <= COALESCE($2::timestamptz, clock_timestamp()) + $1 * interval '1 minute') AS due`,
+    [Math.max(0, noticeMinutes), now ?? null],
+  );
+  return rows[0]?.due === true;
+}
+
 export async function takeDue(tx: Queryable, now: Date, limit: number, missedBefore: Date): Promise<Occurrence[]> {
   const { rows } = await tx.query<OccurrenceRow>(
     `SELECT o.* FROM payout_occurrences o JOIN payout_schedules s ON s.request_id = o.request_id JOIN payout_requests p ON p.id = o.request_id
