@@ -4,7 +4,7 @@
  * workflow step, the App Home. `main.ts` calls it; integration tests call it too, with their own logger and clock.
  */
 import type { App } from '@slack/bolt';
-import { SHUTDOWN_ORDER, type BotOptions, type Wiring } from './app/context.js';
+import { SHUTDOWN_ORDER, type BotOptions, type ShutdownStep, type Wiring } from './app/context.js';
 import { buildDigestAndRunway } from './app/digest-and-runway.js';
 import { buildInfrastructure } from './app/infrastructure.js';
 import { buildLedgerAndFeed } from './app/ledger-and-feed.js';
@@ -46,13 +46,23 @@ export interface RunningBot {
   ledger: LedgerSync | undefined;
   /** Publishes each person's App Home. */
   home: SlackHomePublisher;
+  /** The timers: the feed, the ledger sync, the digest, runway alerts, scheduled and bulk payouts, payout upkeep, workflow steps. */
+  work: PeriodicWork;
   close(): Promise<void>;
+}
+
+export interface PeriodicWork {
+  /** Starts every timer (once; again after `stop`). Does nothing once the bot is closed. */
+  start(): void;
+  /** Stops every timer, waiting for each run under way; the bot still answers Slack. */
+  stop(): Promise<void>;
+  running(): boolean;
 }
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const { config, logger, clock = systemClock } = options;
   const shutdown = new Shutdown(SHUTDOWN_ORDER, logger);
-  const turns = new EventLoopTurns();
+  const turns = options.turns ?? new EventLoopTurns();
   const wiring: Wiring = { config, logger, clock, shutdown, turns, options };
   let closed = false;
   const close = () => {
@@ -135,18 +145,33 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     });
     const { eventsUrl, opsUrl } = await serveSlack(wiring, slack, infra.metrics);
 
-    const startTimers = () => {
-      if (closed) return;
-      payoutArea.start();
-      workflow.start();
-      ledgerAndFeed.start();
-      digestAndRunway.start();
+    // The periodic work, with stops of its own: hosted mode starts and stops it as this replica gains or loses the workspace's work.
+    let stops: Shutdown<ShutdownStep> | undefined;
+    const work: PeriodicWork = {
+      start: () => {
+        if (closed || stops) return;
+        stops = new Shutdown(SHUTDOWN_ORDER, logger);
+        payoutArea.start(stops);
+        workflow.start(stops);
+        ledgerAndFeed.start(stops);
+        digestAndRunway.start(stops);
+      },
+      stop: async () => {
+        const running = stops;
+        stops = undefined;
+        await running?.run();
+      },
+      running: () => stops !== undefined,
     };
-    if (options.timersAfter) void options.timersAfter.then(startTimers, startTimers);
-    else startTimers();
+    shutdown.add('periodic work', () => work.stop());
+    if (!options.workWhenAsked) {
+      const start = () => work.start();
+      if (options.timersAfter) void options.timersAfter.then(start, start);
+      else work.start();
+    }
 
     const { sandbox, db, metrics } = infra;
-    return { app: slack.app, eventsUrl, sandbox, db, payouts, batches, feed, ledger, metrics, opsUrl, home, close };
+    return { app: slack.app, eventsUrl, sandbox, db, payouts, batches, feed, ledger, metrics, opsUrl, home, work, close };
   } catch (error) {
     await close();
     throw error;

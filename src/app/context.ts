@@ -13,8 +13,9 @@ import type { HttpLimits } from '../slack/transport/http-limits.js';
 import type { Db } from '../store/index.js';
 
 /**
- * First Slack, so that no new work arrives; then the timers (payout maintenance, the feed, the digest,
- * the ledger sync); then what they all use: role and account caches, the Fleet client, the database, the sandbox.
+ * First Slack, so that no new work arrives; then the periodic work (bulk sending, schedules, payout
+ * maintenance, the feed, the digest, the ledger sync: its own steps, below, in their order); then what
+ * they all use: the payouts' work under way, role and account caches, the Fleet client, the database, the sandbox.
  */
 export const SHUTDOWN_ORDER = [
   'slack',
@@ -23,6 +24,8 @@ export const SHUTDOWN_ORDER = [
   'access',
   'languages',
   'account',
+  'periodic work',
+  'payouts',
   'bulk payout sending',
   'scheduled payouts',
   'payout maintenance',
@@ -60,8 +63,20 @@ export interface BotOptions {
    * workflow tokens with secrets derived from the workspace's own data key instead of its bot token.
    */
   hosted?: { tenant: string; sealSecret: string; tokenSecret: string };
+  /**
+   * Hosted mode: the turns of the event loop shared by every workspace's bot in the process, so that
+   * a Slack request waiting for any workspace holds back the background work of all. By default the bot's own.
+   */
+  turns?: EventLoopTurns;
   /** The demo: the timers (feed, digest, ledger sync, payouts) start once this settles, so that the first answer does not queue behind their first run. */
   timersAfter?: Promise<unknown>;
+  /** Hosted mode: the periodic work waits for `work.start()` (this replica runs that workspace's work), and may be stopped and started again. */
+  workWhenAsked?: boolean;
+}
+
+/** Where an area's `start` registers how to stop the periodic work it starts (stopped without stopping the bot). */
+export interface WorkStops {
+  add(step: ShutdownStep, closer: () => unknown): void;
 }
 
 /** Handed to each area: what it builds from, and where it registers how to stop what it starts. */

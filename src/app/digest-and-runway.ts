@@ -12,7 +12,7 @@ import { computeRunway, RunwayWatch } from '../runway/index.js';
 import { createSlackDigestPublisher } from '../slack/publishers/digest-publisher.js';
 import { createRunwayAlertPoster } from '../slack/publishers/runway-alert-publisher.js';
 import { runwayChartFollowUp } from '../slack/publishers/runway-chart-publisher.js';
-import type { Wiring } from './context.js';
+import type { Wiring, WorkStops } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
@@ -67,10 +67,10 @@ export function buildDigestAndRunway(
         })
       : undefined;
 
-  const start = () => {
+  const start = (stops: WorkStops) => {
     if (digestScheduler) {
       digestScheduler.start();
-      shutdown.add('digest', () => digestScheduler.stop());
+      stops.add('digest', () => digestScheduler.stop());
       const { hour, minute } = config.digest.time;
       logger.info(
         { channel: digestChannelId, at: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, timeZone: config.digest.timeZone },
@@ -83,7 +83,7 @@ export function buildDigestAndRunway(
         runAtStart: true,
         failure: 'runway alert check failed; will try again',
         failureLevel: 'warn',
-        shutdown,
+        shutdown: stops,
       });
     }
   };

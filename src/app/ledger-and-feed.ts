@@ -10,12 +10,12 @@ import { sentPayoutLookup } from '../payouts/index.js';
 import { RecordsService } from '../partner-records/index.js';
 import { SlackPersonNames } from '../slack/people.js';
 import { createSlackFeedPublisher } from '../slack/publishers/feed-publisher.js';
-import type { Wiring } from './context.js';
+import type { Wiring, WorkStops } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
 export function buildLedgerAndFeed(
-  { config, logger, clock, shutdown, turns }: Wiring,
+  { config, logger, clock, turns }: Wiring,
   { db, heavyDb, fleet, metrics }: Infrastructure,
   { app, surface, invites, users }: SlackParts,
 ) {
@@ -64,15 +64,15 @@ export function buildLedgerAndFeed(
   if (feed) metrics.watchFeed(() => feed.status());
   if (ledger) metrics.watchLedger(() => ledger.reader.status());
 
-  const start = () => {
+  const start = (stops: WorkStops) => {
     if (feed) {
       feed.start();
-      shutdown.add('feed', () => feed.stop());
+      stops.add('feed', () => feed.stop());
       logger.info({ channel: config.feed.channelId, intervalSeconds: config.feed.pollIntervalSeconds }, 'transaction feed started');
     }
     if (ledger) {
       ledger.start();
-      shutdown.add('ledger', () => ledger.stop());
+      stops.add('ledger', () => ledger.stop());
       logger.info({ intervalSeconds: ledger.pollIntervalMs / 1000 }, 'ledger sync started');
     }
   };

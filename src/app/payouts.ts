@@ -26,7 +26,7 @@ import { approverDirectory, SlackReminderSender } from '../slack/publishers/appr
 import { SlackBatchNotifier } from '../slack/publishers/batch-notifier.js';
 import { SlackPayoutNotifier } from '../slack/publishers/payout-notifier.js';
 import { SlackScheduleNotifier } from '../slack/publishers/schedule-notifier.js';
-import type { Wiring } from './context.js';
+import type { Wiring, WorkStops } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
@@ -159,20 +159,22 @@ export function buildPayouts(
       if (event === 'released') sending?.wake();
     },
   };
-  const start = () => {
+  // The payouts' own work under way (answers held for the database, approval messages being posted): stopped with the bot.
+  shutdown.add('payouts', () => maintenance.stop());
+  const start = (stops: WorkStops) => {
     // One run at a time in this process; stopping waits for the row being sent, never cutting one in half.
     sending = every('bulk payout sending', timers.batchEveryMs ?? 1000, (signal) => sender.sendDue(50, () => signal.aborted), {
       logger: log('batches'),
       runAtStart: true,
       failure: 'sending bulk payout rows failed',
-      shutdown,
+      shutdown: stops,
     });
     // At once at start, which is the catch-up after downtime.
     every('scheduled payouts', timers.scheduleEveryMs ?? 5_000, () => releaser.tick(), {
       logger: log('schedules'),
       runAtStart: true,
       failure: 'releasing scheduled payouts failed',
-      shutdown,
+      shutdown: stops,
     });
     // What a stopped process left behind is settled at once, in the background; the upkeep's rounds wait for it.
     const recovering = maintenance.recover();
@@ -186,11 +188,8 @@ export function buildPayouts(
       {
         logger,
         failure: 'payout maintenance failed',
-        shutdown,
-        afterStop: async () => {
-          await recovering;
-          await maintenance.stop();
-        },
+        shutdown: stops,
+        afterStop: () => recovering,
       },
     );
   };

@@ -3,16 +3,11 @@ import type { PayoutService } from '../payouts/index.js';
 import { every } from '../runtime/every.js';
 import { SlackStepCompleter } from '../slack/publishers/workflow-step-completer.js';
 import { PayoutSteps } from '../workflow/index.js';
-import type { Wiring } from './context.js';
+import type { Wiring, WorkStops } from './context.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { SlackParts } from './slack.js';
 
-export function buildWorkflow(
-  { logger, clock, shutdown, options }: Wiring,
-  { db }: Infrastructure,
-  { app, tokens, locales }: SlackParts,
-  payouts: PayoutService,
-) {
+export function buildWorkflow({ logger, clock, options }: Wiring, { db }: Infrastructure, { app, tokens, locales }: SlackParts, payouts: PayoutService) {
   const log = logger.child({ component: 'workflow' });
   const steps = new PayoutSteps({
     db,
@@ -21,12 +16,12 @@ export function buildWorkflow(
     logger: log,
     completer: new SlackStepCompleter({ client: app.client, tokens, locales, payout: (id) => payouts.get(id), logger: log }),
   });
-  const start = () => {
+  const start = (stops: WorkStops) => {
     // Completions left in the background by a payout's change are waited for too.
     every('workflow steps', options.payoutTimers?.maintenanceEveryMs ?? 30_000, () => steps.sweep(), {
       logger: log,
       failure: 'workflow step sweep failed',
-      shutdown,
+      shutdown: stops,
       afterStop: () => steps.idle(),
     });
   };

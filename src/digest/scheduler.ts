@@ -53,15 +53,16 @@ export class DigestScheduler {
   private readonly holder: string;
   private job: PeriodicJob | undefined;
   private followingUp: Promise<unknown> = Promise.resolve();
-  private readonly stopping = new AbortController();
+  private stopping = new AbortController();
 
   constructor(private readonly options: DigestSchedulerOptions) {
     this.holder = options.holder ?? `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
-  /** Checks at once (so that a digest missed while the app was down goes out now), then every tick. */
+  /** Checks at once (so that a digest missed while the app was down goes out now), then every tick; again after a stop. */
   start(): void {
-    if (this.job || this.stopping.signal.aborted) return;
+    if (this.job) return;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     this.job = every('digest', this.options.tickMs ?? DEFAULT_TICK_MS, () => this.runOnce(), {
       logger: this.options.logger,
       runAtStart: true,

@@ -103,6 +103,21 @@ describe.each(testDatabases())('daily digest schedule on $name', ({ open }) => {
     expect(publisher.posts.map((post) => post.day)).toEqual(['2026-11-20']);
   });
 
+  it('starts again after a stop (a hosted replica that gets a workspace’s work back) and posts the day due', async () => {
+    await installedBefore('2026-11-20');
+    const clock = new SteppingClock('2026-11-21T06:00:00.000Z');
+    const publisher = new RecordingPublisher();
+    const scheduler = replica(clock, publisher);
+    scheduler.start();
+    await scheduler.stop();
+    clock.advance(3_600_000 + 10_000);
+    // Its first run at start: the day fell due (08:00 Kinshasa) while it was stopped.
+    scheduler.start();
+    for (let tries = 0; tries < 200 && publisher.posts.length === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await scheduler.stop();
+    expect(publisher.posts).toEqual([{ day: '2026-11-20', late: false }]);
+  });
+
   it('posts a day whose claimer died before posting, once its claim has expired', async () => {
     const clock = new SteppingClock('2026-11-21T07:00:10.000Z');
     const publisher = new RecordingPublisher();
