@@ -4,6 +4,8 @@
  * removal, every Slack request); the hosting's own listeners; and one bot per connected workspace,
  * kept in line with the database on every replica. `main.ts` calls it when the hosting's variables are set.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { App } from '@slack/bolt';
 import { startBot, type BotOptions, type RunningBot } from '../bot.js';
 import type { Config } from '../config/config.js';
@@ -14,7 +16,7 @@ import { EventLoopTurns } from '../runtime/turns.js';
 import { isHostingRequest, registerHostingListeners } from '../slack/listeners/hosting.js';
 import { ListenerRouter } from '../slack/transport/listener-router.js';
 import { EXTERNAL_RECEIVER, toBoltLogger } from '../slack/transport/app.js';
-import { confinedRoleProblem, openDatabase, type Db } from '../store/index.js';
+import { confinedRoleProblem, openDatabase, openPostgres, REPLICAS_TENANT, type Db } from '../store/index.js';
 import { FleetConnections } from './fleet-connections.js';
 import { startHostOps } from './host-ops.js';
 import { startFrontDoor, type FrontDoor } from './front-door.js';
@@ -23,6 +25,7 @@ import { KeyVault } from './key-vault.js';
 import { WorkspaceSettingsStore } from './settings-store.js';
 import { workspaceConfig } from './tenant-config.js';
 import { TenantBots } from './tenant-bots.js';
+import { WorkPlacement, REPLICA_BEAT_MS } from './placement.js';
 import { WorkspaceAdmin } from './workspace-admin.js';
 import { WorkspaceRegistry } from './workspaces.js';
 
@@ -43,6 +46,10 @@ export interface HostedOptions {
   reconcileEveryMs?: number;
   /** After a workspace's installation is stored, before the installer sees the success page (the demo invites the bot to its channels). */
   onInstalled?(tenant: string): Promise<void> | void;
+  /** This replica's name among the replicas; by default its host name, process id and a random part. */
+  replicaId?: string;
+  /** Tests: how often this replica says it is alive (3 s by default), and after how long silent one is gone (10 s). */
+  placement?: { beatMs?: number; goneAfterMs?: number };
 }
 
 export interface RunningHost {
@@ -72,6 +79,21 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     const confined = await confinedRoleProblem(db);
     if (confined) throw new Error(`DATABASE_URL: ${confined}; hosted mode connects as a role that row-level security confines (docs/deploy.md)`);
 
+    // Which workspaces' periodic work runs here: known before any bot starts, and left at close, after the bots stopped.
+    // Its beat has a connection of its own, so that pools busy with the bots' work never make a live replica look gone.
+    const placementDb =
+      options.db ?? (await openPostgres(config.store.databaseUrl ?? '', { tenant: REPLICAS_TENANT, logger: logger.child({ component: 'store' }) }));
+    if (!options.db) closers.push(() => placementDb.close());
+    const placement = new WorkPlacement({
+      db: placementDb,
+      replicaId: options.replicaId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+      ...(options.placement?.goneAfterMs === undefined ? {} : { goneAfterMs: options.placement.goneAfterMs }),
+    });
+    await placement.beat();
+    closers.push(() =>
+      placement.leave().catch((error: unknown) => logger.warn({ err: error }, 'could not leave the list of replicas; the others see it gone in seconds')),
+    );
+
     const vault = new KeyVault({ db, keyRing: hosting.keyRing, clock, logger: logger.child({ component: 'vault' }) });
     closers.push(() => vault.close());
     await vault.rewrapAll();
@@ -80,6 +102,8 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     const registry = new WorkspaceRegistry({ db, vault, clock, logger: logger.child({ component: 'workspaces' }) });
     const settings = new WorkspaceSettingsStore(db);
 
+    // One set of turns for the process: Slack requests, whichever workspace they are for, go before every bot's background work.
+    const turns = new EventLoopTurns();
     // Set once the front door listens, before any workspace's bot is built.
     // The front door, once it listens: bots are built only after that, from its `authorize`.
     const door: { started?: FrontDoor } = {};
@@ -104,6 +128,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
           logger: logger.child({ tenant }),
           clock,
           db: db.forTenant(tenant),
+          turns,
           hosted: { tenant, sealSecret, tokenSecret },
         };
         // Built again an hour before the token expires, when InstallProvider refreshes it (within two hours of expiry).
@@ -111,6 +136,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         return { options: botOptions, renewAt };
       },
       start: startBot,
+      owns: (tenant) => placement.owns(tenant),
     });
     closers.push(() => bots.close());
 
@@ -137,7 +163,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       },
       storeSettings: (tenant, values, userId) => settings.save(tenant, values, userId),
     });
-    const router = new ListenerRouter(new EventLoopTurns());
+    const router = new ListenerRouter(turns);
     registerHostingListeners(router, {
       admin,
       installerOf: (tenant) => registry.installerOf(tenant),
@@ -172,6 +198,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
       },
       port: config.slack.port,
       host: config.slack.host,
+      turns,
       logger,
       ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
       dispatch: async (teamId, event) => {
@@ -202,6 +229,16 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     closers.push(() => frontDoor.close());
 
     const jobs: PeriodicJob[] = [
+      every(
+        'replicas',
+        options.placement?.beatMs ?? REPLICA_BEAT_MS,
+        async () => {
+          if (!(await placement.beat())) return;
+          const moved = await bots.placementChanged();
+          logger.info({ replicas: placement.replicas.length, ...moved }, 'replicas changed; periodic work placed again');
+        },
+        { logger, failure: 'could not say this replica is alive; tried again at the next beat', failureLevel: 'warn' },
+      ),
       every('workspaces', options.reconcileEveryMs ?? 15_000, () => bots.reconcile(), { logger, runAtStart: true }),
       every('purge', 60 * 60 * 1000, () => registry.purgeExpired(), { logger, runAtStart: true }),
     ];

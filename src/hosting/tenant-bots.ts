@@ -3,8 +3,9 @@
  * the same bot as a single workspace's (`startBot`), on the shared database scoped to its workspace,
  * with its own token, key, settings and timers. `reconcile` (every replica, every few seconds)
  * starts the bots of new workspaces, builds again those whose version moved (a key replaced,
- * settings saved) and stops those uninstalled; periodic work inside each bot runs once across
- * replicas through the workspace's own leases. A bot that fails to start delays no other.
+ * settings saved) and stops those uninstalled. Every replica runs a bot for every workspace, to
+ * answer its requests; the bot's timers (its periodic work) run only where `owns` says, and the
+ * workspace's own leases still make each piece of it run once. A bot that fails to start delays no other.
  */
 import type { BotOptions, RunningBot } from '../bot.js';
 import type { Logger } from '../core/logger.js';
@@ -27,6 +28,8 @@ export interface TenantBotsOptions {
   concurrency?: number;
   /** After a failed start, how long before the next try. Default a minute. */
   retryAfterMs?: number;
+  /** Whether this replica runs the workspace's periodic work now (`WorkPlacement.owns`); by default every replica does. */
+  owns?: (tenant: string) => boolean;
 }
 
 interface Slot {
@@ -92,6 +95,35 @@ export class TenantBots {
     return counts;
   }
 
+  /**
+   * After the replicas alive changed: starts the periodic work of the workspaces this replica now
+   * owns, and stops that of those it no longer owns (their bots still answer their requests here).
+   */
+  async placementChanged(): Promise<{ gained: number; lost: number }> {
+    const owns = this.options.owns;
+    const counts = { gained: 0, lost: 0 };
+    if (!owns) return counts;
+    const moves: Array<() => Promise<void>> = [];
+    for (const tenant of this.slots.keys()) {
+      moves.push(() =>
+        this.inTurn(tenant, async () => {
+          const work = this.slots.get(tenant)?.bot?.work;
+          if (!work) return;
+          const owned = owns(tenant);
+          if (owned && !work.running()) {
+            work.start();
+            counts.gained += 1;
+          } else if (!owned && work.running()) {
+            await work.stop();
+            counts.lost += 1;
+          }
+        }),
+      );
+    }
+    await runLimited(moves, this.options.concurrency ?? 8);
+    return counts;
+  }
+
   /** Stops the workspace's bot at once (uninstalled, tokens revoked); the next reconcile starts nothing for it. */
   async stop(tenant: string): Promise<void> {
     await this.inTurn(tenant, () => this.stopNow(tenant));
@@ -104,13 +136,18 @@ export class TenantBots {
     return running;
   }
 
-  /** The bots running now (the host's /metrics reads each one's registry). */
   /** The bot running now for `tenant`, without a look at the database; undefined when none runs here (or its token is due for renewal). */
   runningNow(tenant: string): RunningBot | undefined {
     const slot = this.slots.get(tenant);
     return slot?.renewAt !== undefined && slot.renewAt <= Date.now() ? undefined : slot?.bot;
   }
 
+  /** The workspaces whose periodic work runs on this replica now. */
+  workingHere(): string[] {
+    return [...this.slots].flatMap(([tenant, slot]) => (slot.bot?.work.running() ? [tenant] : []));
+  }
+
+  /** The bots running now (the host's /metrics reads each one's registry). */
   running(): RunningBot[] {
     return [...this.slots.values()].flatMap((slot) => (slot.bot ? [slot.bot] : []));
   }
@@ -136,8 +173,10 @@ export class TenantBots {
         this.slots.set(tenant, { version, bot: undefined });
         return undefined;
       }
-      const bot = await this.options.start(built.options);
+      // Its periodic work runs only where this replica owns the workspace's work.
+      const bot = await this.options.start({ ...built.options, workWhenAsked: true });
       this.slots.set(tenant, { version, bot, renewAt: built.renewAt?.getTime() });
+      if (this.options.owns?.(tenant) ?? true) bot.work.start();
       logger.info({ version }, 'workspace bot started');
       return bot;
     } catch (error) {

@@ -19,7 +19,8 @@ export { releaseLease, tryAcquireLease } from './leases.js';
 export { DataDirLockedError } from './data-dir-lock.js';
 export { notify } from './notices.js';
 export { confinedRoleProblem } from './roles.js';
-export { isTenantId, SINGLE_WORKSPACE_TENANT } from './tenant.js';
+export { openPostgres } from './postgres.js';
+export { isTenantId, REPLICAS_TENANT, SINGLE_WORKSPACE_TENANT } from './tenant.js';
 
 export interface OpenDatabaseOptions {
   /** Set: a `pg` pool on this Postgres (replicas share it). Unset: PGlite in `dataDir`. */

@@ -4,9 +4,12 @@ import { createLogger } from '../../src/core/logger.js';
 import { TenantBots } from '../../src/hosting/tenant-bots.js';
 
 /** Each workspace's bot as TenantBots sees it: started from options, closed once. */
-function harness(initial: Record<string, number>, connected = new Set(Object.keys(initial))) {
+function harness(initial: Record<string, number>, connected = new Set(Object.keys(initial)), owned?: Set<string>) {
   const servable = new Map(Object.entries(initial));
   const started: string[] = [];
+  /** Whose periodic work runs, as each bot's `work` says. */
+  const working = new Set<string>();
+  const workStops: string[] = [];
   const closed: string[] = [];
   const failing = new Set<string>();
   const renewAt = new Map<string, Date>();
@@ -19,11 +22,27 @@ function harness(initial: Record<string, number>, connected = new Set(Object.key
       const tenant = options.hosted!.tenant;
       if (failing.has(tenant)) throw new Error('auth.test said invalid_auth');
       started.push(tenant);
-      return { close: async () => void closed.push(tenant) } as unknown as RunningBot;
+      // TenantBots starts each bot's periodic work itself, where this replica owns it.
+      if (!options.workWhenAsked) working.add(tenant);
+      return {
+        work: {
+          start: () => void working.add(tenant),
+          stop: async () => {
+            working.delete(tenant);
+            workStops.push(tenant);
+          },
+          running: () => working.has(tenant),
+        },
+        close: async () => {
+          working.delete(tenant);
+          closed.push(tenant);
+        },
+      } as unknown as RunningBot;
     },
     retryAfterMs: 60_000,
+    ...(owned ? { owns: (tenant: string) => owned.has(tenant) } : {}),
   });
-  return { bots, servable, connected, started, closed, failing, renewAt };
+  return { bots, servable, connected, started, closed, failing, renewAt, working, workStops };
 }
 
 describe('hosted workspaces’ bots', () => {
@@ -111,6 +130,34 @@ describe('hosted workspaces’ bots', () => {
     expect(h.bots.runningNow('T1')).toBe(bot);
     await h.bots.stop('T1');
     expect(h.bots.runningNow('T1')).toBeUndefined();
+  });
+
+  it('runs every bot’s timers when no placement is given (one replica, or tests)', async () => {
+    const h = harness({ T1: 0, T2: 0 });
+    await h.bots.reconcile();
+    expect([...h.working].sort()).toEqual(['T1', 'T2']);
+    expect(h.bots.workingHere().sort()).toEqual(['T1', 'T2']);
+  });
+
+  it('answers every workspace but runs the timers only of those this replica owns, and follows the placement as it moves', async () => {
+    const owned = new Set(['T1']);
+    const h = harness({ T1: 0, T2: 0, T3: 0 }, undefined, owned);
+    await h.bots.reconcile();
+    expect(h.started.sort()).toEqual(['T1', 'T2', 'T3']);
+    expect(h.bots.workingHere()).toEqual(['T1']);
+
+    // Another replica died: T2 comes here; T1 goes to a newcomer.
+    owned.add('T2');
+    owned.delete('T1');
+    expect(await h.bots.placementChanged()).toEqual({ gained: 1, lost: 1 });
+    expect(h.bots.workingHere()).toEqual(['T2']);
+    // T1's periodic work stopped, its bot not: still answered here, its work done elsewhere.
+    expect(h.workStops).toEqual(['T1']);
+    expect(h.closed).toEqual([]);
+    expect(h.bots.runningNow('T1')).toBeDefined();
+    expect(h.started).toHaveLength(3);
+    // Nothing moved since: nothing happens.
+    expect(await h.bots.placementChanged()).toEqual({ gained: 0, lost: 0 });
   });
 
   it('close stops every bot', async () => {

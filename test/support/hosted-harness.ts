@@ -34,6 +34,8 @@ export interface HostedHarness {
   logs: string[];
   /** Abel installs the app into the workspace through the Add to Slack page and the grid's consent page. */
   install(teamId: string, userId?: string): Promise<string>;
+  /** Another replica on the same database, Slack grid and sandbox, on a port of its own; closed with the harness unless closed before. */
+  startReplica(options?: Partial<HostedOptions>): Promise<RunningHost>;
   close(): Promise<void>;
 }
 
@@ -112,13 +114,24 @@ export async function startHostedHarness(baseUrl: string, { hostEnv, ...options 
     return done.text();
   };
 
+  const replicas: RunningHost[] = [];
+  const startReplica = async (more: Partial<HostedOptions> = {}): Promise<RunningHost> => {
+    const replicaEnv = { ...env, PORT: '0' };
+    const replica = await startHosted({ config: loadConfig(replicaEnv), env: replicaEnv, logger, reconcileEveryMs: 500, ...options, ...more });
+    replicas.push(replica);
+    return replica;
+  };
+
   return {
     host,
     grid,
     sandbox,
     logs,
     install,
+    startReplica,
     close: async () => {
+      // Closing twice is safe: a replica a test closed closes nothing more.
+      for (const replica of replicas) await replica.close();
       await host.close();
       await Promise.allSettled([grid.close(), sandbox.close()]);
       await schema.drop();

@@ -125,6 +125,7 @@ export function tenantRows(tag: string): TenantRow[] {
     { table: 'slack_installations', row: { bot_user_id: 'U0BOT', sealed: Buffer.from('sealed-installation'), installed_at: AT, updated_at: AT } },
     { table: 'workspace_settings', row: { settings: JSON.stringify({ FLEET_VIEWERS: 'U0AMANI' }), updated_by: 'U0AMANI', updated_at: AT } },
     { table: 'fleet_connections', row: { sealed_key: Buffer.from('sealed-key'), connected_by: 'U0AMANI', connected_at: AT } },
+    { table: 'hosting_replicas', row: { replica_id: 'replica-a', seen_at: AT } },
     {
       table: 'records_import_profiles',
       row: {

@@ -39,6 +39,7 @@ import { recordsBySum } from './034_records_by_sum.js';
 import { tenants } from './035_tenants.js';
 import { hosting } from './036_hosting.js';
 import { workspaceSettings } from './037_workspace_settings.js';
+import { hostingReplicas } from './038_hosting_replicas.js';
 
 export type { Migration } from './migration.js';
 
@@ -78,4 +79,5 @@ export const migrations: Migration[] = [
   tenants,
   hosting,
   workspaceSettings,
+  hostingReplicas,
 ];
