@@ -1,7 +1,8 @@
 /**
  * One replica of the hosted benchmark in a process of its own (`startHosted` over the environment the
  * parent gives it), so that its memory is its own and a SIGKILL ends it as a crash would. It tells the
- * parent its URL once every workspace's bot runs, and answers `memory` with its RSS and heap after a GC.
+ * parent its URL once every workspace's bot runs, and answers `memory` with its RSS and heap after a GC,
+ * `status` with how many workspaces' periodic work it runs.
  * BENCH_HOSTED_LOG names a file for its log (info and above).
  */
 import { createWriteStream } from 'node:fs';
@@ -13,6 +14,7 @@ import { startHosted } from '../src/hosting/hosted.js';
 export type ReplicaReply =
   | { type: 'ready'; url: string; bots: number; startMs: number }
   | { type: 'memory'; rssMb: number; heapUsedMb: number; bots: number }
+  | { type: 'status'; working: number }
   | { type: 'failed'; reason: string };
 
 const expected = Number(process.env.BENCH_TENANTS ?? 1);
@@ -43,6 +45,7 @@ try {
       const usage = process.memoryUsage();
       send({ type: 'memory', rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed), bots: host.bots.size });
     }
+    if (message.ask === 'status') send({ type: 'status', working: host.bots.workingHere().length });
     if (message.ask === 'close') void host.close().then(() => process.exit(0));
   });
 } catch (error) {

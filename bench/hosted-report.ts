@@ -5,9 +5,12 @@ export interface HostedBenchResult {
   tenants: number;
   replicas: number;
   grid_mb_per_workspace: number;
-  sandbox_mb_per_account: number;
+  /** The sandbox Fleet API's process, every account in it. */
+  sandbox_rss_mb: number;
   seed_ms_per_tenant: number;
   replica_start_s: number[];
+  /** After the last replica started, until the replicas agreed on who runs each workspace's periodic work. */
+  placement_settled_s: number;
   one_tenant: { rss_mb: number; heap_mb: number; ack_p50_ms: number; ack_p99_ms: number; feed_delay_p99_s: number };
   many: { rss_mb: number[]; heap_mb: number[]; ack_p50_ms: number; ack_p99_ms: number; feed_delay_p50_s: number; feed_delay_p99_s: number };
   rss_mb_per_added_tenant: number;
@@ -53,8 +56,8 @@ export function printHostedBench(result: HostedBenchResult): void {
   console.log(
     `replica killed: ${result.killed_tenants} tenants' feeds moved, resumed p50 ${result.resume_p50_s} s, max ${result.resume_max_s} s (others' max ${result.unaffected_delay_max_s} s); ` +
       `entries posted ${result.entries_posted}, missing ${result.entries_missing}, repeated ${result.entries_repeated}; ` +
-      `grid ${result.grid_mb_per_workspace} MB/workspace, sandbox ${result.sandbox_mb_per_account} MB/account, seeding ${result.seed_ms_per_tenant} ms/tenant; ` +
-      `replica start ${result.replica_start_s.join(' / ')} s; whole bench ${result.total_s} s`,
+      `grid ${result.grid_mb_per_workspace} MB/workspace, sandbox process ${result.sandbox_rss_mb} MB, seeding ${result.seed_ms_per_tenant} ms/tenant; ` +
+      `replica start ${result.replica_start_s.join(' / ')} s, placement settled ${result.placement_settled_s} s later; whole bench ${result.total_s} s`,
   );
   if (result.commands_refused.length > 0)
     console.log(`commands not answered 200: ${result.commands_refused.length}, e.g. ${result.commands_refused.slice(0, 3).join('; ')}`);

@@ -2,7 +2,7 @@
  * Hosted benchmark: many workspaces on several replicas, side by side with one. Each replica is
  * `startHosted` in a process of its own (`bench/hosted-replica.ts`) on one Postgres schema, the app
  * connected as a confined role; a local grid holds one Slack workspace per tenant (the app installed
- * in advance) and one sandbox an account per tenant. Tenants are seeded through the hosting's own
+ * in advance) and one sandbox (in a process of its own, as the real API is elsewhere) an account per tenant. Tenants are seeded through the hosting's own
  * stores (registry, installation, Fleet key, settings), not through OAuth. Measures memory per added
  * tenant, ack p99 through the front door, the feed's creation → post delay, Postgres connections per
  * replica, the leases' load, and a replica killed: how soon its tenants' feeds resume, each entry once.
@@ -19,9 +19,9 @@ import { SlackInstallationStore } from '../src/hosting/installation-store.js';
 import { KeyVault } from '../src/hosting/key-vault.js';
 import { WorkspaceSettingsStore } from '../src/hosting/settings-store.js';
 import { WorkspaceRegistry } from '../src/hosting/workspaces.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { openDatabase } from '../src/store/index.js';
 import { createTestSchema } from '../test/support/databases.js';
+import { startFleet, type FleetProcess } from './hosted-fleet.js';
 import type { ReplicaReply } from './hosted-replica.js';
 import { percentile, round } from './stats.js';
 import type { HostedBenchResult } from './hosted-report.js';
@@ -34,7 +34,7 @@ const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const CLIENT_SECRET = 'hostedbenchclientsecret0123456789';
 const FEED_CHANNEL = 'C0FEED';
 const ADMIN = 'U0APPROVER';
-const ACK_ROUNDS = 4;
+const ACK_ROUNDS = 8;
 const ACK_CONCURRENCY = 100;
 const FEED_SAMPLES = 60;
 const ENTRY = fileURLToPath(new URL('./hosted-replica.ts', import.meta.url));
@@ -44,6 +44,8 @@ interface Replica {
   url: string;
   startMs: number;
   memory(): Promise<{ rssMb: number; heapUsedMb: number }>;
+  /** How many workspaces' periodic work it runs now. */
+  working(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -68,12 +70,11 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
   const replicas: Replica[] = [];
   let single: Replica | undefined;
   let grid: LocalSlackGrid | undefined;
-  let sandbox: Sandbox | undefined;
+  let sandbox: FleetProcess | undefined;
   try {
+    sandbox = await startFleet(Array.from({ length: TENANTS }, (_, i) => fleetKey(i)));
     global.gc?.();
     const before = usedMb();
-    sandbox = await startSandbox({ seed: 3, accounts: Array.from({ length: TENANTS }, (_, i) => ({ apiKey: fleetKey(i), transactionCount: 20 })) });
-    const afterSandbox = usedMb();
     grid = await startLocalSlackGrid({
       signingSecret: SIGNING_SECRET,
       oauth: { clientId: '1111.2222', clientSecret: CLIENT_SECRET, redirectUrls: ['http://127.0.0.1/slack/oauth_redirect'] },
@@ -88,6 +89,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
         users: DEFAULT_USERS.map((user) => (user.id === ADMIN ? { ...user, isAdmin: true } : user)),
       })),
     });
+    global.gc?.();
     const afterGrid = usedMb();
     for (const slack of grid.workspaces) slack.invite(FEED_CHANNEL);
 
@@ -125,6 +127,10 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     const seedMsPerTenant = (performance.now() - seeding) / (TENANTS - 1);
     for (let r = 0; r < REPLICAS; r += 1) replicas.push(await startReplica(`bench-replica-${r}`, TENANTS));
     grid.setAppUrl(`${replicas[0]!.url}/slack/events`);
+    // Measured once the replicas agree on who runs what (the last one's arrival moved a third of the work).
+    const settling = performance.now();
+    await placementSettled(replicas);
+    const settleS = (performance.now() - settling) / 1000;
     const memories = await Promise.all(replicas.map((replica) => replica.memory()));
     const random = () => Math.floor(Math.random() * TENANTS);
     const manyAck = await ackSamples(grid, random);
@@ -158,10 +164,11 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     return {
       tenants: TENANTS,
       replicas: REPLICAS,
-      grid_mb_per_workspace: round((afterGrid - afterSandbox) / TENANTS, 2),
-      sandbox_mb_per_account: round((afterSandbox - before) / TENANTS, 2),
+      grid_mb_per_workspace: round((afterGrid - before) / TENANTS, 2),
+      sandbox_rss_mb: sandbox.rssMb,
       seed_ms_per_tenant: round(seedMsPerTenant, 1),
       replica_start_s: [single, ...replicas, killed].map((replica) => round(replica.startMs / 1000, 1)),
+      placement_settled_s: round(settleS, 1),
       one_tenant: {
         rss_mb: singleMemory.rssMb,
         heap_mb: singleMemory.heapUsedMb,
@@ -268,6 +275,13 @@ function forkReplica(env: Record<string, string>): Promise<Replica> {
         if (memory.type !== 'memory') throw new Error('unexpected reply');
         return memory;
       },
+      working: async () => {
+        const reply = next('status');
+        child.send({ ask: 'status' });
+        const status = await reply;
+        if (status.type !== 'status') throw new Error('unexpected reply');
+        return status.working;
+      },
       close: async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -276,6 +290,17 @@ function forkReplica(env: Record<string, string>): Promise<Replica> {
       },
     };
   });
+}
+
+/** Waits until the replicas run every workspace's periodic work once between them, twice in a row a second apart. */
+async function placementSettled(replicas: Replica[]): Promise<void> {
+  let agreed = 0;
+  for (let tries = 0; tries < 120 && agreed < 2; tries += 1) {
+    await sleep(1000);
+    const working = await Promise.all(replicas.map((replica) => replica.working()));
+    agreed = working.reduce((sum, count) => sum + count, 0) === TENANTS ? agreed + 1 : 0;
+  }
+  if (agreed < 2) throw new Error('the replicas never agreed on who runs each workspace’s periodic work');
 }
 
 /** Signed `/fleet balance` commands through the front door, ACK_CONCURRENCY at once, each from the workspace `pick` names: ack times in ms. */
@@ -303,9 +328,9 @@ const added: Array<{ tenant: number; reference: string }> = [];
 const refusals: string[] = [];
 let references = 0;
 
-function addEntry(sandbox: Sandbox, tenant: number): string {
+function addEntry(sandbox: FleetProcess, tenant: number): string {
   const reference = `HB${String((references += 1)).padStart(7, '0')}`;
-  sandbox.account(fleetKey(tenant)).addTransaction({ reference });
+  sandbox.add(fleetKey(tenant), reference);
   added.push({ tenant, reference });
   return reference;
 }
@@ -314,7 +339,7 @@ const postedIn = (grid: LocalSlackGrid, tenant: number, reference: string) =>
   grid.workspace(teamId(tenant)).countMessages(FEED_CHANNEL, {}, (message) => JSON.stringify(message).includes(reference));
 
 /** `count` entries, one every 500 ms, each in the account of the tenant `pick` names: seconds from its creation to its post. */
-async function feedDelays(grid: LocalSlackGrid, sandbox: Sandbox, pick: () => number, count: number, timeoutMs = 60_000): Promise<number[]> {
+async function feedDelays(grid: LocalSlackGrid, sandbox: FleetProcess, pick: () => number, count: number, timeoutMs = 60_000): Promise<number[]> {
   const pending = new Map<string, { tenant: number; at: number }>();
   const delays: number[] = [];
   const deadline = Date.now() + timeoutMs;
@@ -341,7 +366,7 @@ async function feedDelays(grid: LocalSlackGrid, sandbox: Sandbox, pick: () => nu
 }
 
 /** An entry in every tenant's account at once: seconds until each tenant's is posted, by tenant id. */
-async function feedDelaysAll(grid: LocalSlackGrid, sandbox: Sandbox, timeoutMs: number): Promise<Map<string, number>> {
+async function feedDelaysAll(grid: LocalSlackGrid, sandbox: FleetProcess, timeoutMs: number): Promise<Map<string, number>> {
   const at = performance.now();
   const pending = new Map(Array.from({ length: TENANTS }, (_, tenant) => [tenant, addEntry(sandbox, tenant)]));
   const delays = new Map<string, number>();
