@@ -14,6 +14,8 @@ import { demoStartTargets, printDemoStartBench, runDemoStartBench } from './demo
 import { IDLE_RSS_RATIO, printFootprintBench, runFootprintBench } from './footprint.js';
 import { runHostedBench } from './hosted.js';
 import { hostedTargets, printHostedBench } from './hosted-report.js';
+import { runJobEnginesBench } from './job-engines.js';
+import { printJobEnginesBench } from './job-engines-report.js';
 import { printHeavyBench, runHeavyBench, type HeavyBenchResult } from './heavy.js';
 import { listFilterTargets } from './ledger-filters.js';
 import { printLedgerBench, runLedgerBench } from './ledger.js';
@@ -202,6 +204,13 @@ if (wanted('hosted')) {
   targets.push(...hostedTargets(hosted));
   console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
   results.hosted = hosted;
+}
+
+if (wanted('engines')) {
+  const engines = await runJobEnginesBench();
+  printJobEnginesBench(engines);
+  console.log(`load average (1, 5, 15 min): ${loadAverage()}`);
+  results.job_engines = engines;
 }
 
 printTargets(targets);
