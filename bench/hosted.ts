@@ -1,11 +1,13 @@
 /**
  * Hosted benchmark: many workspaces on several replicas, side by side with one. Each replica is
- * `startHosted` in a process of its own (`bench/hosted-replica.ts`) on one Postgres schema, the app
- * connected as a confined role; a local grid holds one Slack workspace per tenant (the app installed
- * in advance) and one sandbox (in a process of its own, as the real API is elsewhere) an account per tenant. Tenants are seeded through the hosting's own
- * stores (registry, installation, Fleet key, settings), not through OAuth. Measures memory per added
- * tenant, ack p99 through the front door, the feed's creation → post delay, Postgres connections per
- * replica, the leases' load, and a replica killed: how soon its tenants' feeds resume, each entry once.
+ * `startHosted` in a process of its own (`bench/hosted-replica.ts`), the app connected as a confined
+ * role: the 500 tenants' three on one Postgres schema, the one tenant's on a schema of its own, both
+ * running at once. A local grid holds one Slack workspace per tenant (the app installed in advance),
+ * one sandbox in a process of its own (as the real API is elsewhere) an account per tenant. Tenants
+ * are seeded through the hosting's own stores (registry, installation, Fleet key, settings), not
+ * through OAuth. Measures memory per added tenant, ack p99 through the front doors (bursts to one
+ * and to many alternating), the feed's creation → post delay, Postgres connections per replica, the
+ * leases' load, and a replica killed: how soon its tenants' feeds resume, each entry once.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,8 +36,10 @@ const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const CLIENT_SECRET = 'hostedbenchclientsecret0123456789';
 const FEED_CHANNEL = 'C0FEED';
 const ADMIN = 'U0APPROVER';
-const ACK_ROUNDS = 8;
+const ACK_ROUNDS = 12;
 const ACK_CONCURRENCY = 100;
+/** The index of the tenant served alone (its workspace and Fleet account), after the 500 others'. */
+const SINGLE = TENANTS;
 const FEED_SAMPLES = 60;
 const ENTRY = fileURLToPath(new URL('./hosted-replica.ts', import.meta.url));
 
@@ -60,19 +64,22 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
   const appRole = `fleet_bench_${randomBytes(5).toString('hex')}`;
   await asAdmin(`CREATE ROLE ${appRole} LOGIN NOSUPERUSER NOBYPASSRLS`);
   const schema = await createTestSchema(BASE_URL);
+  // The one tenant served alone has a schema (a database) of its own: its replica sees no other.
+  const singleSchema = await createTestSchema(BASE_URL);
   const schemaName = new URL(schema.databaseUrl).searchParams.get('options')!.split('=')[1]!;
-  const appUrl = (name: string) => {
-    const url = new URL(schema.databaseUrl);
+  const appUrlIn = (of: { databaseUrl: string }, name: string) => {
+    const url = new URL(of.databaseUrl);
     url.username = appRole;
     url.searchParams.set('application_name', name);
     return url.toString();
   };
+  const appUrl = (name: string) => appUrlIn(schema, name);
   const replicas: Replica[] = [];
   let single: Replica | undefined;
   let grid: LocalSlackGrid | undefined;
   let sandbox: FleetProcess | undefined;
   try {
-    sandbox = await startFleet(Array.from({ length: TENANTS }, (_, i) => fleetKey(i)));
+    sandbox = await startFleet(Array.from({ length: TENANTS + 1 }, (_, i) => fleetKey(i)));
     global.gc?.();
     const before = usedMb();
     grid = await startLocalSlackGrid({
@@ -81,7 +88,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
       ackTimeoutMs: 10_000,
       rateLimits: false,
       latency: false,
-      workspaces: Array.from({ length: TENANTS }, (_, i) => ({
+      workspaces: Array.from({ length: TENANTS + 1 }, (_, i) => ({
         teamId: teamId(i),
         teamDomain: `bench-${i}`,
         teamName: `Bench ${i}`,
@@ -111,29 +118,32 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
       FEED_POLL_INTERVAL_SECONDS: String(POLL_S),
       LOG_LEVEL: 'warn',
     };
-    await seedTenants(env, 0, 1);
+    const singleEnv = { ...env, DATABASE_URL: appUrlIn(singleSchema, 'bench-seed'), DATABASE_OWNER_URL: singleSchema.databaseUrl };
+    await seedTenants(singleEnv, SINGLE, SINGLE + 1);
 
     const startReplica = (name: string, tenants: number) => forkReplica({ ...env, DATABASE_URL: appUrl(name), BENCH_TENANTS: String(tenants) });
-    // One tenant alone first; then the 499 others are seeded and 3 replicas serve all.
-    single = await startReplica('bench-single', 1);
-    grid.setAppUrl(`${single.url}/slack/events`);
-    const singleMemory = await single.memory();
-    const singleAck = await ackSamples(grid, () => 0);
-    const singleFeed = await feedDelays(grid, sandbox, () => 0, 8);
-    await single.close();
+    // One tenant on one replica, alone at first (its feed's delay), then beside the 500 tenants' 3 replicas to the end.
+    single = await forkReplica({ ...singleEnv, DATABASE_URL: appUrlIn(singleSchema, 'bench-single'), BENCH_TENANTS: '1' });
+    const singleUrl = `${single.url}/slack/events`;
+    grid.workspace(teamId(SINGLE)).setAppUrl(singleUrl);
+    await sleep(5_000); // its feed's first poll, which takes what is already there as past
+    const singleFeed = await feedDelays(grid, sandbox, () => SINGLE, 8);
 
     const seeding = performance.now();
-    await seedTenants(env, 1, TENANTS);
-    const seedMsPerTenant = (performance.now() - seeding) / (TENANTS - 1);
+    await seedTenants(env, 0, TENANTS);
+    const seedMsPerTenant = (performance.now() - seeding) / TENANTS;
     for (let r = 0; r < REPLICAS; r += 1) replicas.push(await startReplica(`bench-replica-${r}`, TENANTS));
     grid.setAppUrl(`${replicas[0]!.url}/slack/events`);
+    grid.workspace(teamId(SINGLE)).setAppUrl(singleUrl);
     // Measured once the replicas agree on who runs what (the last one's arrival moved a third of the work).
     const settling = performance.now();
     await placementSettled(replicas);
     const settleS = (performance.now() - settling) / 1000;
+    const singleMemory = await single.memory();
     const memories = await Promise.all(replicas.map((replica) => replica.memory()));
     const random = () => Math.floor(Math.random() * TENANTS);
-    const manyAck = await ackSamples(grid, random);
+    // Side by side: bursts to the one tenant's replica and to the first of the 500 tenants' alternate, on the same machine at the same time.
+    const { single: singleAck, many: manyAck } = await ackSideBySide(grid, () => SINGLE, random);
     const statsBefore = await dbStats(schemaName);
     const manyFeed = await feedDelays(grid, sandbox, random, FEED_SAMPLES);
     const statsAfter = await dbStats(schemaName);
@@ -145,6 +155,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     const killed = replicas.shift()!;
     killed.child.kill('SIGKILL');
     grid.setAppUrl(`${replicas[0]!.url}/slack/events`);
+    grid.workspace(teamId(SINGLE)).setAppUrl(singleUrl);
     const resumeByTenant = await feedDelaysAll(grid, sandbox, 90_000);
     const leasesAfter = await feedLeases(schemaName);
     const moved = [...leasesBefore].filter(([tenant, holder]) => leasesAfter.get(tenant) !== holder).map(([tenant]) => tenant);
@@ -206,6 +217,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     await Promise.allSettled([single, ...replicas].flatMap((replica) => (replica ? [replica.close()] : [])));
     await Promise.allSettled([grid?.close(), sandbox?.close()]);
     await schema.drop();
+    await singleSchema.drop();
     await asAdmin(`DROP OWNED BY ${appRole}; DROP ROLE ${appRole}`);
   }
 }
@@ -303,10 +315,14 @@ async function placementSettled(replicas: Replica[]): Promise<void> {
   if (agreed < 2) throw new Error('the replicas never agreed on who runs each workspace’s periodic work');
 }
 
-/** Signed `/fleet balance` commands through the front door, ACK_CONCURRENCY at once, each from the workspace `pick` names: ack times in ms. */
-async function ackSamples(grid: LocalSlackGrid, pick: () => number): Promise<number[]> {
+/**
+ * Signed `/fleet balance` commands through the front doors, ACK_CONCURRENCY at once, each from the
+ * workspace a pick names: bursts for the one tenant and for the many alternate (their order too),
+ * 2 s apart, after a warm-up burst of each. Ack times in ms.
+ */
+async function ackSideBySide(grid: LocalSlackGrid, single: () => number, many: () => number): Promise<{ single: number[]; many: number[] }> {
   const users = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
-  const burst = () =>
+  const burst = (pick: () => number) =>
     Promise.all(
       Array.from({ length: ACK_CONCURRENCY }, async (_, i) => {
         const result = await grid.workspace(teamId(pick())).runCommand({ userId: users[i % users.length]!, channelId: 'C0TREASURY', text: 'balance' });
@@ -314,11 +330,14 @@ async function ackSamples(grid: LocalSlackGrid, pick: () => number): Promise<num
         return result.elapsedMs;
       }),
     );
-  await burst(); // warm up
-  const samples: number[] = [];
+  await burst(single);
+  await burst(many);
+  const samples = { single: [] as number[], many: [] as number[] };
   for (let r = 0; r < ACK_ROUNDS; r += 1) {
-    await sleep(2000);
-    samples.push(...(await burst()));
+    for (const which of r % 2 === 0 ? (['single', 'many'] as const) : (['many', 'single'] as const)) {
+      await sleep(2000);
+      samples[which].push(...(await burst(which === 'single' ? single : many)));
+    }
   }
   return samples;
 }
@@ -384,16 +403,8 @@ async function feedDelaysAll(grid: LocalSlackGrid, sandbox: FleetProcess, timeou
 
 /** Every entry the bench added, counted in its tenant's feed channel: none missing, none twice. */
 function countPosts(grid: LocalSlackGrid): { posted: number; missing: number; repeated: number } {
-  let posted = 0;
-  let missing = 0;
-  let repeated = 0;
-  for (const { tenant, reference } of added) {
-    const times = postedIn(grid, tenant, reference);
-    if (times === 0) missing += 1;
-    else posted += 1;
-    if (times > 1) repeated += 1;
-  }
-  return { posted, missing, repeated };
+  const times = added.map(({ tenant, reference }) => postedIn(grid, tenant, reference));
+  return { posted: times.filter((n) => n > 0).length, missing: times.filter((n) => n === 0).length, repeated: times.filter((n) => n > 1).length };
 }
 
 async function feedLeases(schemaName: string): Promise<Map<string, string>> {
