@@ -2,10 +2,12 @@
  * One replica of the hosted benchmark in a process of its own (`startHosted` over the environment the
  * parent gives it), so that its memory is its own and a SIGKILL ends it as a crash would. It tells the
  * parent its URL once every workspace's bot runs, and answers `memory` with its RSS and heap after a GC,
- * `status` with how many workspaces' periodic work it runs.
+ * `status` with how many workspaces' periodic work it runs, `loop` with its event loop's delays and
+ * garbage collection's pauses since the last `loop`.
  * BENCH_HOSTED_LOG names a file for its log (info and above).
  */
 import { createWriteStream } from 'node:fs';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/core/logger.js';
@@ -15,12 +17,24 @@ export type ReplicaReply =
   | { type: 'ready'; url: string; bots: number; startMs: number }
   | { type: 'memory'; rssMb: number; heapUsedMb: number; bots: number }
   | { type: 'status'; working: number }
+  | { type: 'loop'; delayMaxMs: number; delayP99Ms: number; gcMaxMs: number; gcTotalMs: number }
   | { type: 'failed'; reason: string };
 
 const expected = Number(process.env.BENCH_TENANTS ?? 1);
 const send = (message: ReplicaReply) => process.send?.(message);
 const quiet = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+// What the event loop waited for since the last `loop` ask: its delays, and garbage collection's pauses.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+const gc = { maxMs: 0, totalMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    gc.totalMs += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 
 // The parent gone (a failed run), this replica goes too.
 process.on('disconnect', () => process.exit(0));
@@ -46,6 +60,18 @@ try {
       send({ type: 'memory', rssMb: mb(usage.rss), heapUsedMb: mb(usage.heapUsed), bots: host.bots.size });
     }
     if (message.ask === 'status') send({ type: 'status', working: host.bots.workingHere().length });
+    if (message.ask === 'loop') {
+      const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+      send({
+        type: 'loop',
+        delayMaxMs: ms(loopDelay.max),
+        delayP99Ms: ms(loopDelay.percentile(99)),
+        gcMaxMs: Math.round(gc.maxMs),
+        gcTotalMs: Math.round(gc.totalMs),
+      });
+      loopDelay.reset();
+      Object.assign(gc, { maxMs: 0, totalMs: 0 });
+    }
     if (message.ask === 'close') void host.close().then(() => process.exit(0));
   });
 } catch (error) {

@@ -1,6 +1,14 @@
 /** The hosted benchmark's figures (`bench/hosted.ts`): its result, its table and its rows of the targets table. */
 import { boundRow, ratioRow, type TargetRow } from './targets.js';
 
+/** A replica's event loop over a window: its delay's max and p99, garbage collection's longest pause and their sum. */
+export interface LoopFigures {
+  delayMaxMs: number;
+  delayP99Ms: number;
+  gcMaxMs: number;
+  gcTotalMs: number;
+}
+
 export interface HostedBenchResult {
   tenants: number;
   replicas: number;
@@ -9,6 +17,8 @@ export interface HostedBenchResult {
   sandbox_rss_mb: number;
   seed_ms_per_tenant: number;
   replica_start_s: number[];
+  /** During the acks: the event loop's delays and GC pauses of the one tenant's replica and of the first of the three. */
+  ack_window_loop: { one_tenant: LoopFigures; many_first_replica: LoopFigures };
   /** After the last replica started, until the replicas agreed on who runs each workspace's periodic work. */
   placement_settled_s: number;
   one_tenant: { rss_mb: number; heap_mb: number; ack_p50_ms: number; ack_p99_ms: number; feed_delay_p99_s: number };
@@ -58,6 +68,11 @@ export function printHostedBench(result: HostedBenchResult): void {
       `entries posted ${result.entries_posted}, missing ${result.entries_missing}, repeated ${result.entries_repeated}; ` +
       `grid ${result.grid_mb_per_workspace} MB/workspace, sandbox process ${result.sandbox_rss_mb} MB, seeding ${result.seed_ms_per_tenant} ms/tenant; ` +
       `replica start ${result.replica_start_s.join(' / ')} s, placement settled ${result.placement_settled_s} s later; whole bench ${result.total_s} s`,
+  );
+  const loop = (figures: LoopFigures) =>
+    `loop delay p99 ${figures.delayP99Ms} / max ${figures.delayMaxMs} ms, GC longest ${figures.gcMaxMs} ms, ${figures.gcTotalMs} ms in all`;
+  console.log(
+    `during the acks: one tenant's replica ${loop(result.ack_window_loop.one_tenant)}; the first of three ${loop(result.ack_window_loop.many_first_replica)}`,
   );
   if (result.commands_refused.length > 0)
     console.log(`commands not answered 200: ${result.commands_refused.length}, e.g. ${result.commands_refused.slice(0, 3).join('; ')}`);

@@ -26,7 +26,7 @@ import { createTestSchema } from '../test/support/databases.js';
 import { startFleet, type FleetProcess } from './hosted-fleet.js';
 import type { ReplicaReply } from './hosted-replica.js';
 import { percentile, round } from './stats.js';
-import type { HostedBenchResult } from './hosted-report.js';
+import type { HostedBenchResult, LoopFigures } from './hosted-report.js';
 
 const BASE_URL = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TENANTS = Number(process.env.BENCH_HOSTED_TENANTS ?? 500);
@@ -50,6 +50,8 @@ interface Replica {
   memory(): Promise<{ rssMb: number; heapUsedMb: number }>;
   /** How many workspaces' periodic work it runs now. */
   working(): Promise<number>;
+  /** Its event loop's delays and GC pauses since the last call. */
+  loop(): Promise<LoopFigures>;
   close(): Promise<void>;
 }
 
@@ -143,7 +145,9 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     const memories = await Promise.all(replicas.map((replica) => replica.memory()));
     const random = () => Math.floor(Math.random() * TENANTS);
     // Side by side: bursts to the one tenant's replica and to the first of the 500 tenants' alternate, on the same machine at the same time.
+    await Promise.all([single.loop(), replicas[0]!.loop()]);
     const { single: singleAck, many: manyAck } = await ackSideBySide(grid, () => SINGLE, random);
+    const [singleLoop, manyLoop] = await Promise.all([single.loop(), replicas[0]!.loop()]);
     const statsBefore = await dbStats(schemaName);
     const manyFeed = await feedDelays(grid, sandbox, random, FEED_SAMPLES);
     const statsAfter = await dbStats(schemaName);
@@ -180,6 +184,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
       seed_ms_per_tenant: round(seedMsPerTenant, 1),
       replica_start_s: [single, ...replicas, killed].map((replica) => round(replica.startMs / 1000, 1)),
       placement_settled_s: round(settleS, 1),
+      ack_window_loop: { one_tenant: singleLoop, many_first_replica: manyLoop },
       one_tenant: {
         rss_mb: singleMemory.rssMb,
         heap_mb: singleMemory.heapUsedMb,
@@ -274,25 +279,22 @@ function forkReplica(env: Record<string, string>): Promise<Replica> {
       child.on('message', onMessage);
       child.once('exit', (code) => reject(new Error(`a replica exited (${code})`)));
     });
+  const ask = async <Type extends ReplicaReply['type']>(type: Type) => {
+    const reply = next(type);
+    child.send({ ask: type });
+    return (await reply) as Extract<ReplicaReply, { type: Type }>;
+  };
   return next('ready').then((ready) => {
     if (ready.type !== 'ready') throw new Error('unexpected reply');
     return {
       child,
       url: ready.url,
       startMs: ready.startMs,
-      memory: async () => {
-        const reply = next('memory');
-        child.send({ ask: 'memory' });
-        const memory = await reply;
-        if (memory.type !== 'memory') throw new Error('unexpected reply');
-        return memory;
-      },
-      working: async () => {
-        const reply = next('status');
-        child.send({ ask: 'status' });
-        const status = await reply;
-        if (status.type !== 'status') throw new Error('unexpected reply');
-        return status.working;
+      memory: () => ask('memory'),
+      working: async () => (await ask('status')).working,
+      loop: async () => {
+        const { type: _type, ...figures } = await ask('loop');
+        return figures;
       },
       close: async () => {
         if (child.exitCode !== null || child.signalCode !== null) return;
