@@ -220,9 +220,11 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
         const tenant = installation.team?.id;
         if (tenant && !installation.isEnterpriseInstall) await options.onInstalled?.(tenant);
       },
+      // The registry first: once the workspace is no longer servable and its tokens are gone, nothing
+      // (a request, the next look) can build its bot again between the stop and the deletion.
       onUninstalled: async (teamId) => {
-        await bots.stop(teamId);
         await registry.uninstalled(teamId, hosting.retentionDays);
+        await bots.stop(teamId);
       },
     });
     door.started = frontDoor;
