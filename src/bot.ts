@@ -146,20 +146,39 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     const { eventsUrl, opsUrl } = await serveSlack(wiring, slack, infra.metrics);
 
     // The periodic work, with stops of its own: hosted mode starts and stops it as this replica gains or loses the workspace's work.
+    // Safe in any order and twice: a stop under way is waited for by a second stop (the bot's close
+    // included), and a start asked meanwhile begins once it is over, unless a stop came after it, so
+    // that no timer ever runs twice.
     let stops: Shutdown<ShutdownStep> | undefined;
+    let stopping: Promise<void> | undefined;
+    let wanted = false;
     const work: PeriodicWork = {
       start: () => {
+        wanted = true;
         if (closed || stops) return;
+        if (stopping) {
+          void stopping.then(() => {
+            if (wanted) work.start();
+          });
+          return;
+        }
         stops = new Shutdown(SHUTDOWN_ORDER, logger);
         payoutArea.start(stops);
         workflow.start(stops);
         ledgerAndFeed.start(stops);
         digestAndRunway.start(stops);
       },
-      stop: async () => {
+      stop: () => {
+        wanted = false;
         const running = stops;
         stops = undefined;
-        await running?.run();
+        if (running) {
+          const done: Promise<void> = running.run().finally(() => {
+            if (stopping === done) stopping = undefined;
+          });
+          stopping = done;
+        }
+        return stopping ?? Promise.resolve();
       },
       running: () => stops !== undefined,
     };
