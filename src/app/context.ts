@@ -49,6 +49,8 @@ export interface BotOptions {
   db?: Db;
   /** Tests only: short Fleet API timeouts, so that a hung payout becomes "unknown" in a second. */
   fleetTimeouts?: FleetHttpOptions['timeouts'];
+  /** Hosted mode: the replica's connections to the Fleet API, shared by every workspace's bot (each with its own key and budget). */
+  fleetConnections?: FleetHttpOptions['connections'];
   /** Tests only: how often payout maintenance runs (default 30 s) and an unknown payout is looked for again (default 30 s). */
   payoutTimers?: { maintenanceEveryMs?: number; recheckEveryMs?: number; batchEveryMs?: number; resultsRetrySeconds?: number; scheduleEveryMs?: number };
   /** Tests only: short HTTP header and body timeouts, so that a slow client is dropped in a second. */

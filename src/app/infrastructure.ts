@@ -31,6 +31,7 @@ export async function buildInfrastructure({ config, logger, clock, shutdown, opt
     logger: logger.child({ component: 'fleet' }),
     clock,
     ...(options.fleetTimeouts ? { timeouts: options.fleetTimeouts } : {}),
+    ...(options.fleetConnections ? { connections: options.fleetConnections } : {}),
     observe: (call) => {
       for (const observe of fleetObservers) observe(call);
     },

@@ -76,7 +76,7 @@ export class FleetClient implements FleetApi {
     return { transactionId: response.transactionId, message: response.message };
   }
 
-  /** Closes the keep-alive connections; waits for requests in flight. */
+  /** Sends nothing more; waits for requests in flight, then closes its connections unless they are shared. */
   async close(): Promise<void> {
     await this.http.close();
   }

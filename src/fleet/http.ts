@@ -1,9 +1,9 @@
 /**
- * The Fleet API request core: one keep-alive connection pool, the Bearer key, timeouts, zod parsing
- * of every answer, typed errors, retries for reads only (a payout POST is sent exactly once), and an
- * optional request budget that every attempt waits for.
+ * The Fleet API request core: keep-alive connections (its own, or shared by the clients of many
+ * workspaces), the Bearer key, timeouts, zod parsing of every answer, typed errors, retries for reads
+ * only (a payout POST is sent exactly once), and an optional request budget that every attempt waits for.
  */
-import { Pool } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
@@ -28,6 +28,11 @@ export interface FleetHttpOptions {
   clock?: Clock;
   random?: () => number;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /**
+   * Connections shared with other clients (`fleetConnectionPool()`), each still with its own key and
+   * budget; their owner closes them. By default the client opens its own (connect timeout `timeouts.connectMs`).
+   */
+  connections?: Dispatcher;
   retry?: Partial<RetryPolicy>;
   /**
    * At most this many requests a second with this key (a token bucket, burst = the rate, first come first
@@ -59,8 +64,23 @@ const API_MESSAGE_MAX_CHARS = 200;
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]+/g;
 
+/**
+ * Keep-alive connections to the Fleet API for any number of clients: hosted mode's workspaces share
+ * one per replica, so that a workspace's request finds a warm connection instead of opening its own
+ * (one per workspace, each closed after 4 idle seconds between two polls). Carries no key.
+ */
+export function fleetConnectionPool(connectMs = 5000): Agent {
+  return new Agent({ connect: { timeout: connectMs }, keepAliveTimeout: 4000, maxResponseSize: MAX_RESPONSE_BYTES });
+}
+
 export class FleetHttp {
-  private readonly pool: Pool;
+  private readonly connections: Dispatcher;
+  private readonly ownsConnections: boolean;
+  private readonly origin: string;
+  /** Attempts on the wire, waited for by `close()` (not a retry's wait between two). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly headersMs: number;
+  private readonly bodyMs: number;
   private readonly pathPrefix: string;
   private readonly apiKey: string;
   private readonly logger: Logger | undefined;
@@ -89,13 +109,11 @@ export class FleetHttp {
     this.retry = { ...defaultRetryPolicy, ...options.retry };
     this.observe = options.observe;
     this.budget = options.requestsPerSecond === undefined ? undefined : new RequestBudget(options.requestsPerSecond, this.clock);
-    this.pool = new Pool(base.origin, {
-      connect: { timeout: options.timeouts?.connectMs ?? 5000 },
-      headersTimeout: options.timeouts?.headersMs ?? 10_000,
-      bodyTimeout: options.timeouts?.bodyMs ?? 10_000,
-      keepAliveTimeout: 4000,
-      maxResponseSize: MAX_RESPONSE_BYTES,
-    });
+    this.origin = base.origin;
+    this.headersMs = options.timeouts?.headersMs ?? 10_000;
+    this.bodyMs = options.timeouts?.bodyMs ?? 10_000;
+    this.ownsConnections = options.connections === undefined;
+    this.connections = options.connections ?? fleetConnectionPool(options.timeouts?.connectMs);
   }
 
   async request<T>(request: FleetRequest<T>): Promise<T> {
@@ -117,14 +135,32 @@ export class FleetHttp {
     }
   }
 
-  /** Requests still waiting for the budget fail as never sent; those in flight are waited for. Safe to call twice. */
+  /**
+   * Requests still waiting for the budget, and any asked for later, fail as never sent; those in
+   * flight are waited for. Connections shared with other clients stay open. Safe to call twice.
+   */
   close(): Promise<void> {
-    this.budget?.close(new FleetConnectionError(false, new Error('The Fleet client closed before this request was sent.')));
-    this.closing ??= this.pool.close();
+    this.budget?.close(closedError());
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.inFlight]);
+      if (this.ownsConnections) await this.connections.close();
+    })();
     return this.closing;
   }
 
   private async attempt<T>(request: FleetRequest<T>, attempt: number): Promise<Attempt<T>> {
+    // Closed: nothing more leaves, even over connections other clients keep open.
+    if (this.closing) return { ok: false, error: closedError(), retryable: false };
+    const sent = this.exchange(request, attempt);
+    this.inFlight.add(sent);
+    try {
+      return await sent;
+    } finally {
+      this.inFlight.delete(sent);
+    }
+  }
+
+  private async exchange<T>(request: FleetRequest<T>, attempt: number): Promise<Attempt<T>> {
     const isPost = request.method === 'POST';
     const path = this.fullPath(request.path, request.query);
     const started = performance.now();
@@ -137,9 +173,12 @@ export class FleetHttp {
     let headers: Record<string, string | string[] | undefined>;
     let text: string | undefined;
     try {
-      const response = await this.pool.request({
+      const response = await this.connections.request({
+        origin: this.origin,
         method: request.method,
         path,
+        headersTimeout: this.headersMs,
+        bodyTimeout: this.bodyMs,
         headers: {
           authorization: `Bearer ${this.apiKey}`,
           accept: 'application/json',
@@ -206,6 +245,10 @@ export class FleetHttp {
     const search = query ? new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)])).toString() : '';
     return `${this.pathPrefix}${path}${search ? `?${search}` : ''}`;
   }
+}
+
+function closedError(): FleetConnectionError {
+  return new FleetConnectionError(false, new Error('The Fleet client closed before this request was sent.'));
 }
 
 function errorCode(error: unknown): string {

@@ -11,6 +11,7 @@ import { startBot, type BotOptions, type RunningBot } from '../bot.js';
 import type { Config } from '../config/config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { fleetConnectionPool } from '../fleet/http.js';
 import { every, type PeriodicJob } from '../runtime/every.js';
 import { EventLoopTurns } from '../runtime/turns.js';
 import { isHostingRequest, registerHostingListeners } from '../slack/listeners/hosting.js';
@@ -102,6 +103,11 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
     const registry = new WorkspaceRegistry({ db, vault, clock, logger: logger.child({ component: 'workspaces' }) });
     const settings = new WorkspaceSettingsStore(db);
 
+    // One set of Fleet API connections for the process: a workspace's read finds a warm one instead of opening its own.
+    // Closed after the bots (closers run in reverse), whose clients wait for their requests under way.
+    const fleetConnections = fleetConnectionPool();
+    closers.push(() => fleetConnections.close());
+
     // One set of turns for the process: Slack requests, whichever workspace they are for, go before every bot's background work.
     const turns = new EventLoopTurns();
     // Set once the front door listens, before any workspace's bot is built.
@@ -129,6 +135,7 @@ export async function startHosted(options: HostedOptions): Promise<RunningHost> 
           clock,
           db: db.forTenant(tenant),
           turns,
+          fleetConnections,
           hosted: { tenant, sealSecret, tokenSecret },
         };
         // Built again an hour before the token expires, when InstallProvider refreshes it (within two hours of expiry).
