@@ -6,18 +6,21 @@
  * garbage collection's pauses since the last `loop`.
  * BENCH_HOSTED_LOG names a file for its log (info and above).
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { createWriteStream } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/core/logger.js';
 import { startHosted } from '../src/hosting/hosted.js';
+import { percentile, round } from './stats.js';
 
 export type ReplicaReply =
   | { type: 'ready'; url: string; bots: number; startMs: number }
   | { type: 'memory'; rssMb: number; heapUsedMb: number; bots: number }
   | { type: 'status'; working: number }
-  | { type: 'loop'; delayMaxMs: number; delayP99Ms: number; gcMaxMs: number; gcTotalMs: number }
+  | { type: 'loop'; delayMaxMs: number; delayP99Ms: number; gcMaxMs: number; gcTotalMs: number; serverAckP50Ms: number; serverAckP99Ms: number }
   | { type: 'failed'; reason: string };
 
 const expected = Number(process.env.BENCH_TENANTS ?? 1);
@@ -35,6 +38,26 @@ new PerformanceObserver((list) => {
     gc.totalMs += entry.duration;
   }
 }).observe({ entryTypes: ['gc'] });
+
+// Each Slack request's time inside this process: from its headers read to its answer's last byte handed to the socket.
+const arrivals = new WeakMap<IncomingMessage, number>();
+let serverAcks: number[] = [];
+subscribe('http.server.request.start', (message) => {
+  const { request } = message as { request: IncomingMessage };
+  if (request.method === 'POST') arrivals.set(request, performance.now());
+});
+subscribe('http.server.response.finish', (message) => {
+  const at = arrivals.get((message as { request: IncomingMessage }).request);
+  if (at !== undefined) serverAcks.push(performance.now() - at);
+});
+const percentileOf = (values: number[], p: number) =>
+  round(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    ),
+    1,
+  );
 
 // The parent gone (a failed run), this replica goes too.
 process.on('disconnect', () => process.exit(0));
@@ -68,7 +91,10 @@ try {
         delayP99Ms: ms(loopDelay.percentile(99)),
         gcMaxMs: Math.round(gc.maxMs),
         gcTotalMs: Math.round(gc.totalMs),
+        serverAckP50Ms: percentileOf(serverAcks, 50),
+        serverAckP99Ms: percentileOf(serverAcks, 99),
       });
+      serverAcks = [];
       loopDelay.reset();
       Object.assign(gc, { maxMs: 0, totalMs: 0 });
     }

@@ -7,6 +7,9 @@ export interface LoopFigures {
   delayP99Ms: number;
   gcMaxMs: number;
   gcTotalMs: number;
+  /** Slack's requests inside the replica, headers read to answer sent: the part of an ack the process itself takes. */
+  serverAckP50Ms: number;
+  serverAckP99Ms: number;
 }
 
 export interface HostedBenchResult {
@@ -18,7 +21,7 @@ export interface HostedBenchResult {
   seed_ms_per_tenant: number;
   replica_start_s: number[];
   /** During the acks: the event loop's delays and GC pauses of the one tenant's replica and of the first of the three. */
-  ack_window_loop: { one_tenant: LoopFigures; many_first_replica: LoopFigures };
+  ack_window_loop: { one_tenant: LoopFigures; many_first_replica: LoopFigures; grid: { delayMaxMs: number; delayP99Ms: number } };
   /** After the last replica started, until the replicas agreed on who runs each workspace's periodic work. */
   placement_settled_s: number;
   one_tenant: { rss_mb: number; heap_mb: number; ack_p50_ms: number; ack_p99_ms: number; feed_delay_p99_s: number };
@@ -70,9 +73,11 @@ export function printHostedBench(result: HostedBenchResult): void {
       `replica start ${result.replica_start_s.join(' / ')} s, placement settled ${result.placement_settled_s} s later; whole bench ${result.total_s} s`,
   );
   const loop = (figures: LoopFigures) =>
-    `loop delay p99 ${figures.delayP99Ms} / max ${figures.delayMaxMs} ms, GC longest ${figures.gcMaxMs} ms, ${figures.gcTotalMs} ms in all`;
+    `loop delay p99 ${figures.delayP99Ms} / max ${figures.delayMaxMs} ms, GC longest ${figures.gcMaxMs} ms, ${figures.gcTotalMs} ms in all, ` +
+    `ack inside the process p50 ${figures.serverAckP50Ms} / p99 ${figures.serverAckP99Ms} ms`;
   console.log(
-    `during the acks: one tenant's replica ${loop(result.ack_window_loop.one_tenant)}; the first of three ${loop(result.ack_window_loop.many_first_replica)}`,
+    `during the acks: one tenant's replica ${loop(result.ack_window_loop.one_tenant)}; the first of three ${loop(result.ack_window_loop.many_first_replica)}; ` +
+      `the grid serving the Web API: loop delay p99 ${result.ack_window_loop.grid.delayP99Ms} / max ${result.ack_window_loop.grid.delayMaxMs} ms`,
   );
   if (result.commands_refused.length > 0)
     console.log(`commands not answered 200: ${result.commands_refused.length}, e.g. ${result.commands_refused.slice(0, 3).join('; ')}`);

@@ -3,16 +3,15 @@
  * `startHosted` in a process of its own (`bench/hosted-replica.ts`), the app connected as a confined
  * role: the 500 tenants' three on one Postgres schema, the one tenant's on a schema of its own, both
  * running at once. A local grid holds one Slack workspace per tenant (the app installed in advance),
- * one sandbox in a process of its own (as the real API is elsewhere) an account per tenant. Tenants
- * are seeded through the hosting's own stores (registry, installation, Fleet key, settings), not
- * through OAuth. Measures memory per added tenant, ack p99 through the front doors (bursts to one
- * and to many alternating), the feed's creation → post delay, Postgres connections per replica, the
+ * one sandbox in a process of its own an account per tenant; commands are sent and timed from a
+ * process of their own (`hosted-sender.ts`). Tenants are seeded through the hosting's stores.
+ * Measures memory per added tenant, ack p99 through the front doors (bursts to one and to many alternating), the feed's creation → post delay, Postgres connections per replica, the
  * leases' load, and a replica killed: how soon its tenants' feeds resume, each entry once.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { DEFAULT_USERS, startLocalSlackGrid, type LocalSlackGrid } from '@fleet-treasury-bot/local-slack';
 import { loadConfig } from '../src/config/config.js';
 import { createLogger } from '../src/core/logger.js';
@@ -23,12 +22,13 @@ import { WorkspaceSettingsStore } from '../src/hosting/settings-store.js';
 import { WorkspaceRegistry } from '../src/hosting/workspaces.js';
 import { openDatabase } from '../src/store/index.js';
 import { createTestSchema } from '../test/support/databases.js';
+import { asAdmin, BASE_URL, connectionsByReplica, dbStats, feedLeases } from './hosted-db.js';
 import { startFleet, type FleetProcess } from './hosted-fleet.js';
+import { startSender, type Sender } from './hosted-sender.js';
 import type { ReplicaReply } from './hosted-replica.js';
 import { percentile, round } from './stats.js';
 import type { HostedBenchResult, LoopFigures } from './hosted-report.js';
 
-const BASE_URL = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TENANTS = Number(process.env.BENCH_HOSTED_TENANTS ?? 500);
 const REPLICAS = 3;
 const POLL_S = 15;
@@ -50,8 +50,7 @@ interface Replica {
   memory(): Promise<{ rssMb: number; heapUsedMb: number }>;
   /** How many workspaces' periodic work it runs now. */
   working(): Promise<number>;
-  /** Its event loop's delays and GC pauses since the last call. */
-  loop(): Promise<LoopFigures>;
+  loop(): Promise<LoopFigures>; // since the last call
   close(): Promise<void>;
 }
 
@@ -80,8 +79,10 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
   let single: Replica | undefined;
   let grid: LocalSlackGrid | undefined;
   let sandbox: FleetProcess | undefined;
+  let sender: Sender | undefined;
   try {
     sandbox = await startFleet(Array.from({ length: TENANTS + 1 }, (_, i) => fleetKey(i)));
+    sender = await startSender();
     global.gc?.();
     const before = usedMb();
     grid = await startLocalSlackGrid({
@@ -89,6 +90,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
       oauth: { clientId: '1111.2222', clientSecret: CLIENT_SECRET, redirectUrls: ['http://127.0.0.1/slack/oauth_redirect'] },
       ackTimeoutMs: 10_000,
       rateLimits: false,
+      sendSigned: (post) => sender!.send(post),
       latency: false,
       workspaces: Array.from({ length: TENANTS + 1 }, (_, i) => ({
         teamId: teamId(i),
@@ -146,7 +148,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     const random = () => Math.floor(Math.random() * TENANTS);
     // Side by side: bursts to the one tenant's replica and to the first of the 500 tenants' alternate, on the same machine at the same time.
     await Promise.all([single.loop(), replicas[0]!.loop()]);
-    const { single: singleAck, many: manyAck } = await ackSideBySide(grid, () => SINGLE, random);
+    const { single: singleAck, many: manyAck, gridLoop } = await ackSideBySide(grid, () => SINGLE, random);
     const [singleLoop, manyLoop] = await Promise.all([single.loop(), replicas[0]!.loop()]);
     const statsBefore = await dbStats(schemaName);
     const manyFeed = await feedDelays(grid, sandbox, random, FEED_SAMPLES);
@@ -155,13 +157,13 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
     const connections = await connectionsByReplica(REPLICAS);
 
     // A replica dies: every tenant gets an entry at that moment; those whose feed lease it held resume once the lease expires.
-    const leasesBefore = await feedLeases(schemaName);
+    const leasesBefore = await feedLeases(schemaName, FEED_CHANNEL);
     const killed = replicas.shift()!;
     killed.child.kill('SIGKILL');
     grid.setAppUrl(`${replicas[0]!.url}/slack/events`);
     grid.workspace(teamId(SINGLE)).setAppUrl(singleUrl);
     const resumeByTenant = await feedDelaysAll(grid, sandbox, 90_000);
-    const leasesAfter = await feedLeases(schemaName);
+    const leasesAfter = await feedLeases(schemaName, FEED_CHANNEL);
     const moved = [...leasesBefore].filter(([tenant, holder]) => leasesAfter.get(tenant) !== holder).map(([tenant]) => tenant);
     const resume = moved.map((tenant) => resumeByTenant.get(tenant) ?? Number.POSITIVE_INFINITY);
     const stayed = [...leasesBefore.keys()].filter((tenant) => !moved.includes(tenant)).map((tenant) => resumeByTenant.get(tenant) ?? Number.POSITIVE_INFINITY);
@@ -184,7 +186,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
       seed_ms_per_tenant: round(seedMsPerTenant, 1),
       replica_start_s: [single, ...replicas, killed].map((replica) => round(replica.startMs / 1000, 1)),
       placement_settled_s: round(settleS, 1),
-      ack_window_loop: { one_tenant: singleLoop, many_first_replica: manyLoop },
+      ack_window_loop: { one_tenant: singleLoop, many_first_replica: manyLoop, grid: gridLoop },
       one_tenant: {
         rss_mb: singleMemory.rssMb,
         heap_mb: singleMemory.heapUsedMb,
@@ -221,6 +223,7 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
   } finally {
     await Promise.allSettled([single, ...replicas].flatMap((replica) => (replica ? [replica.close()] : [])));
     await Promise.allSettled([grid?.close(), sandbox?.close()]);
+    sender?.close();
     await schema.drop();
     await singleSchema.drop();
     await asAdmin(`DROP OWNED BY ${appRole}; DROP ROLE ${appRole}`);
@@ -322,7 +325,10 @@ async function placementSettled(replicas: Replica[]): Promise<void> {
  * workspace a pick names: bursts for the one tenant and for the many alternate (their order too),
  * 2 s apart, after a warm-up burst of each. Ack times in ms.
  */
-async function ackSideBySide(grid: LocalSlackGrid, single: () => number, many: () => number): Promise<{ single: number[]; many: number[] }> {
+async function ackSideBySide(grid: LocalSlackGrid, single: () => number, many: () => number) {
+  // The grid's event loop while it serves the bots' Web API calls (the commands leave from the sender's process).
+  const gridDelay = monitorEventLoopDelay({ resolution: 10 });
+  gridDelay.enable();
   const users = ['U0REQUESTER', 'U0APPROVER', 'U0APPROVER2'];
   const burst = (pick: () => number) =>
     Promise.all(
@@ -341,7 +347,8 @@ async function ackSideBySide(grid: LocalSlackGrid, single: () => number, many: (
       samples[which].push(...(await burst(which === 'single' ? single : many)));
     }
   }
-  return samples;
+  gridDelay.disable();
+  return { ...samples, gridLoop: { delayMaxMs: round(gridDelay.max / 1e6, 1), delayP99Ms: round(gridDelay.percentile(99) / 1e6, 1) } };
 }
 
 const added: Array<{ tenant: number; reference: string }> = [];
@@ -407,39 +414,4 @@ async function feedDelaysAll(grid: LocalSlackGrid, sandbox: FleetProcess, timeou
 function countPosts(grid: LocalSlackGrid): { posted: number; missing: number; repeated: number } {
   const times = added.map(({ tenant, reference }) => postedIn(grid, tenant, reference));
   return { posted: times.filter((n) => n > 0).length, missing: times.filter((n) => n === 0).length, repeated: times.filter((n) => n > 1).length };
-}
-
-async function feedLeases(schemaName: string): Promise<Map<string, string>> {
-  const rows = await asAdmin<{ tenant_id: string; holder: string }>(`SELECT tenant_id, holder FROM ${schemaName}.app_leases WHERE name = $1`, [
-    `feed:${FEED_CHANNEL}`,
-  ]);
-  return new Map(rows.map((row) => [row.tenant_id, row.holder]));
-}
-
-/** Statements on app_leases (index and sequential scans), rows written there, and the database's transactions. */
-async function dbStats(schemaName: string): Promise<{ at: number; leaseScans: number; leaseWrites: number; transactions: number }> {
-  await asAdmin('SELECT pg_stat_force_next_flush()').catch(() => undefined);
-  const [lease] = await asAdmin<{ scans: string; writes: string }>(
-    `SELECT coalesce(idx_scan, 0) + coalesce(seq_scan, 0) AS scans, n_tup_ins + n_tup_upd + n_tup_del AS writes FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'app_leases'`,
-    [schemaName],
-  );
-  const [database] = await asAdmin<{ xacts: string }>(`SELECT xact_commit + xact_rollback AS xacts FROM pg_stat_database WHERE datname = current_database()`);
-  return { at: Date.now(), leaseScans: Number(lease?.scans ?? 0), leaseWrites: Number(lease?.writes ?? 0), transactions: Number(database?.xacts ?? 0) };
-}
-
-async function connectionsByReplica(count: number): Promise<number[]> {
-  const rows = await asAdmin<{ application_name: string; n: string }>(
-    `SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE application_name LIKE 'bench-replica-%' GROUP BY 1`,
-  );
-  return Array.from({ length: count }, (_, r) => Number(rows.find((row) => row.application_name === `bench-replica-${r}`)?.n ?? 0));
-}
-
-async function asAdmin<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { Json } from './blocks.js';
 import { urlVerificationPayload } from './payloads.js';
-import type { AckResult } from './types.js';
+import type { AckResult, RawAnswer, SignedPost } from './types.js';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -16,25 +16,6 @@ export function signRequest(secret: string, timestampSeconds: number, body: stri
 }
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
-
-export interface SignedPost {
-  url: string;
-  body: string;
-  secret: string;
-  timestampSeconds: number;
-  contentType?: string;
-  /** Replaces the computed signature (forged-request tests). */
-  signature?: string;
-  timeoutMs: number;
-}
-
-export interface RawAnswer {
-  /** 0 when the app did not answer in time or could not be reached. */
-  status: number;
-  contentType: string;
-  text: string;
-  elapsedMs: number;
-}
 
 export async function postSigned(request: SignedPost): Promise<RawAnswer> {
   const started = performance.now();
@@ -86,7 +67,12 @@ export interface AppTarget {
 }
 
 /** An envelope signed to the app's URL: commands and interactions form-encoded, Events API callbacks as a JSON body. */
-export async function postEnvelope(target: AppTarget, type: EnvelopeType, payload: Json): Promise<AckResult> {
+export async function postEnvelope(
+  target: AppTarget,
+  type: EnvelopeType,
+  payload: Json,
+  send: (request: SignedPost) => Promise<RawAnswer> = postSigned,
+): Promise<AckResult> {
   const body =
     type === 'events_api'
       ? JSON.stringify(payload)
@@ -94,7 +80,7 @@ export async function postEnvelope(target: AppTarget, type: EnvelopeType, payloa
           ? new URLSearchParams(payload as Record<string, string>)
           : new URLSearchParams({ payload: JSON.stringify(payload) })
         ).toString();
-  return toAckResult(await postSigned({ ...target, body, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE }));
+  return toAckResult(await send({ ...target, body, contentType: type === 'events_api' ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE }));
 }
 
 /**

@@ -13,7 +13,7 @@ import { LocalSlack } from './local-slack.js';
 import { OAuthServer, type InstallTarget, type OAuthApp } from './oauth.js';
 import { serveAuthorize } from './oauth-page.js';
 import type { RateLimitOptions } from './rate-limits.js';
-import type { AckResult, WorkspaceChannel, WorkspaceUser } from './types.js';
+import type { AckResult, LocalSlackOptions, WorkspaceChannel, WorkspaceUser } from './types.js';
 
 export type { OAuthApp } from './oauth.js';
 
@@ -52,6 +52,7 @@ export interface LocalSlackGridOptions {
   rateLimits?: RateLimitOptions | false;
   latency?: LatencyOptions | false;
   slashCommands?: string[];
+  sendSigned?: LocalSlackOptions['sendSigned'];
 }
 
 export class LocalSlackGrid {

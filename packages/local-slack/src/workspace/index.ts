@@ -1,7 +1,7 @@
 /** The local Slack workspace: start it, act as people through it, and read what they would see. */
 export { LocalSlack, startLocalSlack } from './local-slack.js';
 export { checkMessage, checkView } from './block-kit-limits.js';
-export { signRequest } from './delivery.js';
+export { postSigned, signRequest } from './delivery.js';
 export { DEFAULT_USERS } from './state.js';
 export type * from './types.js';
 export type { WorkflowRun } from './workflows.js';

@@ -176,7 +176,7 @@ export class LocalSlack extends EventEmitter<{ change: [WorkspaceChange] }> {
     await this.api.roundTrip();
     if (this.hub?.connected) return this.hub.deliver(type, payload);
     if (!this.appUrl) throw new Error('no app to deliver to: none is connected over Socket Mode and no appUrl is set');
-    return postEnvelope(this.appTarget(this.appUrl), type, payload);
+    return postEnvelope(this.appTarget(this.appUrl), type, payload, this.options.sendSigned);
   }
 
   private appTarget(url: string): AppTarget {

@@ -62,6 +62,12 @@ export interface LocalSlackOptions {
   latency?: LatencyOptions | false;
   /** The slash commands the app's manifest declares; defaults to `/fleet`. Others are refused as Slack does. */
   slashCommands?: string[];
+  /**
+   * Sends a signed request to the app's URL and times it; by default from this process. A benchmark
+   * sends from a process of its own, so that this one's work (the Web API the app calls) never counts
+   * in an ack's time, as Slack's servers that send requests are not those that answer the app's calls.
+   */
+  sendSigned?: (request: SignedPost) => Promise<RawAnswer>;
 }
 
 /** What the app answered to a request we delivered: HTTP status (0 when it never answered) and body. */
@@ -135,3 +141,22 @@ export type WorkspaceChange =
 
 /** Submitted values by block_id → action_id: a plain value, or the selected option value(s), user(s), date, … */
 export type SubmittedValues = Record<string, Record<string, string | string[]>>;
+
+export interface SignedPost {
+  url: string;
+  body: string;
+  secret: string;
+  timestampSeconds: number;
+  contentType?: string;
+  /** Replaces the computed signature (forged-request tests). */
+  signature?: string;
+  timeoutMs: number;
+}
+
+export interface RawAnswer {
+  /** 0 when the app did not answer in time or could not be reached. */
+  status: number;
+  contentType: string;
+  text: string;
+  elapsedMs: number;
+}
