@@ -36,7 +36,7 @@ const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
 const CLIENT_SECRET = 'hostedbenchclientsecret0123456789';
 const FEED_CHANNEL = 'C0FEED';
 const ADMIN = 'U0APPROVER';
-const ACK_ROUNDS = 12;
+const ACK_ROUNDS = 24;
 const ACK_CONCURRENCY = 100;
 /** The index of the tenant served alone (its workspace and Fleet account), after the 500 others'. */
 const SINGLE = TENANTS;

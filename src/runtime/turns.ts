@@ -9,11 +9,17 @@
  *   piece of background work per turn of the event loop, whichever job it belongs to, so that the
  *   slices of an export, a bulk check and a sync never run back to back in one turn;
  * - replies that share one reading (`ownTurn`), each in a turn of its own, in the order asked.
- * What waited goes on one piece per turn, in the order it stopped.
+ * What waited goes on one piece per turn, in the order it stopped. While requests come in a burst
+ * (less than `BURST_GAP_MS` apart), it waits for the burst to end, not only for the queue to empty
+ * for a moment: otherwise the first requests' answers (their API reads, lookups and replies) would
+ * run between the acks of the last ones.
  */
 
 /** The longest work waits behind Slack requests: it slows down under a stream of them, never stops. */
 export const REQUESTS_FIRST_MAX_MS = 250;
+
+/** Requests that come less than this apart are one burst: work that can wait waits until it has ended. */
+export const BURST_GAP_MS = 20;
 
 /** How long one slice may run before the loop is let go, in milliseconds of the wall clock. */
 export const SLICE_MS = 5;
@@ -33,9 +39,15 @@ export class EventLoopTurns implements BackgroundTurns {
   private readonly parked: Array<() => void> = [];
   private releasing = false;
   private lastOwnTurn: Promise<void> = Promise.resolve();
+  private lastArrival = Number.NEGATIVE_INFINITY;
+  /** Until when the burst under way holds back what waits (`performance.now()` time). */
+  private burstUntil = Number.NEGATIVE_INFINITY;
 
   /** Counts one Slack request waiting for its turn; `taken()` (once) when it is handed to the app. */
   waitingRequest(): { taken: () => void } {
+    const now = performance.now();
+    if (now - this.lastArrival < BURST_GAP_MS) this.burstUntil = now + BURST_GAP_MS;
+    this.lastArrival = now;
     this.requestsWaiting += 1;
     let done = false;
     return {
@@ -48,9 +60,9 @@ export class EventLoopTurns implements BackgroundTurns {
     };
   }
 
-  /** Resolves at once when no Slack request waits; else once none does (or after `maxWaitMs`), in turn. */
+  /** Resolves at once when no Slack request waits and no burst is under way; else once so (or after `maxWaitMs`), in turn. */
   behindWaitingRequests(maxWaitMs: number = REQUESTS_FIRST_MAX_MS): Promise<void> {
-    return this.requestsWaiting === 0 ? Promise.resolve() : this.park(maxWaitMs);
+    return this.requestsWaiting === 0 && this.burstUntil <= performance.now() ? Promise.resolve() : this.park(maxWaitMs);
   }
 
   /** Background work's next piece: a turn of its own, after any Slack request waiting (at most `maxWaitMs`). */
@@ -89,13 +101,18 @@ export class EventLoopTurns implements BackgroundTurns {
     });
   }
 
-  /** One parked piece of work per turn (each in a `setImmediate` of its own), while no request waits. */
+  /** One parked piece of work per turn (each in a `setImmediate` of its own), while no request waits, once a burst has ended. */
   private releaseParked(): void {
     if (this.releasing) return;
     this.releasing = true;
     const step = () => {
       if (this.requestsWaiting > 0 || this.parked.length === 0) {
         this.releasing = false;
+        return;
+      }
+      const burstLeftMs = this.burstUntil - performance.now();
+      if (burstLeftMs > 0) {
+        setTimeout(step, burstLeftMs);
         return;
       }
       this.parked.shift()!();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventLoopTurns, Slices, yieldToEventLoop } from '../../src/runtime/turns.js';
+import { BURST_GAP_MS, EventLoopTurns, Slices, yieldToEventLoop } from '../../src/runtime/turns.js';
 import { slackRequestsInTurns } from '../support/request-turns.js';
 
 describe('work behind waiting Slack requests', () => {
@@ -70,6 +70,36 @@ describe('work behind waiting Slack requests', () => {
     let aTurnLater = false;
     setImmediate(() => (aTurnLater = true));
     await new EventLoopTurns().behindWaitingRequests();
+    expect(aTurnLater).toBe(false);
+  });
+
+  it('waits for a burst to end, not only for its requests to be taken: its last ack goes before the first answer', async () => {
+    const { send, handled, turns } = slackRequestsInTurns();
+    send('a', 'b');
+    await yieldToEventLoop();
+    await yieldToEventLoop();
+    expect(handled).toEqual(['a', 'b']);
+    // Every request taken, but the burst may go on: the first request's answer waits.
+    let answered = false;
+    const answer = turns.behindWaitingRequests().then(() => (answered = true));
+    setTimeout(() => send('c'), BURST_GAP_MS / 2);
+    await new Promise((resolve) => setTimeout(resolve, BURST_GAP_MS / 2 + 5));
+    expect(answered).toBe(false);
+    expect(handled).toEqual(['a', 'b', 'c']);
+    const started = performance.now();
+    await answer;
+    // Released once no request has come for the gap (timers may fire a millisecond early).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(BURST_GAP_MS / 2 - 6);
+  });
+
+  it('holds nothing after a lone request once it is taken', async () => {
+    const { send, handled, turns } = slackRequestsInTurns();
+    send('a');
+    await turns.behindWaitingRequests();
+    expect(handled).toEqual(['a']);
+    let aTurnLater = false;
+    setImmediate(() => (aTurnLater = true));
+    await turns.behindWaitingRequests();
     expect(aTurnLater).toBe(false);
   });
 
