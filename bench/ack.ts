@@ -12,6 +12,7 @@ import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slac
 import { createTestSchema } from '../test/support/databases.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { collectOwnGarbage } from './own-garbage.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 import { percentile, round } from './stats.js';
 import { benchAppEnv } from './app-env.js';
 
@@ -21,8 +22,6 @@ const CONCURRENCY = 200;
 const ROUNDS = 6;
 const BALANCE_PATH = '/api/v1/b2b/account/balance';
 const BALANCE_LATENCY_MS = 2000;
-/** The Postgres of the bench's Postgres mode: a fresh schema on it is created and dropped per run. */
-export const BENCH_POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function burst(slack: LocalSlack, users: string[]): Promise<number[]> {
   collectOwnGarbage();

@@ -23,6 +23,7 @@ import pg from 'pg';
 import { startLocalSlack, type LocalSlack } from '@fleet-treasury-bot/local-slack';
 import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { benchAppEnv } from './app-env.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SIGNING_SECRET = 'benchsigningsecret0123456789abcd';
@@ -178,7 +179,7 @@ async function withSchema<T>(baseUrl: string, work: (url: string) => Promise<T>)
 export async function runFootprintBench(): Promise<FootprintBenchResult> {
   // What `npm start` runs: the compiled app, with the blank cluster the build leaves next to it.
   await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 300_000 });
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const databaseUrl = BENCH_POSTGRES_URL;
   const sandbox = await startSandbox({ seed: 3 });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'ftb-footprint-'));
   try {

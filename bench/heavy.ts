@@ -14,7 +14,7 @@ import type { FeedStatus } from '../src/feed/index.js';
 import type { LedgerStatus } from '../src/ledger/index.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { createTestSchema } from '../test/support/databases.js';
-import { BENCH_POSTGRES_URL } from './ack.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { fileOf, postedFor, runBatchThroughSlack } from './batch.js';
 import { collectOwnGarbage } from './own-garbage.js';

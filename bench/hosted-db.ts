@@ -1,7 +1,5 @@
 /** The hosted benchmark's reads of Postgres as its owner: the feed leases' holders, statement counts, connections per replica. */
-import pg from 'pg';
-
-export const BASE_URL = process.env.BENCH_POSTGRES_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+import { BENCH_POSTGRES_URL, queryOnce } from './postgres.js';
 
 /** Which replica holds each tenant's feed lease for `channel`. */
 export async function feedLeases(schemaName: string, channel: string): Promise<Map<string, string>> {
@@ -29,12 +27,7 @@ export async function connectionsByReplica(count: number): Promise<number[]> {
   return Array.from({ length: count }, (_, r) => Number(rows.find((row) => row.application_name === `bench-replica-${r}`)?.n ?? 0));
 }
 
-export async function asAdmin<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: BASE_URL });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
+/** One statement as the server's owner. */
+export function asAdmin<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return queryOnce<T>(BENCH_POSTGRES_URL, sql, params);
 }

@@ -50,14 +50,10 @@ subscribe('http.server.response.finish', (message) => {
   const at = arrivals.get((message as { request: IncomingMessage }).request);
   if (at !== undefined) serverAcks.push(performance.now() - at);
 });
-const percentileOf = (values: number[], p: number) =>
-  round(
-    percentile(
-      [...values].sort((a, b) => a - b),
-      p,
-    ),
-    1,
-  );
+const percentileOf = (values: number[], p: number) => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return round(percentile(sorted, p), 1);
+};
 
 // The parent gone (a failed run), this replica goes too.
 process.on('disconnect', () => process.exit(0));

@@ -23,7 +23,7 @@ if (process.env.BENCH_SENDER_CHILD === '1') {
   process.on('message', (message: Sent) => {
     void postSigned(message.post).then((answer) => process.send?.({ id: message.id, answer } satisfies Answered));
   });
-  process.send?.({ id: 0, answer: { status: 0, contentType: '', text: 'ready', elapsedMs: 0 } } satisfies Answered);
+  process.send?.('ready');
 }
 
 export interface Sender {
@@ -45,6 +45,11 @@ export async function startSender(): Promise<Sender> {
   child.on('message', (message: Answered) => {
     waiting.get(message.id)?.(message.answer);
     waiting.delete(message.id);
+  });
+  // Gone mid-run: what it was sending counts as never answered (status 0), as an app that did not answer in time.
+  child.on('exit', () => {
+    for (const answer of waiting.values()) answer({ status: 0, contentType: '', text: '', elapsedMs: 0 });
+    waiting.clear();
   });
   let next = 0;
   return {

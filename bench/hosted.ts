@@ -22,7 +22,8 @@ import { WorkspaceSettingsStore } from '../src/hosting/settings-store.js';
 import { WorkspaceRegistry } from '../src/hosting/workspaces.js';
 import { openDatabase } from '../src/store/index.js';
 import { createTestSchema } from '../test/support/databases.js';
-import { asAdmin, BASE_URL, connectionsByReplica, dbStats, feedLeases } from './hosted-db.js';
+import { asAdmin, connectionsByReplica, dbStats, feedLeases } from './hosted-db.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 import { startFleet, type FleetProcess } from './hosted-fleet.js';
 import { startSender, type Sender } from './hosted-sender.js';
 import type { ReplicaReply } from './hosted-replica.js';
@@ -64,9 +65,9 @@ export async function runHostedBench(): Promise<HostedBenchResult> {
   const began = performance.now();
   const appRole = `fleet_bench_${randomBytes(5).toString('hex')}`;
   await asAdmin(`CREATE ROLE ${appRole} LOGIN NOSUPERUSER NOBYPASSRLS`);
-  const schema = await createTestSchema(BASE_URL);
+  const schema = await createTestSchema(BENCH_POSTGRES_URL);
   // The one tenant served alone has a schema (a database) of its own: its replica sees no other.
-  const singleSchema = await createTestSchema(BASE_URL);
+  const singleSchema = await createTestSchema(BENCH_POSTGRES_URL);
   const schemaName = new URL(schema.databaseUrl).searchParams.get('options')!.split('=')[1]!;
   const appUrlIn = (of: { databaseUrl: string }, name: string) => {
     const url = new URL(of.databaseUrl);

@@ -15,14 +15,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { createTestSchema } from '../test/support/databases.js';
 import { dueAt, KINDS, WORK_MS, type JobEnginesBenchResult, type MechanismFigures, type Mechanism } from './job-engines-report.js';
 import type { EngineWorkerReply } from './job-engines-worker.js';
+import { BENCH_POSTGRES_URL, queryOnce } from './postgres.js';
 import { percentile, round } from './stats.js';
 
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TENANTS = Number(process.env.BENCH_ENGINES_TENANTS ?? 500);
 const WORKERS = 3;
 const IDLE_MS = 5_000;
@@ -54,19 +53,19 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 export async function runJobEnginesBench(): Promise<JobEnginesBenchResult> {
   const began = performance.now();
   const database = `engines_bench_${randomBytes(4).toString('hex')}`;
-  await asAdmin(BASE_URL, `CREATE DATABASE ${database}`);
-  const databaseUrl = new URL(BASE_URL);
+  await queryOnce(BENCH_POSTGRES_URL, `CREATE DATABASE ${database}`);
+  const databaseUrl = new URL(BENCH_POSTGRES_URL);
   databaseUrl.pathname = `/${database}`;
   const benchUrl = databaseUrl.toString();
   const schema = await createTestSchema(benchUrl).catch(async (error: unknown) => {
-    await asAdmin(BASE_URL, `DROP DATABASE ${database} WITH (FORCE)`);
+    await queryOnce(BENCH_POSTGRES_URL, `DROP DATABASE ${database} WITH (FORCE)`);
     throw error;
   });
   const schemaName = new URL(schema.databaseUrl).searchParams.get('options')!.split('=')[1]!;
   const bossSchema = `${schemaName}_boss`;
   const workers: Worker[] = [];
   try {
-    await asAdmin(
+    await queryOnce(
       benchUrl,
       `CREATE TABLE ${schemaName}.bench_leases (tenant_id text NOT NULL, name text NOT NULL, holder text NOT NULL, expires_at timestamptz NOT NULL, PRIMARY KEY (tenant_id, name))`,
     );
@@ -110,9 +109,9 @@ export async function runJobEnginesBench(): Promise<JobEnginesBenchResult> {
     };
   } finally {
     await Promise.allSettled(workers.map((worker) => worker.close()));
-    await asAdmin(benchUrl, `DROP SCHEMA IF EXISTS ${bossSchema} CASCADE`).catch(() => undefined);
+    await queryOnce(benchUrl, `DROP SCHEMA IF EXISTS ${bossSchema} CASCADE`).catch(() => undefined);
     await schema.drop().catch(() => undefined);
-    await asAdmin(BASE_URL, `DROP DATABASE ${database} WITH (FORCE)`);
+    await queryOnce(BENCH_POSTGRES_URL, `DROP DATABASE ${database} WITH (FORCE)`);
   }
 }
 
@@ -128,7 +127,13 @@ async function measure(mechanism: Mechanism, benchUrl: string, schemaUrl: string
   const started = await Promise.all(
     Array.from({ length: WORKERS }, (_, w) =>
       forkWorker(
-        { BENCH_ENGINE: mechanism, BENCH_WORKER: `w${w}`, BENCH_TENANTS: String(TENANTS), BENCH_DATABASE_URL: urlFor(w), BENCH_BOSS_SCHEMA: bossSchema },
+        {
+          BENCH_ENGINE: mechanism,
+          BENCH_WORKER: `w${w}`,
+          BENCH_TENANTS: String(TENANTS),
+          BENCH_DATABENCH_POSTGRES_URL: urlFor(w),
+          BENCH_BOSS_SCHEMA: bossSchema,
+        },
         (run) => runs.push({ ...run, worker: w }),
       ),
     ),
@@ -278,26 +283,16 @@ function forkWorker(env: Record<string, string>, onRun: (run: Omit<Run, 'worker'
 
 /** The bench database's committed and rolled-back transactions so far (these probes' own included, one each). */
 async function databaseTransactions(url: string): Promise<{ at: number; transactions: number }> {
-  await asAdmin(url, 'SELECT pg_stat_force_next_flush()').catch(() => undefined);
-  const [row] = await asAdmin<{ xacts: string }>(url, 'SELECT xact_commit + xact_rollback AS xacts FROM pg_stat_database WHERE datname = current_database()');
+  await queryOnce(url, 'SELECT pg_stat_force_next_flush()').catch(() => undefined);
+  const [row] = await queryOnce<{ xacts: string }>(url, 'SELECT xact_commit + xact_rollback AS xacts FROM pg_stat_database WHERE datname = current_database()');
   return { at: Date.now(), transactions: Number(row?.xacts ?? 0) };
 }
 
 async function connectionsByApplication(url: string, names: string[]): Promise<number[]> {
-  const rows = await asAdmin<{ application_name: string; n: string }>(
+  const rows = await queryOnce<{ application_name: string; n: string }>(
     url,
     'SELECT application_name, count(*) AS n FROM pg_stat_activity WHERE application_name = ANY($1) GROUP BY 1',
     [names],
   );
   return names.map((name) => Number(rows.find((row) => row.application_name === name)?.n ?? 0));
-}
-
-async function asAdmin<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }

@@ -25,9 +25,9 @@ import { buildRecordsResultMessage, buildRecordsResultModal, exceptionsFileName,
 import { buildRecordsPreviewModal } from '../src/slack/views/records-preview.js';
 import type { Surface } from '../src/slack/views/text.js';
 import { openDatabase, type Db } from '../src/store/index.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 import { boundRow, type TargetRow } from './targets.js';
 
-const BASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const LEDGER_SIZE = 1_000_000;
 const PER_DAY = 1_000;
 const FIRST_DAY = Date.parse('2024-01-01T00:00:00.000Z');
@@ -324,10 +324,10 @@ async function busyInSlices(ms: number): Promise<IntervalHistogram> {
 
 export async function runRecordsBench(): Promise<RecordsBench> {
   const name = `records_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
+  const admin = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(BASE_URL);
+  const url = new URL(BENCH_POSTGRES_URL);
   url.pathname = `/${name}`;
   const logger = createLogger({ level: 'silent' });
   let db: Db | undefined;

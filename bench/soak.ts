@@ -22,7 +22,7 @@ import type { LedgerStatus } from '../src/ledger/index.js';
 import { seededRandom } from '../src/sandbox/data.js';
 import { startSandbox } from '../src/sandbox/server.js';
 import { createTestSchema } from '../test/support/databases.js';
-import { BENCH_POSTGRES_URL } from './ack.js';
+import { BENCH_POSTGRES_URL } from './postgres.js';
 import { startAppProcess, type AppProcess } from './app-processes.js';
 import { percentile, round } from './stats.js';
 import { DEFAULT_SOAK, printSoak, soakOptionsFrom, type EntryDetails, type MemorySample, type SoakOptions, type SoakResult } from './soak-options.js';
